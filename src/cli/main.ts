@@ -1,0 +1,25 @@
+// The `smriti` command line: one subcommand per file, registered here.
+import { Command } from "commander";
+import { VERSION } from "../main.ts";
+import { registerServe } from "./serve.ts";
+import { registerToken } from "./token.ts";
+import { registerIngest } from "./ingest.ts";
+import { registerRecall } from "./recall.ts";
+import { registerForget } from "./forget.ts";
+import { registerMcp } from "./mcp.ts";
+import { CliError } from "./shared.ts";
+
+const program = new Command("smriti").version(VERSION).description("Memory and grounded retrieval for AI agents");
+registerServe(program);
+registerToken(program);
+registerIngest(program);
+registerRecall(program);
+registerForget(program);
+registerMcp(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  process.stderr.write(`smriti: ${err instanceof CliError || err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = err instanceof CliError ? err.exitCode : 1;
+}

@@ -1,0 +1,36 @@
+// `smriti serve`: the HTTP API (with MCP at /mcp) on the embedded store; prints a first token on first start.
+import type { Command } from "commander";
+import { createRuntime } from "../main.ts";
+import { createHttpApp } from "../transports/http/app.ts";
+import { listen } from "../transports/http/serve.ts";
+import { mountMcpHttp } from "../transports/mcp/http.ts";
+import { DEFAULT_WORKSPACE } from "../services/auth.ts";
+import { addDataOption, configFrom, type DataOptions } from "./shared.ts";
+
+export function registerServe(program: Command): void {
+  addDataOption(program.command("serve"))
+    .description("run the HTTP API and MCP endpoint")
+    .option("--port <port>", "port (default $SMRITI_PORT or 8787; 0 = any free port)", (v) => Number.parseInt(v, 10))
+    .option("--host <host>", "interface to bind (default $SMRITI_HOST or 127.0.0.1)")
+    .action(async (opts: DataOptions & { port?: number; host?: string }) => {
+      const config = configFrom(opts);
+      const log = (msg: string) => process.stderr.write(`[smriti] ${msg}\n`);
+      log(`data: ${config.dbFile}`);
+      const runtime = await createRuntime(config, { background: true, log });
+      const defaultWs = runtime.store.findWorkspace(DEFAULT_WORKSPACE)!;
+      if (runtime.store.listTokens(defaultWs.id).length === 0) {
+        const issued = runtime.auth.issue({ workspace: DEFAULT_WORKSPACE, label: "first start" });
+        process.stdout.write(`\nFirst start: a token for workspace '${DEFAULT_WORKSPACE}' (shown once; more with 'smriti token create'):\n\n  ${issued.token}\n\n`);
+      }
+      const app = createHttpApp(runtime, (a) => mountMcpHttp(a, runtime));
+      const server = await listen(app, config.host, config.port);
+      log(`listening on ${server.url} (embedder: ${runtime.embedder?.id ?? "none, lexical only"})`);
+      const shutdown = async () => {
+        await server.close();
+        await runtime.close();
+        process.exit(0);
+      };
+      process.once("SIGINT", () => void shutdown());
+      process.once("SIGTERM", () => void shutdown());
+    });
+}

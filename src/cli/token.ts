@@ -1,0 +1,50 @@
+// `smriti token create|list|revoke`: manage workspace-bound bearer tokens (works while the server runs).
+import type { Command } from "commander";
+import { addDataOption, CliError, printJson, withRuntime, type DataOptions } from "./shared.ts";
+
+export function registerToken(program: Command): void {
+  const token = program.command("token").description("manage bearer tokens");
+  addDataOption(token.command("create"))
+    .description("issue a token bound to one workspace (printed once; stored hashed)")
+    .requiredOption("--workspace <name>", "workspace the token is bound to", "default")
+    .option("--actor <id...>", "actor ids allowed in x-svc-actor-id")
+    .option("--label <text>", "a note to recognise the token by")
+    .option("--json", "print JSON")
+    .action(async (opts: DataOptions & { workspace: string; actor?: string[]; label?: string; json?: boolean }) => {
+      await withRuntime(opts, async (rt) => {
+        const issued = rt.auth.issue({ workspace: opts.workspace, actors: opts.actor ?? [], label: opts.label ?? null });
+        if (opts.json) printJson({ token: issued.token, workspace_id: issued.record.workspaceId, workspace: issued.workspaceName, token_id: issued.record.id, actors: issued.record.actors });
+        else process.stdout.write(`${issued.token}\n(token ${issued.record.id} for workspace '${issued.workspaceName}'; store it now, it is not shown again)\n`);
+      }, { embedder: null });
+    });
+  addDataOption(token.command("list"))
+    .description("list tokens (never their secrets)")
+    .option("--workspace <name>", "only this workspace")
+    .option("--json", "print JSON")
+    .action(async (opts: DataOptions & { workspace?: string; json?: boolean }) => {
+      await withRuntime(opts, async (rt) => {
+        const ws = opts.workspace ? rt.store.findWorkspace(opts.workspace) : undefined;
+        if (opts.workspace && !ws) throw new CliError(`no workspace '${opts.workspace}'`);
+        const names = new Map(rt.store.listWorkspaces().map((w) => [w.id, w.name]));
+        const rows = rt.store.listTokens(ws?.id).map((t) => ({
+          token_id: t.id,
+          workspace: names.get(t.workspaceId) ?? t.workspaceId,
+          actors: t.actors,
+          label: t.label,
+          created_at: new Date(t.createdAt).toISOString(),
+          revoked_at: t.revokedAt === null ? null : new Date(t.revokedAt).toISOString(),
+        }));
+        if (opts.json) printJson(rows);
+        else for (const r of rows) process.stdout.write(`${r.token_id}\t${r.workspace}\t${r.revoked_at ? "revoked" : "active"}\t${r.actors.join(",") || "-"}\t${r.label ?? ""}\n`);
+      }, { embedder: null });
+    });
+  addDataOption(token.command("revoke"))
+    .description("revoke a token by its id (tok_...)")
+    .argument("<token_id>")
+    .action(async (id: string, opts: DataOptions) => {
+      await withRuntime(opts, async (rt) => {
+        if (!rt.auth.revoke(id)) throw new CliError(`no active token '${id}'`);
+        process.stdout.write(`revoked ${id}\n`);
+      }, { embedder: null });
+    });
+}

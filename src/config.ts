@@ -1,0 +1,37 @@
+// Runtime configuration from flags and environment, validated once at start-up.
+import { resolve } from "node:path";
+import { z } from "zod";
+
+const Env = z.object({
+  SMRITI_PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+  SMRITI_HOST: z.string().default("127.0.0.1"),
+  SMRITI_DATA_DIR: z.string().default("./data"),
+  SVC_MULTI_TENANT: z.enum(["0", "1", ""]).default("0"),
+  SMRITI_SYNC: z.enum(["normal", "full"]).default("normal"),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  dbFile: string;
+  multiTenant: boolean;
+  synchronous: "normal" | "full";
+  env: NodeJS.ProcessEnv;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | undefined; data?: string | undefined; host?: string | undefined } = {}): Config {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) throw new Error(`bad configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  const e = parsed.data;
+  const dataDir = resolve(flags.data ?? e.SMRITI_DATA_DIR);
+  return {
+    port: flags.port ?? e.SMRITI_PORT,
+    host: flags.host ?? e.SMRITI_HOST,
+    dataDir,
+    dbFile: resolve(dataDir, "smriti.db"),
+    multiTenant: e.SVC_MULTI_TENANT === "1",
+    synchronous: e.SMRITI_SYNC,
+    env,
+  };
+}

@@ -1,0 +1,19 @@
+// The Citation resource (SPEC "Citation"): what every memory-bearing response carries.
+import { z } from "zod";
+
+export const ChunkHash = z
+  .string()
+  .regex(/^sha256:[0-9a-f]{64}$/, "must be sha256: followed by 64 lowercase hex digits")
+  .describe("Content address: sha256: + hex SHA-256 of the normalized chunk text (see README, 'Normalization').");
+
+export const Citation = z
+  .object({
+    chunk_hash: ChunkHash,
+    source_path: z.string().describe("Where the evidence came from, as given at ingest."),
+    anchor: z.string().describe("Location inside the source: the heading path for markdown, 'L<a>-L<b>' line range for code and text."),
+    text_span: z.string().describe("The literal evidence text, an exact substring of the stored source."),
+    score: z.number().min(0).max(1).describe("Calibrated relevance in [0, 1]: roughly the probability the chunk is relevant; safe to threshold."),
+    retrieved_at: z.iso.datetime().describe("ISO 8601 UTC time the citation was produced."),
+  })
+  .describe("A verifiable pointer to stored evidence.");
+export type Citation = z.infer<typeof Citation>;

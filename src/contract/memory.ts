@@ -1,0 +1,142 @@
+// Request and response schemas of the core Memory API: ingest, recall, forget, pack.
+import { z } from "zod";
+import { ChunkHash, Citation } from "./citation.ts";
+import { limits } from "./limits.ts";
+
+const SourcePath = z
+  .string()
+  .min(1)
+  .max(limits.maxSourcePathChars)
+  .describe("Human-readable location of the source, e.g. 'notes/db.md'. Re-ingesting the same path replaces it.");
+
+export const DocumentKind = z.enum(["markdown", "text", "code"]).describe("How to chunk the content; inferred from the source_path extension when omitted.");
+
+export const IngestRequest = z
+  .strictObject({
+    content: z.string().min(1).max(limits.maxContentChars).describe("The full text of the file or note (UTF-8 text; binary is rejected)."),
+    source_path: SourcePath.optional().describe("Where the content lives. Omit for loose text: the path becomes 'text/<first 12 hex of its hash>'."),
+    kind: DocumentKind.optional(),
+    timestamp: z.iso.datetime({ offset: true }).optional().describe("When the content was authored (ISO 8601); defaults to ingest time. Recall's since/until filter on it."),
+  })
+  .describe("Add a file or text to the workspace vault and index it.");
+export type IngestRequest = z.infer<typeof IngestRequest>;
+
+const ChunkRef = z.object({ chunk_hash: ChunkHash, anchor: z.string() });
+
+export const IngestResponse = z.object({
+  source_path: z.string(),
+  document_hash: ChunkHash.describe("Hash of the whole normalized document."),
+  kind: DocumentKind,
+  unchanged: z.boolean().describe("True when the stored document already had exactly this content; nothing was rewritten."),
+  chunks: z.number().int().describe("Chunks the document now has."),
+  added: z.array(ChunkRef).describe("Chunks new to this document."),
+  kept: z.array(ChunkRef).describe("Chunks the previous version already had (not re-embedded)."),
+  removed: z.array(ChunkRef).describe("Chunks of the previous version that are gone."),
+  deduplicated: z.number().int().describe("Added chunks whose identical text already existed in the workspace; their embedding was reused."),
+});
+export type IngestResponse = z.infer<typeof IngestResponse>;
+
+export const RecallFilters = z
+  .strictObject({
+    source_path_prefix: z.string().max(limits.maxSourcePathChars).optional().describe("Only sources whose path starts with this."),
+    since: z.iso.datetime({ offset: true }).optional().describe("Only documents authored at or after this time."),
+    until: z.iso.datetime({ offset: true }).optional().describe("Only documents authored before this time."),
+    min_score: z.number().min(0).max(1).optional().describe("Drop hits whose calibrated score is below this."),
+  })
+  .describe("Narrow the search.");
+export type RecallFilters = z.infer<typeof RecallFilters>;
+
+export const RetrievalMode = z
+  .enum(["hybrid", "lexical", "vector"])
+  .describe("Which signals to use. 'hybrid' fuses BM25 and embeddings with measured weights (falls back to lexical when no embedder is configured).");
+
+const Query = z.string().trim().min(1).max(limits.maxQueryChars);
+
+export const RecallRequest = z
+  .strictObject({
+    query: Query.describe("What to look for, in natural language or keywords."),
+    k: z.number().int().min(1).max(limits.maxK).default(limits.defaultK).describe(`How many hits (1-${limits.maxK}).`),
+    filters: RecallFilters.optional(),
+    mode: RetrievalMode.default("hybrid"),
+    explain: z.boolean().default(false).describe("Add per-hit signal contributions in 'explain'."),
+  })
+  .describe("Hybrid retrieval over the workspace vault; every hit is a Citation.");
+export type RecallRequest = z.input<typeof RecallRequest>;
+
+export const SignalExplain = z.object({
+  bm25: z.number().describe("Raw BM25 score (0 when the chunk matched no query term)."),
+  lexical: z.number().describe("BM25 divided by the query's maximum attainable BM25, in [0, 1]."),
+  lexical_rank: z.number().int().nullable(),
+  dense: z.number().nullable().describe("Cosine similarity of query and chunk embeddings; null when no embedder."),
+  dense_rank: z.number().int().nullable(),
+  contributions: z.record(z.string(), z.number()).describe("Each term of the calibrated logit: weight x signal, plus bias."),
+  score: z.number().min(0).max(1),
+});
+
+export const RecallResponse = z.object({
+  query: z.string(),
+  mode: RetrievalMode,
+  hits: z.array(Citation).describe("Best first. Identical texts from several sources collapse into the first-ingested one."),
+  explain: z.array(SignalExplain).optional().describe("Present when explain=true; explain[i] belongs to hits[i]."),
+  took_ms: z.number(),
+});
+export type RecallResponse = z.infer<typeof RecallResponse>;
+
+export const ForgetRequest = z
+  .strictObject({
+    source_path: SourcePath.optional().describe("Forget every chunk of this source."),
+    chunk_hash: ChunkHash.optional().describe("Forget every chunk with this content hash."),
+  })
+  .refine((r) => (r.source_path === undefined) !== (r.chunk_hash === undefined), {
+    message: "give exactly one of source_path or chunk_hash",
+  })
+  .describe("Unindex by source_path or chunk_hash. Idempotent: repeating it returns 200 and reports nothing removed.");
+export type ForgetRequest = z.infer<typeof ForgetRequest>;
+
+export const ForgetResponse = z.object({
+  removed: z.array(ChunkRef.extend({ source_path: z.string() })).describe("Chunks removed by this call (empty on a repeat)."),
+  removed_sources: z.array(z.string()).describe("Sources that no longer have any chunk."),
+  already_forgotten: z.boolean().describe("True when the target was forgotten earlier and nothing was left to remove."),
+});
+export type ForgetResponse = z.infer<typeof ForgetResponse>;
+
+export const PackRequest = z
+  .strictObject({
+    intent: Query.describe("What the context is for; drives relevance."),
+    budget_tokens: z
+      .number()
+      .int()
+      .min(limits.minPackBudgetTokens)
+      .max(limits.maxPackBudgetTokens)
+      .default(limits.defaultPackBudgetTokens)
+      .describe(`Hard token budget for items plus summaries (default ${limits.defaultPackBudgetTokens}, max ${limits.maxPackBudgetTokens}). Tokens are estimated, see README.`),
+    max_items: z.number().int().min(1).max(limits.maxPackItems).default(limits.defaultPackItems).describe(`Item cap (default ${limits.defaultPackItems}, max ${limits.maxPackItems}).`),
+    diversity: z.number().min(0).max(1).default(0.3).describe("MMR trade-off: 0 = pure relevance, 1 = pure novelty."),
+    filters: RecallFilters.optional(),
+  })
+  .describe("Build a bounded, de-duplicated, reading-ordered ContextPack for an intent.");
+export type PackRequest = z.input<typeof PackRequest>;
+
+export const PackItem = z.object({
+  citation: Citation,
+  tokens: z.number().int().describe("Estimated tokens of citation.text_span."),
+});
+
+export const PackSource = z.object({
+  source_path: z.string(),
+  summary: z.string().describe("One extractive sentence from this source's items that best matches the intent."),
+  citation: Citation.describe("Where the summary sentence is, with the sentence as text_span."),
+});
+
+export const PackResponse = z.object({
+  intent: z.string(),
+  budget_tokens: z.number().int(),
+  used_tokens: z.number().int().describe("Estimated tokens of all items and summaries; never above budget_tokens."),
+  items: z.array(PackItem).describe("Grouped by source (most relevant source first), in document order within a source."),
+  sources: z.array(PackSource),
+  dropped: z.object({
+    near_duplicates: z.number().int(),
+    over_budget: z.number().int(),
+  }),
+});
+export type PackResponse = z.infer<typeof PackResponse>;

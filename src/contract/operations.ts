@@ -1,0 +1,67 @@
+// The public operations as data: one row feeds the HTTP routes, the MCP tools, the OpenAPI document and the client.
+import type { z } from "zod";
+import { ForgetRequest, ForgetResponse, IngestRequest, IngestResponse, PackRequest, PackResponse, RecallRequest, RecallResponse } from "./memory.ts";
+
+export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  method: "GET" | "POST";
+  path: string;
+  /** MCP tool name; absent for HTTP-only operations. */
+  tool?: string;
+  summary: string;
+  /** Written for the agents that read MCP tool lists. */
+  description: string;
+  input: I;
+  output: O;
+}
+
+const op = <I extends z.ZodType, O extends z.ZodType>(o: Operation<I, O>) => o;
+
+export const operations = {
+  recall: op({
+    method: "POST",
+    path: "/v1/memory/recall",
+    tool: "service_recall",
+    summary: "Hybrid retrieval over the workspace vault",
+    description:
+      "Search this workspace's memory (notes, docs, code, transcripts you or others ingested) and get the best matching passages as citations. " +
+      "Each hit has the literal text_span to quote, its source_path and anchor, and a calibrated score in [0, 1] (about the chance it is relevant; 0.5+ is usually on topic). " +
+      "Use filters.source_path_prefix to stay inside a folder, since/until for a time window, and k for how many hits.",
+    input: RecallRequest,
+    output: RecallResponse,
+  }),
+  ingest: op({
+    method: "POST",
+    path: "/v1/memory/ingest",
+    tool: "service_ingest",
+    summary: "Add a file or text to the vault and index it",
+    description:
+      "Store text in this workspace's memory so it can be recalled later. Give the full file content and its source_path; " +
+      "sending the same source_path again replaces the old version atomically, and unchanged content is a no-op. Markdown is split by headings, code by blocks.",
+    input: IngestRequest,
+    output: IngestResponse,
+  }),
+  forget: op({
+    method: "POST",
+    path: "/v1/memory/forget",
+    tool: "service_forget",
+    summary: "Unindex by source_path or chunk_hash (idempotent)",
+    description:
+      "Remove content from memory so it is never recalled again: pass source_path to drop a whole source, or chunk_hash (from a citation) to drop one passage everywhere it occurs. Safe to repeat.",
+    input: ForgetRequest,
+    output: ForgetResponse,
+  }),
+  pack: op({
+    method: "POST",
+    path: "/v1/memory/pack",
+    tool: "service_pack",
+    summary: "Build a bounded ContextPack for an intent",
+    description:
+      "Assemble a compact, de-duplicated reading pack of cited passages for a task, guaranteed to fit budget_tokens. " +
+      "Use it to fill your context window before answering; each item and each per-source summary carries its citation.",
+    input: PackRequest,
+    output: PackResponse,
+  }),
+} as const;
+
+export type Operations = typeof operations;
+export type OperationId = keyof Operations;

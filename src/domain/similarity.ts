@@ -1,0 +1,30 @@
+// Similarity between chunks for diversity and near-duplicate detection: cosine when vectors exist, else term Jaccard.
+
+export interface Comparable {
+  terms: ReadonlySet<string>;
+  vector?: Float32Array | undefined;
+}
+
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  let inter = 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  for (const t of small) if (large.has(t)) inter++;
+  return inter / (a.size + b.size - inter);
+}
+
+export function similarity(a: Comparable, b: Comparable): number {
+  if (a.vector && b.vector) {
+    let s = 0;
+    for (let i = 0; i < a.vector.length; i++) s += a.vector[i]! * (b.vector[i] ?? 0);
+    return Math.max(s, jaccard(a.terms, b.terms));
+  }
+  return jaccard(a.terms, b.terms);
+}
+
+/** Word-level near-duplicates: Jaccard of term sets at or above this are the same evidence twice. */
+export const NEAR_DUPLICATE_JACCARD = 0.8;
+
+export function isNearDuplicate(a: Comparable, b: Comparable): boolean {
+  return jaccard(a.terms, b.terms) >= NEAR_DUPLICATE_JACCARD;
+}

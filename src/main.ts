@@ -1,0 +1,63 @@
+// The composition root: picks concrete adapters from configuration and wires the services.
+import { readFileSync } from "node:fs";
+import type { Config } from "./config.ts";
+import { createEmbedderFromEnv } from "./embed/config.ts";
+import { systemClock, type Clock, type Embedder, type Store } from "./ports.ts";
+import type { Runtime } from "./runtime.ts";
+import { AuthService, DEFAULT_WORKSPACE } from "./services/auth.ts";
+import { buildHandlers } from "./services/handlers.ts";
+import { IngestService } from "./services/ingest.ts";
+import { MemoryService } from "./services/memory.ts";
+import { startReembedder } from "./services/reembed.ts";
+import { defaultRetrievalConfig, type RetrievalConfig } from "./services/retrieval-config.ts";
+import { Retriever } from "./services/retriever.ts";
+import { openSqliteStore } from "./store/sqlite/index.ts";
+
+export const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+
+export interface RuntimeOptions {
+  /** Use this embedder instead of the configured one; null = lexical only. */
+  embedder?: Embedder | null;
+  store?: Store;
+  clock?: Clock;
+  retrieval?: RetrievalConfig;
+  log?: (msg: string) => void;
+  /** Start the background re-embedding loop (the server does; one-shot CLI commands do not). */
+  background?: boolean;
+}
+
+export interface FullRuntime extends Runtime {
+  store: Store;
+  memory: MemoryService;
+  ingest: IngestService;
+  retriever: Retriever;
+  embedder: Embedder | null;
+}
+
+export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<FullRuntime> {
+  const log = opts.log ?? ((msg: string) => process.stderr.write(`[smriti] ${msg}\n`));
+  const clock = opts.clock ?? systemClock;
+  const store = opts.store ?? openSqliteStore(config.dbFile, { synchronous: config.synchronous });
+  store.ensureWorkspace(DEFAULT_WORKSPACE, clock.now().getTime());
+  const embedder = opts.embedder !== undefined ? opts.embedder : await createEmbedderFromEnv(config.env);
+  const retriever = new Retriever(store, embedder, opts.retrieval ?? defaultRetrievalConfig);
+  const memory = new MemoryService(store, retriever, clock);
+  const ingest = new IngestService(store, embedder, clock, log);
+  const auth = new AuthService(store, { multiTenant: config.multiTenant, now: () => clock.now().getTime() });
+  const reembed = embedder && opts.background ? startReembedder(store, embedder, log) : null;
+  return {
+    version: VERSION,
+    auth,
+    handlers: buildHandlers({ memory, ingest }),
+    log,
+    store,
+    memory,
+    ingest,
+    retriever,
+    embedder,
+    async close() {
+      await reembed?.stop();
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,112 @@
+// The narrow interfaces services depend on; adapters implement them, the domain never sees them.
+import type { Scored } from "./domain/topk.ts";
+import type { DocumentKind } from "./domain/chunk.ts";
+
+/** Turns texts into unit-length vectors; `id` changes whenever the vectors would. */
+export interface Embedder {
+  readonly id: string;
+  readonly dimensions: number;
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+}
+
+/** Wall clock, injected so the domain and tests stay deterministic. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface Workspace {
+  id: string;
+  name: string;
+  createdAt: number;
+}
+
+export interface TokenRecord {
+  id: string;
+  workspaceId: string;
+  actors: string[];
+  label: string | null;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface DocumentRecord {
+  sourcePath: string;
+  documentHash: string;
+  kind: DocumentKind;
+  authoredAt: number;
+  ingestedAt: number;
+  content: string;
+}
+
+export interface ChunkRecord {
+  id: number;
+  sourcePath: string;
+  ord: number;
+  chunkHash: string;
+  anchor: string;
+  start: number;
+  end: number;
+  text: string;
+  authoredAt: number;
+}
+
+/** A chunk ready to store: its BM25 terms and (optionally) its vector are computed before the write transaction. */
+export interface ChunkInput {
+  chunkHash: string;
+  anchor: string;
+  start: number;
+  end: number;
+  text: string;
+  terms: string[];
+}
+
+/** Metadata filters evaluated inside the indexes, so k results survive filtering. */
+export interface ChunkFilter {
+  sourcePathPrefix?: string | undefined;
+  since?: number | undefined;
+  until?: number | undefined;
+}
+
+export interface RemovedChunk {
+  sourcePath: string;
+  chunkHash: string;
+  anchor: string;
+}
+
+/** Persistence and search of one deployment's vaults; every call is scoped by workspace id. */
+export interface Store {
+  ensureWorkspace(name: string, now: number): Workspace;
+  findWorkspace(nameOrId: string): Workspace | undefined;
+  listWorkspaces(): Workspace[];
+
+  insertToken(token: TokenRecord, tokenHash: string): void;
+  findTokenByHash(tokenHash: string): TokenRecord | undefined;
+  listTokens(workspaceId?: string): TokenRecord[];
+  revokeToken(id: string, now: number): boolean;
+
+  getDocument(workspaceId: string, sourcePath: string): DocumentRecord | undefined;
+  documentChunks(workspaceId: string, sourcePath: string): ChunkRecord[];
+  /** Replaces a source's chunks in one transaction: readers see the old version or the new, never both. */
+  replaceDocument(workspaceId: string, doc: DocumentRecord, chunks: ChunkInput[]): void;
+  hasChunkHash(workspaceId: string, chunkHash: string): boolean;
+  forgetSource(workspaceId: string, sourcePath: string, now: number): RemovedChunk[];
+  forgetChunkHash(workspaceId: string, chunkHash: string, now: number): RemovedChunk[];
+  wasForgotten(workspaceId: string, key: { sourcePath?: string; chunkHash?: string }): boolean;
+
+  getChunks(workspaceId: string, ids: readonly number[]): ChunkRecord[];
+  searchLexical(workspaceId: string, terms: readonly string[], k: number, filter: ChunkFilter): Scored[];
+  lexicalScore(workspaceId: string, terms: readonly string[], chunkId: number): number;
+  lexicalMaxScore(workspaceId: string, terms: readonly string[]): number;
+  searchDense(workspaceId: string, embedderId: string, query: Float32Array, k: number, filter: ChunkFilter): Scored[];
+  denseSimilarity(workspaceId: string, embedderId: string, query: Float32Array, chunkId: number): number | null;
+  chunkVector(workspaceId: string, embedderId: string, dimensions: number, chunkId: number): Float32Array | undefined;
+
+  getEmbeddings(embedderId: string, chunkHashes: readonly string[]): Map<string, Float32Array>;
+  putEmbeddings(embedderId: string, entries: ReadonlyMap<string, Float32Array>): void;
+  /** Distinct chunk texts that have no vector from this embedder yet (background re-embedding). */
+  chunksMissingEmbedding(embedderId: string, limit: number): { chunkHash: string; text: string }[];
+
+  close(): void;
+}

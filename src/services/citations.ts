@@ -1,0 +1,15 @@
+// Builds Citation objects from stored chunks: the one place their fields are filled.
+import type { Citation } from "../contract/citation.ts";
+import type { ChunkRecord } from "../ports.ts";
+
+/** `span` narrows text_span to a sub-range of the chunk text (still a literal substring of the source). */
+export function citationOf(chunk: ChunkRecord, score: number, retrievedAt: Date, span?: { start: number; end: number }): Citation {
+  return {
+    chunk_hash: chunk.chunkHash,
+    source_path: chunk.sourcePath,
+    anchor: chunk.anchor,
+    text_span: span ? chunk.text.slice(span.start, span.end) : chunk.text,
+    score: Math.min(1, Math.max(0, Number(score.toFixed(6)))),
+    retrieved_at: retrievedAt.toISOString(),
+  };
+}

@@ -1,0 +1,76 @@
+// Ingest: chunk, tokenize and embed off the hot path in slices, then replace the source in one transaction.
+import { setImmediate as yieldToLoop } from "node:timers/promises";
+import { AppError } from "../contract/errors.ts";
+import type { IngestRequest, IngestResponse } from "../contract/memory.ts";
+import { chunkDocument, inferKind } from "../domain/chunk.ts";
+import { contentHash } from "../domain/hash.ts";
+import { tokenize } from "../domain/tokenize.ts";
+import type { ChunkInput, Clock, Embedder, Store } from "../ports.ts";
+import { looksBinary } from "./binary.ts";
+
+/** Work between yields to the event loop, so one large ingest never stalls other callers for long. */
+const SLICE = 256;
+
+export class IngestService {
+  constructor(
+    private readonly store: Store,
+    private readonly embedder: Embedder | null,
+    private readonly clock: Clock,
+    private readonly log: (msg: string) => void = () => {},
+  ) {}
+
+  async ingest(workspaceId: string, req: IngestRequest): Promise<IngestResponse> {
+    if (looksBinary(req.content)) throw new AppError("binary_content", "content looks binary; send UTF-8 text");
+    const documentHash = contentHash(req.content);
+    const sourcePath = req.source_path ?? `text/${documentHash.slice(7, 19)}`;
+    const kind = req.kind ?? inferKind(sourcePath);
+    const now = this.clock.now().getTime();
+    const authoredAt = req.timestamp ? Date.parse(req.timestamp) : now;
+    const previous = this.store.getDocument(workspaceId, sourcePath);
+    const oldChunks = previous ? this.store.documentChunks(workspaceId, sourcePath) : [];
+    const ref = (c: { chunkHash: string; anchor: string }) => ({ chunk_hash: c.chunkHash, anchor: c.anchor });
+    if (previous && previous.documentHash === documentHash && previous.kind === kind && (!req.timestamp || previous.authoredAt === authoredAt))
+      return { source_path: sourcePath, document_hash: documentHash, kind, unchanged: true, chunks: oldChunks.length, added: [], kept: oldChunks.map(ref), removed: [], deduplicated: 0 };
+
+    const chunks: ChunkInput[] = [];
+    for (const [i, c] of chunkDocument(req.content, kind).entries()) {
+      if (i > 0 && i % SLICE === 0) await yieldToLoop();
+      const section = kind === "markdown" && !/^L\d+-L\d+$/.test(c.anchor) ? `${c.anchor}\n` : "";
+      chunks.push({ chunkHash: c.hash, anchor: c.anchor, start: c.start, end: c.end, text: c.text, terms: tokenize(section + c.text) });
+    }
+    const oldHashes = new Set(oldChunks.map((c) => c.chunkHash));
+    const newHashes = new Set(chunks.map((c) => c.chunkHash));
+    const added = chunks.filter((c) => !oldHashes.has(c.chunkHash));
+    const deduplicated = new Set(added.filter((c) => this.store.hasChunkHash(workspaceId, c.chunkHash)).map((c) => c.chunkHash)).size;
+    await this.embedMissing(added);
+    this.store.replaceDocument(workspaceId, { sourcePath, documentHash, kind, authoredAt, ingestedAt: now, content: req.content }, chunks);
+    return {
+      source_path: sourcePath,
+      document_hash: documentHash,
+      kind,
+      unchanged: false,
+      chunks: chunks.length,
+      added: added.map(ref),
+      kept: chunks.filter((c) => oldHashes.has(c.chunkHash)).map(ref),
+      removed: oldChunks.filter((c) => !newHashes.has(c.chunkHash)).map(ref),
+      deduplicated,
+    };
+  }
+
+  /** Embeds texts the cache lacks; on embedder failure the ingest still lands and the background job fills vectors later. */
+  private async embedMissing(chunks: readonly ChunkInput[]): Promise<void> {
+    if (!this.embedder || chunks.length === 0) return;
+    const have = this.store.getEmbeddings(this.embedder.id, chunks.map((c) => c.chunkHash));
+    const todo = [...new Map(chunks.filter((c) => !have.has(c.chunkHash)).map((c) => [c.chunkHash, c.text])).entries()];
+    try {
+      for (let i = 0; i < todo.length; i += SLICE) {
+        const slice = todo.slice(i, i + SLICE);
+        const vectors = await this.embedder.embed(slice.map(([, text]) => text));
+        this.store.putEmbeddings(this.embedder.id, new Map(slice.map(([hash], j) => [hash, vectors[j]!])));
+        await yieldToLoop();
+      }
+    } catch (err) {
+      this.log(`embedding deferred to the background job: ${(err as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,88 @@
+// Hybrid candidate generation: BM25 and dense neighbours, each candidate scored on every signal, fused and calibrated.
+import { fuse } from "../domain/fusion.ts";
+import { tokenize } from "../domain/tokenize.ts";
+import type { ChunkFilter, Embedder, Store } from "../ports.ts";
+import type { RetrievalConfig } from "./retrieval-config.ts";
+
+export type Mode = "hybrid" | "lexical" | "vector";
+
+export interface Candidate {
+  id: number;
+  score: number;
+  bm25: number;
+  lexical: number;
+  lexicalRank: number | null;
+  dense: number | null;
+  denseRank: number | null;
+  contributions: Record<string, number>;
+}
+
+export interface RetrievalQuery {
+  workspaceId: string;
+  query: string;
+  k: number;
+  mode: Mode;
+  filter: ChunkFilter;
+}
+
+export class Retriever {
+  private readonly queryVectors = new Map<string, Float32Array>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly embedder: Embedder | null,
+    private readonly config: RetrievalConfig,
+  ) {}
+
+  get embedderId(): string | null {
+    return this.embedder?.id ?? null;
+  }
+
+  /** Best `k` candidates by calibrated score, with every signal kept for `explain`. */
+  async retrieve(q: RetrievalQuery): Promise<Candidate[]> {
+    const terms = tokenize(q.query);
+    const vector = q.mode !== "lexical" ? await this.queryVector(q.query) : null;
+    const pool = Math.max(q.k, this.config.candidates);
+    const lexical = q.mode === "vector" ? [] : this.store.searchLexical(q.workspaceId, terms, q.mode === "lexical" || !vector ? q.k : pool, q.filter);
+    const dense = vector && this.embedder ? this.store.searchDense(q.workspaceId, this.embedder.id, vector, q.mode === "vector" ? q.k : pool, q.filter) : [];
+    const maxBm25 = this.store.lexicalMaxScore(q.workspaceId, terms);
+    const lexRank = new Map(lexical.map((h, i) => [h.id, { rank: i + 1, score: h.score }]));
+    const denseRank = new Map(dense.map((h, i) => [h.id, { rank: i + 1, score: h.score }]));
+    const weights = vector && q.mode !== "lexical" ? this.config.hybrid : this.config.lexicalOnly;
+    const out: Candidate[] = [];
+    for (const id of new Set([...lexRank.keys(), ...denseRank.keys()])) {
+      const bm25 = lexRank.get(id)?.score ?? this.store.lexicalScore(q.workspaceId, terms, id);
+      const lexicalSignal = maxBm25 > 0 ? Math.min(1, bm25 / maxBm25) : 0;
+      const denseSignal =
+        vector && this.embedder ? (denseRank.get(id)?.score ?? this.store.denseSimilarity(q.workspaceId, this.embedder.id, vector, id) ?? 0) : null;
+      const fused = fuse({ lexical: lexicalSignal, dense: denseSignal }, weights);
+      out.push({
+        id,
+        score: fused.score,
+        bm25,
+        lexical: lexicalSignal,
+        lexicalRank: lexRank.get(id)?.rank ?? null,
+        dense: denseSignal,
+        denseRank: denseRank.get(id)?.rank ?? null,
+        contributions: fused.contributions,
+      });
+    }
+    return out.sort((a, b) => b.score - a.score || a.id - b.id);
+  }
+
+  /** Query embeddings are cached (bounded) because agents repeat queries. */
+  private async queryVector(query: string): Promise<Float32Array | null> {
+    if (!this.embedder) return null;
+    const cached = this.queryVectors.get(query);
+    if (cached) return cached;
+    try {
+      const [v] = await this.embedder.embed([query]);
+      if (!v) return null;
+      if (this.queryVectors.size > 1000) this.queryVectors.clear();
+      this.queryVectors.set(query, v);
+      return v;
+    } catch {
+      return null; // a failing embedding service degrades recall to lexical instead of failing it
+    }
+  }
+}

@@ -1,0 +1,140 @@
+// Documents and their chunks: atomic replace, forget with tombstones, and row reads.
+import type { Db } from "./open.ts";
+import type { ChunkInput, ChunkRecord, DocumentRecord, RemovedChunk } from "../../ports.ts";
+import type { DocumentKind } from "../../domain/chunk.ts";
+import { OP_ADD, OP_REMOVE } from "./schema.ts";
+
+interface ChunkRow {
+  id: number;
+  source_path: string;
+  ord: number;
+  chunk_hash: string;
+  anchor: string;
+  start_offset: number;
+  end_offset: number;
+  text: string;
+  authored_at: number;
+}
+
+const CHUNK_COLUMNS = "id, source_path, ord, chunk_hash, anchor, start_offset, end_offset, text, authored_at";
+
+const toChunk = (r: ChunkRow): ChunkRecord => ({
+  id: r.id,
+  sourcePath: r.source_path,
+  ord: r.ord,
+  chunkHash: r.chunk_hash,
+  anchor: r.anchor,
+  start: r.start_offset,
+  end: r.end_offset,
+  text: r.text,
+  authoredAt: r.authored_at,
+});
+
+export class DocumentRepo {
+  private readonly s;
+
+  constructor(private readonly db: Db) {
+    this.s = {
+      getDoc: db.prepare("SELECT * FROM documents WHERE workspace_id = ? AND source_path = ?"),
+      docChunks: db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE workspace_id = ? AND source_path = ? ORDER BY ord`),
+      upsertDoc: db.prepare(
+        `INSERT INTO documents (workspace_id, source_path, document_hash, kind, authored_at, ingested_at, content) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (workspace_id, source_path) DO UPDATE SET document_hash = excluded.document_hash, kind = excluded.kind,
+           authored_at = excluded.authored_at, ingested_at = excluded.ingested_at, content = excluded.content`,
+      ),
+      deleteDoc: db.prepare("DELETE FROM documents WHERE workspace_id = ? AND source_path = ?"),
+      insertChunk: db.prepare(
+        `INSERT INTO chunks (workspace_id, source_path, ord, chunk_hash, anchor, start_offset, end_offset, text, terms, authored_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      deleteChunk: db.prepare("DELETE FROM chunks WHERE id = ?"),
+      logChange: db.prepare("INSERT INTO changes (workspace_id, chunk_id, op) VALUES (?, ?, ?)"),
+      hashChunks: db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE workspace_id = ? AND chunk_hash = ?`),
+      hasHash: db.prepare("SELECT 1 FROM chunks WHERE workspace_id = ? AND chunk_hash = ? LIMIT 1").pluck(),
+      remaining: db.prepare("SELECT COUNT(*) FROM chunks WHERE workspace_id = ? AND source_path = ?").pluck(),
+      tombstone: db.prepare("INSERT INTO forgotten (workspace_id, kind, key, at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET at = excluded.at"),
+      unTombstone: db.prepare("DELETE FROM forgotten WHERE workspace_id = ? AND kind = ? AND key = ?"),
+      isTombstoned: db.prepare("SELECT 1 FROM forgotten WHERE workspace_id = ? AND kind = ? AND key = ?").pluck(),
+    };
+  }
+
+  get(workspaceId: string, sourcePath: string): DocumentRecord | undefined {
+    const r = this.s.getDoc.get(workspaceId, sourcePath) as
+      | { source_path: string; document_hash: string; kind: DocumentKind; authored_at: number; ingested_at: number; content: string }
+      | undefined;
+    return r && { sourcePath: r.source_path, documentHash: r.document_hash, kind: r.kind, authoredAt: r.authored_at, ingestedAt: r.ingested_at, content: r.content };
+  }
+
+  chunksOf(workspaceId: string, sourcePath: string): ChunkRecord[] {
+    return (this.s.docChunks.all(workspaceId, sourcePath) as ChunkRow[]).map(toChunk);
+  }
+
+  hasChunkHash(workspaceId: string, chunkHash: string): boolean {
+    return this.s.hasHash.get(workspaceId, chunkHash) !== undefined;
+  }
+
+  replace(workspaceId: string, doc: DocumentRecord, chunks: readonly ChunkInput[]): void {
+    this.db
+      .transaction(() => {
+        for (const old of this.chunksOf(workspaceId, doc.sourcePath)) this.removeChunk(workspaceId, old.id);
+        this.s.upsertDoc.run(workspaceId, doc.sourcePath, doc.documentHash, doc.kind, doc.authoredAt, doc.ingestedAt, doc.content);
+        chunks.forEach((c, ord) => {
+          const { lastInsertRowid } = this.s.insertChunk.run(
+            workspaceId, doc.sourcePath, ord, c.chunkHash, c.anchor, c.start, c.end, c.text, c.terms.join(" "), doc.authoredAt,
+          );
+          this.s.logChange.run(workspaceId, lastInsertRowid, OP_ADD);
+          this.s.unTombstone.run(workspaceId, "chunk_hash", c.chunkHash);
+        });
+        this.s.unTombstone.run(workspaceId, "source_path", doc.sourcePath);
+      })
+      .immediate();
+  }
+
+  forgetSource(workspaceId: string, sourcePath: string, now: number): RemovedChunk[] {
+    return this.db
+      .transaction(() => {
+        const removed = this.chunksOf(workspaceId, sourcePath);
+        for (const c of removed) this.removeChunk(workspaceId, c.id);
+        this.s.deleteDoc.run(workspaceId, sourcePath);
+        if (removed.length > 0 || this.s.isTombstoned.get(workspaceId, "source_path", sourcePath) !== undefined)
+          this.s.tombstone.run(workspaceId, "source_path", sourcePath, now);
+        return removed.map(toRemoved);
+      })
+      .immediate();
+  }
+
+  /** Removes every chunk with this hash; a source left without chunks is forgotten as a whole. */
+  forgetChunkHash(workspaceId: string, chunkHash: string, now: number): RemovedChunk[] {
+    return this.db
+      .transaction(() => {
+        const removed = (this.s.hashChunks.all(workspaceId, chunkHash) as ChunkRow[]).map(toChunk);
+        for (const c of removed) this.removeChunk(workspaceId, c.id);
+        for (const path of new Set(removed.map((c) => c.sourcePath)))
+          if (this.s.remaining.get(workspaceId, path) === 0) this.s.deleteDoc.run(workspaceId, path);
+        if (removed.length > 0) this.s.tombstone.run(workspaceId, "chunk_hash", chunkHash, now);
+        return removed.map(toRemoved);
+      })
+      .immediate();
+  }
+
+  wasForgotten(workspaceId: string, key: { sourcePath?: string; chunkHash?: string }): boolean {
+    const [kind, value] = key.sourcePath !== undefined ? ["source_path", key.sourcePath] : ["chunk_hash", key.chunkHash ?? ""];
+    return this.s.isTombstoned.get(workspaceId, kind, value) !== undefined;
+  }
+
+  getChunks(workspaceId: string, ids: readonly number[]): ChunkRecord[] {
+    if (ids.length === 0) return [];
+    const rows = this.db
+      .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE workspace_id = ? AND id IN (${ids.map(() => "?").join(",")})`)
+      .all(workspaceId, ...ids) as ChunkRow[];
+    const byId = new Map(rows.map((r) => [r.id, toChunk(r)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  private removeChunk(workspaceId: string, id: number): void {
+    this.s.deleteChunk.run(id);
+    this.s.logChange.run(workspaceId, id, OP_REMOVE);
+  }
+}
+
+const toRemoved = (c: ChunkRecord): RemovedChunk => ({ sourcePath: c.sourcePath, chunkHash: c.chunkHash, anchor: c.anchor });

@@ -1,0 +1,112 @@
+// The embedded default Store: one SQLite file (WAL) for truth, in-memory indexes for speed.
+import type { ChunkFilter, ChunkInput, DocumentRecord, Store, TokenRecord } from "../../ports.ts";
+import { openDatabase, type Db } from "./open.ts";
+import { WorkspaceRepo } from "./workspaces.ts";
+import { DocumentRepo } from "./documents.ts";
+import { LiveIndexes } from "./live-index.ts";
+import { fromBlob, toBlob } from "../../embed/vector.ts";
+
+export function openSqliteStore(file: string, opts: { synchronous?: "normal" | "full" } = {}): Store {
+  return new SqliteStore(openDatabase(file, opts));
+}
+
+class SqliteStore implements Store {
+  private readonly workspaces: WorkspaceRepo;
+  private readonly documents: DocumentRepo;
+  private readonly indexes: LiveIndexes;
+
+  constructor(private readonly db: Db) {
+    this.workspaces = new WorkspaceRepo(db);
+    this.documents = new DocumentRepo(db);
+    this.indexes = new LiveIndexes(db);
+  }
+
+  ensureWorkspace = (name: string, now: number) => this.workspaces.ensure(name, now);
+  findWorkspace = (nameOrId: string) => this.workspaces.find(nameOrId);
+  listWorkspaces = () => this.workspaces.list();
+  insertToken = (t: TokenRecord, hash: string) => this.workspaces.insertToken(t, hash);
+  findTokenByHash = (hash: string) => this.workspaces.findTokenByHash(hash);
+  listTokens = (workspaceId?: string) => this.workspaces.listTokens(workspaceId);
+  revokeToken = (id: string, now: number) => this.workspaces.revokeToken(id, now);
+
+  getDocument = (ws: string, path: string) => this.documents.get(ws, path);
+  documentChunks = (ws: string, path: string) => this.documents.chunksOf(ws, path);
+  hasChunkHash = (ws: string, hash: string) => this.documents.hasChunkHash(ws, hash);
+  wasForgotten = (ws: string, key: { sourcePath?: string; chunkHash?: string }) => this.documents.wasForgotten(ws, key);
+  getChunks = (ws: string, ids: readonly number[]) => this.documents.getChunks(ws, ids);
+
+  replaceDocument(ws: string, doc: DocumentRecord, chunks: ChunkInput[]): void {
+    this.documents.replace(ws, doc, chunks);
+    this.indexes.invalidate();
+  }
+
+  forgetSource(ws: string, path: string, now: number) {
+    const removed = this.documents.forgetSource(ws, path, now);
+    this.indexes.invalidate();
+    return removed;
+  }
+
+  forgetChunkHash(ws: string, hash: string, now: number) {
+    const removed = this.documents.forgetChunkHash(ws, hash, now);
+    this.indexes.invalidate();
+    return removed;
+  }
+
+  searchLexical(ws: string, terms: readonly string[], k: number, filter: ChunkFilter) {
+    const index = this.indexes.get(ws);
+    return index.bm25.search(terms, k, index.accept(filter));
+  }
+
+  lexicalScore = (ws: string, terms: readonly string[], id: number) => this.indexes.get(ws).bm25.score(terms, id);
+  lexicalMaxScore = (ws: string, terms: readonly string[]) => this.indexes.get(ws).bm25.maxScore(terms);
+
+  searchDense(ws: string, embedderId: string, query: Float32Array, k: number, filter: ChunkFilter) {
+    const index = this.indexes.get(ws);
+    return this.indexes.vectors(ws, embedderId, query.length).search(query, k, index.accept(filter));
+  }
+
+  denseSimilarity(ws: string, embedderId: string, query: Float32Array, id: number) {
+    return this.indexes.vectors(ws, embedderId, query.length).similarity(query, id);
+  }
+
+  chunkVector = (ws: string, embedderId: string, dims: number, id: number) => this.indexes.vectors(ws, embedderId, dims).get(id);
+
+  getEmbeddings(embedderId: string, hashes: readonly string[]): Map<string, Float32Array> {
+    const stmt = this.db.prepare("SELECT vector FROM embeddings WHERE embedder_id = ? AND chunk_hash = ?").pluck();
+    const out = new Map<string, Float32Array>();
+    for (const h of new Set(hashes)) {
+      const blob = stmt.get(embedderId, h) as Buffer | undefined;
+      if (blob) out.set(h, fromBlob(blob));
+    }
+    return out;
+  }
+
+  /** Stores vectors and re-announces the chunks that carry them, so loaded vector indexes pick them up. */
+  putEmbeddings(embedderId: string, entries: ReadonlyMap<string, Float32Array>): void {
+    const insert = this.db.prepare("INSERT OR REPLACE INTO embeddings (embedder_id, chunk_hash, vector) VALUES (?, ?, ?)");
+    const announce = this.db.prepare("INSERT INTO changes (workspace_id, chunk_id, op) SELECT workspace_id, id, 1 FROM chunks WHERE chunk_hash = ?");
+    this.db
+      .transaction(() => {
+        for (const [hash, vector] of entries) {
+          insert.run(embedderId, hash, toBlob(vector));
+          announce.run(hash);
+        }
+      })
+      .immediate();
+    this.indexes.invalidate();
+  }
+
+  chunksMissingEmbedding(embedderId: string, limit: number) {
+    return this.db
+      .prepare(
+        `SELECT chunk_hash AS chunkHash, MIN(text) AS text FROM chunks k
+         WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.embedder_id = ? AND e.chunk_hash = k.chunk_hash)
+         GROUP BY chunk_hash LIMIT ?`,
+      )
+      .all(embedderId, limit) as { chunkHash: string; text: string }[];
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,53 @@
+// The embedded store's tables, defined once; migrations run in order by PRAGMA user_version.
+export const migrations: readonly string[] = [
+  `
+  CREATE TABLE workspaces (id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL);
+  CREATE TABLE tokens (
+    id TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+    token_hash TEXT NOT NULL UNIQUE,
+    actors TEXT NOT NULL,
+    label TEXT,
+    created_at INTEGER NOT NULL,
+    revoked_at INTEGER
+  );
+  CREATE TABLE documents (
+    workspace_id TEXT NOT NULL,
+    source_path TEXT NOT NULL,
+    document_hash TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    authored_at INTEGER NOT NULL,
+    ingested_at INTEGER NOT NULL,
+    content TEXT NOT NULL,
+    PRIMARY KEY (workspace_id, source_path)
+  ) WITHOUT ROWID;
+  CREATE TABLE chunks (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    workspace_id TEXT NOT NULL,
+    source_path TEXT NOT NULL,
+    ord INTEGER NOT NULL,
+    chunk_hash TEXT NOT NULL,
+    anchor TEXT NOT NULL,
+    start_offset INTEGER NOT NULL,
+    end_offset INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    terms TEXT NOT NULL,
+    authored_at INTEGER NOT NULL
+  );
+  CREATE INDEX chunks_by_source ON chunks (workspace_id, source_path);
+  CREATE INDEX chunks_by_hash ON chunks (workspace_id, chunk_hash);
+  CREATE TABLE embeddings (
+    embedder_id TEXT NOT NULL,
+    chunk_hash TEXT NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (embedder_id, chunk_hash)
+  ) WITHOUT ROWID;
+  -- Append-only log the in-memory indexes replay, so writes from other processes become visible.
+  CREATE TABLE changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, workspace_id TEXT NOT NULL, chunk_id INTEGER NOT NULL, op INTEGER NOT NULL);
+  CREATE INDEX changes_by_workspace ON changes (workspace_id, seq);
+  CREATE TABLE forgotten (workspace_id TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (workspace_id, kind, key)) WITHOUT ROWID;
+  `,
+];
+
+export const OP_ADD = 1;
+export const OP_REMOVE = 0;

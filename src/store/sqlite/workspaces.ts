@@ -1,0 +1,63 @@
+// Workspaces and hashed bearer tokens in the embedded store.
+import { randomUUID } from "node:crypto";
+import type { Db } from "./open.ts";
+import type { TokenRecord, Workspace } from "../../ports.ts";
+
+interface TokenRow {
+  id: string;
+  workspace_id: string;
+  actors: string;
+  label: string | null;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+const toWorkspace = (r: { id: string; name: string; created_at: number }): Workspace => ({ id: r.id, name: r.name, createdAt: r.created_at });
+const toToken = (r: TokenRow): TokenRecord => ({
+  id: r.id,
+  workspaceId: r.workspace_id,
+  actors: JSON.parse(r.actors) as string[],
+  label: r.label,
+  createdAt: r.created_at,
+  revokedAt: r.revoked_at,
+});
+
+export class WorkspaceRepo {
+  constructor(private readonly db: Db) {}
+
+  ensure(name: string, now: number): Workspace {
+    this.db.prepare("INSERT INTO workspaces (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING").run(`ws_${randomUUID()}`, name, now);
+    return this.find(name)!;
+  }
+
+  find(nameOrId: string): Workspace | undefined {
+    const row = this.db.prepare("SELECT id, name, created_at FROM workspaces WHERE name = ? OR id = ?").get(nameOrId, nameOrId);
+    return row ? toWorkspace(row as never) : undefined;
+  }
+
+  list(): Workspace[] {
+    return (this.db.prepare("SELECT id, name, created_at FROM workspaces ORDER BY created_at, name").all() as never[]).map(toWorkspace);
+  }
+
+  insertToken(t: TokenRecord, tokenHash: string): void {
+    this.db
+      .prepare("INSERT INTO tokens (id, workspace_id, token_hash, actors, label, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+      .run(t.id, t.workspaceId, tokenHash, JSON.stringify(t.actors), t.label, t.createdAt, t.revokedAt);
+  }
+
+  findTokenByHash(tokenHash: string): TokenRecord | undefined {
+    const row = this.db.prepare("SELECT * FROM tokens WHERE token_hash = ?").get(tokenHash) as TokenRow | undefined;
+    return row ? toToken(row) : undefined;
+  }
+
+  listTokens(workspaceId?: string): TokenRecord[] {
+    const rows = workspaceId
+      ? this.db.prepare("SELECT * FROM tokens WHERE workspace_id = ? ORDER BY created_at").all(workspaceId)
+      : this.db.prepare("SELECT * FROM tokens ORDER BY created_at").all();
+    return (rows as TokenRow[]).map(toToken);
+  }
+
+  revokeToken(id: string, now: number): boolean {
+    return this.db.prepare("UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(now, id).changes > 0;
+  }
+}

@@ -1,0 +1,60 @@
+// The Hono app: one loop mounts every operation of the table behind bearer auth, plus health and OpenAPI.
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { AppError, validationError } from "../../contract/errors.ts";
+import { limits } from "../../contract/limits.ts";
+import { operations, type OperationId } from "../../contract/operations.ts";
+import type { CallContext } from "../../services/context.ts";
+import type { Runtime } from "../../runtime.ts";
+import { errorResponse, toAppError } from "./errors.ts";
+import { openApiDocument } from "./openapi.ts";
+
+type Env = { Variables: { call: CallContext } };
+
+export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void): Hono<Env> {
+  const app = new Hono<Env>();
+  app.onError((err, c) => errorResponse(c, toAppError(err, runtime.log)));
+  app.notFound((c) => errorResponse(c, new AppError("route_not_found", `no route ${c.req.method} ${c.req.path}`)));
+
+  app.get("/healthz", (c) => c.json({ status: "ok", version: runtime.version }));
+  const openapi = openApiDocument(runtime.version);
+  app.get("/v1/openapi.json", (c) => c.json(openapi));
+
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: limits.maxBodyBytes,
+      onError: () => {
+        throw new AppError("payload_too_large", `request body exceeds ${limits.maxBodyBytes} bytes`);
+      },
+    }),
+  );
+  app.use("/v1/*", async (c, next) => {
+    c.set("call", runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id")));
+    await next();
+  });
+
+  for (const id of Object.keys(operations) as OperationId[]) {
+    const op = operations[id];
+    const handler = runtime.handlers[id] as (call: CallContext, input: unknown) => Promise<unknown>;
+    app.on(op.method, op.path, async (c) => {
+      const parsed = op.input.safeParse(op.method === "GET" ? c.req.query() : await readJson(c));
+      if (!parsed.success) throw validationError(parsed.error);
+      return c.json(await handler(c.get("call"), parsed.data));
+    });
+  }
+  extra?.(app);
+  return app;
+}
+
+/** Parses a JSON body, with 415 for other content types and 400 malformed_json for bad syntax. */
+async function readJson(c: Context): Promise<unknown> {
+  const type = c.req.header("content-type") ?? "";
+  if (!/^application\/(.+\+)?json\b/i.test(type)) throw new AppError("unsupported_media_type", "send Content-Type: application/json");
+  const text = await c.req.text();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new AppError("malformed_json", `body is not valid JSON: ${(err as Error).message}`);
+  }
+}

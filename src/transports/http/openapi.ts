@@ -1,0 +1,40 @@
+// The OpenAPI 3.1 document, generated from the same zod schemas that validate requests.
+import { z } from "zod";
+import { ErrorBody, errorStatus } from "../../contract/errors.ts";
+import { operations } from "../../contract/operations.ts";
+
+const json = (schema: z.ZodType, io: "input" | "output") => ({
+  "application/json": { schema: z.toJSONSchema(schema, { io, target: "draft-2020-12", unrepresentable: "any" }) },
+});
+
+export function openApiDocument(version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [id, op] of Object.entries(operations)) {
+    const errors = Object.fromEntries(
+      [...new Set(Object.values(errorStatus))].map((status) => [String(status), { description: "Error", content: json(ErrorBody, "output") }]),
+    );
+    paths[op.path] = {
+      ...paths[op.path],
+      [op.method.toLowerCase()]: {
+        operationId: id,
+        summary: op.summary,
+        description: op.description,
+        ...(op.tool ? { "x-mcp-tool": op.tool } : {}),
+        security: [{ bearer: [] }],
+        parameters: [
+          { name: "x-svc-actor-id", in: "header", required: false, schema: { type: "string" }, description: "Actor inside the workspace; must be one of the token's actors." },
+        ],
+        requestBody: { required: true, content: json(op.input, "input") },
+        responses: { "200": { description: "OK", content: json(op.output, "output") }, ...errors },
+      },
+    };
+  }
+  paths["/healthz"] = { get: { operationId: "healthz", summary: "Liveness and readiness", security: [], responses: { "200": { description: "Ready" } } } };
+  return {
+    openapi: "3.1.0",
+    info: { title: "Smriti Memory API", version, description: "Memory and grounded retrieval for AI agents. Every memory-bearing response carries citations." },
+    servers: [{ url: "/" }],
+    components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "Workspace-bound token from `smriti token create`." } } },
+    paths,
+  };
+}
