@@ -75,6 +75,41 @@ export interface RemovedChunk {
   anchor: string;
 }
 
+/** An audit event before the store gives it a place in the workspace's hash chain. */
+export interface EventDraft {
+  type: string;
+  actorId: string | null;
+  tokenId: string | null;
+  at: number;
+  trajectoryId: string | null;
+  payload: unknown;
+}
+
+export interface StoredEvent {
+  workspaceId: string;
+  seq: number;
+  id: string;
+  type: string;
+  actorId: string | null;
+  tokenId: string | null;
+  at: number;
+  trajectoryId: string | null;
+  /** The payload exactly as hashed (canonical JSON text). */
+  payload: string;
+  prevHash: string;
+  hash: string;
+}
+
+export interface EventQuery {
+  afterSeq?: number | undefined;
+  limit: number;
+  types?: readonly string[] | undefined;
+  actorId?: string | undefined;
+  since?: number | undefined;
+  until?: number | undefined;
+  trajectoryId?: string | undefined;
+}
+
 /** Persistence and search of one deployment's vaults; every call is scoped by workspace id. */
 export interface Store {
   ensureWorkspace(name: string, now: number): Workspace;
@@ -91,6 +126,7 @@ export interface Store {
   /** Replaces a source's chunks in one transaction: readers see the old version or the new, never both. */
   replaceDocument(workspaceId: string, doc: DocumentRecord, chunks: ChunkInput[]): void;
   hasChunkHash(workspaceId: string, chunkHash: string): boolean;
+  chunksByHash(workspaceId: string, chunkHash: string): ChunkRecord[];
   forgetSource(workspaceId: string, sourcePath: string, now: number): RemovedChunk[];
   forgetChunkHash(workspaceId: string, chunkHash: string, now: number): RemovedChunk[];
   wasForgotten(workspaceId: string, key: { sourcePath?: string; chunkHash?: string }): boolean;
@@ -107,6 +143,10 @@ export interface Store {
   putEmbeddings(embedderId: string, entries: ReadonlyMap<string, Float32Array>): void;
   /** Distinct chunk texts that have no vector from this embedder yet (background re-embedding). */
   chunksMissingEmbedding(embedderId: string, limit: number): { chunkHash: string; text: string }[];
+
+  /** Appends events to the workspace's chain in one transaction, computing seq, prev_hash and hash. */
+  appendEvents(workspaceId: string, drafts: readonly EventDraft[]): StoredEvent[];
+  listEvents(workspaceId: string, query: EventQuery): StoredEvent[];
 
   close(): void;
 }

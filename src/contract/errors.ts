@@ -16,6 +16,8 @@ export const errorStatus = {
   route_not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  invalid_cursor: 400,
+  insufficient_evidence: 422,
   internal_error: 500,
 } as const;
 

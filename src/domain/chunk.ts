@@ -91,13 +91,16 @@ function paragraphBlocks(content: string, from: number, to: number, section: str
   const re = /\n[ \t]*\r?\n/g;
   re.lastIndex = from;
   let start = from;
+  let scanned = from;
   let fenceOpen = false;
   for (let m = re.exec(content); m && m.index < to; m = re.exec(content)) {
-    const piece = content.slice(start, m.index);
+    // Count fences only in the text since the previous blank line, so a closed fence no longer glues later paragraphs.
+    const piece = content.slice(scanned, m.index);
+    scanned = m.index + m[0].length;
     if ((piece.match(/^\s{0,3}(```|~~~)/gm)?.length ?? 0) % 2 === 1) fenceOpen = !fenceOpen;
     if (fenceOpen) continue;
     pushTrimmed(blocks, content, start, m.index, section);
-    start = m.index + m[0].length;
+    start = scanned;
   }
   pushTrimmed(blocks, content, start, to, section);
   return blocks;

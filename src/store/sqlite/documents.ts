@@ -69,6 +69,10 @@ export class DocumentRepo {
     return (this.s.docChunks.all(workspaceId, sourcePath) as ChunkRow[]).map(toChunk);
   }
 
+  chunksByHash(workspaceId: string, chunkHash: string): ChunkRecord[] {
+    return (this.s.hashChunks.all(workspaceId, chunkHash) as ChunkRow[]).map(toChunk);
+  }
+
   hasChunkHash(workspaceId: string, chunkHash: string): boolean {
     return this.s.hasHash.get(workspaceId, chunkHash) !== undefined;
   }
@@ -107,7 +111,7 @@ export class DocumentRepo {
   forgetChunkHash(workspaceId: string, chunkHash: string, now: number): RemovedChunk[] {
     return this.db
       .transaction(() => {
-        const removed = (this.s.hashChunks.all(workspaceId, chunkHash) as ChunkRow[]).map(toChunk);
+        const removed = this.chunksByHash(workspaceId, chunkHash);
         for (const c of removed) this.removeChunk(workspaceId, c.id);
         for (const path of new Set(removed.map((c) => c.sourcePath)))
           if (this.s.remaining.get(workspaceId, path) === 0) this.s.deleteDoc.run(workspaceId, path);

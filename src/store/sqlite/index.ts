@@ -1,9 +1,10 @@
 // The embedded default Store: one SQLite file (WAL) for truth, in-memory indexes for speed.
-import type { ChunkFilter, ChunkInput, DocumentRecord, Store, TokenRecord } from "../../ports.ts";
+import type { ChunkFilter, ChunkInput, DocumentRecord, EventDraft, EventQuery, Store, TokenRecord } from "../../ports.ts";
 import { openDatabase, type Db } from "./open.ts";
 import { WorkspaceRepo } from "./workspaces.ts";
 import { DocumentRepo } from "./documents.ts";
 import { LiveIndexes } from "./live-index.ts";
+import { EventRepo } from "./events.ts";
 import { fromBlob, toBlob } from "../../embed/vector.ts";
 
 export function openSqliteStore(file: string, opts: { synchronous?: "normal" | "full" } = {}): Store {
@@ -14,11 +15,13 @@ class SqliteStore implements Store {
   private readonly workspaces: WorkspaceRepo;
   private readonly documents: DocumentRepo;
   private readonly indexes: LiveIndexes;
+  private readonly events: EventRepo;
 
   constructor(private readonly db: Db) {
     this.workspaces = new WorkspaceRepo(db);
     this.documents = new DocumentRepo(db);
     this.indexes = new LiveIndexes(db);
+    this.events = new EventRepo(db);
   }
 
   ensureWorkspace = (name: string, now: number) => this.workspaces.ensure(name, now);
@@ -32,6 +35,7 @@ class SqliteStore implements Store {
   getDocument = (ws: string, path: string) => this.documents.get(ws, path);
   documentChunks = (ws: string, path: string) => this.documents.chunksOf(ws, path);
   hasChunkHash = (ws: string, hash: string) => this.documents.hasChunkHash(ws, hash);
+  chunksByHash = (ws: string, hash: string) => this.documents.chunksByHash(ws, hash);
   wasForgotten = (ws: string, key: { sourcePath?: string; chunkHash?: string }) => this.documents.wasForgotten(ws, key);
   getChunks = (ws: string, ids: readonly number[]) => this.documents.getChunks(ws, ids);
 
@@ -105,6 +109,9 @@ class SqliteStore implements Store {
       )
       .all(embedderId, limit) as { chunkHash: string; text: string }[];
   }
+
+  appendEvents = (ws: string, drafts: readonly EventDraft[]) => this.events.append(ws, drafts);
+  listEvents = (ws: string, q: EventQuery) => this.events.list(ws, q);
 
   close(): void {
     this.db.close();

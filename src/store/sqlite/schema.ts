@@ -47,6 +47,24 @@ export const migrations: readonly string[] = [
   CREATE INDEX changes_by_workspace ON changes (workspace_id, seq);
   CREATE TABLE forgotten (workspace_id TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (workspace_id, kind, key)) WITHOUT ROWID;
   `,
+  `
+  -- Append-only, hash-chained audit log: each event carries its predecessor's hash (per workspace).
+  CREATE TABLE events (
+    workspace_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    id TEXT NOT NULL UNIQUE,
+    type TEXT NOT NULL,
+    actor_id TEXT,
+    token_id TEXT,
+    at INTEGER NOT NULL,
+    trajectory_id TEXT,
+    payload TEXT NOT NULL,
+    prev_hash TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (workspace_id, seq)
+  ) WITHOUT ROWID;
+  CREATE INDEX events_by_trajectory ON events (workspace_id, trajectory_id, seq) WHERE trajectory_id IS NOT NULL;
+  `,
 ];
 
 export const OP_ADD = 1;

@@ -1,0 +1,43 @@
+// `smriti mcp`: the memory tools over MCP stdio, for agent hosts that launch their tool servers as child processes.
+import type { Command } from "commander";
+import { AppError } from "../contract/errors.ts";
+import { createRuntime } from "../main.ts";
+import { DEFAULT_WORKSPACE } from "../services/auth.ts";
+import type { CallContext } from "../services/context.ts";
+import { serveMcpStdio } from "../transports/mcp/stdio.ts";
+import { addDataOption, CliError, configFrom, workspaceCall, type DataOptions } from "./shared.ts";
+
+export function registerMcp(program: Command): void {
+  addDataOption(program.command("mcp"))
+    .description("serve the memory tools over MCP stdio (auth: $SMRITI_TOKEN and optional $SMRITI_ACTOR_ID)")
+    .option("--workspace <name>", "workspace to act in when $SMRITI_TOKEN is unset", DEFAULT_WORKSPACE)
+    .action(async (opts: DataOptions & { workspace: string }) => {
+      const config = configFrom(opts);
+      // stdout belongs to the protocol: every log line goes to stderr.
+      const log = (msg: string) => process.stderr.write(`[smriti] ${msg}\n`);
+      const runtime = await createRuntime(config, { background: true, log });
+      try {
+        const token = process.env["SMRITI_TOKEN"]?.trim();
+        const actor = process.env["SMRITI_ACTOR_ID"];
+        if (!token && !config.multiTenant && opts.workspace !== DEFAULT_WORKSPACE)
+          throw new AppError("workspace_forbidden", "multi-tenancy is off (SVC_MULTI_TENANT): only the default workspace exists");
+        // Without a token this is a local process the user launched and who already owns the data file: trusted like the CLI.
+        const first: CallContext = token
+          ? runtime.auth.authenticate(`Bearer ${token}`, actor)
+          : { ...workspaceCall(runtime, opts.workspace), tokenId: "local", actorId: actor?.trim() || null };
+        // With a token, re-check it on every call so a revoked token stops working mid-session.
+        const call = token ? () => runtime.auth.authenticate(`Bearer ${token}`, actor) : first;
+        const mcp = await serveMcpStdio(runtime, call);
+        log(`mcp on stdio (workspace ${first.workspaceName}, embedder: ${runtime.embedder?.id ?? "none, lexical only"})`);
+        const stop = () => void mcp.close();
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+        await mcp.closed;
+      } catch (err) {
+        if (err instanceof AppError) throw new CliError(`${err.code}: ${err.message}`);
+        throw err;
+      } finally {
+        await runtime.close();
+      }
+    });
+}

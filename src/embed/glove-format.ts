@@ -1,0 +1,92 @@
+// Binary layout of the compact GloVe cache: int8 vectors + per-vector scale + ranks + word list.
+//
+// Little-endian (typed-array sections are native order, so big-endian hosts are rejected). Header:
+//   0  magic "SMRGLOVE"       8  u32 format version   12 u32 dimensions   16 u32 word count
+//   20 u32 original vocab size 24 u32 word-list bytes  28 u32 reserved (0)
+//   32 f64 source file size    40 f64 payload bytes    48 32 bytes SHA-256 of the payload
+//   80 16 bytes reserved (0)
+// Payload (every section 4-byte aligned): u32 ranks[count] | f32 scales[count] |
+//   i8 vectors[count * dimensions] (component = q * scale) | UTF-8 words joined by "\n".
+import { createHash } from "node:crypto";
+import { endianness } from "node:os";
+
+export const CACHE_MAGIC = "SMRGLOVE";
+export const CACHE_FORMAT_VERSION = 1;
+export const HEADER_BYTES = 96;
+
+/** Decoded cache contents; typed arrays are views into (an aligned copy of) the file bytes. */
+export interface GloveTable {
+  readonly dimensions: number;
+  /** Size of the original frequency-ordered vocabulary that `ranks` index into. */
+  readonly vocabSize: number;
+  /** Size in bytes of the source JSON the cache was built from (staleness check). */
+  readonly sourceSize: number;
+  readonly words: readonly string[];
+  /** 0-based corpus-frequency rank of each word. */
+  readonly ranks: Uint32Array;
+  /** Per-word dequantisation scale: component = vectors[i * dimensions + d] * scales[i]. */
+  readonly scales: Float32Array;
+  readonly vectors: Int8Array;
+}
+
+export type DecodeResult = { ok: true; table: GloveTable } | { ok: false; reason: string };
+
+function sha256(bytes: Uint8Array): Buffer {
+  return createHash("sha256").update(bytes).digest();
+}
+
+/** Serialises a table into header + payload buffers (write them back to back). */
+export function encodeGloveTable(t: GloveTable): Buffer[] {
+  const count = t.words.length;
+  const words = Buffer.from(t.words.join("\n"), "utf8");
+  const ranks = Buffer.from(t.ranks.buffer, t.ranks.byteOffset, count * 4);
+  const scales = Buffer.from(t.scales.buffer, t.scales.byteOffset, count * 4);
+  const vectors = Buffer.from(t.vectors.buffer, t.vectors.byteOffset, count * t.dimensions);
+  const payload = [ranks, scales, vectors, words];
+  const hash = createHash("sha256");
+  for (const part of payload) hash.update(part);
+  const header = Buffer.alloc(HEADER_BYTES);
+  header.write(CACHE_MAGIC, 0, "latin1");
+  header.writeUInt32LE(CACHE_FORMAT_VERSION, 8);
+  header.writeUInt32LE(t.dimensions, 12);
+  header.writeUInt32LE(count, 16);
+  header.writeUInt32LE(t.vocabSize, 20);
+  header.writeUInt32LE(words.length, 24);
+  header.writeDoubleLE(t.sourceSize, 32);
+  header.writeDoubleLE(payload.reduce((n, p) => n + p.length, 0), 40);
+  hash.digest().copy(header, 48);
+  return [header, ...payload];
+}
+
+/** Validates magic, version, sizes and checksum, then returns views over `file`. */
+export function decodeGloveTable(file: Buffer): DecodeResult {
+  if (endianness() !== "LE") return { ok: false, reason: "big-endian hosts are not supported" };
+  if (file.length < HEADER_BYTES) return { ok: false, reason: `file too short (${file.length} bytes)` };
+  if (file.toString("latin1", 0, 8) !== CACHE_MAGIC) return { ok: false, reason: "bad magic" };
+  const version = file.readUInt32LE(8);
+  if (version !== CACHE_FORMAT_VERSION) {
+    return { ok: false, reason: `format version ${version}, expected ${CACHE_FORMAT_VERSION}` };
+  }
+  const dimensions = file.readUInt32LE(12);
+  const count = file.readUInt32LE(16);
+  const vocabSize = file.readUInt32LE(20);
+  const wordBytes = file.readUInt32LE(24);
+  const sourceSize = file.readDoubleLE(32);
+  const payloadBytes = file.readDoubleLE(40);
+  const expected = count * (8 + dimensions) + wordBytes;
+  if (payloadBytes !== expected) return { ok: false, reason: "inconsistent header sizes" };
+  if (file.length !== HEADER_BYTES + payloadBytes) {
+    return { ok: false, reason: `size ${file.length} bytes, header says ${HEADER_BYTES + payloadBytes}` };
+  }
+  // Views need 4-byte alignment; Buffers from readFile normally are, otherwise copy once.
+  const bytes = file.byteOffset % 4 === 0 ? file : Buffer.from(file);
+  const payload = bytes.subarray(HEADER_BYTES);
+  if (!sha256(payload).equals(bytes.subarray(48, 80))) return { ok: false, reason: "checksum mismatch" };
+  const base = bytes.byteOffset + HEADER_BYTES;
+  const ranks = new Uint32Array(bytes.buffer, base, count);
+  const scales = new Float32Array(bytes.buffer, base + count * 4, count);
+  const vectors = new Int8Array(bytes.buffer, base + count * 8, count * dimensions);
+  const words = count === 0 ? [] : payload.toString("utf8", count * (8 + dimensions)).split("\n");
+  if (words.length !== count) return { ok: false, reason: `word list has ${words.length} entries, expected ${count}` };
+  return { ok: true, table: { dimensions, vocabSize, sourceSize, words, ranks, scales, vectors } };
+}

@@ -1,0 +1,71 @@
+// Audit service: records write and answer events with actor and workspace, pages them, replays trajectories.
+import { AppError } from "../contract/errors.ts";
+import { AuditRequest as AuditRequestSchema, type AuditEvent, type AuditRequest, type AuditResponse } from "../contract/audit.ts";
+import type { Clock, EventDraft, StoredEvent, Store } from "../ports.ts";
+import type { CallContext } from "./context.ts";
+
+export class AuditService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  /** An event draft for this caller; stores attach it to the write's own transaction. */
+  draft(call: CallContext, type: string, payload: unknown, trajectoryId: string | null = null): EventDraft {
+    return { type, actorId: call.actorId, tokenId: call.tokenId, at: this.clock.now().getTime(), trajectoryId, payload };
+  }
+
+  record(call: CallContext, drafts: readonly EventDraft[]): StoredEvent[] {
+    return this.store.appendEvents(call.workspaceId, drafts);
+  }
+
+  tail(call: CallContext, input: AuditRequest): AuditResponse {
+    const req = AuditRequestSchema.parse(input);
+    const afterSeq = req.cursor ? decodeCursor(req.cursor, call.workspaceId) : 0;
+    const rows = this.store.listEvents(call.workspaceId, {
+      afterSeq,
+      limit: req.limit + 1,
+      types: req.type?.split(",").map((t) => t.trim()).filter(Boolean),
+      actorId: req.actor,
+      since: req.since ? Date.parse(req.since) : undefined,
+      until: req.until ? Date.parse(req.until) : undefined,
+      trajectoryId: req.trajectory_id,
+    });
+    if (req.trajectory_id !== undefined && afterSeq === 0 && rows.length === 0)
+      throw new AppError("not_found", `no trajectory '${req.trajectory_id}' in this workspace`);
+    const page = rows.slice(0, req.limit);
+    const last = page.at(-1);
+    return { events: page.map(toAuditEvent), next_cursor: rows.length > req.limit && last ? encodeCursor(call.workspaceId, last.seq) : null };
+  }
+}
+
+export function toAuditEvent(e: StoredEvent): AuditEvent {
+  return {
+    id: e.id,
+    seq: e.seq,
+    type: e.type,
+    actor_id: e.actorId,
+    at: new Date(e.at).toISOString(),
+    trajectory_id: e.trajectoryId,
+    payload: JSON.parse(e.payload) as unknown,
+    prev_hash: e.prevHash,
+    hash: e.hash,
+  };
+}
+
+/** Cursors name their workspace, so one from another workspace is refused rather than silently misread. */
+function encodeCursor(workspaceId: string, seq: number): string {
+  return Buffer.from(JSON.stringify({ w: workspaceId, s: seq })).toString("base64url");
+}
+
+function decodeCursor(cursor: string, workspaceId: string): number {
+  let parsed: { w?: unknown; s?: unknown };
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { w?: unknown; s?: unknown };
+  } catch {
+    throw new AppError("invalid_cursor", "cursor is not one this service issued");
+  }
+  if (typeof parsed.s !== "number" || !Number.isInteger(parsed.s) || parsed.s < 0) throw new AppError("invalid_cursor", "cursor is not one this service issued");
+  if (parsed.w !== workspaceId) throw new AppError("invalid_cursor", "cursor belongs to another workspace");
+  return parsed.s;
+}

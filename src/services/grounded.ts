@@ -1,0 +1,90 @@
+// Grounded answering over the vault: retrieve, score sentences, select, answer or abstain; every step recorded.
+import { randomUUID } from "node:crypto";
+import { AppError } from "../contract/errors.ts";
+import type { Citation } from "../contract/citation.ts";
+import { GroundedAnswerRequest as Schema, type GroundedAnswerRequest, type GroundedAnswerResponse, type TrajectoryStep } from "../contract/grounded.ts";
+import { ANSWER_THRESHOLD, planAnswer } from "../domain/answer.ts";
+import type { Clock, Store } from "../ports.ts";
+import type { AuditService } from "./audit.ts";
+import { citationOf } from "./citations.ts";
+import type { CallContext } from "./context.ts";
+import { toFilter } from "./memory.ts";
+import type { Retriever } from "./retriever.ts";
+
+export interface AnswerHooks {
+  onStart?(trajectoryId: string): void;
+  onStep?(step: TrajectoryStep): void;
+}
+
+export class GroundedService {
+  constructor(
+    private readonly store: Store,
+    private readonly retriever: Retriever,
+    private readonly audit: AuditService,
+    private readonly clock: Clock,
+  ) {}
+
+  async answer(call: CallContext, input: GroundedAnswerRequest, hooks: AnswerHooks = {}, trajectoryId = `traj_${randomUUID()}`): Promise<GroundedAnswerResponse> {
+    const req = Schema.parse(input);
+    const threshold = req.min_confidence ?? ANSWER_THRESHOLD;
+    const steps: TrajectoryStep[] = [];
+    const step = (name: TrajectoryStep["name"], started: number, detail: Record<string, unknown>) => {
+      const s = { name, ms: Number((performance.now() - started).toFixed(3)), detail };
+      steps.push(s);
+      hooks.onStep?.(s);
+    };
+    hooks.onStart?.(trajectoryId);
+    const now = this.clock.now();
+
+    let t = performance.now();
+    const candidates = await this.retriever.retrieve({ workspaceId: call.workspaceId, query: req.question, k: req.k, mode: "hybrid", filter: toFilter(req.filters) });
+    const chunks = this.store.getChunks(call.workspaceId, candidates.map((c) => c.id));
+    const scoreOf = new Map(candidates.map((c) => [c.id, c.score]));
+    step("retrieve", t, {
+      query: req.question,
+      k: req.k,
+      mode: "hybrid",
+      hits: chunks.map((c) => ({ chunk_hash: c.chunkHash, source_path: c.sourcePath, anchor: c.anchor, score: round(scoreOf.get(c.id) ?? 0) })),
+    });
+
+    t = performance.now();
+    const plan = planAnswer(req.question, chunks.map((c) => ({ key: c.id, text: c.text, score: scoreOf.get(c.id) ?? 0 })));
+    const byId = new Map(chunks.map((c) => [c.id, c]));
+    const cite = (s: { key: number; span: { start: number; end: number } }, score: number): Citation => citationOf(byId.get(s.key)!, score, now, s.span);
+    step("score_candidates", t, {
+      answer_type: plan.answerType,
+      candidates: plan.ranked.map((s) => ({ chunk_hash: byId.get(s.key)!.chunkHash, start: s.span.start, end: s.span.end, overlap: round(s.overlap), score: round(s.score) })),
+    });
+
+    t = performance.now();
+    const accepted = plan.selected.length > 0 && plan.confidence >= threshold;
+    step("select", t, { confidence: round(plan.confidence), threshold, selected: plan.selected.map((s) => ({ chunk_hash: byId.get(s.key)!.chunkHash, start: s.span.start, end: s.span.end })) });
+
+    if (!accepted) {
+      const rejected = plan.ranked.slice(0, 3).map((s) => cite(s, s.score));
+      step("abstain", performance.now(), { reason: plan.selected.length ? "low_confidence" : "no_evidence" });
+      const details = { trajectory_id: trajectoryId, confidence: round(plan.confidence), threshold, rejected, steps };
+      this.record(call, trajectoryId, req, steps, { outcome: "insufficient_evidence", error: { code: "insufficient_evidence", message: INSUFFICIENT, details } });
+      throw new AppError("insufficient_evidence", INSUFFICIENT, details);
+    }
+    const best = plan.selected[0]!;
+    const answer = plan.answer ? best.text.slice(plan.answer.start, plan.answer.end) : best.text;
+    const citations = plan.selected.map((s) => cite(s, plan.confidence));
+    step("answer", performance.now(), { answer, citations: citations.map((c) => ({ chunk_hash: c.chunk_hash, text_span: c.text_span })) });
+    const response = { question: req.question, answer, answer_type: plan.answerType, confidence: round(plan.confidence), citations, trajectory_id: trajectoryId, steps };
+    this.record(call, trajectoryId, req, steps, { outcome: "answered", response });
+    return response;
+  }
+
+  /** One event per step plus the request and outcome, all under the trajectory id, in one append. */
+  private record(call: CallContext, trajectoryId: string, req: unknown, steps: TrajectoryStep[], outcome: Record<string, unknown>): void {
+    this.audit.record(call, [
+      this.audit.draft(call, "grounded.request", { request: req }, trajectoryId),
+      ...steps.map((s) => this.audit.draft(call, `grounded.step.${s.name}`, s, trajectoryId)),
+      this.audit.draft(call, "grounded.outcome", outcome, trajectoryId),
+    ]);
+  }
+}
+
+const INSUFFICIENT = "the vault does not hold evidence good enough to answer";
+const round = (x: number) => Number(x.toFixed(6));

@@ -1,0 +1,80 @@
+// The audit log in SQLite: appends extend the workspace's hash chain under the write lock.
+import { randomUUID } from "node:crypto";
+import type { Db } from "./open.ts";
+import type { EventDraft, EventQuery, StoredEvent } from "../../ports.ts";
+import { canonicalJson, eventHash, GENESIS_HASH } from "../../domain/event-hash.ts";
+
+interface EventRow {
+  workspace_id: string;
+  seq: number;
+  id: string;
+  type: string;
+  actor_id: string | null;
+  token_id: string | null;
+  at: number;
+  trajectory_id: string | null;
+  payload: string;
+  prev_hash: string;
+  hash: string;
+}
+
+const toEvent = (r: EventRow): StoredEvent => ({
+  workspaceId: r.workspace_id,
+  seq: r.seq,
+  id: r.id,
+  type: r.type,
+  actorId: r.actor_id,
+  tokenId: r.token_id,
+  at: r.at,
+  trajectoryId: r.trajectory_id,
+  payload: r.payload,
+  prevHash: r.prev_hash,
+  hash: r.hash,
+});
+
+export class EventRepo {
+  private readonly s;
+
+  constructor(private readonly db: Db) {
+    this.s = {
+      last: db.prepare("SELECT seq, hash FROM events WHERE workspace_id = ? ORDER BY seq DESC LIMIT 1"),
+      insert: db.prepare(
+        `INSERT INTO events (workspace_id, seq, id, type, actor_id, token_id, at, trajectory_id, payload, prev_hash, hash)
+         VALUES (@workspaceId, @seq, @id, @type, @actorId, @tokenId, @at, @trajectoryId, @payload, @prevHash, @hash)`,
+      ),
+    };
+  }
+
+  /** Runs inside the caller's transaction when there is one, so a write and its event land together. */
+  append(workspaceId: string, drafts: readonly EventDraft[]): StoredEvent[] {
+    const run = () => {
+      const last = this.s.last.get(workspaceId) as { seq: number; hash: string } | undefined;
+      let seq = last?.seq ?? 0;
+      let prevHash = last?.hash ?? GENESIS_HASH;
+      return drafts.map((d) => {
+        seq++;
+        const fields = { workspaceId, seq, id: `evt_${randomUUID()}`, type: d.type, actorId: d.actorId, tokenId: d.tokenId, at: d.at, trajectoryId: d.trajectoryId, payload: canonicalJson(d.payload ?? null), prevHash };
+        const event = { ...fields, hash: eventHash(fields) };
+        this.s.insert.run(event);
+        prevHash = event.hash;
+        return event;
+      });
+    };
+    return this.db.inTransaction ? run() : this.db.transaction(run).immediate();
+  }
+
+  list(workspaceId: string, q: EventQuery): StoredEvent[] {
+    const where = ["workspace_id = ?", "seq > ?"];
+    const args: unknown[] = [workspaceId, q.afterSeq ?? 0];
+    if (q.types?.length) {
+      where.push(`type IN (${q.types.map(() => "?").join(",")})`);
+      args.push(...q.types);
+    }
+    if (q.actorId !== undefined) (where.push("actor_id = ?"), args.push(q.actorId));
+    if (q.since !== undefined) (where.push("at >= ?"), args.push(q.since));
+    if (q.until !== undefined) (where.push("at < ?"), args.push(q.until));
+    if (q.trajectoryId !== undefined) (where.push("trajectory_id = ?"), args.push(q.trajectoryId));
+    const rows = this.db.prepare(`SELECT * FROM events WHERE ${where.join(" AND ")} ORDER BY seq LIMIT ?`).all(...args, q.limit) as EventRow[];
+    return rows.map(toEvent);
+  }
+}

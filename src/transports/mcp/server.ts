@@ -1,0 +1,59 @@
+// MCP tools generated from the operation table: the same zod schemas, handlers and error envelope as the HTTP routes.
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { AppError, validationError, type ErrorBody } from "../../contract/errors.ts";
+import { operations, type OperationId } from "../../contract/operations.ts";
+import type { CallContext } from "../../services/context.ts";
+import type { Runtime } from "../../runtime.ts";
+import { toAppError } from "../http/errors.ts";
+
+// draft-7 like the SDK's own McpServer, because the SDK client validates outputSchema with a draft-07 Ajv.
+const jsonSchema = (schema: z.ZodType, io: "input" | "output") =>
+  z.toJSONSchema(schema, { io, target: "draft-7", unrepresentable: "any" }) as Tool["inputSchema"];
+
+/** Tool name -> operation id, for every row that names a tool. */
+const toolOperations = new Map<string, OperationId>(
+  (Object.keys(operations) as OperationId[]).flatMap((id) => {
+    const tool = operations[id].tool;
+    return tool ? [[tool, id] as const] : [];
+  }),
+);
+
+// Computed once: the table is static and a stateless HTTP server builds a server per request.
+const toolDefinitions: Tool[] = [...toolOperations].map(([name, id]) => {
+  const op = operations[id];
+  return { name, title: op.summary, description: op.description, inputSchema: jsonSchema(op.input, "input"), outputSchema: jsonSchema(op.output, "output") };
+});
+
+/** Renders an AppError as an isError result carrying the HTTP error envelope, so clients branch on the same codes. */
+export function toolError(err: AppError): CallToolResult {
+  const body: ErrorBody = { error: { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) } };
+  return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }] };
+}
+
+/**
+ * Builds the MCP server; a `call` function is resolved on every tool call, so it can re-check the token each time.
+ * Low-level Server rather than McpServer.registerTool: McpServer validates arguments itself and answers failures with
+ * free text, while ours must run the full zod schema (ForgetRequest's refine) and return the invalid_request envelope.
+ */
+export function createMcpServer(runtime: Runtime, call: CallContext | (() => CallContext)): Server {
+  const server = new Server({ name: "smriti", version: runtime.version }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolDefinitions }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const id = toolOperations.get(request.params.name);
+    if (!id) return toolError(new AppError("not_found", `no tool '${request.params.name}'; call tools/list`));
+    const op = operations[id];
+    const handler = runtime.handlers[id] as (call: CallContext, input: unknown) => Promise<Record<string, unknown>>;
+    try {
+      const ctx = typeof call === "function" ? call() : call;
+      const parsed = op.input.safeParse(request.params.arguments ?? {});
+      if (!parsed.success) return toolError(validationError(parsed.error));
+      const output = await handler(ctx, parsed.data);
+      return { structuredContent: output, content: [{ type: "text", text: JSON.stringify(output) }] };
+    } catch (err) {
+      return toolError(toAppError(err, runtime.log));
+    }
+  });
+  return server;
+}

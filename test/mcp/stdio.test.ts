@@ -1,0 +1,134 @@
+// `smriti mcp` as a real child process driven by the SDK's stdio client: token auth, local fallback, revocation, exit on EOF.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.ts";
+import { createRuntime } from "../../src/main.ts";
+import { BIN, cliEnv, ROOT } from "../cli/cli-helpers.ts";
+
+let data: string;
+let token: string;
+let tokenId: string;
+
+/** Issues and revokes tokens the way `smriti token` would: a second connection to the same data file. */
+async function withDataRuntime<T>(fn: (rt: Awaited<ReturnType<typeof createRuntime>>) => T): Promise<T> {
+  const rt = await createRuntime(loadConfig({}, { data }), { embedder: null, log: () => {} });
+  try {
+    return fn(rt);
+  } finally {
+    await rt.close();
+  }
+}
+
+interface Session {
+  client: Client;
+  stderr: () => string;
+  /** Errors the client transport raised, e.g. a non-JSON line on the server's stdout. */
+  transportErrors: Error[];
+}
+
+async function open(env: Record<string, string>): Promise<Session> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--data", data], cwd: ROOT, env: cliEnv(env) as Record<string, string>, stderr: "pipe" });
+  let stderr = "";
+  transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+  const transportErrors: Error[] = [];
+  const client = new Client({ name: "smriti-stdio-test", version: "0.0.0" });
+  client.onerror = (e) => transportErrors.push(e);
+  await client.connect(transport);
+  return { client, stderr: () => stderr, transportErrors };
+}
+
+const structured = <T>(res: unknown): T => {
+  const r = res as CallToolResult;
+  if (r.isError) throw new Error(JSON.stringify(r.content));
+  return r.structuredContent as T;
+};
+
+const errorCode = (res: unknown): string => {
+  const r = res as CallToolResult;
+  const first = r.content[0];
+  expect(r.isError).toBe(true);
+  return first?.type === "text" ? (JSON.parse(first.text) as { error: { code: string } }).error.code : "";
+};
+
+beforeAll(async () => {
+  data = mkdtempSync(join(tmpdir(), "smriti-mcp-stdio-"));
+  const issued = await withDataRuntime((rt) => rt.auth.issue({ workspace: "default", actors: ["agent-1"] }));
+  token = issued.token;
+  tokenId = issued.record.id;
+});
+
+afterAll(() => rmSync(data, { recursive: true, force: true }));
+
+describe("smriti mcp (stdio)", () => {
+  it("ingests and recalls with SMRITI_TOKEN, keeping stdout pure protocol", async () => {
+    const s = await open({ SMRITI_TOKEN: token, SMRITI_ACTOR_ID: "agent-1" });
+    try {
+      const { tools } = await s.client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(["service_forget", "service_ingest", "service_pack", "service_recall"]);
+      const content = "# Runbook\n\nRotate the flibbertigibbet credentials every ninety days.\n";
+      await s.client.callTool({ name: "service_ingest", arguments: { content, source_path: "ops/runbook.md" } });
+      const { hits } = structured<{ hits: { text_span: string; source_path: string }[] }>(
+        await s.client.callTool({ name: "service_recall", arguments: { query: "flibbertigibbet credentials" } }),
+      );
+      expect(hits[0]?.source_path).toBe("ops/runbook.md");
+      expect(content).toContain(hits[0]!.text_span);
+      expect(s.transportErrors).toEqual([]);
+      expect(s.stderr()).toContain("mcp on stdio (workspace default");
+    } finally {
+      await s.client.close();
+    }
+  });
+
+  it("without SMRITI_TOKEN acts in --workspace (default) as a trusted local process", async () => {
+    const s = await open({});
+    try {
+      const { hits } = structured<{ hits: unknown[] }>(await s.client.callTool({ name: "service_recall", arguments: { query: "flibbertigibbet" } }));
+      expect(hits).toHaveLength(1);
+    } finally {
+      await s.client.close();
+    }
+  });
+
+  it("refuses to start with a bad token or a foreign actor, explaining why on stderr", async () => {
+    for (const [env, code] of [
+      [{ SMRITI_TOKEN: "smr_wrong" }, "unauthorized"],
+      [{ SMRITI_TOKEN: token, SMRITI_ACTOR_ID: "intruder" }, "actor_forbidden"],
+    ] as const) {
+      const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--data", data], cwd: ROOT, env: cliEnv(env) as Record<string, string>, stderr: "pipe" });
+      let stderr = "";
+      transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+      await expect(new Client({ name: "t", version: "0" }).connect(transport)).rejects.toThrow();
+      expect(stderr).toContain(code);
+    }
+  });
+
+  it("re-checks the token on every call: a token revoked mid-session stops working", async () => {
+    const s = await open({ SMRITI_TOKEN: token });
+    try {
+      structured(await s.client.callTool({ name: "service_recall", arguments: { query: "runbook" } }));
+      await withDataRuntime((rt) => rt.auth.revoke(tokenId));
+      expect(errorCode(await s.client.callTool({ name: "service_recall", arguments: { query: "runbook" } }))).toBe("token_revoked");
+    } finally {
+      await s.client.close();
+    }
+  });
+
+  it("exits cleanly as soon as stdin closes", async () => {
+    const child = spawn(process.execPath, [BIN, "mcp", "--data", data], { cwd: ROOT, env: cliEnv(), stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => {
+      // End input only once the server is up, so the test covers "serving, then the client hangs up".
+      if (d.toString().includes("mcp on stdio")) child.stdin.end();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code).toBe(0);
+    expect(stdout).toBe("");
+  });
+});
