@@ -6,6 +6,9 @@ import { systemClock, type Clock, type Embedder, type Store } from "./ports.ts";
 import type { Runtime } from "./runtime.ts";
 import { AuthService, DEFAULT_WORKSPACE } from "./services/auth.ts";
 import { buildHandlers } from "./services/handlers.ts";
+import { AuditService } from "./services/audit.ts";
+import { GroundedService } from "./services/grounded.ts";
+import { GroundedEvalService } from "./services/grounded-eval.ts";
 import { IngestService } from "./services/ingest.ts";
 import { MemoryService } from "./services/memory.ts";
 import { startReembedder } from "./services/reembed.ts";
@@ -43,12 +46,17 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const retriever = new Retriever(store, embedder, opts.retrieval ?? defaultRetrievalConfig);
   const memory = new MemoryService(store, retriever, clock);
   const ingest = new IngestService(store, embedder, clock, log);
+  const audit = new AuditService(store, clock);
+  const grounded = new GroundedService(store, retriever, audit, clock);
+  const groundedEval = new GroundedEvalService(store);
   const auth = new AuthService(store, { multiTenant: config.multiTenant, now: () => clock.now().getTime() });
   const reembed = embedder && opts.background ? startReembedder(store, embedder, log) : null;
   return {
     version: VERSION,
     auth,
-    handlers: buildHandlers({ memory, ingest }),
+    handlers: buildHandlers({ memory, ingest, grounded, groundedEval, audit }),
+    grounded,
+    audit,
     log,
     store,
     memory,

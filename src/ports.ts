@@ -124,11 +124,12 @@ export interface Store {
   getDocument(workspaceId: string, sourcePath: string): DocumentRecord | undefined;
   documentChunks(workspaceId: string, sourcePath: string): ChunkRecord[];
   /** Replaces a source's chunks in one transaction: readers see the old version or the new, never both. */
-  replaceDocument(workspaceId: string, doc: DocumentRecord, chunks: ChunkInput[]): void;
+  replaceDocument(workspaceId: string, doc: DocumentRecord, chunks: ChunkInput[], audit?: EventDraft): void;
   hasChunkHash(workspaceId: string, chunkHash: string): boolean;
   chunksByHash(workspaceId: string, chunkHash: string): ChunkRecord[];
-  forgetSource(workspaceId: string, sourcePath: string, now: number): RemovedChunk[];
-  forgetChunkHash(workspaceId: string, chunkHash: string, now: number): RemovedChunk[];
+  /** The audit draft, when given, is appended in the same transaction; its payload gets `removed` filled in. */
+  forgetSource(workspaceId: string, sourcePath: string, now: number, audit?: EventDraft): RemovedChunk[];
+  forgetChunkHash(workspaceId: string, chunkHash: string, now: number, audit?: EventDraft): RemovedChunk[];
   wasForgotten(workspaceId: string, key: { sourcePath?: string; chunkHash?: string }): boolean;
 
   getChunks(workspaceId: string, ids: readonly number[]): ChunkRecord[];

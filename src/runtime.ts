@@ -1,11 +1,16 @@
 // What transports need from the composed service: auth, operation handlers, and housekeeping.
 import type { AuthService } from "./services/auth.ts";
 import type { Handlers } from "./services/handlers.ts";
+import type { AuditService } from "./services/audit.ts";
+import type { GroundedService } from "./services/grounded.ts";
 
 export interface Runtime {
   version: string;
   auth: AuthService;
   handlers: Handlers;
+  /** For the one route outside the table: the grounded answer as a server-sent event stream. */
+  grounded: GroundedService;
+  audit: AuditService;
   log: (msg: string) => void;
   close(): Promise<void>;
 }

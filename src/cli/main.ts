@@ -7,6 +7,7 @@ import { registerIngest } from "./ingest.ts";
 import { registerRecall } from "./recall.ts";
 import { registerForget } from "./forget.ts";
 import { registerMcp } from "./mcp.ts";
+import { registerAudit } from "./audit.ts";
 import { CliError } from "./shared.ts";
 
 const program = new Command("smriti").version(VERSION).description("Memory and grounded retrieval for AI agents");
@@ -16,6 +17,7 @@ registerIngest(program);
 registerRecall(program);
 registerForget(program);
 registerMcp(program);
+registerAudit(program);
 
 try {
   await program.parseAsync(process.argv);

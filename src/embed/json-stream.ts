@@ -4,6 +4,7 @@
 // the handler. It is lenient: it rejects bytes that cannot start a token but does not check the
 // grammar. Numbers are parsed arithmetically (exact for up to 15 significant digits and decimal
 // exponents within +-22, otherwise within a few ulps), which is ample for data that gets quantised.
+// (Handing number arrays to JSON.parse instead was measured to be slower.)
 
 export interface JsonTokenHandler {
   /** One of the structural characters `{ } [ ] : ,` as a char code. */

@@ -3,6 +3,7 @@ import { AppError } from "../contract/errors.ts";
 import { AuditRequest as AuditRequestSchema, type AuditEvent, type AuditRequest, type AuditResponse } from "../contract/audit.ts";
 import type { Clock, EventDraft, StoredEvent, Store } from "../ports.ts";
 import type { CallContext } from "./context.ts";
+import { verifyChain, type ChainBreak } from "../domain/event-hash.ts";
 
 export class AuditService {
   constructor(
@@ -10,13 +11,29 @@ export class AuditService {
     private readonly clock: Clock,
   ) {}
 
-  /** An event draft for this caller; stores attach it to the write's own transaction. */
   draft(call: CallContext, type: string, payload: unknown, trajectoryId: string | null = null): EventDraft {
-    return { type, actorId: call.actorId, tokenId: call.tokenId, at: this.clock.now().getTime(), trajectoryId, payload };
+    return draftEvent(call, type, payload, this.clock.now().getTime(), trajectoryId);
   }
 
   record(call: CallContext, drafts: readonly EventDraft[]): StoredEvent[] {
     return this.store.appendEvents(call.workspaceId, drafts);
+  }
+
+  /** Recomputes the workspace's hash chain; the first break (edited, removed or reordered event) or null. */
+  verify(workspaceId: string): { events: number; break: ChainBreak | null } {
+    let events = 0;
+    const store = this.store;
+    function* all() {
+      for (let after = 0; ; ) {
+        const page = store.listEvents(workspaceId, { afterSeq: after, limit: 1000 });
+        if (page.length === 0) return;
+        events += page.length;
+        yield* page;
+        after = page.at(-1)!.seq;
+      }
+    }
+    const found = verifyChain(all());
+    return { events, break: found };
   }
 
   tail(call: CallContext, input: AuditRequest): AuditResponse {
@@ -37,6 +54,11 @@ export class AuditService {
     const last = page.at(-1);
     return { events: page.map(toAuditEvent), next_cursor: rows.length > req.limit && last ? encodeCursor(call.workspaceId, last.seq) : null };
   }
+}
+
+/** An event draft for this caller; stores append it inside the write's own transaction. */
+export function draftEvent(call: CallContext, type: string, payload: unknown, at: number, trajectoryId: string | null = null): EventDraft {
+  return { type, actorId: call.actorId, tokenId: call.tokenId, at, trajectoryId, payload };
 }
 
 export function toAuditEvent(e: StoredEvent): AuditEvent {

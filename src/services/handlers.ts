@@ -4,15 +4,29 @@ import type { OperationId, Operations } from "../contract/operations.ts";
 import type { CallContext } from "./context.ts";
 import type { IngestService } from "./ingest.ts";
 import type { MemoryService } from "./memory.ts";
+import type { AuditService } from "./audit.ts";
+import type { GroundedService } from "./grounded.ts";
+import type { GroundedEvalService } from "./grounded-eval.ts";
 
 export type Handler<K extends OperationId> = (ctx: CallContext, input: z.output<Operations[K]["input"]>) => Promise<z.input<Operations[K]["output"]>>;
 export type Handlers = { [K in OperationId]: Handler<K> };
 
-export function buildHandlers(s: { memory: MemoryService; ingest: IngestService }): Handlers {
+export interface Services {
+  memory: MemoryService;
+  ingest: IngestService;
+  grounded: GroundedService;
+  groundedEval: GroundedEvalService;
+  audit: AuditService;
+}
+
+export function buildHandlers(s: Services): Handlers {
   return {
     recall: (ctx, input) => s.memory.recall(ctx.workspaceId, input),
-    ingest: (ctx, input) => s.ingest.ingest(ctx.workspaceId, input),
-    forget: async (ctx, input) => s.memory.forget(ctx.workspaceId, input),
+    ingest: (ctx, input) => s.ingest.ingest(ctx.workspaceId, input, ctx),
+    forget: async (ctx, input) => s.memory.forget(ctx.workspaceId, input, ctx),
     pack: (ctx, input) => s.memory.pack(ctx.workspaceId, input),
+    grounded_answer: (ctx, input) => s.grounded.answer(ctx, input),
+    grounded_eval: async (ctx, input) => s.groundedEval.evaluate(ctx.workspaceId, input),
+    audit: async (ctx, input) => s.audit.tail(ctx, input),
   };
 }

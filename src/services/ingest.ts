@@ -7,6 +7,8 @@ import { contentHash } from "../domain/hash.ts";
 import { tokenize } from "../domain/tokenize.ts";
 import type { ChunkInput, Clock, Embedder, Store } from "../ports.ts";
 import { looksBinary } from "./binary.ts";
+import { draftEvent } from "./audit.ts";
+import type { CallContext } from "./context.ts";
 
 /** Work between yields to the event loop, so one large ingest never stalls other callers for long. */
 const SLICE = 256;
@@ -19,7 +21,8 @@ export class IngestService {
     private readonly log: (msg: string) => void = () => {},
   ) {}
 
-  async ingest(workspaceId: string, req: IngestRequest): Promise<IngestResponse> {
+  /** With `call`, a memory.ingest audit event is written in the same transaction as the chunks. */
+  async ingest(workspaceId: string, req: IngestRequest, call?: CallContext): Promise<IngestResponse> {
     if (looksBinary(req.content)) throw new AppError("binary_content", "content looks binary; send UTF-8 text");
     const documentHash = contentHash(req.content);
     const sourcePath = req.source_path ?? `text/${documentHash.slice(7, 19)}`;
@@ -29,8 +32,15 @@ export class IngestService {
     const previous = this.store.getDocument(workspaceId, sourcePath);
     const oldChunks = previous ? this.store.documentChunks(workspaceId, sourcePath) : [];
     const ref = (c: { chunkHash: string; anchor: string }) => ({ chunk_hash: c.chunkHash, anchor: c.anchor });
-    if (previous && previous.documentHash === documentHash && previous.kind === kind && (!req.timestamp || previous.authoredAt === authoredAt))
-      return { source_path: sourcePath, document_hash: documentHash, kind, unchanged: true, chunks: oldChunks.length, added: [], kept: oldChunks.map(ref), removed: [], deduplicated: 0 };
+    const event = (r: IngestResponse) =>
+      call &&
+      draftEvent(call, "memory.ingest", { source_path: r.source_path, document_hash: r.document_hash, unchanged: r.unchanged, chunks: r.chunks, added: r.added.length, kept: r.kept.length, removed: r.removed.length }, now);
+    if (previous && previous.documentHash === documentHash && previous.kind === kind && (!req.timestamp || previous.authoredAt === authoredAt)) {
+      const result = { source_path: sourcePath, document_hash: documentHash, kind, unchanged: true, chunks: oldChunks.length, added: [], kept: oldChunks.map(ref), removed: [], deduplicated: 0 };
+      const draft = event(result);
+      if (draft) this.store.appendEvents(workspaceId, [draft]);
+      return result;
+    }
 
     const chunks: ChunkInput[] = [];
     for (const [i, c] of chunkDocument(req.content, kind).entries()) {
@@ -43,8 +53,7 @@ export class IngestService {
     const added = chunks.filter((c) => !oldHashes.has(c.chunkHash));
     const deduplicated = new Set(added.filter((c) => this.store.hasChunkHash(workspaceId, c.chunkHash)).map((c) => c.chunkHash)).size;
     await this.embedMissing(added);
-    this.store.replaceDocument(workspaceId, { sourcePath, documentHash, kind, authoredAt, ingestedAt: now, content: req.content }, chunks);
-    return {
+    const result: IngestResponse = {
       source_path: sourcePath,
       document_hash: documentHash,
       kind,
@@ -55,6 +64,8 @@ export class IngestService {
       removed: oldChunks.filter((c) => !newHashes.has(c.chunkHash)).map(ref),
       deduplicated,
     };
+    this.store.replaceDocument(workspaceId, { sourcePath, documentHash, kind, authoredAt, ingestedAt: now, content: req.content }, chunks, event(result) || undefined);
+    return result;
   }
 
   /** Embeds texts the cache lacks; on embedder failure the ingest still lands and the background job fills vectors later. */

@@ -6,6 +6,8 @@ import { planPack } from "../domain/pack.ts";
 import { tokenize } from "../domain/tokenize.ts";
 import type { ChunkFilter, ChunkRecord, Clock, Store } from "../ports.ts";
 import { citationOf } from "./citations.ts";
+import { draftEvent } from "./audit.ts";
+import type { CallContext } from "./context.ts";
 import type { Candidate, Retriever } from "./retriever.ts";
 
 export class MemoryService {
@@ -42,10 +44,13 @@ export class MemoryService {
     };
   }
 
-  forget(workspaceId: string, req: ForgetRequest): ForgetResponse {
+  /** With `call`, a memory.forget audit event is written in the same transaction as the removal. */
+  forget(workspaceId: string, req: ForgetRequest, call?: CallContext): ForgetResponse {
     const now = this.clock.now().getTime();
     const key = req.source_path !== undefined ? { sourcePath: req.source_path } : { chunkHash: req.chunk_hash ?? "" };
-    const removed = key.sourcePath !== undefined ? this.store.forgetSource(workspaceId, key.sourcePath, now) : this.store.forgetChunkHash(workspaceId, key.chunkHash ?? "", now);
+    const audit = call && draftEvent(call, "memory.forget", { source_path: req.source_path ?? null, chunk_hash: req.chunk_hash ?? null }, now);
+    const removed =
+      key.sourcePath !== undefined ? this.store.forgetSource(workspaceId, key.sourcePath, now, audit) : this.store.forgetChunkHash(workspaceId, key.chunkHash ?? "", now, audit);
     if (removed.length === 0 && !this.store.wasForgotten(workspaceId, key))
       throw new AppError("not_found", key.sourcePath !== undefined ? `no source '${key.sourcePath}' in this workspace` : `no chunk ${key.chunkHash} in this workspace`);
     const removedSources = [...new Set(removed.map((r) => r.sourcePath))].filter((p) => !this.store.getDocument(workspaceId, p));

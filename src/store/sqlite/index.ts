@@ -1,5 +1,5 @@
 // The embedded default Store: one SQLite file (WAL) for truth, in-memory indexes for speed.
-import type { ChunkFilter, ChunkInput, DocumentRecord, EventDraft, EventQuery, Store, TokenRecord } from "../../ports.ts";
+import type { ChunkFilter, ChunkInput, DocumentRecord, EventDraft, EventQuery, RemovedChunk, Store, TokenRecord } from "../../ports.ts";
 import { openDatabase, type Db } from "./open.ts";
 import { WorkspaceRepo } from "./workspaces.ts";
 import { DocumentRepo } from "./documents.ts";
@@ -39,21 +39,34 @@ class SqliteStore implements Store {
   wasForgotten = (ws: string, key: { sourcePath?: string; chunkHash?: string }) => this.documents.wasForgotten(ws, key);
   getChunks = (ws: string, ids: readonly number[]) => this.documents.getChunks(ws, ids);
 
-  replaceDocument(ws: string, doc: DocumentRecord, chunks: ChunkInput[]): void {
-    this.documents.replace(ws, doc, chunks);
-    this.indexes.invalidate();
+  replaceDocument(ws: string, doc: DocumentRecord, chunks: ChunkInput[], audit?: EventDraft): void {
+    this.inTransaction(() => {
+      this.documents.replace(ws, doc, chunks);
+      if (audit) this.events.append(ws, [audit]);
+    });
   }
 
-  forgetSource(ws: string, path: string, now: number) {
-    const removed = this.documents.forgetSource(ws, path, now);
-    this.indexes.invalidate();
+  forgetSource(ws: string, path: string, now: number, audit?: EventDraft) {
+    return this.inTransaction(() => this.withForgetEvent(ws, this.documents.forgetSource(ws, path, now), { sourcePath: path }, audit));
+  }
+
+  forgetChunkHash(ws: string, hash: string, now: number, audit?: EventDraft) {
+    return this.inTransaction(() => this.withForgetEvent(ws, this.documents.forgetChunkHash(ws, hash, now), { chunkHash: hash }, audit));
+  }
+
+  /** Logs effective and repeated forgets; a target that never existed is a 404, not an event. */
+  private withForgetEvent(ws: string, removed: RemovedChunk[], key: { sourcePath?: string; chunkHash?: string }, audit?: EventDraft): RemovedChunk[] {
+    if (audit && (removed.length > 0 || this.documents.wasForgotten(ws, key))) this.events.append(ws, [{ ...audit, payload: { ...(audit.payload as object), removed: removed.map((r) => ({ source_path: r.sourcePath, chunk_hash: r.chunkHash })) } }]);
     return removed;
   }
 
-  forgetChunkHash(ws: string, hash: string, now: number) {
-    const removed = this.documents.forgetChunkHash(ws, hash, now);
-    this.indexes.invalidate();
-    return removed;
+  /** One write transaction around a change and its audit event; the in-memory indexes catch up on next read. */
+  private inTransaction<T>(fn: () => T): T {
+    try {
+      return this.db.transaction(fn).immediate();
+    } finally {
+      this.indexes.invalidate();
+    }
   }
 
   searchLexical(ws: string, terms: readonly string[], k: number, filter: ChunkFilter) {

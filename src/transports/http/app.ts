@@ -3,11 +3,13 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { AppError, validationError } from "../../contract/errors.ts";
 import { limits } from "../../contract/limits.ts";
+import { GroundedAnswerRequest } from "../../contract/grounded.ts";
 import { operations, type OperationId } from "../../contract/operations.ts";
 import type { CallContext } from "../../services/context.ts";
 import type { Runtime } from "../../runtime.ts";
 import { errorResponse, toAppError } from "./errors.ts";
 import { openApiDocument } from "./openapi.ts";
+import { groundedStream } from "./grounded-stream.ts";
 
 type Env = { Variables: { call: CallContext } };
 
@@ -43,6 +45,13 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
       return c.json(await handler(c.get("call"), parsed.data));
     });
   }
+  app.post("/v1/grounded/answer/stream", async (c) => {
+    // A resuming client replays from the log; a new run is validated before the stream opens, so bad input is a plain 4xx.
+    if (c.req.header("last-event-id")) return groundedStream(c, c.get("call"), null, runtime.grounded, runtime.audit);
+    const parsed = GroundedAnswerRequest.safeParse(await readJson(c));
+    if (!parsed.success) throw validationError(parsed.error);
+    return groundedStream(c, c.get("call"), parsed.data, runtime.grounded, runtime.audit);
+  });
   extra?.(app);
   return app;
 }

@@ -2,6 +2,7 @@
 import type { Context } from "hono";
 import { streamSSE, type SSEStreamingApi } from "hono/streaming";
 import { AppError } from "../../contract/errors.ts";
+import type { GroundedAnswerRequest } from "../../contract/grounded.ts";
 import type { CallContext } from "../../services/context.ts";
 import type { AuditService } from "../../services/audit.ts";
 import type { GroundedService } from "../../services/grounded.ts";
@@ -12,15 +13,17 @@ interface StreamEvent {
 }
 
 /** Event ids are `<trajectory_id>/<n>`: n counts events of that run, so a resumed client gets exactly what it missed. */
-export function groundedStream(c: Context, call: CallContext, body: unknown, grounded: GroundedService, audit: AuditService): Response {
+export function groundedStream(c: Context, call: CallContext, body: GroundedAnswerRequest | null, grounded: GroundedService, audit: AuditService): Response {
   const resume = parseLastEventId(c.req.header("last-event-id"));
+  if (!body && !resume) throw new AppError("invalid_request", "Last-Event-ID must be '<trajectory_id>/<n>' as sent by this stream");
+  if (resume) audit.tail(call, { trajectory_id: resume.trajectoryId, limit: 1 }); // 404 before streaming when the run is unknown here
   return streamSSE(c, async (stream) => {
     if (resume) return replay(stream, call, audit, resume);
     let n = 0;
     const send = (e: StreamEvent) => stream.writeSSE({ id: `${currentId}/${n++}`, event: e.event, data: JSON.stringify(e.data) }).catch(() => {});
     let currentId = "";
     try {
-      const response = await grounded.answer(call, body as never, {
+      const response = await grounded.answer(call, body ?? { question: "" }, {
         onStart: (id) => {
           currentId = id;
           void send({ event: "run_started", data: { trajectory_id: id } });

@@ -7,6 +7,16 @@ const json = (schema: z.ZodType, io: "input" | "output") => ({
   "application/json": { schema: z.toJSONSchema(schema, { io, target: "draft-2020-12", unrepresentable: "any" }) },
 });
 
+const actorHeader = [
+  { name: "x-svc-actor-id", in: "header", required: false, schema: { type: "string" }, description: "Actor inside the workspace; must be one of the token's actors." },
+];
+
+/** GET operations take their input as query parameters: one per property of the input schema. */
+function queryParameters(schema: z.ZodType): Record<string, unknown>[] {
+  const js = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, { description?: string }>; required?: string[] };
+  return Object.entries(js.properties ?? {}).map(([name, s]) => ({ name, in: "query", required: js.required?.includes(name) ?? false, schema: s, description: s.description }));
+}
+
 export function openApiDocument(version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [id, op] of Object.entries(operations)) {
@@ -21,14 +31,21 @@ export function openApiDocument(version: string): Record<string, unknown> {
         description: op.description,
         ...(op.tool ? { "x-mcp-tool": op.tool } : {}),
         security: [{ bearer: [] }],
-        parameters: [
-          { name: "x-svc-actor-id", in: "header", required: false, schema: { type: "string" }, description: "Actor inside the workspace; must be one of the token's actors." },
-        ],
-        requestBody: { required: true, content: json(op.input, "input") },
+        ...(op.method === "GET" ? { parameters: [...actorHeader, ...queryParameters(op.input)] } : { parameters: actorHeader, requestBody: { required: true, content: json(op.input, "input") } }),
         responses: { "200": { description: "OK", content: json(op.output, "output") }, ...errors },
       },
     };
   }
+  paths["/v1/grounded/answer/stream"] = {
+    post: {
+      operationId: "grounded_answer_stream",
+      summary: "The grounded answer as server-sent events: run_started, step, run_complete (resume with Last-Event-ID)",
+      security: [{ bearer: [] }],
+      parameters: [...actorHeader, { name: "Last-Event-ID", in: "header", required: false, schema: { type: "string" }, description: "Resume after this event id (<trajectory_id>/<n>)." }],
+      requestBody: { required: false, content: json(operations.grounded_answer.input, "input") },
+      responses: { "200": { description: "text/event-stream of run_started, step and run_complete events", content: { "text/event-stream": { schema: { type: "string" } } } } },
+    },
+  };
   paths["/healthz"] = { get: { operationId: "healthz", summary: "Liveness and readiness", security: [], responses: { "200": { description: "Ready" } } } };
   return {
     openapi: "3.1.0",
