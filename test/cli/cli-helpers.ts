@@ -1,0 +1,70 @@
+// Runs the real `smriti` command as a child process, and a real server, for the CLI tests.
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const BIN = fileURLToPath(new URL("../../bin/smriti.js", import.meta.url));
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** Lexical-only unless a test says otherwise, so tests need no vectors. */
+export const cliEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({ ...process.env, SMRITI_EMBEDDER: "none", ...extra });
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: readonly string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env: opts.env ?? cliEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Runs the CLI and parses its stdout as JSON, failing loudly with stderr when it exits non-zero. */
+export async function runJson<T = Record<string, unknown>>(args: readonly string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<T> {
+  const res = await runCli(args, opts);
+  if (res.code !== 0) throw new Error(`smriti ${args.join(" ")} exited ${res.code}:\n${res.stderr}\n${res.stdout}`);
+  return JSON.parse(res.stdout) as T;
+}
+
+export interface RunningServe {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** `smriti serve --port 0`; resolves once it logs "listening on http://127.0.0.1:PORT". */
+export function startServe(dataDir: string, env: NodeJS.ProcessEnv = cliEnv()): Promise<RunningServe> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--data", dataDir], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    const timer = setTimeout(() => fail(new Error(`server did not start in time:\n${stderr}`)), 60_000);
+    const fail = (err: Error) => {
+      clearTimeout(timer);
+      child.kill("SIGKILL");
+      reject(err);
+    };
+    child.stdout.resume();
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+      if (!m?.[1]) return;
+      clearTimeout(timer);
+      const stop = () =>
+        new Promise<void>((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) return done();
+          child.once("exit", () => done());
+          child.kill("SIGTERM");
+        });
+      resolve({ url: m[1], child, stop });
+    });
+    child.on("exit", (code) => fail(new Error(`server exited ${code} before listening:\n${stderr}`)));
+    child.on("error", fail);
+  });
+}

@@ -1,0 +1,145 @@
+// The real CLI end to end: `ingest` over a tree with ignores and binaries, `recall`, `forget`, and `token` beside a running server.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { IngestSummary } from "../../src/cli/ingest.ts";
+import { cliEnv, runCli, runJson, startServe, type RunningServe } from "./cli-helpers.ts";
+
+interface Hit {
+  chunk_hash: string;
+  source_path: string;
+  anchor: string;
+  text_span: string;
+}
+
+let root: string;
+let work: string;
+let data: string;
+
+const write = (rel: string, content: string | Buffer) => {
+  const file = join(work, rel);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, content);
+};
+const ingest = (...args: string[]) => runJson<IngestSummary>(["ingest", ...args, "--json", "--data", data], { cwd: work });
+const recall = (query: string) => runJson<{ hits: Hit[] }>(["recall", query, "--json", "--mode", "lexical", "--data", data], { cwd: work });
+const names = (rows: { source_path: string }[]) => rows.map((r) => r.source_path).sort();
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), "smriti-cli-"));
+  work = join(root, "work");
+  data = join(root, "data");
+  write(".gitignore", "build/\n*.secret\n");
+  write(".smritiignore", "drafts/\n");
+  write("notes/guide.md", "# Guide\n\nThe zephyrquartz protocol keeps replicas in step.\n\n## Details\n\nNothing else to see here.\n");
+  write("src/app.ts", "// entry\nexport function flumberwick(): number {\n  return 42;\n}\n");
+  write("src/.gitignore", "local.txt\n");
+  write("src/local.txt", "nested-ignored gobbledyquark\n");
+  write("build/out.md", "# Built\n\nbuildonlyterm output\n");
+  write("creds.secret", "password hunter2 secretterm\n");
+  write("drafts/d.md", "draftonlyterm\n");
+  write("node_modules/pkg/readme.md", "modulesonlyterm\n");
+  write(".env", "DOTENV_SECRET=envonlyterm\n");
+  write("image.png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]));
+  write("huge.txt", "a".repeat(4_000_001));
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+// Each CLI run is a fresh Node process (~1-2 s of start-up), hence the generous timeouts.
+describe("smriti ingest", { timeout: 120_000 }, () => {
+  it("ingests text files, honouring ignores and skipping binary and oversized files", async () => {
+    const s = await ingest(".");
+    expect(names(s.ingested)).toEqual(["notes/guide.md", "src/app.ts"]);
+    expect(s.counts).toMatchObject({ ingested: 2, unchanged: 0, failed: 0 });
+    expect(s.skipped).toEqual(
+      expect.arrayContaining([
+        { source_path: "image.png", reason: "binary" },
+        { source_path: "huge.txt", reason: expect.stringMatching(/^too large/) as unknown },
+      ]),
+    );
+    expect(s.chunks.added).toBeGreaterThan(0);
+    // One lexical query matching any of the excluded files' terms: nothing of them may be stored.
+    expect((await recall("gobbledyquark buildonlyterm secretterm draftonlyterm modulesonlyterm envonlyterm")).hits).toEqual([]);
+  });
+
+  it("reports every file unchanged on a second run, and re-ingests just an edited file", async () => {
+    const again = await ingest(".");
+    expect(again.counts).toMatchObject({ ingested: 0, unchanged: 2, failed: 0 });
+    write("notes/guide.md", "# Guide\n\nThe zephyrquartz protocol keeps replicas in step, now with quorum reads.\n");
+    const edited = await ingest(".");
+    expect(names(edited.ingested)).toEqual(["notes/guide.md"]);
+    expect(edited.counts).toMatchObject({ ingested: 1, unchanged: 1 });
+  });
+
+  it("prints a plain summary without a progress bar when stderr is not a TTY", async () => {
+    const res = await runCli(["ingest", "src", "--data", data], { cwd: work, env: cliEnv() });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^0 ingested, 1 unchanged, 0 skipped, 0 failed; chunks \+0 -0; \d+\.\d\ds\n$/);
+    expect(res.stderr).toBe("");
+  });
+
+  it("exits non-zero when a file fails", async () => {
+    const res = await runCli(["ingest", "missing.md", "--json", "--data", data], { cwd: work });
+    expect(res.code).toBe(1);
+    expect((JSON.parse(res.stdout) as IngestSummary).failed).toEqual([{ source_path: "missing.md", error: "no such file or directory" }]);
+  });
+
+  it("finds ingested content with a citation, and not after forget", async () => {
+    const { hits } = await recall("zephyrquartz quorum");
+    expect(hits[0]).toMatchObject({ source_path: "notes/guide.md", anchor: "Guide", chunk_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) as unknown });
+    expect(hits[0]?.text_span).toContain("zephyrquartz");
+    const code = await recall("flumberwick");
+    expect(code.hits[0]?.source_path).toBe("src/app.ts");
+
+    const forgot = await runCli(["forget", "notes/guide.md", "--data", data], { cwd: work });
+    expect(forgot.code).toBe(0);
+    expect((await recall("zephyrquartz")).hits).toEqual([]);
+    expect((await recall("flumberwick")).hits).toHaveLength(1);
+  });
+});
+
+describe("smriti token beside a running server", { timeout: 120_000 }, () => {
+  let serverData: string;
+  let server: RunningServe;
+
+  beforeAll(async () => {
+    serverData = join(root, "server-data");
+    server = await startServe(serverData);
+  });
+  afterAll(async () => server?.stop());
+
+  const recallWith = (token: string) =>
+    fetch(`${server.url}/v1/memory/recall`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "x-svc-actor-id": "a1" },
+      body: JSON.stringify({ query: "anything" }),
+    });
+
+  it("answers /healthz", async () => {
+    const res = await fetch(`${server.url}/healthz`);
+    expect(res.status).toBe(200);
+  });
+
+  it("creates, lists and revokes a token the running server honours", async () => {
+    const created = await runJson<{ token: string; workspace_id: string; token_id: string }>(
+      ["token", "create", "--data", serverData, "--workspace", "default", "--actor", "a1", "--json"],
+    );
+    expect(created.token).toMatch(/^smr_/);
+    expect(typeof created.workspace_id).toBe("string");
+    expect((await recallWith(created.token)).status).toBe(200);
+
+    const listed = await runCli(["token", "list", "--data", serverData, "--json"]);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).not.toContain(created.token);
+    const rows = JSON.parse(listed.stdout) as { token_id: string; actors: string[]; revoked_at: string | null }[];
+    expect(rows).toContainEqual(expect.objectContaining({ token_id: created.token_id, actors: ["a1"], revoked_at: null }));
+
+    const revoked = await runCli(["token", "revoke", created.token_id, "--data", serverData]);
+    expect(revoked.code).toBe(0);
+    const denied = await recallWith(created.token);
+    expect(denied.status).toBe(401);
+    expect(((await denied.json()) as { error: { code: string } }).error.code).toBe("token_revoked");
+  });
+});
