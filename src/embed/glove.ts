@@ -7,14 +7,16 @@
 // The paper's second step, removing the first principal component, is deliberately skipped: that
 // component is computed over the set of sentences being embedded, so a text's vector would depend
 // on its batch (or on a fixed reference corpus we do not have), which breaks the determinism that
-// stored vectors rely on. Bump GLOVE_EMBEDDER_ID if anything here changes the output vectors.
+// stored vectors rely on. Bump GLOVE_EMBEDDER_ID whenever this file, sif.ts, tokenize.ts or the
+// cache conversion change the output vectors (stored vectors are keyed by it).
 import { stat } from "node:fs/promises";
 import type { Embedder } from "../ports.ts";
 import { openGloveCache, type GloveCacheOptions } from "./glove-cache.ts";
-export { defaultCacheDir } from "./glove-cache.ts";
 import type { GloveTable } from "./glove-format.ts";
 import { sifWeights } from "./sif.ts";
 import { tokenize } from "./tokenize.ts";
+
+export { defaultCacheDir } from "./glove-cache.ts";
 
 export const GLOVE_EMBEDDER_ID = "glove-sif-100d@1";
 export const GLOVE_DIMENSIONS = 100;
@@ -38,7 +40,8 @@ export interface GloveCacheInfo {
 /** Makes sure a valid cache exists (building it from the installed package if needed). */
 export async function ensureGloveCache(opts: GloveEmbedderOptions = {}): Promise<GloveCacheInfo> {
   const opened = await openGloveCache(cacheOptions(opts));
-  const info = { path: opened.path, built: opened.built, bytes: (await stat(opened.path)).size, words: opened.table.words.length };
+  const { size } = await stat(opened.path);
+  const info = { path: opened.path, built: opened.built, bytes: size, words: opened.table.words.length };
   return opened.rejected === undefined ? info : { ...info, rejected: opened.rejected };
 }
 
