@@ -50,6 +50,8 @@ export class DocumentRepo {
       deleteChunk: db.prepare("DELETE FROM chunks WHERE id = ?"),
       logChange: db.prepare("INSERT INTO changes (workspace_id, chunk_id, op) VALUES (?, ?, ?)"),
       hashChunks: db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE workspace_id = ? AND chunk_hash = ?`),
+      chunkById: db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE id = ? AND workspace_id = ?`),
+      anyTombstone: db.prepare("SELECT 1 FROM forgotten WHERE workspace_id = ? LIMIT 1").pluck(),
       hasHash: db.prepare("SELECT 1 FROM chunks WHERE workspace_id = ? AND chunk_hash = ? LIMIT 1").pluck(),
       remaining: db.prepare("SELECT COUNT(*) FROM chunks WHERE workspace_id = ? AND source_path = ?").pluck(),
       tombstone: db.prepare("INSERT INTO forgotten (workspace_id, kind, key, at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET at = excluded.at"),
@@ -82,14 +84,15 @@ export class DocumentRepo {
       .transaction(() => {
         for (const old of this.chunksOf(workspaceId, doc.sourcePath)) this.removeChunk(workspaceId, old.id);
         this.s.upsertDoc.run(workspaceId, doc.sourcePath, doc.documentHash, doc.kind, doc.authoredAt, doc.ingestedAt, doc.content);
+        const tombstones = this.s.anyTombstone.get(workspaceId) !== undefined;
         chunks.forEach((c, ord) => {
           const { lastInsertRowid } = this.s.insertChunk.run(
             workspaceId, doc.sourcePath, ord, c.chunkHash, c.anchor, c.start, c.end, c.text, c.terms.join(" "), doc.authoredAt,
           );
           this.s.logChange.run(workspaceId, lastInsertRowid, OP_ADD);
-          this.s.unTombstone.run(workspaceId, "chunk_hash", c.chunkHash);
+          if (tombstones) this.s.unTombstone.run(workspaceId, "chunk_hash", c.chunkHash);
         });
-        this.s.unTombstone.run(workspaceId, "source_path", doc.sourcePath);
+        if (tombstones) this.s.unTombstone.run(workspaceId, "source_path", doc.sourcePath);
       })
       .immediate();
   }
@@ -114,7 +117,10 @@ export class DocumentRepo {
         const removed = this.chunksByHash(workspaceId, chunkHash);
         for (const c of removed) this.removeChunk(workspaceId, c.id);
         for (const path of new Set(removed.map((c) => c.sourcePath)))
-          if (this.s.remaining.get(workspaceId, path) === 0) this.s.deleteDoc.run(workspaceId, path);
+          if (this.s.remaining.get(workspaceId, path) === 0) {
+            this.s.deleteDoc.run(workspaceId, path);
+            this.s.tombstone.run(workspaceId, "source_path", path, now);
+          }
         if (removed.length > 0) this.s.tombstone.run(workspaceId, "chunk_hash", chunkHash, now);
         return removed.map(toRemoved);
       })
@@ -126,13 +132,12 @@ export class DocumentRepo {
     return this.s.isTombstoned.get(workspaceId, kind, value) !== undefined;
   }
 
+  /** Point reads on the primary key beat one dynamically prepared IN (...) query for the handful of ids recall needs. */
   getChunks(workspaceId: string, ids: readonly number[]): ChunkRecord[] {
-    if (ids.length === 0) return [];
-    const rows = this.db
-      .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE workspace_id = ? AND id IN (${ids.map(() => "?").join(",")})`)
-      .all(workspaceId, ...ids) as ChunkRow[];
-    const byId = new Map(rows.map((r) => [r.id, toChunk(r)]));
-    return ids.flatMap((id) => byId.get(id) ?? []);
+    return ids.flatMap((id) => {
+      const row = this.s.chunkById.get(id, workspaceId) as ChunkRow | undefined;
+      return row ? [toChunk(row)] : [];
+    });
   }
 
   private removeChunk(workspaceId: string, id: number): void {

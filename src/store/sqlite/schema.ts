@@ -35,7 +35,7 @@ export const migrations: readonly string[] = [
     authored_at INTEGER NOT NULL
   );
   CREATE INDEX chunks_by_source ON chunks (workspace_id, source_path);
-  CREATE INDEX chunks_by_hash ON chunks (workspace_id, chunk_hash);
+  CREATE INDEX chunks_by_hash ON chunks (chunk_hash, workspace_id);
   CREATE TABLE embeddings (
     embedder_id TEXT NOT NULL,
     chunk_hash TEXT NOT NULL,
