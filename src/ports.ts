@@ -148,6 +148,8 @@ export interface Store {
   /** Appends events to the workspace's chain in one transaction, computing seq, prev_hash and hash. */
   appendEvents(workspaceId: string, drafts: readonly EventDraft[]): StoredEvent[];
   listEvents(workspaceId: string, query: EventQuery): StoredEvent[];
+  /** The last appended event's seq and hash, recorded with every append (detects events cut off the end). */
+  eventHead(workspaceId: string): { seq: number; hash: string } | undefined;
 
   close(): void;
 }

@@ -34,6 +34,7 @@ export interface AnswerPlan {
 
 /** Confidence below this is not an answer (README "Grounded answers"); chosen on LoCoMo/XQuAD, see eval/results. */
 export const ANSWER_THRESHOLD = 0.5;
+const HEADING = /^#{1,6}\s/;
 const CONFIDENCE = { overlap: 4, chunk: 3, typed: 0.5, bias: -4 };
 
 export function planAnswer(question: string, chunks: readonly EvidenceChunk[], keep = 8): AnswerPlan {
@@ -43,6 +44,7 @@ export function planAnswer(question: string, chunks: readonly EvidenceChunk[], k
   for (const chunk of chunks) {
     for (const span of splitSentences(chunk.text)) {
       const text = chunk.text.slice(span.start, span.end);
+      if (HEADING.test(text)) continue; // a heading names a topic; it states nothing that answers
       const terms = new Set(tokenize(text));
       let hits = 0;
       for (const t of qTerms) if (terms.has(t)) hits++;

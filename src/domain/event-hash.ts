@@ -39,7 +39,7 @@ function sortKeys(value: unknown): unknown {
 
 export interface ChainBreak {
   seq: number;
-  reason: "hash_mismatch" | "prev_hash_mismatch" | "seq_gap";
+  reason: "hash_mismatch" | "prev_hash_mismatch" | "seq_gap" | "head_mismatch";
 }
 
 /** Walks a workspace's events in seq order and reports the first place the chain does not hold. */

@@ -21,13 +21,14 @@ export const PARTIAL = 0.4;
 export function judgeNugget(output: string, nugget: string): NuggetJudgement {
   const wanted = [...new Set(tokenize(nugget))];
   if (wanted.length === 0) return { support: "not_supported", coverage: 0, span: null, matched: [], missing: [] };
-  const normalizedNugget = squash(nugget);
+  // Padded with spaces so the verbatim shortcut matches whole words only ("14" is not in "2014").
+  const normalizedNugget = ` ${squash(nugget)} `;
   let best: NuggetJudgement = { support: "not_supported", coverage: 0, span: null, matched: [], missing: wanted };
   for (const span of windows(output)) {
     const text = output.slice(span.start, span.end);
     const have = new Set(tokenize(text));
     const matched = wanted.filter((t) => have.has(t));
-    const coverage = squash(text).includes(normalizedNugget) ? 1 : matched.length / wanted.length;
+    const coverage = ` ${squash(text)} `.includes(normalizedNugget) ? 1 : matched.length / wanted.length;
     if (coverage > best.coverage)
       best = { support: coverage >= SUPPORTED ? "supported" : coverage >= PARTIAL ? "partial" : "not_supported", coverage, span, matched, missing: wanted.filter((t) => !have.has(t)) };
   }

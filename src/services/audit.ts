@@ -32,8 +32,16 @@ export class AuditService {
         after = page.at(-1)!.seq;
       }
     }
-    const found = verifyChain(all());
-    return { events, break: found };
+    let last: StoredEvent | undefined;
+    const found = verifyChain(
+      (function* () {
+        for (const e of all()) yield (last = e);
+      })(),
+    );
+    if (found) return { events, break: found };
+    const head = store.eventHead(workspaceId);
+    if ((head?.seq ?? 0) !== (last?.seq ?? 0) || (head && head.hash !== last?.hash)) return { events, break: { seq: head?.seq ?? 0, reason: "head_mismatch" } };
+    return { events, break: null };
   }
 
   tail(call: CallContext, input: AuditRequest): AuditResponse {
@@ -81,12 +89,14 @@ function encodeCursor(workspaceId: string, seq: number): string {
 }
 
 function decodeCursor(cursor: string, workspaceId: string): number {
-  let parsed: { w?: unknown; s?: unknown };
+  let raw: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { w?: unknown; s?: unknown };
+    raw = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
   } catch {
     throw new AppError("invalid_cursor", "cursor is not one this service issued");
   }
+  // JSON.parse also yields null, numbers and strings: anything but an object is not one of our cursors (null used to be a 500).
+  const parsed = (typeof raw === "object" && raw !== null ? raw : {}) as { w?: unknown; s?: unknown };
   if (typeof parsed.s !== "number" || !Number.isInteger(parsed.s) || parsed.s < 0) throw new AppError("invalid_cursor", "cursor is not one this service issued");
   if (parsed.w !== workspaceId) throw new AppError("invalid_cursor", "cursor belongs to another workspace");
   return parsed.s;

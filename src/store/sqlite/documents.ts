@@ -51,6 +51,7 @@ export class DocumentRepo {
       logChange: db.prepare("INSERT INTO changes (workspace_id, chunk_id, op) VALUES (?, ?, ?)"),
       hashChunks: db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE workspace_id = ? AND chunk_hash = ?`),
       chunkById: db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE id = ? AND workspace_id = ?`),
+      chunksByIds: db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE workspace_id = ? AND id IN (SELECT value FROM json_each(?))`),
       anyTombstone: db.prepare("SELECT 1 FROM forgotten WHERE workspace_id = ? LIMIT 1").pluck(),
       hasHash: db.prepare("SELECT 1 FROM chunks WHERE workspace_id = ? AND chunk_hash = ? LIMIT 1").pluck(),
       remaining: db.prepare("SELECT COUNT(*) FROM chunks WHERE workspace_id = ? AND source_path = ?").pluck(),
@@ -132,10 +133,16 @@ export class DocumentRepo {
     return this.s.isTombstoned.get(workspaceId, kind, value) !== undefined;
   }
 
-  /** Point reads on the primary key beat one dynamically prepared IN (...) query for the handful of ids recall needs. */
+  /** One prepared statement over a JSON id list: no per-call prepare, and all rows from one snapshot (per-id reads could see half a replace). */
   getChunks(workspaceId: string, ids: readonly number[]): ChunkRecord[] {
+    if (ids.length === 0) return [];
+    if (ids.length === 1) {
+      const row = this.s.chunkById.get(ids[0], workspaceId) as ChunkRow | undefined;
+      return row ? [toChunk(row)] : [];
+    }
+    const byId = new Map((this.s.chunksByIds.all(workspaceId, JSON.stringify(ids)) as ChunkRow[]).map((r) => [r.id, r]));
     return ids.flatMap((id) => {
-      const row = this.s.chunkById.get(id, workspaceId) as ChunkRow | undefined;
+      const row = byId.get(id);
       return row ? [toChunk(row)] : [];
     });
   }

@@ -38,6 +38,8 @@ export class EventRepo {
   constructor(private readonly db: Db) {
     this.s = {
       last: db.prepare("SELECT seq, hash FROM events WHERE workspace_id = ? ORDER BY seq DESC LIMIT 1"),
+      head: db.prepare("SELECT seq, hash FROM event_heads WHERE workspace_id = ?"),
+      setHead: db.prepare("INSERT INTO event_heads (workspace_id, seq, hash) VALUES (?, ?, ?) ON CONFLICT (workspace_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash"),
       insert: db.prepare(
         `INSERT INTO events (workspace_id, seq, id, type, actor_id, token_id, at, trajectory_id, payload, prev_hash, hash)
          VALUES (@workspaceId, @seq, @id, @type, @actorId, @tokenId, @at, @trajectoryId, @payload, @prevHash, @hash)`,
@@ -51,7 +53,7 @@ export class EventRepo {
       const last = this.s.last.get(workspaceId) as { seq: number; hash: string } | undefined;
       let seq = last?.seq ?? 0;
       let prevHash = last?.hash ?? GENESIS_HASH;
-      return drafts.map((d) => {
+      const events = drafts.map((d) => {
         seq++;
         const fields = { workspaceId, seq, id: `evt_${randomUUID()}`, type: d.type, actorId: d.actorId, tokenId: d.tokenId, at: d.at, trajectoryId: d.trajectoryId, payload: canonicalJson(d.payload ?? null), prevHash };
         const event = { ...fields, hash: eventHash(fields) };
@@ -59,8 +61,14 @@ export class EventRepo {
         prevHash = event.hash;
         return event;
       });
+      if (events.length > 0) this.s.setHead.run(workspaceId, seq, prevHash);
+      return events;
     };
     return this.db.inTransaction ? run() : this.db.transaction(run).immediate();
+  }
+
+  head(workspaceId: string): { seq: number; hash: string } | undefined {
+    return this.s.head.get(workspaceId) as { seq: number; hash: string } | undefined;
   }
 
   list(workspaceId: string, q: EventQuery): StoredEvent[] {

@@ -125,6 +125,7 @@ class SqliteStore implements Store {
 
   appendEvents = (ws: string, drafts: readonly EventDraft[]) => this.events.append(ws, drafts);
   listEvents = (ws: string, q: EventQuery) => this.events.list(ws, q);
+  eventHead = (ws: string) => this.events.head(ws);
 
   close(): void {
     this.db.close();

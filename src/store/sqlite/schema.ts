@@ -63,6 +63,8 @@ export const migrations: readonly string[] = [
     hash TEXT NOT NULL,
     PRIMARY KEY (workspace_id, seq)
   ) WITHOUT ROWID;
+  -- The chain's head, kept beside it: cutting events off the end leaves the head pointing past the last event.
+  CREATE TABLE event_heads (workspace_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, hash TEXT NOT NULL) WITHOUT ROWID;
   CREATE INDEX events_by_trajectory ON events (workspace_id, trajectory_id, seq) WHERE trajectory_id IS NOT NULL;
   `,
 ];
