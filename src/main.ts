@@ -47,7 +47,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const memory = new MemoryService(store, retriever, clock);
   const ingest = new IngestService(store, embedder, clock, log);
   const audit = new AuditService(store, clock);
-  const grounded = new GroundedService(store, retriever, audit, clock);
+  const grounded = new GroundedService(retriever, audit, clock);
   const groundedEval = new GroundedEvalService(store);
   const auth = new AuthService(store, { multiTenant: config.multiTenant, now: () => clock.now().getTime() });
   const reembed = embedder && opts.background ? startReembedder(store, embedder, log) : null;

@@ -47,10 +47,23 @@ export const ErrorBody = z
   .describe("Error envelope returned with every 4xx/5xx response.");
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-/** Turns a zod failure into the invalid_request error clients see. */
+/** Turns a zod failure into the invalid_request error clients see; union failures list each branch's field issues. */
 export function validationError(error: z.ZodError): AppError {
-  const issues = error.issues.map((i) => ({ path: i.path.join("."), message: i.message, code: i.code }));
+  const issues = flatten(error.issues, []);
   const first = issues[0];
-  const where = first && first.path ? `${first.path}: ` : "";
-  return new AppError("invalid_request", `${where}${first?.message ?? "invalid request"}`, { issues });
+  const message = error.issues[0]?.code === "invalid_union" ? (error.issues[0].message ?? "invalid request") : (first?.message ?? "invalid request");
+  const where = first?.path && error.issues[0]?.code !== "invalid_union" ? `${first.path}: ` : "";
+  return new AppError("invalid_request", `${where}${message}`, { issues });
+}
+
+type Flat = { path: string; message: string; code: string };
+
+function flatten(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): Flat[] {
+  return issues.flatMap((i): Flat[] => {
+    const path = [...prefix, ...i.path];
+    const nested = i.code === "invalid_union" ? i.errors.flat() : [];
+    const unknownKeysOnly = nested.length > 0 && nested.every((n) => n.code === "unrecognized_keys");
+    if (nested.length === 0 || unknownKeysOnly) return [{ path: path.map(String).join("."), message: i.message, code: i.code }];
+    return flatten(nested.filter((n) => n.code !== "unrecognized_keys"), path);
+  });
 }

@@ -13,7 +13,11 @@ export const DocumentKind = z.enum(["markdown", "text", "code"]).describe("How t
 
 export const IngestRequest = z
   .strictObject({
-    content: z.string().min(1).max(limits.maxContentChars).describe("The full text of the file or note (UTF-8 text; binary is rejected)."),
+    content: z
+      .string()
+      .max(limits.maxContentChars)
+      .regex(/\S/, "must contain text, not only whitespace")
+      .describe("The full text of the file or note (UTF-8 text; binary is rejected)."),
     source_path: SourcePath.optional().describe("Where the content lives. Omit for loose text: the path becomes 'text/<first 12 hex of its hash>'."),
     kind: DocumentKind.optional(),
     timestamp: z.iso.datetime({ offset: true }).optional().describe("When the content was authored (ISO 8601); defaults to ingest time. Recall's since/until filter on it."),
@@ -83,14 +87,14 @@ export const RecallResponse = z.object({
 export type RecallResponse = z.infer<typeof RecallResponse>;
 
 export const ForgetRequest = z
-  .strictObject({
-    source_path: SourcePath.optional().describe("Forget every chunk of this source."),
-    chunk_hash: ChunkHash.optional().describe("Forget every chunk with this content hash."),
-  })
-  .refine((r) => (r.source_path === undefined) !== (r.chunk_hash === undefined), {
-    message: "give exactly one of source_path or chunk_hash",
-  })
-  .describe("Unindex by source_path or chunk_hash. Idempotent: repeating it returns 200 and reports nothing removed.");
+  .union(
+    [
+      z.strictObject({ source_path: SourcePath.describe("Forget every chunk of this source.") }),
+      z.strictObject({ chunk_hash: ChunkHash.describe("Forget every chunk with this content hash.") }),
+    ],
+    { error: "give exactly one of source_path or chunk_hash" },
+  )
+  .describe("Unindex by source_path or chunk_hash (exactly one). Idempotent: repeating it returns 200 and reports nothing removed.");
 export type ForgetRequest = z.infer<typeof ForgetRequest>;
 
 export const ForgetResponse = z.object({

@@ -4,7 +4,7 @@ import { AppError } from "../contract/errors.ts";
 import type { Citation } from "../contract/citation.ts";
 import { GroundedAnswerRequest as Schema, type GroundedAnswerRequest, type GroundedAnswerResponse, type TrajectoryStep } from "../contract/grounded.ts";
 import { ANSWER_THRESHOLD, planAnswer } from "../domain/answer.ts";
-import type { Clock, Store } from "../ports.ts";
+import type { Clock } from "../ports.ts";
 import type { AuditService } from "./audit.ts";
 import { citationOf } from "./citations.ts";
 import type { CallContext } from "./context.ts";
@@ -18,7 +18,6 @@ export interface AnswerHooks {
 
 export class GroundedService {
   constructor(
-    private readonly store: Store,
     private readonly retriever: Retriever,
     private readonly audit: AuditService,
     private readonly clock: Clock,
@@ -37,8 +36,9 @@ export class GroundedService {
     const now = this.clock.now();
 
     let t = performance.now();
-    const candidates = await this.retriever.retrieve({ workspaceId: call.workspaceId, query: req.question, k: req.k, mode: "hybrid", filter: toFilter(req.filters) });
-    const chunks = this.store.getChunks(call.workspaceId, candidates.map((c) => c.id));
+    const found = await this.retriever.retrieveChunks({ workspaceId: call.workspaceId, query: req.question, k: req.k, mode: "hybrid", filter: toFilter(req.filters) });
+    const candidates = found.candidates;
+    const chunks = candidates.map((c) => found.chunks.get(c.id)!);
     const scoreOf = new Map(candidates.map((c) => [c.id, c.score]));
     step("retrieve", t, {
       query: req.question,

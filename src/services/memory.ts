@@ -22,9 +22,7 @@ export class MemoryService {
     const req = RecallRequestSchema.parse(input);
     const minScore = req.filters?.min_score ?? 0;
     // Over-fetch so collapsing identical texts and min_score still leave k hits.
-    const candidates = await this.retriever.retrieve({ workspaceId, query: req.query, k: req.k * 2, mode: req.mode, filter: toFilter(req.filters) });
-    const chunks = this.store.getChunks(workspaceId, candidates.map((c) => c.id));
-    const byId = new Map(chunks.map((c) => [c.id, c]));
+    const { candidates, chunks: byId } = await this.retriever.retrieveChunks({ workspaceId, query: req.query, k: req.k * 2, mode: req.mode, filter: toFilter(req.filters) });
     const seen = new Set<string>();
     const picked: { chunk: ChunkRecord; candidate: Candidate }[] = [];
     for (const candidate of candidates) {
@@ -47,12 +45,11 @@ export class MemoryService {
   /** With `call`, a memory.forget audit event is written in the same transaction as the removal. */
   forget(workspaceId: string, req: ForgetRequest, call?: CallContext): ForgetResponse {
     const now = this.clock.now().getTime();
-    const key = req.source_path !== undefined ? { sourcePath: req.source_path } : { chunkHash: req.chunk_hash ?? "" };
-    const audit = call && draftEvent(call, "memory.forget", { source_path: req.source_path ?? null, chunk_hash: req.chunk_hash ?? null }, now);
-    const removed =
-      key.sourcePath !== undefined ? this.store.forgetSource(workspaceId, key.sourcePath, now, audit) : this.store.forgetChunkHash(workspaceId, key.chunkHash ?? "", now, audit);
-    if (removed.length === 0 && !this.store.wasForgotten(workspaceId, key))
-      throw new AppError("not_found", key.sourcePath !== undefined ? `no source '${key.sourcePath}' in this workspace` : `no chunk ${key.chunkHash} in this workspace`);
+    const byPath = "source_path" in req;
+    const audit = call && draftEvent(call, "memory.forget", byPath ? { source_path: req.source_path, chunk_hash: null } : { source_path: null, chunk_hash: req.chunk_hash }, now);
+    const removed = byPath ? this.store.forgetSource(workspaceId, req.source_path, now, audit) : this.store.forgetChunkHash(workspaceId, req.chunk_hash, now, audit);
+    if (removed.length === 0 && !this.store.wasForgotten(workspaceId, byPath ? { sourcePath: req.source_path } : { chunkHash: req.chunk_hash }))
+      throw new AppError("not_found", byPath ? `no source '${req.source_path}' in this workspace` : `no chunk ${req.chunk_hash} in this workspace`);
     const removedSources = [...new Set(removed.map((r) => r.sourcePath))].filter((p) => !this.store.getDocument(workspaceId, p));
     return {
       removed: removed.map((r) => ({ chunk_hash: r.chunkHash, anchor: r.anchor, source_path: r.sourcePath })),
@@ -64,12 +61,11 @@ export class MemoryService {
   async pack(workspaceId: string, input: PackRequest): Promise<PackResponse> {
     const req = PackRequestSchema.parse(input);
     const pool = Math.min(200, req.max_items * 5);
-    const candidates = await this.retriever.retrieve({ workspaceId, query: req.intent, k: pool, mode: "hybrid", filter: toFilter(req.filters) });
+    const { candidates, chunks } = await this.retriever.retrieveChunks({ workspaceId, query: req.intent, k: pool, mode: "hybrid", filter: toFilter(req.filters) });
     const kept = candidates.filter((c) => c.score >= (req.filters?.min_score ?? 0));
-    const chunks = this.store.getChunks(workspaceId, kept.map((c) => c.id));
     const scoreOf = new Map(kept.map((c) => [c.id, c.score]));
     const plan = planPack(
-      chunks.map((chunk) => ({
+      kept.map((c) => chunks.get(c.id)!).map((chunk) => ({
         chunk,
         sourcePath: chunk.sourcePath,
         start: chunk.start,

@@ -12,11 +12,11 @@ export interface RetrievalConfig {
 
 /**
  * Fitted by `npm run eval -- calibrate` with the offline GloVe-SIF embedder (logistic fit on LoCoMo + SciFact-train
- * candidate pools; the hybrid w_dense/w_lex ratio 0.397 chosen by the best mean of LoCoMo recall@10, LongMemEval
+ * candidate pools; the hybrid w_dense/w_lex ratio ~0.4 chosen by the best mean of LoCoMo recall@10, LongMemEval
  * recall_all@5 and SciFact nDCG@10, then scale and bias refitted). Re-run it when the embedder or the signals change.
  */
 export const defaultRetrievalConfig: RetrievalConfig = {
-  lexicalOnly: { lexical: 9.93, dense: 0, bias: -5.759 },
-  hybrid: { lexical: 10.393, dense: 4.126, bias: -9.406 },
+  lexicalOnly: { lexical: 9.924, dense: 0, bias: -5.757 },
+  hybrid: { lexical: 10.382, dense: 4.116, bias: -9.396 },
   candidates: 60,
 };

@@ -1,7 +1,7 @@
 // Hybrid candidate generation: BM25 and dense neighbours, each candidate scored on every signal, fused and calibrated.
 import { fuse } from "../domain/fusion.ts";
 import { tokenize } from "../domain/tokenize.ts";
-import type { ChunkFilter, Embedder, Store } from "../ports.ts";
+import type { ChunkFilter, ChunkRecord, Embedder, Store } from "../ports.ts";
 import type { RetrievalConfig } from "./retrieval-config.ts";
 
 export type Mode = "hybrid" | "lexical" | "vector";
@@ -68,6 +68,18 @@ export class Retriever {
       });
     }
     return out.sort((a, b) => b.score - a.score || a.id - b.id);
+  }
+
+  /**
+   * Candidates with their stored chunks. Index and rows are two reads; when another process replaced a document
+   * between them some ids have no row, so the search runs once more on the index that has caught up.
+   */
+  async retrieveChunks(q: RetrievalQuery): Promise<{ candidates: Candidate[]; chunks: Map<number, ChunkRecord> }> {
+    for (let attempt = 0; ; attempt++) {
+      const candidates = await this.retrieve(q);
+      const chunks = new Map(this.store.getChunks(q.workspaceId, candidates.map((c) => c.id)).map((c) => [c.id, c]));
+      if (chunks.size === candidates.length || attempt === 1) return { candidates: candidates.filter((c) => chunks.has(c.id)), chunks };
+    }
   }
 
   /** Query embeddings are cached (bounded) because agents repeat queries. */

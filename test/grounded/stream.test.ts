@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import type { GroundedAnswerResponse, TrajectoryStep } from "../../src/contract/grounded.ts";
 import { listen, type RunningServer } from "../../src/transports/http/serve.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
-import { audit, expectGroundedCitation, FACTOIDS, ingestCorpus, json, parseSse, readEvents, slowEmbedder, UNRELATED, type ErrorEnvelope, type SseEvent } from "./support.ts";
+import { audit, auditQuery, expectGroundedCitation, FACTOIDS, ingestCorpus, json, parseSse, readEvents, slowEmbedder, UNRELATED, type ErrorEnvelope, type SseEvent } from "./support.ts";
 
 const embedder = slowEmbedder();
 let svc: TestService;
@@ -147,6 +147,25 @@ describe("the answer stream", () => {
     // And the abandoned run can still be collected later by id.
     const rest = await resume(`${first[0]!.id}`);
     expect(rest.at(-1)!.event).toBe("run_complete");
+  });
+});
+
+describe("resuming a run that is still going", () => {
+  it("a client that reconnects mid-run gets the rest live, before the run reaches the log", async () => {
+    embedder.delayMs = 400;
+    const abort = new AbortController();
+    // A question not asked before, so its embedding is not cached and the run really waits.
+    const res = await stream({ question: "Who was the designer of the Varenholm lighthouse?" }, {}, abort.signal);
+    const { events: first } = await readEvents(res, 1);
+    const trajectoryId = (first[0]!.data as { trajectory_id: string }).trajectory_id;
+    abort.abort();
+    // Not in the audit log yet: the run is still waiting on the embedder.
+    expect((await auditQuery(svc, { trajectory_id: trajectoryId })).status).toBe(404);
+    const rest = await resume(first[0]!.id!);
+    embedder.delayMs = 0;
+    expect(rest.map((e) => e.event)).toEqual(["step", "step", "step", "step", "run_complete"]);
+    expect(rest.map((e) => e.id)).toEqual([1, 2, 3, 4, 5].map((n) => `${trajectoryId}/${n}`));
+    expect((rest.at(-1)!.data as { response: { answer: string } }).response.answer).toBe(FACTOIDS[0]!.answer);
   });
 });
 

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { operations } from "../../src/contract/operations.ts";
 import { createHttpApp } from "../../src/transports/http/app.ts";
 import { listen, type RunningServer } from "../../src/transports/http/serve.ts";
+import { z } from "zod";
 import { mountMcpHttp } from "../../src/transports/mcp/http.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
@@ -18,6 +19,13 @@ interface Hit {
 interface Served {
   svc: TestService;
   server: RunningServer;
+}
+
+/** Field names a request schema accepts: an object's keys, or every option's keys for a union (forget). */
+function inputFields(schema: z.ZodType): string[] {
+  if (schema instanceof z.ZodObject) return Object.keys(schema.shape);
+  if (schema instanceof z.ZodUnion) return [...new Set((schema.options as z.ZodType[]).flatMap(inputFields))];
+  return [];
 }
 
 async function serve(multiTenant = false): Promise<Served> {
@@ -92,7 +100,7 @@ describe("MCP over Streamable HTTP", () => {
     for (const op of Object.values(operations)) {
       const tool = tools.find((t) => t.name === op.tool)!;
       expect(tool.description).toBe(op.description);
-      expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(Object.keys(op.input.shape).sort());
+      expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(inputFields(op.input).sort());
       expect(tool.outputSchema?.type).toBe("object");
     }
     expect(tools.find((t) => t.name === "service_recall")!.inputSchema.required).toEqual(["query"]);

@@ -78,10 +78,14 @@ export class EventRepo {
       where.push(`type IN (${q.types.map(() => "?").join(",")})`);
       args.push(...q.types);
     }
-    if (q.actorId !== undefined) (where.push("actor_id = ?"), args.push(q.actorId));
-    if (q.since !== undefined) (where.push("at >= ?"), args.push(q.since));
-    if (q.until !== undefined) (where.push("at < ?"), args.push(q.until));
-    if (q.trajectoryId !== undefined) (where.push("trajectory_id = ?"), args.push(q.trajectoryId));
+    const add = (clause: string, value: unknown) => {
+      where.push(clause);
+      args.push(value);
+    };
+    if (q.actorId !== undefined) add("actor_id = ?", q.actorId);
+    if (q.since !== undefined) add("at >= ?", q.since);
+    if (q.until !== undefined) add("at < ?", q.until);
+    if (q.trajectoryId !== undefined) add("trajectory_id = ?", q.trajectoryId);
     const rows = this.db.prepare(`SELECT * FROM events WHERE ${where.join(" AND ")} ORDER BY seq LIMIT ?`).all(...args, q.limit) as EventRow[];
     return rows.map(toEvent);
   }

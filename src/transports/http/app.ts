@@ -47,12 +47,20 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
   }
   app.post("/v1/grounded/answer/stream", async (c) => {
     // A resuming client replays from the log; a new run is validated before the stream opens, so bad input is a plain 4xx.
-    if (c.req.header("last-event-id")) return groundedStream(c, c.get("call"), null, runtime.grounded, runtime.audit);
+    if (c.req.header("last-event-id")) return groundedStream(c, c.get("call"), null, runtime.grounded, runtime.audit, runtime.log);
     const parsed = GroundedAnswerRequest.safeParse(await readJson(c));
     if (!parsed.success) throw validationError(parsed.error);
-    return groundedStream(c, c.get("call"), parsed.data, runtime.grounded, runtime.audit);
+    return groundedStream(c, c.get("call"), parsed.data, runtime.grounded, runtime.audit, runtime.log);
   });
   extra?.(app);
+  // A known path with another method is 405 with Allow, not 404: the client has the right URL, wrong verb.
+  const allowed = new Map<string, Set<string>>([["/v1/grounded/answer/stream", new Set(["POST"])]]);
+  for (const op of Object.values(operations)) allowed.set(op.path, (allowed.get(op.path) ?? new Set()).add(op.method));
+  for (const [path, methods] of allowed)
+    app.all(path, (c) => {
+      c.header("Allow", [...methods].join(", "));
+      throw new AppError("method_not_allowed", `${c.req.method} is not allowed on ${path}; use ${[...methods].join(" or ")}`);
+    });
   return app;
 }
 

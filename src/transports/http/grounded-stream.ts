@@ -1,56 +1,76 @@
 // POST /v1/grounded/answer/stream: the answer run as SSE (run_started, step, run_complete), resumable by Last-Event-ID.
 import type { Context } from "hono";
-import { streamSSE, type SSEStreamingApi } from "hono/streaming";
+import { streamSSE } from "hono/streaming";
 import { AppError } from "../../contract/errors.ts";
 import type { GroundedAnswerRequest } from "../../contract/grounded.ts";
 import type { CallContext } from "../../services/context.ts";
 import type { AuditService } from "../../services/audit.ts";
 import type { GroundedService } from "../../services/grounded.ts";
+import { LiveRuns, type StreamEvent } from "./live-runs.ts";
 
-interface StreamEvent {
-  event: "run_started" | "step" | "run_complete";
-  data: unknown;
-}
+const live = new LiveRuns();
 
 /** Event ids are `<trajectory_id>/<n>`: n counts events of that run, so a resumed client gets exactly what it missed. */
-export function groundedStream(c: Context, call: CallContext, body: GroundedAnswerRequest | null, grounded: GroundedService, audit: AuditService): Response {
+export function groundedStream(
+  c: Context,
+  call: CallContext,
+  body: GroundedAnswerRequest | null,
+  grounded: GroundedService,
+  audit: AuditService,
+  log: (msg: string) => void,
+): Response {
   const resume = parseLastEventId(c.req.header("last-event-id"));
   if (!body && !resume) throw new AppError("invalid_request", "Last-Event-ID must be '<trajectory_id>/<n>' as sent by this stream");
-  if (resume) audit.tail(call, { trajectory_id: resume.trajectoryId, limit: 1 }); // 404 before streaming when the run is unknown here
+  // Unknown here (neither running nor logged in this workspace): 404 before any stream opens.
+  if (resume && !live.has(resume.trajectoryId, call.workspaceId)) audit.tail(call, { trajectory_id: resume.trajectoryId, limit: 1 });
   return streamSSE(c, async (stream) => {
-    if (resume) return replay(stream, call, audit, resume);
-    let n = 0;
-    const send = (e: StreamEvent) => stream.writeSSE({ id: `${currentId}/${n++}`, event: e.event, data: JSON.stringify(e.data) }).catch(() => {});
-    let currentId = "";
+    const write = (id: string, n: number, e: StreamEvent) => stream.writeSSE({ id: `${id}/${n}`, event: e.event, data: JSON.stringify(e.data) });
+    if (resume) {
+      const source = live.has(resume.trajectoryId, call.workspaceId) ? live.follow(resume.trajectoryId, resume.n) : fromLog(call, audit, resume.trajectoryId, resume.n);
+      for await (const [n, e] of source) await write(resume.trajectoryId, n, e);
+      return;
+    }
+    let id = "";
+    let written: Promise<unknown> = Promise.resolve();
+    const emit = (e: StreamEvent) => {
+      const n = live.push(id, e);
+      // Writes queue in order; a vanished client must not stop the run: it is recorded and resumable.
+      written = written.then(() => write(id, n, e)).catch(() => {});
+    };
     try {
-      const response = await grounded.answer(call, body ?? { question: "" }, {
-        onStart: (id) => {
-          currentId = id;
-          void send({ event: "run_started", data: { trajectory_id: id } });
+      const response = await grounded.answer(call, body!, {
+        onStart: (trajectoryId) => {
+          id = trajectoryId;
+          live.start(id, call.workspaceId);
+          emit({ event: "run_started", data: { trajectory_id: id } });
         },
-        onStep: (step) => void send({ event: "step", data: step }),
+        onStep: (step) => emit({ event: "step", data: step }),
       });
-      await send({ event: "run_complete", data: { status: "answered", response } });
+      emit({ event: "run_complete", data: { status: "answered", response } });
     } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      await send({ event: "run_complete", data: { status: "error", error: { code: err.code, message: err.message, details: err.details } } });
+      if (!(err instanceof AppError)) log(`grounded stream failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      const e = err instanceof AppError ? err : new AppError("internal_error", "internal error");
+      if (id) emit({ event: "run_complete", data: { status: "error", error: { code: e.code, message: e.message, details: e.details } } });
+    } finally {
+      live.finish(id);
+      await written;
     }
   });
 }
 
-/** Rebuilds the run's events from the audit log (the authoritative record) and sends those after the client's last id. */
-async function replay(stream: SSEStreamingApi, call: CallContext, audit: AuditService, from: { trajectoryId: string; n: number }): Promise<void> {
-  const { events } = audit.tail(call, { trajectory_id: from.trajectoryId, limit: 1000 });
+/** Rebuilds a finished run's events from the audit log (the authoritative record). */
+async function* fromLog(call: CallContext, audit: AuditService, trajectoryId: string, after: number): AsyncGenerator<[number, StreamEvent]> {
+  const { events } = audit.tail(call, { trajectory_id: trajectoryId, limit: 1000 });
   const rebuilt: StreamEvent[] = [];
   for (const e of events) {
-    if (e.type === "grounded.request") rebuilt.push({ event: "run_started", data: { trajectory_id: from.trajectoryId } });
+    if (e.type === "grounded.request") rebuilt.push({ event: "run_started", data: { trajectory_id: trajectoryId } });
     else if (e.type.startsWith("grounded.step.")) rebuilt.push({ event: "step", data: e.payload });
     else if (e.type === "grounded.outcome") {
       const outcome = e.payload as { outcome: string; response?: unknown; error?: unknown };
       rebuilt.push({ event: "run_complete", data: outcome.outcome === "answered" ? { status: "answered", response: outcome.response } : { status: "error", error: outcome.error } });
     }
   }
-  for (const [i, e] of rebuilt.entries()) if (i > from.n) await stream.writeSSE({ id: `${from.trajectoryId}/${i}`, event: e.event, data: JSON.stringify(e.data) });
+  for (const [n, e] of rebuilt.entries()) if (n > after) yield [n, e];
 }
 
 function parseLastEventId(header: string | undefined): { trajectoryId: string; n: number } | null {

@@ -9,8 +9,22 @@ import type { Runtime } from "../../runtime.ts";
 import { toAppError } from "../http/errors.ts";
 
 // draft-7 like the SDK's own McpServer, because the SDK client validates outputSchema with a draft-07 Ajv.
-const jsonSchema = (schema: z.ZodType, io: "input" | "output") =>
-  z.toJSONSchema(schema, { io, target: "draft-7", unrepresentable: "any" }) as Tool["inputSchema"];
+const jsonSchema = (schema: z.ZodType, io: "input" | "output") => objectSchema(z.toJSONSchema(schema, { io, target: "draft-7", unrepresentable: "any" }) as JsonObjectSchema);
+
+type JsonObjectSchema = { type?: unknown; properties?: Record<string, unknown>; required?: string[]; anyOf?: JsonObjectSchema[]; [k: string]: unknown };
+
+/** MCP wants `type: "object"` at the top: a union of objects (forget's "exactly one of") becomes one object with oneOf on required keys. */
+function objectSchema(js: JsonObjectSchema): Tool["inputSchema"] {
+  if (js.type === "object" || !js.anyOf?.every((s) => s.type === "object")) return js as Tool["inputSchema"];
+  const { anyOf, ...rest } = js;
+  return {
+    ...rest,
+    type: "object",
+    properties: Object.assign({}, ...anyOf.map((s) => s.properties ?? {})) as Record<string, object>,
+    additionalProperties: false,
+    oneOf: anyOf.map((s) => ({ required: s.required ?? [] })),
+  } as Tool["inputSchema"];
+}
 
 /** Tool name -> operation id, for every row that names a tool. */
 const toolOperations = new Map<string, OperationId>(

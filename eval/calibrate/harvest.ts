@@ -1,0 +1,42 @@
+// Harvests (signals, relevant?) pairs from the service's own candidate pools: top-60 of BM25 ∪ top-60 dense per query.
+import type { FullRuntime } from "../../src/main.ts";
+import { ticker } from "../progress.ts";
+import type { SetRun } from "../run-set.ts";
+
+export interface Sample {
+  set: string;
+  query: string;
+  /** "fit" or "test" (held-out) rows. */
+  split: "fit" | "test";
+  lexical: number;
+  dense: number;
+  /** The candidate came from the BM25 top-60 (the lexical-only pool). */
+  inLexicalPool: boolean;
+  relevant: 0 | 1;
+}
+
+export const POOL = 60;
+
+/**
+ * Candidates come straight from the retriever (the stage memory.recall ranks) with k = 60, so the
+ * pool is exactly BM25 top-60 ∪ dense top-60, each candidate scored on both signals.
+ */
+export async function harvest(runtime: FullRuntime, run: SetRun, split: (queryId: string, vault: string) => "fit" | "test"): Promise<Sample[]> {
+  const { set } = run;
+  const out: Sample[] = [];
+  const tick = ticker(`harvest ${set.name}`, set.queries.length);
+  let done = 0;
+  for (const q of set.queries) {
+    const workspaceId = run.workspaces.get(q.vault)!;
+    const candidates = await runtime.retriever.retrieve({ workspaceId, query: q.text, k: POOL, mode: "hybrid", filter: {} });
+    const paths = new Map(runtime.store.getChunks(workspaceId, candidates.map((c) => c.id)).map((c) => [c.id, c.sourcePath]));
+    const s = split(q.id, q.vault);
+    for (const c of candidates) {
+      const path = paths.get(c.id);
+      if (path === undefined) continue;
+      out.push({ set: set.name, query: q.id, split: s, lexical: c.lexical, dense: c.dense ?? 0, inLexicalPool: c.lexicalRank !== null, relevant: q.gold.has(set.unitOf(path)) ? 1 : 0 });
+    }
+    tick(++done);
+  }
+  return out;
+}

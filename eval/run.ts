@@ -1,0 +1,28 @@
+// Entry point of `npm run eval`: no argument = every set; set names run those; `calibrate` fits the fusion weights.
+import { SET_NAMES } from "./data/index.ts";
+import { evalDataDir } from "./paths.ts";
+import { progress } from "./progress.ts";
+import { runSets } from "./run-sets.ts";
+import { writeSummary } from "./summary.ts";
+
+const USAGE = `usage: npm run eval [-- <${[...SET_NAMES, "calibrate"].join("|")}> ...]   (data: ${evalDataDir}, override with SMRITI_EVAL_DIR)`;
+
+async function main(args: string[]): Promise<void> {
+  const unknown = args.filter((a) => a !== "calibrate" && !SET_NAMES.includes(a));
+  if (unknown.length > 0 || args.includes("--help")) {
+    process.stderr.write(`${unknown.length ? `unknown: ${unknown.join(", ")}\n` : ""}${USAGE}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const started = performance.now();
+  const sets = args.length === 0 ? SET_NAMES : args.filter((a) => a !== "calibrate");
+  if (sets.length > 0) await runSets(sets);
+  if (args.includes("calibrate")) {
+    const { calibrate } = await import("./calibrate/run.ts");
+    await calibrate();
+  }
+  progress(`wrote ${writeSummary()}`);
+  progress(`done in ${((performance.now() - started) / 1000).toFixed(1)}s`);
+}
+
+await main(process.argv.slice(2));

@@ -1,0 +1,109 @@
+// BM25 index: ranking, removal, filtered search, point scores and the normalising upper bound.
+import { describe, expect, it } from "vitest";
+import { Bm25Index } from "../../src/domain/bm25.ts";
+import { tokenize } from "../../src/domain/tokenize.ts";
+import { prng } from "../helpers/prng.ts";
+
+function indexOf(docs: Record<number, string>): Bm25Index {
+  const index = new Bm25Index();
+  for (const [id, text] of Object.entries(docs)) index.add(Number(id), tokenize(text));
+  return index;
+}
+
+const corpus = {
+  1: "SQLite uses a write-ahead log for durability.",
+  2: "The write-ahead log in SQLite allows readers during writes. The log is checkpointed.",
+  3: "Postgres replicates with streaming replication.",
+  4: "Vector search uses cosine similarity over embeddings.",
+  5: "Bananas are yellow fruit.",
+};
+
+describe("Bm25Index", () => {
+  it("ranks documents that match more query terms above those that match fewer, and skips non-matches", () => {
+    const index = indexOf(corpus);
+    const hits = index.search(tokenize("sqlite write-ahead log checkpoint"), 10);
+    expect(hits.map((h) => h.id).slice(0, 2)).toEqual([2, 1]);
+    expect(hits.map((h) => h.id)).not.toContain(5);
+    expect(hits.every((h) => h.score > 0)).toBe(true);
+    for (let i = 1; i < hits.length; i++) expect(hits[i - 1]!.score).toBeGreaterThanOrEqual(hits[i]!.score);
+  });
+
+  it("weighs rare terms above common ones", () => {
+    const index = indexOf({ 1: "common rare", 2: "common filler", 3: "common other", 4: "common words" });
+    const [top] = index.search(tokenize("common rare"), 1);
+    expect(top?.id).toBe(1);
+    expect(index.score(tokenize("rare"), 1)).toBeGreaterThan(index.score(tokenize("common"), 1));
+  });
+
+  it("honours k and returns nothing for unknown terms or an empty index", () => {
+    const index = indexOf(corpus);
+    expect(index.search(tokenize("sqlite log"), 1)).toHaveLength(1);
+    expect(index.search(tokenize("zeppelin"), 5)).toEqual([]);
+    expect(new Bm25Index().search(tokenize("sqlite"), 5)).toEqual([]);
+    expect(index.size).toBe(5);
+  });
+
+  it("forgets removed documents in search, score and size, and ignores unknown or repeated removes", () => {
+    const index = indexOf(corpus);
+    index.remove(2);
+    index.remove(2);
+    index.remove(999);
+    expect(index.size).toBe(4);
+    expect(index.has(2)).toBe(false);
+    expect(index.search(tokenize("checkpointed readers"), 10)).toEqual([]);
+    expect(index.score(tokenize("sqlite"), 2)).toBe(0);
+    expect(index.search(tokenize("sqlite"), 10).map((h) => h.id)).toEqual([1]);
+  });
+
+  it("ignores a second add of the same id (re-adding after remove works)", () => {
+    const index = indexOf(corpus);
+    index.add(5, tokenize("sqlite sqlite sqlite"));
+    expect(index.score(tokenize("sqlite"), 5)).toBe(0);
+    index.remove(5);
+    index.add(5, tokenize("sqlite sqlite sqlite"));
+    expect(index.score(tokenize("sqlite"), 5)).toBeGreaterThan(0);
+  });
+
+  it("filters inside the search with accept, so k results survive filtering", () => {
+    const index = indexOf(corpus);
+    const terms = tokenize("sqlite log replication cosine");
+    const all = index.search(terms, 10);
+    expect(all.length).toBeGreaterThanOrEqual(3);
+    const filtered = index.search(terms, 1, (id) => id === 4);
+    expect(filtered).toEqual([{ id: 4, score: all.find((h) => h.id === 4)!.score }]);
+    expect(index.search(terms, 10, () => false)).toEqual([]);
+  });
+
+  it("score(terms, id) equals the search score and maxScore bounds every score (random corpora)", () => {
+    const rnd = prng(20240611);
+    const vocab = Array.from({ length: 40 }, (_, i) => `term${i}`);
+    for (let round = 0; round < 25; round++) {
+      const index = new Bm25Index();
+      const n = rnd.int(1, 60);
+      for (let id = 1; id <= n; id++) index.add(id * 7, Array.from({ length: rnd.int(0, 30) }, () => rnd.pick(vocab)));
+      for (let id = 1; id <= n; id++) if (rnd.next() < 0.2) index.remove(id * 7);
+      const query = Array.from({ length: rnd.int(1, 5) }, () => rnd.pick(vocab));
+      const max = index.maxScore(query);
+      for (const hit of index.search(query, 1000)) {
+        expect(index.score(query, hit.id)).toBeCloseTo(hit.score, 9);
+        expect(hit.score).toBeLessThanOrEqual(max + 1e-9);
+      }
+    }
+  });
+
+  it("keeps scores consistent after many removals trigger compaction", () => {
+    const index = new Bm25Index();
+    const filler = Array.from({ length: 30 }, (_, i) => `w${i}`);
+    for (let id = 0; id < 3000; id++) index.add(id, [...filler, id % 2 === 0 ? "even" : "odd"]);
+    const before = index.score(["odd"], 2999);
+    for (let id = 0; id < 2999; id += 2) index.remove(id);
+    for (let id = 1; id < 2000; id += 2) index.remove(id);
+    expect(index.size).toBe(500);
+    expect(index.search(["even"], 10)).toEqual([]);
+    const hits = index.search(["odd"], 1000);
+    expect(hits).toHaveLength(500);
+    for (const h of hits) expect(h.id).toBeGreaterThanOrEqual(2000);
+    expect(index.score(["odd"], 2999)).toBeCloseTo(hits.find((h) => h.id === 2999)!.score, 9);
+    expect(before).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,73 @@
+// Test harness: a real runtime on a temp SQLite vault, its Hono app, and a token, torn down by cleanup().
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig, type Config } from "../../src/config.ts";
+import { createRuntime, type FullRuntime } from "../../src/main.ts";
+import type { Clock, Embedder } from "../../src/ports.ts";
+import { createHttpApp } from "../../src/transports/http/app.ts";
+
+export interface TestServiceOptions {
+  /** Sets SVC_MULTI_TENANT=1 so tokens of other workspaces work. */
+  multiTenant?: boolean;
+  /** Defaults to null (lexical only); pass loadGloveEmbedder() when a test needs vectors. */
+  embedder?: Embedder | null;
+  /** Allowed x-svc-actor-id values of the default token. */
+  actors?: string[];
+  /** Workspace of the default token (default "default"). */
+  workspace?: string;
+  clock?: Clock;
+}
+
+export interface TestService {
+  app: ReturnType<typeof createHttpApp>;
+  runtime: FullRuntime;
+  config: Config;
+  dataDir: string;
+  token: string;
+  workspaceId: string;
+  /** Another token; in a multi-tenant runtime it may belong to another workspace. */
+  issueToken(workspace?: string, actors?: string[]): { token: string; id: string; workspaceId: string };
+  /** POST as JSON with the default token; a string body is sent as is, headers override the defaults (null removes one). */
+  post(path: string, body: unknown, headers?: Record<string, string | null>): Promise<Response>;
+  /** GET with the default token; `query` becomes the search string. */
+  get(path: string, query?: Record<string, string>, headers?: Record<string, string | null>): Promise<Response>;
+  cleanup(): Promise<void>;
+}
+
+export async function startTestService(opts: TestServiceOptions = {}): Promise<TestService> {
+  const dataDir = mkdtempSync(join(tmpdir(), "smriti-test-"));
+  const config = loadConfig({ SVC_MULTI_TENANT: opts.multiTenant ? "1" : "0" }, { data: dataDir });
+  const runtime = await createRuntime(config, { embedder: opts.embedder ?? null, log: () => {}, ...(opts.clock ? { clock: opts.clock } : {}) });
+  const app = createHttpApp(runtime);
+  const issueToken = (workspace = opts.workspace ?? "default", actors: string[] = []) => {
+    const issued = runtime.auth.issue({ workspace, actors });
+    return { token: issued.token, id: issued.record.id, workspaceId: issued.record.workspaceId };
+  };
+  const first = issueToken(opts.workspace ?? "default", opts.actors ?? []);
+  const headersOf = (defaults: Record<string, string>, overrides: Record<string, string | null>) =>
+    Object.fromEntries(Object.entries({ authorization: `Bearer ${first.token}`, ...defaults, ...overrides }).filter((e): e is [string, string] => e[1] !== null));
+  const post = (path: string, body: unknown, headers: Record<string, string | null> = {}) =>
+    Promise.resolve(
+      app.request(path, { method: "POST", headers: headersOf({ "content-type": "application/json" }, headers), body: typeof body === "string" ? body : JSON.stringify(body) }),
+    );
+  const get = (path: string, query: Record<string, string> = {}, headers: Record<string, string | null> = {}) => {
+    const search = new URLSearchParams(query).toString();
+    return Promise.resolve(app.request(search ? `${path}?${search}` : path, { method: "GET", headers: headersOf({}, headers) }));
+  };
+  return {
+    app,
+    runtime,
+    config,
+    dataDir,
+    token: first.token,
+    workspaceId: first.workspaceId,
+    issueToken,
+    post,
+    get,
+    async cleanup() {
+      await runtime.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,293 @@
+// Every operation of the table refuses bad input, bad credentials and foreign workspaces with the documented code, and writes nothing.
+import Database from "better-sqlite3";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { limits } from "../../src/contract/limits.ts";
+import { operations, type OperationId } from "../../src/contract/operations.ts";
+import { contentHash } from "../../src/domain/hash.ts";
+import { startTestService, type TestService } from "../helpers/runtime.ts";
+
+interface Sample {
+  /** A request the route accepts (body, or query for GET). */
+  valid: Record<string, unknown>;
+  /** Same shape, wrong JSON types (or unparsable query values). */
+  wrongTypes: Record<string, unknown>;
+}
+
+/** One sample per operation; a new operation fails type-checking here until it gets one. */
+const samples: { [K in OperationId]: Sample } = {
+  recall: { valid: { query: "launch date" }, wrongTypes: { query: 5, k: "3" } },
+  ingest: { valid: { source_path: "seed.md", content: "# Seed\n\nOverwritten by an accepted request.\n" }, wrongTypes: { source_path: "seed.md", content: 42 } },
+  forget: { valid: { source_path: "seed.md" }, wrongTypes: { source_path: 7 } },
+  pack: { valid: { intent: "launch date" }, wrongTypes: { intent: ["launch"], budget_tokens: "big" } },
+  grounded_answer: { valid: { question: "When is the launch date?", min_confidence: 0 }, wrongTypes: { question: 1, k: true } },
+  grounded_eval: { valid: { output: "The launch is on March 3.", nuggets: [{ text: "launch date March 3" }] }, wrongTypes: { output: 1, nuggets: "none" } },
+  audit: { valid: { limit: "5" }, wrongTypes: { limit: "abc" } },
+};
+
+const SEED = "# Seed\n\nThe seed vault says the launch date is March 3, 2024.\n";
+
+let svc: TestService;
+let actorToken: string;
+let revokedToken: string;
+let db: Database.Database;
+
+/** Everything a write could touch: documents, chunks, the changes log and the audit log. */
+const fingerprint = () =>
+  db
+    .prepare(
+      `SELECT (SELECT COUNT(*) FROM documents) AS docs, (SELECT group_concat(document_hash) FROM documents) AS hashes,
+              (SELECT COUNT(*) FROM chunks) AS chunks, (SELECT COALESCE(MAX(seq), 0) FROM changes) AS changes,
+              (SELECT COUNT(*) FROM events) AS events, (SELECT COUNT(*) FROM forgotten) AS tombstones`,
+    )
+    .get();
+
+let before: unknown;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  expect((await svc.post("/v1/memory/ingest", { source_path: "seed.md", content: SEED })).status).toBe(200);
+  actorToken = svc.issueToken("default", ["alice"]).token;
+  const revoked = svc.issueToken("default");
+  revokedToken = revoked.token;
+  expect(svc.runtime.auth.revoke(revoked.id)).toBe(true);
+  db = new Database(svc.config.dbFile, { readonly: true, fileMustExist: true });
+});
+afterAll(async () => {
+  db.close();
+  await svc.cleanup();
+});
+
+/** Sends an operation's input the way its method expects. */
+function send(id: OperationId, input: unknown, headers: Record<string, string | null> = {}): Promise<Response> {
+  const op = operations[id];
+  if (op.method === "GET") return svc.get(op.path, Object.fromEntries(Object.entries(input as Record<string, unknown>).map(([k, v]) => [k, String(v)])), headers);
+  return svc.post(op.path, input, headers);
+}
+
+async function expectError(res: Response, status: number, code: string): Promise<{ message: string; details?: unknown }> {
+  const body = (await res.json()) as { error: { code: string; message: string; details?: unknown } };
+  expect({ status: res.status, code: body.error?.code }, JSON.stringify(body)).toEqual({ status, code });
+  expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+  expect(typeof body.error.message).toBe("string");
+  expect(body.error.message.length).toBeGreaterThan(0);
+  return body.error;
+}
+
+describe.each(Object.keys(operations) as OperationId[])("%s", (id) => {
+  const op = operations[id];
+  const sample = samples[id];
+  const isPost = op.method === "POST";
+
+  beforeAll(() => {
+    before = fingerprint();
+  });
+  // Nothing below is accepted, so nothing may be written: not a document, chunk, tombstone or audit event.
+  afterEach(() => {
+    expect(fingerprint()).toEqual(before);
+  });
+
+  if (isPost) {
+    it("400 malformed_json for a body that is not JSON", async () => {
+      await expectError(await send(id, '{"query": "x",'), 400, "malformed_json");
+      await expectError(await send(id, ""), 400, "malformed_json");
+    });
+
+    it("415 for a body that is not declared as JSON", async () => {
+      const body = JSON.stringify(sample.valid);
+      await expectError(await send(id, body, { "content-type": "text/plain" }), 415, "unsupported_media_type");
+      await expectError(await send(id, body, { "content-type": null }), 415, "unsupported_media_type");
+      await expectError(await send(id, body, { "content-type": "application/x-www-form-urlencoded" }), 415, "unsupported_media_type");
+    });
+
+    it("400 invalid_request for a JSON value that is not an object", async () => {
+      for (const body of ["[]", "null", '"text"', "42"]) await expectError(await send(id, body), 400, "invalid_request");
+    });
+
+    it("413 payload_too_large for a body over limits.maxBodyBytes", async () => {
+      const huge = JSON.stringify({ ...sample.valid, padding: "x".repeat(limits.maxBodyBytes) });
+      expect(huge.length).toBeGreaterThan(limits.maxBodyBytes);
+      await expectError(await send(id, huge), 413, "payload_too_large");
+    });
+  }
+
+  it("400 invalid_request with details.issues for wrong types", async () => {
+    const err = await expectError(await send(id, sample.wrongTypes), 400, "invalid_request");
+    const issues = (err.details as { issues: { path: string; message: string; code: string }[] }).issues;
+    expect(issues.length).toBeGreaterThan(0);
+    const wrongKeys = Object.keys(sample.wrongTypes).filter((k) => typeof sample.wrongTypes[k] !== typeof sample.valid[k]);
+    for (const key of wrongKeys) expect(issues.map((i) => i.path)).toContain(key);
+  });
+
+  it("400 invalid_request for an unknown top-level field", async () => {
+    const err = await expectError(await send(id, { ...sample.valid, surprise: "1" }), 400, "invalid_request");
+    const issues = (err.details as { issues: { code: string; message: string }[] }).issues;
+    expect(issues.some((i) => i.code === "unrecognized_keys" && i.message.includes("surprise"))).toBe(true);
+  });
+
+  it("401 unauthorized without a token, with a malformed header, or with an unknown token", async () => {
+    await expectError(await send(id, sample.valid, { authorization: null }), 401, "unauthorized");
+    await expectError(await send(id, sample.valid, { authorization: svc.token }), 401, "unauthorized");
+    await expectError(await send(id, sample.valid, { authorization: "Basic dXNlcjpwYXNz" }), 401, "unauthorized");
+    await expectError(await send(id, sample.valid, { authorization: "Bearer smr_not-a-real-token" }), 401, "unauthorized");
+  });
+
+  it("401 token_revoked for a revoked token", async () => {
+    await expectError(await send(id, sample.valid, { authorization: `Bearer ${revokedToken}` }), 401, "token_revoked");
+  });
+
+  it("403 actor_forbidden when x-svc-actor-id is not one of the token's actors", async () => {
+    const err = await expectError(await send(id, sample.valid, { authorization: `Bearer ${actorToken}`, "x-svc-actor-id": "mallory" }), 403, "actor_forbidden");
+    expect(err.details).toEqual({ allowed_actors: ["alice"] });
+    // A token without actors admits no actor header at all.
+    await expectError(await send(id, sample.valid, { "x-svc-actor-id": "alice" }), 403, "actor_forbidden");
+  });
+});
+
+describe("the samples are accepted (so the rejections above are about the defect, not the sample)", () => {
+  it.each(Object.keys(operations) as OperationId[])("%s", async (id) => {
+    // An allowed actor passes; ingest/forget samples are sent last, after the other checks.
+    const res = await send(id, samples[id].valid, { authorization: `Bearer ${actorToken}`, "x-svc-actor-id": "alice" });
+    expect(res.status, await res.clone().text()).toBe(200);
+    if (id === "ingest") expect((await svc.post("/v1/memory/ingest", { source_path: "seed.md", content: SEED })).status).toBe(200);
+    if (id === "forget") expect((await svc.post("/v1/memory/ingest", { source_path: "seed.md", content: SEED })).status).toBe(200);
+  });
+});
+
+describe("other refusals", () => {
+  let other: TestService;
+  let otherDb: Database.Database;
+  beforeAll(async () => {
+    other = await startTestService();
+    otherDb = new Database(other.config.dbFile, { readonly: true });
+  });
+  afterAll(async () => {
+    otherDb.close();
+    await other.cleanup();
+  });
+  const counts = () => otherDb.prepare("SELECT (SELECT COUNT(*) FROM documents) AS d, (SELECT COUNT(*) FROM chunks) AS c, (SELECT COUNT(*) FROM events) AS e").get();
+
+  it("422 binary_content for content with NUL bytes or mostly control characters, and nothing is written", async () => {
+    const start = counts();
+    for (const content of ["PNG\u0000\u0001\u0002 header", "\u0001\u0002\u0003\u0004\u0005\u0006 binary-ish \u0007\u0008\u000e\u000f\u0010"]) {
+      await expectError(await other.post("/v1/memory/ingest", { source_path: "img.png", content }), 422, "binary_content");
+      expect(other.runtime.store.getDocument(other.workspaceId, "img.png")).toBeUndefined();
+      expect(counts()).toEqual(start);
+    }
+    // Replacing an existing text source with binary keeps the old version.
+    expect((await other.post("/v1/memory/ingest", { source_path: "notes.txt", content: "Plain text about ferns." })).status).toBe(200);
+    const after = counts();
+    await expectError(await other.post("/v1/memory/ingest", { source_path: "notes.txt", content: "\u0000\u0000" }), 422, "binary_content");
+    expect(counts()).toEqual(after);
+    expect(other.runtime.store.getDocument(other.workspaceId, "notes.txt")?.content).toBe("Plain text about ferns.");
+  });
+
+  it("400 for empty content, empty or blank queries, intents and questions", async () => {
+    const start = counts();
+    await expectError(await other.post("/v1/memory/ingest", { source_path: "e.md", content: "" }), 400, "invalid_request");
+    for (const query of ["", "   ", "\n\t"]) {
+      await expectError(await other.post("/v1/memory/recall", { query }), 400, "invalid_request");
+      await expectError(await other.post("/v1/memory/pack", { intent: query }), 400, "invalid_request");
+      await expectError(await other.post("/v1/grounded/answer", { question: query }), 400, "invalid_request");
+    }
+    await expectError(await other.post("/v1/memory/recall", {}), 400, "invalid_request");
+    expect(counts()).toEqual(start);
+  });
+
+  it("400 for out-of-range numbers and bad filters", async () => {
+    await expectError(await other.post("/v1/memory/recall", { query: "x", k: 0 }), 400, "invalid_request");
+    await expectError(await other.post("/v1/memory/recall", { query: "x", k: limits.maxK + 1 }), 400, "invalid_request");
+    await expectError(await other.post("/v1/memory/recall", { query: "x", k: 2.5 }), 400, "invalid_request");
+    await expectError(await other.post("/v1/memory/recall", { query: "x", filters: { min_score: 1.5 } }), 400, "invalid_request");
+    await expectError(await other.post("/v1/memory/recall", { query: "x", filters: { since: "yesterday" } }), 400, "invalid_request");
+    await expectError(await other.post("/v1/memory/recall", { query: "x", filters: { colour: "red" } }), 400, "invalid_request");
+    await expectError(await other.post("/v1/memory/pack", { intent: "x", budget_tokens: limits.minPackBudgetTokens - 1 }), 400, "invalid_request");
+    await expectError(await other.post("/v1/memory/pack", { intent: "x", max_items: limits.maxPackItems + 1 }), 400, "invalid_request");
+    await expectError(await other.post("/v1/memory/ingest", { content: "x", timestamp: "not a time" }), 400, "invalid_request");
+    await expectError(await other.post("/v1/memory/ingest", { content: "x", kind: "pdf" }), 400, "invalid_request");
+    await expectError(await other.post("/v1/memory/ingest", { content: "x", source_path: "" }), 400, "invalid_request");
+  });
+
+  it("400 when forget names both or neither target, or a malformed chunk_hash", async () => {
+    await expectError(await other.post("/v1/memory/forget", {}), 400, "invalid_request");
+    await expectError(await other.post("/v1/memory/forget", { source_path: "a.md", chunk_hash: contentHash("a") }), 400, "invalid_request");
+    await expectError(await other.post("/v1/memory/forget", { chunk_hash: "sha256:XYZ" }), 400, "invalid_request");
+    await expectError(await other.post("/v1/memory/forget", { chunk_hash: contentHash("a").toUpperCase() }), 400, "invalid_request");
+  });
+
+  it("404 route_not_found for unknown routes, 405 with Allow for a known route's wrong method, as JSON", async () => {
+    await expectError(await other.post("/v1/memory/remember", { query: "x" }), 404, "route_not_found");
+    const wrongMethod = await other.get("/v1/memory/recall");
+    expect(wrongMethod.headers.get("allow")).toBe("POST");
+    await expectError(wrongMethod, 405, "method_not_allowed");
+    const postToGet = await other.post("/v1/audit/event_log", {});
+    expect(postToGet.headers.get("allow")).toBe("GET");
+    await expectError(postToGet, 405, "method_not_allowed");
+    await expectError(await other.get("/nowhere", {}, { authorization: null }), 404, "route_not_found");
+    // Unknown /v1 routes still require a token: the API surface is not probed anonymously.
+    await expectError(await other.post("/v1/memory/remember", {}, { authorization: null }), 401, "unauthorized");
+  });
+});
+
+describe("workspace isolation (SVC_MULTI_TENANT=1)", () => {
+  let mt: TestService;
+  let beta: string;
+  const paths = ["alpha/secret.md"];
+  let alphaHash = "";
+
+  beforeAll(async () => {
+    mt = await startTestService({ multiTenant: true, workspace: "alpha" });
+    beta = mt.issueToken("beta").token;
+    const res = await mt.post("/v1/memory/ingest", { source_path: paths[0], content: "# Secret\n\nThe alpha launch code word is pelican.\n" });
+    expect(res.status).toBe(200);
+    alphaHash = ((await res.json()) as { added: { chunk_hash: string }[] }).added[0]!.chunk_hash;
+  });
+  afterAll(async () => mt.cleanup());
+
+  const asBeta = (path: string, body: unknown) => mt.post(path, body, { authorization: `Bearer ${beta}` });
+
+  it("the other workspace recalls, packs and answers nothing from the first", async () => {
+    const recall = (await (await asBeta("/v1/memory/recall", { query: "alpha launch code word pelican", k: 100 })).json()) as { hits: unknown[] };
+    expect(recall.hits).toEqual([]);
+    const pack = (await (await asBeta("/v1/memory/pack", { intent: "alpha launch code word pelican" })).json()) as { items: unknown[]; sources: unknown[] };
+    expect(pack.items).toEqual([]);
+    expect(pack.sources).toEqual([]);
+    await expectError(await asBeta("/v1/grounded/answer", { question: "What is the alpha launch code word?", min_confidence: 0 }), 422, "insufficient_evidence");
+    const own = (await (await mt.post("/v1/memory/recall", { query: "alpha launch code word pelican" })).json()) as { hits: unknown[] };
+    expect(own.hits).toHaveLength(1);
+  });
+
+  it("the other workspace cannot forget the first one's data, by path or by hash", async () => {
+    await expectError(await asBeta("/v1/memory/forget", { source_path: paths[0] }), 404, "not_found");
+    await expectError(await asBeta("/v1/memory/forget", { chunk_hash: alphaHash }), 404, "not_found");
+    const own = (await (await mt.post("/v1/memory/recall", { query: "pelican" })).json()) as { hits: { chunk_hash: string }[] };
+    expect(own.hits.map((h) => h.chunk_hash)).toEqual([alphaHash]);
+  });
+
+  it("a header cannot switch workspaces, and the other workspace's audit log is its own", async () => {
+    const res = await asBeta("/v1/memory/recall", { query: "pelican" });
+    expect(((await res.json()) as { hits: unknown[] }).hits).toEqual([]);
+    const headerTry = await mt.post("/v1/memory/recall", { query: "pelican" }, { authorization: `Bearer ${beta}`, "x-workspace-id": "alpha", "x-svc-workspace": "alpha" });
+    expect(((await headerTry.json()) as { hits: unknown[] }).hits).toEqual([]);
+    const log = (await (await mt.get("/v1/audit/event_log", {}, { authorization: `Bearer ${beta}` })).json()) as { events: { type: string }[] };
+    expect(log.events.some((e) => e.type === "memory.ingest")).toBe(false);
+  });
+
+  it("identical content in two workspaces stays separate: forgetting in one leaves the other", async () => {
+    const content = "# Shared\n\nBoth workspaces store the heron protocol.\n";
+    expect((await mt.post("/v1/memory/ingest", { source_path: "s.md", content })).status).toBe(200);
+    const betaIngest = (await (await asBeta("/v1/memory/ingest", { source_path: "s.md", content })).json()) as { deduplicated: number };
+    expect(betaIngest.deduplicated).toBe(0);
+    expect((await asBeta("/v1/memory/forget", { source_path: "s.md" })).status).toBe(200);
+    const own = (await (await mt.post("/v1/memory/recall", { query: "heron protocol" })).json()) as { hits: { source_path: string }[] };
+    expect(own.hits.map((h) => h.source_path)).toEqual(["s.md"]);
+  });
+
+  it("with multi-tenancy off, a token for another workspace cannot be issued", async () => {
+    const single = await startTestService();
+    try {
+      expect(() => single.issueToken("beta")).toThrow(/multi-tenancy is off/);
+    } finally {
+      await single.cleanup();
+    }
+  });
+});

@@ -1,0 +1,199 @@
+// The OpenAPI document is the machine-readable contract: every operation is in it, and real traffic validates against it.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { operations, type OperationId } from "../../src/contract/operations.ts";
+import { createAjv2020, type Ajv2020Like } from "../helpers/ajv.ts";
+import { startTestService, type TestService } from "../helpers/runtime.ts";
+
+interface OperationDoc {
+  operationId: string;
+  "x-mcp-tool"?: string;
+  parameters?: { name: string; in: string; required?: boolean }[];
+  requestBody?: { content: { "application/json": { schema: object } } };
+  responses: Record<string, { content?: { "application/json"?: { schema: object } } }>;
+}
+type Doc = { openapi: string; info: { title: string; version: string }; paths: Record<string, Record<string, OperationDoc>> };
+
+let svc: TestService;
+let doc: Doc;
+let ajv: Ajv2020Like;
+
+const SEED = "# Launch\n\nThe launch date is March 3, 2024. Mission control sits in Bangalore.\n\n# Crew\n\nThe crew has four members and trains in Houston.\n";
+
+beforeAll(async () => {
+  svc = await startTestService();
+  ajv = createAjv2020();
+  const res = await svc.app.request("/v1/openapi.json");
+  expect(res.status).toBe(200);
+  doc = (await res.json()) as Doc;
+});
+afterAll(async () => svc.cleanup());
+
+const entry = (id: OperationId): OperationDoc => doc.paths[operations[id].path]![operations[id].method.toLowerCase()]!;
+const responseSchema = (id: OperationId, status: string): object => {
+  const schema = entry(id).responses[status]?.content?.["application/json"]?.schema;
+  expect(schema, `${id} ${status} schema`).toBeDefined();
+  return schema!;
+};
+
+function expectValid(schema: object, data: unknown, label: string): void {
+  const validate = ajv.compile(schema);
+  const ok = validate(data);
+  expect(ok, `${label}: ${JSON.stringify(validate.errors)}`).toBe(true);
+}
+
+function expectInvalid(schema: object, data: unknown, label: string): void {
+  expect(ajv.compile(schema)(data), `${label} should be rejected`).toBe(false);
+}
+
+describe("GET /v1/openapi.json", () => {
+  it("is an OpenAPI 3.1 document, readable without a token", async () => {
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(doc.info.version).toBe(svc.runtime.version);
+    const anonymous = await svc.get("/v1/openapi.json", {}, { authorization: null });
+    expect(anonymous.status).toBe(200);
+  });
+
+  it("lists every operation of the table at its path and method, with id and tool name", () => {
+    for (const [id, op] of Object.entries(operations) as [OperationId, (typeof operations)[OperationId]][]) {
+      const e = doc.paths[op.path]?.[op.method.toLowerCase()];
+      expect(e, `${op.method} ${op.path}`).toBeDefined();
+      expect(e!.operationId).toBe(id);
+      expect(e!["x-mcp-tool"]).toBe(op.tool);
+      expect(e!.responses["200"]).toBeDefined();
+      for (const status of ["400", "401", "403", "404", "413", "415", "422", "500"]) expect(e!.responses[status], `${id} ${status}`).toBeDefined();
+      if (op.method === "POST") expect(e!.requestBody?.content["application/json"].schema).toBeDefined();
+    }
+  });
+
+  it("describes GET inputs as query parameters, one per input field", () => {
+    for (const id of Object.keys(operations) as OperationId[]) {
+      const op = operations[id];
+      if (op.method !== "GET") continue;
+      const fields = Object.keys((z.toJSONSchema(op.input, { io: "input", unrepresentable: "any" }) as { properties: object }).properties).sort();
+      const params = (entry(id).parameters ?? []).filter((p) => p.in === "query").map((p) => p.name).sort();
+      expect(params).toEqual(fields);
+    }
+  });
+});
+
+describe("request schemas", () => {
+  const cases: { [K in OperationId]?: { valid: unknown[]; invalid: unknown[] } } = {
+    recall: {
+      valid: [{ query: "launch" }, { query: "launch", k: 5, mode: "lexical", explain: true, filters: { source_path_prefix: "n/", since: "2024-01-01T00:00:00Z", min_score: 0.2 } }],
+      invalid: [{}, { query: 5 }, { query: "x", k: 0 }, { query: "x", extra: 1 }, { query: "x", mode: "psychic" }, { query: "x", filters: { min_score: 2 } }],
+    },
+    ingest: {
+      valid: [{ content: "hello" }, { content: "hello", source_path: "a.md", kind: "markdown", timestamp: "2024-05-01T10:00:00+02:00" }],
+      invalid: [{}, { content: "" }, { content: 1 }, { content: "x", kind: "pdf" }, { content: "x", surprise: true }],
+    },
+    forget: {
+      valid: [{ source_path: "a.md" }, { chunk_hash: `sha256:${"a".repeat(64)}` }],
+      invalid: [{ chunk_hash: "sha256:zz" }, { source_path: "" }, { source_path: "a.md", other: 1 }],
+    },
+    pack: {
+      valid: [{ intent: "launch" }, { intent: "launch", budget_tokens: 500, max_items: 5, diversity: 0.5 }],
+      invalid: [{}, { intent: "x", budget_tokens: 10 }, { intent: "x", diversity: 2 }, { intent: "x", max_items: 1.5 }],
+    },
+    grounded_answer: {
+      valid: [{ question: "When?" }, { question: "When?", k: 3, min_confidence: 0.4 }],
+      invalid: [{}, { question: 2 }, { question: "When?", k: 51 }, { question: "When?", bonus: 1 }],
+    },
+    grounded_eval: {
+      valid: [{ output: "It launched.", nuggets: [{ text: "launch" }] }, { output: "x", nuggets: [{ text: "y", importance: "okay" }], citations: [{ chunk_hash: `sha256:${"b".repeat(64)}`, text_span: "y" }] }],
+      invalid: [{ output: "x", nuggets: [] }, { output: "x", nuggets: [{ text: "y", importance: "critical" }] }, { output: "x" }],
+    },
+  };
+
+  it("has a case for every POST operation", () => {
+    const posts = (Object.keys(operations) as OperationId[]).filter((id) => operations[id].method === "POST");
+    expect(Object.keys(cases).sort()).toEqual(posts.sort());
+  });
+
+  for (const [id, c] of Object.entries(cases) as [OperationId, { valid: unknown[]; invalid: unknown[] }][]) {
+    it(`${id}: valid samples pass and invalid ones fail, agreeing with the zod schema`, () => {
+      const schema = entry(id).requestBody!.content["application/json"].schema;
+      for (const v of c.valid) {
+        expectValid(schema, v, `${id} ${JSON.stringify(v)}`);
+        expect(operations[id].input.safeParse(v).success).toBe(true);
+      }
+      for (const v of c.invalid) {
+        expectInvalid(schema, v, `${id} ${JSON.stringify(v)}`);
+        expect(operations[id].input.safeParse(v).success).toBe(false);
+      }
+    });
+  }
+});
+
+describe("real responses validate against the documented schemas", () => {
+  const seen = new Set<OperationId>();
+  afterAll(() => {
+    // Every operation's 200 schema was exercised by a real response.
+    expect([...seen].sort()).toEqual((Object.keys(operations) as OperationId[]).sort());
+  });
+
+  async function check(id: OperationId, res: Response, status = 200): Promise<Record<string, unknown>> {
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(res.status, JSON.stringify(body)).toBe(status);
+    expectValid(responseSchema(id, String(status)), body, `${id} ${status}`);
+    if (status === 200) seen.add(id);
+    return body;
+  }
+
+  it("ingest, recall (with explain), pack, grounded answer and eval, audit, forget", async () => {
+    const ingested = await check("ingest", await svc.post("/v1/memory/ingest", { source_path: "mission.md", content: SEED, timestamp: "2024-01-02T03:04:05Z" }));
+    await check("ingest", await svc.post("/v1/memory/ingest", { source_path: "mission.md", content: SEED, timestamp: "2024-01-02T03:04:05Z" }));
+    const recall = await check("recall", await svc.post("/v1/memory/recall", { query: "launch date mission control", explain: true }));
+    expect((recall.hits as unknown[]).length).toBeGreaterThan(0);
+    expect(recall.explain).toBeDefined();
+    await check("recall", await svc.post("/v1/memory/recall", { query: "nothing matches zebra" }));
+    const pack = await check("pack", await svc.post("/v1/memory/pack", { intent: "crew training", budget_tokens: 200 }));
+    expect((pack.items as unknown[]).length).toBeGreaterThan(0);
+    const answer = await check("grounded_answer", await svc.post("/v1/grounded/answer", { question: "When is the launch date?", min_confidence: 0 }));
+    const hash = (ingested.added as { chunk_hash: string }[])[0]!.chunk_hash;
+    await check(
+      "grounded_eval",
+      await svc.post("/v1/grounded/eval", {
+        output: "The launch date is March 3, 2024.",
+        nuggets: [{ text: "launch date March 3 2024" }, { text: "crew of four", importance: "okay" }],
+        citations: [{ chunk_hash: hash, text_span: "The launch date is March 3, 2024." }],
+      }),
+    );
+    const audit = await check("audit", await svc.get("/v1/audit/event_log", { limit: "50" }));
+    expect((audit.events as unknown[]).length).toBeGreaterThan(0);
+    await check("audit", await svc.get("/v1/audit/event_log", { trajectory_id: answer.trajectory_id as string }));
+    await check("forget", await svc.post("/v1/memory/forget", { chunk_hash: hash }));
+    await check("forget", await svc.post("/v1/memory/forget", { source_path: "mission.md" }));
+    await check("forget", await svc.post("/v1/memory/forget", { source_path: "mission.md" }));
+  });
+
+  it("error responses match each operation's error schema", async () => {
+    for (const id of Object.keys(operations) as OperationId[]) {
+      const op = operations[id];
+      const res = op.method === "GET" ? await svc.get(op.path, {}, { authorization: null }) : await svc.post(op.path, {}, { authorization: null });
+      await check(id, res, 401);
+      const bad = op.method === "GET" ? await svc.get(op.path, { limit: "x" }) : await svc.post(op.path, { nope: 1 });
+      await check(id, bad, 400);
+    }
+    await check("forget", await svc.post("/v1/memory/forget", { source_path: "never.md" }), 404);
+    await check("ingest", await svc.post("/v1/memory/ingest", { content: "bin\u0000ary" }), 422);
+    await check("ingest", await svc.post("/v1/memory/ingest", "{}", { "content-type": "text/plain" }), 415);
+    await check("grounded_answer", await svc.post("/v1/grounded/answer", { question: "zebra quasar nebula" }), 422);
+  });
+
+  it("the response schemas are strict enough to catch a broken citation", async () => {
+    await svc.post("/v1/memory/ingest", { source_path: "mission.md", content: SEED });
+    const body = (await (await svc.post("/v1/memory/recall", { query: "crew Houston" })).json()) as { hits: Record<string, unknown>[] };
+    const schema = responseSchema("recall", "200");
+    expectValid(schema, body, "recall");
+    const hit = body.hits[0]!;
+    for (const broken of [
+      { ...hit, score: 1.5 },
+      { ...hit, score: -0.1 },
+      { ...hit, chunk_hash: "md5:abc" },
+      { ...hit, retrieved_at: "yesterday" },
+      Object.fromEntries(Object.entries(hit).filter(([k]) => k !== "text_span")),
+    ])
+      expectInvalid(schema, { ...body, hits: [broken] }, JSON.stringify(broken));
+  });
+});
