@@ -106,4 +106,26 @@ describe("Bm25Index", () => {
     expect(index.score(["odd"], 2999)).toBeCloseTo(hits.find((h) => h.id === 2999)!.score, 9);
     expect(before).toBeGreaterThan(0);
   });
+
+  it("pruned search returns exactly the brute-force top k, with and without a filter (Zipf corpora with very common terms)", () => {
+    for (const seed of [1, 2, 3]) {
+      const rand = prng(seed);
+      const vocab = Array.from({ length: 400 }, (_, i) => `t${i}`);
+      const zipf = () => vocab[Math.min(vocab.length - 1, Math.floor(Math.pow(vocab.length, rand.next())) - 1)]!;
+      const index = new Bm25Index();
+      for (let id = 1; id <= 3000; id++) index.add(id, Array.from({ length: rand.int(5, 60) }, zipf));
+      for (let q = 0; q < 30; q++) {
+        const query = Array.from({ length: rand.int(1, 8) }, zipf);
+        const k = rand.pick([1, 10, 60]);
+        const accept = q % 3 === 0 ? (id: number) => id % 7 !== 0 : undefined;
+        const brute = Array.from({ length: 3000 }, (_, i) => ({ id: i + 1, score: index.score(query, i + 1) }))
+          .filter((d) => d.score > 0 && (!accept || accept(d.id)))
+          .sort((a, b) => b.score - a.score || a.id - b.id)
+          .slice(0, k);
+        const got = index.search(query, k, accept);
+        expect(got.map((d) => d.id), `seed ${seed} query ${query.join(" ")} k ${k}`).toEqual(brute.map((d) => d.id));
+        got.forEach((d, i) => expect(d.score).toBeCloseTo(brute[i]!.score, 9));
+      }
+    }
+  });
 });

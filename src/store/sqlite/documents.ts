@@ -51,7 +51,10 @@ export class DocumentRepo {
       logChange: db.prepare("INSERT INTO changes (workspace_id, chunk_id, op) VALUES (?, ?, ?)"),
       hashChunks: db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE workspace_id = ? AND chunk_hash = ?`),
       chunkById: db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE id = ? AND workspace_id = ?`),
-      chunksByIds: db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE workspace_id = ? AND id IN (SELECT value FROM json_each(?))`),
+      // CROSS JOIN fixes the loop order: primary-key lookups per id, never a scan of the workspace's chunks.
+      chunksByIds: db.prepare(
+        `SELECT ${CHUNK_COLUMNS.split(", ").map((c) => `c.${c}`).join(", ")} FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value WHERE c.workspace_id = ?`,
+      ),
       anyTombstone: db.prepare("SELECT 1 FROM forgotten WHERE workspace_id = ? LIMIT 1").pluck(),
       hasHash: db.prepare("SELECT 1 FROM chunks WHERE workspace_id = ? AND chunk_hash = ? LIMIT 1").pluck(),
       remaining: db.prepare("SELECT COUNT(*) FROM chunks WHERE workspace_id = ? AND source_path = ?").pluck(),
@@ -140,7 +143,7 @@ export class DocumentRepo {
       const row = this.s.chunkById.get(ids[0], workspaceId) as ChunkRow | undefined;
       return row ? [toChunk(row)] : [];
     }
-    const byId = new Map((this.s.chunksByIds.all(workspaceId, JSON.stringify(ids)) as ChunkRow[]).map((r) => [r.id, r]));
+    const byId = new Map((this.s.chunksByIds.all(JSON.stringify(ids), workspaceId) as ChunkRow[]).map((r) => [r.id, r]));
     return ids.flatMap((id) => {
       const row = byId.get(id);
       return row ? [toChunk(row)] : [];
