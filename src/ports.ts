@@ -62,6 +62,12 @@ export interface ChunkInput {
   terms: string[];
 }
 
+/** Vectors computed for an ingest, stored in the same transaction as its chunks. */
+export interface NewVectors {
+  embedderId: string;
+  byHash: ReadonlyMap<string, Float32Array>;
+}
+
 /** Metadata filters evaluated inside the indexes, so k results survive filtering. */
 export interface ChunkFilter {
   sourcePathPrefix?: string | undefined;
@@ -124,7 +130,7 @@ export interface Store {
   getDocument(workspaceId: string, sourcePath: string): DocumentRecord | undefined;
   documentChunks(workspaceId: string, sourcePath: string): ChunkRecord[];
   /** Replaces a source's chunks in one transaction: readers see the old version or the new, never both. */
-  replaceDocument(workspaceId: string, doc: DocumentRecord, chunks: ChunkInput[], audit?: EventDraft): void;
+  replaceDocument(workspaceId: string, doc: DocumentRecord, chunks: ChunkInput[], audit?: EventDraft, vectors?: NewVectors): void;
   hasChunkHash(workspaceId: string, chunkHash: string): boolean;
   chunksByHash(workspaceId: string, chunkHash: string): ChunkRecord[];
   /** The audit draft, when given, is appended in the same transaction; its payload gets `removed` filled in. */

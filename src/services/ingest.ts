@@ -5,7 +5,7 @@ import type { IngestRequest, IngestResponse } from "../contract/memory.ts";
 import { chunkDocument, inferKind } from "../domain/chunk.ts";
 import { contentHash } from "../domain/hash.ts";
 import { tokenize } from "../domain/tokenize.ts";
-import type { ChunkInput, Clock, Embedder, Store } from "../ports.ts";
+import type { ChunkInput, Clock, Embedder, NewVectors, Store } from "../ports.ts";
 import { looksBinary } from "./binary.ts";
 import { draftEvent } from "./audit.ts";
 import type { CallContext } from "./context.ts";
@@ -52,7 +52,7 @@ export class IngestService {
     const newHashes = new Set(chunks.map((c) => c.chunkHash));
     const added = chunks.filter((c) => !oldHashes.has(c.chunkHash));
     const deduplicated = new Set(added.filter((c) => this.store.hasChunkHash(workspaceId, c.chunkHash)).map((c) => c.chunkHash)).size;
-    await this.embedMissing(added);
+    const vectors = await this.embedMissing(added);
     const result: IngestResponse = {
       source_path: sourcePath,
       document_hash: documentHash,
@@ -64,24 +64,26 @@ export class IngestService {
       removed: oldChunks.filter((c) => !newHashes.has(c.chunkHash)).map(ref),
       deduplicated,
     };
-    this.store.replaceDocument(workspaceId, { sourcePath, documentHash, kind, authoredAt, ingestedAt: now, content: req.content }, chunks, event(result) || undefined);
+    this.store.replaceDocument(workspaceId, { sourcePath, documentHash, kind, authoredAt, ingestedAt: now, content: req.content }, chunks, event(result) || undefined, vectors);
     return result;
   }
 
   /** Embeds texts the cache lacks; on embedder failure the ingest still lands and the background job fills vectors later. */
-  private async embedMissing(chunks: readonly ChunkInput[]): Promise<void> {
-    if (!this.embedder || chunks.length === 0) return;
+  private async embedMissing(chunks: readonly ChunkInput[]): Promise<NewVectors | undefined> {
+    if (!this.embedder || chunks.length === 0) return undefined;
     const have = this.store.getEmbeddings(this.embedder.id, chunks.map((c) => c.chunkHash));
     const todo = [...new Map(chunks.filter((c) => !have.has(c.chunkHash)).map((c) => [c.chunkHash, c.text])).entries()];
+    const byHash = new Map<string, Float32Array>();
     try {
       for (let i = 0; i < todo.length; i += SLICE) {
         const slice = todo.slice(i, i + SLICE);
         const vectors = await this.embedder.embed(slice.map(([, text]) => text));
-        this.store.putEmbeddings(this.embedder.id, new Map(slice.map(([hash], j) => [hash, vectors[j]!])));
+        slice.forEach(([hash], j) => byHash.set(hash, vectors[j]!));
         await yieldToLoop();
       }
     } catch (err) {
       this.log(`embedding deferred to the background job: ${(err as Error).message}`);
     }
+    return { embedderId: this.embedder.id, byHash };
   }
 }

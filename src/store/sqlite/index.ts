@@ -1,5 +1,5 @@
 // The embedded default Store: one SQLite file (WAL) for truth, in-memory indexes for speed.
-import type { ChunkFilter, ChunkInput, DocumentRecord, EventDraft, EventQuery, RemovedChunk, Store, TokenRecord } from "../../ports.ts";
+import type { ChunkFilter, ChunkInput, DocumentRecord, EventDraft, EventQuery, NewVectors, RemovedChunk, Store, TokenRecord } from "../../ports.ts";
 import { openDatabase, type Db } from "./open.ts";
 import { WorkspaceRepo } from "./workspaces.ts";
 import { DocumentRepo } from "./documents.ts";
@@ -39,8 +39,9 @@ class SqliteStore implements Store {
   wasForgotten = (ws: string, key: { sourcePath?: string; chunkHash?: string }) => this.documents.wasForgotten(ws, key);
   getChunks = (ws: string, ids: readonly number[]) => this.documents.getChunks(ws, ids);
 
-  replaceDocument(ws: string, doc: DocumentRecord, chunks: ChunkInput[], audit?: EventDraft): void {
+  replaceDocument(ws: string, doc: DocumentRecord, chunks: ChunkInput[], audit?: EventDraft, vectors?: NewVectors): void {
     this.inTransaction(() => {
+      if (vectors) this.insertVectors(vectors.embedderId, vectors.byHash);
       this.documents.replace(ws, doc, chunks);
       if (audit) this.events.append(ws, [audit]);
     });
@@ -98,19 +99,18 @@ class SqliteStore implements Store {
     return out;
   }
 
-  /** Stores vectors and re-announces the chunks that carry them, so loaded vector indexes pick them up. */
+  /** Stores vectors for chunks already stored and re-announces those chunks, so loaded vector indexes pick them up. */
   putEmbeddings(embedderId: string, entries: ReadonlyMap<string, Float32Array>): void {
-    const insert = this.db.prepare("INSERT OR REPLACE INTO embeddings (embedder_id, chunk_hash, vector) VALUES (?, ?, ?)");
     const announce = this.db.prepare("INSERT INTO changes (workspace_id, chunk_id, op) SELECT workspace_id, id, 1 FROM chunks WHERE chunk_hash = ?");
-    this.db
-      .transaction(() => {
-        for (const [hash, vector] of entries) {
-          insert.run(embedderId, hash, toBlob(vector));
-          announce.run(hash);
-        }
-      })
-      .immediate();
-    this.indexes.invalidate();
+    this.inTransaction(() => {
+      this.insertVectors(embedderId, entries);
+      for (const hash of entries.keys()) announce.run(hash);
+    });
+  }
+
+  private insertVectors(embedderId: string, entries: ReadonlyMap<string, Float32Array>): void {
+    const insert = this.db.prepare("INSERT OR REPLACE INTO embeddings (embedder_id, chunk_hash, vector) VALUES (?, ?, ?)");
+    for (const [hash, vector] of entries) insert.run(embedderId, hash, toBlob(vector));
   }
 
   chunksMissingEmbedding(embedderId: string, limit: number) {
