@@ -139,6 +139,8 @@ export interface Store {
   wasForgotten(workspaceId: string, key: { sourcePath?: string; chunkHash?: string }): boolean;
 
   getChunks(workspaceId: string, ids: readonly number[]): ChunkRecord[];
+  /** Loads the workspace's search indexes now (the server does this before it reports ready) instead of on first query. */
+  warm(workspaceId: string, embedder?: { id: string; dimensions: number }): void;
   searchLexical(workspaceId: string, terms: readonly string[], k: number, filter: ChunkFilter): Scored[];
   lexicalScore(workspaceId: string, terms: readonly string[], chunkId: number): number;
   lexicalMaxScore(workspaceId: string, terms: readonly string[]): number;

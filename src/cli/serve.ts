@@ -22,6 +22,9 @@ export function registerServe(program: Command): void {
         const issued = runtime.auth.issue({ workspace: DEFAULT_WORKSPACE, label: "first start" });
         process.stdout.write(`\nFirst start: a token for workspace '${DEFAULT_WORKSPACE}' (shown once; more with 'smriti token create'):\n\n  ${issued.token}\n\n`);
       }
+      const warmStart = performance.now();
+      for (const ws of runtime.store.listWorkspaces()) runtime.store.warm(ws.id, runtime.embedder ?? undefined);
+      log(`indexes loaded in ${Math.round(performance.now() - warmStart)} ms`);
       const app = createHttpApp(runtime, (a) => mountMcpHttp(a, runtime));
       const server = await listen(app, config.host, config.port);
       log(`listening on ${server.url} (embedder: ${runtime.embedder?.id ?? "none, lexical only"})`);

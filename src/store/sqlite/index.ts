@@ -70,6 +70,11 @@ class SqliteStore implements Store {
     }
   }
 
+  warm(ws: string, embedder?: { id: string; dimensions: number }): void {
+    this.indexes.get(ws);
+    if (embedder) this.indexes.vectors(ws, embedder.id, embedder.dimensions);
+  }
+
   searchLexical(ws: string, terms: readonly string[], k: number, filter: ChunkFilter) {
     const index = this.indexes.get(ws);
     return index.bm25.search(terms, k, index.accept(filter));
