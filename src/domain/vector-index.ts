@@ -57,15 +57,15 @@ export class VectorIndex {
 
   search(query: Float32Array, k: number, accept?: (id: number) => boolean): Scored[] {
     const top = new TopK(k);
-    const candidates = this.mean && this.slotOf.size > EXACT_LIMIT ? this.prefilter(query, Math.max(k * 25, 500), accept) : null;
-    const visit = (slot: number): void => {
-      if (!this.alive[slot]) return;
-      const id = this.ids[slot]!;
+    const prefiltered = this.mean && this.slotOf.size > EXACT_LIMIT;
+    const slots = prefiltered ? this.prefilter(query, Math.max(k * 25, 500), accept) : null;
+    const n = slots ? slots.length : this.slots;
+    for (let i = 0; i < n; i++) {
+      const slot = slots ? slots[i]! : i;
+      if (!this.alive[slot]) continue;
       const s = this.dot(query, slot);
-      if (s > top.minScore && (candidates || !accept || accept(id))) top.push(id, s);
-    };
-    if (candidates) for (const c of candidates) visit(c.id);
-    else for (let slot = 0; slot < this.slots; slot++) visit(slot);
+      if (s > top.minScore && (slots || !accept || accept(this.ids[slot]!))) top.push(this.ids[slot]!, s);
+    }
     return top.sorted();
   }
 
@@ -76,18 +76,26 @@ export class VectorIndex {
     return s;
   }
 
-  /** Slots whose centred sign bits are closest in Hamming distance to the query's. */
-  private prefilter(query: Float32Array, n: number, accept?: (id: number) => boolean): Scored[] {
+  /** About n admitted slots nearest in Hamming distance on centred sign bits: a distance histogram, no sorting. */
+  private prefilter(query: Float32Array, n: number, accept?: (id: number) => boolean): Int32Array {
     const q = this.code(query);
-    const top = new TopK(n);
+    const far = this.dimensions + 1;
+    const dist = new Uint16Array(this.slots);
+    const histogram = new Uint32Array(far + 1);
     for (let slot = 0; slot < this.slots; slot++) {
-      if (!this.alive[slot]) continue;
-      let dist = 0;
-      for (let w = 0; w < this.words; w++) dist += popcount((q[w]! ^ this.codes[slot * this.words + w]!) >>> 0);
-      const score = -dist;
-      if (score > top.minScore && (!accept || accept(this.ids[slot]!))) top.push(slot, score);
+      let d = far;
+      if (this.alive[slot] && (!accept || accept(this.ids[slot]!))) {
+        d = 0;
+        for (let w = 0, o = slot * this.words; w < this.words; w++) d += popcount((q[w]! ^ this.codes[o + w]!) >>> 0);
+      }
+      dist[slot] = d;
+      histogram[d]!++;
     }
-    return top.sorted();
+    let cutoff = 0;
+    for (let seen = 0; cutoff < far && seen + histogram[cutoff]! < n; cutoff++) seen += histogram[cutoff]!;
+    const out: number[] = [];
+    for (let slot = 0; slot < this.slots; slot++) if (dist[slot]! <= cutoff && dist[slot]! < far) out.push(slot);
+    return Int32Array.from(out);
   }
 
   private freezeMean(): void {

@@ -1,0 +1,54 @@
+// VectorIndex: exact cosine top-k below the prefilter size, and the sign-bit prefilter keeping true neighbours above it.
+import { describe, expect, it } from "vitest";
+import { VectorIndex } from "../../src/domain/vector-index.ts";
+import { prng } from "../helpers/prng.ts";
+
+function unit(v: Float32Array): Float32Array {
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+}
+
+function gaussian(rand: ReturnType<typeof prng>, dims: number): Float32Array {
+  return unit(Float32Array.from({ length: dims }, () => Math.sqrt(-2 * Math.log(rand.next() + 1e-12)) * Math.cos(2 * Math.PI * rand.next())));
+}
+
+const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+
+describe("VectorIndex", () => {
+  it("returns the exact cosine top k (and honours accept and remove) on small sets", () => {
+    const rand = prng(11);
+    const index = new VectorIndex(16);
+    const vectors = Array.from({ length: 500 }, () => gaussian(rand, 16));
+    vectors.forEach((v, i) => index.add(i + 1, v));
+    index.remove(3);
+    for (let q = 0; q < 20; q++) {
+      const query = gaussian(rand, 16);
+      const accept = q % 2 ? (id: number) => id % 5 !== 0 : undefined;
+      const brute = vectors
+        .map((v, i) => ({ id: i + 1, score: dot(query, v) }))
+        .filter((d) => d.id !== 3 && (!accept || accept(d.id)))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, 10);
+      const got = index.search(query, 10, accept);
+      expect(got.map((d) => d.id)).toEqual(brute.map((d) => d.id));
+      expect(got[0]!.score).toBeCloseTo(brute[0]!.score, 5);
+    }
+  });
+
+  it("above the exact limit, the prefilter still finds a stored vector from a noisy copy of it, and respects accept", () => {
+    const rand = prng(12);
+    const dims = 64;
+    const index = new VectorIndex(dims);
+    const vectors = Array.from({ length: 25_000 }, () => gaussian(rand, dims));
+    vectors.forEach((v, i) => index.add(i + 1, v));
+    let found = 0;
+    for (let q = 0; q < 50; q++) {
+      const target = rand.int(1, vectors.length);
+      const noisy = unit(vectors[target - 1]!.map((x) => x + 0.05 * (rand.next() - 0.5)));
+      const hits = index.search(noisy, 10);
+      if (hits[0]?.id === target) found++;
+      expect(index.search(noisy, 10, (id) => id !== target).some((h) => h.id === target)).toBe(false);
+    }
+    expect(found).toBeGreaterThanOrEqual(48);
+  });
+});
