@@ -5,11 +5,13 @@ export interface MmrItem extends Comparable {
   relevance: number;
 }
 
-/** Greedy MMR order; `diversity` 0 = relevance only, 1 = novelty only. Returns indices into items. */
-export function mmrOrder(items: readonly MmrItem[], diversity: number): number[] {
+/**
+ * Greedy MMR order; `diversity` 0 = relevance only, 1 = novelty only. Yields indices into items lazily, so a
+ * consumer that stops after k picks pays O(n x k) similarities, not O(n^2).
+ */
+export function* mmrOrder(items: readonly MmrItem[], diversity: number): Generator<number> {
   const remaining = new Set(items.map((_, i) => i));
   const maxSim = new Float64Array(items.length);
-  const order: number[] = [];
   while (remaining.size > 0) {
     let best = -1;
     let bestValue = -Infinity;
@@ -21,8 +23,7 @@ export function mmrOrder(items: readonly MmrItem[], diversity: number): number[]
       }
     }
     remaining.delete(best);
-    order.push(best);
-    for (const i of remaining) maxSim[i] = Math.max(maxSim[i]!, similarity(items[i]!, items[best]!));
+    yield best;
+    if (diversity > 0) for (const i of remaining) maxSim[i] = Math.max(maxSim[i]!, similarity(items[i]!, items[best]!));
   }
-  return order;
 }

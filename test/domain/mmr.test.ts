@@ -9,11 +9,11 @@ describe("mmrOrder", () => {
   const items = [item(1.0, "sqlite wal durability log"), item(0.95, "sqlite wal durability checkpoint"), item(0.8, "postgres replication stream")];
 
   it("with diversity 0 is pure relevance order", () => {
-    expect(mmrOrder(items, 0)).toEqual([0, 1, 2]);
+    expect([...mmrOrder(items, 0)]).toEqual([0, 1, 2]);
   });
 
   it("with diversity picks a less relevant but novel item second instead of the near-copy", () => {
-    const order = mmrOrder(items, 0.5);
+    const order = [...mmrOrder(items, 0.5)];
     expect(order[0]).toBe(0);
     expect(order[1]).toBe(2);
     expect(order).toHaveLength(3);
@@ -23,7 +23,7 @@ describe("mmrOrder", () => {
   it("returns a permutation for any diversity", () => {
     const many = Array.from({ length: 25 }, (_, i) => item((i * 37) % 11, `t${i % 5} t${i % 7} u${i}`));
     for (const d of [0, 0.1, 0.5, 0.9, 1]) expect([...mmrOrder(many, d)].sort((a, b) => a - b)).toEqual(many.map((_, i) => i));
-    expect(mmrOrder([], 0.3)).toEqual([]);
+    expect([...mmrOrder([], 0.3)]).toEqual([]);
   });
 });
 
