@@ -1,0 +1,86 @@
+// Prints the results: the target check first, then every measurement per corpus size.
+import type { IngestResult } from "../scenarios/ingest.ts";
+import type { LatencySummary } from "../lib/stats.ts";
+import { renderTable } from "./table.ts";
+import type { BenchResults, SizeResults } from "./types.ts";
+
+export function printResults(r: BenchResults): string {
+  const out: string[] = [];
+  const m = r.machine;
+  out.push(
+    `Smriti bench ${r.date} commit ${r.commit.short}${r.commit.dirty ? "+dirty" : ""}${r.options.quick ? "  QUICK" : ""}`,
+    `${m.cpus} x ${m.cpuModel}, ${m.totalMemMB} MB, node ${m.node}, sqlite ${m.sqlite ?? "?"}, load avg ${m.loadAvgStart} -> ${m.loadAvgEnd}` +
+      (Math.max(m.loadAvgStart, m.loadAvgEnd) > m.cpus ? "  (machine busy: wall times inflated; see cpu ms/op)" : ""),
+  );
+  out.push("", "Targets", renderTable(["metric", "target", "measured", "result"], r.targets.map((t) => [t.metric, t.target, `${fmt(t.measured)} ${t.unit}`, t.pass ? "PASS" : "MISS"])));
+  for (const t of r.targets) if (t.note) out.push(`  note (${t.metric}): ${t.note}`);
+  for (const s of r.sizes) out.push("", ...sizeSection(s));
+  out.push("", `total bench time ${r.durationSeconds.toFixed(0)} s`);
+  return out.join("\n");
+}
+
+function sizeSection(s: SizeResults): string[] {
+  const out = [`== ${s.chunks.toLocaleString("en-US")} chunks in ${s.documents.toLocaleString("en-US")} markdown documents ==`];
+  const ingestRow = (name: string, i: IngestResult) => [
+    `${name}${i.completed ? "" : " (time-boxed)"}`,
+    i.startChunks,
+    i.chunks,
+    i.chunksPerSec,
+    i.cpuChunksPerSec,
+    i.firstTenthChunksPerSec,
+    i.lastTenthChunksPerSec,
+    i.seconds,
+    i.embedSeconds,
+  ];
+  const ingestRows = (["none", "glove"] as const).flatMap((k) => {
+    const g = s.ingest[k];
+    const name = `embedder ${g.fromEmpty.embedder}`;
+    return [ingestRow(name, g.fromEmpty), ...(g.atSize ? [ingestRow(`${name} at size`, g.atSize)] : [])];
+  });
+  out.push(
+    renderTable(["ingest (in-process)", "from", "chunks", "chunks/s", "per CPU-s", "first 10%", "last 10%", "seconds", "embed s"], ingestRows),
+    `DB on disk: ${s.db.none.totalMB} MB without vectors, ${s.db.glove.totalMB} MB with ${s.ingest.glove.fromEmpty.embedder}` +
+      (s.ingest.glove.filledDocuments > 0 ? ` (${s.ingest.glove.filledDocuments} documents filled unmeasured after the time budget)` : ""),
+    "",
+  );
+  const row = (name: string, x: LatencySummary, cpu: number | string, extra: string) => [name, x.n, x.p50, x.p90, x.p99, x.mean, x.max, cpu, extra];
+  const c = s.contention;
+  out.push(
+    renderTable(
+      ["latency (ms)", "n", "p50", "p90", "p99", "mean", "max", "cpu ms/op", "extra"],
+      [
+        ...s.recall.map((x) => row(`recall ${x.mode} in-process`, x, x.cpuMsPerOp, `${x.avgHits} hits`)),
+        row("pack in-process", s.pack, s.pack.cpuMsPerOp, `${s.pack.avgItems} items`),
+        row("recall hybrid HTTP sequential", s.http.sequential, s.http.sequential.cpuMsPerOp, "-"),
+        row(`recall hybrid HTTP c=${s.http.concurrent.concurrency}`, s.http.concurrent, "-", `${s.http.concurrent.requestsPerSec} req/s`),
+        ...(c
+          ? [
+              row("recall HTTP idle (client proc)", c.idle, "-", "-"),
+              row("recall HTTP during ingest", c.duringIngest, "-", c.queriesRepeated ? "queries repeated" : "-"),
+              row("ingest HTTP request (50 chunks)", c.ingest.request, "-", `${c.ingest.chunksPerSec} chunks/s, ${c.ingest.documents}/${c.ingest.plannedDocuments} docs`),
+            ]
+          : []),
+      ],
+    ),
+    "",
+    renderTable(
+      ["cold start (fresh process)", "embedder ms", "open ms", "1st lexical ms", "1st hybrid ms", "to 1st recall ms", "RSS MB", "heap MB", "external MB", "baseline RSS"],
+      [s.coldStart.glove, s.coldStart.none].map((x) => [
+        `embedder ${x.embedder}`,
+        x.embedderLoadMs,
+        x.openMs,
+        x.firstLexicalRecallMs,
+        x.firstHybridRecallMs,
+        x.toFirstRecallMs,
+        x.memoryLoaded.rssMB,
+        x.memoryLoaded.heapUsedMB,
+        x.memoryLoaded.externalMB,
+        x.memoryBaseline.rssMB,
+      ]),
+    ),
+    `bench process after recall runs: RSS ${s.benchProcessMemory.rssMB} MB, heap used ${s.benchProcessMemory.heapUsedMB} MB`,
+  );
+  return out;
+}
+
+const fmt = (x: number) => (Number.isInteger(x) ? x.toLocaleString("en-US") : x.toFixed(2));

@@ -1,0 +1,26 @@
+// The issue's performance targets, checked at the largest size measured (100k chunks in a full run).
+import type { SizeResults, TargetCheck } from "./types.ts";
+
+export function checkTargets(at: SizeResults): TargetCheck[] {
+  const hybrid = at.recall.find((r) => r.mode === "hybrid");
+  const n = at.chunks >= 1000 ? `${Math.round(at.chunks / 1000)}k` : String(at.chunks);
+  const check = (metric: string, target: string, measured: number, unit: string, pass: boolean, note?: string): TargetCheck => ({
+    metric: `${metric} @${n}`,
+    target,
+    measured,
+    unit,
+    pass,
+    ...(note ? { note } : {}),
+  });
+  const { fromEmpty, atSize } = at.ingest.glove;
+  const ingestRate = atSize ? Math.min(fromEmpty.chunksPerSec, atSize.chunksPerSec) : fromEmpty.chunksPerSec;
+  const ingestNote = atSize
+    ? `time-boxed: ${fromEmpty.chunks} chunks from empty at ${fromEmpty.chunksPerSec}/s, ${atSize.chunks} more at ${atSize.startChunks} chunks at ${atSize.chunksPerSec}/s`
+    : undefined;
+  return [
+    check("hybrid recall top-10 p50 (in-process)", "<= 5 ms", hybrid?.p50 ?? NaN, "ms", (hybrid?.p50 ?? Infinity) <= 5),
+    check("hybrid recall top-10 p99 (in-process)", "<= 20 ms", hybrid?.p99 ?? NaN, "ms", (hybrid?.p99 ?? Infinity) <= 20),
+    check("ingest, default GloVe embedder", ">= 10,000 chunks/s", ingestRate, "chunks/s", ingestRate >= 10_000, ingestNote),
+    check("RSS after loading (fresh process, GloVe)", "<= 400 MB", at.coldStart.glove.memoryLoaded.rssMB, "MB", at.coldStart.glove.memoryLoaded.rssMB <= 400),
+  ];
+}

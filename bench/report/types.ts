@@ -1,0 +1,44 @@
+// The shape of one bench run's results (also the JSON written to bench/results/).
+import type { ColdStartResult } from "../scenarios/cold-start.ts";
+import type { ContentionResult } from "../scenarios/contention.ts";
+import type { HttpRecallResult } from "../scenarios/http-recall.ts";
+import type { SizedIngest } from "../scenarios/ingest-to-size.ts";
+import type { DbSize } from "../lib/db-size.ts";
+import type { PackResult } from "../scenarios/pack.ts";
+import type { RecallResult } from "../scenarios/recall.ts";
+import type { CommitInfo, MachineInfo } from "../lib/machine.ts";
+import type { MemorySnapshot } from "../lib/memory.ts";
+
+export interface SizeResults {
+  chunks: number;
+  documents: number;
+  ingest: { none: SizedIngest; glove: SizedIngest };
+  /** After ingest (runtime closed, WAL checkpointed), before the contention test adds documents. */
+  db: { none: DbSize; glove: DbSize };
+  coldStart: { glove: ColdStartResult; none: ColdStartResult };
+  recall: RecallResult[];
+  pack: PackResult;
+  http: HttpRecallResult;
+  contention: ContentionResult | null;
+  /** The bench process itself after recall runs on this size (includes its corpus and ingest garbage). */
+  benchProcessMemory: MemorySnapshot;
+}
+
+export interface TargetCheck {
+  metric: string;
+  target: string;
+  measured: number;
+  unit: string;
+  pass: boolean;
+  note?: string;
+}
+
+export interface BenchResults {
+  date: string;
+  commit: CommitInfo;
+  machine: MachineInfo;
+  options: { quick: boolean; sizes: number[]; queries: number; seed: number; vocabulary: number; zipfExponent: number; ingestBudgetSeconds: number };
+  sizes: SizeResults[];
+  targets: TargetCheck[];
+  durationSeconds: number;
+}

@@ -1,0 +1,60 @@
+// Recall latency from a separate client process, idle and while another client ingests 10k chunks over HTTP.
+import { forkClient, isType, nextMessage } from "../workers/ipc.ts";
+import type { IngestClientDone, RecallClientSamples } from "../workers/protocol.ts";
+import type { BenchServer } from "../lib/server.ts";
+import { round, summarize, type LatencySummary } from "../lib/stats.ts";
+
+export interface ContentionResult {
+  idle: LatencySummary;
+  duringIngest: LatencySummary;
+  queriesRepeated: boolean;
+  ingest: { documents: number; plannedDocuments: number; chunks: number; seconds: number; chunksPerSec: number; request: LatencySummary };
+}
+
+export async function benchContention(
+  srv: BenchServer,
+  queries: string[],
+  opts: { idleQueries: number; documents: number; chunksPerDocument: number; seed: number; maxSeconds: number },
+): Promise<ContentionResult> {
+  const recaller = forkClient("./recall-client.ts", { url: srv.url, token: srv.token, queries, mode: "hybrid" });
+  const ingester = forkClient("./ingest-client.ts", {
+    url: srv.url,
+    token: srv.token,
+    seed: opts.seed,
+    documents: opts.documents,
+    chunksPerDocument: opts.chunksPerDocument,
+    pathPrefix: "contention",
+    maxSeconds: opts.maxSeconds,
+  });
+  try {
+    await Promise.all([nextMessage(recaller, isType("ready")), nextMessage(ingester, isType("ready"))]);
+    recaller.send({ type: "run", count: 50 }); // warm-up of the client's connection and JIT
+    await nextMessage(recaller, isType("samples"));
+    recaller.send({ type: "run", count: opts.idleQueries });
+    const idle = await nextMessage<RecallClientSamples>(recaller, isType("samples"));
+
+    const during = nextMessage<RecallClientSamples>(recaller, isType("samples"));
+    const done = nextMessage<IngestClientDone>(ingester, isType("done"));
+    recaller.send({ type: "loop" });
+    ingester.send({ type: "start" });
+    const ingest = await done;
+    recaller.send({ type: "stop" });
+    const busy = await during;
+    return {
+      idle: summarize(idle.latencies),
+      duringIngest: summarize(busy.latencies),
+      queriesRepeated: busy.wrapped,
+      ingest: {
+        documents: ingest.documents,
+        plannedDocuments: opts.documents,
+        chunks: ingest.chunks,
+        seconds: round(ingest.seconds, 2),
+        chunksPerSec: round(ingest.chunks / ingest.seconds, 0),
+        request: summarize(ingest.requestMs),
+      },
+    };
+  } finally {
+    recaller.kill();
+    ingester.kill();
+  }
+}

@@ -1,0 +1,87 @@
+// Every measurement for one corpus size, on fresh databases in a scratch directory.
+import { join } from "node:path";
+import type { BenchDocument } from "./corpus/documents.ts";
+import { generateQueries, slices } from "./corpus/queries.ts";
+import { dbSize } from "./lib/db-size.ts";
+import { progress } from "./lib/log.ts";
+import { memorySnapshot } from "./lib/memory.ts";
+import type { BenchOptions } from "./lib/options.ts";
+import { openRuntime } from "./lib/runtime.ts";
+import { startServer } from "./lib/server.ts";
+import type { SizeResults } from "./report/types.ts";
+import { benchColdStart } from "./scenarios/cold-start.ts";
+import { benchContention } from "./scenarios/contention.ts";
+import { benchHttpRecall } from "./scenarios/http-recall.ts";
+import { ingestToSize } from "./scenarios/ingest-to-size.ts";
+import { benchPack } from "./scenarios/pack.ts";
+import { benchRecall, type Mode } from "./scenarios/recall.ts";
+import type { Embedder } from "../src/ports.ts";
+
+const MODES: Mode[] = ["lexical", "hybrid", "vector"];
+const TAIL_CHUNKS = 500;
+
+export async function benchSize(dir: string, docs: readonly BenchDocument[], vocab: readonly string[], glove: Embedder, opts: BenchOptions): Promise<SizeResults> {
+  const chunks = docs.reduce((n, d) => n + d.sections, 0);
+  const label = `${chunks / 1000}k`;
+  const noneDir = join(dir, "none");
+  const gloveDir = join(dir, "glove");
+  const budget = { budgetSeconds: opts.ingestBudgetSeconds, tailChunks: TAIL_CHUNKS };
+
+  progress(`${label}: ingest without embedder`);
+  const ingestNone = await ingestToSize(noneDir, null, docs, { label: `${label}/none`, ...budget });
+  progress(`${label}: ingest with ${glove.id}`);
+  const ingestGlove = await ingestToSize(gloveDir, glove, docs, { label: `${label}/glove`, ...budget });
+  const db = { none: dbSize(join(noneDir, "smriti.db")), glove: dbSize(join(gloveDir, "smriti.db")) };
+
+  const { queries: q, warmup: w, limits } = opts;
+  const httpSeq = Math.max(500, Math.round(q / 2));
+  const httpConc = Math.max(800, q);
+  const packN = Math.max(300, Math.round(q / 2));
+  const rest = 20_000;
+  const all = generateQueries(vocab, 3 * (w + q) + 2 * w + httpSeq + httpConc + packN + rest, opts.seed + chunks);
+  const [lexW, lexQ, hybW, hybQ, vecW, vecQ, packW, packQ, httpW, httpS, httpC, spare] = slices(all, w, q, w, q, w, q, w, packN, w, httpSeq, httpConc, rest);
+
+  progress(`${label}: cold start (fresh processes)`);
+  const coldGlove = await benchColdStart(gloveDir, "glove", all[0]!);
+  const coldNone = await benchColdStart(noneDir, "none", all[1]!);
+
+  const rt = await openRuntime(gloveDir, glove);
+  const recall = [];
+  const sets: Record<Mode, [string[], string[]]> = { lexical: [lexW!, lexQ!], hybrid: [hybW!, hybQ!], vector: [vecW!, vecQ!] };
+  for (const mode of MODES) {
+    progress(`${label}: recall ${mode} in-process`);
+    recall.push(await benchRecall(rt, mode, ...sets[mode], limits.recall));
+  }
+  progress(`${label}: pack in-process`);
+  const pack = await benchPack(rt, packW!, packQ!, limits.pack);
+  const benchProcessMemory = memorySnapshot();
+
+  const srv = await startServer(rt.runtime);
+  progress(`${label}: recall over HTTP`);
+  const http = await benchHttpRecall(srv, { warmup: httpW!, sequential: httpS!, concurrent: httpC! }, limits.httpSequential, limits.httpConcurrent);
+  let contention = null;
+  if (opts.contention) {
+    progress(`${label}: recall while ingesting 200 x 50 chunks over HTTP`);
+    contention = await benchContention(srv, spare!, {
+      idleQueries: 200,
+      documents: 200,
+      chunksPerDocument: 50,
+      seed: opts.seed + 7,
+      maxSeconds: limits.contentionIngestSeconds,
+    });
+  }
+  await srv.server.close();
+  await rt.runtime.close();
+  return {
+    chunks,
+    documents: docs.length,
+    ingest: { none: ingestNone, glove: ingestGlove },
+    db,
+    coldStart: { glove: coldGlove, none: coldNone },
+    recall,
+    pack,
+    http,
+    contention,
+    benchProcessMemory,
+  };
+}

@@ -1,0 +1,37 @@
+// Messages between the bench and its client processes (fork IPC).
+
+export interface RecallClientInit {
+  url: string;
+  token: string;
+  queries: string[];
+  mode: "hybrid" | "lexical" | "vector";
+}
+
+/** `count`: run that many queries; `until-stop`: loop until a "stop" message. */
+export type RecallClientCommand = { type: "run"; count: number } | { type: "loop" } | { type: "stop" };
+
+export interface RecallClientSamples {
+  type: "samples";
+  latencies: number[];
+  /** True when the loop ran out of distinct queries and repeated some (cached query vectors). */
+  wrapped: boolean;
+}
+
+export interface IngestClientInit {
+  url: string;
+  token: string;
+  seed: number;
+  documents: number;
+  chunksPerDocument: number;
+  pathPrefix: string;
+  /** Stop sending new documents after this long. */
+  maxSeconds: number;
+}
+
+export interface IngestClientDone {
+  type: "done";
+  documents: number;
+  chunks: number;
+  seconds: number;
+  requestMs: number[];
+}
