@@ -40,6 +40,8 @@ export class LiveIndexes {
 
   constructor(private readonly db: Db) {
     this.stmts = {
+      // Prepared once: db.pragma() re-prepares on every call, and recall asks several times per query.
+      dataVersion: db.prepare("PRAGMA data_version").pluck(),
       maxSeq: db.prepare("SELECT COALESCE(MAX(seq), 0) AS seq FROM changes"),
       allChunks: db.prepare("SELECT id, source_path, terms, authored_at, chunk_hash FROM chunks WHERE workspace_id = ?"),
       changes: db.prepare(
@@ -85,7 +87,7 @@ export class LiveIndexes {
 
   /** Replays changes committed since the last look; own writes arrive the same way as other processes'. */
   sync(): void {
-    const version = this.db.pragma("data_version", { simple: true }) as number;
+    const version = this.stmts.dataVersion.get() as number;
     if (version === this.dataVersion && this.lastSeq > 0) return;
     this.dataVersion = version;
     if (this.workspaces.size === 0) {
