@@ -40,7 +40,7 @@ export interface FullRuntime extends Runtime {
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<FullRuntime> {
   const log = opts.log ?? ((msg: string) => process.stderr.write(`[smriti] ${msg}\n`));
   const clock = opts.clock ?? systemClock;
-  const store = opts.store ?? openSqliteStore(config.dbFile, { synchronous: config.synchronous });
+  const store = opts.store ?? openSqliteStore(config.dbFile, { synchronous: config.synchronous, backgroundCheckpoints: opts.background ?? false });
   store.ensureWorkspace(DEFAULT_WORKSPACE, clock.now().getTime());
   const embedder = opts.embedder !== undefined ? opts.embedder : await createEmbedderFromEnv(config.env);
   const retriever = new Retriever(store, embedder, opts.retrieval ?? defaultRetrievalConfig);
@@ -65,7 +65,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     embedder,
     async close() {
       await reembed?.stop();
-      store.close();
+      await store.close();
     },
   };
 }

@@ -159,5 +159,5 @@ export interface Store {
   /** The last appended event's seq and hash, recorded with every append (detects events cut off the end). */
   eventHead(workspaceId: string): { seq: number; hash: string } | undefined;
 
-  close(): void;
+  close(): Promise<void>;
 }

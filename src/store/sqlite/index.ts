@@ -5,10 +5,18 @@ import { WorkspaceRepo } from "./workspaces.ts";
 import { DocumentRepo } from "./documents.ts";
 import { LiveIndexes } from "./live-index.ts";
 import { EventRepo } from "./events.ts";
+import { startBackgroundCheckpoints, type Checkpointer } from "./checkpointer.ts";
 import { fromBlob, toBlob } from "../../embed/vector.ts";
 
-export function openSqliteStore(file: string, opts: { synchronous?: "normal" | "full" } = {}): Store {
-  return new SqliteStore(openDatabase(file, opts));
+export interface SqliteOptions {
+  synchronous?: "normal" | "full";
+  /** Long-running processes (the server) checkpoint the WAL from a worker thread instead of inside writes. */
+  backgroundCheckpoints?: boolean;
+}
+
+export function openSqliteStore(file: string, opts: SqliteOptions = {}): Store {
+  const db = openDatabase(file, opts);
+  return new SqliteStore(db, opts.backgroundCheckpoints && file !== ":memory:" ? startBackgroundCheckpoints(db, file) : null);
 }
 
 class SqliteStore implements Store {
@@ -17,7 +25,10 @@ class SqliteStore implements Store {
   private readonly indexes: LiveIndexes;
   private readonly events: EventRepo;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly checkpointer: Checkpointer | null,
+  ) {
     this.workspaces = new WorkspaceRepo(db);
     this.documents = new DocumentRepo(db);
     this.indexes = new LiveIndexes(db);
@@ -132,7 +143,8 @@ class SqliteStore implements Store {
   listEvents = (ws: string, q: EventQuery) => this.events.list(ws, q);
   eventHead = (ws: string) => this.events.head(ws);
 
-  close(): void {
+  async close(): Promise<void> {
+    await this.checkpointer?.stop();
     this.db.close();
   }
 }
