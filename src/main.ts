@@ -11,7 +11,7 @@ import { GroundedService } from "./services/grounded.ts";
 import { GroundedEvalService } from "./services/grounded-eval.ts";
 import { IngestService } from "./services/ingest.ts";
 import { MemoryService } from "./services/memory.ts";
-import { startReembedder } from "./services/reembed.ts";
+import { startReembedder, type Reembedder } from "./services/reembed.ts";
 import { defaultRetrievalConfig, type RetrievalConfig } from "./services/retrieval-config.ts";
 import { Retriever } from "./services/retriever.ts";
 import { openSqliteStore } from "./store/sqlite/index.ts";
@@ -25,8 +25,10 @@ export interface RuntimeOptions {
   clock?: Clock;
   retrieval?: RetrievalConfig;
   log?: (msg: string) => void;
-  /** Start the background re-embedding loop (the server does; one-shot CLI commands do not). */
+  /** Start the background re-embedding loop and WAL checkpointer (the server does; one-shot CLI commands do not). */
   background?: boolean;
+  /** How long the re-embedding job waits after an embedder failure (default 30 s). */
+  reembedRetryMs?: number;
 }
 
 export interface FullRuntime extends Runtime {
@@ -45,12 +47,13 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const embedder = opts.embedder !== undefined ? opts.embedder : await createEmbedderFromEnv(config.env);
   const retriever = new Retriever(store, embedder, opts.retrieval ?? defaultRetrievalConfig);
   const memory = new MemoryService(store, retriever, clock);
-  const ingest = new IngestService(store, embedder, clock, log);
+  let reembed: Reembedder | null = null;
+  const ingest = new IngestService(store, embedder, clock, log, () => reembed?.kick());
   const audit = new AuditService(store, clock);
   const grounded = new GroundedService(retriever, audit, clock);
   const groundedEval = new GroundedEvalService(store);
   const auth = new AuthService(store, { multiTenant: config.multiTenant, now: () => clock.now().getTime() });
-  const reembed = embedder && opts.background ? startReembedder(store, embedder, log) : null;
+  reembed = embedder && opts.background ? startReembedder(store, embedder, log, opts.reembedRetryMs) : null;
   return {
     version: VERSION,
     auth,

@@ -12,7 +12,8 @@ export interface BenchRuntime {
 
 export async function openRuntime(dataDir: string, embedder: Embedder | null): Promise<BenchRuntime> {
   const config = loadConfig({}, { data: dataDir, port: 0, host: "127.0.0.1" });
-  const runtime = await createRuntime(config, { embedder, log: () => {} });
+  // background: the server's configuration (WAL checkpoints in a worker thread, re-embedding job).
+  const runtime = await createRuntime(config, { embedder, log: () => {}, background: true });
   const ws = runtime.store.findWorkspace(DEFAULT_WORKSPACE);
   if (!ws) throw new Error("bench: default workspace missing");
   return { runtime, workspaceId: ws.id, dbFile: config.dbFile };

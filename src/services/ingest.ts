@@ -19,6 +19,8 @@ export class IngestService {
     private readonly embedder: Embedder | null,
     private readonly clock: Clock,
     private readonly log: (msg: string) => void = () => {},
+    /** Called when vectors could not be computed now; the background job fills them later. */
+    private readonly onDeferred: () => void = () => {},
   ) {}
 
   /** With `call`, a memory.ingest audit event is written in the same transaction as the chunks. */
@@ -83,6 +85,7 @@ export class IngestService {
       }
     } catch (err) {
       this.log(`embedding deferred to the background job: ${(err as Error).message}`);
+      setImmediate(this.onDeferred); // after this ingest's transaction commits, so the job sees its chunks
     }
     return { embedderId: this.embedder.id, byHash };
   }
