@@ -1,5 +1,6 @@
 // The narrow interfaces services depend on; adapters implement them, the domain never sees them.
 import type { Scored } from "./domain/topk.ts";
+import type { HashedFields } from "./domain/event-hash.ts";
 import type { DocumentKind } from "./domain/chunk.ts";
 
 /** Turns texts into unit-length vectors; `id` changes whenever the vectors would. */
@@ -91,18 +92,8 @@ export interface EventDraft {
   payload: unknown;
 }
 
-export interface StoredEvent {
-  workspaceId: string;
-  seq: number;
-  id: string;
-  type: string;
-  actorId: string | null;
-  tokenId: string | null;
-  at: number;
-  trajectoryId: string | null;
-  /** The payload exactly as hashed (canonical JSON text). */
-  payload: string;
-  prevHash: string;
+/** A stored event: every hashed field (payload as the exact canonical JSON text that was hashed) plus its hash. */
+export interface StoredEvent extends HashedFields {
   hash: string;
 }
 

@@ -1,7 +1,5 @@
 // The grounded, eval and audit tools through the MCP SDK client over Streamable HTTP, against a real listening server.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { AuditResponse } from "../../src/contract/audit.ts";
 import type { GroundedAnswerResponse } from "../../src/contract/grounded.ts";
@@ -10,6 +8,7 @@ import { operations } from "../../src/contract/operations.ts";
 import { createHttpApp } from "../../src/transports/http/app.ts";
 import { listen, type RunningServer } from "../../src/transports/http/serve.ts";
 import { mountMcpHttp } from "../../src/transports/mcp/http.ts";
+import { callTool, connectMcp, toolError } from "../helpers/mcp-client.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { expectGroundedCitation, FACTOIDS, ingestCorpus, json, UNRELATED, type InsufficientDetails } from "./support.ts";
 
@@ -34,30 +33,8 @@ afterAll(async () => {
   await svc.cleanup();
 });
 
-/** Lists tools first, so the SDK client validates every structuredContent against the tool's outputSchema. */
-async function connect(headers: Record<string, string> = { authorization: `Bearer ${svc.token}` }): Promise<Client> {
-  const client = new Client({ name: "smriti-grounded-test", version: "0.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", server.url), { requestInit: { headers } }));
-  clients.push(client);
-  await client.listTools();
-  return client;
-}
-
-async function call<T>(client: Client, name: string, args: Record<string, unknown>): Promise<T> {
-  const res = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  if (res.isError) throw new Error(`${name} failed: ${JSON.stringify(res.content)}`);
-  const first = res.content[0];
-  expect(first?.type === "text" ? JSON.parse(first.text) : undefined).toEqual(res.structuredContent);
-  return res.structuredContent as T;
-}
-
-function toolError<D = unknown>(res: unknown): { code: string; message: string; details?: D } {
-  const r = res as CallToolResult;
-  expect(r.isError).toBe(true);
-  const first = r.content[0];
-  if (first?.type !== "text") throw new Error("expected a text item");
-  return (JSON.parse(first.text) as { error: { code: string; message: string; details?: D } }).error;
-}
+const connect = (headers: Record<string, string> = { authorization: `Bearer ${svc.token}` }) => connectMcp(server.url, headers, clients);
+const call = callTool;
 
 describe("grounded tools over MCP", () => {
   it("lists service_grounded_answer, service_grounded_eval and service_audit with the table's descriptions", async () => {

@@ -1,13 +1,13 @@
 // MCP over Streamable HTTP through the SDK client against a real listening server: tools, results, errors and auth.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { operations } from "../../src/contract/operations.ts";
 import { createHttpApp } from "../../src/transports/http/app.ts";
 import { listen, type RunningServer } from "../../src/transports/http/serve.ts";
 import { z } from "zod";
 import { mountMcpHttp } from "../../src/transports/mcp/http.ts";
+import { callTool, connectMcp, toolError } from "../helpers/mcp-client.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
 interface Hit {
@@ -40,32 +40,8 @@ async function serve(multiTenant = false): Promise<Served> {
 
 const clients: Client[] = [];
 
-/** Connects an SDK client and lists tools first, so the client validates every structuredContent against outputSchema. */
-async function connect(url: string, headers: Record<string, string>): Promise<Client> {
-  const client = new Client({ name: "smriti-test", version: "0.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", url), { requestInit: { headers } }));
-  clients.push(client);
-  await client.listTools();
-  return client;
-}
-
-async function call<T>(client: Client, name: string, args: Record<string, unknown>): Promise<T> {
-  const res = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  if (res.isError) throw new Error(`${name} failed: ${JSON.stringify(res.content)}`);
-  // The text item mirrors structuredContent for clients that only read text.
-  const first = res.content[0];
-  expect(first?.type === "text" ? JSON.parse(first.text) : undefined).toEqual(res.structuredContent);
-  return res.structuredContent as T;
-}
-
-/** The error envelope of an isError result. */
-function toolError(res: unknown): { code: string; message: string; details?: unknown } {
-  const r = res as CallToolResult;
-  expect(r.isError).toBe(true);
-  const first = r.content[0];
-  if (first?.type !== "text") throw new Error("expected a text item");
-  return (JSON.parse(first.text) as { error: { code: string; message: string } }).error;
-}
+const connect = (url: string, headers: Record<string, string>) => connectMcp(url, headers, clients);
+const call = callTool;
 
 /** The HTTP status a failed connect reports (the client surfaces it as StreamableHTTPError.code). */
 async function connectFailure(url: string, headers: Record<string, string>): Promise<StreamableHTTPError> {

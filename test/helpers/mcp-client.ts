@@ -1,0 +1,32 @@
+// MCP SDK client helpers shared by the MCP tests: connect over Streamable HTTP, call a tool, read an error envelope.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { expect } from "vitest";
+
+/** Connects and lists tools first, so the client validates every structuredContent against the tool's outputSchema. */
+export async function connectMcp(url: string, headers: Record<string, string>, track: Client[]): Promise<Client> {
+  const client = new Client({ name: "smriti-test", version: "0.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", url), { requestInit: { headers } }));
+  track.push(client);
+  await client.listTools();
+  return client;
+}
+
+/** Calls a tool that must succeed; its text item must mirror structuredContent for clients that only read text. */
+export async function callTool<T>(client: Client, name: string, args: Record<string, unknown>): Promise<T> {
+  const res = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  if (res.isError) throw new Error(`${name} failed: ${JSON.stringify(res.content)}`);
+  const first = res.content[0];
+  expect(first?.type === "text" ? JSON.parse(first.text) : undefined).toEqual(res.structuredContent);
+  return res.structuredContent as T;
+}
+
+/** The error envelope of an isError result. */
+export function toolError<D = unknown>(res: unknown): { code: string; message: string; details?: D } {
+  const r = res as CallToolResult;
+  expect(r.isError).toBe(true);
+  const first = r.content[0];
+  if (first?.type !== "text") throw new Error("expected a text item");
+  return (JSON.parse(first.text) as { error: { code: string; message: string; details?: D } }).error;
+}
