@@ -1,51 +1,144 @@
-// The two calibrated fusion models fitted from harvested samples, with held-out calibration quality.
-import type { FusionWeights } from "../../src/domain/fusion.ts";
+// The calibrated scoring models fitted from harvested samples (stage 1: absolute signals; stage 2: query-relative),
+// with held-out calibration quality. Predictions go through the service's own fusion code.
+import { calibrateQuery, fuse, keepsOrder, type FusionWeights, type ModeWeights, type QueryCalibration } from "../../src/domain/fusion.ts";
 import type { Sample } from "./harvest.ts";
-import { fitLogistic, predict, type LogisticFit } from "./logistic.ts";
+import { fitLogistic } from "./logistic.ts";
 import { calibration, type Calibration } from "./reliability.ts";
 
 export const L2 = 1;
 
-export type Model = "lexicalOnly" | "hybrid";
+export type Model = "lexicalOnly" | "vectorOnly" | "hybrid";
+export const MODELS: readonly Model[] = ["lexicalOnly", "vectorOnly", "hybrid"];
 
-/** Rows a model sees: lexical-only ranks the BM25 pool; hybrid the union of both pools. */
+/** The candidates a mode ranks: lexical the BM25 pool, vector the dense pool, hybrid their union. */
 export function rowsOf(samples: readonly Sample[], model: Model): Sample[] {
-  return model === "lexicalOnly" ? samples.filter((s) => s.inLexicalPool) : [...samples];
+  return model === "lexicalOnly" ? samples.filter((s) => s.inLexicalPool) : model === "vectorOnly" ? samples.filter((s) => s.inDensePool) : [...samples];
 }
 
-/** Features per model; `ratio` fixes w_dense = ratio x w_lex (a single combined feature). */
+/** Stage 1 features per model; `ratio` fixes w_dense = ratio x w_lex (a single combined feature). */
 function features(s: Sample, model: Model, ratio?: number): number[] {
   if (model === "lexicalOnly") return [s.lexical];
+  if (model === "vectorOnly") return [s.dense];
   return ratio === undefined ? [s.lexical, s.dense] : [s.lexical + ratio * s.dense];
 }
 
-function toWeights(fit: LogisticFit, model: Model, ratio?: number): FusionWeights {
-  if (model === "lexicalOnly") return { lexical: fit.weights[0]!, dense: 0, bias: fit.bias };
-  if (ratio !== undefined) return { lexical: fit.weights[0]!, dense: fit.weights[0]! * ratio, bias: fit.bias };
-  return { lexical: fit.weights[0]!, dense: fit.weights[1]!, bias: fit.bias };
+function toWeights(w: readonly number[], bias: number, model: Model, ratio?: number): FusionWeights {
+  if (model === "lexicalOnly") return { lexical: w[0]!, dense: 0, bias };
+  if (model === "vectorOnly") return { lexical: 0, dense: w[0]!, bias };
+  if (ratio !== undefined) return { lexical: w[0]!, dense: w[0]! * ratio, bias };
+  return { lexical: w[0]!, dense: w[1]!, bias };
 }
 
-export function fitWeights(samples: readonly Sample[], model: Model, ratio?: number): FusionWeights & { logLoss: number } {
+/** Stage 1: logistic fit on the model's rows. */
+export function fitFusion(samples: readonly Sample[], model: Model, ratio?: number): FusionWeights & { logLoss: number } {
   const rows = rowsOf(samples, model);
   const fit = fitLogistic(rows.map((s) => features(s, model, ratio)), rows.map((s) => s.relevant), L2);
-  return { ...toWeights(fit, model, ratio), logLoss: fit.logLoss };
+  return { ...toWeights(fit.weights, fit.bias, model, ratio), logLoss: fit.logLoss };
 }
 
-/** Calibration of given weights on the model's rows (the service's logistic, exactly). */
-export function calibrationOf(samples: readonly Sample[], model: Model, w: FusionWeights): Calibration {
-  const rows = rowsOf(samples, model);
-  const fit = { weights: model === "lexicalOnly" ? [w.lexical] : [w.lexical, w.dense], bias: w.bias };
-  return calibration(rows.map((s) => predict(fit, model === "lexicalOnly" ? [s.lexical] : [s.lexical, s.dense])), rows.map((s) => s.relevant));
+/** A row with its base logit and the query-relative features stage 2 sees (as `calibrateQuery` computes them). */
+export interface Scored {
+  sample: Sample;
+  base: number;
+  gap: number;
+  best: number;
+  lnRank: number;
+}
+
+/** Groups the model's rows by query and scores them as the retriever does (lexical mode has no dense signal). */
+export function scoreRows(samples: readonly Sample[], model: Model, fusion: FusionWeights): Scored[][] {
+  const byQuery = new Map<string, Sample[]>();
+  for (const s of rowsOf(samples, model)) {
+    const key = `${s.set}\u0000${s.query}`;
+    const list = byQuery.get(key);
+    if (list) list.push(s);
+    else byQuery.set(key, [s]);
+  }
+  const out: Scored[][] = [];
+  for (const rows of byQuery.values()) {
+    const scored = rows.map((s) => ({ sample: s, base: fuse({ lexical: s.lexical, dense: model === "lexicalOnly" ? null : s.dense }, fusion).logit }));
+    scored.sort((a, b) => b.base - a.base);
+    const best = scored[0]!.base;
+    let rank = 0;
+    out.push(
+      scored.map((r, i) => {
+        if (i === 0 || r.base < scored[i - 1]!.base) rank = i + 1;
+        return { ...r, gap: r.base - best, best, lnRank: Math.log(rank) };
+      }),
+    );
+  }
+  return out;
+}
+
+export type Feature = "gap" | "best" | "rank";
+export const FEATURES: readonly Feature[] = ["gap", "best", "rank"];
+const featureOf = (r: Scored, f: Feature): number => (f === "gap" ? r.gap : f === "best" ? r.best : r.lnRank);
+export const IDENTITY: QueryCalibration = { gap: 0, best: 0, rank: 0, bias: 0 };
+
+/**
+ * Bounds of stage 2. Order-keeping: rank <= 0, and gap >= -0.9 (the score keeps at least a tenth of the base logit's
+ * slope within a query; `keepsOrder` needs gap > -1). Across queries: best >= -1, so raising every base logit of a
+ * query never lowers its scores.
+ */
+export const BOUNDS = { gapMin: -0.9, rankMax: 0, bestMin: -1 };
+
+/**
+ * Stage 2: logistic fit of the residual over the base logit (the base is the offset, so zero weights = stage 1 alone).
+ * A weight that leaves its bound is fixed at the bound and the others are refitted (the log-likelihood is concave, so
+ * the constrained optimum of a single violated bound lies on it).
+ */
+export function fitCalibration(queries: readonly (readonly Scored[])[], use: readonly Feature[] = FEATURES): QueryCalibration & { logLoss: number; atBound: Feature[] } {
+  const rows = queries.flat();
+  const fixed: Partial<Record<Feature, number>> = {};
+  for (;;) {
+    const free = use.filter((f) => fixed[f] === undefined);
+    const offsets = rows.map((r) => r.base + Object.entries(fixed).reduce((a, [f, v]) => a + v * featureOf(r, f as Feature), 0));
+    const fit = fitLogistic(rows.map((r) => free.map((f) => featureOf(r, f))), rows.map((r) => r.sample.relevant), L2, 100, offsets);
+    const w: QueryCalibration = { ...IDENTITY, ...fixed, bias: fit.bias };
+    free.forEach((f, j) => (w[f] = fit.weights[j]!));
+    const out = [...(w.gap < BOUNDS.gapMin ? (["gap"] as const) : []), ...(w.rank > BOUNDS.rankMax ? (["rank"] as const) : []), ...(w.best < BOUNDS.bestMin ? (["best"] as const) : [])];
+    if (out.length === 0) {
+      if (!keepsOrder(w)) throw new Error(`stage 2 fit ${JSON.stringify(w)} does not keep the order`);
+      return { ...w, logLoss: fit.logLoss, atBound: Object.keys(fixed) as Feature[] };
+    }
+    for (const f of out) fixed[f] = f === "gap" ? BOUNDS.gapMin : f === "rank" ? BOUNDS.rankMax : BOUNDS.bestMin;
+  }
+}
+
+/** Calibrated scores of the model's rows through the service's code; without `calibration`, stage 1 alone. */
+export function predictions(samples: readonly Sample[], model: Model, fusion: FusionWeights, calibration?: QueryCalibration): { p: number; y: number }[] {
+  const out: { p: number; y: number }[] = [];
+  for (const q of scoreRows(samples, model, fusion)) {
+    const scores = calibrateQuery(q.map((r) => r.base), calibration ?? IDENTITY);
+    q.forEach((r, i) => out.push({ p: scores[i]!.score, y: r.sample.relevant }));
+  }
+  return out;
+}
+
+export function calibrationOf(samples: readonly Sample[], model: Model, fusion: FusionWeights, stage2?: QueryCalibration): Calibration {
+  const rows = predictions(samples, model, fusion, stage2);
+  return calibration(rows.map((r) => r.p), rows.map((r) => r.y));
+}
+
+/** Both stages fitted on `samples` (stage 2 over the fitted stage 1). */
+export function fitMode(samples: readonly Sample[], model: Model, ratio?: number, use: readonly Feature[] = FEATURES): ModeWeights & { logLoss: { absolute: number; relative: number }; atBound: Feature[] } {
+  const { logLoss: absolute, ...fusion } = fitFusion(samples, model, ratio);
+  const { logLoss: relative, atBound, ...cal } = fitCalibration(scoreRows(samples, model, fusion), use);
+  return { fusion, calibration: cal, logLoss: { absolute, relative }, atBound };
 }
 
 export interface HeldOut {
   /** Weights fitted on the fit split only. */
-  fitted: FusionWeights;
-  test: Calibration;
+  fitted: ModeWeights;
+  /** Test split, stage 1 alone (the absolute calibration the service used before). */
+  absolute: Calibration;
+  /** Test split, stage 1 + the query-relative stage 2. */
+  relative: Calibration;
 }
 
 /** Fit on split "fit", measure on split "test". */
-export function heldOut(samples: readonly Sample[], model: Model, ratio?: number): HeldOut {
-  const { logLoss: _, ...fitted } = fitWeights(samples.filter((s) => s.split === "fit"), model, ratio);
-  return { fitted, test: calibrationOf(samples.filter((s) => s.split === "test"), model, fitted) };
+export function heldOut(samples: readonly Sample[], model: Model, ratio?: number, use: readonly Feature[] = FEATURES): HeldOut {
+  const { logLoss: _, atBound: __, ...fitted } = fitMode(samples.filter((s) => s.split === "fit"), model, ratio, use);
+  const test = samples.filter((s) => s.split === "test");
+  return { fitted, absolute: calibrationOf(test, model, fitted.fusion), relative: calibrationOf(test, model, fitted.fusion, fitted.calibration) };
 }

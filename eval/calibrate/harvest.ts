@@ -1,4 +1,4 @@
-// Harvests (signals, relevant?) pairs from the service's own candidate pools: top-60 of BM25 ∪ top-60 dense per query.
+// Harvests (signals, pool, relevant?) rows from the service's own candidate pools: top-60 of BM25 ∪ top-60 dense per query.
 import type { FullRuntime } from "../../src/main.ts";
 import { ticker } from "../progress.ts";
 import type { SetRun } from "../run-set.ts";
@@ -12,6 +12,8 @@ export interface Sample {
   dense: number;
   /** The candidate came from the BM25 top-60 (the lexical-only pool). */
   inLexicalPool: boolean;
+  /** The candidate came from the dense top-60 (the vector-only pool). */
+  inDensePool: boolean;
   relevant: 0 | 1;
 }
 
@@ -34,7 +36,7 @@ export async function harvest(runtime: FullRuntime, run: SetRun, split: (queryId
     for (const c of candidates) {
       const path = paths.get(c.id);
       if (path === undefined) continue;
-      out.push({ set: set.name, query: q.id, split: s, lexical: c.lexical, dense: c.dense ?? 0, inLexicalPool: c.lexicalRank !== null, relevant: q.gold.has(set.unitOf(path)) ? 1 : 0 });
+      out.push({ set: set.name, query: q.id, split: s, lexical: c.lexical, dense: c.dense ?? 0, inLexicalPool: c.lexicalRank !== null, inDensePool: c.denseRank !== null, relevant: q.gold.has(set.unitOf(path)) ? 1 : 0 });
     }
     tick(++done);
   }

@@ -12,14 +12,17 @@ export function sigmoid(x: number): number {
   return 1 / (1 + Math.exp(-x));
 }
 
-export function predict(fit: Pick<LogisticFit, "weights" | "bias">, x: readonly number[]): number {
-  let z = fit.bias;
+export function predict(fit: Pick<LogisticFit, "weights" | "bias">, x: readonly number[], offset = 0): number {
+  let z = fit.bias + offset;
   for (let j = 0; j < fit.weights.length; j++) z += fit.weights[j]! * x[j]!;
   return sigmoid(z);
 }
 
-/** Fits P(y=1|x) = sigmoid(w.x + b); `l2` is the penalty on the summed log-loss. */
-export function fitLogistic(xs: readonly (readonly number[])[], ys: readonly number[], l2 = 1, maxIter = 50): LogisticFit {
+/**
+ * Fits P(y=1|x) = sigmoid(offset + w.x + b); `l2` is the penalty on the summed log-loss. A row's `offset` is a fixed
+ * logit the fit corrects (the L2 penalty then shrinks towards it); absent = 0.
+ */
+export function fitLogistic(xs: readonly (readonly number[])[], ys: readonly number[], l2 = 1, maxIter = 50, offsets?: readonly number[]): LogisticFit {
   const d = xs[0]?.length ?? 0;
   const p = d + 1; // parameters: weights then bias
   let theta = new Array<number>(p).fill(0);
@@ -29,7 +32,7 @@ export function fitLogistic(xs: readonly (readonly number[])[], ys: readonly num
     const hess = Array.from({ length: p }, () => new Array<number>(p).fill(0));
     for (let i = 0; i < xs.length; i++) {
       const row = [...xs[i]!, 1];
-      const mu = sigmoid(row.reduce((s, v, j) => s + v * theta[j]!, 0));
+      const mu = sigmoid((offsets?.[i] ?? 0) + row.reduce((s, v, j) => s + v * theta[j]!, 0));
       const r = mu - ys[i]!;
       const w = Math.max(mu * (1 - mu), 1e-12);
       for (let a = 0; a < p; a++) {
@@ -49,7 +52,7 @@ export function fitLogistic(xs: readonly (readonly number[])[], ys: readonly num
     if (Math.max(...step.map(Math.abs)) < 1e-8) break;
   }
   const fit = { weights: theta.slice(0, d), bias: theta[d]! };
-  return { ...fit, iterations, logLoss: logLoss(xs.map((x) => predict(fit, x)), ys) };
+  return { ...fit, iterations, logLoss: logLoss(xs.map((x, i) => predict(fit, x, offsets?.[i])), ys) };
 }
 
 export function logLoss(probs: readonly number[], ys: readonly number[]): number {
@@ -61,7 +64,7 @@ export function logLoss(probs: readonly number[], ys: readonly number[]): number
   return s / Math.max(1, probs.length);
 }
 
-/** Gaussian elimination with partial pivoting (the systems here are 2x2 or 3x3). */
+/** Gaussian elimination with partial pivoting (the systems here are at most 4x4). */
 function solve(a: number[][], b: number[]): number[] {
   const n = b.length;
   const m = a.map((row, i) => [...row, b[i]!]);

@@ -73,8 +73,14 @@ export const SignalExplain = z.object({
   lexical_rank: z.number().int().nullable(),
   dense: z.number().nullable().describe("Cosine similarity of query and chunk embeddings; null when no embedder."),
   dense_rank: z.number().int().nullable(),
-  contributions: z.record(z.string(), z.number()).describe("Each term of the calibrated logit: weight x signal, plus bias."),
-  score: z.number().min(0).max(1),
+  contributions: z
+    .record(z.string(), z.number())
+    .describe(
+      "Each term of the calibrated logit; they sum to logit(score). Base logit (orders the hits): lexical and dense (weight x signal) and bias. " +
+        "Query-relative calibration: gap (weight x (base logit - the query's best base logit)), query_best (weight x that best base logit), " +
+        "rank (weight x ln of the hit's rank by base logit among the query's candidates) and calibration_bias.",
+    ),
+  score: z.number().min(0).max(1).describe("Calibrated P(relevant): sigmoid of the sum of contributions."),
 });
 
 export const RecallResponse = z.object({

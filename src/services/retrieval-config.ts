@@ -1,22 +1,22 @@
 // Retrieval parameters: fusion/calibration weights chosen by measurement (eval/results/calibration.json), not habit.
-import type { FusionWeights } from "../domain/fusion.ts";
+import type { ModeWeights } from "../domain/fusion.ts";
 
+/** Per mode: `fusion` (stage 1) orders the candidates, `calibration` (stage 2, query-relative) turns that into P(relevant). */
 export interface RetrievalConfig {
-  /** Logistic calibration when only BM25 is available. */
-  lexicalOnly: FusionWeights;
-  /** Logistic fusion + calibration of BM25 and dense cosine. */
-  hybrid: FusionWeights;
+  /** Mode "lexical", and "hybrid" without an embedder: BM25 only. */
+  lexicalOnly: ModeWeights;
+  /** Mode "vector": dense cosine only (lexical weight 0). */
+  vectorOnly: ModeWeights;
+  /** Mode "hybrid": BM25 and dense cosine fused. */
+  hybrid: ModeWeights;
   /** Candidates taken from each retriever before fusion. */
   candidates: number;
 }
 
-/**
- * Fitted by `npm run eval -- calibrate` with the offline GloVe-SIF embedder (logistic fit on LoCoMo + SciFact-train
- * candidate pools; the hybrid w_dense/w_lex ratio ~0.4 chosen by the best mean of LoCoMo recall@10, LongMemEval
- * recall_all@5 and SciFact nDCG@10, then scale and bias refitted). Re-run it when the embedder or the signals change.
- */
+// Fitted by `npm run eval -- calibrate` (GloVe-SIF; re-run when the embedder or signals change); fits and held-out reliability: eval/results/calibration.json.
 export const defaultRetrievalConfig: RetrievalConfig = {
-  lexicalOnly: { lexical: 9.924, dense: 0, bias: -5.757 },
-  hybrid: { lexical: 10.382, dense: 4.116, bias: -9.396 },
+  lexicalOnly: { fusion: { lexical: 9.924, dense: 0, bias: -5.757 }, calibration: { gap: -0.322, best: -0.575, rank: -1.024, bias: 0.65 } },
+  vectorOnly: { fusion: { lexical: 0, dense: 4.416, bias: -7.912 }, calibration: { gap: -0.9, best: -0.551, rank: -0.953, bias: 0.167 } },
+  hybrid: { fusion: { lexical: 10.382, dense: 4.116, bias: -9.396 }, calibration: { gap: -0.46, best: -0.618, rank: -1.047, bias: 0.548 } },
   candidates: 60,
 };

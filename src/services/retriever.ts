@@ -1,5 +1,6 @@
-// Hybrid candidate generation: BM25 and dense neighbours, each candidate scored on every signal, fused and calibrated.
-import { fuse } from "../domain/fusion.ts";
+// Hybrid candidate generation: BM25 and dense neighbours, each candidate scored on every signal, fused into a base logit
+// that orders them, then calibrated against the query's other candidates.
+import { calibrateQuery, fuse, keepsOrder } from "../domain/fusion.ts";
 import { tokenize } from "../domain/tokenize.ts";
 import type { ChunkFilter, ChunkRecord, Embedder, Store } from "../ports.ts";
 import type { RetrievalConfig } from "./retrieval-config.ts";
@@ -8,7 +9,10 @@ export type Mode = "hybrid" | "lexical" | "vector";
 
 export interface Candidate {
   id: number;
+  /** Calibrated P(relevant); non-increasing along the returned order. */
   score: number;
+  /** Stage 1 logit; the order is by this, then by id. */
+  base: number;
   bm25: number;
   lexical: number;
   lexicalRank: number | null;
@@ -32,13 +36,16 @@ export class Retriever {
     private readonly store: Store,
     private readonly embedder: Embedder | null,
     private readonly config: RetrievalConfig,
-  ) {}
+  ) {
+    for (const mode of ["lexicalOnly", "vectorOnly", "hybrid"] as const)
+      if (!keepsOrder(config[mode].calibration)) throw new Error(`retrieval config ${mode}: the calibration would reorder candidates (needs gap > -1, rank <= 0)`);
+  }
 
   get embedderId(): string | null {
     return this.embedder?.id ?? null;
   }
 
-  /** Best `k` candidates by calibrated score, with every signal kept for `explain`. */
+  /** Candidates best first (by base logit; the calibrated score follows that order), with every signal kept for `explain`. */
   async retrieve(q: RetrievalQuery): Promise<Candidate[]> {
     const terms = tokenize(q.query);
     const vector = q.mode !== "lexical" ? await this.queryVector(q.query) : null;
@@ -48,17 +55,18 @@ export class Retriever {
     const maxBm25 = this.store.lexicalMaxScore(q.workspaceId, terms);
     const lexRank = new Map(lexical.map((h, i) => [h.id, { rank: i + 1, score: h.score }]));
     const denseRank = new Map(dense.map((h, i) => [h.id, { rank: i + 1, score: h.score }]));
-    const weights = vector && q.mode !== "lexical" ? this.config.hybrid : this.config.lexicalOnly;
+    const weights = !vector ? this.config.lexicalOnly : q.mode === "vector" ? this.config.vectorOnly : this.config.hybrid;
     const out: Candidate[] = [];
     for (const id of new Set([...lexRank.keys(), ...denseRank.keys()])) {
       const bm25 = lexRank.get(id)?.score ?? this.store.lexicalScore(q.workspaceId, terms, id);
       const lexicalSignal = maxBm25 > 0 ? Math.min(1, bm25 / maxBm25) : 0;
       const denseSignal =
         vector && this.embedder ? (denseRank.get(id)?.score ?? this.store.denseSimilarity(q.workspaceId, this.embedder.id, vector, id) ?? 0) : null;
-      const fused = fuse({ lexical: lexicalSignal, dense: denseSignal }, weights);
+      const fused = fuse({ lexical: lexicalSignal, dense: denseSignal }, weights.fusion);
       out.push({
         id,
-        score: fused.score,
+        score: 0,
+        base: fused.logit,
         bm25,
         lexical: lexicalSignal,
         lexicalRank: lexRank.get(id)?.rank ?? null,
@@ -67,7 +75,16 @@ export class Retriever {
         contributions: fused.contributions,
       });
     }
-    return out.sort((a, b) => b.score - a.score || a.id - b.id);
+    out.sort((a, b) => b.base - a.base || a.id - b.id);
+    // Stage 2 is monotone in the base logit, so the order above stands.
+    const calibrated = calibrateQuery(out.map((c) => c.base), weights.calibration);
+    for (let i = 0; i < out.length; i++) {
+      const c = out[i]!;
+      const s = calibrated[i]!;
+      c.score = s.score;
+      Object.assign(c.contributions, s.contributions);
+    }
+    return out;
   }
 
   /**

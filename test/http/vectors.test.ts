@@ -52,7 +52,7 @@ describe("with an embedder", () => {
       expect(h.score).toBeLessThanOrEqual(1);
       const e = res.explain![i]!;
       expect(e.dense).not.toBeNull();
-      expect(Object.keys(e.contributions).sort()).toEqual(["bias", "dense", "lexical"]);
+      expect(Object.keys(e.contributions).sort()).toEqual(["bias", "calibration_bias", "dense", "gap", "lexical", "query_best", "rank"]);
     }
     const lexical = await recall({ query: "puppy chased the cat", mode: "lexical", explain: true });
     expect(lexical.explain!.every((e) => e.dense === null)).toBe(true);

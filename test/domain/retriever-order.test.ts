@@ -1,0 +1,96 @@
+// The retriever's query-relative calibration changes scores, never the ranking: for every mode the order is the
+// base logit's, the same as with stage 2 switched off, and scores are non-increasing along it.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.ts";
+import { sigmoid } from "../../src/domain/fusion.ts";
+import { tokenize } from "../../src/domain/tokenize.ts";
+import { createRuntime, type FullRuntime } from "../../src/main.ts";
+import type { Embedder } from "../../src/ports.ts";
+import { defaultRetrievalConfig, type RetrievalConfig } from "../../src/services/retrieval-config.ts";
+import type { Mode } from "../../src/services/retriever.ts";
+import { prng } from "../helpers/prng.ts";
+
+/** Hashed bag of words: texts sharing words get similar vectors (deterministic, no model to load). */
+const toyEmbedder: Embedder = {
+  id: "test-hash-16d",
+  dimensions: 16,
+  embed: async (texts) =>
+    texts.map((t) => {
+      const v = new Float32Array(16);
+      for (const w of tokenize(t)) {
+        let h = 2166136261;
+        for (const ch of w) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
+        v[(h >>> 0) % 16]! += 1;
+      }
+      const norm = Math.hypot(...v) || 1;
+      return v.map((x) => x / norm);
+    }),
+};
+
+const WORDS = "lighthouse keeper harbour storm lantern ferry tide island rope anchor gull cliff beacon fog signal wreck sailor chart compass cargo".split(" ");
+const identity = { gap: 0, best: 0, rank: 0, bias: 0 };
+const withoutStage2: RetrievalConfig = {
+  ...defaultRetrievalConfig,
+  lexicalOnly: { ...defaultRetrievalConfig.lexicalOnly, calibration: identity },
+  vectorOnly: { ...defaultRetrievalConfig.vectorOnly, calibration: identity },
+  hybrid: { ...defaultRetrievalConfig.hybrid, calibration: identity },
+};
+
+let dir: string;
+let calibrated: FullRuntime;
+let plain: FullRuntime;
+let workspaceId: string;
+const queries: string[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "smriti-order-"));
+  const config = loadConfig({}, { data: dir });
+  calibrated = await createRuntime(config, { embedder: toyEmbedder, log: () => {} });
+  plain = await createRuntime(config, { embedder: toyEmbedder, log: () => {}, retrieval: withoutStage2, store: calibrated.store });
+  workspaceId = calibrated.store.ensureWorkspace("order", Date.now()).id;
+  const rnd = prng(7);
+  const sentence = () => Array.from({ length: rnd.int(3, 9) }, () => rnd.pick(WORDS)).join(" ");
+  for (let d = 0; d < 60; d++) {
+    // Some identical paragraphs across documents: exact base-logit ties.
+    const body = Array.from({ length: rnd.int(1, 4) }, () => (rnd.next() < 0.15 ? "The lighthouse keeper lit the lantern." : `${sentence()}.`)).join("\n\n");
+    await calibrated.ingest.ingest(workspaceId, { source_path: `notes/${d}.md`, content: `# Note ${d}\n\n${body}\n` });
+  }
+  for (let q = 0; q < 25; q++) queries.push(Array.from({ length: rnd.int(1, 4) }, () => rnd.pick(WORDS)).join(" "));
+});
+afterAll(async () => {
+  await calibrated.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("retriever ranking under query-relative calibration", () => {
+  for (const mode of ["hybrid", "lexical", "vector"] as Mode[]) {
+    it(`${mode}: same order as stage 1 alone, ordered by base logit, scores non-increasing, contributions sum to the score's logit`, async () => {
+      let compared = 0;
+      for (const query of queries) {
+        for (const k of [5, 20, 100]) {
+          const q = { workspaceId, query, k, mode, filter: {} };
+          const a = await calibrated.retriever.retrieve(q);
+          const b = await plain.retriever.retrieve(q);
+          expect(a.map((c) => c.id)).toEqual(b.map((c) => c.id));
+          for (let i = 1; i < a.length; i++) {
+            expect(a[i]!.base).toBeLessThanOrEqual(a[i - 1]!.base);
+            expect(a[i]!.score).toBeLessThanOrEqual(a[i - 1]!.score);
+            if (a[i]!.base === a[i - 1]!.base) expect(a[i]!.score).toBe(a[i - 1]!.score);
+          }
+          for (const c of a) {
+            const logit = Object.values(c.contributions).reduce((x, y) => x + y, 0);
+            expect(sigmoid(logit)).toBeCloseTo(c.score, 9);
+            expect(Object.keys(c.contributions)).toEqual(expect.arrayContaining(["lexical", "bias", "gap", "query_best", "rank", "calibration_bias"]));
+            if (mode === "vector") expect(c.contributions.lexical).toBe(0);
+          }
+          b.forEach((c, i) => expect(c.score).toBeCloseTo(sigmoid(a[i]!.base), 12));
+          compared += a.length;
+        }
+      }
+      expect(compared).toBeGreaterThan(100);
+    });
+  }
+});
