@@ -1,6 +1,7 @@
 // eval/results/summary.md: one table over the latest result of every set, plus the calibration outcome.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { answerSummaryLines } from "./answers/summary.ts";
 import { SET_NAMES } from "./data/index.ts";
 import { resultsDir } from "./paths.ts";
 import type { SetResult } from "./report.ts";
@@ -11,14 +12,24 @@ function read<T>(name: string): T | null {
   return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as T) : null;
 }
 
+interface Quality {
+  n: number;
+  positives: number;
+  brier: number;
+  brierBaseRate: number;
+  ece: number;
+  bins: { from: number; to: number; n: number; meanPredicted: number; observedRate: number }[];
+}
+
 interface CalibrationResult {
   date: string;
   commit: string;
-  recommended: { lexicalOnly: object; hybrid: object };
+  dirtySrc: boolean;
+  recommended: Record<string, object>;
   chosen: { ratio: number; useDense: boolean; bestGridRatio: number; bestGridAverage: number };
   lexicalModeAverage: { average: number };
   grid: { ratio: number; average: number }[];
-  heldOut: Record<string, { test: { brier: number; brierBaseRate: number; ece: number } }>;
+  heldOut: Record<string, { absolute: Quality; relative: Quality; perSet: Record<string, { absolute: Quality; relative: Quality }> }>;
 }
 
 export function writeSummary(): string {
@@ -43,16 +54,30 @@ export function writeSummary(): string {
   lines.push("", "** = the set's headline metric. `+` after a commit: src/ had uncommitted changes.", "", ...groupTables.flatMap((t) => [t, ""]));
   const c = read<CalibrationResult>("calibration");
   if (c) {
-    lines.push(`## Calibration (\`npm run eval -- calibrate\`, ${c.commit} ${c.date.slice(0, 10)})`, "");
-    lines.push(`- recommended lexicalOnly: \`${JSON.stringify(c.recommended.lexicalOnly)}\`, hybrid: \`${JSON.stringify(c.recommended.hybrid)}\``);
-    lines.push(`- w_dense/w_lex: chosen ${c.chosen.ratio} (best grid ratio ${c.chosen.bestGridRatio}, average ${c.chosen.bestGridAverage.toFixed(4)} vs plain BM25 ${c.lexicalModeAverage.average.toFixed(4)})`);
+    lines.push(`## Calibration (\`npm run eval -- calibrate\`, ${c.commit}${c.dirtySrc ? "+" : ""} ${c.date.slice(0, 10)})`, "");
+    for (const [mode, w] of Object.entries(c.recommended)) if (typeof w === "object") lines.push(`- recommended ${mode}: \`${JSON.stringify(w)}\``);
+    lines.push(`- hybrid w_dense/w_lex: chosen ${c.chosen.ratio} (best grid ratio ${c.chosen.bestGridRatio}, average ${c.chosen.bestGridAverage.toFixed(4)} vs plain BM25 ${c.lexicalModeAverage.average.toFixed(4)})`);
     lines.push(`- grid (ratio: average of the headline metrics): ${c.grid.map((p) => `${p.ratio}: ${p.average.toFixed(4)}`).join(", ")}`);
-    for (const [model, h] of Object.entries(c.heldOut)) lines.push(`- held-out ${model}: Brier ${h.test.brier.toFixed(4)} (base rate ${h.test.brierBaseRate.toFixed(4)}), ECE ${h.test.ece.toFixed(4)}`);
-    lines.push("");
+    lines.push("", "Held-out calibration (both stages fitted on the fit split, measured on the test split): before = stage 1 alone (absolute signals), after = + the query-relative stage.", "");
+    const rows: (string | number)[][] = [];
+    for (const [mode, h] of Object.entries(c.heldOut)) {
+      const row = (set: string, q: { absolute: Quality; relative: Quality }) => [mode, set, q.absolute.n, q.absolute.positives, f4(q.absolute.brierBaseRate), f4(q.absolute.brier), f4(q.relative.brier), f4(q.absolute.ece), f4(q.relative.ece)];
+      rows.push(row("all", h));
+      for (const [set, q] of Object.entries(h.perSet)) rows.push(row(set, q));
+    }
+    lines.push(markdownTable(["mode", "test rows", "n", "positives", "Brier base rate", "Brier before", "Brier after", "ECE before", "ECE after"], rows), "");
+    for (const [mode, h] of Object.entries(c.heldOut)) {
+      lines.push(`### Reliability, ${mode} (held-out)`, "");
+      const bins = (q: Quality) => q.bins.map((b) => [`${b.from.toFixed(2)}-${b.to.toFixed(2)}`, b.n, b.meanPredicted, b.observedRate]);
+      lines.push(markdownTable(["before: predicted", "n", "mean predicted", "observed"], bins(h.absolute)), "");
+      lines.push(markdownTable(["after: predicted", "n", "mean predicted", "observed"], bins(h.relative)), "");
+    }
   }
+  lines.push(...answerSummaryLines());
   const file = join(resultsDir, "summary.md");
   writeFileSync(file, `${lines.join("\n")}\n`);
   return file;
 }
 
+const f4 = (x: number) => x.toFixed(4);
 const signed = (x: number) => (Number.isNaN(x) ? "" : `${x >= 0 ? "+" : ""}${x.toFixed(3)}`);

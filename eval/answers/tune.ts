@@ -1,0 +1,134 @@
+// `node --import tsx eval/answers/tune.ts [--fit-spans] [--fit] [--features=a,b]`: the TUNE split only (XQuAD even
+// articles, LoCoMo conv-26/30). Prints answer quality by question kind; --fit-spans fits SPAN and scans SPAN_MIN,
+// --fit fits CONFIDENCE (optionally on a subset of its features), both in src/domain/answer.ts. Never reads the test split.
+import { ANSWER_THRESHOLD, CONFIDENCE, planAnswer } from "../../src/domain/answer.ts";
+import { answerType } from "../../src/domain/answer-type.ts";
+import { toFilter } from "../../src/services/memory.ts";
+import { defaultRetrievalConfig } from "../../src/services/retrieval-config.ts";
+import { fitLogistic, predict } from "../calibrate/logistic.ts";
+import { openHarness } from "../harness.ts";
+import { ingestSet } from "../ingest.ts";
+import { progress } from "../progress.ts";
+import { textTable } from "../table.ts";
+import { ask } from "./ask.ts";
+import { ANSWER_SETS, callFor } from "./run.ts";
+import { maxOver, tokenF1 } from "./squad.ts";
+import { answeredAt, locomoMetrics, xquadMetrics, xquadScores, type Row } from "./score.ts";
+
+interface Harvested extends Row {
+  features: Record<string, number>;
+  /** The answer's top citation holds the answer: XQuAD gold text in it, LoCoMo an evidence turn (category 5: never). */
+  correct: boolean;
+  type: string;
+  /** The best sentence's candidate spans (SpanFeatures) with their token F1 against the gold answers, and the sentence's own F1. */
+  spans: { features: Record<string, number>; f1: number }[];
+  sentenceF1: number;
+}
+
+async function harvest(name: string): Promise<Harvested[]> {
+  const aset = ANSWER_SETS[name]!();
+  const questions = aset.questions.filter((q) => q.split === "tune");
+  const { harness, primary } = await openHarness(name, defaultRetrievalConfig);
+  try {
+    const { workspaces } = await ingestSet(primary, aset.set);
+    const out: Harvested[] = [];
+    for (const q of questions) {
+      const workspaceId = workspaces.get(q.vault)!;
+      const o = await ask(primary, callFor(aset, workspaces, q.vault), q.text);
+      // The same two calls GroundedService.answer makes, to read the plan's confidence features.
+      const found = await primary.retriever.retrieveChunks({ workspaceId, query: q.text, k: 8, mode: "hybrid", filter: toFilter(undefined) });
+      const plan = planAnswer(q.text, found.candidates.map((c) => ({ key: c.id, text: found.chunks.get(c.id)!.text, score: c.score })));
+      if (Math.abs(plan.confidence - o.confidence) > 1e-5) throw new Error(`plan and service disagree on '${q.text}'`);
+      const row = { q, o };
+      const correct = name === "xquad" ? xquadScores(row).spanHit : q.golds.length > 0 && q.goldSources.includes(o.topSource ?? "");
+      const sentence = plan.selected[0]?.text ?? "";
+      const spans = plan.spans.map((c) => ({ features: { ...c.features }, f1: maxOver(tokenF1, sentence.slice(c.span.start, c.span.end), q.golds) }));
+      out.push({ ...row, features: { ...plan.features }, correct, type: plan.answerType, spans, sentenceF1: maxOver(tokenF1, sentence, q.golds) });
+    }
+    return out;
+  } finally {
+    await harness.close();
+  }
+}
+
+const pct = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? "" : (100 * x).toFixed(1));
+
+function report(xq: Harvested[], lo: Harvested[]): void {
+  const kinds = [...new Set(xq.map((r) => answerType(r.q.text)))];
+  const rows = kinds.map((k) => {
+    const rs = xq.filter((r) => answerType(r.q.text) === k);
+    const m = xquadMetrics(rs, 0);
+    return [k, rs.length, pct(m.span_hit), pct(m.em), pct(m.f1)];
+  });
+  const all = xquadMetrics(xq, 0);
+  rows.push(["all", xq.length, pct(all.span_hit), pct(all.em), pct(all.f1)]);
+  process.stdout.write(`\nXQuAD tune, never abstaining, by answer type:\n${textTable(["type", "n", "span_hit", "em", "f1"], rows)}\n`);
+  const cats = [...new Set(lo.map((r) => r.q.group))];
+  const lrows = cats.map((c) => {
+    const rs = lo.filter((r) => r.q.group === c);
+    const m = locomoMetrics(rs, 0);
+    return [c, rs.length, pct(m.top_cite_evidence), pct(m.contained_spans), pct(m.contained_answer), pct(m.contained_spans_extractable)];
+  });
+  process.stdout.write(`\nLoCoMo tune, never abstaining:\n${textTable(["category", "n", "top_cite_evidence", "contained spans", "contained answer", "contained (extractable)"], lrows)}\n`);
+  const sweep = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7].map((t) => {
+    const x = xquadMetrics(xq, t);
+    const l = locomoMetrics(lo, t);
+    return [t.toFixed(1), pct(x.abstention), pct(x.f1), pct(x.span_hit_answered), pct(l.false_abstention), pct(l.top_cite_evidence_answered), pct(l.correct_abstention_5)];
+  });
+  process.stdout.write(`\nthreshold trade-off on tune (current CONFIDENCE ${JSON.stringify(CONFIDENCE)}, threshold ${ANSWER_THRESHOLD}):\n${textTable(["t", "xq abstain", "xq f1", "xq span_hit|ans", "lo false abst", "lo evid|ans", "lo cat5 abst"], sweep)}\n`);
+}
+
+function fit(rows: Harvested[], only: string[] | null): void {
+  const names = Object.keys(rows[0]!.features).filter((n) => !only || only.includes(n));
+  // XQuAD and LoCoMo rows pooled (325 and 304 tune questions: about equal weight); L2 1 as in eval/calibrate.
+  const xs = rows.map((r) => names.map((n) => r.features[n]!));
+  const ys = rows.map((r) => (r.correct ? 1 : 0));
+  const f = fitLogistic(xs, ys, 1);
+  const weights = Object.fromEntries([...names.map((n, i) => [n, Number(f.weights[i]!.toFixed(2))]), ["bias", Number(f.bias.toFixed(2))]]);
+  process.stdout.write(`\nfitted CONFIDENCE (tune split, ${rows.length} rows, ${ys.filter(Boolean).length} correct, log-loss ${f.logLoss.toFixed(4)}):\n  ${JSON.stringify(weights)}\n`);
+  const p = rows.map((r, i) => predict(f, xs[i]!));
+  for (const t of [0.3, 0.4, 0.5, 0.6]) {
+    const acc = (rs: Harvested[]) => pct(rs.filter((r) => (p[rows.indexOf(r)]! >= t) === r.correct).length / rs.length);
+    const abst = (rs: Harvested[]) => pct(rs.filter((r) => p[rows.indexOf(r)]! < t).length / rs.length);
+    const lo = rows.filter((r) => r.q.id.includes("#"));
+    const xq = rows.filter((r) => !r.q.id.includes("#"));
+    process.stdout.write(`  t=${t}: decision accuracy ${acc(rows)} (xquad ${acc(xq)}, locomo ${acc(lo)}); abstain xquad ${abst(xq)}, locomo 1-4 ${abst(lo.filter((r) => r.q.golds.length))}, locomo 5 ${abst(lo.filter((r) => !r.q.golds.length))}\n`);
+  }
+}
+
+/** Fits SPAN on the candidate spans (positive = token F1 >= 0.5), then the SPAN_MIN that maximizes "what"-question F1. */
+function fitSpans(rows: Harvested[]): void {
+  const withGold = rows.filter((r) => r.q.golds.length > 0 && r.spans.length > 0);
+  const names = Object.keys(withGold[0]!.spans[0]!.features);
+  const cands = withGold.flatMap((r) => r.spans);
+  const f = fitLogistic(cands.map((c) => names.map((n) => c.features[n]!)), cands.map((c) => (c.f1 >= 0.5 ? 1 : 0)), 1);
+  const weights = Object.fromEntries([...names.map((n, i) => [n, Number(f.weights[i]!.toFixed(2))]), ["bias", Number(f.bias.toFixed(2))]]);
+  for (const type of ["entity", "person", "place", "number", "date"]) {
+    const rs = withGold.filter((r) => r.type === type);
+    const oracle = rs.map((r) => Math.max(...r.spans.map((c) => c.f1)));
+    process.stdout.write(`  oracle ${type}: best candidate F1 ${pct(oracle.reduce((x, y) => x + y, 0) / rs.length)}, sentence F1 ${pct(rs.reduce((x, r) => x + r.sentenceF1, 0) / rs.length)}, candidates/question ${(rs.reduce((x, r) => x + r.spans.length, 0) / rs.length).toFixed(1)}\n`);
+  }
+  process.stdout.write(`\nfitted SPAN (${cands.length} candidates of ${withGold.length} questions):\n  ${JSON.stringify(weights)}\n`);
+  for (const t of [0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4]) {
+    const by = (type: string) => {
+      const rs = withGold.filter((r) => r.type === type);
+      const f1 = rs.map((r) => {
+        const scored = r.spans.map((c) => ({ c, p: predict(f, names.map((n) => c.features[n]!)) }));
+        const top = scored.reduce((a, b) => (b.p > a.p ? b : a));
+        return type === "entity" && top.p < t ? r.sentenceF1 : top.c.f1;
+      });
+      return f1.reduce((a, b) => a + b, 0) / Math.max(1, f1.length);
+    };
+    process.stdout.write(`  SPAN_MIN ${t}: entity F1 ${pct(by("entity"))}, person ${pct(by("person"))}, place ${pct(by("place"))}, number ${pct(by("number"))}, date ${pct(by("date"))}\n`);
+  }
+}
+
+const args = process.argv.slice(2);
+const xq = await harvest("xquad");
+const lo = await harvest("locomo-answers");
+report(xq, lo);
+const only = args.find((a) => a.startsWith("--features="))?.slice("--features=".length).split(",") ?? null;
+if (args.includes("--fit")) fit([...xq, ...lo], only);
+if (args.includes("--fit-spans")) fitSpans([...xq, ...lo.filter((r) => r.q.extractable)]);
+progress(`answered at ${ANSWER_THRESHOLD}: xquad ${xq.filter((r) => answeredAt(r.o, ANSWER_THRESHOLD)).length}/${xq.length}, locomo ${lo.filter((r) => answeredAt(r.o, ANSWER_THRESHOLD)).length}/${lo.length}`);
+
