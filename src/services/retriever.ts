@@ -51,7 +51,8 @@ export class Retriever {
     const vector = q.mode !== "lexical" ? await this.queryVector(q.query) : null;
     const pool = Math.max(q.k, this.config.candidates);
     const lexical = q.mode === "vector" ? [] : this.store.searchLexical(q.workspaceId, terms, q.mode === "lexical" || !vector ? q.k : pool, q.filter);
-    const dense = vector && this.embedder ? this.store.searchDense(q.workspaceId, this.embedder.id, vector, q.mode === "vector" ? q.k : pool, q.filter) : [];
+    const denseLeg = vector && this.embedder && (q.mode === "vector" || this.config.denseCandidates !== false);
+    const dense = denseLeg ? this.store.searchDense(q.workspaceId, this.embedder!.id, vector, q.mode === "vector" ? q.k : pool, q.filter) : [];
     const maxBm25 = this.store.lexicalMaxScore(q.workspaceId, terms);
     const lexRank = new Map(lexical.map((h, i) => [h.id, { rank: i + 1, score: h.score }]));
     const denseRank = new Map(dense.map((h, i) => [h.id, { rank: i + 1, score: h.score }]));
