@@ -10,9 +10,16 @@ export const L2 = 1;
 export type Model = "lexicalOnly" | "vectorOnly" | "hybrid";
 export const MODELS: readonly Model[] = ["lexicalOnly", "vectorOnly", "hybrid"];
 
-/** The candidates a mode ranks: lexical the BM25 pool, vector the dense pool, hybrid their union. */
+/** Hybrid's pool: the union of both legs, or (`denseCandidates: false`, the default) BM25's pool re-scored. */
+export const hybridPool = { union: false };
+
+/** The candidates a mode ranks: lexical the BM25 pool, vector the dense pool, hybrid the union or the BM25 pool. */
 export function rowsOf(samples: readonly Sample[], model: Model): Sample[] {
-  return model === "lexicalOnly" ? samples.filter((s) => s.inLexicalPool) : model === "vectorOnly" ? samples.filter((s) => s.inDensePool) : [...samples];
+  return model === "lexicalOnly" || (model === "hybrid" && !hybridPool.union)
+    ? samples.filter((s) => s.inLexicalPool)
+    : model === "vectorOnly"
+      ? samples.filter((s) => s.inDensePool)
+      : [...samples];
 }
 
 /** Stage 1 features per model; `ratio` fixes w_dense = ratio x w_lex (a single combined feature). */
@@ -141,4 +148,53 @@ export function heldOut(samples: readonly Sample[], model: Model, ratio?: number
   const { logLoss: _, atBound: __, ...fitted } = fitMode(samples.filter((s) => s.split === "fit"), model, ratio, use);
   const test = samples.filter((s) => s.split === "test");
   return { fitted, absolute: calibrationOf(test, model, fitted.fusion), relative: calibrationOf(test, model, fitted.fusion, fitted.calibration) };
+}
+
+/** Top-1 calibrated score per query (the score a caller thresholds to ask "does memory have anything?"). */
+export interface TopOne {
+  queries: number;
+  meanTop1: number;
+  /** Share of queries whose top-1 score is >= 0.5 (and >= 0.3). */
+  atLeastHalf: number;
+  atLeast03: number;
+}
+
+export function topOne(samples: readonly Sample[], model: Model, fusion: FusionWeights, stage2?: QueryCalibration): TopOne {
+  const tops = scoreRows(samples, model, fusion).map((q) => calibrateQuery(q.map((r) => r.base), stage2 ?? IDENTITY)[0]!.score);
+  const n = Math.max(1, tops.length);
+  return {
+    queries: tops.length,
+    meanTop1: tops.reduce((a, b) => a + b, 0) / n,
+    atLeastHalf: tops.filter((t) => t >= 0.5).length / n,
+    atLeast03: tops.filter((t) => t >= 0.3).length / n,
+  };
+}
+
+/**
+ * A calibration mix: the answerable rows plus `perQuery` unanswerable versions of each LoCoMo/LongMemEval question
+ * (its first `perQuery` foreign vaults). Where a split has fewer foreign vaults than asked (the test split has two
+ * LoCoMo conversations, so one each), the available ones are repeated under new query keys: the same share by weight.
+ */
+export function withUnanswerable(samples: readonly Sample[], perQuery: number): Sample[] {
+  const answerable = samples.filter((s) => s.foreign === undefined);
+  if (perQuery === 0) return answerable;
+  const foreign = samples.filter((s) => s.foreign !== undefined);
+  const byQuestion = new Map<string, Map<number, Sample[]>>();
+  for (const s of foreign) {
+    const key = `${s.set}\u0000${s.query.slice(0, s.query.lastIndexOf("@"))}`;
+    const m = byQuestion.get(key) ?? new Map<number, Sample[]>();
+    byQuestion.set(key, m);
+    const list = m.get(s.foreign!) ?? [];
+    m.set(s.foreign!, list);
+    list.push(s);
+  }
+  const out = [...answerable];
+  for (const m of byQuestion.values()) {
+    const have = [...m.keys()].sort((a, b) => a - b);
+    for (let i = 0; i < perQuery; i++) {
+      const rows = m.get(have[i % have.length]!)!;
+      out.push(...(i < have.length ? rows : rows.map((r) => ({ ...r, query: `${r.query}#copy${i}` }))));
+    }
+  }
+  return out;
 }

@@ -15,6 +15,11 @@ export interface Sample {
   /** The candidate came from the dense top-60 (the vector-only pool). */
   inDensePool: boolean;
   relevant: 0 | 1;
+  /**
+   * Unanswerable rows: the query asked against another vault (nothing there is relevant); which of the query's
+   * foreign vaults (0, 1, ...), so a mix can take the first k. Absent on answerable rows.
+   */
+  foreign?: number;
 }
 
 export const POOL = 60;
@@ -37,6 +42,31 @@ export async function harvest(runtime: FullRuntime, run: SetRun, split: (queryId
       const path = paths.get(c.id);
       if (path === undefined) continue;
       out.push({ set: set.name, query: q.id, split: s, lexical: c.lexical, dense: c.dense ?? 0, inLexicalPool: c.lexicalRank !== null, inDensePool: c.denseRank !== null, relevant: q.gold.has(set.unitOf(path)) ? 1 : 0 });
+    }
+    tick(++done);
+  }
+  return out;
+}
+
+/**
+ * Unanswerable queries: each query asked against other vaults of the same set (`targets` names them, in order, with
+ * the split), every candidate negative. LoCoMo: another conversation; LongMemEval: another question's haystack.
+ */
+export async function harvestUnanswerable(
+  runtime: FullRuntime,
+  run: SetRun,
+  targets: (queryId: string, vault: string) => { vault: string; split: "fit" | "test" }[],
+): Promise<Sample[]> {
+  const { set } = run;
+  const out: Sample[] = [];
+  const tick = ticker(`harvest ${set.name} unanswerable`, set.queries.length);
+  let done = 0;
+  for (const q of set.queries) {
+    for (const [i, t] of targets(q.id, q.vault).entries()) {
+      const workspaceId = run.workspaces.get(t.vault)!;
+      const candidates = await runtime.retriever.retrieve({ workspaceId, query: q.text, k: POOL, mode: "hybrid", filter: {} });
+      for (const c of candidates)
+        out.push({ set: set.name, query: `${q.id}@${t.vault}`, split: t.split, lexical: c.lexical, dense: c.dense ?? 0, inLexicalPool: c.lexicalRank !== null, inDensePool: c.denseRank !== null, relevant: 0, foreign: i });
     }
     tick(++done);
   }

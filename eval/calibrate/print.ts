@@ -41,3 +41,17 @@ export function gridText(points: readonly GridPoint[], lexicalAverage: number, s
     points.map((p) => [String(p.ratio), ...sets.map((s) => p.headline[s] ?? 0), p.average, `${p.average >= lexicalAverage ? "+" : ""}${(p.average - lexicalAverage).toFixed(4)}`]),
   );
 }
+
+/** Held-out Brier/ECE and top-1 score per mode, weights and population (answerable / unanswerable / mix). */
+export const MIX_HEADER = ["mode", "weights", "population", "queries", "n", "positives", "Brier", "Brier base rate", "ECE", "mean top-1", "top-1 >= 0.5", "top-1 >= 0.3"];
+export function mixRows(
+  evals: Record<string, Record<string, Record<string, { calibration: Calibration; top1: { queries: number; meanTop1: number; atLeastHalf: number; atLeast03: number } }>>>,
+): (string | number)[][] {
+  const f4 = (x: number) => x.toFixed(4);
+  const rows: (string | number)[][] = [];
+  for (const [mode, byWeights] of Object.entries(evals))
+    for (const [weights, byPop] of Object.entries(byWeights))
+      for (const [pop, { calibration: c, top1: t }] of Object.entries(byPop))
+        rows.push([mode, weights, pop, t.queries, c.n, c.positives, f4(c.brier), f4(c.brierBaseRate), f4(c.ece), f4(t.meanTop1), `${(100 * t.atLeastHalf).toFixed(1)}%`, `${(100 * t.atLeast03).toFixed(1)}%`]);
+  return rows;
+}
