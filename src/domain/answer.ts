@@ -88,7 +88,7 @@ export const ANSWER_THRESHOLD = 0.5;
 const HEADING = /^#{1,6}\s/;
 const QUESTION_PENALTY = 0.5; // enough that a question wins only when no sentence states anything relevant
 /** Logistic weights over ConfidenceFeatures; fitted by eval/answers/tune.ts on the tune split (eval/answers/README.md). */
-export const CONFIDENCE = { overlap: 0.52, chunk: 0.2, typed: 0.14, names: 1.64, terms: 0.79, span: 1.5, margin: 3.73, bias: -3.68 };
+export const CONFIDENCE = { overlap: 0.63, chunk: 0.48, typed: 0.03, names: 1.63, terms: 0.72, span: 1.66, margin: 3.38, bias: -3.49 };
 /** Logistic weights over SpanFeatures; fitted by eval/answers/tune.ts on the tune split. */
 export const SPAN = { near: 2.27, before: 1.76, after: 0.82, repeats: 0.41, head: 1.37, named: 0.81, verbish: -1.08, long: 0.74, quoted: 0.29, bias: -3.54 };
 /** A "what" question whose best span is less likely than this gets the whole sentence (a sure partial match beats a likely miss). */

@@ -1,0 +1,84 @@
+// TypeScript client for the Smriti Memory API: one typed method per operation of the contract's table (no node: imports).
+import type { z } from "zod";
+import type { ErrorBody } from "../contract/errors.ts";
+import { operations, type OperationId, type Operations } from "../contract/operations.ts";
+import type { GroundedAnswerRequest } from "../contract/grounded.ts";
+import { parseSse, type SseEvent } from "./sse.ts";
+
+export type Input<K extends OperationId> = z.input<Operations[K]["input"]>;
+export type Output<K extends OperationId> = z.output<Operations[K]["output"]>;
+export type { SseEvent };
+
+/** A 4xx/5xx from the service, with its stable `code` (README "Errors"). */
+export class SmritiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = "SmritiError";
+  }
+}
+
+export interface ClientOptions {
+  /** e.g. http://127.0.0.1:8787 */
+  baseUrl: string;
+  token: string;
+  /** Sent as x-svc-actor-id; must be one of the token's actors. */
+  actorId?: string;
+  fetch?: typeof fetch;
+}
+
+export function createClient(opts: ClientOptions) {
+  const doFetch = opts.fetch ?? fetch;
+  const headers = (extra: Record<string, string> = {}): Record<string, string> => ({
+    authorization: `Bearer ${opts.token}`,
+    ...(opts.actorId ? { "x-svc-actor-id": opts.actorId } : {}),
+    ...extra,
+  });
+
+  /** Calls any operation of the table by id. */
+  async function call<K extends OperationId>(id: K, input: Input<K>): Promise<Output<K>> {
+    const op = operations[id];
+    const url = new URL(op.path, opts.baseUrl);
+    const init: RequestInit = { method: op.method, headers: headers(op.method === "GET" ? {} : { "content-type": "application/json" }) };
+    if (op.method === "GET") {
+      for (const [k, v] of Object.entries(input as object)) if (v !== undefined) url.searchParams.set(k, String(v));
+    } else {
+      init.body = JSON.stringify(input);
+    }
+    return (await parse(await doFetch(url, init))) as Output<K>;
+  }
+
+  return {
+    call,
+    recall: (input: Input<"recall">) => call("recall", input),
+    ingest: (input: Input<"ingest">) => call("ingest", input),
+    forget: (input: Input<"forget">) => call("forget", input),
+    pack: (input: Input<"pack">) => call("pack", input),
+    groundedAnswer: (input: Input<"grounded_answer">) => call("grounded_answer", input),
+    groundedEval: (input: Input<"grounded_eval">) => call("grounded_eval", input),
+    auditLog: (input: Input<"audit"> = {}) => call("audit", input),
+    /** The answer run as server-sent events; pass the last seen event id to resume after a disconnect. */
+    async *groundedAnswerStream(input: GroundedAnswerRequest | null, resume?: { lastEventId: string }): AsyncGenerator<SseEvent> {
+      const res = await doFetch(new URL("/v1/grounded/answer/stream", opts.baseUrl), {
+        method: "POST",
+        headers: headers({ "content-type": "application/json", ...(resume ? { "last-event-id": resume.lastEventId } : {}) }),
+        ...(resume ? {} : { body: JSON.stringify(input) }),
+      });
+      if (!res.ok || !res.body) return void (await parse(res));
+      yield* parseSse(res.body);
+    },
+  };
+}
+
+export type SmritiClient = ReturnType<typeof createClient>;
+
+async function parse(res: Response): Promise<unknown> {
+  const body = (await res.json().catch(() => null)) as unknown;
+  if (res.ok) return body;
+  const error = (body as ErrorBody | null)?.error;
+  throw new SmritiError(res.status, error?.code ?? "http_error", error?.message ?? `HTTP ${res.status}`, error?.details);
+}
