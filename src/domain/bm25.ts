@@ -70,15 +70,6 @@ export class Bm25Index {
     if (this.deadPostings > 50_000 && this.deadPostings > this.live * 20) this.compact();
   }
 
-  /** Drops the growth slack of every posting list (up to half its size) after a bulk load; later adds grow lists again. */
-  trim(): void {
-    for (const p of this.postings) {
-      if (p.docs.length === p.length) continue;
-      p.docs = p.docs.slice(0, p.length);
-      p.tfs = p.tfs.slice(0, p.length);
-    }
-  }
-
   /** Upper bound of any document's score for these terms: the normaliser that makes BM25 comparable across queries. */
   maxScore(terms: readonly string[]): number {
     let max = 0;
@@ -191,9 +182,9 @@ export class Bm25Index {
   private appendPosting(t: number, slot: number, tf: number): void {
     const p = this.postings[t]!;
     if (p.length === p.docs.length) {
-      const docs = new Int32Array(Math.max(4, p.length * 2));
+      const docs = new Int32Array(p.length * 2);
       docs.set(p.docs);
-      const tfs = new Uint16Array(Math.max(4, p.length * 2));
+      const tfs = new Uint16Array(p.length * 2);
       tfs.set(p.tfs);
       p.docs = docs;
       p.tfs = tfs;

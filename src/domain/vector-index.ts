@@ -128,16 +128,6 @@ export class VectorIndex {
     return out;
   }
 
-  /** Drops growth slack after a bulk load (up to half the matrix); later adds grow it again. */
-  trim(): void {
-    const size = Math.max(this.slots, 1);
-    if (size === this.ids.length) return;
-    this.ids = this.ids.slice(0, size);
-    this.alive = this.alive.slice(0, size);
-    this.data = this.data.slice(0, size * this.dimensions);
-    this.codes = this.codes.slice(0, size * this.words);
-  }
-
   private ensure(n: number): void {
     if (n <= this.ids.length) return;
     const size = Math.max(n, this.ids.length * 2);

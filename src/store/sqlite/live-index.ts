@@ -74,7 +74,6 @@ export class LiveIndexes {
       index = new VectorIndex(dimensions);
       for (const row of this.stmts.workspaceVectors.iterate(embedderId, workspaceId) as Iterable<{ id: number; vector: Buffer }>)
         index.add(row.id, fromBlob(row.vector));
-      index.trim();
       ws.vectors.set(embedderId, index);
     }
     return index;
@@ -83,7 +82,6 @@ export class LiveIndexes {
   private load(workspaceId: string): WorkspaceIndex {
     const index = new WorkspaceIndex();
     for (const row of this.stmts.allChunks.iterate(workspaceId) as Iterable<ChunkRow>) addChunk(index, row);
-    index.bm25.trim();
     return index;
   }
 
