@@ -1,4 +1,5 @@
 // Paired comparison of two variants on the same queries: wins/losses and a bootstrap 95% interval of the mean difference.
+import { mulberry32 } from "../src/domain/prng.ts";
 
 export interface Paired {
   better: number;
@@ -8,24 +9,13 @@ export interface Paired {
   ci95: [number, number];
 }
 
-/** Deterministic PRNG (mulberry32) so the interval is reproducible run to run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `b - a` per query. */
 export function paired(a: readonly number[], b: readonly number[], resamples = 2000): Paired {
   const d = a.map((x, i) => (b[i] ?? 0) - x);
   const n = d.length;
   const mean = d.reduce((s, x) => s + x, 0) / Math.max(1, n);
-  const random = rng(42);
+  const random = mulberry32(42);
   const means: number[] = [];
   for (let r = 0; r < resamples && n > 0; r++) {
     let s = 0;

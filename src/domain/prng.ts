@@ -1,4 +1,4 @@
-// A small, fast, seedable PRNG (mulberry32): the same seed gives the same corpus on every machine.
+// A small, fast, seedable PRNG (mulberry32) for benchmarks, evals and property tests: same seed, same numbers everywhere.
 
 export type Rng = () => number;
 
