@@ -182,9 +182,10 @@ export class Bm25Index {
   private appendPosting(t: number, slot: number, tf: number): void {
     const p = this.postings[t]!;
     if (p.length === p.docs.length) {
-      const docs = new Int32Array(p.length * 2);
+      // Growth by 1.5 rather than 2: postings are most of the index's memory, and slack is a third of that at 2.
+      const docs = new Int32Array(Math.ceil(p.length * 1.5));
       docs.set(p.docs);
-      const tfs = new Uint16Array(p.length * 2);
+      const tfs = new Uint16Array(Math.ceil(p.length * 1.5));
       tfs.set(p.tfs);
       p.docs = docs;
       p.tfs = tfs;

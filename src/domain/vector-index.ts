@@ -10,15 +10,22 @@ export class VectorIndex {
   private codes: Uint32Array;
   private readonly words: number;
   private readonly slotOf = new Map<number, number>();
-  private ids = new Int32Array(1024);
-  private alive = new Uint8Array(1024);
+  private ids: Int32Array;
+  private alive: Uint8Array;
   private slots = 0;
   private mean: Float32Array | null = null;
 
-  constructor(readonly dimensions: number) {
+  /** `capacity`: vectors expected, so a bulk load allocates once instead of doubling past it. */
+  constructor(
+    readonly dimensions: number,
+    capacity = 1024,
+  ) {
+    const slots = Math.max(16, capacity);
     this.words = Math.ceil(dimensions / 32);
-    this.data = new Float32Array(1024 * dimensions);
-    this.codes = new Uint32Array(1024 * this.words);
+    this.ids = new Int32Array(slots);
+    this.alive = new Uint8Array(slots);
+    this.data = new Float32Array(slots * dimensions);
+    this.codes = new Uint32Array(slots * this.words);
   }
 
   get size(): number {
@@ -130,7 +137,7 @@ export class VectorIndex {
 
   private ensure(n: number): void {
     if (n <= this.ids.length) return;
-    const size = Math.max(n, this.ids.length * 2);
+    const size = Math.max(n, Math.ceil(this.ids.length * 1.5));
     const ids = new Int32Array(size);
     ids.set(this.ids);
     this.ids = ids;

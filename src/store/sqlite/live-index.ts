@@ -51,6 +51,9 @@ export class LiveIndexes {
       workspaceVectors: db.prepare(
         "SELECT k.id, e.vector FROM chunks k JOIN embeddings e ON e.chunk_hash = k.chunk_hash AND e.embedder_id = ? WHERE k.workspace_id = ?",
       ),
+      vectorCount: db
+        .prepare("SELECT COUNT(*) FROM chunks k JOIN embeddings e ON e.chunk_hash = k.chunk_hash AND e.embedder_id = ? WHERE k.workspace_id = ?")
+        .pluck(),
       vector: db.prepare("SELECT vector FROM embeddings WHERE embedder_id = ? AND chunk_hash = ?").pluck(),
     };
   }
@@ -71,7 +74,8 @@ export class LiveIndexes {
     const ws = this.get(workspaceId);
     let index = ws.vectors.get(embedderId);
     if (!index) {
-      index = new VectorIndex(dimensions);
+      const expected = this.stmts.vectorCount.get(embedderId, workspaceId) as number;
+      index = new VectorIndex(dimensions, expected + 1024);
       for (const row of this.stmts.workspaceVectors.iterate(embedderId, workspaceId) as Iterable<{ id: number; vector: Buffer }>)
         index.add(row.id, fromBlob(row.vector));
       ws.vectors.set(embedderId, index);
