@@ -1,5 +1,5 @@
-// Hybrid candidate generation: BM25 and dense neighbours, each candidate scored on every signal, fused into a base logit
-// that orders them, then calibrated against the query's other candidates.
+// Candidate generation: BM25 candidates (plus dense neighbours when configured or in vector mode), each scored on every
+// signal, fused into a base logit that orders them, then calibrated against the query's other candidates.
 import { calibrateQuery, fuse, keepsOrder } from "../domain/fusion.ts";
 import { tokenize } from "../domain/tokenize.ts";
 import type { ChunkFilter, ChunkRecord, Embedder, Store } from "../ports.ts";
