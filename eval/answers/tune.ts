@@ -43,6 +43,10 @@ async function harvest(name: string): Promise<Harvested[]> {
       const correct = name === "xquad" ? xquadScores(row).spanHit : q.golds.length > 0 && q.goldSources.includes(o.topSource ?? "");
       const sentence = plan.selected[0]?.text ?? "";
       const spans = plan.spans.map((c) => ({ features: { ...c.features }, f1: maxOver(tokenF1, sentence.slice(c.span.start, c.span.end), q.golds) }));
+      if (process.env.DUMP && name === "xquad" && plan.answerType === "entity") {
+        const c = plan.spans.map((x) => ({ t: sentence.slice(x.span.start, x.span.end), p: x.score.toFixed(2), f: maxOver(tokenF1, sentence.slice(x.span.start, x.span.end), q.golds).toFixed(2) }));
+        process.stderr.write(`\nQ: ${q.text}\nG: ${q.golds.join(" | ")}\nS: ${sentence}\nC: ${c.map((x) => `[${x.t}] ${x.p}/${x.f}`).join("  ")}\n`);
+      }
       out.push({ ...row, features: { ...plan.features }, correct, type: plan.answerType, spans, sentenceF1: maxOver(tokenF1, sentence, q.golds) });
     }
     return out;
@@ -96,12 +100,71 @@ function fit(rows: Harvested[], only: string[] | null): void {
   }
 }
 
+/**
+ * --rank: weights that rank a question's candidates (conditional logit, target = each candidate's share of the question's
+ * summed token F1, L2 1, full-batch gradient descent), then a logistic scale and bias on that score so that it is again
+ * P(token F1 >= 0.5); the ranking is the conditional logit's.
+ */
+function fitRanking(rows: Harvested[], names: string[]): { weights: number[]; bias: number } {
+  const qs = rows.filter((r) => r.spans.some((c) => c.f1 > 0)).map((r) => {
+    const sum = r.spans.reduce((a, c) => a + c.f1, 0);
+    return r.spans.map((c) => ({ x: names.map((n) => c.features[n]!), t: c.f1 / sum }));
+  });
+  const w = new Array<number>(names.length).fill(0);
+  const m = w.map(() => 0);
+  const v = w.map(() => 0);
+  for (let it = 1; it <= 3000; it++) {
+    const g = w.map((x) => x); // L2 1
+    for (const cs of qs) {
+      const z = cs.map((c) => c.x.reduce((a, x, j) => a + x * w[j]!, 0));
+      const top = Math.max(...z);
+      const e = z.map((x) => Math.exp(x - top));
+      const sum = e.reduce((a, b) => a + b, 0);
+      cs.forEach((c, i) => c.x.forEach((x, j) => (g[j]! += (e[i]! / sum - c.t) * x)));
+    }
+    for (let j = 0; j < w.length; j++) {
+      m[j] = 0.9 * m[j]! + 0.1 * g[j]!;
+      v[j] = 0.999 * v[j]! + 0.001 * g[j]! * g[j]!;
+      w[j]! -= (0.05 * (m[j]! / (1 - 0.9 ** it))) / (Math.sqrt(v[j]! / (1 - 0.999 ** it)) + 1e-8);
+    }
+  }
+  const cands = rows.flatMap((r) => r.spans);
+  const cal = fitLogistic(cands.map((c) => [names.reduce((a, n, j) => a + w[j]! * c.features[n]!, 0)]), cands.map((c) => (c.f1 >= 0.5 ? 1 : 0)), 0);
+  return { weights: w.map((x) => x * cal.weights[0]!), bias: cal.bias };
+}
+
+/** --cv: 2-fold cross-validation over vaults of the span scorer (binary vs ranking fit, old vs all features): mean top-candidate F1. */
+function crossValidate(rows: Harvested[]): void {
+  const withGold = rows.filter((r) => r.q.golds.length > 0 && r.spans.length > 0);
+  const vaults = [...new Set(withGold.map((r) => r.q.vault))].sort();
+  const all = Object.keys(withGold[0]!.spans[0]!.features);
+  const old = ["near", "before", "after", "repeats", "head", "named", "verbish", "long", "quoted"];
+  for (const names of [old, all]) {
+    for (const rank of [false, true]) {
+      let sum = 0;
+      for (const fold of [0, 1]) {
+        const train = withGold.filter((r) => vaults.indexOf(r.q.vault) % 2 !== fold);
+        const test = withGold.filter((r) => vaults.indexOf(r.q.vault) % 2 === fold);
+        const cands = train.flatMap((r) => r.spans);
+        const f = rank ? fitRanking(train, names) : fitLogistic(cands.map((c) => names.map((n) => c.features[n]!)), cands.map((c) => (c.f1 >= 0.5 ? 1 : 0)), 1);
+        for (const r of test) {
+          const scored = r.spans.map((c) => ({ c, p: predict(f, names.map((n) => c.features[n]!)) }));
+          const top = scored.reduce((a, b) => (b.p > a.p ? b : a));
+          sum += r.type === "entity" && top.p < 0.1 ? r.sentenceF1 : top.c.f1;
+        }
+      }
+      process.stdout.write(`  cv ${names.length} features, ${rank ? "ranking" : "binary"}: F1 ${pct(sum / withGold.length)}\n`);
+    }
+  }
+}
+
 /** Fits SPAN on the candidate spans (positive = token F1 >= 0.5), then the SPAN_MIN that maximizes "what"-question F1. */
-function fitSpans(rows: Harvested[]): void {
+function fitSpans(rows: Harvested[], rank: boolean): void {
   const withGold = rows.filter((r) => r.q.golds.length > 0 && r.spans.length > 0);
   const names = Object.keys(withGold[0]!.spans[0]!.features);
   const cands = withGold.flatMap((r) => r.spans);
-  const f = fitLogistic(cands.map((c) => names.map((n) => c.features[n]!)), cands.map((c) => (c.f1 >= 0.5 ? 1 : 0)), 1);
+  const binary = fitLogistic(cands.map((c) => names.map((n) => c.features[n]!)), cands.map((c) => (c.f1 >= 0.5 ? 1 : 0)), 1);
+  const f = rank ? fitRanking(withGold, names) : binary;
   const weights = Object.fromEntries([...names.map((n, i) => [n, Number(f.weights[i]!.toFixed(2))]), ["bias", Number(f.bias.toFixed(2))]]);
   for (const type of ["entity", "person", "place", "number", "date"]) {
     const rs = withGold.filter((r) => r.type === type);
@@ -129,6 +192,7 @@ const lo = await harvest("locomo-answers");
 report(xq, lo);
 const only = args.find((a) => a.startsWith("--features="))?.slice("--features=".length).split(",") ?? null;
 if (args.includes("--fit")) fit([...xq, ...lo], only);
-if (args.includes("--fit-spans")) fitSpans([...xq, ...lo.filter((r) => r.q.extractable)]);
+if (args.includes("--cv")) crossValidate([...xq, ...lo.filter((r) => r.q.extractable)]);
+if (args.includes("--fit-spans")) fitSpans([...xq, ...lo.filter((r) => r.q.extractable)], args.includes("--rank"));
 progress(`answered at ${ANSWER_THRESHOLD}: xquad ${xq.filter((r) => answeredAt(r.o, ANSWER_THRESHOLD)).length}/${xq.length}, locomo ${lo.filter((r) => answeredAt(r.o, ANSWER_THRESHOLD)).length}/${lo.length}`);
 
