@@ -128,22 +128,4 @@ describe("Bm25Index", () => {
       }
     }
   });
-
-  it("bulkAdd builds the same index as one add per document (and skips ids already present)", () => {
-    const rand = prng(9);
-    const vocab = Array.from({ length: 200 }, (_, i) => `w${i}`);
-    const docs = Array.from({ length: 500 }, (_, i) => ({ id: i + 1, terms: Array.from({ length: rand.int(0, 40) }, () => rand.pick(vocab)) }));
-    const one = new Bm25Index();
-    for (const d of docs) one.add(d.id, d.terms);
-    const bulk = new Bm25Index();
-    bulk.add(1, docs[0]!.terms);
-    bulk.bulkAdd(docs);
-    bulk.add(501, ["w1"]);
-    one.add(501, ["w1"]);
-    expect(bulk.size).toBe(one.size);
-    for (let q = 0; q < 20; q++) {
-      const query = Array.from({ length: rand.int(1, 5) }, () => rand.pick(vocab));
-      expect(bulk.search(query, 10)).toEqual(one.search(query, 10));
-    }
-  });
 });

@@ -85,15 +85,7 @@ export class LiveIndexes {
 
   private load(workspaceId: string): WorkspaceIndex {
     const index = new WorkspaceIndex();
-    const rows = this.stmts.allChunks.iterate(workspaceId) as Iterable<ChunkRow>;
-    index.bm25.bulkAdd(
-      (function* () {
-        for (const row of rows) {
-          index.meta.set(row.id, { sourcePath: row.source_path, authoredAt: row.authored_at });
-          yield { id: row.id, terms: splitTerms(row.terms) };
-        }
-      })(),
-    );
+    for (const row of this.stmts.allChunks.iterate(workspaceId) as Iterable<ChunkRow>) addChunk(index, row);
     return index;
   }
 
@@ -149,9 +141,7 @@ interface ChangeRow {
   chunk_hash: string;
 }
 
-const splitTerms = (terms: string): string[] => (terms === "" ? [] : terms.split(" "));
-
 function addChunk(index: WorkspaceIndex, row: ChunkRow): void {
-  index.bm25.add(row.id, splitTerms(row.terms));
+  index.bm25.add(row.id, row.terms === "" ? [] : row.terms.split(" "));
   index.meta.set(row.id, { sourcePath: row.source_path, authoredAt: row.authored_at });
 }
