@@ -15,23 +15,26 @@ function gaussian(rand: ReturnType<typeof prng>, dims: number): Float32Array {
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
 describe("VectorIndex", () => {
-  it("returns the exact cosine top k (and honours accept and remove) on small sets", () => {
+  it("returns the exact cosine top k over its stored (int8) vectors, close to float cosine, honouring accept and remove", () => {
     const rand = prng(11);
     const index = new VectorIndex(16);
     const vectors = Array.from({ length: 500 }, () => gaussian(rand, 16));
     vectors.forEach((v, i) => index.add(i + 1, v));
     index.remove(3);
+    expect(index.get(3)).toBeUndefined();
+    for (const [i, v] of vectors.entries()) if (i !== 2) index.get(i + 1)!.forEach((x, d) => expect(Math.abs(x - v[d]!)).toBeLessThan(0.01));
     for (let q = 0; q < 20; q++) {
       const query = gaussian(rand, 16);
       const accept = q % 2 ? (id: number) => id % 5 !== 0 : undefined;
       const brute = vectors
-        .map((v, i) => ({ id: i + 1, score: dot(query, v) }))
+        .map((_, i) => ({ id: i + 1, score: i === 2 ? -Infinity : dot(query, index.get(i + 1)!) }))
         .filter((d) => d.id !== 3 && (!accept || accept(d.id)))
         .sort((a, b) => b.score - a.score)
         .slice(0, 10);
       const got = index.search(query, 10, accept);
       expect(got.map((d) => d.id)).toEqual(brute.map((d) => d.id));
       expect(got[0]!.score).toBeCloseTo(brute[0]!.score, 5);
+      expect(Math.abs(got[0]!.score - dot(query, vectors[got[0]!.id - 1]!))).toBeLessThan(0.02);
     }
   });
 
