@@ -49,7 +49,7 @@ export function toolError(err: AppError): CallToolResult {
 /**
  * Builds the MCP server; a `call` function is resolved on every tool call, so it can re-check the token each time.
  * Low-level Server rather than McpServer.registerTool: McpServer validates arguments itself and answers failures with
- * free text, while ours must run the full zod schema (ForgetRequest's refine) and return the invalid_request envelope.
+ * free text, while ours must run the full zod schema (e.g. forget's exactly-one-of union) and return the invalid_request envelope.
  */
 export function createMcpServer(runtime: Runtime, call: CallContext | (() => CallContext)): Server {
   const server = new Server({ name: "smriti", version: runtime.version }, { capabilities: { tools: {} } });
