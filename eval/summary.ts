@@ -1,6 +1,7 @@
 // eval/results/summary.md: one table over the latest result of every set, plus the calibration outcome.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { adrSummaryLines } from "./adr/summary.ts";
 import { answerSummaryLines } from "./answers/summary.ts";
 import { SET_NAMES } from "./data/index.ts";
 import { resultsDir } from "./paths.ts";
@@ -74,6 +75,7 @@ export function writeSummary(): string {
     }
   }
   lines.push(...answerSummaryLines());
+  lines.push(...adrSummaryLines());
   const file = join(resultsDir, "summary.md");
   writeFileSync(file, `${lines.join("\n")}\n`);
   return file;

@@ -7,7 +7,9 @@ import type { Runtime } from "./runtime.ts";
 import { AuthService, DEFAULT_WORKSPACE } from "./services/auth.ts";
 import { buildHandlers } from "./services/handlers.ts";
 import { AuditService } from "./services/audit.ts";
+import { DecisionService } from "./services/decisions.ts";
 import { GroundedService } from "./services/grounded.ts";
+import { OpenLoopService } from "./services/open-loops.ts";
 import { GroundedEvalService } from "./services/grounded-eval.ts";
 import { IngestService } from "./services/ingest.ts";
 import { MemoryService } from "./services/memory.ts";
@@ -57,7 +59,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   return {
     version: VERSION,
     auth,
-    handlers: buildHandlers({ memory, ingest, grounded, groundedEval, audit }),
+    handlers: buildHandlers({ memory, ingest, grounded, groundedEval, audit, decisions: new DecisionService(clock), openLoops: new OpenLoopService(store, clock) }),
     grounded,
     audit,
     log,

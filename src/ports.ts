@@ -120,6 +120,8 @@ export interface Store {
 
   getDocument(workspaceId: string, sourcePath: string): DocumentRecord | undefined;
   documentChunks(workspaceId: string, sourcePath: string): ChunkRecord[];
+  /** The workspace's documents (content included) whose source_path starts with the prefix, by source_path. */
+  listDocuments(workspaceId: string, sourcePathPrefix?: string): DocumentRecord[];
   /** Replaces a source's chunks in one transaction: readers see the old version or the new, never both. */
   replaceDocument(workspaceId: string, doc: DocumentRecord, chunks: ChunkInput[], audit?: EventDraft, vectors?: NewVectors): void;
   hasChunkHash(workspaceId: string, chunkHash: string): boolean;

@@ -1,6 +1,8 @@
 // The public operations as data: one row feeds the HTTP routes, the MCP tools, the OpenAPI document and the client.
 import type { z } from "zod";
 import { AuditRequest, AuditResponse } from "./audit.ts";
+import { DecisionExtractRequest, DecisionExtractResponse } from "./decisions.ts";
+import { OpenLoopsRequest, OpenLoopsResponse } from "./open-loops.ts";
 import { GroundedAnswerRequest, GroundedAnswerResponse } from "./grounded.ts";
 import { GroundedEvalRequest, GroundedEvalResponse } from "./nuggets.ts";
 import { ForgetRequest, ForgetResponse, IngestRequest, IngestResponse, PackRequest, PackResponse, RecallRequest, RecallResponse } from "./memory.ts";
@@ -97,6 +99,29 @@ export const operations = {
       "Page with cursor/next_cursor; filter by type, actor, since/until; pass trajectory_id to get every step behind one grounded answer, in order.",
     input: AuditRequest,
     output: AuditResponse,
+  }),
+  decision_extract: op({
+    method: "POST",
+    path: "/v1/decisions/extract",
+    tool: "service_decision_extract",
+    summary: "Parse decisions out of markdown (nothing is stored)",
+    description:
+      "Read decisions out of a markdown text you pass in, without saving anything: ADRs in MADR or Nygard/adr-tools style (title, status, date, context, decision, chosen option, consequences, considered options) " +
+      "and, when the text is not an ADR, free-form lines such as 'We decided to ...' or 'Decision: ...'. Each decision cites the literal spans it was read from (anchor = heading path). " +
+      "Markdown without decisions gives an empty list, not an error.",
+    input: DecisionExtractRequest,
+    output: DecisionExtractResponse,
+  }),
+  open_loops: op({
+    method: "GET",
+    path: "/v1/open_loops",
+    tool: "service_open_loops",
+    summary: "Unresolved TODO / OPENLOOP markers across the vault",
+    description:
+      "List the unfinished items recorded in this workspace's memory: every line with an uppercase TODO or OPENLOOP marker, with source_path, line number, the line's text and a citation into the stored chunk. " +
+      "Resolved lines (checked boxes '- [x]', or lines containing DONE) are left out, and forgotten sources disappear. Filter with source_path_prefix; limit caps the list (truncated says when more exist).",
+    input: OpenLoopsRequest,
+    output: OpenLoopsResponse,
   }),
 } as const;
 

@@ -1,5 +1,6 @@
 // Builds Citation objects from stored chunks: the one place their fields are filled.
 import type { Citation } from "../contract/citation.ts";
+import { contentHash } from "../domain/hash.ts";
 import type { ChunkRecord } from "../ports.ts";
 
 /** `span` narrows text_span to a sub-range of the chunk text (still a literal substring of the source). */
@@ -9,6 +10,18 @@ export function citationOf(chunk: ChunkRecord, score: number, retrievedAt: Date,
     source_path: chunk.sourcePath,
     anchor: chunk.anchor,
     text_span: span ? chunk.text.slice(span.start, span.end) : chunk.text,
+    score: Math.min(1, Math.max(0, Number(score.toFixed(6)))),
+    retrieved_at: retrievedAt.toISOString(),
+  };
+}
+
+/** A citation of a literal span that is not (or not only) a stored chunk: chunk_hash is the span's own content hash. */
+export function spanCitation(sourcePath: string, anchor: string, span: string, score: number, retrievedAt: Date): Citation {
+  return {
+    chunk_hash: contentHash(span),
+    source_path: sourcePath,
+    anchor,
+    text_span: span,
     score: Math.min(1, Math.max(0, Number(score.toFixed(6)))),
     retrieved_at: retrievedAt.toISOString(),
   };

@@ -7,6 +7,8 @@ import type { MemoryService } from "./memory.ts";
 import type { AuditService } from "./audit.ts";
 import type { GroundedService } from "./grounded.ts";
 import type { GroundedEvalService } from "./grounded-eval.ts";
+import type { DecisionService } from "./decisions.ts";
+import type { OpenLoopService } from "./open-loops.ts";
 
 export type Handler<K extends OperationId> = (ctx: CallContext, input: z.output<Operations[K]["input"]>) => Promise<z.input<Operations[K]["output"]>>;
 export type Handlers = { [K in OperationId]: Handler<K> };
@@ -17,6 +19,8 @@ export interface Services {
   grounded: GroundedService;
   groundedEval: GroundedEvalService;
   audit: AuditService;
+  decisions: DecisionService;
+  openLoops: OpenLoopService;
 }
 
 export function buildHandlers(s: Services): Handlers {
@@ -28,5 +32,7 @@ export function buildHandlers(s: Services): Handlers {
     grounded_answer: (ctx, input) => s.grounded.answer(ctx, input),
     grounded_eval: async (ctx, input) => s.groundedEval.evaluate(ctx.workspaceId, input),
     audit: async (ctx, input) => s.audit.tail(ctx, input),
+    decision_extract: async (_ctx, input) => s.decisions.extract(input),
+    open_loops: async (ctx, input) => s.openLoops.list(ctx.workspaceId, input),
   };
 }

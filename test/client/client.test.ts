@@ -41,6 +41,14 @@ describe("smriti client", () => {
     expect((await client.recall({ query: "lighthouse" })).hits).toEqual([]);
   });
 
+  it("extracts decisions and lists open loops", async () => {
+    const extracted = await client.extractDecisions({ content: "# Sync\n\nWe decided to repaint the lighthouse in May.\n" });
+    expect(extracted.decisions.map((d) => d.decision)).toEqual(["We decided to repaint the lighthouse in May."]);
+    await client.ingest({ source_path: "todo/lighthouse.md", content: "- [ ] TODO order paint\n- [x] TODO hire painter\n" });
+    expect((await client.openLoops({ source_path_prefix: "todo/" })).loops.map((l) => l.text)).toEqual(["- [ ] TODO order paint"]);
+    await client.forget({ source_path: "todo/lighthouse.md" });
+  });
+
   it("throws SmritiError with the service's stable code", async () => {
     const err = await client.recall({ query: "" }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SmritiError);

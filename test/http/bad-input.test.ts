@@ -22,6 +22,8 @@ const samples: { [K in OperationId]: Sample } = {
   grounded_answer: { valid: { question: "When is the launch date?", min_confidence: 0 }, wrongTypes: { question: 1, k: true } },
   grounded_eval: { valid: { output: "The launch is on March 3.", nuggets: [{ text: "launch date March 3" }] }, wrongTypes: { output: 1, nuggets: "none" } },
   audit: { valid: { limit: "5" }, wrongTypes: { limit: "abc" } },
+  decision_extract: { valid: { content: "# Use SQLite\n\n## Status\n\nAccepted\n\n## Decision\n\nWe store everything in SQLite.\n" }, wrongTypes: { content: ["x"] } },
+  open_loops: { valid: { limit: "5" }, wrongTypes: { limit: "many" } },
 };
 
 const SEED = "# Seed\n\nThe seed vault says the launch date is March 3, 2024.\n";

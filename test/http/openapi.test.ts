@@ -103,6 +103,10 @@ describe("request schemas", () => {
       valid: [{ output: "It launched.", nuggets: [{ text: "launch" }] }, { output: "x", nuggets: [{ text: "y", importance: "okay" }], citations: [{ chunk_hash: `sha256:${"b".repeat(64)}`, text_span: "y" }] }],
       invalid: [{ output: "x", nuggets: [] }, { output: "x", nuggets: [{ text: "y", importance: "critical" }] }, { output: "x" }],
     },
+    decision_extract: {
+      valid: [{ content: "Decision: use SQLite" }, { content: "# ADR\n\n## Decision\n\nUse SQLite.", source_path: "adr/1.md" }],
+      invalid: [{}, { content: "" }, { content: "  " }, { content: 1 }, { content: "x", source_path: "" }, { content: "x", extra: 1 }],
+    },
   };
 
   it("has a case for every POST operation", () => {
@@ -140,7 +144,7 @@ describe("real responses validate against the documented schemas", () => {
     return body;
   }
 
-  it("ingest, recall (with explain), pack, grounded answer and eval, audit, forget", async () => {
+  it("ingest, recall (with explain), pack, grounded answer and eval, audit, open loops, decision extraction, forget", async () => {
     const ingested = await check("ingest", await svc.post("/v1/memory/ingest", { source_path: "mission.md", content: SEED, timestamp: "2024-01-02T03:04:05Z" }));
     await check("ingest", await svc.post("/v1/memory/ingest", { source_path: "mission.md", content: SEED, timestamp: "2024-01-02T03:04:05Z" }));
     const recall = await check("recall", await svc.post("/v1/memory/recall", { query: "launch date mission control", explain: true }));
@@ -162,6 +166,11 @@ describe("real responses validate against the documented schemas", () => {
     const audit = await check("audit", await svc.get("/v1/audit/event_log", { limit: "50" }));
     expect((audit.events as unknown[]).length).toBeGreaterThan(0);
     await check("audit", await svc.get("/v1/audit/event_log", { trajectory_id: answer.trajectory_id as string }));
+    const loops = await check("open_loops", await svc.get("/v1/open_loops", { limit: "10" }));
+    expect(loops.truncated).toBe(false);
+    const extracted = await check("decision_extract", await svc.post("/v1/decisions/extract", { content: "# ADR\n\n## Status\n\nAccepted\n\n## Decision\n\nUse SQLite.\n" }));
+    expect((extracted.decisions as unknown[]).length).toBe(1);
+    await check("decision_extract", await svc.post("/v1/decisions/extract", { content: "No decisions here." }));
     await check("forget", await svc.post("/v1/memory/forget", { chunk_hash: hash }));
     await check("forget", await svc.post("/v1/memory/forget", { source_path: "mission.md" }));
     await check("forget", await svc.post("/v1/memory/forget", { source_path: "mission.md" }));

@@ -124,6 +124,21 @@ export function runStoreSuite(name: string, makeStore: StoreFactory): void {
         expect(store.searchLexical(a, tokenize("backups"), 10, {})).toEqual([]);
       });
 
+      it("listDocuments returns a workspace's documents by path, filtered by a literal prefix, and drops forgotten ones", () => {
+        const { store, a, b } = twoWorkspaces();
+        put(store, a, "notes/b.md", "# B\n\nBravo.\n");
+        put(store, a, "notes/a.md", "# A\n\nAlpha.\n");
+        put(store, a, "notes%/c.md", "# C\n\nCharlie.\n");
+        put(store, b, "notes/z.md", "# Z\n\nZulu.\n");
+        expect(store.listDocuments(a).map((d) => d.sourcePath)).toEqual(["notes%/c.md", "notes/a.md", "notes/b.md"]);
+        expect(store.listDocuments(a, "notes/").map((d) => d.sourcePath)).toEqual(["notes/a.md", "notes/b.md"]);
+        expect(store.listDocuments(a, "notes%").map((d) => d.sourcePath)).toEqual(["notes%/c.md"]);
+        expect(store.listDocuments(a, "notes/a.md")[0]).toEqual(store.getDocument(a, "notes/a.md"));
+        store.forgetSource(a, "notes/a.md", T0);
+        expect(store.listDocuments(a, "notes/").map((d) => d.sourcePath)).toEqual(["notes/b.md"]);
+        expect(store.listDocuments(b).map((d) => d.sourcePath)).toEqual(["notes/z.md"]);
+      });
+
       it("appends the audit draft of a replace in the same write", () => {
         const { store, a } = twoWorkspaces();
         const { doc, chunks } = prepare("ops.md", v1);

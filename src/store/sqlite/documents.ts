@@ -30,12 +30,32 @@ const toChunk = (r: ChunkRow): ChunkRecord => ({
   authoredAt: r.authored_at,
 });
 
+interface DocRow {
+  source_path: string;
+  document_hash: string;
+  kind: DocumentKind;
+  authored_at: number;
+  ingested_at: number;
+  content: string;
+}
+
+const toDocument = (r: DocRow): DocumentRecord => ({
+  sourcePath: r.source_path,
+  documentHash: r.document_hash,
+  kind: r.kind,
+  authoredAt: r.authored_at,
+  ingestedAt: r.ingested_at,
+  content: r.content,
+});
+
 export class DocumentRepo {
   private readonly s;
 
   constructor(private readonly db: Db) {
     this.s = {
       getDoc: db.prepare("SELECT * FROM documents WHERE workspace_id = ? AND source_path = ?"),
+      // substr() rather than LIKE, so '%' and '_' in a prefix are literal.
+      listDocs: db.prepare("SELECT * FROM documents WHERE workspace_id = ? AND substr(source_path, 1, length(?)) = ? ORDER BY source_path"),
       docChunks: db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE workspace_id = ? AND source_path = ? ORDER BY ord`),
       upsertDoc: db.prepare(
         `INSERT INTO documents (workspace_id, source_path, document_hash, kind, authored_at, ingested_at, content) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -65,10 +85,13 @@ export class DocumentRepo {
   }
 
   get(workspaceId: string, sourcePath: string): DocumentRecord | undefined {
-    const r = this.s.getDoc.get(workspaceId, sourcePath) as
-      | { source_path: string; document_hash: string; kind: DocumentKind; authored_at: number; ingested_at: number; content: string }
-      | undefined;
-    return r && { sourcePath: r.source_path, documentHash: r.document_hash, kind: r.kind, authoredAt: r.authored_at, ingestedAt: r.ingested_at, content: r.content };
+    const r = this.s.getDoc.get(workspaceId, sourcePath) as DocRow | undefined;
+    return r && toDocument(r);
+  }
+
+  /** Documents whose source_path starts with the prefix ('' = all), by source_path. */
+  list(workspaceId: string, prefix = ""): DocumentRecord[] {
+    return (this.s.listDocs.all(workspaceId, prefix, prefix) as DocRow[]).map(toDocument);
   }
 
   chunksOf(workspaceId: string, sourcePath: string): ChunkRecord[] {

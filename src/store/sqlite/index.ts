@@ -45,6 +45,7 @@ class SqliteStore implements Store {
 
   getDocument = (ws: string, path: string) => this.documents.get(ws, path);
   documentChunks = (ws: string, path: string) => this.documents.chunksOf(ws, path);
+  listDocuments = (ws: string, prefix?: string) => this.documents.list(ws, prefix);
   hasChunkHash = (ws: string, hash: string) => this.documents.hasChunkHash(ws, hash);
   chunksByHash = (ws: string, hash: string) => this.documents.chunksByHash(ws, hash);
   wasForgotten = (ws: string, key: { sourcePath?: string; chunkHash?: string }) => this.documents.wasForgotten(ws, key);
