@@ -1,5 +1,6 @@
 // Chunking: markdown by heading sections then paragraphs, text by paragraphs, code by blank-line blocks.
 import { contentHash } from "./hash.ts";
+import { lineAt, lineStartsOf } from "./lines.ts";
 import { splitSentences } from "./sentences.ts";
 
 export type DocumentKind = "markdown" | "text" | "code";
@@ -33,32 +34,15 @@ interface Block {
 }
 
 export function chunkDocument(content: string, kind: DocumentKind): ChunkDraft[] {
-  const lines = lineStarts(content);
+  const lines = lineStartsOf(content);
   const blocks = kind === "markdown" ? markdownBlocks(content, lines) : paragraphBlocks(content, 0, content.length, null);
   const chunks: ChunkDraft[] = [];
   for (const range of mergeBlocks(content, blocks, kind)) {
     const text = content.slice(range.start, range.end);
-    const lineAnchor = `L${lineOf(lines, range.start)}-L${lineOf(lines, range.end - 1)}`;
+    const lineAnchor = `L${lineAt(lines, range.start)}-L${lineAt(lines, range.end - 1)}`;
     chunks.push({ text, hash: contentHash(text), anchor: range.section ?? lineAnchor, start: range.start, end: range.end });
   }
   return chunks;
-}
-
-function lineStarts(content: string): number[] {
-  const starts = [0];
-  for (let i = content.indexOf("\n"); i !== -1; i = content.indexOf("\n", i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-function lineOf(starts: number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((starts[mid] ?? 0) <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
 }
 
 /** Sections by ATX heading (ignoring fenced code), each split into paragraph blocks tagged with its heading path. */

@@ -1,6 +1,7 @@
 // Decision extraction from markdown (issue 4): ADR/MADR and Nygard sections, else free-form "we decided" / "Decision:" lines. Pure.
 import { splitSentences } from "./sentences.ts";
-import { lineAt, outline, trimSpan, type Outline, type Section } from "./markdown-sections.ts";
+import { outline, trimSpan, type Outline, type Section } from "./markdown-sections.ts";
+import { lineAt } from "./lines.ts";
 
 export type DecisionStyle = "madr" | "nygard" | "freeform";
 export type DecisionFieldName = "title" | "status" | "date" | "context" | "decision" | "consequences" | "options";

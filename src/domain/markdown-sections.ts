@@ -1,4 +1,5 @@
 // Markdown outline with offsets: YAML front matter and ATX heading sections, ignoring fenced code.
+import { lineStartsOf } from "./lines.ts";
 
 export interface Section {
   level: number;
@@ -18,24 +19,6 @@ export interface Outline {
   bodyStart: number;
   sections: Section[];
   lineStarts: number[];
-}
-
-export function lineStartsOf(content: string): number[] {
-  const starts = [0];
-  for (let i = content.indexOf("\n"); i !== -1; i = content.indexOf("\n", i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-/** 1-based line of an offset. */
-export function lineAt(starts: readonly number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((starts[mid] ?? 0) <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
 }
 
 export function outline(content: string): Outline {

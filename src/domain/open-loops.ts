@@ -1,5 +1,5 @@
 // Open-loop markers (issue 4): lines carrying TODO or OPENLOOP that are not resolved by a checked box or DONE. Pure.
-import { lineStartsOf } from "./markdown-sections.ts";
+import { lineStartsOf } from "./lines.ts";
 
 export type LoopMarker = "TODO" | "OPENLOOP";
 
