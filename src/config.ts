@@ -8,6 +8,7 @@ const Env = z.object({
   SMRITI_DATA_DIR: z.string().default("./data"),
   SVC_MULTI_TENANT: z.enum(["0", "1", ""]).default("0"),
   SMRITI_SYNC: z.enum(["normal", "full"]).default("normal"),
+  SMRITI_DENSE_KNN: z.enum(["0", "1", ""]).default(""),
 });
 
 export interface Config {
@@ -17,6 +18,8 @@ export interface Config {
   dbFile: string;
   multiTenant: boolean;
   synchronous: "normal" | "full";
+  /** Hybrid recall also takes nearest neighbours from a scan of every vector; null = decide by embedder. */
+  denseKnn: boolean | null;
   env: NodeJS.ProcessEnv;
 }
 
@@ -32,6 +35,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | unde
     dbFile: resolve(dataDir, "smriti.db"),
     multiTenant: e.SVC_MULTI_TENANT === "1",
     synchronous: e.SMRITI_SYNC,
+    denseKnn: e.SMRITI_DENSE_KNN === "" ? null : e.SMRITI_DENSE_KNN === "1",
     env,
   };
 }

@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import type { Config } from "./config.ts";
 import { createEmbedderFromEnv } from "./embed/config.ts";
+import { GLOVE_EMBEDDER_ID } from "./embed/glove.ts";
 import { systemClock, type Clock, type Embedder, type Store } from "./ports.ts";
 import type { Runtime } from "./runtime.ts";
 import { AuthService, DEFAULT_WORKSPACE } from "./services/auth.ts";
@@ -47,7 +48,9 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const store = opts.store ?? openSqliteStore(config.dbFile, { synchronous: config.synchronous, backgroundCheckpoints: opts.background ?? false });
   store.ensureWorkspace(DEFAULT_WORKSPACE, clock.now().getTime());
   const embedder = opts.embedder !== undefined ? opts.embedder : await createEmbedderFromEnv(config.env);
-  const retriever = new Retriever(store, embedder, opts.retrieval ?? defaultRetrievalConfig);
+  // The KNN leg was measured useless with GloVe (eval/results/dense-leg.json); a neural embedder's neighbours are worth the scan.
+  const denseCandidates = config.denseKnn ?? (embedder !== null && embedder.id !== GLOVE_EMBEDDER_ID);
+  const retriever = new Retriever(store, embedder, opts.retrieval ?? { ...defaultRetrievalConfig, denseCandidates });
   const memory = new MemoryService(store, retriever, clock);
   let reembed: Reembedder | null = null;
   const ingest = new IngestService(store, embedder, clock, log, () => reembed?.kick());
