@@ -67,6 +67,8 @@ export const migrations: readonly string[] = [
   CREATE TABLE event_heads (workspace_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, hash TEXT NOT NULL) WITHOUT ROWID;
   CREATE INDEX events_by_trajectory ON events (workspace_id, trajectory_id, seq) WHERE trajectory_id IS NOT NULL;
   `,
+  // Readers replay the log by seq alone (the primary key); this index only cost an insert per chunk.
+  `DROP INDEX IF EXISTS changes_by_workspace;`,
 ];
 
 export const OP_ADD = 1;
