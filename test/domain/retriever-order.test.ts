@@ -48,7 +48,7 @@ const queries: string[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "smriti-order-"));
   const config = loadConfig({}, { data: dir });
-  calibrated = await createRuntime(config, { embedder: toyEmbedder, log: () => {} });
+  calibrated = await createRuntime(config, { embedder: toyEmbedder, log: () => {}, retrieval: defaultRetrievalConfig });
   plain = await createRuntime(config, { embedder: toyEmbedder, log: () => {}, retrieval: withoutStage2, store: calibrated.store });
   workspaceId = calibrated.store.ensureWorkspace("order", Date.now()).id;
   const rnd = prng(7);
