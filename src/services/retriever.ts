@@ -41,10 +41,6 @@ export class Retriever {
       if (!keepsOrder(config[mode].calibration)) throw new Error(`retrieval config ${mode}: the calibration would reorder candidates (needs gap > -1, rank <= 0)`);
   }
 
-  get embedderId(): string | null {
-    return this.embedder?.id ?? null;
-  }
-
   /** Candidates best first (by base logit; the calibrated score follows that order), with every signal kept for `explain`. */
   async retrieve(q: RetrievalQuery): Promise<Candidate[]> {
     const terms = tokenize(q.query);
