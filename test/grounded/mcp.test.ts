@@ -5,12 +5,10 @@ import type { AuditResponse } from "../../src/contract/audit.ts";
 import type { GroundedAnswerResponse } from "../../src/contract/grounded.ts";
 import type { GroundedEvalResponse } from "../../src/contract/nuggets.ts";
 import { operations } from "../../src/contract/operations.ts";
-import { createHttpApp } from "../../src/transports/http/app.ts";
-import { listen, type RunningServer } from "../../src/transports/http/serve.ts";
-import { mountMcpHttp } from "../../src/transports/mcp/http.ts";
-import { callTool, connectMcp, toolError } from "../helpers/mcp-client.ts";
+import type { RunningServer } from "../../src/transports/http/serve.ts";
+import { callTool, connectMcp, listenWithMcp, toolError } from "../helpers/mcp-client.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
-import { expectGroundedCitation, FACTOIDS, ingestCorpus, json, UNRELATED, type InsufficientDetails } from "./support.ts";
+import { expectGroundedCitation, FACTOIDS, ingestCorpus, json, UNRELATED, type InsufficientDetails, ANSWERED_TRAJECTORY } from "./support.ts";
 
 let svc: TestService;
 let server: RunningServer;
@@ -19,11 +17,7 @@ const clients: Client[] = [];
 beforeAll(async () => {
   svc = await startTestService({ actors: ["agent-1"], multiTenant: true });
   await ingestCorpus(svc);
-  server = await listen(
-    createHttpApp(svc.runtime, (a) => mountMcpHttp(a, svc.runtime)),
-    "127.0.0.1",
-    0,
-  );
+  server = await listenWithMcp(svc);
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
@@ -66,14 +60,7 @@ describe("grounded tools over MCP", () => {
     expect(res.citations.map((c) => c.text_span)).toEqual(http.citations.map((c) => c.text_span));
 
     const log = await call<AuditResponse>(client, "service_audit", { trajectory_id: res.trajectory_id });
-    expect(log.events.map((e) => e.type)).toEqual([
-      "grounded.request",
-      "grounded.step.retrieve",
-      "grounded.step.score_candidates",
-      "grounded.step.select",
-      "grounded.step.answer",
-      "grounded.outcome",
-    ]);
+    expect(log.events.map((e) => e.type)).toEqual(ANSWERED_TRAJECTORY);
     for (const e of log.events) expect(e.actor_id).toBe("agent-1");
     expect(log.events.at(-1)!.payload).toMatchObject({ outcome: "answered", response: { answer } });
   });

@@ -6,7 +6,7 @@ import { loadConfig } from "../../src/config.ts";
 import { createRuntime } from "../../src/main.ts";
 import { createHttpApp } from "../../src/transports/http/app.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
-import { audit, CORPUS, ingestCorpus, json, type ErrorEnvelope } from "./support.ts";
+import { audit, CORPUS, ingestCorpus, json, type ErrorEnvelope, ANSWERED_TRAJECTORY } from "./support.ts";
 
 let svc: TestService;
 beforeEach(async () => {
@@ -34,14 +34,7 @@ const hitsOf = (steps: readonly TrajectoryStep[]) => (steps.find((s) => s.name =
 async function trajectory(trajectoryId: string, app: TestService = svc): Promise<AuditEvent[]> {
   const { events, next_cursor } = await audit(app, { trajectory_id: trajectoryId });
   expect(next_cursor).toBeNull();
-  expect(events.map((e) => e.type)).toEqual([
-    "grounded.request",
-    "grounded.step.retrieve",
-    "grounded.step.score_candidates",
-    "grounded.step.select",
-    "grounded.step.answer",
-    "grounded.outcome",
-  ]);
+  expect(events.map((e) => e.type)).toEqual(ANSWERED_TRAJECTORY);
   for (const [i, e] of events.entries()) {
     expect(e.trajectory_id).toBe(trajectoryId);
     if (i > 0) expect(e.seq).toBe(events[i - 1]!.seq + 1); // appended in one go: nothing interleaves

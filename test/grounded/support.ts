@@ -155,3 +155,13 @@ export async function readEvents(res: Response, count: number): Promise<{ events
     buffered += decoder.decode(value, { stream: true });
   }
 }
+
+/** The events one answered grounded run leaves in the audit log, in order. */
+export const ANSWERED_TRAJECTORY = [
+  "grounded.request",
+  "grounded.step.retrieve",
+  "grounded.step.score_candidates",
+  "grounded.step.select",
+  "grounded.step.answer",
+  "grounded.outcome",
+];

@@ -1,17 +1,14 @@
 // `smriti audit verify` as a child process: a clean log verifies; an edited, removed or reordered event is caught and named.
 import Database from "better-sqlite3";
-import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventHash } from "../../src/domain/event-hash.ts";
+import type { EventRow } from "../../src/store/sqlite/events.ts";
+import { runCli } from "../cli/cli-helpers.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { audit, FACTOIDS, ingestCorpus, json, UNRELATED } from "./support.ts";
-
-const BIN = fileURLToPath(new URL("../../bin/smriti.js", import.meta.url));
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 interface VerifyResult {
   workspace: string;
@@ -19,18 +16,7 @@ interface VerifyResult {
   break: { seq: number; reason: string } | null;
 }
 
-function verify(dataDir: string, json = true): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const args = [BIN, "audit", "verify", "--data", dataDir, ...(json ? ["--json"] : [])];
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, SMRITI_EMBEDDER: "none" }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const verify = (dataDir: string, json = true) => runCli(["audit", "verify", "--data", dataDir, ...(json ? ["--json"] : [])]);
 
 let svc: TestService;
 let pristine: string;
@@ -52,20 +38,6 @@ function tamper(dir: string, fn: (db: Database.Database, workspaceId: string) =>
   } finally {
     db.close();
   }
-}
-
-interface Row {
-  workspace_id: string;
-  seq: number;
-  id: string;
-  type: string;
-  actor_id: string | null;
-  token_id: string | null;
-  at: number;
-  trajectory_id: string | null;
-  payload: string;
-  prev_hash: string;
-  hash: string;
 }
 
 async function expectBroken(dir: string, seq: number, reason: string): Promise<void> {
@@ -127,7 +99,7 @@ describe("smriti audit verify", { timeout: 90_000 }, () => {
   it("detects an edit whose own hash was recomputed: the next event's prev_hash no longer matches", async () => {
     const dir = copy();
     tamper(dir, (db, ws) => {
-      const row = db.prepare("SELECT * FROM events WHERE workspace_id = ? AND seq = 5").get(ws) as Row;
+      const row = db.prepare("SELECT * FROM events WHERE workspace_id = ? AND seq = 5").get(ws) as EventRow;
       const payload = row.payload.replace(/"source_path":"[^"]*"/, '"source_path":"rewritten.md"');
       const hash = eventHash({
         workspaceId: row.workspace_id,

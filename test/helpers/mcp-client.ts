@@ -3,6 +3,19 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { expect } from "vitest";
+import { createHttpApp } from "../../src/transports/http/app.ts";
+import { listen, type RunningServer } from "../../src/transports/http/serve.ts";
+import { mountMcpHttp } from "../../src/transports/mcp/http.ts";
+import type { TestService } from "./runtime.ts";
+
+/** The service's HTTP app with MCP mounted at /mcp, on an ephemeral loopback port. */
+export function listenWithMcp(svc: TestService): Promise<RunningServer> {
+  return listen(
+    createHttpApp(svc.runtime, (a) => mountMcpHttp(a, svc.runtime)),
+    "127.0.0.1",
+    0,
+  );
+}
 
 /** Connects and lists tools first, so the client validates every structuredContent against the tool's outputSchema. */
 export async function connectMcp(url: string, headers: Record<string, string>, track: Client[]): Promise<Client> {

@@ -6,10 +6,8 @@ import type { DecisionExtractResponse } from "../../src/contract/decisions.ts";
 import { limits } from "../../src/contract/limits.ts";
 import { operations } from "../../src/contract/operations.ts";
 import { contentHash } from "../../src/domain/hash.ts";
-import { createHttpApp } from "../../src/transports/http/app.ts";
-import { listen, type RunningServer } from "../../src/transports/http/serve.ts";
-import { mountMcpHttp } from "../../src/transports/mcp/http.ts";
-import { callTool, connectMcp, toolError } from "../helpers/mcp-client.ts";
+import type { RunningServer } from "../../src/transports/http/serve.ts";
+import { callTool, connectMcp, listenWithMcp, toolError } from "../helpers/mcp-client.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
 const NYGARD = `# 2. Implement as shell scripts
@@ -83,11 +81,7 @@ const clients: Client[] = [];
 
 beforeAll(async () => {
   svc = await startTestService();
-  server = await listen(
-    createHttpApp(svc.runtime, (a) => mountMcpHttp(a, svc.runtime)),
-    "127.0.0.1",
-    0,
-  );
+  server = await listenWithMcp(svc);
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));

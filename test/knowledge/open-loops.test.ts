@@ -4,10 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { OpenLoopsResponse } from "../../src/contract/open-loops.ts";
 import { operations } from "../../src/contract/operations.ts";
 import { findOpenLoops } from "../../src/domain/open-loops.ts";
-import { createHttpApp } from "../../src/transports/http/app.ts";
-import { listen, type RunningServer } from "../../src/transports/http/serve.ts";
-import { mountMcpHttp } from "../../src/transports/mcp/http.ts";
-import { callTool, connectMcp, toolError } from "../helpers/mcp-client.ts";
+import type { RunningServer } from "../../src/transports/http/serve.ts";
+import { callTool, connectMcp, listenWithMcp, toolError } from "../helpers/mcp-client.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
 const PLAN = `# Launch plan
@@ -35,11 +33,7 @@ const clients: Client[] = [];
 
 beforeAll(async () => {
   svc = await startTestService();
-  server = await listen(
-    createHttpApp(svc.runtime, (a) => mountMcpHttp(a, svc.runtime)),
-    "127.0.0.1",
-    0,
-  );
+  server = await listenWithMcp(svc);
   for (const [source_path, content] of [
     ["notes/plan.md", PLAN],
     ["src/f.ts", CODE],

@@ -3,11 +3,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { operations } from "../../src/contract/operations.ts";
-import { createHttpApp } from "../../src/transports/http/app.ts";
-import { listen, type RunningServer } from "../../src/transports/http/serve.ts";
+import type { RunningServer } from "../../src/transports/http/serve.ts";
 import { z } from "zod";
-import { mountMcpHttp } from "../../src/transports/mcp/http.ts";
-import { callTool, connectMcp, toolError } from "../helpers/mcp-client.ts";
+import { callTool, connectMcp, listenWithMcp, toolError } from "../helpers/mcp-client.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
 interface Hit {
@@ -30,11 +28,7 @@ function inputFields(schema: z.ZodType): string[] {
 
 async function serve(multiTenant = false): Promise<Served> {
   const svc = await startTestService({ multiTenant, actors: ["agent-1"] });
-  const server = await listen(
-    createHttpApp(svc.runtime, (a) => mountMcpHttp(a, svc.runtime)),
-    "127.0.0.1",
-    0,
-  );
+  const server = await listenWithMcp(svc);
   return { svc, server };
 }
 

@@ -4,7 +4,8 @@ import type { Db } from "./open.ts";
 import type { EventDraft, EventQuery, StoredEvent } from "../../ports.ts";
 import { canonicalJson, eventHash, GENESIS_HASH } from "../../domain/event-hash.ts";
 
-interface EventRow {
+/** A row of the events table as SQLite returns it. */
+export interface EventRow {
   workspace_id: string;
   seq: number;
   id: string;

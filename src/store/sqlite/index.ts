@@ -24,6 +24,7 @@ class SqliteStore implements Store {
   private readonly documents: DocumentRepo;
   private readonly indexes: LiveIndexes;
   private readonly events: EventRepo;
+  private readonly vectorStmts;
 
   constructor(
     private readonly db: Db,
@@ -33,6 +34,12 @@ class SqliteStore implements Store {
     this.documents = new DocumentRepo(db);
     this.indexes = new LiveIndexes(db);
     this.events = new EventRepo(db);
+    // Prepared once: every ingest reads and writes vectors.
+    this.vectorStmts = {
+      get: db.prepare("SELECT vector FROM embeddings WHERE embedder_id = ? AND chunk_hash = ?").pluck(),
+      insert: db.prepare("INSERT OR REPLACE INTO embeddings (embedder_id, chunk_hash, vector) VALUES (?, ?, ?)"),
+      announce: db.prepare("INSERT INTO changes (workspace_id, chunk_id, op) SELECT workspace_id, id, 1 FROM chunks WHERE chunk_hash = ?"),
+    };
   }
 
   ensureWorkspace = (name: string, now: number) => this.workspaces.ensure(name, now);
@@ -107,7 +114,7 @@ class SqliteStore implements Store {
   chunkVector = (ws: string, embedderId: string, dims: number, id: number) => this.indexes.vectors(ws, embedderId, dims).get(id);
 
   getEmbeddings(embedderId: string, hashes: readonly string[]): Map<string, Float32Array> {
-    const stmt = this.db.prepare("SELECT vector FROM embeddings WHERE embedder_id = ? AND chunk_hash = ?").pluck();
+    const stmt = this.vectorStmts.get;
     const out = new Map<string, Float32Array>();
     for (const h of new Set(hashes)) {
       const blob = stmt.get(embedderId, h) as Buffer | undefined;
@@ -118,7 +125,7 @@ class SqliteStore implements Store {
 
   /** Stores vectors for chunks already stored and re-announces those chunks, so loaded vector indexes pick them up. */
   putEmbeddings(embedderId: string, entries: ReadonlyMap<string, Float32Array>): void {
-    const announce = this.db.prepare("INSERT INTO changes (workspace_id, chunk_id, op) SELECT workspace_id, id, 1 FROM chunks WHERE chunk_hash = ?");
+    const announce = this.vectorStmts.announce;
     this.inTransaction(() => {
       this.insertVectors(embedderId, entries);
       for (const hash of entries.keys()) announce.run(hash);
@@ -126,7 +133,7 @@ class SqliteStore implements Store {
   }
 
   private insertVectors(embedderId: string, entries: ReadonlyMap<string, Float32Array>): void {
-    const insert = this.db.prepare("INSERT OR REPLACE INTO embeddings (embedder_id, chunk_hash, vector) VALUES (?, ?, ?)");
+    const insert = this.vectorStmts.insert;
     for (const [hash, vector] of entries) insert.run(embedderId, hash, toBlob(vector));
   }
 
