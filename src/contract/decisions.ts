@@ -1,21 +1,12 @@
 // Decision extraction (issue 4): parse ADR/MADR, Nygard and free-form decisions out of markdown without storing anything.
 import { z } from "zod";
 import { Citation } from "./citation.ts";
-import { limits } from "./limits.ts";
+import { DocumentText, SourcePath } from "./memory.ts";
 
 export const DecisionExtractRequest = z
   .strictObject({
-    content: z
-      .string()
-      .max(limits.maxContentChars)
-      .regex(/\S/, "must contain text, not only whitespace")
-      .describe("Markdown to read: an ADR (MADR or Nygard/adr-tools style), meeting notes, or any note with 'we decided to ...' / 'Decision: ...' lines."),
-    source_path: z
-      .string()
-      .min(1)
-      .max(limits.maxSourcePathChars)
-      .optional()
-      .describe("Where the markdown lives, copied into every citation. Omit for loose text: citations use 'text/<first 12 hex of the content hash>'."),
+    content: DocumentText.describe("Markdown to read: an ADR (MADR or Nygard/adr-tools style), meeting notes, or any note with 'we decided to ...' / 'Decision: ...' lines."),
+    source_path: SourcePath.optional().describe("Where the markdown lives, copied into every citation. Omit for loose text: citations use 'text/<first 12 hex of the content hash>'."),
   })
   .describe("Extract decisions from markdown. Nothing is written to memory.");
 export type DecisionExtractRequest = z.infer<typeof DecisionExtractRequest>;

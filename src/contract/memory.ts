@@ -3,21 +3,20 @@ import { z } from "zod";
 import { ChunkHash, Citation } from "./citation.ts";
 import { limits } from "./limits.ts";
 
-const SourcePath = z
+export const SourcePath = z
   .string()
   .min(1)
   .max(limits.maxSourcePathChars)
   .describe("Human-readable location of the source, e.g. 'notes/db.md'. Re-ingesting the same path replaces it.");
 
+/** A document's text as the API accepts it: within the size limit and not blank. */
+export const DocumentText = z.string().max(limits.maxContentChars).regex(/\S/, "must contain text, not only whitespace");
+
 export const DocumentKind = z.enum(["markdown", "text", "code"]).describe("How to chunk the content; inferred from the source_path extension when omitted.");
 
 export const IngestRequest = z
   .strictObject({
-    content: z
-      .string()
-      .max(limits.maxContentChars)
-      .regex(/\S/, "must contain text, not only whitespace")
-      .describe("The full text of the file or note (UTF-8 text; binary is rejected)."),
+    content: DocumentText.describe("The full text of the file or note (UTF-8 text; binary is rejected)."),
     source_path: SourcePath.optional().describe("Where the content lives. Omit for loose text: the path becomes 'text/<first 12 hex of its hash>'."),
     kind: DocumentKind.optional(),
     timestamp: z.iso.datetime({ offset: true }).optional().describe("When the content was authored (ISO 8601); defaults to ingest time. Recall's since/until filter on it."),
