@@ -4,7 +4,7 @@ import type { DocumentKind } from "../../src/domain/chunk.ts";
 import { GENESIS_HASH, verifyChain } from "../../src/domain/event-hash.ts";
 import { contentHash } from "../../src/domain/hash.ts";
 import { tokenize } from "../../src/domain/tokenize.ts";
-import type { EventDraft, Store } from "../../src/ports.ts";
+import type { EventDraft, RecordRow, Store } from "../../src/ports.ts";
 import { prepareDocument as prepare, T0 } from "../helpers/documents.ts";
 
 /**
@@ -365,6 +365,58 @@ export function runStoreSuite(name: string, makeStore: StoreFactory): void {
         expect(store.listEvents(a, { limit: 10, trajectoryId: "traj_1" }).map((e) => e.seq)).toEqual([3]);
         expect(store.listEvents(a, { limit: 10, since: T0 + 1, until: T0 + 2 }).map((e) => e.seq)).toEqual([2]);
         expect(store.listEvents(b, { limit: 10 }).map((e) => [e.seq, e.prevHash])).toEqual([[1, GENESIS_HASH]]);
+      });
+    });
+
+    describe("knowledge records", () => {
+      const rec = (id: string, over: Partial<RecordRow> = {}): RecordRow => ({ id, kind: "decision", group: "eng", parentId: null, status: null, createdAt: T0, body: { id }, ...over });
+
+      it("inserts once per id: a repeat keeps the first body and writes its side effects only the first time", () => {
+        const { store, a } = twoWorkspaces();
+        const { doc, chunks } = prepare("decisions/eng/d1.md", "# D1\n\nUse SQLite.\n");
+        const first = store.insertRecord(a, rec("d1"), { audit: draft("decision.recorded", { ref: "d1" }), document: { doc, chunks } });
+        const again = store.insertRecord(a, rec("d1", { body: { id: "d1", changed: true } }), { audit: draft("decision.recorded", { ref: "d1" }) });
+        expect(first.created).toBe(true);
+        expect(again).toEqual({ record: first.record, created: false });
+        expect(again.record.body).toEqual({ id: "d1" });
+        expect(store.listEvents(a, { limit: 10 })).toHaveLength(1);
+        expect(store.documentChunks(a, "decisions/eng/d1.md").map((c) => c.text).join("")).toContain("Use SQLite.");
+      });
+
+      it("pages by insertion order in both directions, filtered by kind, group, status and childlessness", () => {
+        const { store, a, b } = twoWorkspaces();
+        for (const id of ["d1", "d2", "d3"]) store.insertRecord(a, rec(id, { group: id === "d2" ? "ops" : "eng" }));
+        store.insertRecord(a, rec("s1", { kind: "shravan", group: null }));
+        store.insertRecord(a, rec("s2", { kind: "shravan", group: null }));
+        store.insertRecord(a, rec("m1", { kind: "manan", group: null, parentId: "s1" }));
+        store.insertRecord(b, rec("d9"));
+        const ids = (q: Parameters<Store["listRecords"]>[1], ws = a) => store.listRecords(ws, q).map((r) => r.id);
+        expect(ids({ kinds: ["decision"], order: "desc", limit: 10 })).toEqual(["d3", "d2", "d1"]);
+        expect(ids({ kinds: ["decision"], order: "desc", limit: 10, afterSeq: store.getRecord(a, "d3")!.seq })).toEqual(["d2", "d1"]);
+        expect(ids({ kinds: ["decision"], order: "asc", limit: 1, afterSeq: store.getRecord(a, "d1")!.seq })).toEqual(["d2"]);
+        expect(ids({ kinds: ["decision"], group: "eng", order: "asc", limit: 10 })).toEqual(["d1", "d3"]);
+        expect(ids({ kinds: ["shravan"], childless: true, order: "asc", limit: 10 })).toEqual(["s2"]);
+        expect(ids({ kinds: ["decision"], order: "asc", limit: 10 }, b)).toEqual(["d9"]);
+        expect(store.getRecord(b, "d1")).toBeUndefined();
+        expect(store.childRecords(a, "s1").map((r) => r.id)).toEqual(["m1"]);
+        expect(store.countRecords(a)).toEqual([
+          { kind: "decision", status: null, childless: true, count: 3 },
+          { kind: "manan", status: null, childless: true, count: 1 },
+          { kind: "shravan", status: null, childless: false, count: 1 },
+          { kind: "shravan", status: null, childless: true, count: 1 },
+        ]);
+      });
+
+      it("transitions a status only from the expected one, with its side effects in the same write", () => {
+        const { store, a, b } = twoWorkspaces();
+        store.insertRecord(a, rec("p1", { kind: "proposal", status: "pending" }));
+        const { doc, chunks } = prepare("knowledge/p1.md", "# Rule\n\nAlways test.\n");
+        expect(store.transitionRecord(b, "p1", "pending", "approved", {})).toBeUndefined();
+        const done = store.transitionRecord(a, "p1", "pending", "approved", { ok: 1 }, { audit: draft("proposal.approved", {}), document: { doc, chunks } });
+        expect(done).toMatchObject({ status: "approved", body: { ok: 1 } });
+        expect(store.transitionRecord(a, "p1", "pending", "rejected", {}, { audit: draft("proposal.rejected", {}) })).toBeUndefined();
+        expect(store.listEvents(a, { limit: 10 }).map((e) => e.type)).toEqual(["proposal.approved"]);
+        expect(store.getDocument(a, "knowledge/p1.md")?.content).toContain("Always test.");
       });
     });
 

@@ -1,10 +1,11 @@
 // The embedded default Store: one SQLite file (WAL) for truth, in-memory indexes for speed.
-import type { ChunkFilter, ChunkInput, DocumentRecord, EventDraft, EventQuery, NewVectors, RemovedChunk, Store, TokenRecord } from "../../ports.ts";
+import type { ChunkFilter, ChunkInput, DocumentRecord, DocumentWrite, EventDraft, EventQuery, NewVectors, RecordQuery, RecordRow, RecordSideEffects, RemovedChunk, StoredRecord, Store, TokenRecord } from "../../ports.ts";
 import { openDatabase, type Db } from "./open.ts";
 import { WorkspaceRepo } from "./workspaces.ts";
 import { DocumentRepo } from "./documents.ts";
 import { LiveIndexes } from "./live-index.ts";
 import { EventRepo } from "./events.ts";
+import { RecordRepo } from "./records.ts";
 import { startBackgroundCheckpoints, type Checkpointer } from "./checkpointer.ts";
 import { fromBlob, toBlob } from "../../embed/vector.ts";
 
@@ -24,6 +25,7 @@ class SqliteStore implements Store {
   private readonly documents: DocumentRepo;
   private readonly indexes: LiveIndexes;
   private readonly events: EventRepo;
+  private readonly records: RecordRepo;
   private readonly vectorStmts;
 
   constructor(
@@ -34,6 +36,7 @@ class SqliteStore implements Store {
     this.documents = new DocumentRepo(db);
     this.indexes = new LiveIndexes(db);
     this.events = new EventRepo(db);
+    this.records = new RecordRepo(db);
     // Prepared once: every ingest reads and writes vectors.
     this.vectorStmts = {
       get: db.prepare("SELECT vector FROM embeddings WHERE embedder_id = ? AND chunk_hash = ?").pluck(),
@@ -59,12 +62,36 @@ class SqliteStore implements Store {
   getChunks = (ws: string, ids: readonly number[]) => this.documents.getChunks(ws, ids);
 
   replaceDocument(ws: string, doc: DocumentRecord, chunks: ChunkInput[], audit?: EventDraft, vectors?: NewVectors): void {
-    this.inTransaction(() => {
-      if (vectors) this.insertVectors(vectors.embedderId, vectors.byHash);
-      this.documents.replace(ws, doc, chunks);
-      if (audit) this.events.append(ws, [audit]);
+    this.inTransaction(() => this.applySideEffects(ws, { audit, document: { doc, chunks, vectors } }));
+  }
+
+  private applySideEffects(ws: string, also: RecordSideEffects | undefined): void {
+    const write: DocumentWrite | undefined = also?.document;
+    if (write?.vectors) this.insertVectors(write.vectors.embedderId, write.vectors.byHash);
+    if (write) this.documents.replace(ws, write.doc, write.chunks);
+    if (also?.audit) this.events.append(ws, [also.audit]);
+  }
+
+  insertRecord(ws: string, record: RecordRow, also?: RecordSideEffects): { record: StoredRecord; created: boolean } {
+    return this.inTransaction(() => {
+      const created = this.records.insert(ws, record);
+      if (created) this.applySideEffects(ws, also);
+      return { record: this.records.get(ws, record.id)!, created };
     });
   }
+
+  transitionRecord(ws: string, id: string, from: string, to: string, body: unknown, also?: RecordSideEffects): StoredRecord | undefined {
+    return this.inTransaction(() => {
+      if (!this.records.transition(ws, id, from, to, body)) return undefined;
+      this.applySideEffects(ws, also);
+      return this.records.get(ws, id);
+    });
+  }
+
+  getRecord = (ws: string, id: string) => this.records.get(ws, id);
+  childRecords = (ws: string, parentId: string) => this.records.children(ws, parentId);
+  listRecords = (ws: string, q: RecordQuery) => this.records.list(ws, q);
+  countRecords = (ws: string) => this.records.counts(ws);
 
   forgetSource(ws: string, path: string, now: number, audit?: EventDraft) {
     return this.inTransaction(() => this.withForgetEvent(ws, this.documents.forgetSource(ws, path, now), { sourcePath: path }, audit));

@@ -69,6 +69,23 @@ export const migrations: readonly string[] = [
   `,
   // Readers replay the log by seq alone (the primary key); this index only cost an insert per chunk.
   `DROP INDEX IF EXISTS changes_by_workspace;`,
+  `
+  -- Durable knowledge: stored decisions, assimilation stages and memory proposals; seq orders keyset pages.
+  CREATE TABLE records (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    workspace_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    grp TEXT,
+    parent_id TEXT,
+    status TEXT,
+    created_at INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    UNIQUE (workspace_id, id)
+  );
+  CREATE INDEX records_by_kind ON records (workspace_id, kind, seq);
+  CREATE INDEX records_by_parent ON records (workspace_id, parent_id) WHERE parent_id IS NOT NULL;
+  `,
 ];
 
 export const OP_ADD = 1;

@@ -1,0 +1,79 @@
+// Knowledge records in SQLite: decisions, assimilation stages and proposals in one keyed, insertion-ordered table.
+import type { Db } from "./open.ts";
+import type { RecordKind, RecordQuery, RecordRow, StoredRecord } from "../../ports.ts";
+
+interface Row {
+  seq: number;
+  id: string;
+  kind: RecordKind;
+  grp: string | null;
+  parent_id: string | null;
+  status: string | null;
+  created_at: number;
+  body: string;
+}
+
+const toRecord = (r: Row): StoredRecord => ({
+  seq: r.seq,
+  id: r.id,
+  kind: r.kind,
+  group: r.grp,
+  parentId: r.parent_id,
+  status: r.status,
+  createdAt: r.created_at,
+  body: JSON.parse(r.body) as unknown,
+});
+
+export class RecordRepo {
+  private readonly s;
+
+  constructor(private readonly db: Db) {
+    this.s = {
+      insert: db.prepare(
+        `INSERT INTO records (workspace_id, id, kind, grp, parent_id, status, created_at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (workspace_id, id) DO NOTHING`,
+      ),
+      get: db.prepare("SELECT * FROM records WHERE workspace_id = ? AND id = ?"),
+      children: db.prepare("SELECT * FROM records WHERE workspace_id = ? AND parent_id = ? ORDER BY seq"),
+      transition: db.prepare("UPDATE records SET status = ?, body = ? WHERE workspace_id = ? AND id = ? AND status = ?"),
+      counts: db.prepare(
+        `SELECT kind, status, NOT EXISTS (SELECT 1 FROM records c WHERE c.workspace_id = r.workspace_id AND c.parent_id = r.id) AS childless, COUNT(*) AS count
+         FROM records r WHERE workspace_id = ? GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+      ),
+    };
+  }
+
+  /** True when the row was new; an existing id is left exactly as it was. */
+  insert(workspaceId: string, r: RecordRow): boolean {
+    return this.s.insert.run(workspaceId, r.id, r.kind, r.group, r.parentId, r.status, r.createdAt, JSON.stringify(r.body)).changes === 1;
+  }
+
+  get(workspaceId: string, id: string): StoredRecord | undefined {
+    const row = this.s.get.get(workspaceId, id) as Row | undefined;
+    return row && toRecord(row);
+  }
+
+  children(workspaceId: string, parentId: string): StoredRecord[] {
+    return (this.s.children.all(workspaceId, parentId) as Row[]).map(toRecord);
+  }
+
+  list(workspaceId: string, q: RecordQuery): StoredRecord[] {
+    const where = [`workspace_id = ?`, `kind IN (${q.kinds.map(() => "?").join(", ")})`];
+    const args: unknown[] = [workspaceId, ...q.kinds];
+    if (q.group !== undefined) (where.push("grp = ?"), args.push(q.group));
+    if (q.status !== undefined) (where.push("status = ?"), args.push(q.status));
+    if (q.childless) where.push("NOT EXISTS (SELECT 1 FROM records c WHERE c.workspace_id = r.workspace_id AND c.parent_id = r.id)");
+    if (q.afterSeq !== undefined) (where.push(q.order === "asc" ? "seq > ?" : "seq < ?"), args.push(q.afterSeq));
+    const sql = `SELECT * FROM records r WHERE ${where.join(" AND ")} ORDER BY seq ${q.order === "asc" ? "ASC" : "DESC"} LIMIT ?`;
+    return (this.db.prepare(sql).all(...args, q.limit) as Row[]).map(toRecord);
+  }
+
+  counts(workspaceId: string): { kind: RecordKind; status: string | null; childless: boolean; count: number }[] {
+    return (this.s.counts.all(workspaceId) as { kind: RecordKind; status: string | null; childless: number; count: number }[]).map((c) => ({ ...c, childless: c.childless === 1 }));
+  }
+
+  /** Compare-and-set: true only when the record was in `from`. */
+  transition(workspaceId: string, id: string, from: string, to: string, body: unknown): boolean {
+    return this.s.transition.run(to, JSON.stringify(body), workspaceId, id, from).changes === 1;
+  }
+}
