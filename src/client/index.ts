@@ -1,7 +1,7 @@
 // TypeScript client for the Smriti Memory API: one typed method per operation of the contract's table (no node: imports).
 import type { z } from "zod";
 import type { ErrorBody } from "../contract/errors.ts";
-import { operations, type OperationId, type Operations } from "../contract/operations.ts";
+import { fillPath, operations, pathParameters, type OperationId, type Operations } from "../contract/operations.ts";
 import type { GroundedAnswerRequest } from "../contract/grounded.ts";
 import { parseSse, type SseEvent } from "./sse.ts";
 
@@ -42,10 +42,11 @@ export function createClient(opts: ClientOptions) {
   /** Calls any operation of the table by id. */
   async function call<K extends OperationId>(id: K, input: Input<K>): Promise<Output<K>> {
     const op = operations[id];
-    const url = new URL(op.path, opts.baseUrl);
+    const url = new URL(fillPath(op.path, input as Record<string, unknown>), opts.baseUrl);
     const init: RequestInit = { method: op.method, headers: headers(op.method === "GET" ? {} : { "content-type": "application/json" }) };
     if (op.method === "GET") {
-      for (const [k, v] of Object.entries(input as object)) if (v !== undefined) url.searchParams.set(k, String(v));
+      const inPath = new Set(pathParameters(op.path));
+      for (const [k, v] of Object.entries(input as object)) if (v !== undefined && !inPath.has(k)) url.searchParams.set(k, String(v));
     } else {
       init.body = JSON.stringify(input);
     }
@@ -62,6 +63,9 @@ export function createClient(opts: ClientOptions) {
     groundedEval: (input: Input<"grounded_eval">) => call("grounded_eval", input),
     auditLog: (input: Input<"audit"> = {}) => call("audit", input),
     extractDecisions: (input: Input<"decision_extract">) => call("decision_extract", input),
+    recordDecision: (input: Input<"decision_record">) => call("decision_record", input),
+    listDecisions: (input: Input<"decisions_list"> = {}) => call("decisions_list", input),
+    getDecision: (ref: string) => call("decision_get", { ref }),
     openLoops: (input: Input<"open_loops"> = {}) => call("open_loops", input),
     /** The answer run as server-sent events; pass the last seen event id to resume after a disconnect. */
     async *groundedAnswerStream(input: GroundedAnswerRequest | null, resume?: { lastEventId: string }): AsyncGenerator<SseEvent> {

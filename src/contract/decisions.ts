@@ -1,6 +1,6 @@
 // Decision extraction (issue 4): parse ADR/MADR, Nygard and free-form decisions out of markdown without storing anything.
 import { z } from "zod";
-import { Citation } from "./citation.ts";
+import { ChunkHash, Citation } from "./citation.ts";
 import { DocumentText, SourcePath } from "./memory.ts";
 
 export const DecisionExtractRequest = z
@@ -38,3 +38,66 @@ export const DecisionExtractResponse = z.object({
   decisions: z.array(ExtractedDecision).describe("In document order; empty (not an error) when the markdown records no decision."),
 });
 export type DecisionExtractResponse = z.infer<typeof DecisionExtractResponse>;
+
+// Stored decisions: record (idempotent), list by namespace with stable cursor paging, fetch by ref.
+export const Namespace = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9._/-]{0,63}$/, "lowercase letters, digits and . _ / -, at most 64 characters")
+  .describe("Groups decisions (a team, service or project), e.g. 'payments' or 'platform/storage'.");
+
+export const DecisionRef = z.string().regex(/^dec_[0-9a-f]{20}$/, "a decision ref looks like dec_ followed by 20 hex digits").describe("A decision's ref (dec_...).");
+
+export const DecisionRecordRequest = z
+  .strictObject({
+    namespace: Namespace.default("default"),
+    title: z.string().trim().min(1).max(300).describe("Short name of the decision, e.g. 'Use PostgreSQL for the ledger'."),
+    decision: z.string().trim().min(1).max(20_000).describe("What was decided."),
+    status: z.string().trim().toLowerCase().min(1).max(100).default("accepted").describe("Lower-cased on storage: proposed, accepted, rejected, deprecated, superseded by ..."),
+    date: z.iso.date().optional().describe("When it was decided (YYYY-MM-DD)."),
+    context: z.string().trim().min(1).max(20_000).optional().describe("The forces and the problem."),
+    consequences: z.string().trim().min(1).max(20_000).optional(),
+    options: z.array(z.string().trim().min(1).max(500)).max(50).default([]).describe("Options that were considered."),
+    chosen_option: z.string().trim().min(1).max(500).optional(),
+    evidence: z.array(ChunkHash).max(50).default([]).describe("chunk_hash values (from citations) of stored passages the decision rests on; each must exist in this workspace."),
+  })
+  .describe("Record a decision. The ref is derived from the content, so sending the same decision again returns the same record and writes nothing.");
+export type DecisionRecordRequest = z.input<typeof DecisionRecordRequest>;
+
+export const DecisionRecord = z.object({
+  ref: DecisionRef,
+  namespace: z.string(),
+  title: z.string(),
+  status: z.string(),
+  date: z.string().nullable(),
+  context: z.string().nullable(),
+  decision: z.string(),
+  chosen_option: z.string().nullable(),
+  consequences: z.string().nullable(),
+  options: z.array(z.string()),
+  recorded_at: z.iso.datetime(),
+  recorded_by: z.string().nullable().describe("x-svc-actor-id of the first recording, when one was sent."),
+  source_path: z.string().describe("Where the decision is stored in the vault as an ADR-style markdown note (decisions/<namespace>/<ref>.md): recall and decision extraction find it there."),
+  citations: z
+    .array(Citation)
+    .min(1)
+    .describe("The stored note's chunks, then one citation per evidence chunk_hash (score 1); all point at text stored in this workspace."),
+});
+export type DecisionRecord = z.infer<typeof DecisionRecord>;
+
+export const DecisionListRequest = z
+  .strictObject({
+    namespace: Namespace.optional().describe("Only this namespace."),
+    limit: z.coerce.number().int().min(1).max(200).default(50).describe("Records per page (1-200)."),
+    cursor: z.string().max(200).optional().describe("next_cursor of the previous page. Newest first; decisions recorded while you page never shift or repeat a page."),
+  })
+  .describe("List stored decisions, newest first.");
+export type DecisionListRequest = z.input<typeof DecisionListRequest>;
+
+export const DecisionListResponse = z.object({
+  decisions: z.array(DecisionRecord),
+  next_cursor: z.string().nullable().describe("Pass as cursor for the next (older) page; null at the end."),
+});
+export type DecisionListResponse = z.infer<typeof DecisionListResponse>;
+
+export const DecisionGetRequest = z.strictObject({ ref: DecisionRef }).describe("Fetch one stored decision by ref.");
+export type DecisionGetRequest = z.input<typeof DecisionGetRequest>;

@@ -1,7 +1,7 @@
 // The public operations as data: one row feeds the HTTP routes, the MCP tools, the OpenAPI document and the client.
 import type { z } from "zod";
 import { AuditRequest, AuditResponse } from "./audit.ts";
-import { DecisionExtractRequest, DecisionExtractResponse } from "./decisions.ts";
+import { DecisionExtractRequest, DecisionExtractResponse, DecisionGetRequest, DecisionListRequest, DecisionListResponse, DecisionRecord, DecisionRecordRequest } from "./decisions.ts";
 import { OpenLoopsRequest, OpenLoopsResponse } from "./open-loops.ts";
 import { GroundedAnswerRequest, GroundedAnswerResponse } from "./grounded.ts";
 import { GroundedEvalRequest, GroundedEvalResponse } from "./nuggets.ts";
@@ -9,6 +9,7 @@ import { ForgetRequest, ForgetResponse, IngestRequest, IngestResponse, PackReque
 
 export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   method: "GET" | "POST";
+  /** `{name}` segments are path parameters: input fields carried in the URL. */
   path: string;
   /** MCP tool name; absent for HTTP-only operations. */
   tool?: string;
@@ -112,6 +113,36 @@ export const operations = {
     input: DecisionExtractRequest,
     output: DecisionExtractResponse,
   }),
+  decision_record: op({
+    method: "POST",
+    path: "/v1/decisions",
+    tool: "service_decisions_record",
+    summary: "Record a decision (idempotent)",
+    description:
+      "Store a decision so it can be listed, fetched by ref and recalled later: title, decision, status (default accepted), optional date, context, consequences, considered options, " +
+      "and evidence (chunk_hash values from citations it rests on). It is also written to memory as an ADR-style note, cited in the response. " +
+      "The ref is derived from the content: sending the same decision again returns the same record and stores nothing new.",
+    input: DecisionRecordRequest,
+    output: DecisionRecord,
+  }),
+  decisions_list: op({
+    method: "GET",
+    path: "/v1/decisions",
+    tool: "service_decisions_list",
+    summary: "List stored decisions, newest first (namespace filter, cursor paging)",
+    description: "List the decisions recorded in this workspace, newest first, optionally in one namespace. Page with cursor/next_cursor: decisions recorded meanwhile never shift or repeat a page.",
+    input: DecisionListRequest,
+    output: DecisionListResponse,
+  }),
+  decision_get: op({
+    method: "GET",
+    path: "/v1/decisions/{ref}",
+    tool: "service_decisions_get",
+    summary: "Fetch one stored decision",
+    description: "Fetch one recorded decision by its ref (dec_...), with its citations. Unknown refs, and refs of other workspaces, are not_found.",
+    input: DecisionGetRequest,
+    output: DecisionRecord,
+  }),
   open_loops: op({
     method: "GET",
     path: "/v1/open_loops",
@@ -126,4 +157,14 @@ export const operations = {
 } as const;
 
 export type Operations = typeof operations;
+
+/** Names of an operation path's `{name}` parameters, in order. */
+export function pathParameters(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+}
+
+/** The path with its parameters filled from the input (URL-encoded). */
+export function fillPath(path: string, input: Record<string, unknown>): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(input[name] ?? "")));
+}
 export type OperationId = keyof Operations;

@@ -4,6 +4,7 @@ import { AuditRequest as AuditRequestSchema, type AuditEvent, type AuditRequest,
 import type { Clock, EventDraft, StoredEvent, Store } from "../ports.ts";
 import type { CallContext } from "./context.ts";
 import { verifyChain, type ChainBreak } from "../domain/event-hash.ts";
+import { decodeCursor, encodeCursor, SeqPosition } from "./cursor.ts";
 
 export class AuditService {
   constructor(
@@ -46,7 +47,7 @@ export class AuditService {
 
   tail(call: CallContext, input: AuditRequest): AuditResponse {
     const req = AuditRequestSchema.parse(input);
-    const afterSeq = req.cursor ? decodeCursor(req.cursor, call.workspaceId) : 0;
+    const afterSeq = req.cursor ? decodeCursor(req.cursor, call.workspaceId, SeqPosition) : 0;
     const rows = this.store.listEvents(call.workspaceId, {
       afterSeq,
       limit: req.limit + 1,
@@ -81,23 +82,4 @@ export function toAuditEvent(e: StoredEvent): AuditEvent {
     prev_hash: e.prevHash,
     hash: e.hash,
   };
-}
-
-/** Cursors name their workspace, so one from another workspace is refused rather than silently misread. */
-function encodeCursor(workspaceId: string, seq: number): string {
-  return Buffer.from(JSON.stringify({ w: workspaceId, s: seq })).toString("base64url");
-}
-
-function decodeCursor(cursor: string, workspaceId: string): number {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    throw new AppError("invalid_cursor", "cursor is not one this service issued");
-  }
-  // JSON.parse also yields null, numbers and strings: anything but an object is not one of our cursors (null used to be a 500).
-  const parsed = (typeof raw === "object" && raw !== null ? raw : {}) as { w?: unknown; s?: unknown };
-  if (typeof parsed.s !== "number" || !Number.isInteger(parsed.s) || parsed.s < 0) throw new AppError("invalid_cursor", "cursor is not one this service issued");
-  if (parsed.w !== workspaceId) throw new AppError("invalid_cursor", "cursor belongs to another workspace");
-  return parsed.s;
 }

@@ -4,7 +4,7 @@ import { contentHash } from "../domain/hash.ts";
 import type { ChunkRecord } from "../ports.ts";
 
 /** `span` narrows text_span to a sub-range of the chunk text (still a literal substring of the source). */
-export function citationOf(chunk: ChunkRecord, score: number, retrievedAt: Date, span?: { start: number; end: number }): Citation {
+export function citationOf(chunk: Pick<ChunkRecord, "chunkHash" | "sourcePath" | "anchor" | "text">, score: number, retrievedAt: Date, span?: { start: number; end: number }): Citation {
   return {
     chunk_hash: chunk.chunkHash,
     source_path: chunk.sourcePath,

@@ -8,6 +8,7 @@ import type { AuditService } from "./audit.ts";
 import type { GroundedService } from "./grounded.ts";
 import type { GroundedEvalService } from "./grounded-eval.ts";
 import type { DecisionService } from "./decisions.ts";
+import type { DecisionRecordService } from "./decision-records.ts";
 import type { OpenLoopService } from "./open-loops.ts";
 
 export type Handler<K extends OperationId> = (ctx: CallContext, input: z.output<Operations[K]["input"]>) => Promise<z.input<Operations[K]["output"]>>;
@@ -20,6 +21,7 @@ export interface Services {
   groundedEval: GroundedEvalService;
   audit: AuditService;
   decisions: DecisionService;
+  decisionRecords: DecisionRecordService;
   openLoops: OpenLoopService;
 }
 
@@ -33,6 +35,9 @@ export function buildHandlers(s: Services): Handlers {
     grounded_eval: async (ctx, input) => s.groundedEval.evaluate(ctx.workspaceId, input),
     audit: async (ctx, input) => s.audit.tail(ctx, input),
     decision_extract: async (_ctx, input) => s.decisions.extract(input),
+    decision_record: (ctx, input) => s.decisionRecords.record(ctx, input),
+    decisions_list: async (ctx, input) => s.decisionRecords.list(ctx, input),
+    decision_get: async (ctx, input) => s.decisionRecords.get(ctx, input),
     open_loops: async (ctx, input) => s.openLoops.list(ctx.workspaceId, input),
   };
 }

@@ -5,7 +5,7 @@ import type { IngestRequest, IngestResponse } from "../contract/memory.ts";
 import { chunkDocument, inferKind } from "../domain/chunk.ts";
 import { contentHash } from "../domain/hash.ts";
 import { tokenize } from "../domain/tokenize.ts";
-import type { ChunkInput, Clock, Embedder, NewVectors, Store } from "../ports.ts";
+import type { ChunkInput, Clock, DocumentWrite, Embedder, EventDraft, NewVectors, Store } from "../ports.ts";
 import { looksBinary } from "./binary.ts";
 import { draftEvent } from "./audit.ts";
 import type { CallContext } from "./context.ts";
@@ -25,6 +25,17 @@ export class IngestService {
 
   /** With `call`, a memory.ingest audit event is written in the same transaction as the chunks. */
   async ingest(workspaceId: string, req: IngestRequest, call?: CallContext): Promise<IngestResponse> {
+    const { result, write, audit } = await this.prepare(workspaceId, req, call);
+    if (write) this.store.replaceDocument(workspaceId, write.doc, write.chunks, audit, write.vectors);
+    else if (audit) this.store.appendEvents(workspaceId, [audit]);
+    return result;
+  }
+
+  /**
+   * Everything an ingest computes before its transaction: the response, the document write (null when the source is
+   * unchanged) and its audit draft. Knowledge routes commit the write together with their own record.
+   */
+  async prepare(workspaceId: string, req: IngestRequest, call?: CallContext): Promise<{ result: IngestResponse; write: DocumentWrite | null; audit: EventDraft | undefined }> {
     if (looksBinary(req.content)) throw new AppError("binary_content", "content looks binary; send UTF-8 text");
     const documentHash = contentHash(req.content);
     const sourcePath = req.source_path ?? `text/${documentHash.slice(7, 19)}`;
@@ -39,9 +50,7 @@ export class IngestService {
       draftEvent(call, "memory.ingest", { source_path: r.source_path, document_hash: r.document_hash, unchanged: r.unchanged, chunks: r.chunks, added: r.added.length, kept: r.kept.length, removed: r.removed.length }, now);
     if (previous && previous.documentHash === documentHash && previous.kind === kind && (!req.timestamp || previous.authoredAt === authoredAt)) {
       const result = { source_path: sourcePath, document_hash: documentHash, kind, unchanged: true, chunks: oldChunks.length, added: [], kept: oldChunks.map(ref), removed: [], deduplicated: 0 };
-      const draft = event(result);
-      if (draft) this.store.appendEvents(workspaceId, [draft]);
-      return result;
+      return { result, write: null, audit: event(result) || undefined };
     }
 
     const chunks: ChunkInput[] = [];
@@ -66,8 +75,8 @@ export class IngestService {
       removed: oldChunks.filter((c) => !newHashes.has(c.chunkHash)).map(ref),
       deduplicated,
     };
-    this.store.replaceDocument(workspaceId, { sourcePath, documentHash, kind, authoredAt, ingestedAt: now, content: req.content }, chunks, event(result) || undefined, vectors);
-    return result;
+    const write = { doc: { sourcePath, documentHash, kind, authoredAt, ingestedAt: now, content: req.content }, chunks, vectors };
+    return { result, write, audit: event(result) || undefined };
   }
 
   /** Embeds texts the cache lacks; on embedder failure the ingest still lands and the background job fills vectors later. */

@@ -3,6 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { expect } from "vitest";
+import { operations, type Operation } from "../../src/contract/operations.ts";
 import { createHttpApp } from "../../src/transports/http/app.ts";
 import { listen, type RunningServer } from "../../src/transports/http/serve.ts";
 import { mountMcpHttp } from "../../src/transports/mcp/http.ts";
@@ -42,4 +43,9 @@ export function toolError<D = unknown>(res: unknown): { code: string; message: s
   const first = r.content[0];
   if (first?.type !== "text") throw new Error("expected a text item");
   return (JSON.parse(first.text) as { error: { code: string; message: string; details?: D } }).error;
+}
+
+/** Every MCP tool name of the operation table, sorted: what a tools/list must return, no more and no less. */
+export function tableTools(): string[] {
+  return Object.values(operations).flatMap((o: Operation) => (o.tool ? [o.tool] : [])).sort();
 }

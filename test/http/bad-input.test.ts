@@ -2,7 +2,7 @@
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { limits } from "../../src/contract/limits.ts";
-import { operations, type OperationId } from "../../src/contract/operations.ts";
+import { fillPath, operations, pathParameters, type OperationId } from "../../src/contract/operations.ts";
 import { contentHash } from "../../src/domain/hash.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
@@ -23,6 +23,10 @@ const samples: { [K in OperationId]: Sample } = {
   grounded_eval: { valid: { output: "The launch is on March 3.", nuggets: [{ text: "launch date March 3" }] }, wrongTypes: { output: 1, nuggets: "none" } },
   audit: { valid: { limit: "5" }, wrongTypes: { limit: "abc" } },
   decision_extract: { valid: { content: "# Use SQLite\n\n## Status\n\nAccepted\n\n## Decision\n\nWe store everything in SQLite.\n" }, wrongTypes: { content: ["x"] } },
+  decision_record: { valid: { namespace: "eng", title: "Use SQLite", decision: "We store everything in SQLite." }, wrongTypes: { title: 7, decision: ["x"], options: "one" } },
+  decisions_list: { valid: { namespace: "eng", limit: "5" }, wrongTypes: { limit: "all" } },
+  // The acceptance check below swaps in the ref the decision_record sample gets.
+  decision_get: { valid: { ref: `dec_${"0".repeat(20)}` }, wrongTypes: { ref: "not-a-ref" } },
   open_loops: { valid: { limit: "5" }, wrongTypes: { limit: "many" } },
 };
 
@@ -62,7 +66,12 @@ afterAll(async () => {
 /** Sends an operation's input the way its method expects. */
 function send(id: OperationId, input: unknown, headers: Record<string, string | null> = {}): Promise<Response> {
   const op = operations[id];
-  if (op.method === "GET") return svc.get(op.path, Object.fromEntries(Object.entries(input as Record<string, unknown>).map(([k, v]) => [k, String(v)])), headers);
+  if (op.method === "GET") {
+    const fields = input as Record<string, unknown>;
+    const inPath = new Set(pathParameters(op.path));
+    const query = Object.fromEntries(Object.entries(fields).filter(([k]) => !inPath.has(k)).map(([k, v]) => [k, String(v)]));
+    return svc.get(fillPath(op.path, fields), query, headers);
+  }
   return svc.post(op.path, input, headers);
 }
 
@@ -148,7 +157,9 @@ describe.each(Object.keys(operations) as OperationId[])("%s", (id) => {
 describe("the samples are accepted (so the rejections above are about the defect, not the sample)", () => {
   it.each(Object.keys(operations) as OperationId[])("%s", async (id) => {
     // An allowed actor passes; ingest/forget samples are sent last, after the other checks.
-    const res = await send(id, samples[id].valid, { authorization: `Bearer ${actorToken}`, "x-svc-actor-id": "alice" });
+    const as = { authorization: `Bearer ${actorToken}`, "x-svc-actor-id": "alice" };
+    const input = id === "decision_get" ? { ref: ((await (await send("decision_record", samples.decision_record.valid, as)).json()) as { ref: string }).ref } : samples[id].valid;
+    const res = await send(id, input, as);
     expect(res.status, await res.clone().text()).toBe(200);
     if (id === "ingest") expect((await svc.post("/v1/memory/ingest", { source_path: "seed.md", content: SEED })).status).toBe(200);
     if (id === "forget") expect((await svc.post("/v1/memory/ingest", { source_path: "seed.md", content: SEED })).status).toBe(200);

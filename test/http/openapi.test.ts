@@ -1,7 +1,7 @@
 // The OpenAPI document is the machine-readable contract: every operation is in it, and real traffic validates against it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { operations, type OperationId } from "../../src/contract/operations.ts";
+import { fillPath, operations, pathParameters, type OperationId } from "../../src/contract/operations.ts";
 import { createAjv2020, type Ajv2020Like } from "../helpers/ajv.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
@@ -66,14 +66,17 @@ describe("GET /v1/openapi.json", () => {
     }
   });
 
-  it("describes GET inputs as query parameters, one per input field", () => {
+  it("describes GET inputs as path and query parameters, one per input field", () => {
     for (const id of Object.keys(operations) as OperationId[]) {
       const op = operations[id];
       if (op.method !== "GET") continue;
-      const fields = Object.keys((z.toJSONSchema(op.input, { io: "input", unrepresentable: "any" }) as { properties: object }).properties).sort();
-      const params = (entry(id).parameters ?? []).filter((p) => p.in === "query").map((p) => p.name).sort();
-      expect(params).toEqual(fields);
+      const fields = Object.keys((z.toJSONSchema(op.input, { io: "input", unrepresentable: "any" }) as { properties: object }).properties);
+      const inPath = pathParameters(op.path);
+      const params = entry(id).parameters ?? [];
+      expect(params.filter((p) => p.in === "path").map((p) => [p.name, p.required])).toEqual(inPath.map((name) => [name, true]));
+      expect(params.filter((p) => p.in === "query").map((p) => p.name).sort()).toEqual(fields.filter((f) => !inPath.includes(f)).sort());
     }
+    expect(pathParameters(operations.decision_get.path)).toEqual(["ref"]);
   });
 });
 
@@ -102,6 +105,10 @@ describe("request schemas", () => {
     grounded_eval: {
       valid: [{ output: "It launched.", nuggets: [{ text: "launch" }] }, { output: "x", nuggets: [{ text: "y", importance: "okay" }], citations: [{ chunk_hash: `sha256:${"b".repeat(64)}`, text_span: "y" }] }],
       invalid: [{ output: "x", nuggets: [] }, { output: "x", nuggets: [{ text: "y", importance: "critical" }] }, { output: "x" }],
+    },
+    decision_record: {
+      valid: [{ title: "Use SQLite", decision: "Store it all in SQLite." }, { namespace: "platform/storage", title: "T", decision: "D", status: "Proposed", date: "2024-02-29", options: ["a", "b"], evidence: [`sha256:${"c".repeat(64)}`] }],
+      invalid: [{ title: "T" }, { title: "", decision: "D" }, { title: "T", decision: "D", namespace: "Has Spaces" }, { title: "T", decision: "D", date: "yesterday" }, { title: "T", decision: "D", evidence: ["x"] }, { title: "T", decision: "D", extra: 1 }],
     },
     decision_extract: {
       valid: [{ content: "Decision: use SQLite" }, { content: "# ADR\n\n## Decision\n\nUse SQLite.", source_path: "adr/1.md" }],
@@ -171,6 +178,10 @@ describe("real responses validate against the documented schemas", () => {
     const extracted = await check("decision_extract", await svc.post("/v1/decisions/extract", { content: "# ADR\n\n## Status\n\nAccepted\n\n## Decision\n\nUse SQLite.\n" }));
     expect((extracted.decisions as unknown[]).length).toBe(1);
     await check("decision_extract", await svc.post("/v1/decisions/extract", { content: "No decisions here." }));
+    const recorded = await check("decision_record", await svc.post("/v1/decisions", { namespace: "eng", title: "Use SQLite", decision: "Store it all in SQLite.", options: ["SQLite", "Files"], evidence: [hash] }));
+    await check("decision_get", await svc.get(fillPath(operations.decision_get.path, recorded), {}));
+    const listed = await check("decisions_list", await svc.get("/v1/decisions", { namespace: "eng" }));
+    expect(listed.decisions).toEqual([recorded]);
     await check("forget", await svc.post("/v1/memory/forget", { chunk_hash: hash }));
     await check("forget", await svc.post("/v1/memory/forget", { source_path: "mission.md" }));
     await check("forget", await svc.post("/v1/memory/forget", { source_path: "mission.md" }));

@@ -3,10 +3,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { operations } from "../../src/contract/operations.ts";
+import { tableTools } from "../helpers/mcp-client.ts";
 import type { RunningServer } from "../../src/transports/http/serve.ts";
 import { z } from "zod";
 import { callTool, connectMcp, listenWithMcp, toolError } from "../helpers/mcp-client.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
+
 
 interface Hit {
   chunk_hash: string;
@@ -66,7 +68,7 @@ describe("MCP over Streamable HTTP", () => {
   it("lists exactly the table's tools, with descriptions and the contract's input fields", async () => {
     const client = await connect(s.server.url, auth);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["service_audit", "service_decision_extract", "service_forget", "service_grounded_answer", "service_grounded_eval", "service_ingest", "service_open_loops", "service_pack", "service_recall"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(tableTools());
     for (const op of Object.values(operations)) {
       const tool = tools.find((t) => t.name === op.tool)!;
       expect(tool.description).toBe(op.description);

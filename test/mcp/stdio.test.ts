@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import { createRuntime } from "../../src/main.ts";
 import { BIN, cliEnv, ROOT } from "../cli/cli-helpers.ts";
+import { tableTools } from "../helpers/mcp-client.ts";
+
 
 let data: string;
 let token: string;
@@ -70,7 +72,7 @@ describe("smriti mcp (stdio)", () => {
     const s = await open({ SMRITI_TOKEN: token, SMRITI_ACTOR_ID: "agent-1" });
     try {
       const { tools } = await s.client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(["service_audit", "service_decision_extract", "service_forget", "service_grounded_answer", "service_grounded_eval", "service_ingest", "service_open_loops", "service_pack", "service_recall"]);
+      expect(tools.map((t) => t.name).sort()).toEqual(tableTools());
       const content = "# Runbook\n\nRotate the flibbertigibbet credentials every ninety days.\n";
       await s.client.callTool({ name: "service_ingest", arguments: { content, source_path: "ops/runbook.md" } });
       const { hits } = structured<{ hits: { text_span: string; source_path: string }[] }>(

@@ -39,8 +39,9 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
   for (const id of Object.keys(operations) as OperationId[]) {
     const op = operations[id];
     const handler = runtime.handlers[id] as (call: CallContext, input: unknown) => Promise<unknown>;
-    app.on(op.method, op.path, async (c) => {
-      const parsed = op.input.safeParse(op.method === "GET" ? c.req.query() : await readJson(c));
+    app.on(op.method, honoPath(op.path), async (c) => {
+      // Path parameters join the query of a GET; no POST of the table has any, so a body is validated exactly as sent.
+      const parsed = op.input.safeParse(op.method === "GET" ? { ...c.req.query(), ...c.req.param() } : await readJson(c));
       if (!parsed.success) throw validationError(parsed.error);
       return c.json(await handler(c.get("call"), parsed.data));
     });
@@ -55,7 +56,7 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
   extra?.(app);
   // A known path with another method is 405 with Allow, not 404: the client has the right URL, wrong verb.
   const allowed = new Map<string, Set<string>>([["/v1/grounded/answer/stream", new Set(["POST"])]]);
-  for (const op of Object.values(operations)) allowed.set(op.path, (allowed.get(op.path) ?? new Set()).add(op.method));
+  for (const op of Object.values(operations)) allowed.set(honoPath(op.path), (allowed.get(honoPath(op.path)) ?? new Set()).add(op.method));
   for (const [path, methods] of allowed)
     app.all(path, (c) => {
       c.header("Allow", [...methods].join(", "));
@@ -63,6 +64,9 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
     });
   return app;
 }
+
+/** Hono writes path parameters as `:name`; the operation table uses OpenAPI's `{name}`. */
+const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 
 /** Parses a JSON body, with 415 for other content types and 400 malformed_json for bad syntax. */
 async function readJson(c: Context): Promise<unknown> {

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, generated from the same zod schemas that validate requests.
 import { z } from "zod";
 import { ErrorBody, errorStatus } from "../../contract/errors.ts";
-import { operations } from "../../contract/operations.ts";
+import { operations, pathParameters } from "../../contract/operations.ts";
 
 const json = (schema: z.ZodType, io: "input" | "output") => ({
   "application/json": { schema: z.toJSONSchema(schema, { io, target: "draft-2020-12", unrepresentable: "any" }) },
@@ -11,10 +11,13 @@ const actorHeader = [
   { name: "x-svc-actor-id", in: "header", required: false, schema: { type: "string" }, description: "Actor inside the workspace; must be one of the token's actors." },
 ];
 
-/** GET operations take their input as query parameters: one per property of the input schema. */
-function queryParameters(schema: z.ZodType): Record<string, unknown>[] {
+/** GET operations take their input as path and query parameters: one per property of the input schema. */
+function getParameters(path: string, schema: z.ZodType): Record<string, unknown>[] {
   const js = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, { description?: string }>; required?: string[] };
-  return Object.entries(js.properties ?? {}).map(([name, s]) => ({ name, in: "query", required: js.required?.includes(name) ?? false, schema: s, description: s.description }));
+  const inPath = new Set(pathParameters(path));
+  return Object.entries(js.properties ?? {}).map(([name, s]) =>
+    inPath.has(name) ? { name, in: "path", required: true, schema: s, description: s.description } : { name, in: "query", required: js.required?.includes(name) ?? false, schema: s, description: s.description },
+  );
 }
 
 export function openApiDocument(version: string): Record<string, unknown> {
@@ -31,7 +34,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
         description: op.description,
         ...(op.tool ? { "x-mcp-tool": op.tool } : {}),
         security: [{ bearer: [] }],
-        ...(op.method === "GET" ? { parameters: [...actorHeader, ...queryParameters(op.input)] } : { parameters: actorHeader, requestBody: { required: true, content: json(op.input, "input") } }),
+        ...(op.method === "GET" ? { parameters: [...actorHeader, ...getParameters(op.path, op.input)] } : { parameters: actorHeader, requestBody: { required: true, content: json(op.input, "input") } }),
         responses: { "200": { description: "OK", content: json(op.output, "output") }, ...errors },
       },
     };
