@@ -60,10 +60,14 @@ export class RecordRepo {
   list(workspaceId: string, q: RecordQuery): StoredRecord[] {
     const where = [`workspace_id = ?`, `kind IN (${q.kinds.map(() => "?").join(", ")})`];
     const args: unknown[] = [workspaceId, ...q.kinds];
-    if (q.group !== undefined) (where.push("grp = ?"), args.push(q.group));
-    if (q.status !== undefined) (where.push("status = ?"), args.push(q.status));
-    if (q.childless) where.push("NOT EXISTS (SELECT 1 FROM records c WHERE c.workspace_id = r.workspace_id AND c.parent_id = r.id)");
-    if (q.afterSeq !== undefined) (where.push(q.order === "asc" ? "seq > ?" : "seq < ?"), args.push(q.afterSeq));
+    const when = (clause: string, ...values: unknown[]) => {
+      where.push(clause);
+      args.push(...values);
+    };
+    if (q.group !== undefined) when("grp = ?", q.group);
+    if (q.status !== undefined) when("status = ?", q.status);
+    if (q.childless) when("NOT EXISTS (SELECT 1 FROM records c WHERE c.workspace_id = r.workspace_id AND c.parent_id = r.id)");
+    if (q.afterSeq !== undefined) when(q.order === "asc" ? "seq > ?" : "seq < ?", q.afterSeq);
     const sql = `SELECT * FROM records r WHERE ${where.join(" AND ")} ORDER BY seq ${q.order === "asc" ? "ASC" : "DESC"} LIMIT ?`;
     return (this.db.prepare(sql).all(...args, q.limit) as Row[]).map(toRecord);
   }
