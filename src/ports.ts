@@ -150,8 +150,10 @@ export interface RecordQuery {
 
 /** Writes committed with a record in its transaction. */
 export interface RecordSideEffects {
-  audit?: EventDraft | undefined;
+  events?: readonly EventDraft[] | undefined;
   document?: DocumentWrite | undefined;
+  /** Further new records made together with this one (e.g. the proposal of a practice record). */
+  records?: readonly RecordRow[] | undefined;
 }
 
 /** Persistence and search of one deployment's vaults; every call is scoped by workspace id. */

@@ -54,7 +54,7 @@ export class DecisionRecordService {
       citations: [...noteChunks.map((c) => citationOf({ ...c, sourcePath }, 1, now)), ...evidence],
     };
     const audit = draftEvent(call, "decision.recorded", { ref, namespace: req.namespace, title: req.title, source_path: sourcePath }, now.getTime());
-    const { record } = this.store.insertRecord(ws, { id: ref, kind: "decision", group: req.namespace, parentId: null, status: null, createdAt: now.getTime(), body }, { audit, document: write ?? undefined });
+    const { record } = this.store.insertRecord(ws, { id: ref, kind: "decision", group: req.namespace, parentId: null, status: null, createdAt: now.getTime(), body }, { events: [audit], document: write ?? undefined });
     return record.body as DecisionRecord;
   }
 

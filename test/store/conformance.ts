@@ -374,8 +374,9 @@ export function runStoreSuite(name: string, makeStore: StoreFactory): void {
       it("inserts once per id: a repeat keeps the first body and writes its side effects only the first time", () => {
         const { store, a } = twoWorkspaces();
         const { doc, chunks } = prepare("decisions/eng/d1.md", "# D1\n\nUse SQLite.\n");
-        const first = store.insertRecord(a, rec("d1"), { audit: draft("decision.recorded", { ref: "d1" }), document: { doc, chunks } });
-        const again = store.insertRecord(a, rec("d1", { body: { id: "d1", changed: true } }), { audit: draft("decision.recorded", { ref: "d1" }) });
+        const first = store.insertRecord(a, rec("d1"), { events: [draft("decision.recorded", { ref: "d1" })], document: { doc, chunks }, records: [rec("p1", { kind: "proposal", parentId: "d1", status: "pending" })] });
+        const again = store.insertRecord(a, rec("d1", { body: { id: "d1", changed: true } }), { events: [draft("decision.recorded", { ref: "d1" })], records: [rec("p2", { parentId: "d1" })] });
+        expect(store.childRecords(a, "d1").map((r) => [r.id, r.status])).toEqual([["p1", "pending"]]);
         expect(first.created).toBe(true);
         expect(again).toEqual({ record: first.record, created: false });
         expect(again.record.body).toEqual({ id: "d1" });
@@ -412,9 +413,9 @@ export function runStoreSuite(name: string, makeStore: StoreFactory): void {
         store.insertRecord(a, rec("p1", { kind: "proposal", status: "pending" }));
         const { doc, chunks } = prepare("knowledge/p1.md", "# Rule\n\nAlways test.\n");
         expect(store.transitionRecord(b, "p1", "pending", "approved", {})).toBeUndefined();
-        const done = store.transitionRecord(a, "p1", "pending", "approved", { ok: 1 }, { audit: draft("proposal.approved", {}), document: { doc, chunks } });
+        const done = store.transitionRecord(a, "p1", "pending", "approved", { ok: 1 }, { events: [draft("proposal.approved", {})], document: { doc, chunks } });
         expect(done).toMatchObject({ status: "approved", body: { ok: 1 } });
-        expect(store.transitionRecord(a, "p1", "pending", "rejected", {}, { audit: draft("proposal.rejected", {}) })).toBeUndefined();
+        expect(store.transitionRecord(a, "p1", "pending", "rejected", {}, { events: [draft("proposal.rejected", {})] })).toBeUndefined();
         expect(store.listEvents(a, { limit: 10 }).map((e) => e.type)).toEqual(["proposal.approved"]);
         expect(store.getDocument(a, "knowledge/p1.md")?.content).toContain("Always test.");
       });

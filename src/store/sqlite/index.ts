@@ -62,14 +62,15 @@ class SqliteStore implements Store {
   getChunks = (ws: string, ids: readonly number[]) => this.documents.getChunks(ws, ids);
 
   replaceDocument(ws: string, doc: DocumentRecord, chunks: ChunkInput[], audit?: EventDraft, vectors?: NewVectors): void {
-    this.inTransaction(() => this.applySideEffects(ws, { audit, document: { doc, chunks, vectors } }));
+    this.inTransaction(() => this.applySideEffects(ws, { events: audit && [audit], document: { doc, chunks, vectors } }));
   }
 
   private applySideEffects(ws: string, also: RecordSideEffects | undefined): void {
     const write: DocumentWrite | undefined = also?.document;
     if (write?.vectors) this.insertVectors(write.vectors.embedderId, write.vectors.byHash);
     if (write) this.documents.replace(ws, write.doc, write.chunks);
-    if (also?.audit) this.events.append(ws, [also.audit]);
+    for (const r of also?.records ?? []) this.records.insert(ws, r);
+    if (also?.events?.length) this.events.append(ws, also.events);
   }
 
   insertRecord(ws: string, record: RecordRow, also?: RecordSideEffects): { record: StoredRecord; created: boolean } {
