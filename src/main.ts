@@ -10,6 +10,9 @@ import { buildHandlers } from "./services/handlers.ts";
 import { AuditService } from "./services/audit.ts";
 import { DecisionService } from "./services/decisions.ts";
 import { DecisionRecordService } from "./services/decision-records.ts";
+import { AssimilationService } from "./services/assimilation.ts";
+import { KnowledgeStatusService } from "./services/knowledge-status.ts";
+import { ProposalService } from "./services/proposals.ts";
 import { GroundedService } from "./services/grounded.ts";
 import { OpenLoopService } from "./services/open-loops.ts";
 import { GroundedEvalService } from "./services/grounded-eval.ts";
@@ -39,6 +42,8 @@ export interface FullRuntime extends Runtime {
   store: Store;
   memory: MemoryService;
   ingest: IngestService;
+  /** The CLI reviews memory proposals directly. */
+  proposals: ProposalService;
   retriever: Retriever;
   embedder: Embedder | null;
 }
@@ -59,11 +64,25 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const grounded = new GroundedService(retriever, audit, clock);
   const groundedEval = new GroundedEvalService(store);
   const auth = new AuthService(store, { multiTenant: config.multiTenant, now: () => clock.now().getTime() });
+  const proposals = new ProposalService(store, ingest, clock);
   reembed = embedder && opts.background ? startReembedder(store, embedder, log, opts.reembedRetryMs) : null;
   return {
     version: VERSION,
     auth,
-    handlers: buildHandlers({ memory, ingest, grounded, groundedEval, audit, decisions: new DecisionService(clock), decisionRecords: new DecisionRecordService(store, ingest, clock), openLoops: new OpenLoopService(store, clock) }),
+    handlers: buildHandlers({
+      memory,
+      ingest,
+      grounded,
+      groundedEval,
+      audit,
+      decisions: new DecisionService(clock),
+      decisionRecords: new DecisionRecordService(store, ingest, clock),
+      openLoops: new OpenLoopService(store, clock),
+      assimilation: new AssimilationService(store, ingest, memory, clock),
+      knowledgeStatus: new KnowledgeStatusService(store),
+      proposals,
+    }),
+    proposals,
     grounded,
     audit,
     log,

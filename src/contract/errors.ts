@@ -19,6 +19,7 @@ export const errorStatus = {
   wrong_stage: 409,
   evidence_not_found: 422,
   self_review_forbidden: 403,
+  reviewer_required: 403,
   invalid_cursor: 400,
   insufficient_evidence: 422,
   internal_error: 500,

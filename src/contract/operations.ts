@@ -1,6 +1,22 @@
 // The public operations as data: one row feeds the HTTP routes, the MCP tools, the OpenAPI document and the client.
 import type { z } from "zod";
 import { AuditRequest, AuditResponse } from "./audit.ts";
+import {
+  KnowledgeReviewRequest,
+  KnowledgeReviewResponse,
+  KnowledgeStatusRequest,
+  KnowledgeStatusResponse,
+  MananRecord,
+  MananRequest,
+  NididhyasanRecord,
+  NididhyasanRequest,
+  Proposal,
+  ProposalListRequest,
+  ProposalListResponse,
+  ProposalReviewRequest,
+  ShravanRecord,
+  ShravanRequest,
+} from "./assimilation.ts";
 import { DecisionExtractRequest, DecisionExtractResponse, DecisionGetRequest, DecisionListRequest, DecisionListResponse, DecisionRecord, DecisionRecordRequest } from "./decisions.ts";
 import { OpenLoopsRequest, OpenLoopsResponse } from "./open-loops.ts";
 import { GroundedAnswerRequest, GroundedAnswerResponse } from "./grounded.ts";
@@ -66,6 +82,76 @@ export const operations = {
       "Use it to fill your context window before answering; each item and each per-source summary carries its citation.",
     input: PackRequest,
     output: PackResponse,
+  }),
+  shravan: op({
+    method: "POST",
+    path: "/v1/memory/assimilation/shravan",
+    tool: "service_shravan_add",
+    summary: "Capture knowledge with its source, authority, trust, lineage and questions (stage 1: shravan)",
+    description:
+      "Capture something learned, with where it came from: source_type, source_title, authority, trust_score and relevance_score (0-1), lineage (origin, parent capture ids), open questions and how to cite the original. " +
+      "The content is stored in memory (recallable) and the record (shravan_...) comes back with its citations, knowledge_maturity and next_stage 'manan'. The same capture sent again returns the same record.",
+    input: ShravanRequest,
+    output: ShravanRecord,
+  }),
+  manan: op({
+    method: "POST",
+    path: "/v1/memory/assimilation/manan",
+    tool: "service_manan_reflect",
+    summary: "Reflect on a capture: claims, questions, counterpoints, principles (stage 2: manan)",
+    description:
+      "Reflect on a capture (shravan_id): its claims, questions, principles and counterpoints, each the cited sentence it came from. Counterpoints include other stored passages that negate a claim, contrast with it or give a different figure. " +
+      "Each capture is reflected on once (again: 409 wrong_stage with the manan_id). Next: service_nididhyasan_implement.",
+    input: MananRequest,
+    output: MananRecord,
+  }),
+  nididhyasan: op({
+    method: "POST",
+    path: "/v1/memory/assimilation/nididhyasan",
+    tool: "service_nididhyasan_implement",
+    summary: "Turn a reflection into a habit, task, rule, checklist, project or principle (stage 3: nididhyasan)",
+    description:
+      "Turn a reflection (manan_id) into a practical artefact of implementation_type habit, task, rule, checklist, project or principle, each item citing the sentence it comes from. " +
+      "With propose_memory true the artefact is queued as a long-term-memory proposal that a human reviewer must approve before it is stored; it is not stored by this call.",
+    input: NididhyasanRequest,
+    output: NididhyasanRecord,
+  }),
+  knowledge_status: op({
+    method: "GET",
+    path: "/v1/memory/assimilation/status",
+    tool: "service_knowledge_status",
+    summary: "Knowledge maturity counts, recent records, citations",
+    description: "How much knowledge is captured, reflected and practiced, how much awaits the next stage, the memory proposals by status, and the newest lifecycle records with their citations (paged).",
+    input: KnowledgeStatusRequest,
+    output: KnowledgeStatusResponse,
+  }),
+  knowledge_review: op({
+    method: "GET",
+    path: "/v1/memory/assimilation/review",
+    tool: "service_knowledge_review",
+    summary: "Captured knowledge that still needs reflection or practice",
+    description: "The work queue of the knowledge lifecycle, oldest first: captures not yet reflected on (needs 'reflection') and reflections not yet practiced (needs 'practice'), with citations.",
+    input: KnowledgeReviewRequest,
+    output: KnowledgeReviewResponse,
+  }),
+  proposals_list: op({
+    method: "GET",
+    path: "/v1/memory/assimilation/proposals",
+    tool: "service_memory_proposals",
+    summary: "Long-term-memory proposals and their review status",
+    description: "List the memory proposals queued by service_nididhyasan_implement with propose_memory, oldest first, optionally by status (pending, approved, rejected). Approval is a human step, not a tool.",
+    input: ProposalListRequest,
+    output: ProposalListResponse,
+  }),
+  proposal_review: op({
+    method: "POST",
+    path: "/v1/memory/assimilation/proposals/review",
+    summary: "Approve or reject a memory proposal (reviewers only; not an MCP tool)",
+    description:
+      "Approve (the artefact note is stored in the vault) or reject a pending memory proposal. Needs x-svc-actor-id naming the reviewer, who must not be its proposer; the decision is in the audit log. " +
+      "Deliberately not an MCP tool, so an agent cannot approve its own proposals; `smriti proposals review` is the CLI.",
+    input: ProposalReviewRequest,
+    output: Proposal,
   }),
   grounded_answer: op({
     method: "POST",

@@ -4,7 +4,7 @@ import { AuditRequest as AuditRequestSchema, type AuditEvent, type AuditRequest,
 import type { Clock, EventDraft, StoredEvent, Store } from "../ports.ts";
 import type { CallContext } from "./context.ts";
 import { verifyChain, type ChainBreak } from "../domain/event-hash.ts";
-import { decodeCursor, encodeCursor, SeqPosition } from "./cursor.ts";
+import { pageBySeq } from "./cursor.ts";
 
 export class AuditService {
   constructor(
@@ -47,21 +47,19 @@ export class AuditService {
 
   tail(call: CallContext, input: AuditRequest): AuditResponse {
     const req = AuditRequestSchema.parse(input);
-    const afterSeq = req.cursor ? decodeCursor(req.cursor, call.workspaceId, SeqPosition) : 0;
-    const rows = this.store.listEvents(call.workspaceId, {
-      afterSeq,
-      limit: req.limit + 1,
-      types: req.type?.split(",").map((t) => t.trim()).filter(Boolean),
-      actorId: req.actor,
-      since: req.since ? Date.parse(req.since) : undefined,
-      until: req.until ? Date.parse(req.until) : undefined,
-      trajectoryId: req.trajectory_id,
-    });
-    if (req.trajectory_id !== undefined && afterSeq === 0 && rows.length === 0)
-      throw new AppError("not_found", `no trajectory '${req.trajectory_id}' in this workspace`);
-    const page = rows.slice(0, req.limit);
-    const last = page.at(-1);
-    return { events: page.map(toAuditEvent), next_cursor: rows.length > req.limit && last ? encodeCursor(call.workspaceId, last.seq) : null };
+    const page = pageBySeq(call.workspaceId, req, (afterSeq, limit) =>
+      this.store.listEvents(call.workspaceId, {
+        afterSeq: afterSeq ?? 0,
+        limit,
+        types: req.type?.split(",").map((t) => t.trim()).filter(Boolean),
+        actorId: req.actor,
+        since: req.since ? Date.parse(req.since) : undefined,
+        until: req.until ? Date.parse(req.until) : undefined,
+        trajectoryId: req.trajectory_id,
+      }),
+    );
+    if (req.trajectory_id !== undefined && !req.cursor && page.rows.length === 0) throw new AppError("not_found", `no trajectory '${req.trajectory_id}' in this workspace`);
+    return { events: page.rows.map(toAuditEvent), next_cursor: page.next_cursor };
   }
 }
 

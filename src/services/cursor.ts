@@ -24,3 +24,18 @@ export function decodeCursor<T>(cursor: string, workspaceId: string, position: z
 
 /** The position of routes paged by an insertion sequence number. */
 export const SeqPosition = z.number().int().nonnegative();
+
+/**
+ * One page of a seq-ordered listing: decodes the cursor, fetches one row more than asked to learn whether another page
+ * exists, and issues the next cursor at the page's last seq. Keyset paging, so rows inserted meanwhile never shift a page.
+ */
+export function pageBySeq<R extends { seq: number }>(
+  workspaceId: string,
+  req: { limit: number; cursor?: string | undefined },
+  fetch: (afterSeq: number | undefined, limit: number) => R[],
+): { rows: R[]; next_cursor: string | null } {
+  const rows = fetch(req.cursor ? decodeCursor(req.cursor, workspaceId, SeqPosition) : undefined, req.limit + 1);
+  const shown = rows.slice(0, req.limit);
+  const last = shown.at(-1);
+  return { rows: shown, next_cursor: rows.length > req.limit && last ? encodeCursor(workspaceId, last.seq) : null };
+}

@@ -9,7 +9,7 @@ import type { Clock, Store } from "../ports.ts";
 import { draftEvent } from "./audit.ts";
 import { citationOf } from "./citations.ts";
 import type { CallContext } from "./context.ts";
-import { decodeCursor, encodeCursor, SeqPosition } from "./cursor.ts";
+import { pageBySeq } from "./cursor.ts";
 import type { IngestService } from "./ingest.ts";
 
 export class DecisionRecordService {
@@ -66,10 +66,7 @@ export class DecisionRecordService {
 
   list(call: CallContext, input: DecisionListRequest): DecisionListResponse {
     const req = ListSchema.parse(input);
-    const afterSeq = req.cursor ? decodeCursor(req.cursor, call.workspaceId, SeqPosition) : undefined;
-    const rows = this.store.listRecords(call.workspaceId, { kinds: ["decision"], group: req.namespace, afterSeq, order: "desc", limit: req.limit + 1 });
-    const page = rows.slice(0, req.limit);
-    const last = page.at(-1);
-    return { decisions: page.map((r) => r.body as DecisionRecord), next_cursor: rows.length > req.limit && last ? encodeCursor(call.workspaceId, last.seq) : null };
+    const page = pageBySeq(call.workspaceId, req, (afterSeq, limit) => this.store.listRecords(call.workspaceId, { kinds: ["decision"], group: req.namespace, afterSeq, order: "desc", limit }));
+    return { decisions: page.rows.map((r) => r.body as DecisionRecord), next_cursor: page.next_cursor };
   }
 }

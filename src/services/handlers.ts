@@ -10,6 +10,9 @@ import type { GroundedEvalService } from "./grounded-eval.ts";
 import type { DecisionService } from "./decisions.ts";
 import type { DecisionRecordService } from "./decision-records.ts";
 import type { OpenLoopService } from "./open-loops.ts";
+import type { AssimilationService } from "./assimilation.ts";
+import type { KnowledgeStatusService } from "./knowledge-status.ts";
+import type { ProposalService } from "./proposals.ts";
 
 export type Handler<K extends OperationId> = (ctx: CallContext, input: z.output<Operations[K]["input"]>) => Promise<z.input<Operations[K]["output"]>>;
 export type Handlers = { [K in OperationId]: Handler<K> };
@@ -23,6 +26,9 @@ export interface Services {
   decisions: DecisionService;
   decisionRecords: DecisionRecordService;
   openLoops: OpenLoopService;
+  assimilation: AssimilationService;
+  knowledgeStatus: KnowledgeStatusService;
+  proposals: ProposalService;
 }
 
 export function buildHandlers(s: Services): Handlers {
@@ -31,6 +37,13 @@ export function buildHandlers(s: Services): Handlers {
     ingest: (ctx, input) => s.ingest.ingest(ctx.workspaceId, input, ctx),
     forget: async (ctx, input) => s.memory.forget(ctx.workspaceId, input, ctx),
     pack: (ctx, input) => s.memory.pack(ctx.workspaceId, input),
+    shravan: (ctx, input) => s.assimilation.capture(ctx, input),
+    manan: (ctx, input) => s.assimilation.reflect(ctx, input),
+    nididhyasan: (ctx, input) => s.assimilation.implement(ctx, input),
+    knowledge_status: async (ctx, input) => s.knowledgeStatus.status(ctx, input),
+    knowledge_review: async (ctx, input) => s.knowledgeStatus.review(ctx, input),
+    proposals_list: async (ctx, input) => s.proposals.list(ctx, input),
+    proposal_review: (ctx, input) => s.proposals.review(ctx, input),
     grounded_answer: (ctx, input) => s.grounded.answer(ctx, input),
     grounded_eval: async (ctx, input) => s.groundedEval.evaluate(ctx.workspaceId, input),
     audit: async (ctx, input) => s.audit.tail(ctx, input),

@@ -13,6 +13,8 @@ interface Sample {
   wrongTypes: Record<string, unknown>;
 }
 
+const CAPTURE = { content: "Small batches ship faster. Teams should deploy daily.", source_type: "article", source_title: "Batch size", authority: "expert", trust_score: 0.8, relevance_score: 0.6 };
+
 /** One sample per operation; a new operation fails type-checking here until it gets one. */
 const samples: { [K in OperationId]: Sample } = {
   recall: { valid: { query: "launch date" }, wrongTypes: { query: 5, k: "3" } },
@@ -28,6 +30,14 @@ const samples: { [K in OperationId]: Sample } = {
   // The acceptance check below swaps in the ref the decision_record sample gets.
   decision_get: { valid: { ref: `dec_${"0".repeat(20)}` }, wrongTypes: { ref: "not-a-ref" } },
   open_loops: { valid: { limit: "5" }, wrongTypes: { limit: "many" } },
+  shravan: { valid: CAPTURE, wrongTypes: { ...CAPTURE, trust_score: "high", questions: "why?" } },
+  // The acceptance check below swaps in ids of a real capture, reflection and proposal.
+  manan: { valid: { shravan_id: `shravan_${"0".repeat(20)}` }, wrongTypes: { shravan_id: 12 } },
+  nididhyasan: { valid: { manan_id: `manan_${"0".repeat(20)}`, implementation_type: "checklist", propose_memory: true }, wrongTypes: { manan_id: `manan_${"0".repeat(20)}`, implementation_type: "habit", propose_memory: "yes" } },
+  knowledge_status: { valid: { limit: "5" }, wrongTypes: { limit: "lots" } },
+  knowledge_review: { valid: { needs: "reflection" }, wrongTypes: { limit: "-" } },
+  proposals_list: { valid: { status: "pending" }, wrongTypes: { limit: "x" } },
+  proposal_review: { valid: { proposal_id: `proposal_${"0".repeat(20)}`, verdict: "approve" }, wrongTypes: { proposal_id: `proposal_${"0".repeat(20)}`, verdict: true } },
 };
 
 const SEED = "# Seed\n\nThe seed vault says the launch date is March 3, 2024.\n";
@@ -158,13 +168,27 @@ describe("the samples are accepted (so the rejections above are about the defect
   it.each(Object.keys(operations) as OperationId[])("%s", async (id) => {
     // An allowed actor passes; ingest/forget samples are sent last, after the other checks.
     const as = { authorization: `Bearer ${actorToken}`, "x-svc-actor-id": "alice" };
-    const input = id === "decision_get" ? { ref: ((await (await send("decision_record", samples.decision_record.valid, as)).json()) as { ref: string }).ref } : samples[id].valid;
-    const res = await send(id, input, as);
+    const res = await send(id, await acceptedInput(id, as), as);
     expect(res.status, await res.clone().text()).toBe(200);
     if (id === "ingest") expect((await svc.post("/v1/memory/ingest", { source_path: "seed.md", content: SEED })).status).toBe(200);
     if (id === "forget") expect((await svc.post("/v1/memory/ingest", { source_path: "seed.md", content: SEED })).status).toBe(200);
   });
 });
+
+/** The sample, with ids swapped for real ones where the route needs an existing record (created without an actor, so alice may review). */
+async function acceptedInput(id: OperationId, as: Record<string, string>): Promise<Record<string, unknown>> {
+  const json = async (res: Response) => (await res.json()) as Record<string, unknown>;
+  if (id === "decision_get") return { ref: (await json(await send("decision_record", samples.decision_record.valid, as))).ref };
+  if (id === "manan") return { shravan_id: (await json(await send("shravan", { ...CAPTURE, source_title: "For manan" }))).id };
+  if (id === "nididhyasan" || id === "proposal_review") {
+    const shravanId = (await json(await send("shravan", { ...CAPTURE, source_title: `For ${id}` }))).id;
+    const mananId = (await json(await send("manan", { shravan_id: shravanId }))).id;
+    if (id === "nididhyasan") return { ...samples.nididhyasan.valid, manan_id: mananId };
+    const practiced = await json(await send("nididhyasan", { manan_id: mananId, implementation_type: "rule", propose_memory: true }));
+    return { ...samples.proposal_review.valid, proposal_id: (practiced.proposal as { id: string }).id };
+  }
+  return samples[id].valid;
+}
 
 describe("other refusals", () => {
   let other: TestService;

@@ -106,6 +106,28 @@ describe("request schemas", () => {
       valid: [{ output: "It launched.", nuggets: [{ text: "launch" }] }, { output: "x", nuggets: [{ text: "y", importance: "okay" }], citations: [{ chunk_hash: `sha256:${"b".repeat(64)}`, text_span: "y" }] }],
       invalid: [{ output: "x", nuggets: [] }, { output: "x", nuggets: [{ text: "y", importance: "critical" }] }, { output: "x" }],
     },
+    shravan: {
+      valid: [
+        { content: "c", source_type: "paper", source_title: "t", authority: "primary", trust_score: 0, relevance_score: 1 },
+        { content: "c", source_type: "web", source_title: "t", authority: "unknown", trust_score: 0.5, relevance_score: 0.5, lineage: { origin: "https://example.org", parent_ids: [`shravan_${"a".repeat(20)}`] }, questions: ["why?"], citation: { url: "https://example.org/p", locator: "p. 3", quote: "q" } },
+      ],
+      invalid: [
+        { content: "c", source_type: "rumour", source_title: "t", authority: "primary", trust_score: 0, relevance_score: 1 },
+        { content: "c", source_type: "paper", source_title: "t", authority: "primary", trust_score: 1.5, relevance_score: 1 },
+        { content: "", source_type: "paper", source_title: "t", authority: "primary", trust_score: 0, relevance_score: 1 },
+        { content: "c", source_type: "paper", source_title: "t", authority: "god", trust_score: 0, relevance_score: 1 },
+        { content: "c", source_type: "paper", source_title: "t", authority: "primary", trust_score: 0 },
+      ],
+    },
+    manan: { valid: [{ shravan_id: `shravan_${"b".repeat(20)}` }], invalid: [{}, { shravan_id: "" }, { shravan_id: "Shravan 1" }, { shravan_id: `shravan_${"b".repeat(20)}`, deep: true }] },
+    nididhyasan: {
+      valid: [{ manan_id: `manan_${"c".repeat(20)}`, implementation_type: "habit" }, { manan_id: `manan_${"c".repeat(20)}`, implementation_type: "project", propose_memory: true }],
+      invalid: [{ manan_id: `manan_${"c".repeat(20)}` }, { manan_id: `manan_${"c".repeat(20)}`, implementation_type: "poem" }, { manan_id: `manan_${"c".repeat(20)}`, implementation_type: "task", propose_memory: "yes" }],
+    },
+    proposal_review: {
+      valid: [{ proposal_id: `proposal_${"d".repeat(20)}`, verdict: "approve" }, { proposal_id: `proposal_${"d".repeat(20)}`, verdict: "reject", note: "duplicate" }],
+      invalid: [{ proposal_id: `proposal_${"d".repeat(20)}` }, { proposal_id: `proposal_${"d".repeat(20)}`, verdict: "maybe" }, { verdict: "approve" }],
+    },
     decision_record: {
       valid: [{ title: "Use SQLite", decision: "Store it all in SQLite." }, { namespace: "platform/storage", title: "T", decision: "D", status: "Proposed", date: "2024-02-29", options: ["a", "b"], evidence: [`sha256:${"c".repeat(64)}`] }],
       invalid: [{ title: "T" }, { title: "", decision: "D" }, { title: "T", decision: "D", namespace: "Has Spaces" }, { title: "T", decision: "D", date: "yesterday" }, { title: "T", decision: "D", evidence: ["x"] }, { title: "T", decision: "D", extra: 1 }],
@@ -182,6 +204,14 @@ describe("real responses validate against the documented schemas", () => {
     await check("decision_get", await svc.get(fillPath(operations.decision_get.path, recorded), {}));
     const listed = await check("decisions_list", await svc.get("/v1/decisions", { namespace: "eng" }));
     expect(listed.decisions).toEqual([recorded]);
+    const captured = await check("shravan", await svc.post("/v1/memory/assimilation/shravan", { content: "Small teams ship faster. You should keep batches small. Does it hold for hardware?", source_type: "article", source_title: "Batches", authority: "expert", trust_score: 0.7, relevance_score: 0.9, questions: ["What about regulated work?"] }));
+    const reflected = await check("manan", await svc.post("/v1/memory/assimilation/manan", { shravan_id: captured.id }));
+    const practiced = await check("nididhyasan", await svc.post("/v1/memory/assimilation/nididhyasan", { manan_id: reflected.id, implementation_type: "checklist", propose_memory: true }));
+    await check("knowledge_status", await svc.get("/v1/memory/assimilation/status", {}));
+    await check("knowledge_review", await svc.get("/v1/memory/assimilation/review", {}));
+    await check("proposals_list", await svc.get("/v1/memory/assimilation/proposals", { status: "pending" }));
+    const proposalId = (practiced.proposal as { id: string }).id;
+    await check("proposal_review", await svc.post("/v1/memory/assimilation/proposals/review", { proposal_id: proposalId, verdict: "approve" }, { authorization: `Bearer ${svc.issueToken("default", ["reviewer"]).token}`, "x-svc-actor-id": "reviewer" }));
     await check("forget", await svc.post("/v1/memory/forget", { chunk_hash: hash }));
     await check("forget", await svc.post("/v1/memory/forget", { source_path: "mission.md" }));
     await check("forget", await svc.post("/v1/memory/forget", { source_path: "mission.md" }));
