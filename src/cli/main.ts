@@ -8,6 +8,7 @@ import { registerRecall } from "./recall.ts";
 import { registerForget } from "./forget.ts";
 import { registerMcp } from "./mcp.ts";
 import { registerAudit } from "./audit.ts";
+import { registerProposals } from "./proposals.ts";
 import { CliError } from "./shared.ts";
 
 const program = new Command("smriti").version(VERSION).description("Memory and grounded retrieval for AI agents");
@@ -18,6 +19,7 @@ registerRecall(program);
 registerForget(program);
 registerMcp(program);
 registerAudit(program);
+registerProposals(program);
 
 try {
   await program.parseAsync(process.argv);

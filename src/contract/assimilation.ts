@@ -129,7 +129,7 @@ export type NididhyasanRequest = z.input<typeof NididhyasanRequest>;
 export const ArtefactItem = z.object({
   kind: z.enum(["statement", "support", "caveat", "step", "check", "cue", "resolve"]),
   text: z.string(),
-  citation: Citation.nullable().describe("The reflected sentence it comes from; null only for a question given at capture."),
+  citation: Citation.nullable().describe("The reflected sentence it comes from; null for a question given at capture and for a habit's cue (written from the source title)."),
 });
 
 export const Artefact = z.object({

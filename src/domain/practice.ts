@@ -55,7 +55,7 @@ export function practise<R>(type: ImplementationType, r: Reflection<R>): Artefac
     case "checklist":
       return build(`Checklist: ${r.title}`, [...r.principles, ...r.claims].filter(unique).map((c) => item("check", c)));
     case "habit":
-      return build(`Habit: ${lead.text}`, [{ kind: "cue", text: `When working with "${r.title}"`, ref: lead.ref }, item("step", lead)], (lead.text.match(CADENCE)?.[1] ?? "daily").toLowerCase());
+      return build(`Habit: ${lead.text}`, [{ kind: "cue", text: `When working with "${r.title}"`, ref: null }, item("step", lead)], (lead.text.match(CADENCE)?.[1] ?? "daily").toLowerCase());
     case "task":
       return build(`Apply: ${lead.text}`, [item("step", lead), ...resolve]);
     case "project":
