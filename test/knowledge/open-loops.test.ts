@@ -93,6 +93,28 @@ describe("GET /v1/open_loops", () => {
     const capped = await loops({ limit: "2" });
     expect(capped.loops).toHaveLength(2);
     expect(capped.truncated).toBe(true);
+    expect(capped.next_cursor).not.toBeNull();
+  });
+
+  it("pages with cursors through every loop exactly once, and a loop added behind the cursor does not shift later pages", async () => {
+    const all = (await loops({ limit: "1000" })).loops;
+    expect(all.length).toBeGreaterThan(3);
+    const paged: typeof all = [];
+    let cursor: string | undefined;
+    let added = false;
+    do {
+      const page = await loops({ limit: "2", ...(cursor ? { cursor } : {}) });
+      paged.push(...page.loops);
+      if (!added) {
+        // Sorts before every page still to come: a cursor that counted positions would now repeat a loop.
+        expect((await svc.post("/v1/memory/ingest", { source_path: "a-first.md", content: "TODO added while paging\n" })).status).toBe(200);
+        added = true;
+      }
+      expect(page.truncated).toBe(page.next_cursor !== null);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    expect(paged.map((l) => [l.source_path, l.line])).toEqual(all.map((l) => [l.source_path, l.line]));
+    expect((await svc.post("/v1/memory/forget", { source_path: "a-first.md" })).status).toBe(200);
   });
 
   it("follows re-ingest (resolved items vanish) and forget (the source's loops are gone)", async () => {
@@ -105,11 +127,13 @@ describe("GET /v1/open_loops", () => {
   });
 
   it("400 for a bad limit or an unknown parameter", async () => {
-    for (const query of [{ limit: "0" }, { limit: "1001" }, { limit: "2.5" }, { limit: "ten" }, { cursor: "x" }]) {
+    for (const query of [{ limit: "0" }, { limit: "1001" }, { limit: "2.5" }, { limit: "ten" }, { colour: "red" }]) {
       const res = await svc.get("/v1/open_loops", query);
       expect(res.status, JSON.stringify(query)).toBe(400);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe("invalid_request");
     }
+    const bad = await svc.get("/v1/open_loops", { cursor: "x" });
+    expect([bad.status, ((await bad.json()) as { error: { code: string } }).error.code]).toEqual([400, "invalid_cursor"]);
   });
 
   it("only sees the caller's workspace", async () => {
