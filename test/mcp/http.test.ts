@@ -2,7 +2,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { operations } from "../../src/contract/operations.ts";
+import { operations, type Operation } from "../../src/contract/operations.ts";
 import { tableTools } from "../helpers/mcp-client.ts";
 import type { RunningServer } from "../../src/transports/http/serve.ts";
 import { z } from "zod";
@@ -69,7 +69,8 @@ describe("MCP over Streamable HTTP", () => {
     const client = await connect(s.server.url, auth);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(tableTools());
-    for (const op of Object.values(operations)) {
+    for (const op of Object.values(operations) as Operation[]) {
+      if (!op.tool) continue;
       const tool = tools.find((t) => t.name === op.tool)!;
       expect(tool.description).toBe(op.description);
       expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(inputFields(op.input).sort());
