@@ -9,6 +9,7 @@ import { AuthService, DEFAULT_WORKSPACE } from "./services/auth.ts";
 import { buildHandlers } from "./services/handlers.ts";
 import { AuditService } from "./services/audit.ts";
 import { DecisionService } from "./services/decisions.ts";
+import { MeetingService } from "./services/meetings.ts";
 import { GroundedService } from "./services/grounded.ts";
 import { OpenLoopService } from "./services/open-loops.ts";
 import { GroundedEvalService } from "./services/grounded-eval.ts";
@@ -62,7 +63,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   return {
     version: VERSION,
     auth,
-    handlers: buildHandlers({ memory, ingest, grounded, groundedEval, audit, decisions: new DecisionService(clock), openLoops: new OpenLoopService(store, clock) }),
+    handlers: buildHandlers({ memory, ingest, grounded, groundedEval, audit, decisions: new DecisionService(clock), meetings: new MeetingService(clock), openLoops: new OpenLoopService(store, clock) }),
     grounded,
     audit,
     log,

@@ -62,6 +62,7 @@ export function createClient(opts: ClientOptions) {
     groundedEval: (input: Input<"grounded_eval">) => call("grounded_eval", input),
     auditLog: (input: Input<"audit"> = {}) => call("audit", input),
     extractDecisions: (input: Input<"decision_extract">) => call("decision_extract", input),
+    extractMeeting: (input: Input<"meeting_extract">) => call("meeting_extract", input),
     openLoops: (input: Input<"open_loops"> = {}) => call("open_loops", input),
     /** The answer run as server-sent events; pass the last seen event id to resume after a disconnect. */
     async *groundedAnswerStream(input: GroundedAnswerRequest | null, resume?: { lastEventId: string }): AsyncGenerator<SseEvent> {

@@ -8,6 +8,7 @@ import type { AuditService } from "./audit.ts";
 import type { GroundedService } from "./grounded.ts";
 import type { GroundedEvalService } from "./grounded-eval.ts";
 import type { DecisionService } from "./decisions.ts";
+import type { MeetingService } from "./meetings.ts";
 import type { OpenLoopService } from "./open-loops.ts";
 
 export type Handler<K extends OperationId> = (ctx: CallContext, input: z.output<Operations[K]["input"]>) => Promise<z.input<Operations[K]["output"]>>;
@@ -20,6 +21,7 @@ export interface Services {
   groundedEval: GroundedEvalService;
   audit: AuditService;
   decisions: DecisionService;
+  meetings: MeetingService;
   openLoops: OpenLoopService;
 }
 
@@ -33,6 +35,7 @@ export function buildHandlers(s: Services): Handlers {
     grounded_eval: async (ctx, input) => s.groundedEval.evaluate(ctx.workspaceId, input),
     audit: async (ctx, input) => s.audit.tail(ctx, input),
     decision_extract: async (_ctx, input) => s.decisions.extract(input),
+    meeting_extract: async (_ctx, input) => s.meetings.extract(input),
     open_loops: async (ctx, input) => s.openLoops.list(ctx.workspaceId, input),
   };
 }

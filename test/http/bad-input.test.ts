@@ -23,6 +23,7 @@ const samples: { [K in OperationId]: Sample } = {
   grounded_eval: { valid: { output: "The launch is on March 3.", nuggets: [{ text: "launch date March 3" }] }, wrongTypes: { output: 1, nuggets: "none" } },
   audit: { valid: { limit: "5" }, wrongTypes: { limit: "abc" } },
   decision_extract: { valid: { content: "# Use SQLite\n\n## Status\n\nAccepted\n\n## Decision\n\nWe store everything in SQLite.\n" }, wrongTypes: { content: ["x"] } },
+  meeting_extract: { valid: { transcript: "Alice: We decided to ship on Monday.\nBob: I'll write the notes.\n" }, wrongTypes: { transcript: 3, meeting_date: 20240501 } },
   open_loops: { valid: { limit: "5" }, wrongTypes: { limit: "many" } },
 };
 

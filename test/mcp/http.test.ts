@@ -66,7 +66,7 @@ describe("MCP over Streamable HTTP", () => {
   it("lists exactly the table's tools, with descriptions and the contract's input fields", async () => {
     const client = await connect(s.server.url, auth);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["service_audit", "service_decision_extract", "service_forget", "service_grounded_answer", "service_grounded_eval", "service_ingest", "service_open_loops", "service_pack", "service_recall"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["service_audit", "service_decision_extract", "service_forget", "service_grounded_answer", "service_grounded_eval", "service_ingest", "service_meeting_extract", "service_open_loops", "service_pack", "service_recall"]);
     for (const op of Object.values(operations)) {
       const tool = tools.find((t) => t.name === op.tool)!;
       expect(tool.description).toBe(op.description);

@@ -39,7 +39,7 @@ afterAll(() => rmSync(data, { recursive: true, force: true }));
 describe("MCP Inspector CLI against smriti mcp", () => {
   it("tools/list shows the four memory tools with their input schemas", async () => {
     const { tools } = await inspect<{ tools: { name: string; description: string; inputSchema: { properties: Record<string, unknown> } }[] }>("--method", "tools/list");
-    expect(tools.map((t) => t.name).sort()).toEqual(["service_audit", "service_decision_extract", "service_forget", "service_grounded_answer", "service_grounded_eval", "service_ingest", "service_open_loops", "service_pack", "service_recall"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["service_audit", "service_decision_extract", "service_forget", "service_grounded_answer", "service_grounded_eval", "service_ingest", "service_meeting_extract", "service_open_loops", "service_pack", "service_recall"]);
     const recall = tools.find((t) => t.name === "service_recall")!;
     expect(recall.description).toMatch(/citations/);
     expect(Object.keys(recall.inputSchema.properties)).toEqual(expect.arrayContaining(["query", "k", "filters", "mode"]));

@@ -70,7 +70,7 @@ describe("smriti mcp (stdio)", () => {
     const s = await open({ SMRITI_TOKEN: token, SMRITI_ACTOR_ID: "agent-1" });
     try {
       const { tools } = await s.client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(["service_audit", "service_decision_extract", "service_forget", "service_grounded_answer", "service_grounded_eval", "service_ingest", "service_open_loops", "service_pack", "service_recall"]);
+      expect(tools.map((t) => t.name).sort()).toEqual(["service_audit", "service_decision_extract", "service_forget", "service_grounded_answer", "service_grounded_eval", "service_ingest", "service_meeting_extract", "service_open_loops", "service_pack", "service_recall"]);
       const content = "# Runbook\n\nRotate the flibbertigibbet credentials every ninety days.\n";
       await s.client.callTool({ name: "service_ingest", arguments: { content, source_path: "ops/runbook.md" } });
       const { hits } = structured<{ hits: { text_span: string; source_path: string }[] }>(
