@@ -2,7 +2,7 @@
 import { findAttendees, type AttendeeDraft } from "./attendees.ts";
 import { findDue } from "./due-dates.ts";
 import { findActions, type OwnerBasis } from "./meeting-actions.ts";
-import { isDecision } from "./meeting-decisions.ts";
+import { findDecisions } from "./meeting-decisions.ts";
 import { findOpenQuestions } from "./meeting-questions.ts";
 import { summarize } from "./meeting-summary.ts";
 import { parseTranscript, type TranscriptFormat, type Turn } from "./transcript.ts";
@@ -77,7 +77,7 @@ export function extractMeeting(text: string, opts: MeetingOptions): MeetingDraft
     turns: t.turns,
     lineStarts: t.lineStarts,
     attendees,
-    decisions: utterances.filter((u) => isDecision(u.norm)).map((u) => item(u)),
+    decisions: findDecisions(t.turns, utterances).map((d) => item(utterances[d.utterance]!, d.acceptedIn.map((j) => spanOf(utterances[j]!)))),
     actionItems,
     openQuestions,
     summary: summarize(utterances).map((p) => ({ ...item(utterances[p.utterance]!), score: p.score })),

@@ -11,9 +11,9 @@ export interface LabelledLine {
   textStart: number;
 }
 
-// Optional [hh:mm:ss] / hh:mm:ss prefix, then a name of 1-4 capitalized words, optional (hh:mm:ss), then a colon and a space.
+// Optional [hh:mm:ss] / hh:mm:ss prefix, a name of 1-4 capitalized words, an optional (hh:mm:ss) or "(role, party)", then ": ".
 const LABEL = new RegExp(
-  String.raw`^([ \t]*(?:[-–—][ \t]+)?(?:[\[(]?(${CLOCK})[\])]?[ \t]+(?:[-–—|][ \t]*)?)?(?:\*\*)?)((?:\p{Lu}|\p{N})[\p{L}\p{N}.'’_-]*(?:[ \t]+(?:\p{Lu}|\p{N}|(?:de|van|von|da|la|le|al|bin)\b)[\p{L}\p{N}.'’_-]*){0,3})(?:\*\*)?(?:[ \t]*[\[(](${CLOCK})[\])])?[ \t]*:(?:\*\*)?(?:[ \t]+|$)`,
+  String.raw`^([ \t]*(?:[-–—][ \t]+)?(?:[\[(]?(${CLOCK})[\])]?[ \t]+(?:[-–—|][ \t]*)?)?(?:\*\*)?)((?:\p{Lu}|\p{N})[\p{L}\p{N}.'’_-]*(?:[ \t]+(?:\p{Lu}|\p{N}|(?:de|van|von|da|du|del|der|di|la|le|al|bin)\b|d['’])[\p{L}\p{N}.'’_-]*){0,3})(?:\*\*)?(?:[ \t]*(?:[\[(](${CLOCK})[\])]|\((?:[^()\n]|\([^()\n]*\)){1,120}\)))?[ \t]*:(?:\*\*)?(?:[ \t]+|$)`,
   "u",
 );
 const VOICE = /^([ \t]*(?:[-–—][ \t]+)?)<v(?:\.[\w.-]+)?[ \t]+([^>]*?)[ \t]*>[ \t]*/u;

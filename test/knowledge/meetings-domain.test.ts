@@ -30,6 +30,15 @@ describe("transcript formats", () => {
     expect(t.attendeeLists.map((s) => text.slice(s.start, s.end))).toEqual(["Ann, Bo"]);
   });
 
+  it("Hansard-style labels: titles, particles and a '(riding, party)' note after the name", () => {
+    const text = "Mr. Jack Harris (St. John's East, NDP): Thank you, Chair.\nThe Chair (Hon. Anthony Rota (NipissingTimiskaming, Lib.)): Go ahead.\nMr. Chris d'Entremont: Merci.\n";
+    expect(turnsOf(text).map(([speaker, said]) => [speaker, said])).toEqual([
+      ["Mr. Jack Harris", "Thank you, Chair."],
+      ["The Chair", "Go ahead."],
+      ["Mr. Chris d'Entremont", "Merci."],
+    ]);
+  });
+
   it("WebVTT: <v> voice tags name the speaker, NOTE blocks and cue ids are skipped, </v> is not text", () => {
     const text = "WEBVTT\n\nNOTE recorded by the bot\n\n1\n00:00:01.000 --> 00:00:04.000\n<v Alice Chen>We decided to go with Postgres.</v>\n\n00:00:05.000 --> 00:00:07.500\n<v.loud Bob>I'll write the migration\nplan by Friday.\n\n00:00:08.000 --> 00:00:09.000\nNo voice tag here.\n";
     expect(parseTranscript(text).format).toBe("vtt");
@@ -185,15 +194,32 @@ describe("open questions", () => {
 describe("decisions and summary", () => {
   it("finds spoken decision forms and leaves discussion alone", () => {
     const m = extractMeeting(
-      ["Ann: We decided to move the launch to March.", "Bo: Let's go with the blue casing.", "Cy: Agreed.", "Ann: Decision: Postgres 16.", "Bo: We might decide later.", "Cy: I like the red one."].join("\n"),
+      ["Ann: We decided to move the launch to March.", "Bo: Let's go with the blue casing.", "Cy: Agreed.", "Ann: Decision: Postgres 16.", "Bo: We might decide later.", "Cy: I like the red one.", "Ann: So we'll use the rubber case then."].join("\n"),
       NO_DATE,
     );
-    expect(m.decisions.map((d) => [d.speaker, d.text])).toEqual([
-      ["Ann", "We decided to move the launch to March."],
-      ["Bo", "Let's go with the blue casing."],
-      ["Cy", "Agreed."],
-      ["Ann", "Decision: Postgres 16."],
+    expect(m.decisions.map((d) => [d.speaker, d.text, d.spans.map((s) => s.turn)])).toEqual([
+      ["Ann", "We decided to move the launch to March.", [0]],
+      ["Bo", "Let's go with the blue casing.", [1, 2]],
+      ["Ann", "Decision: Postgres 16.", [3]],
+      ["Ann", "So we'll use the rubber case then.", [6]],
     ]);
+  });
+
+  it("an accepted proposal is a decision stated by the proposer and citing the acceptance; with no proposal in view the agreement stands alone; 'I agree' is not one", () => {
+    const text = [
+      "Ann: Maybe we could print the logo on the back.",
+      "Bo: Yeah.",
+      "Cy: That's a good idea.",
+      "Bo: I think the battery should be a kinetic one.",
+      "Bo: Sounds good to me.",
+      "Cy: I agree with the kinetic battery plan but it costs more.",
+    ].join("\n");
+    const m = extractMeeting(text, NO_DATE);
+    expect(m.decisions.map((d) => [d.speaker, d.text, d.spans.map((s) => s.turn)])).toEqual([
+      ["Ann", "Maybe we could print the logo on the back.", [0, 2]],
+      ["Bo", "Sounds good to me.", [4]],
+    ]);
+    expectSpansInTurns(text, m);
   });
 
   it("summary picks the sentences central to the meeting, in order, deterministically", () => {

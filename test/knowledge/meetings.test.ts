@@ -118,7 +118,7 @@ describe("POST /v1/meetings/extract", () => {
     expect(r.turn_count).toBe(3);
     expect(r.attendees.map((a) => a.name)).toEqual(["Ann", "Raj"]);
     expect(r.open_questions).toEqual([]);
-    expect(r.decisions.map((d) => [d.text, d.turns, d.citations[0]!.anchor])).toEqual([["Agreed.", [2], "00:00:06.500"]]);
+    expect(r.decisions.map((d) => [d.text, d.speaker, d.turns, d.citations.map((c) => c.anchor)])).toEqual([["Yes, marketing needs the extra month.", "Raj", [1, 2], ["00:00:04.500", "00:00:06.500"]]]);
     expect(r.action_items.map((a) => [a.text, a.owner, a.owner_basis, a.due])).toEqual([["Raj will update the roadmap tomorrow.", "Raj", "named", { text: "tomorrow", date: "2024-05-02" }]]);
     expectLiteral(VTT, r);
   });
