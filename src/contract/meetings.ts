@@ -34,7 +34,7 @@ const itemFields = {
   citations: z.array(MeetingCitation).min(1).describe("One per cited sentence: the item's own sentence first, then any supporting one (an accepting reply, a deferral)."),
 };
 
-export const MeetingDecision = z.object(itemFields).describe("A sentence that states a decision.");
+export const MeetingDecision = z.object(itemFields).describe("A sentence that states a decision (or the accepted proposal, with its acceptance cited after it).");
 
 export const ActionItem = z.object({
   ...itemFields,
@@ -71,7 +71,11 @@ export const MeetingExtractResponse = z.object({
   attendees: z.array(Attendee).describe("Distinct speakers (case-insensitive) plus names listed on 'Attendees:' / 'Participants:' / 'Present:' lines, in order of first mention; empty when the transcript names nobody."),
   decisions: z
     .array(MeetingDecision)
-    .describe("Sentences that state a decision: 'we decided/agreed/chose ...', 'Decision: ...', 'let's go with / we'll stick with ...', 'decided to/on ...', 'the decision is ...', 'that's settled', 'Agreed.', 'we all agree', 'consensus'. In transcript order."),
+    .describe(
+      "Sentences that state a decision ('we decided/agreed/chose ...', 'Decision: ...', 'let's go with / we'll stick with ...', 'decided to/on ...', 'the decision is ...', 'that's settled', 'we all agree', 'consensus', 'So we'll ...'), " +
+        "and proposals someone else accepts ('Agreed', 'sounds good', 'good idea', 'makes sense', 'let's do that'): the item is the last sentence of 4+ words in one of the 2 previous turns by another speaker, citing the acceptance after it; " +
+        "an acceptance with no such proposal in view is listed by itself. In transcript order.",
+    ),
   action_items: z
     .array(ActionItem)
     .describe(
