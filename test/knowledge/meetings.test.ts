@@ -1,14 +1,11 @@
 // POST /v1/meetings/extract and service_meeting_extract: every format through HTTP, literal citations on the right turns, bad input, and MCP parity.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Citation } from "../../src/contract/citation.ts";
 import { limits } from "../../src/contract/limits.ts";
 import type { MeetingExtractResponse } from "../../src/contract/meetings.ts";
 import { operations } from "../../src/contract/operations.ts";
 import { contentHash } from "../../src/domain/hash.ts";
-import type { RunningServer } from "../../src/transports/http/serve.ts";
-import { callTool, connectMcp, listenWithMcp, toolError } from "../helpers/mcp-client.ts";
-import { startTestService, type TestService } from "../helpers/runtime.ts";
+import { callTool, toolError, useMcpService } from "../helpers/mcp-client.ts";
 
 const SPEAKERS = `Attendees: Alice Chen, Bob, Carol, Dave (PM)
 
@@ -48,24 +45,10 @@ Leo: Sure, by 2024-06-03.
 
 const PLAIN = "we looked at the vendor quotes\nwe will need to order the parts by Monday\nwho signs the contract?\n";
 
-let svc: TestService;
-let server: RunningServer;
-const clients: Client[] = [];
-
-beforeAll(async () => {
-  svc = await startTestService();
-  server = await listenWithMcp(svc);
-});
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-afterAll(async () => {
-  await server.close();
-  await svc.cleanup();
-});
+const ctx = useMcpService();
 
 async function extract(body: unknown): Promise<MeetingExtractResponse> {
-  const res = await svc.post("/v1/meetings/extract", body);
+  const res = await ctx.svc.post("/v1/meetings/extract", body);
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as MeetingExtractResponse;
 }
@@ -142,19 +125,20 @@ describe("POST /v1/meetings/extract", () => {
   });
 
   it("writes nothing", async () => {
-    const events = svc.runtime.store.listEvents(svc.workspaceId, { limit: 1000 }).length;
+    const { store } = ctx.svc.runtime;
+    const events = store.listEvents(ctx.svc.workspaceId, { limit: 1000 }).length;
     await extract({ transcript: SPEAKERS });
-    expect(svc.runtime.store.listDocuments(svc.workspaceId)).toEqual([]);
-    expect(svc.runtime.store.listEvents(svc.workspaceId, { limit: 1000 })).toHaveLength(events);
+    expect(store.listDocuments(ctx.svc.workspaceId)).toEqual([]);
+    expect(store.listEvents(ctx.svc.workspaceId, { limit: 1000 })).toHaveLength(events);
   });
 
   it("400 invalid_request for an empty, blank or over-long transcript and a bad meeting_date; 413 for a body over the limit", async () => {
     for (const body of [{ transcript: "" }, { transcript: " \n\t" }, {}, { transcript: PLAIN, meeting_date: "Friday" }, { transcript: PLAIN, source_path: "" }, { transcript: "x".repeat(limits.maxContentChars + 1) }]) {
-      const res = await svc.post("/v1/meetings/extract", body);
+      const res = await ctx.svc.post("/v1/meetings/extract", body);
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe("invalid_request");
     }
-    const huge = await svc.post("/v1/meetings/extract", { transcript: "y".repeat(limits.maxBodyBytes) });
+    const huge = await ctx.svc.post("/v1/meetings/extract", { transcript: "y".repeat(limits.maxBodyBytes) });
     expect(huge.status).toBe(413);
     expect(((await huge.json()) as { error: { code: string } }).error.code).toBe("payload_too_large");
   });
@@ -170,7 +154,7 @@ describe("POST /v1/meetings/extract", () => {
 
 describe("service_meeting_extract over MCP", () => {
   it("is listed with the table's description and returns the same result as HTTP", async () => {
-    const client = await connectMcp(server.url, { authorization: `Bearer ${svc.token}` }, clients);
+    const client = await ctx.connect();
     const { tools } = await client.listTools();
     expect(tools.find((t) => t.name === "service_meeting_extract")?.description).toBe(operations.meeting_extract.description);
     const args = { transcript: SPEAKERS, source_path: "meetings/db.txt", meeting_date: "2024-05-01" };
