@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { findDue } from "../../src/domain/due-dates.ts";
 import { extractMeeting, type ItemDraft, type MeetingDraft } from "../../src/domain/meetings.ts";
 import { parseTranscript } from "../../src/domain/transcript.ts";
+import { prng } from "../helpers/prng.ts";
 
 const NO_DATE = { meetingDate: null };
 
@@ -242,6 +243,23 @@ describe("decisions and summary", () => {
     const m = extractMeeting("hi\n", NO_DATE);
     expect(m).toMatchObject({ format: "plain", attendees: [], decisions: [], actionItems: [], openQuestions: [], summary: [] });
     expect(m.turns).toHaveLength(1);
+  });
+});
+
+describe("robustness", () => {
+  const PIECES = ["Ann: ", "[00:00:01] ", "Bo Lee (PM): ", "WEBVTT", "1", "00:00:01.000 --> 00:00:02.000", "00:00:01,000 --> 00:00:02,000", "<v Cy>", "</v>", "Attendees: ", "Ann, Bo", "?", ".", " ", "\n", "\r\n", "\n\n", "I'll send it by Friday", "can you check, Ann", "Sure", "we decided", "sounds good", "{vocalsound}", "ünïcødé", "😀", "-", ":", "(", ")"];
+  it("random transcripts never throw and every span stays inside its turn (seed 7)", () => {
+    const r = prng(7);
+    for (let n = 0; n < 400; n++) {
+      const text = Array.from({ length: r.int(1, 40) }, () => r.pick(PIECES)).join("");
+      const m = extractMeeting(text, { meetingDate: "2024-02-29" });
+      expectSpansInTurns(text, m);
+      for (const a of m.attendees) {
+        const written = text.slice(a.span.start, a.span.end);
+        expect(written).toMatch(/\p{L}/u);
+        if (a.source !== "both") expect(written).toBe(a.name);
+      }
+    }
   });
 });
 
