@@ -1,16 +1,17 @@
-// Entry point of `npm run eval`: no argument = every set (retrieval, answers, then adr); set names run those; `calibrate` fits the fusion weights.
+// Entry point of `npm run eval`: no argument = every set (retrieval, answers, then adr and qmsum); set names run those; `calibrate` fits the fusion weights.
 import { ADR_SET_NAMES, runAdrSets } from "./adr/run.ts";
 import { ANSWER_SET_NAMES, runAnswerSets } from "./answers/run.ts";
+import { QMSUM_SET_NAMES, runQmsumSets } from "./qmsum/run.ts";
 import { SET_NAMES } from "./data/index.ts";
 import { evalDataDir } from "./paths.ts";
 import { progress } from "./progress.ts";
 import { runSets } from "./run-sets.ts";
 import { writeSummary } from "./summary.ts";
 
-const USAGE = `usage: npm run eval [-- <${[...SET_NAMES, ...ANSWER_SET_NAMES, ...ADR_SET_NAMES, "calibrate"].join("|")}> ...]   (data: ${evalDataDir}, override with SMRITI_EVAL_DIR)`;
+const USAGE = `usage: npm run eval [-- <${[...SET_NAMES, ...ANSWER_SET_NAMES, ...ADR_SET_NAMES, ...QMSUM_SET_NAMES, "calibrate"].join("|")}> ...]   (data: ${evalDataDir}, override with SMRITI_EVAL_DIR)`;
 
 async function main(args: string[]): Promise<void> {
-  const unknown = args.filter((a) => a !== "calibrate" && !SET_NAMES.includes(a) && !ANSWER_SET_NAMES.includes(a) && !ADR_SET_NAMES.includes(a));
+  const unknown = args.filter((a) => a !== "calibrate" && !SET_NAMES.includes(a) && !ANSWER_SET_NAMES.includes(a) && !ADR_SET_NAMES.includes(a) && !QMSUM_SET_NAMES.includes(a));
   if (unknown.length > 0 || args.includes("--help")) {
     process.stderr.write(`${unknown.length ? `unknown: ${unknown.join(", ")}\n` : ""}${USAGE}\n`);
     process.exitCode = 2;
@@ -22,6 +23,7 @@ async function main(args: string[]): Promise<void> {
   const answerSets = args.length === 0 ? ANSWER_SET_NAMES : args.filter((a) => ANSWER_SET_NAMES.includes(a));
   if (answerSets.length > 0) await runAnswerSets(answerSets);
   if (args.length === 0 || args.some((a) => ADR_SET_NAMES.includes(a))) runAdrSets();
+  if (args.length === 0 || args.some((a) => QMSUM_SET_NAMES.includes(a))) runQmsumSets();
   if (args.includes("calibrate")) {
     const { calibrate } = await import("./calibrate/run.ts");
     await calibrate();

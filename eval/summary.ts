@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { adrSummaryLines } from "./adr/summary.ts";
 import { answerSummaryLines } from "./answers/summary.ts";
+import { qmsumSummaryLines } from "./qmsum/summary.ts";
 import { SET_NAMES } from "./data/index.ts";
 import { resultsDir } from "./paths.ts";
 import type { SetResult } from "./report.ts";
@@ -76,6 +77,7 @@ export function writeSummary(): string {
   }
   lines.push(...answerSummaryLines());
   lines.push(...adrSummaryLines());
+  lines.push(...qmsumSummaryLines());
   const file = join(resultsDir, "summary.md");
   writeFileSync(file, `${lines.join("\n")}\n`);
   return file;

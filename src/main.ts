@@ -13,6 +13,7 @@ import { DecisionRecordService } from "./services/decision-records.ts";
 import { AssimilationService } from "./services/assimilation.ts";
 import { KnowledgeStatusService } from "./services/knowledge-status.ts";
 import { ProposalService } from "./services/proposals.ts";
+import { MeetingService } from "./services/meetings.ts";
 import { GroundedService } from "./services/grounded.ts";
 import { OpenLoopService } from "./services/open-loops.ts";
 import { GroundedEvalService } from "./services/grounded-eval.ts";
@@ -77,6 +78,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       audit,
       decisions: new DecisionService(clock),
       decisionRecords: new DecisionRecordService(store, ingest, clock),
+      meetings: new MeetingService(clock),
       openLoops: new OpenLoopService(store, clock),
       assimilation: new AssimilationService(store, ingest, memory, clock),
       knowledgeStatus: new KnowledgeStatusService(store),

@@ -66,6 +66,7 @@ export function createClient(opts: ClientOptions) {
     recordDecision: (input: Input<"decision_record">) => call("decision_record", input),
     listDecisions: (input: Input<"decisions_list"> = {}) => call("decisions_list", input),
     getDecision: (ref: string) => call("decision_get", { ref }),
+    extractMeeting: (input: Input<"meeting_extract">) => call("meeting_extract", input),
     openLoops: (input: Input<"open_loops"> = {}) => call("open_loops", input),
     /** The answer run as server-sent events; pass the last seen event id to resume after a disconnect. */
     async *groundedAnswerStream(input: GroundedAnswerRequest | null, resume?: { lastEventId: string }): AsyncGenerator<SseEvent> {

@@ -18,6 +18,7 @@ import {
   ShravanRequest,
 } from "./assimilation.ts";
 import { DecisionExtractRequest, DecisionExtractResponse, DecisionGetRequest, DecisionListRequest, DecisionListResponse, DecisionRecord, DecisionRecordRequest } from "./decisions.ts";
+import { MeetingExtractRequest, MeetingExtractResponse } from "./meetings.ts";
 import { OpenLoopsRequest, OpenLoopsResponse } from "./open-loops.ts";
 import { GroundedAnswerRequest, GroundedAnswerResponse } from "./grounded.ts";
 import { GroundedEvalRequest, GroundedEvalResponse } from "./nuggets.ts";
@@ -228,6 +229,19 @@ export const operations = {
     description: "Fetch one recorded decision by its ref (dec_...), with its citations. Unknown refs, and refs of other workspaces, are not_found.",
     input: DecisionGetRequest,
     output: DecisionRecord,
+  }),
+  meeting_extract: op({
+    method: "POST",
+    path: "/v1/meetings/extract",
+    tool: "service_meeting_extract",
+    summary: "Run the meeting copilot on a transcript (nothing is stored)",
+    description:
+      "Read a meeting transcript you pass in (WebVTT, SRT, 'Speaker: text' lines with optional timestamps, or plain lines) and get back, without saving anything: the detected format, the attendees, " +
+      "decisions, action items (owner when stated or inferable, due date as written plus YYYY-MM-DD when resolvable; pass meeting_date to resolve 'by Friday'), open questions and a short extractive summary. " +
+      "Every item quotes its sentence, lists the 0-based turn indices it cites and carries literal citations (anchor = timestamp or line range). Deterministic pattern rules, no language model: " +
+      "a transcript without speakers is fine (speaker null, attendees empty) and one with no decisions gives empty lists, not an error.",
+    input: MeetingExtractRequest,
+    output: MeetingExtractResponse,
   }),
   open_loops: op({
     method: "GET",

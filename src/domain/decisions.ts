@@ -28,8 +28,8 @@ export interface DecisionDraft {
 }
 
 const DECISION_HEADING = /^(?:decision outcome|decisions?|decision made)$/i;
-const FREEFORM_WE = /\bwe(?:'ve| have)?\s+(?:decided|agreed|chose|opted)\b/i;
-const FREEFORM_LABEL = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?decision(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(\S.*?)\s*$/i;
+export const FREEFORM_WE = /\bwe(?:'ve| have)?\s+(?:decided|agreed|chose|opted)\b/i;
+export const FREEFORM_LABEL = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?decision(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(\S.*?)\s*$/i;
 const FREEFORM_TITLE_CHARS = 120;
 
 /** Every decision the markdown records, in document order; [] when it records none. */

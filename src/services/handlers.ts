@@ -9,6 +9,7 @@ import type { GroundedService } from "./grounded.ts";
 import type { GroundedEvalService } from "./grounded-eval.ts";
 import type { DecisionService } from "./decisions.ts";
 import type { DecisionRecordService } from "./decision-records.ts";
+import type { MeetingService } from "./meetings.ts";
 import type { OpenLoopService } from "./open-loops.ts";
 import type { AssimilationService } from "./assimilation.ts";
 import type { KnowledgeStatusService } from "./knowledge-status.ts";
@@ -25,6 +26,7 @@ export interface Services {
   audit: AuditService;
   decisions: DecisionService;
   decisionRecords: DecisionRecordService;
+  meetings: MeetingService;
   openLoops: OpenLoopService;
   assimilation: AssimilationService;
   knowledgeStatus: KnowledgeStatusService;
@@ -51,6 +53,7 @@ export function buildHandlers(s: Services): Handlers {
     decision_record: (ctx, input) => s.decisionRecords.record(ctx, input),
     decisions_list: async (ctx, input) => s.decisionRecords.list(ctx, input),
     decision_get: async (ctx, input) => s.decisionRecords.get(ctx, input),
+    meeting_extract: async (_ctx, input) => s.meetings.extract(input),
     open_loops: async (ctx, input) => s.openLoops.list(ctx.workspaceId, input),
   };
 }

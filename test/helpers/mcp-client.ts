@@ -2,12 +2,12 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { expect } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { operations, type Operation } from "../../src/contract/operations.ts";
 import { createHttpApp } from "../../src/transports/http/app.ts";
 import { listen, type RunningServer } from "../../src/transports/http/serve.ts";
 import { mountMcpHttp } from "../../src/transports/mcp/http.ts";
-import type { TestService } from "./runtime.ts";
+import { startTestService, type TestService, type TestServiceOptions } from "./runtime.ts";
 
 /** The service's HTTP app with MCP mounted at /mcp, on an ephemeral loopback port. */
 export function listenWithMcp(svc: TestService): Promise<RunningServer> {
@@ -16,6 +16,35 @@ export function listenWithMcp(svc: TestService): Promise<RunningServer> {
     "127.0.0.1",
     0,
   );
+}
+
+/** A test service with MCP mounted for the calling file: started before its tests, clients closed after each, all torn down at the end. */
+export function useMcpService(opts: TestServiceOptions = {}): { readonly svc: TestService; readonly server: RunningServer; connect(): Promise<Client> } {
+  let svc: TestService | undefined;
+  let server: RunningServer | undefined;
+  const clients: Client[] = [];
+  beforeAll(async () => {
+    svc = await startTestService(opts);
+    server = await listenWithMcp(svc);
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+  afterAll(async () => {
+    await server?.close();
+    await svc?.cleanup();
+  });
+  return {
+    get svc() {
+      if (!svc) throw new Error("useMcpService: the service starts in beforeAll");
+      return svc;
+    },
+    get server() {
+      if (!server) throw new Error("useMcpService: the server starts in beforeAll");
+      return server;
+    },
+    connect: () => connectMcp(server!.url, { authorization: `Bearer ${svc!.token}` }, clients),
+  };
 }
 
 /** Connects and lists tools first, so the client validates every structuredContent against the tool's outputSchema. */

@@ -29,6 +29,7 @@ const samples: { [K in OperationId]: Sample } = {
   decisions_list: { valid: { namespace: "eng", limit: "5" }, wrongTypes: { limit: "all" } },
   // The acceptance check below swaps in the ref the decision_record sample gets.
   decision_get: { valid: { ref: `dec_${"0".repeat(20)}` }, wrongTypes: { ref: "not-a-ref" } },
+  meeting_extract: { valid: { transcript: "Alice: We decided to ship on Monday.\nBob: I'll write the notes.\n" }, wrongTypes: { transcript: 3, meeting_date: 20240501 } },
   open_loops: { valid: { limit: "5" }, wrongTypes: { limit: "many" } },
   shravan: { valid: CAPTURE, wrongTypes: { ...CAPTURE, trust_score: "high", questions: "why?" } },
   // The acceptance check below swaps in ids of a real capture, reflection and proposal.

@@ -136,6 +136,10 @@ describe("request schemas", () => {
       valid: [{ content: "Decision: use SQLite" }, { content: "# ADR\n\n## Decision\n\nUse SQLite.", source_path: "adr/1.md" }],
       invalid: [{}, { content: "" }, { content: "  " }, { content: 1 }, { content: "x", source_path: "" }, { content: "x", extra: 1 }],
     },
+    meeting_extract: {
+      valid: [{ transcript: "Alice: We decided to ship.\nBob: OK." }, { transcript: "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n<v Ann>Hi.", source_path: "m/1.vtt", meeting_date: "2024-05-01" }],
+      invalid: [{}, { transcript: "" }, { transcript: " \n" }, { transcript: 1 }, { transcript: "x", meeting_date: "May 1" }, { transcript: "x", meeting_date: "2024-02-30" }, { transcript: "x", content: "y" }],
+    },
   };
 
   it("has a case for every POST operation", () => {
@@ -173,7 +177,7 @@ describe("real responses validate against the documented schemas", () => {
     return body;
   }
 
-  it("ingest, recall (with explain), pack, grounded answer and eval, audit, open loops, decision extraction, forget", async () => {
+  it("ingest, recall (with explain), pack, grounded answer and eval, audit, open loops, decision and meeting extraction, forget", async () => {
     const ingested = await check("ingest", await svc.post("/v1/memory/ingest", { source_path: "mission.md", content: SEED, timestamp: "2024-01-02T03:04:05Z" }));
     await check("ingest", await svc.post("/v1/memory/ingest", { source_path: "mission.md", content: SEED, timestamp: "2024-01-02T03:04:05Z" }));
     const recall = await check("recall", await svc.post("/v1/memory/recall", { query: "launch date mission control", explain: true }));
@@ -212,6 +216,9 @@ describe("real responses validate against the documented schemas", () => {
     await check("proposals_list", await svc.get("/v1/memory/assimilation/proposals", { status: "pending" }));
     const proposalId = (practiced.proposal as { id: string }).id;
     await check("proposal_review", await svc.post("/v1/memory/assimilation/proposals/review", { proposal_id: proposalId, verdict: "approve" }, { authorization: `Bearer ${svc.issueToken("default", ["reviewer"]).token}`, "x-svc-actor-id": "reviewer" }));
+    const meeting = await check("meeting_extract", await svc.post("/v1/meetings/extract", { transcript: "[00:00:05] Ann: We decided to ship.\n[00:00:09] Bo: I'll send the notes by Friday.\n", meeting_date: "2024-05-01" }));
+    expect((meeting.action_items as unknown[]).length).toBe(1);
+    await check("meeting_extract", await svc.post("/v1/meetings/extract", { transcript: "no speakers\nnothing decided" }));
     await check("forget", await svc.post("/v1/memory/forget", { chunk_hash: hash }));
     await check("forget", await svc.post("/v1/memory/forget", { source_path: "mission.md" }));
     await check("forget", await svc.post("/v1/memory/forget", { source_path: "mission.md" }));
