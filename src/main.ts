@@ -7,6 +7,7 @@ import { systemClock, type Clock, type Embedder, type Store } from "./ports.ts";
 import type { Runtime } from "./runtime.ts";
 import { AuthService, DEFAULT_WORKSPACE } from "./services/auth.ts";
 import { buildHandlers } from "./services/handlers.ts";
+import { createMetrics } from "./observability/metrics.ts";
 import { AuditService } from "./services/audit.ts";
 import { DecisionService } from "./services/decisions.ts";
 import { DecisionRecordService } from "./services/decision-records.ts";
@@ -87,6 +88,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     proposals,
     grounded,
     audit,
+    metrics: createMetrics(),
     log,
     store,
     memory,

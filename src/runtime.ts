@@ -3,6 +3,7 @@ import type { AuthService } from "./services/auth.ts";
 import type { Handlers } from "./services/handlers.ts";
 import type { AuditService } from "./services/audit.ts";
 import type { GroundedService } from "./services/grounded.ts";
+import type { Metrics } from "./observability/metrics.ts";
 
 export interface Runtime {
   version: string;
@@ -11,6 +12,8 @@ export interface Runtime {
   /** For the one route outside the table: the grounded answer as a server-sent event stream. */
   grounded: GroundedService;
   audit: AuditService;
+  /** Served at GET /metrics in Prometheus exposition format. */
+  metrics: Metrics;
   log: (msg: string) => void;
   close(): Promise<void>;
 }

@@ -11,14 +11,24 @@ import { errorResponse, toAppError } from "./errors.ts";
 import { openApiDocument } from "./openapi.ts";
 import { groundedStream } from "./grounded-stream.ts";
 
-type Env = { Variables: { call: CallContext } };
+type Env = { Variables: { call: CallContext; errorCode?: string } };
 
 export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void): Hono<Env> {
   const app = new Hono<Env>();
   app.onError((err, c) => errorResponse(c, toAppError(err, runtime.log)));
   app.notFound((c) => errorResponse(c, new AppError("route_not_found", `no route ${c.req.method} ${c.req.path}`)));
 
+  app.use("*", async (c, next) => {
+    const started = performance.now();
+    await next();
+    // The matched template (e.g. /v1/decisions/:ref), so ids never become label values; unmatched paths share one label.
+    const route = c.res.status === 404 && c.get("errorCode") === "route_not_found" ? "(unmatched)" : c.req.routePath;
+    runtime.metrics.httpDuration.observe({ method: c.req.method, route, status: String(c.res.status) }, (performance.now() - started) / 1000);
+    const code = c.get("errorCode");
+    if (code) runtime.metrics.httpErrors.inc({ method: c.req.method, route, code });
+  });
   app.get("/healthz", (c) => c.json({ status: "ok", version: runtime.version }));
+  app.get("/metrics", async (c) => c.text(await runtime.metrics.registry.metrics(), 200, { "content-type": runtime.metrics.registry.contentType }));
   const openapi = openApiDocument(runtime.version);
   app.get("/v1/openapi.json", (c) => c.json(openapi));
 

@@ -12,6 +12,7 @@ export function toAppError(err: unknown, log: (msg: string) => void): AppError {
 }
 
 export function errorResponse(c: Context, err: AppError): Response {
+  c.set("errorCode", err.code); // read by the metrics middleware
   const body: ErrorBody = { error: { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) } };
   return c.json(body, err.status as ContentfulStatusCode);
 }

@@ -1,0 +1,26 @@
+// Prometheus metrics (prom-client) on a registry of this runtime, not the global one, so several runtimes in one process stay apart.
+import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+
+export interface Metrics {
+  registry: Registry;
+  /** Request latency per matched route template (never the raw URL, which would carry ids). */
+  httpDuration: Histogram<"method" | "route" | "status">;
+  /** Error responses by stable error code. */
+  httpErrors: Counter<"method" | "route" | "code">;
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "smriti_" });
+  return {
+    registry,
+    httpDuration: new Histogram({
+      name: "smriti_http_request_duration_seconds",
+      help: "HTTP request latency by route template, method and status.",
+      labelNames: ["method", "route", "status"],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+      registers: [registry],
+    }),
+    httpErrors: new Counter({ name: "smriti_http_errors_total", help: "HTTP error responses by route and error code.", labelNames: ["method", "route", "code"], registers: [registry] }),
+  };
+}
