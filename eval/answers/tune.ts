@@ -1,18 +1,20 @@
-// `node --import tsx eval/answers/tune.ts [--fit-spans] [--fit] [--features=a,b]`: the TUNE split only (XQuAD even
-// articles, LoCoMo conv-26/30). Prints answer quality by question kind; --fit-spans fits SPAN and scans SPAN_MIN,
-// --fit fits CONFIDENCE (optionally on a subset of its features), both in src/domain/answer.ts. Never reads the test split.
-import { ANSWER_THRESHOLD, CONFIDENCE, planAnswer } from "../../src/domain/answer.ts";
+// `node --import tsx eval/answers/tune.ts [--cv] [--fit-spans [--binary]] [--fit] [--features=a,b]`: the TUNE split only
+// (XQuAD even articles, LoCoMo conv-26/30). Prints answer quality by question kind; --cv cross-validates the span scorer
+// over the tune vaults; --fit-spans fits SPAN (src/domain/span-score.ts; a ranking, see ranking.ts) and scans SPAN_MIN;
+// --fit fits CONFIDENCE (src/domain/answer.ts), optionally on a subset of its features. Never reads the test split.
+import { ANSWER_THRESHOLD, CONFIDENCE, planAnswer, SPAN_MIN } from "../../src/domain/answer.ts";
 import { answerType } from "../../src/domain/answer-type.ts";
 import { toFilter } from "../../src/services/memory.ts";
 import { defaultRetrievalConfig } from "../../src/services/retrieval-config.ts";
 import { fitLogistic, predict } from "../calibrate/logistic.ts";
 import { openHarness } from "../harness.ts";
+import { fitRanking } from "./ranking.ts";
 import { ingestSet } from "../ingest.ts";
 import { progress } from "../progress.ts";
 import { textTable } from "../table.ts";
 import { ask } from "./ask.ts";
 import { ANSWER_SETS, callFor } from "./run.ts";
-import { maxOver, tokenF1 } from "./squad.ts";
+import { containsNormalized, maxOver, tokenF1 } from "./squad.ts";
 import { answeredAt, locomoMetrics, xquadMetrics, xquadScores, type Row } from "./score.ts";
 
 interface Harvested extends Row {
@@ -21,7 +23,7 @@ interface Harvested extends Row {
   correct: boolean;
   type: string;
   /** The best sentence's candidate spans (SpanFeatures) with their token F1 against the gold answers, and the sentence's own F1. */
-  spans: { features: Record<string, number>; f1: number }[];
+  spans: { features: Record<string, number>; f1: number; contains: boolean; text: string }[];
   sentenceF1: number;
 }
 
@@ -42,7 +44,7 @@ async function harvest(name: string): Promise<Harvested[]> {
       const row = { q, o };
       const correct = name === "xquad" ? xquadScores(row).spanHit : q.golds.length > 0 && q.goldSources.includes(o.topSource ?? "");
       const sentence = plan.selected[0]?.text ?? "";
-      const spans = plan.spans.map((c) => ({ features: { ...c.features }, f1: maxOver(tokenF1, sentence.slice(c.span.start, c.span.end), q.golds) }));
+      const spans = plan.spans.map((c) => ({ features: { ...c.features }, f1: maxOver(tokenF1, sentence.slice(c.span.start, c.span.end), q.golds), contains: q.golds.some((g) => containsNormalized(sentence.slice(c.span.start, c.span.end), g)), text: sentence.slice(c.span.start, c.span.end) }));
       if (process.env.DUMP && name === "xquad" && plan.answerType === "entity") {
         const c = plan.spans.map((x) => ({ t: sentence.slice(x.span.start, x.span.end), p: x.score.toFixed(2), f: maxOver(tokenF1, sentence.slice(x.span.start, x.span.end), q.golds).toFixed(2) }));
         process.stderr.write(`\nQ: ${q.text}\nG: ${q.golds.join(" | ")}\nS: ${sentence}\nC: ${c.map((x) => `[${x.t}] ${x.p}/${x.f}`).join("  ")}\n`);
@@ -100,71 +102,48 @@ function fit(rows: Harvested[], only: string[] | null): void {
   }
 }
 
+/** The SPAN ranking fit over each question's candidate spans (target: token F1), see ranking.ts. */
+function fitSpanRanking(rows: Harvested[], names: string[]): { weights: number[]; bias: number } {
+  return fitRanking(rows.map((r) => r.spans.map((c) => ({ x: names.map((n) => c.features[n]!), t: c.f1 }))));
+}
+
 /**
- * --rank: weights that rank a question's candidates (conditional logit, target = each candidate's share of the question's
- * summed token F1, L2 1, full-batch gradient descent), then a logistic scale and bias on that score so that it is again
- * P(token F1 >= 0.5); the ranking is the conditional logit's.
+ * --cv: 4-fold cross-validation over the tune vaults of the span scorer (binary vs ranking fit; all features, or those of
+ * --features=...): mean XQuAD answer F1 never abstaining, at each SPAN_MIN (the whole sentence when the best "what" span
+ * is less likely; also when there is no span), and the share of extractable LoCoMo golds the answer contains.
  */
-function fitRanking(rows: Harvested[], names: string[]): { weights: number[]; bias: number } {
-  const qs = rows.filter((r) => r.spans.some((c) => c.f1 > 0)).map((r) => {
-    const sum = r.spans.reduce((a, c) => a + c.f1, 0);
-    return r.spans.map((c) => ({ x: names.map((n) => c.features[n]!), t: c.f1 / sum }));
-  });
-  const w = new Array<number>(names.length).fill(0);
-  const m = w.map(() => 0);
-  const v = w.map(() => 0);
-  for (let it = 1; it <= 3000; it++) {
-    const g = w.map((x) => x); // L2 1
-    for (const cs of qs) {
-      const z = cs.map((c) => c.x.reduce((a, x, j) => a + x * w[j]!, 0));
-      const top = Math.max(...z);
-      const e = z.map((x) => Math.exp(x - top));
-      const sum = e.reduce((a, b) => a + b, 0);
-      cs.forEach((c, i) => c.x.forEach((x, j) => (g[j]! += (e[i]! / sum - c.t) * x)));
-    }
-    for (let j = 0; j < w.length; j++) {
-      m[j] = 0.9 * m[j]! + 0.1 * g[j]!;
-      v[j] = 0.999 * v[j]! + 0.001 * g[j]! * g[j]!;
-      w[j]! -= (0.05 * (m[j]! / (1 - 0.9 ** it))) / (Math.sqrt(v[j]! / (1 - 0.999 ** it)) + 1e-8);
-    }
-  }
-  const cands = rows.flatMap((r) => r.spans);
-  const cal = fitLogistic(cands.map((c) => [names.reduce((a, n, j) => a + w[j]! * c.features[n]!, 0)]), cands.map((c) => (c.f1 >= 0.5 ? 1 : 0)), 0);
-  return { weights: w.map((x) => x * cal.weights[0]!), bias: cal.bias };
-}
-
-/** --cv: 2-fold cross-validation over vaults of the span scorer (binary vs ranking fit, old vs all features): mean top-candidate F1. */
-function crossValidate(rows: Harvested[]): void {
-  const withGold = rows.filter((r) => r.q.golds.length > 0 && r.spans.length > 0);
-  const vaults = [...new Set(withGold.map((r) => r.q.vault))].sort();
-  const all = Object.keys(withGold[0]!.spans[0]!.features);
-  const old = ["near", "before", "after", "repeats", "head", "named", "verbish", "long", "quoted"];
-  for (const names of [old, all]) {
-    for (const rank of [false, true]) {
-      let sum = 0;
-      for (const fold of [0, 1]) {
-        const train = withGold.filter((r) => vaults.indexOf(r.q.vault) % 2 !== fold);
-        const test = withGold.filter((r) => vaults.indexOf(r.q.vault) % 2 === fold);
-        const cands = train.flatMap((r) => r.spans);
-        const f = rank ? fitRanking(train, names) : fitLogistic(cands.map((c) => names.map((n) => c.features[n]!)), cands.map((c) => (c.f1 >= 0.5 ? 1 : 0)), 1);
-        for (const r of test) {
-          const scored = r.spans.map((c) => ({ c, p: predict(f, names.map((n) => c.features[n]!)) }));
-          const top = scored.reduce((a, b) => (b.p > a.p ? b : a));
-          sum += r.type === "entity" && top.p < 0.1 ? r.sentenceF1 : top.c.f1;
-        }
+function crossValidate(rows: Harvested[], only: string[] | null): void {
+  const vaults = [...new Set(rows.map((r) => r.q.vault))].sort();
+  const withSpans = rows.find((r) => r.spans.length > 0)!;
+  const names = Object.keys(withSpans.spans[0]!.features).filter((n) => !only || only.includes(n));
+  const mins = [0, 0.025, 0.05, 0.075, 0.1, 0.15];
+  for (const rank of [false, true]) {
+    const xquad = mins.map(() => 0);
+    let locomo = 0;
+    for (const fold of [0, 1, 2, 3]) {
+      const train = rows.filter((r) => vaults.indexOf(r.q.vault) % 4 !== fold && r.q.golds.length > 0 && r.spans.length > 0);
+      const cands = train.flatMap((r) => r.spans);
+      const f = rank ? fitSpanRanking(train, names) : fitLogistic(cands.map((c) => names.map((n) => c.features[n]!)), cands.map((c) => (c.f1 >= 0.5 ? 1 : 0)), 1);
+      for (const r of rows.filter((x) => vaults.indexOf(x.q.vault) % 4 === fold)) {
+        const scored = r.spans.map((c) => ({ c, p: predict(f, names.map((n) => c.features[n]!)) }));
+        const top = scored.length ? scored.reduce((a, b) => (b.p > a.p ? b : a)) : null;
+        const f1 = (min: number) => (!top || (r.type === "entity" && top.p < min) ? r.sentenceF1 : top.c.f1);
+        if (r.q.id.includes("#")) locomo += top && f1(SPAN_MIN) === top.c.f1 ? (top.c.contains ? 1 : 0) : r.sentenceF1 > 0 ? 1 : 0;
+        else mins.forEach((m, i) => (xquad[i]! += f1(m)));
       }
-      process.stdout.write(`  cv ${names.length} features, ${rank ? "ranking" : "binary"}: F1 ${pct(sum / withGold.length)}\n`);
     }
+    const nx = rows.filter((r) => !r.q.id.includes("#")).length;
+    const nl = rows.length - nx;
+    process.stdout.write(`  cv ${names.length} features, ${rank ? "ranking" : "binary"}: XQuAD F1 ${mins.map((m, i) => `${pct(xquad[i]! / nx)} at SPAN_MIN ${m}`).join(", ")} (${nx}); LoCoMo extractable contained ${pct(locomo / nl)} (${nl})\n`);
   }
 }
 
-/** Fits SPAN on the candidate spans (positive = token F1 >= 0.5), then the SPAN_MIN that maximizes "what"-question F1. */
+/** Fits SPAN on the candidate spans (ranking, see fitRanking), then scans SPAN_MIN, below which a "what" question gets its whole sentence. */
 function fitSpans(rows: Harvested[], rank: boolean): void {
   const withGold = rows.filter((r) => r.q.golds.length > 0 && r.spans.length > 0);
   const names = Object.keys(withGold[0]!.spans[0]!.features);
   const cands = withGold.flatMap((r) => r.spans);
-  const binary = fitLogistic(cands.map((c) => names.map((n) => c.features[n]!)), cands.map((c) => (c.f1 >= 0.5 ? 1 : 0)), 1);
-  const f = rank ? fitRanking(withGold, names) : binary;
+  const f = rank ? fitSpanRanking(withGold, names) : fitLogistic(cands.map((c) => names.map((n) => c.features[n]!)), cands.map((c) => (c.f1 >= 0.5 ? 1 : 0)), 1);
   const weights = Object.fromEntries([...names.map((n, i) => [n, Number(f.weights[i]!.toFixed(2))]), ["bias", Number(f.bias.toFixed(2))]]);
   for (const type of ["entity", "person", "place", "number", "date"]) {
     const rs = withGold.filter((r) => r.type === type);
@@ -192,7 +171,7 @@ const lo = await harvest("locomo-answers");
 report(xq, lo);
 const only = args.find((a) => a.startsWith("--features="))?.slice("--features=".length).split(",") ?? null;
 if (args.includes("--fit")) fit([...xq, ...lo], only);
-if (args.includes("--cv")) crossValidate([...xq, ...lo.filter((r) => r.q.extractable)]);
-if (args.includes("--fit-spans")) fitSpans([...xq, ...lo.filter((r) => r.q.extractable)], args.includes("--rank"));
+if (args.includes("--cv")) crossValidate([...xq, ...lo.filter((r) => r.q.extractable)], only);
+if (args.includes("--fit-spans")) fitSpans([...xq, ...lo.filter((r) => r.q.extractable)], !args.includes("--binary"));
 progress(`answered at ${ANSWER_THRESHOLD}: xquad ${xq.filter((r) => answeredAt(r.o, ANSWER_THRESHOLD)).length}/${xq.length}, locomo ${lo.filter((r) => answeredAt(r.o, ANSWER_THRESHOLD)).length}/${lo.length}`);
 

@@ -1,0 +1,125 @@
+// Extractive answer spans: the asked kind, candidate spans, span features, and the sentence chosen with its span.
+import { describe, expect, it } from "vitest";
+import { planAnswer } from "../../src/domain/answer.ts";
+import { answerType, typedSpans } from "../../src/domain/answer-type.ts";
+import { candidateSpans } from "../../src/domain/span-candidates.ts";
+import { questionShape, scoreSpans, type SpanFeatures } from "../../src/domain/span-score.ts";
+import { tokenize } from "../../src/domain/tokenize.ts";
+
+const texts = (text: string, spans: readonly { start: number; end: number }[]) => spans.map((s) => text.slice(s.start, s.end));
+
+function candidatesOf(question: string, text: string) {
+  const qTerms = new Set(tokenize(question));
+  return candidateSpans(text, answerType(question), qTerms, (w) => tokenize(w).some((t) => qTerms.has(t)));
+}
+
+/** Features of the candidate `span` of `text` (every question term weighted 1). */
+function featuresOf(question: string, text: string, span: string): SpanFeatures {
+  const weight = new Map(tokenize(question).map((t) => [t, 1]));
+  const scored = scoreSpans(text, candidatesOf(question, text), question, weight);
+  const hit = scored.find((c) => text.slice(c.span.start, c.span.end) === span);
+  if (!hit) throw new Error(`'${span}' is not a candidate of '${text}'`);
+  return hit.features;
+}
+
+describe("answerType", () => {
+  it.each([
+    ["Who was the keeper when the storm hit the coast?", "person"], // a later "when" does not make it a date question
+    ["How old was Solberg when she designed the lighthouse?", "number"],
+    ["In what year did the lighthouse open?", "date"],
+    ["The time required is expressed as what?", "entity"],
+    ["Why did the keeper leave?", "sentence"],
+  ])("'%s' asks for a %s", (question, type) => {
+    expect(answerType(question)).toBe(type);
+  });
+});
+
+describe("number spans", () => {
+  it("keep a percent sign and read a clock time as one number", () => {
+    expect(texts("Of the keepers, 19.3% were women.", typedSpans("Of the keepers, 19.3% were women.", "number"))).toContain("19.3%");
+    expect(texts("The ferry left at 3:08 sharp.", typedSpans("The ferry left at 3:08 sharp.", "number"))).toEqual(["3:08"]);
+    expect(texts("with 40 seconds left", typedSpans("with 40 seconds left", "number"))).toEqual(["40 seconds"]);
+  });
+
+  it("do not cut a number out of a word it is glued to", () => {
+    expect(typedSpans("The archive keeps MPEG-4 files from a 24-hour feed.", "number")).toEqual([]);
+    expect(texts("It fell 7 times.", typedSpans("It fell 7 times.", "number"))).toEqual(["7 times"]);
+  });
+});
+
+describe("candidateSpans", () => {
+  it("drops a capitalized sentence opener from a name and never offers the opener alone", () => {
+    const text = "Although several engineers applied, Solberg won the commission.";
+    const spans = texts(text, candidatesOf("Which engineer won the commission?", text).map((c) => c.span));
+    expect(spans).toContain("Solberg");
+    expect(spans).not.toContain("Although");
+  });
+
+  it("offers a quoted title whole, phrases joined by 'of', and typed spans marked typed", () => {
+    const text = 'Dubois wrote the song "Bread for the Morning Tide" in 1923, against the old theory of fermentation.';
+    const cands = candidatesOf("What song did Dubois write?", text);
+    const spans = texts(text, cands.map((c) => c.span));
+    expect(spans).toContain("Bread for the Morning Tide");
+    expect(spans).toContain("old theory of fermentation");
+    expect(cands.find((c) => text.slice(c.span.start, c.span.end) === "old theory of fermentation")!.joined).toBe(true);
+    const dated = candidatesOf("When did Dubois write the song?", text);
+    expect(dated.filter((c) => c.typed).map((c) => text.slice(c.span.start, c.span.end))).toEqual(["1923"]);
+  });
+
+  it("offers nothing made only of question words, and nothing for a why-question", () => {
+    const text = "The Varenholm lighthouse was designed by Ingrid Solberg.";
+    const spans = texts(text, candidatesOf("Who designed the Varenholm lighthouse?", text).map((c) => c.span));
+    expect(spans).toContain("Ingrid Solberg");
+    expect(spans).not.toContain("Varenholm");
+    expect(candidatesOf("Why was the lighthouse designed?", text)).toEqual([]);
+  });
+});
+
+describe("span features", () => {
+  it("reads the question's form: a subject, an inverted or a copula question", () => {
+    expect(questionShape("Who designed the lighthouse?").form).toBe("subject");
+    expect(questionShape("What did Solberg design?").form).toBe("inverted");
+    expect(questionShape("Who was the keeper of the lighthouse?").form).toBe("copula");
+    expect([...questionShape("What Norwegian engineer is known for it?").head]).toEqual(tokenize("Norwegian engineer"));
+  });
+
+  it("marks a name apposed to a role noun and a name of a thing, for who-questions only", () => {
+    const text = "Two-time Bakers Guild winner and Harbour Prize nominee Marguerite Dubois opened the new bakery.";
+    const who = "Who opened the new bakery?";
+    expect(featuresOf(who, text, "Marguerite Dubois")).toMatchObject({ titled: 1, thing: 0 });
+    expect(featuresOf(who, text, "Harbour Prize")).toMatchObject({ thing: 1 });
+    expect(featuresOf("What prize was Dubois a nominee for?", text, "Harbour Prize").thing).toBe(0);
+  });
+
+  it("sees the wh-phrase's head noun right after a number, and question words next to the span", () => {
+    const text = "Solberg trained as an engineer and drew four lighthouses, while Berg built 88 bridges.";
+    const q = "How many lighthouses did Solberg draw?";
+    const four = featuresOf(q, text, "four");
+    const tackles = featuresOf(q, text, "88");
+    expect(four.headNext).toBe(1);
+    expect(tackles.headNext).toBe(0);
+    expect(four.typed).toBe(1);
+    expect(four.align).toBeGreaterThan(tackles.align);
+  });
+});
+
+describe("planAnswer", () => {
+  it("picks 'four' for how many lighthouses, and the apposed name for who", () => {
+    const stats = "The coast office employed surveyor Ada Berg, who mapped 88 bridges, and engineer Ingrid Solberg, who drew four lighthouses.";
+    const plan = planAnswer("How many lighthouses did Ingrid Solberg draw?", [{ key: 1, text: stats, score: 0.8 }]);
+    expect(stats.slice(plan.answer!.start, plan.answer!.end)).toBe("four");
+    const bakery = "Two-time Bakers Guild winner and Harbour Prize nominee Marguerite Dubois opened the new bakery.";
+    const who = planAnswer("Who opened the new bakery?", [{ key: 1, text: bakery, score: 0.8 }]);
+    expect(bakery.slice(who.answer!.start, who.answer!.end)).toBe("Marguerite Dubois");
+  });
+
+  it("lets a sentence holding an answer of the asked kind win over a slightly better-scored one without", () => {
+    const plan = planAnswer("When did the last keeper leave the Varenholm lighthouse?", [
+      { key: 1, text: "The last keeper of the Varenholm lighthouse was proud to leave the lighthouse to the gulls.", score: 0.5 },
+      { key: 2, text: "The last keeper left the island in March 1962.", score: 0.9 },
+    ]);
+    expect(plan.selected[0]!.key).toBe(2);
+    expect(plan.ranked[1]!.score).toBeGreaterThan(plan.ranked[0]!.score); // on sentence score alone key 1 would win
+    expect(plan.selected[0]!.text.slice(plan.answer!.start, plan.answer!.end)).toBe("March 1962");
+  });
+});
