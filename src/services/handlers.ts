@@ -25,10 +25,10 @@ export interface Services {
 
 export function buildHandlers(s: Services): Handlers {
   return {
-    recall: (ctx, input) => s.memory.recall(ctx.workspaceId, input),
+    recall: (ctx, input) => s.memory.recall(ctx.workspaceId, input, { call: ctx }),
     ingest: (ctx, input) => s.ingest.ingest(ctx.workspaceId, input, ctx),
     forget: async (ctx, input) => s.memory.forget(ctx.workspaceId, input, ctx),
-    pack: (ctx, input) => s.memory.pack(ctx.workspaceId, input),
+    pack: (ctx, input) => s.memory.pack(ctx.workspaceId, input, { call: ctx }),
     grounded_answer: (ctx, input) => s.grounded.answer(ctx, input),
     grounded_eval: async (ctx, input) => s.groundedEval.evaluate(ctx.workspaceId, input),
     audit: async (ctx, input) => s.audit.tail(ctx, input),

@@ -69,6 +69,20 @@ export const migrations: readonly string[] = [
   `,
   // Readers replay the log by seq alone (the primary key); this index only cost an insert per chunk.
   `DROP INDEX IF EXISTS changes_by_workspace;`,
+  `
+  -- Cognitive layer counters, summed per workspace and hour (issue 5: a since=7d read survives restarts).
+  CREATE TABLE cognitive_counters (
+    workspace_id TEXT NOT NULL,
+    hour INTEGER NOT NULL,
+    layer TEXT NOT NULL,
+    counter TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (workspace_id, hour, layer, counter)
+  ) WITHOUT ROWID;
+  -- Tuner decisions, ablation figures and tuned parameters, as JSON.
+  CREATE TABLE cognitive_records (seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, workspace_id TEXT, at INTEGER NOT NULL, payload TEXT NOT NULL);
+  CREATE INDEX cognitive_records_by_kind ON cognitive_records (kind, seq);
+  `,
 ];
 
 export const OP_ADD = 1;

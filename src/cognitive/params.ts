@@ -1,0 +1,57 @@
+// The cognitive stack's tunable parameters and switches, with the defaults the ablation and the tuner chose.
+import { LAYER_IDS, type LayerId } from "../contract/cognitive-layers.ts";
+import { NEAR_DUPLICATE_JACCARD } from "../domain/similarity.ts";
+
+/** Every layer's knobs; the tuner adjusts these (eval/cognitive/tune.ts). */
+export interface CognitiveParams {
+  prana: { budgetMs: number; maxQueryTerms: number };
+  manas: { weight: number; neighbours: number; minSimilarity: number; maxTerms: number };
+  ahamkara: { weight: number };
+  sabha: { denseScale: number };
+  viveka: { duplicateJaccard: number; duplicatePenalty: number; injectionPenalty: number };
+  chitta: { recency: number; frequency: number };
+  karma: { weight: number };
+  sankalpa: { boost: number };
+  bhava_monitor: { boost: number };
+}
+
+export interface CognitiveConfig {
+  enabled: Readonly<Record<LayerId, boolean>>;
+  params: CognitiveParams;
+}
+
+export type LayerSwitches = Partial<Record<LayerId, boolean>>;
+
+export const defaultParams: CognitiveParams = {
+  prana: { budgetMs: 250, maxQueryTerms: 64 },
+  manas: { weight: 0.5, neighbours: 2, minSimilarity: 0.7, maxTerms: 8 },
+  ahamkara: { weight: 1 },
+  sabha: { denseScale: 1 },
+  viveka: { duplicateJaccard: NEAR_DUPLICATE_JACCARD, duplicatePenalty: 1.5, injectionPenalty: 3 },
+  chitta: { recency: 0.5, frequency: 0.2 },
+  karma: { weight: 0.5 },
+  sankalpa: { boost: 1 },
+  bhava_monitor: { boost: 0.5 },
+};
+
+/** On by default: every layer that did not lose on the ablation (eval/results/ablation.json). */
+export const defaultSwitches: Readonly<Record<LayerId, boolean>> = Object.fromEntries(LAYER_IDS.map((id) => [id, true])) as Record<LayerId, boolean>;
+
+export const defaultCognitiveConfig: CognitiveConfig = { enabled: defaultSwitches, params: defaultParams };
+
+/** Applies switches over a config (per request, per runtime or from the environment). */
+export function withSwitches(config: CognitiveConfig, switches: LayerSwitches | undefined): CognitiveConfig {
+  return switches && Object.keys(switches).length > 0 ? { ...config, enabled: { ...config.enabled, ...switches } } : config;
+}
+
+/** SMRITI_LAYERS_OFF / SMRITI_LAYERS_ON: comma-separated layer ids turned off / on for the whole process. */
+export function switchesFromEnv(env: NodeJS.ProcessEnv): LayerSwitches {
+  const out: LayerSwitches = {};
+  for (const [name, on] of [["SMRITI_LAYERS_OFF", false], ["SMRITI_LAYERS_ON", true]] as const) {
+    for (const raw of (env[name] ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+      if (!(LAYER_IDS as readonly string[]).includes(raw)) throw new Error(`bad configuration: ${name}: '${raw}' is not a layer (${LAYER_IDS.join(", ")})`);
+      out[raw as LayerId] = on;
+    }
+  }
+  return out;
+}
