@@ -15,9 +15,12 @@ export function byScore(items: readonly Evidence[]): Evidence[] {
   return [...items].sort((a, b) => b.score - a.score);
 }
 
-/** The head a layer should look at: the items the operation uses plus as many again (what a demotion can bring up). */
+/** The most items a layer examines: a bound on per-request cost (pairwise duplicate checks are quadratic). */
+export const HEAD_CAP = 50;
+
+/** The head a layer should look at: the items the operation uses plus as many again (what a demotion can bring up), at most HEAD_CAP. */
 export function headSize(e: EvidenceState): number {
-  return Math.min(e.items.length, e.need * 2);
+  return Math.min(e.items.length, e.need * 2, HEAD_CAP);
 }
 
 /** Applies per-index deltas to the head and re-ranks; returns the state unchanged when nothing moved. */

@@ -1,5 +1,5 @@
 // chitta (memory impressions): activation by recency among the candidates and by how often a chunk was recalled before.
-import { adjustHead } from "../evidence.ts";
+import { adjustHead, headSize } from "../evidence.ts";
 import type { Layer } from "../types.ts";
 
 /** How many times each chunk hash was served, per workspace (bounded: a workspace's map is cleared past the cap). */
@@ -34,7 +34,7 @@ export function createChitta(impressions: Impressions): Layer {
     optional: true,
     weigh(e, ctx) {
       const { recency, frequency } = ctx.params.chitta;
-      const head = e.items.slice(0, e.need * 2);
+      const head = e.items.slice(0, headSize(e));
       const times = head.map((i) => i.chunk.authoredAt);
       const oldest = Math.min(...times);
       const span = Math.max(...times) - oldest;

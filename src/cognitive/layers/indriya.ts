@@ -3,6 +3,7 @@ import type { Layer } from "../types.ts";
 
 // Soft hyphen, zero-width space/joiners, direction marks, word joiner, BOM: invisible, yet they split a word for the tokenizer.
 const INVISIBLE = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 export const indriya: Layer = {
