@@ -50,7 +50,7 @@ export function recordAblation(store: Store, at: number, figures: AblationFigure
   store.appendCognitiveRecords([{ kind: RECORD_KINDS.ablation, workspaceId: null, at, payload: figures }]);
 }
 
-export function tunerDecisions(store: Store, opts: { since?: number; limit?: number } = {}): (TunerDecision & { at: number })[] {
+export function tunerDecisions(store: Store, opts: { since?: number | undefined; limit?: number } = {}): (TunerDecision & { at: number })[] {
   return store.listCognitiveRecords({ kind: RECORD_KINDS.decision, since: opts.since, limit: opts.limit ?? 1000 }).map((r) => ({ ...(r.payload as TunerDecision), at: r.at }));
 }
 

@@ -16,6 +16,7 @@ import { sankalpa } from "./layers/sankalpa.ts";
 import { viveka } from "./layers/viveka.ts";
 import { defaultCognitiveConfig, type CognitiveConfig } from "./params.ts";
 import { CognitivePipeline } from "./pipeline.ts";
+import { TraceLog } from "./process.ts";
 import type { Layer } from "./types.ts";
 
 export interface StackOptions {
@@ -31,6 +32,8 @@ export interface CognitiveStack {
   pipeline: CognitivePipeline;
   karma: KarmaLedger;
   impressions: Impressions;
+  /** process() traces, read back by id. */
+  traces: TraceLog;
 }
 
 export function buildCognitiveStack(opts: StackOptions): CognitiveStack {
@@ -39,5 +42,5 @@ export function buildCognitiveStack(opts: StackOptions): CognitiveStack {
   // Query side first (clean, budget, who, feeling, goal, expand, convene), then evidence (feedback, memory, discern, focus), then judge and guard.
   const layers: Layer[] = [indriya, prana, ahamkara, bhavaMonitor, sankalpa, createManas(opts.lexicon), sabha, createKarma(karma), createChitta(impressions), viveka, dhyana, buddhi, atman];
   const counters = new CounterRegistry(opts.store, opts.now, opts.log);
-  return { pipeline: new CognitivePipeline(layers, opts.config ?? defaultCognitiveConfig, counters), karma, impressions };
+  return { pipeline: new CognitivePipeline(layers, opts.config ?? defaultCognitiveConfig, counters), karma, impressions, traces: new TraceLog() };
 }

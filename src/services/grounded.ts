@@ -68,8 +68,8 @@ export class GroundedService {
       k: req.k,
       mode: "hybrid",
       hits: chunks.map((c) => ({ chunk_hash: c.chunkHash, source_path: c.sourcePath, anchor: c.anchor, score: round(scoreOf.get(c.id) ?? 0) })),
-      // The layers that changed something or failed (the full trace is process()'s).
-      cognition: thought.trace.filter((s) => s.status === "failed" || s.status === "skipped" || s.counts !== undefined),
+      // The layers that changed something or failed, without timings so a replay matches (the full trace is process()'s).
+      cognition: thought.trace.filter((s) => s.status === "failed" || s.status === "skipped" || s.counts !== undefined).map(({ ms: _ms, ...s }) => s),
     });
 
     t = performance.now();
