@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { adrSummaryLines } from "./adr/summary.ts";
 import { answerSummaryLines } from "./answers/summary.ts";
+import { cognitiveSummaryLines } from "./cognitive/summary.ts";
 import { SET_NAMES } from "./data/index.ts";
 import { resultsDir } from "./paths.ts";
 import type { SetResult } from "./report.ts";
@@ -75,6 +76,7 @@ export function writeSummary(): string {
     }
   }
   lines.push(...answerSummaryLines());
+  lines.push(...cognitiveSummaryLines());
   lines.push(...adrSummaryLines());
   const file = join(resultsDir, "summary.md");
   writeFileSync(file, `${lines.join("\n")}\n`);

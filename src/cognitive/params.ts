@@ -28,14 +28,20 @@ export const defaultParams: CognitiveParams = {
   ahamkara: { weight: 1 },
   sabha: { denseScale: 1 },
   viveka: { duplicateJaccard: NEAR_DUPLICATE_JACCARD, duplicatePenalty: 1.5, injectionPenalty: 3 },
-  chitta: { recency: 0.5, frequency: 0.2 },
+  // frequency stays 0: it learns from every recall, so a replayed trajectory would not re-run to the same answer (DESIGN.md).
+  chitta: { recency: 0.5, frequency: 0 },
   karma: { weight: 0.5 },
   sankalpa: { boost: 1 },
   bhava_monitor: { boost: 0.5 },
 };
 
-/** On by default: every layer that did not lose on the ablation (eval/results/ablation.json). */
-export const defaultSwitches: Readonly<Record<LayerId, boolean>> = Object.fromEntries(LAYER_IDS.map((id) => [id, true])) as Record<LayerId, boolean>;
+/** Off by default: layers that lost on the ablation (eval/results/ablation.json) until they help. */
+export const OFF_BY_DEFAULT: readonly LayerId[] = [
+  // MMR diversity 0.3 cost LoCoMo pack evidence recall 0.067 (0.634 vs 0.700): related evidence turns look alike.
+  "dhyana",
+];
+
+export const defaultSwitches: Readonly<Record<LayerId, boolean>> = Object.fromEntries(LAYER_IDS.map((id) => [id, !OFF_BY_DEFAULT.includes(id)])) as Record<LayerId, boolean>;
 
 export const defaultCognitiveConfig: CognitiveConfig = { enabled: defaultSwitches, params: defaultParams };
 
