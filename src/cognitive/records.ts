@@ -19,6 +19,9 @@ export interface TunerDecision {
   held_out_before: number | null;
   held_out_after: number | null;
   kept: boolean;
+  /** The held-in part (eval set metric) that fell most with the change, and its change (negative). */
+  worst_part?: string;
+  worst_part_change?: number;
 }
 
 /** Parameters and switches a tuner run settled on; a runtime starts from the latest (SMRITI_TUNED=0 ignores them). */

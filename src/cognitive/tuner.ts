@@ -14,6 +14,8 @@ export interface Knob {
 export interface Measurement {
   heldIn: number;
   heldOut: number | null;
+  /** The held-in figure's components (one per eval set): none may drop by more than maxDrop. */
+  parts?: Record<string, number>;
 }
 
 export interface TunerOptions {
@@ -21,6 +23,8 @@ export interface TunerOptions {
   metric: string;
   /** A change must beat the current held-in figure by more than this (noise guard). */
   minGain: number;
+  /** ...and may not lower any held-in part by more than this (protects each set's baseline); default: no limit. */
+  maxDrop?: number;
   log?: (msg: string) => void;
 }
 
@@ -47,10 +51,12 @@ export async function tune(start: CognitiveConfig, knobs: readonly Knob[], measu
   for (const knob of knobs) {
     for (const value of knob.values) {
       const before = knobValue(config, knob.layer, knob.parameter);
-      if (value === before) continue;
+      // A switched-off layer's parameters change nothing: trying them would only record noise.
+      if (value === before || (knob.parameter !== "enabled" && !config.enabled[knob.layer])) continue;
       const candidate = withKnob(config, knob.layer, knob.parameter, value);
       const m = await measure(candidate);
-      const kept = m.heldIn > current.heldIn + opts.minGain;
+      const drop = worstDrop(current.parts, m.parts);
+      const kept = m.heldIn > current.heldIn + opts.minGain && drop.by <= (opts.maxDrop ?? Infinity);
       decisions.push({
         run_id: opts.runId,
         layer: knob.layer,
@@ -63,6 +69,7 @@ export async function tune(start: CognitiveConfig, knobs: readonly Knob[], measu
         held_out_before: current.heldOut === null ? null : round(current.heldOut),
         held_out_after: m.heldOut === null ? null : round(m.heldOut),
         kept,
+        ...(drop.part ? { worst_part: drop.part, worst_part_change: round(-drop.by) } : {}),
       });
       opts.log?.(`${knob.layer}.${knob.parameter} ${String(before)} -> ${String(value)}: held-in ${current.heldIn.toFixed(4)} -> ${m.heldIn.toFixed(4)} ${kept ? "KEPT" : "rejected"}`);
       if (kept) {
@@ -72,6 +79,16 @@ export async function tune(start: CognitiveConfig, knobs: readonly Knob[], measu
     }
   }
   return { config, baseline, final: current, decisions };
+}
+
+/** The part that fell most from `before` to `after`, and by how much (0 when none fell). */
+function worstDrop(before: Record<string, number> | undefined, after: Record<string, number> | undefined): { part: string | null; by: number } {
+  let worst: { part: string | null; by: number } = { part: null, by: 0 };
+  for (const [k, v] of Object.entries(after ?? {})) {
+    const by = (before?.[k] ?? v) - v;
+    if (by > worst.by) worst = { part: k, by };
+  }
+  return worst;
 }
 
 const round = (x: number) => Number(x.toFixed(4));

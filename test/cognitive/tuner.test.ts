@@ -36,3 +36,28 @@ describe("tune", () => {
     expect(() => withKnob(defaultCognitiveConfig, "manas", "nonsense", 1)).toThrow(/no parameter/);
   });
 });
+
+describe("tune guards", () => {
+  it("rejects a change that lifts the mean but drops one part by more than maxDrop, and skips a disabled layer's parameters", async () => {
+    const measure = async (c: typeof defaultCognitiveConfig) => {
+      const a = c.params.manas.weight; // part a grows with the weight, part b falls faster above 1
+      const b = c.params.manas.weight > 1 ? 0.5 : 0.52;
+      return { heldIn: (a + b) / 2, heldOut: null, parts: { a, b } };
+    };
+    const start = withKnob(defaultCognitiveConfig, "chitta", "enabled", false);
+    const { decisions } = await tune(
+      start,
+      [
+        { layer: "manas", parameter: "weight", values: [1, 2] },
+        { layer: "chitta", parameter: "recency", values: [0.1] },
+      ],
+      measure,
+      { runId: "t2", metric: "m", minGain: 0, maxDrop: 0.01 },
+    );
+    expect(decisions.map((d) => [d.after, d.kept, d.worst_part ?? null])).toEqual([
+      [1, true, null],
+      [2, false, "b"],
+    ]);
+    expect(decisions[1]!.worst_part_change).toBe(-0.02);
+  });
+});
