@@ -1,7 +1,7 @@
 // `npm run eval -- ablation`: every layer on, then each layer off (and all off), on the headline metrics; uplift = on - off.
 import { loadConfig } from "../../src/config.ts";
 import { LAYER_IDS, type LayerId } from "../../src/contract/cognitive-layers.ts";
-import { defaultCognitiveConfig, withSwitches, type CognitiveConfig } from "../../src/cognitive/params.ts";
+import { defaultCognitiveConfig, OFF_BY_DEFAULT, withSwitches, type CognitiveConfig } from "../../src/cognitive/params.ts";
 import { recordAblation, type AblationFigures } from "../../src/cognitive/records.ts";
 import { openSqliteStore } from "../../src/store/sqlite/index.ts";
 import { progress } from "../progress.ts";
@@ -15,7 +15,7 @@ const allOff: CognitiveConfig = withSwitches(defaultCognitiveConfig, Object.from
 
 export interface AblationRow {
   name: string;
-  off: LayerId | "all" | null;
+  off: LayerId | "all" | "defaults" | null;
   means: Record<string, number>;
   /** Queries whose value differs from all-on, per metric. */
   changed: Record<string, number>;
@@ -46,8 +46,10 @@ export async function runAblation(): Promise<void> {
     }
     progress("ablation: all off");
     rows.push(row("all off", "all", await measure(sets, allOff), on));
+    progress("ablation: shipped defaults");
+    rows.push(row(`defaults (off: ${OFF_BY_DEFAULT.join(", ") || "none"})`, "defaults", await measure(sets, defaultCognitiveConfig), on));
     const base = rows[0]!.means;
-    const uplift = Object.fromEntries(rows.filter((r) => r.off && r.off !== "all").map((r) => [r.off!, Object.fromEntries(ABLATION_METRICS.map((m) => [m, round(base[m]! - r.means[m]!)]))]));
+    const uplift = Object.fromEntries(rows.filter((r) => r.off && r.off !== "all" && r.off !== "defaults").map((r) => [r.off!, Object.fromEntries(ABLATION_METRICS.map((m) => [m, round(base[m]! - r.means[m]!)]))]));
     const prov = provenance();
     const result = { ...prov, metrics: ABLATION_METRICS, params: allOn.params, defaults: defaultCognitiveConfig.enabled, rows, uplift, wallMs: Math.round(performance.now() - wall) };
     print(rows);
