@@ -66,7 +66,7 @@ describe("chitta", () => {
     const freq = { ...defaultParams, chitta: { recency: 0, frequency: 2 } };
     const before = evidence([{ text: "first", score: 0.6 }, { text: "second", score: 0.55 }]);
     layer.commit!({ ...before, items: [before.items[1]!], need: 1 }, null);
-    expect(imp.count("ws", contentHash("second"))).toBe(1);
+    expect(imp.get("ws", contentHash("second"))).toBe(1);
     const ctx = context(freq);
     expect(ids(layer.weigh!(before, ctx))).toEqual([2, 1]);
     expect(ctx.counts).toEqual({ frequency_boosted: 1 });

@@ -83,6 +83,12 @@ describe("manas", () => {
     ]);
     expect(ctx.counts).toEqual({ queries_expanded: 1, terms_added: 2 });
   });
+  it("leaves a query longer than maxQueryTerms as it is", () => {
+    const ctx = context({ ...defaultParams, manas: { ...defaultParams.manas, maxQueryTerms: 2 } });
+    const q0 = query("a fast car on the track");
+    expect(createManas(lexicon).perceive!(q0, ctx)).toBe(q0);
+    expect(ctx.counts).toEqual({});
+  });
   it("without a lexicon expands nothing and counts it", () => {
     const ctx = context();
     expect(createManas(null).perceive!(query("a fast car"), ctx).expansion).toEqual([]);

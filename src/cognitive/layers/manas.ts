@@ -10,7 +10,7 @@ const WORD = /[\p{L}\p{N}]+/gu;
 export function createManas(lexicon: WordNeighbours | null): Layer {
   return {
     id: "manas",
-    job: "Expands the query: each content word's nearest GloVe words (cosine >= minSimilarity) become extra BM25 terms weighted weight x similarity.",
+    job: "Expands the query: each content word's nearest GloVe words (cosine >= minSimilarity) become extra BM25 terms weighted weight x similarity; queries of more than maxQueryTerms terms are left as they are.",
     counters: ["queries_expanded", "terms_added", "no_lexicon"],
     optional: true,
     perceive(q, ctx) {
@@ -19,8 +19,11 @@ export function createManas(lexicon: WordNeighbours | null): Layer {
         ctx.count("no_lexicon");
         return q;
       }
-      const { weight, neighbours, minSimilarity, maxTerms } = ctx.params.manas;
-      const have = new Set([...tokenize(q.text), ...q.expansion.map((e) => e.term)]);
+      const { weight, neighbours, minSimilarity, maxTerms, maxQueryTerms } = ctx.params.manas;
+      const own = tokenize(q.text);
+      // A long query already names its vocabulary; expanding it mostly adds noise.
+      if (own.length > maxQueryTerms) return q;
+      const have = new Set([...own, ...q.expansion.map((e) => e.term)]);
       const added: ExpansionTerm[] = [];
       const words = [...new Set([...q.text.toLowerCase().matchAll(WORD)].map((m) => m[0]))].filter((w) => tokenize(w).length > 0);
       for (const word of words) {
