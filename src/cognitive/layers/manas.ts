@@ -14,7 +14,8 @@ export function createManas(lexicon: WordNeighbours | null): Layer {
     counters: ["queries_expanded", "terms_added", "no_lexicon"],
     optional: true,
     perceive(q, ctx) {
-      if (q.mode === "vector" && q.requestedMode === "vector") return q;
+      // Expansion uses the embedding space, so only hybrid queries get it: lexical and vector modes are one signal each.
+      if (q.requestedMode !== "hybrid") return q;
       if (!lexicon) {
         ctx.count("no_lexicon");
         return q;
