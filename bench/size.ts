@@ -15,6 +15,7 @@ import { benchHttpRecall } from "./scenarios/http-recall.ts";
 import { ingestToSize } from "./scenarios/ingest-to-size.ts";
 import { benchPack } from "./scenarios/pack.ts";
 import { benchRecall, type Mode } from "./scenarios/recall.ts";
+import { benchLayers } from "./scenarios/layers.ts";
 import type { Embedder } from "../src/ports.ts";
 
 const MODES: Mode[] = ["lexical", "hybrid", "vector"];
@@ -38,8 +39,8 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
   const httpConc = Math.max(800, q);
   const packN = Math.max(300, Math.round(q / 2));
   const rest = 20_000;
-  const all = generateQueries(vocab, 3 * (w + q) + 2 * w + httpSeq + httpConc + packN + rest, opts.seed + chunks);
-  const [lexW, lexQ, hybW, hybQ, vecW, vecQ, packW, packQ, httpW, httpS, httpC, spare] = slices(all, w, q, w, q, w, q, w, packN, w, httpSeq, httpConc, rest);
+  const all = generateQueries(vocab, 3 * (w + q) + 2 * w + httpSeq + httpConc + packN + w + 2 * q + rest, opts.seed + chunks);
+  const [lexW, lexQ, hybW, hybQ, vecW, vecQ, packW, packQ, httpW, httpS, httpC, layW, layOn, layOff, spare] = slices(all, w, q, w, q, w, q, w, packN, w, httpSeq, httpConc, w, q, q, rest);
 
   progress(`${label}: cold start (fresh processes)`);
   const coldGlove = await benchColdStart(gloveDir, "glove", all[0]!);
@@ -54,6 +55,8 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
   }
   progress(`${label}: pack in-process`);
   const pack = await benchPack(rt, packW!, packQ!, limits.pack);
+  progress(`${label}: cognitive layers (hybrid recall, all on / all off)`);
+  const layers = await benchLayers(rt, layW!, layOn!, layOff!, limits.recall);
   const benchProcessMemory = memorySnapshot();
 
   const srv = await startServer(rt.runtime);
@@ -80,6 +83,7 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
     coldStart: { glove: coldGlove, none: coldNone },
     recall,
     pack,
+    layers,
     http,
     contention,
     benchProcessMemory,

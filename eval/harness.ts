@@ -6,12 +6,13 @@ import { loadConfig } from "../src/config.ts";
 import { createRuntime, type FullRuntime } from "../src/main.ts";
 import type { Embedder } from "../src/ports.ts";
 import type { RetrievalConfig } from "../src/services/retrieval-config.ts";
+import type { CognitiveConfig } from "../src/cognitive/params.ts";
 import { loadGloveEmbedder } from "../src/embed/glove.ts";
 import { progress } from "./progress.ts";
 
 export interface Harness {
-  /** A runtime over the shared store using these retrieval parameters. */
-  runtime(retrieval: RetrievalConfig): Promise<FullRuntime>;
+  /** A runtime over the shared store using these retrieval parameters (and cognitive config: default = the shipped one). */
+  runtime(retrieval: RetrievalConfig, cognitive?: CognitiveConfig): Promise<FullRuntime>;
   close(): Promise<void>;
 }
 
@@ -32,7 +33,7 @@ export async function openHarness(label: string, retrieval: RetrievalConfig): Pr
   const primary = await createRuntime(config, { embedder: emb, log: () => {}, retrieval });
   progress(`${label}: data dir ${dir}`);
   const harness: Harness = {
-    runtime: (r) => createRuntime(config, { embedder: emb, log: () => {}, retrieval: r, store: primary.store }),
+    runtime: (r, cognitive) => createRuntime(config, { embedder: emb, log: () => {}, retrieval: r, store: primary.store, ...(cognitive ? { cognitive } : {}) }),
     async close() {
       await primary.close();
       rmSync(dir, { recursive: true, force: true });

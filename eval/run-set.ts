@@ -28,7 +28,7 @@ export async function prepareSet(set: EvalSet, config: RetrievalConfig = default
 export async function runVariants(run: SetRun, variants: Variant[]): Promise<VariantResult[]> {
   const out: VariantResult[] = [];
   for (const v of variants) {
-    const runtime = await run.harness.runtime(v.retrieval);
+    const runtime = await run.harness.runtime(v.retrieval, v.cognitive);
     out.push(await evaluate(runtime, run.set, run.workspaces, v));
   }
   return out;

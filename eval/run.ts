@@ -8,10 +8,11 @@ import { progress } from "./progress.ts";
 import { runSets } from "./run-sets.ts";
 import { writeSummary } from "./summary.ts";
 
-const USAGE = `usage: npm run eval [-- <${[...SET_NAMES, ...ANSWER_SET_NAMES, ...ADR_SET_NAMES, ...QMSUM_SET_NAMES, "calibrate"].join("|")}> ...]   (data: ${evalDataDir}, override with SMRITI_EVAL_DIR)`;
+const COMMANDS = ["calibrate", "ablation", "tune"];
+const USAGE = `usage: npm run eval [-- <${[...SET_NAMES, ...ANSWER_SET_NAMES, ...ADR_SET_NAMES, ...QMSUM_SET_NAMES, ...COMMANDS].join("|")}> ...]   (data: ${evalDataDir}, override with SMRITI_EVAL_DIR)`;
 
 async function main(args: string[]): Promise<void> {
-  const unknown = args.filter((a) => a !== "calibrate" && !SET_NAMES.includes(a) && !ANSWER_SET_NAMES.includes(a) && !ADR_SET_NAMES.includes(a) && !QMSUM_SET_NAMES.includes(a));
+  const unknown = args.filter((a) => !COMMANDS.includes(a) && !SET_NAMES.includes(a) && !ANSWER_SET_NAMES.includes(a) && !ADR_SET_NAMES.includes(a) && !QMSUM_SET_NAMES.includes(a));
   if (unknown.length > 0 || args.includes("--help")) {
     process.stderr.write(`${unknown.length ? `unknown: ${unknown.join(", ")}\n` : ""}${USAGE}\n`);
     process.exitCode = 2;
@@ -27,6 +28,14 @@ async function main(args: string[]): Promise<void> {
   if (args.includes("calibrate")) {
     const { calibrate } = await import("./calibrate/run.ts");
     await calibrate();
+  }
+  if (args.includes("tune")) {
+    const { runTuner } = await import("./cognitive/tune.ts");
+    await runTuner();
+  }
+  if (args.includes("ablation")) {
+    const { runAblation } = await import("./cognitive/ablation.ts");
+    await runAblation();
   }
   progress(`wrote ${writeSummary()}`);
   progress(`done in ${((performance.now() - started) / 1000).toFixed(1)}s`);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { adrSummaryLines } from "./adr/summary.ts";
 import { answerSummaryLines } from "./answers/summary.ts";
 import { qmsumSummaryLines } from "./qmsum/summary.ts";
+import { cognitiveSummaryLines } from "./cognitive/summary.ts";
 import { SET_NAMES } from "./data/index.ts";
 import { resultsDir } from "./paths.ts";
 import type { SetResult } from "./report.ts";
@@ -76,6 +77,7 @@ export function writeSummary(): string {
     }
   }
   lines.push(...answerSummaryLines());
+  lines.push(...cognitiveSummaryLines());
   lines.push(...adrSummaryLines());
   lines.push(...qmsumSummaryLines());
   const file = join(resultsDir, "summary.md");

@@ -3,7 +3,10 @@ import { readFileSync } from "node:fs";
 import type { Config } from "./config.ts";
 import { createEmbedderFromEnv } from "./embed/config.ts";
 import { GLOVE_EMBEDDER_ID } from "./embed/glove.ts";
-import { systemClock, type Clock, type Embedder, type Store } from "./ports.ts";
+import { systemClock, type Clock, type Embedder, type Store, type WordNeighbours } from "./ports.ts";
+import { buildCognitiveStack, type CognitiveStack } from "./cognitive/stack.ts";
+import { runtimeCognitiveConfig } from "./cognitive/runtime-config.ts";
+import type { CognitiveConfig } from "./cognitive/params.ts";
 import type { Runtime } from "./runtime.ts";
 import { AuthService, DEFAULT_WORKSPACE } from "./services/auth.ts";
 import { buildHandlers } from "./services/handlers.ts";
@@ -38,6 +41,8 @@ export interface RuntimeOptions {
   background?: boolean;
   /** How long the re-embedding job waits after an embedder failure (default 30 s). */
   reembedRetryMs?: number;
+  /** The cognitive stack's switches and parameters (default: tuned ones from the store, else the defaults, then SMRITI_LAYERS_OFF/ON). */
+  cognitive?: CognitiveConfig;
 }
 
 export interface FullRuntime extends Runtime {
@@ -48,6 +53,7 @@ export interface FullRuntime extends Runtime {
   proposals: ProposalService;
   retriever: Retriever;
   embedder: Embedder | null;
+  cognitive: CognitiveStack;
 }
 
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<FullRuntime> {
@@ -59,11 +65,14 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   // The KNN leg was measured useless with GloVe (eval/results/dense-leg.json); a neural embedder's neighbours are worth the scan.
   const denseCandidates = config.denseKnn ?? (embedder !== null && embedder.id !== GLOVE_EMBEDDER_ID);
   const retriever = new Retriever(store, embedder, opts.retrieval ?? { ...defaultRetrievalConfig, denseCandidates });
-  const memory = new MemoryService(store, retriever, clock);
+  const lexicon = embedder && "neighbours" in embedder ? (embedder as Embedder & WordNeighbours) : null;
+  const cognitive = buildCognitiveStack({ store, now: () => clock.now().getTime(), lexicon, config: opts.cognitive ?? runtimeCognitiveConfig(store, config.env), log });
+  if (opts.background) cognitive.pipeline.counters.startFlushing();
+  const memory = new MemoryService(store, retriever, clock, cognitive.pipeline);
   let reembed: Reembedder | null = null;
   const ingest = new IngestService(store, embedder, clock, log, () => reembed?.kick());
   const audit = new AuditService(store, clock);
-  const grounded = new GroundedService(retriever, audit, clock);
+  const grounded = new GroundedService(retriever, audit, clock, cognitive.pipeline);
   const groundedEval = new GroundedEvalService(store);
   const auth = new AuthService(store, { multiTenant: config.multiTenant, now: () => clock.now().getTime() });
   const proposals = new ProposalService(store, ingest, clock);
@@ -95,7 +104,9 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     ingest,
     retriever,
     embedder,
+    cognitive,
     async close() {
+      cognitive.pipeline.counters.stop();
       await reembed?.stop();
       await store.close();
     },

@@ -10,6 +10,11 @@ export interface Embedder {
   embed(texts: readonly string[]): Promise<Float32Array[]>;
 }
 
+/** Nearest words in a word-embedding space, most similar first (query expansion); the GloVe embedder provides one. */
+export interface WordNeighbours {
+  neighbours(word: string, n: number): { word: string; similarity: number }[];
+}
+
 /** Wall clock, injected so the domain and tests stay deterministic. */
 export interface Clock {
   now(): Date;
@@ -156,6 +161,48 @@ export interface RecordSideEffects {
   records?: readonly RecordRow[] | undefined;
 }
 
+/** Increments of one cognitive layer's counter in one workspace, summed per hour bucket (start of the hour, epoch ms). */
+export interface CounterIncrement {
+  workspaceId: string;
+  hour: number;
+  layer: string;
+  counter: string;
+  n: number;
+}
+
+export interface CounterTotal {
+  workspaceId: string;
+  layer: string;
+  counter: string;
+  n: number;
+}
+
+/** Hour buckets at or after `since` and before `until`; one workspace or all. */
+export interface CounterQuery {
+  since?: number | undefined;
+  until?: number | undefined;
+  workspaceId?: string | undefined;
+}
+
+/** A durable figure of the cognitive stack: a tuner decision, an ablation run, tuned parameters. */
+export interface CognitiveRecord {
+  kind: string;
+  /** null = deployment-wide (eval runs). */
+  workspaceId: string | null;
+  at: number;
+  payload: unknown;
+}
+
+export interface StoredCognitiveRecord extends CognitiveRecord {
+  seq: number;
+}
+
+export interface CognitiveRecordQuery {
+  kind: string;
+  since?: number | undefined;
+  limit: number;
+}
+
 /** Persistence and search of one deployment's vaults; every call is scoped by workspace id. */
 export interface Store {
   ensureWorkspace(name: string, now: number): Workspace;
@@ -210,6 +257,13 @@ export interface Store {
   countRecords(workspaceId: string): { kind: RecordKind; status: string | null; childless: boolean; count: number }[];
   /** Compare-and-set of a record's status and body; side effects land only when the status matched. Undefined when it did not. */
   transitionRecord(workspaceId: string, id: string, from: string, to: string, body: unknown, also?: RecordSideEffects): StoredRecord | undefined;
+  /** Adds increments to their hour buckets in one transaction (the counter registry flushes in batches). */
+  addCounters(rows: readonly CounterIncrement[]): void;
+  /** Sums per workspace, layer and counter over the matching buckets. */
+  counterTotals(query: CounterQuery): CounterTotal[];
+  appendCognitiveRecords(records: readonly CognitiveRecord[]): void;
+  /** Records of one kind, newest first. */
+  listCognitiveRecords(query: CognitiveRecordQuery): StoredCognitiveRecord[];
 
   close(): Promise<void>;
 }

@@ -51,6 +51,8 @@ function sizeSection(s: SizeResults): string[] {
       [
         ...s.recall.map((x) => row(`recall ${x.mode} in-process`, x, x.cpuMsPerOp, `${x.avgHits} hits`)),
         row("pack in-process", s.pack, s.pack.cpuMsPerOp, `${s.pack.avgItems} items`),
+        row("recall hybrid, all layers on", s.layers.allOn, s.layers.allOn.cpuMsPerOp, "-"),
+        row("recall hybrid, all layers off", s.layers.allOff, s.layers.allOff.cpuMsPerOp, "BM25 only (no sabha)"),
         row("recall hybrid HTTP sequential", s.http.sequential, s.http.sequential.cpuMsPerOp, "-"),
         row(`recall hybrid HTTP c=${s.http.concurrent.concurrency}`, s.http.concurrent, "-", `${s.http.concurrent.requestsPerSec} req/s`),
         ...(c
@@ -62,6 +64,8 @@ function sizeSection(s: SizeResults): string[] {
           : []),
       ],
     ),
+    "",
+    renderTable(["cognitive layer", "us per hybrid recall (all on)", "failures"], s.layers.perLayer.map((l) => [l.layer, l.usPerRecall, l.failures])),
     "",
     renderTable(
       ["cold start (fresh process)", "embedder ms", "open ms", "1st lexical ms", "1st hybrid ms", "to 1st recall ms", "RSS MB", "heap MB", "external MB", "baseline RSS"],

@@ -5,6 +5,7 @@ import type { HttpRecallResult } from "../scenarios/http-recall.ts";
 import type { SizedIngest } from "../scenarios/ingest-to-size.ts";
 import type { DbSize } from "../lib/db-size.ts";
 import type { PackResult } from "../scenarios/pack.ts";
+import type { LayersResult } from "../scenarios/layers.ts";
 import type { RecallResult } from "../scenarios/recall.ts";
 import type { CommitInfo, MachineInfo } from "../lib/machine.ts";
 import type { MemorySnapshot } from "../lib/memory.ts";
@@ -18,6 +19,8 @@ export interface SizeResults {
   coldStart: { glove: ColdStartResult; none: ColdStartResult };
   recall: RecallResult[];
   pack: PackResult;
+  /** Hybrid recall with every cognitive layer on / off, and each layer's time per recall. */
+  layers: LayersResult;
   http: HttpRecallResult;
   contention: ContentionResult | null;
   /** The bench process itself after recall runs on this size (includes its corpus and ingest garbage). */

@@ -17,7 +17,7 @@ export async function evaluateVariant(runs: readonly SetRun[], variant: Variant)
   const headline: Record<string, number> = {};
   const results: Record<string, VariantResult> = {};
   for (const run of runs) {
-    const runtime = await run.harness.runtime(variant.retrieval);
+    const runtime = await run.harness.runtime(variant.retrieval, variant.cognitive);
     const r = await evaluate(runtime, run.set, run.workspaces, variant);
     results[run.set.name] = r;
     headline[run.set.name] = r.overall[run.set.headline] ?? 0;

@@ -77,7 +77,8 @@ export const SignalExplain = z.object({
     .describe(
       "Each term of the calibrated logit; they sum to logit(score). Base logit (orders the hits): lexical and dense (weight x signal) and bias. " +
         "Query-relative calibration: gap (weight x (base logit - the query's best base logit)), query_best (weight x that best base logit), " +
-        "rank (weight x ln of the hit's rank by base logit among the query's candidates) and calibration_bias.",
+        "rank (weight x ln of the hit's rank by base logit among the query's candidates) and calibration_bias. " +
+        "expansion: the query-expansion terms' weighted BM25 share (when manas expanded the query); layers: the logit change the cognitive layers made (demotions, boosts).",
     ),
   score: z.number().min(0).max(1).describe("Calibrated P(relevant): sigmoid of the sum of contributions."),
 });
@@ -120,7 +121,7 @@ export const PackRequest = z
       .default(limits.defaultPackBudgetTokens)
       .describe(`Hard token budget for items plus summaries (default ${limits.defaultPackBudgetTokens}, max ${limits.maxPackBudgetTokens}). Tokens are estimated, see README.`),
     max_items: z.number().int().min(1).max(limits.maxPackItems).default(limits.defaultPackItems).describe(`Item cap (default ${limits.defaultPackItems}, max ${limits.maxPackItems}).`),
-    diversity: z.number().min(0).max(1).default(0.3).describe("MMR trade-off: 0 = pure relevance, 1 = pure novelty."),
+    diversity: z.number().min(0).max(1).default(0.3).describe("MMR trade-off: 0 = pure relevance, 1 = pure novelty. Applied by the dhyana cognitive layer, which is off by default (measured to lower evidence recall; see README)."),
     filters: RecallFilters.optional(),
   })
   .describe("Build a bounded, de-duplicated, reading-ordered ContextPack for an intent.");

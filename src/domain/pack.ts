@@ -1,6 +1,6 @@
-// ContextPack planning: MMR selection under a hard token budget, near-duplicate removal, reading order, summaries.
-import { mmrOrder, type MmrItem } from "./mmr.ts";
-import { isNearDuplicate } from "./similarity.ts";
+// ContextPack planning: selection in the given order under a hard token budget, reading order, summaries.
+// (Focus/MMR order and near-duplicate removal happen before, in the cognitive layers dhyana and viveka.)
+import type { MmrItem } from "./mmr.ts";
 import { splitSentences, type Span } from "./sentences.ts";
 import { estimateTokens } from "./tokens.ts";
 import { tokenize } from "./tokenize.ts";
@@ -15,27 +15,22 @@ export interface PackPlan<T extends PackCandidate> {
   items: { candidate: T; tokens: number }[];
   summaries: { sourcePath: string; candidate: T; span: Span; text: string }[];
   usedTokens: number;
-  dropped: { nearDuplicates: number; overBudget: number };
+  dropped: { overBudget: number };
 }
 
 const SUMMARY_MAX_CHARS = 200;
 
 export function planPack<T extends PackCandidate>(
   candidates: readonly T[],
-  opts: { budgetTokens: number; maxItems: number; diversity: number; intent: string },
+  opts: { budgetTokens: number; maxItems: number; intent: string },
 ): PackPlan<T> {
   const intentTerms = new Set(tokenize(opts.intent));
   const chosen: { candidate: T; tokens: number }[] = [];
   const summaries = new Map<string, PackPlan<T>["summaries"][number]>();
-  const dropped = { nearDuplicates: 0, overBudget: 0 };
+  const dropped = { overBudget: 0 };
   let used = 0;
-  for (const i of mmrOrder(candidates, opts.diversity)) {
+  for (const candidate of candidates) {
     if (chosen.length >= opts.maxItems) break;
-    const candidate = candidates[i]!;
-    if (chosen.some((c) => isNearDuplicate(c.candidate, candidate))) {
-      dropped.nearDuplicates++;
-      continue;
-    }
     const tokens = estimateTokens(candidate.text);
     const summary = summaries.has(candidate.sourcePath) ? null : summarize(candidate, intentTerms);
     const cost = tokens + (summary ? estimateTokens(summary.text) : 0);

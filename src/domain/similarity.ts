@@ -25,6 +25,6 @@ export function similarity(a: Comparable, b: Comparable): number {
 /** Word-level near-duplicates: Jaccard of term sets at or above this are the same evidence twice. */
 export const NEAR_DUPLICATE_JACCARD = 0.8;
 
-export function isNearDuplicate(a: Comparable, b: Comparable): boolean {
-  return jaccard(a.terms, b.terms) >= NEAR_DUPLICATE_JACCARD;
+export function isNearDuplicate(a: Comparable, b: Comparable, threshold = NEAR_DUPLICATE_JACCARD): boolean {
+  return jaccard(a.terms, b.terms) >= threshold;
 }

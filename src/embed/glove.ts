@@ -10,7 +10,8 @@
 // stored vectors rely on. Bump GLOVE_EMBEDDER_ID whenever this file, sif.ts, tokenize.ts or the
 // cache conversion change the output vectors (stored vectors are keyed by it).
 import { stat } from "node:fs/promises";
-import type { Embedder } from "../ports.ts";
+import type { Embedder, WordNeighbours } from "../ports.ts";
+import { GloveNeighbours } from "./glove-neighbours.ts";
 import { openGloveCache, type GloveCacheOptions } from "./glove-cache.ts";
 import type { GloveTable } from "./glove-format.ts";
 import { sifWeights } from "./sif.ts";
@@ -55,7 +56,7 @@ function cacheOptions(opts: GloveEmbedderOptions): GloveCacheOptions {
   return opts.cacheDir === undefined ? {} : { cacheDir: opts.cacheDir };
 }
 
-class GloveSifEmbedder implements Embedder {
+class GloveSifEmbedder implements Embedder, WordNeighbours {
   readonly id = GLOVE_EMBEDDER_ID;
   readonly dimensions: number;
   private readonly index = new Map<string, number>();
@@ -63,8 +64,9 @@ class GloveSifEmbedder implements Embedder {
   private readonly weights: Float32Array;
   private readonly vectors: Int8Array;
   private readonly acc: Float64Array;
+  private nearest: GloveNeighbours | null = null;
 
-  constructor(table: GloveTable) {
+  constructor(private readonly table: GloveTable) {
     if (table.dimensions !== GLOVE_DIMENSIONS) {
       throw new Error(`GloVe cache has ${table.dimensions} dimensions, expected ${GLOVE_DIMENSIONS}`);
     }
@@ -76,6 +78,12 @@ class GloveSifEmbedder implements Embedder {
       this.weights[i]! *= table.scales[i]!;
       this.index.set(table.words[i]!, i);
     }
+  }
+
+  /** Nearest words for query expansion (the neighbour index is built on first use, ~0.1 s). */
+  neighbours(word: string, n: number): { word: string; similarity: number }[] {
+    this.nearest ??= new GloveNeighbours(this.table, this.index);
+    return this.nearest.neighbours(word, n);
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {

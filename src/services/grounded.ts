@@ -3,13 +3,25 @@ import { randomUUID } from "node:crypto";
 import { AppError } from "../contract/errors.ts";
 import type { Citation } from "../contract/citation.ts";
 import { GroundedAnswerRequest as Schema, type GroundedAnswerRequest, type GroundedAnswerResponse, type TrajectoryStep } from "../contract/grounded.ts";
-import { ANSWER_THRESHOLD, planAnswer } from "../domain/answer.ts";
-import type { Clock } from "../ports.ts";
+import { ANSWER_THRESHOLD, planAnswer, type AnswerPlan } from "../domain/answer.ts";
+import type { Clock, ChunkRecord } from "../ports.ts";
+import type { LayerSwitches } from "../cognitive/params.ts";
+import type { CognitivePipeline, Thought } from "../cognitive/pipeline.ts";
+import type { AnswerState } from "../cognitive/types.ts";
 import type { AuditService } from "./audit.ts";
 import { citationOf } from "./citations.ts";
 import type { CallContext } from "./context.ts";
 import { toFilter } from "./memory.ts";
 import type { Retriever } from "./retriever.ts";
+
+/** A question thought through without side effects: evidence, the extractive plan and the answer/abstain decision. */
+export interface Deliberation {
+  thought: Thought;
+  chunks: ChunkRecord[];
+  scoreOf: Map<number, number>;
+  plan: AnswerPlan;
+  decision: AnswerState;
+}
 
 export interface AnswerHooks {
   onStart?(trajectoryId: string): void;
@@ -21,11 +33,23 @@ export class GroundedService {
     private readonly retriever: Retriever,
     private readonly audit: AuditService,
     private readonly clock: Clock,
+    private readonly cognition: CognitivePipeline,
   ) {}
 
-  async answer(call: CallContext, input: GroundedAnswerRequest, hooks: AnswerHooks = {}, trajectoryId = `traj_${randomUUID()}`): Promise<GroundedAnswerResponse> {
+  /** Retrieve, weigh, plan and decide: no audit event, no counters, no learning (POST /sdk/cognitive/process builds on it). */
+  async deliberate(call: CallContext, req: { question: string; k: number; filters?: GroundedAnswerRequest["filters"]; min_confidence?: number | undefined }, layers?: LayerSwitches): Promise<Deliberation> {
+    const thought = this.cognition.perceive({ op: "answer", workspaceId: call.workspaceId, actorId: call.actorId, query: req.question, mode: "hybrid", k: req.k, filter: toFilter(req.filters) }, layers);
+    const found = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, req.k));
+    const evidence = this.cognition.weigh(thought, found, { need: req.k, diversity: 0 });
+    const chunks = evidence.items.map((i) => i.chunk);
+    const scoreOf = new Map(evidence.items.map((i) => [i.chunk.id, i.score]));
+    const plan = planAnswer(req.question, chunks.map((c) => ({ key: c.id, text: c.text, score: scoreOf.get(c.id) ?? 0 })));
+    const decision = this.cognition.decide(thought, { confidence: plan.confidence, threshold: req.min_confidence ?? ANSWER_THRESHOLD, citations: plan.selected.length });
+    return { thought, chunks, scoreOf, plan, decision };
+  }
+
+  async answer(call: CallContext, input: GroundedAnswerRequest, hooks: AnswerHooks = {}, trajectoryId = `traj_${randomUUID()}`, layers?: LayerSwitches): Promise<GroundedAnswerResponse> {
     const req = Schema.parse(input);
-    const threshold = req.min_confidence ?? ANSWER_THRESHOLD;
     const steps: TrajectoryStep[] = [];
     const step = (name: TrajectoryStep["name"], started: number, detail: Record<string, unknown>) => {
       const s = { name, ms: Number((performance.now() - started).toFixed(3)), detail };
@@ -36,19 +60,19 @@ export class GroundedService {
     const now = this.clock.now();
 
     let t = performance.now();
-    const found = await this.retriever.retrieveChunks({ workspaceId: call.workspaceId, query: req.question, k: req.k, mode: "hybrid", filter: toFilter(req.filters) });
-    const candidates = found.candidates;
-    const chunks = candidates.map((c) => found.chunks.get(c.id)!);
-    const scoreOf = new Map(candidates.map((c) => [c.id, c.score]));
+    const { thought, chunks, scoreOf, plan, decision } = await this.deliberate(call, req, layers);
+    this.cognition.commit(thought);
+    const threshold = decision.threshold;
     step("retrieve", t, {
       query: req.question,
       k: req.k,
       mode: "hybrid",
       hits: chunks.map((c) => ({ chunk_hash: c.chunkHash, source_path: c.sourcePath, anchor: c.anchor, score: round(scoreOf.get(c.id) ?? 0) })),
+      // The layers that changed something or failed, without timings so a replay matches (the full trace is process()'s).
+      cognition: thought.trace.filter((s) => s.status === "failed" || s.status === "skipped" || s.counts !== undefined).map(({ ms: _ms, ...s }) => s),
     });
 
     t = performance.now();
-    const plan = planAnswer(req.question, chunks.map((c) => ({ key: c.id, text: c.text, score: scoreOf.get(c.id) ?? 0 })));
     const byId = new Map(chunks.map((c) => [c.id, c]));
     const cite = (s: { key: number; span: { start: number; end: number } }, score: number): Citation => citationOf(byId.get(s.key)!, score, now, s.span);
     step("score_candidates", t, {
@@ -57,12 +81,12 @@ export class GroundedService {
     });
 
     t = performance.now();
-    const accepted = plan.selected.length > 0 && plan.confidence >= threshold;
+    const accepted = decision.accept;
     step("select", t, { confidence: round(plan.confidence), threshold, selected: plan.selected.map((s) => ({ chunk_hash: byId.get(s.key)!.chunkHash, start: s.span.start, end: s.span.end })) });
 
     if (!accepted) {
       const rejected = plan.ranked.slice(0, 3).map((s) => cite(s, s.score));
-      step("abstain", performance.now(), { reason: plan.selected.length ? "low_confidence" : "no_evidence" });
+      step("abstain", performance.now(), { reason: decision.reason });
       const details = { trajectory_id: trajectoryId, confidence: round(plan.confidence), threshold, rejected, steps };
       this.record(call, trajectoryId, req, steps, { outcome: "insufficient_evidence", error: { code: "insufficient_evidence", message: INSUFFICIENT, details } });
       throw new AppError("insufficient_evidence", INSUFFICIENT, details);

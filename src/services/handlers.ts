@@ -35,10 +35,10 @@ export interface Services {
 
 export function buildHandlers(s: Services): Handlers {
   return {
-    recall: (ctx, input) => s.memory.recall(ctx.workspaceId, input),
+    recall: (ctx, input) => s.memory.recall(ctx.workspaceId, input, { call: ctx }),
     ingest: (ctx, input) => s.ingest.ingest(ctx.workspaceId, input, ctx),
     forget: async (ctx, input) => s.memory.forget(ctx.workspaceId, input, ctx),
-    pack: (ctx, input) => s.memory.pack(ctx.workspaceId, input),
+    pack: (ctx, input) => s.memory.pack(ctx.workspaceId, input, { call: ctx }),
     shravan: (ctx, input) => s.assimilation.capture(ctx, input),
     manan: (ctx, input) => s.assimilation.reflect(ctx, input),
     nididhyasan: (ctx, input) => s.assimilation.implement(ctx, input),

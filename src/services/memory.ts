@@ -3,41 +3,49 @@ import { AppError } from "../contract/errors.ts";
 import type { ForgetRequest, ForgetResponse, PackRequest, PackResponse, RecallFilters, RecallRequest, RecallResponse } from "../contract/memory.ts";
 import { PackRequest as PackRequestSchema, RecallRequest as RecallRequestSchema } from "../contract/memory.ts";
 import { planPack } from "../domain/pack.ts";
-import { tokenize } from "../domain/tokenize.ts";
-import type { ChunkFilter, ChunkRecord, Clock, Store } from "../ports.ts";
+import { termsOf } from "../cognitive/terms.ts";
+import type { ChunkFilter, Clock, Store } from "../ports.ts";
+import type { Evidence } from "../cognitive/types.ts";
+import type { LayerSwitches } from "../cognitive/params.ts";
+import type { CognitivePipeline } from "../cognitive/pipeline.ts";
 import { citationOf } from "./citations.ts";
 import { draftEvent } from "./audit.ts";
 import type { CallContext } from "./context.ts";
-import type { Candidate, Retriever } from "./retriever.ts";
+import type { Retriever } from "./retriever.ts";
+
+/** Per-call options beside the request: who calls (ahamkara) and per-request layer switches. */
+export interface ThinkOptions {
+  call?: CallContext | undefined;
+  layers?: LayerSwitches | undefined;
+}
 
 export class MemoryService {
   constructor(
     private readonly store: Store,
     private readonly retriever: Retriever,
     private readonly clock: Clock,
+    private readonly cognition: CognitivePipeline,
   ) {}
 
-  async recall(workspaceId: string, input: RecallRequest): Promise<RecallResponse> {
+  async recall(workspaceId: string, input: RecallRequest, opts: ThinkOptions = {}): Promise<RecallResponse> {
     const started = performance.now();
     const req = RecallRequestSchema.parse(input);
     const minScore = req.filters?.min_score ?? 0;
+    const thought = this.cognition.perceive({ op: "recall", workspaceId, actorId: opts.call?.actorId ?? null, query: req.query, mode: req.mode, k: req.k, filter: toFilter(req.filters) }, opts.layers);
     // Over-fetch so collapsing identical texts and min_score still leave k hits.
-    const { candidates, chunks: byId } = await this.retriever.retrieveChunks({ workspaceId, query: req.query, k: req.k * 2, mode: req.mode, filter: toFilter(req.filters) });
+    const found = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, req.k * 2));
+    // Identical texts collapse into the first-ingested copy (the contract's rule) before any layer weighs them.
     const seen = new Set<string>();
-    const picked: { chunk: ChunkRecord; candidate: Candidate }[] = [];
-    for (const candidate of candidates) {
-      const chunk = byId.get(candidate.id);
-      if (!chunk || seen.has(chunk.chunkHash) || candidate.score < minScore) continue;
-      seen.add(chunk.chunkHash);
-      picked.push({ chunk, candidate });
-      if (picked.length === req.k) break;
-    }
+    const unique = found.candidates.filter((c) => !seen.has(found.chunks.get(c.id)!.chunkHash) && seen.add(found.chunks.get(c.id)!.chunkHash));
+    const evidence = this.cognition.weigh(thought, { candidates: unique, chunks: found.chunks }, { need: req.k, diversity: 0 });
+    const picked = evidence.items.filter((item) => item.score >= minScore).slice(0, req.k);
+    this.cognition.commit(thought);
     const now = this.clock.now();
     return {
       query: req.query,
       mode: req.mode,
-      hits: picked.map(({ chunk, candidate }) => citationOf(chunk, candidate.score, now)),
-      ...(req.explain ? { explain: picked.map(({ candidate }) => explainOf(candidate)) } : {}),
+      hits: picked.map((item) => citationOf(item.chunk, item.score, now)),
+      ...(req.explain ? { explain: picked.map(explainOf) } : {}),
       took_ms: Number((performance.now() - started).toFixed(3)),
     };
   }
@@ -58,22 +66,18 @@ export class MemoryService {
     };
   }
 
-  async pack(workspaceId: string, input: PackRequest): Promise<PackResponse> {
+  async pack(workspaceId: string, input: PackRequest, opts: ThinkOptions = {}): Promise<PackResponse> {
     const req = PackRequestSchema.parse(input);
     const pool = Math.min(200, req.max_items * 5);
-    const { candidates, chunks } = await this.retriever.retrieveChunks({ workspaceId, query: req.intent, k: pool, mode: "hybrid", filter: toFilter(req.filters) });
-    const kept = candidates.filter((c) => c.score >= (req.filters?.min_score ?? 0));
-    const scoreOf = new Map(kept.map((c) => [c.id, c.score]));
+    const thought = this.cognition.perceive({ op: "pack", workspaceId, actorId: opts.call?.actorId ?? null, query: req.intent, mode: "hybrid", k: pool, filter: toFilter(req.filters) }, opts.layers);
+    const found = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, pool));
+    // dhyana orders (MMR) and viveka drops near-duplicates before the budget is spent.
+    const evidence = this.cognition.weigh(thought, found, { need: req.max_items * 2, diversity: req.diversity });
+    this.cognition.commit(thought);
+    const kept = evidence.items.filter((item) => item.score >= (req.filters?.min_score ?? 0));
     const plan = planPack(
-      kept.map((c) => chunks.get(c.id)!).map((chunk) => ({
-        chunk,
-        sourcePath: chunk.sourcePath,
-        start: chunk.start,
-        text: chunk.text,
-        relevance: scoreOf.get(chunk.id) ?? 0,
-        terms: new Set(tokenize(chunk.text)),
-      })),
-      { budgetTokens: req.budget_tokens, maxItems: req.max_items, diversity: req.diversity, intent: req.intent },
+      kept.map(({ chunk, score }) => ({ chunk, sourcePath: chunk.sourcePath, start: chunk.start, text: chunk.text, relevance: score, terms: termsOf(chunk) })),
+      { budgetTokens: req.budget_tokens, maxItems: req.max_items, intent: req.intent },
     );
     const now = this.clock.now();
     return {
@@ -82,7 +86,7 @@ export class MemoryService {
       used_tokens: plan.usedTokens,
       items: plan.items.map(({ candidate, tokens }) => ({ citation: citationOf(candidate.chunk, candidate.relevance, now), tokens })),
       sources: plan.summaries.map((s) => ({ source_path: s.sourcePath, summary: s.text, citation: citationOf(s.candidate.chunk, s.candidate.relevance, now, s.span) })),
-      dropped: { near_duplicates: plan.dropped.nearDuplicates, over_budget: plan.dropped.overBudget },
+      dropped: { near_duplicates: evidence.droppedDuplicates, over_budget: plan.dropped.overBudget },
     };
   }
 }
@@ -95,15 +99,20 @@ export function toFilter(filters: RecallFilters | undefined): ChunkFilter {
   };
 }
 
-function explainOf(c: Candidate) {
+/** The retrieval signals; when layers moved the score, their logit change is the `layers` contribution. */
+function explainOf({ candidate: c, score }: Evidence) {
   const round = (x: number) => Number(x.toFixed(6));
+  const layers = score === c.score ? 0 : logit(score) - logit(c.score);
+  const contributions = layers === 0 ? c.contributions : { ...c.contributions, layers };
   return {
     bm25: round(c.bm25),
     lexical: round(c.lexical),
     lexical_rank: c.lexicalRank,
     dense: c.dense === null ? null : round(c.dense),
     dense_rank: c.denseRank,
-    contributions: Object.fromEntries(Object.entries(c.contributions).map(([k, v]) => [k, round(v)])),
-    score: round(c.score),
+    contributions: Object.fromEntries(Object.entries(contributions).map(([k, v]) => [k, round(v)])),
+    score: round(score),
   };
 }
+
+const logit = (p: number) => Math.log(p / (1 - p));

@@ -21,12 +21,21 @@ export interface Candidate {
   contributions: Record<string, number>;
 }
 
+export interface ExpansionTerm {
+  term: string;
+  weight: number;
+}
+
 export interface RetrievalQuery {
   workspaceId: string;
   query: string;
   k: number;
   mode: Mode;
   filter: ChunkFilter;
+  /** Weighted extra BM25 terms (query expansion): scored like query terms times their weight, and they bring in candidates of their own. */
+  expansion?: readonly ExpansionTerm[] | undefined;
+  /** Multiplies the hybrid dense weight (sabha's council weights; 1 = the calibrated fusion). */
+  denseScale?: number | undefined;
 }
 
 export class Retriever {
@@ -50,16 +59,27 @@ export class Retriever {
     const denseLeg = vector && this.embedder && (q.mode === "vector" || this.config.denseCandidates !== false);
     const dense = denseLeg ? this.store.searchDense(q.workspaceId, this.embedder!.id, vector, q.mode === "vector" ? q.k : pool, q.filter) : [];
     const maxBm25 = this.store.lexicalMaxScore(q.workspaceId, terms);
+    const exp = q.expansion && q.expansion.length > 0 && q.mode !== "vector" ? q.expansion : [];
+    // Expansion terms count like query terms (times their weight) on the query's BM25 scale.
+    const expNorm = maxBm25 > 0 ? maxBm25 : exp.reduce((s, e) => s + e.weight * this.store.lexicalMaxScore(q.workspaceId, [e.term]), 0);
+    // Their own candidates join the pool (a quarter of it): that is how a vocabulary mismatch gets bridged.
+    const expansionHits = exp.length > 0 && expNorm > 0 ? this.store.searchLexical(q.workspaceId, exp.map((e) => e.term), Math.ceil(pool / 4), q.filter) : [];
     const lexRank = new Map(lexical.map((h, i) => [h.id, { rank: i + 1, score: h.score }]));
     const denseRank = new Map(dense.map((h, i) => [h.id, { rank: i + 1, score: h.score }]));
     const weights = !vector ? this.config.lexicalOnly : q.mode === "vector" ? this.config.vectorOnly : this.config.hybrid;
+    const fusion = q.denseScale !== undefined && q.denseScale !== 1 ? { ...weights.fusion, dense: weights.fusion.dense * q.denseScale } : weights.fusion;
     const out: Candidate[] = [];
-    for (const id of new Set([...lexRank.keys(), ...denseRank.keys()])) {
+    for (const id of new Set([...lexRank.keys(), ...denseRank.keys(), ...expansionHits.map((h) => h.id)])) {
       const bm25 = lexRank.get(id)?.score ?? this.store.lexicalScore(q.workspaceId, terms, id);
       const lexicalSignal = maxBm25 > 0 ? Math.min(1, bm25 / maxBm25) : 0;
       const denseSignal =
         vector && this.embedder ? (denseRank.get(id)?.score ?? this.store.denseSimilarity(q.workspaceId, this.embedder.id, vector, id) ?? 0) : null;
-      const fused = fuse({ lexical: lexicalSignal, dense: denseSignal }, weights.fusion);
+      const fused = fuse({ lexical: lexicalSignal, dense: denseSignal }, fusion);
+      if (expansionHits.length > 0) {
+        const e = (fusion.lexical * exp.reduce((s, x) => s + x.weight * this.store.lexicalScore(q.workspaceId, [x.term], id), 0)) / expNorm;
+        fused.contributions.expansion = e;
+        fused.logit += e;
+      }
       out.push({
         id,
         score: 0,

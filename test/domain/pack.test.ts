@@ -1,4 +1,4 @@
-// Pack planning: the hard budget (items + summaries), item cap, near-duplicate removal, reading order, summaries.
+// Pack planning: the hard budget (items + summaries), item cap, reading order, summaries (dedup and MMR: test/cognitive).
 import { describe, expect, it } from "vitest";
 import { planPack, type PackCandidate } from "../../src/domain/pack.ts";
 import { estimateTokens } from "../../src/domain/tokens.ts";
@@ -35,7 +35,7 @@ describe("planPack", () => {
       const cands = randomCandidates(rnd);
       const budgetTokens = rnd.int(1, 1500);
       const maxItems = rnd.int(1, 15);
-      const plan = planPack(cands, { budgetTokens, maxItems, diversity: rnd.next(), intent: `${rnd.pick(words)} ${rnd.pick(words)}` });
+      const plan = planPack(cands, { budgetTokens, maxItems, intent: `${rnd.pick(words)} ${rnd.pick(words)}` });
       const itemTokens = plan.items.reduce((s, i) => s + i.tokens, 0);
       const summaryTokens = plan.summaries.reduce((s, x) => s + estimateTokens(x.text), 0);
       expect(plan.usedTokens, `seed ${seed}`).toBeLessThanOrEqual(budgetTokens);
@@ -52,26 +52,11 @@ describe("planPack", () => {
         expect(s.text.length).toBeGreaterThan(0);
         expect(s.text.length).toBeLessThanOrEqual(200);
       }
-      // No two chosen items are near-duplicates; every candidate is chosen or counted as dropped, unless the cap stopped the loop.
-      const accounted = plan.items.length + plan.dropped.nearDuplicates + plan.dropped.overBudget;
+      // Every candidate is chosen or counted as dropped, unless the cap stopped the loop.
+      const accounted = plan.items.length + plan.dropped.overBudget;
       if (plan.items.length < maxItems) expect(accounted).toBe(cands.length);
       else expect(accounted).toBeLessThanOrEqual(cands.length);
     }
-  });
-
-  it("drops near-duplicates, keeping the more relevant copy", () => {
-    const text = "The write-ahead log keeps committed transactions durable after a crash.";
-    const plan = planPack(
-      [
-        candidate(1, "a.md", 0, text, 0.9),
-        candidate(2, "b.md", 0, text.replace("a crash", "any crash"), 0.8),
-        candidate(3, "c.md", 0, "Vector indexes use cosine similarity over unit vectors.", 0.5),
-      ],
-      { budgetTokens: 1000, maxItems: 10, diversity: 0, intent: "durable log" },
-    );
-    expect(plan.items.map((i) => i.candidate.id).sort()).toEqual([1, 3]);
-    expect(plan.dropped.nearDuplicates).toBe(1);
-    expect(plan.dropped.overBudget).toBe(0);
   });
 
   it("puts sources in order of their best item and items of a source in document order", () => {
@@ -82,21 +67,21 @@ describe("planPack", () => {
       candidate(4, "a.md", 50, "Alpha opening about eviction policy.", 0.6),
       candidate(5, "c.md", 0, "Gamma lone note about query planning.", 0.8),
     ];
-    const plan = planPack(cands, { budgetTokens: 10_000, maxItems: 10, diversity: 0, intent: "replication" });
+    const plan = planPack(cands, { budgetTokens: 10_000, maxItems: 10, intent: "replication" });
     expect(plan.items.map((i) => i.candidate.id)).toEqual([3, 1, 5, 4, 2]);
     expect(plan.summaries.map((s) => s.sourcePath).sort()).toEqual(["a.md", "b.md", "c.md"]);
   });
 
   it("summarises a source with the sentence that best matches the intent", () => {
     const text = "Caches speed up reads. Replication copies data to followers for failover. Shards split the keyspace.";
-    const plan = planPack([candidate(1, "a.md", 0, text, 0.9)], { budgetTokens: 1000, maxItems: 5, diversity: 0.3, intent: "replication failover" });
+    const plan = planPack([candidate(1, "a.md", 0, text, 0.9)], { budgetTokens: 1000, maxItems: 5, intent: "replication failover" });
     expect(plan.summaries[0]?.text).toBe("Replication copies data to followers for failover.");
   });
 
   it("skips an item whose text plus new summary would overflow, but still fits smaller ones", () => {
     const big = candidate(1, "big.md", 0, "word ".repeat(400).trim() + ".", 0.99);
     const small = candidate(2, "small.md", 0, "Small fact about budgets.", 0.5);
-    const plan = planPack([big, small], { budgetTokens: 64, maxItems: 5, diversity: 0, intent: "budget" });
+    const plan = planPack([big, small], { budgetTokens: 64, maxItems: 5, intent: "budget" });
     expect(plan.items.map((i) => i.candidate.id)).toEqual([2]);
     expect(plan.dropped.overBudget).toBe(1);
     expect(plan.usedTokens).toBeLessThanOrEqual(64);

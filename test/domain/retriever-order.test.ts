@@ -6,29 +6,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import { sigmoid } from "../../src/domain/fusion.ts";
-import { tokenize } from "../../src/domain/tokenize.ts";
 import { createRuntime, type FullRuntime } from "../../src/main.ts";
-import type { Embedder } from "../../src/ports.ts";
 import { defaultRetrievalConfig, type RetrievalConfig } from "../../src/services/retrieval-config.ts";
 import type { Mode } from "../../src/services/retriever.ts";
+import { toyEmbedder } from "../helpers/toy-embedder.ts";
 import { prng } from "../helpers/prng.ts";
-
-/** Hashed bag of words: texts sharing words get similar vectors (deterministic, no model to load). */
-const toyEmbedder: Embedder = {
-  id: "test-hash-16d",
-  dimensions: 16,
-  embed: async (texts) =>
-    texts.map((t) => {
-      const v = new Float32Array(16);
-      for (const w of tokenize(t)) {
-        let h = 2166136261;
-        for (const ch of w) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
-        v[(h >>> 0) % 16]! += 1;
-      }
-      const norm = Math.hypot(...v) || 1;
-      return v.map((x) => x / norm);
-    }),
-};
 
 const WORDS = "lighthouse keeper harbour storm lantern ferry tide island rope anchor gull cliff beacon fog signal wreck sailor chart compass cargo".split(" ");
 const identity = { gap: 0, best: 0, rank: 0, bias: 0 };

@@ -421,6 +421,45 @@ export function runStoreSuite(name: string, makeStore: StoreFactory): void {
       });
     });
 
+    describe("cognitive counters and records", () => {
+      const HOUR = 3_600_000;
+      it("sums increments per hour bucket and reads totals per workspace since a time", () => {
+        const store = fresh();
+        store.addCounters([
+          { workspaceId: "w1", hour: 0, layer: "viveka", counter: "injection_flagged", n: 2 },
+          { workspaceId: "w1", hour: 0, layer: "viveka", counter: "injection_flagged", n: 3 },
+          { workspaceId: "w1", hour: HOUR, layer: "viveka", counter: "injection_flagged", n: 1 },
+          { workspaceId: "w2", hour: HOUR, layer: "manas", counter: "queries_expanded", n: 4 },
+        ]);
+        store.addCounters([{ workspaceId: "w1", hour: HOUR, layer: "viveka", counter: "injection_flagged", n: 10 }]);
+        expect(store.counterTotals({})).toEqual([
+          { workspaceId: "w1", layer: "viveka", counter: "injection_flagged", n: 16 },
+          { workspaceId: "w2", layer: "manas", counter: "queries_expanded", n: 4 },
+        ]);
+        expect(store.counterTotals({ since: HOUR, workspaceId: "w1" })).toEqual([{ workspaceId: "w1", layer: "viveka", counter: "injection_flagged", n: 11 }]);
+        expect(store.counterTotals({ until: HOUR })).toEqual([{ workspaceId: "w1", layer: "viveka", counter: "injection_flagged", n: 5 }]);
+        expect(store.counterTotals({ since: 2 * HOUR })).toEqual([]);
+      });
+
+      it("keeps records by kind, newest first, with their JSON payloads, visible to another handle", () => {
+        const one = fresh();
+        one.appendCognitiveRecords([
+          { kind: "tuner_decision", workspaceId: null, at: 10, payload: { layer: "manas", kept: true } },
+          { kind: "ablation", workspaceId: null, at: 20, payload: { uplift: { viveka: { x: 0.01 } } } },
+          { kind: "tuner_decision", workspaceId: "w1", at: 30, payload: { layer: "chitta", kept: false } },
+        ]);
+        const two = fresh(one);
+        const decisions = two.listCognitiveRecords({ kind: "tuner_decision", limit: 10 });
+        expect(decisions.map((d) => [d.at, d.workspaceId, d.payload])).toEqual([
+          [30, "w1", { layer: "chitta", kept: false }],
+          [10, null, { layer: "manas", kept: true }],
+        ]);
+        expect(two.listCognitiveRecords({ kind: "tuner_decision", since: 11, limit: 10 })).toHaveLength(1);
+        expect(two.listCognitiveRecords({ kind: "tuner_decision", limit: 1 })[0]!.at).toBe(30);
+        expect(two.listCognitiveRecords({ kind: "nothing", limit: 10 })).toEqual([]);
+      });
+    });
+
     describe("a second handle on the same storage", () => {
       it("sees documents, replacements, forgets and vectors written by the first, after its indexes are loaded", () => {
         const writer = fresh();

@@ -1,11 +1,31 @@
 // The embedded default Store: one SQLite file (WAL) for truth, in-memory indexes for speed.
-import type { ChunkFilter, ChunkInput, DocumentRecord, DocumentWrite, EventDraft, EventQuery, NewVectors, RecordQuery, RecordRow, RecordSideEffects, RemovedChunk, StoredRecord, Store, TokenRecord } from "../../ports.ts";
+import type {
+  ChunkFilter,
+  ChunkInput,
+  CognitiveRecord,
+  CognitiveRecordQuery,
+  CounterIncrement,
+  CounterQuery,
+  DocumentRecord,
+  DocumentWrite,
+  EventDraft,
+  EventQuery,
+  NewVectors,
+  RecordQuery,
+  RecordRow,
+  RecordSideEffects,
+  RemovedChunk,
+  StoredRecord,
+  Store,
+  TokenRecord,
+} from "../../ports.ts";
 import { openDatabase, type Db } from "./open.ts";
 import { WorkspaceRepo } from "./workspaces.ts";
 import { DocumentRepo } from "./documents.ts";
 import { LiveIndexes } from "./live-index.ts";
 import { EventRepo } from "./events.ts";
 import { RecordRepo } from "./records.ts";
+import { CognitiveRepo } from "./cognitive.ts";
 import { startBackgroundCheckpoints, type Checkpointer } from "./checkpointer.ts";
 import { fromBlob, toBlob } from "../../embed/vector.ts";
 
@@ -26,6 +46,7 @@ class SqliteStore implements Store {
   private readonly indexes: LiveIndexes;
   private readonly events: EventRepo;
   private readonly records: RecordRepo;
+  private readonly cognitive: CognitiveRepo;
   private readonly vectorStmts;
 
   constructor(
@@ -37,6 +58,7 @@ class SqliteStore implements Store {
     this.indexes = new LiveIndexes(db);
     this.events = new EventRepo(db);
     this.records = new RecordRepo(db);
+    this.cognitive = new CognitiveRepo(db);
     // Prepared once: every ingest reads and writes vectors.
     this.vectorStmts = {
       get: db.prepare("SELECT vector FROM embeddings WHERE embedder_id = ? AND chunk_hash = ?").pluck(),
@@ -178,6 +200,11 @@ class SqliteStore implements Store {
   appendEvents = (ws: string, drafts: readonly EventDraft[]) => this.events.append(ws, drafts);
   listEvents = (ws: string, q: EventQuery) => this.events.list(ws, q);
   eventHead = (ws: string) => this.events.head(ws);
+
+  addCounters = (rows: readonly CounterIncrement[]) => this.cognitive.addCounters(rows);
+  counterTotals = (q: CounterQuery) => this.cognitive.counterTotals(q);
+  appendCognitiveRecords = (records: readonly CognitiveRecord[]) => this.cognitive.append(records);
+  listCognitiveRecords = (q: CognitiveRecordQuery) => this.cognitive.list(q);
 
   async close(): Promise<void> {
     await this.checkpointer?.stop();

@@ -86,6 +86,20 @@ export const migrations: readonly string[] = [
   CREATE INDEX records_by_kind ON records (workspace_id, kind, seq);
   CREATE INDEX records_by_parent ON records (workspace_id, parent_id) WHERE parent_id IS NOT NULL;
   `,
+  `
+  -- Cognitive layer counters, summed per workspace and hour (issue 5: a since=7d read survives restarts).
+  CREATE TABLE cognitive_counters (
+    workspace_id TEXT NOT NULL,
+    hour INTEGER NOT NULL,
+    layer TEXT NOT NULL,
+    counter TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (workspace_id, hour, layer, counter)
+  ) WITHOUT ROWID;
+  -- Tuner decisions, ablation figures and tuned parameters, as JSON.
+  CREATE TABLE cognitive_records (seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, workspace_id TEXT, at INTEGER NOT NULL, payload TEXT NOT NULL);
+  CREATE INDEX cognitive_records_by_kind ON cognitive_records (kind, seq);
+  `,
 ];
 
 export const OP_ADD = 1;

@@ -1,0 +1,56 @@
+// The bounded, side-effect-free processing call (POST /sdk/cognitive/process): a question through the stack, traced, nothing written.
+import { randomUUID } from "node:crypto";
+import type { CallContext } from "../services/context.ts";
+import type { GroundedService } from "../services/grounded.ts";
+import type { LayerSwitches } from "./params.ts";
+import type { TraceStep } from "./trace.ts";
+import type { AnswerReason } from "./types.ts";
+
+export interface ProcessResult {
+  trace_id: string;
+  query: string;
+  /** What the retriever searched with after indriya and prana. */
+  perceived: string;
+  confidence: number;
+  decision: AnswerReason;
+  signals: Record<string, string | number | boolean>;
+  expansion: { term: string; weight: number }[];
+  /** The best evidence after the layers: source, anchor, score, layer flags. */
+  evidence: { chunk_hash: string; source_path: string; anchor: string; score: number; flags: readonly string[] }[];
+  steps: TraceStep[];
+}
+
+/** Recent traces by id, bounded (oldest dropped): read back by GET /sdk/cognitive/traces/{trace_id}. In memory only. */
+export class TraceLog {
+  private readonly traces = new Map<string, ProcessResult>();
+
+  constructor(private readonly cap = 500) {}
+
+  put(r: ProcessResult): void {
+    if (this.traces.size >= this.cap) this.traces.delete(this.traces.keys().next().value!);
+    this.traces.set(r.trace_id, r);
+  }
+
+  get(id: string): ProcessResult | undefined {
+    return this.traces.get(id);
+  }
+}
+
+/** Runs the stack over `query` as a grounded question would, without an audit event, counters or learning. */
+export async function processQuery(grounded: GroundedService, traces: TraceLog, call: CallContext, input: { query: string; k?: number; layers?: LayerSwitches }): Promise<ProcessResult> {
+  const d = await grounded.deliberate(call, { question: input.query, k: input.k ?? 8 }, input.layers);
+  const q = d.thought.query;
+  const result: ProcessResult = {
+    trace_id: `trace_${randomUUID()}`,
+    query: input.query,
+    perceived: q.text,
+    confidence: Number(d.decision.confidence.toFixed(6)),
+    decision: d.decision.reason,
+    signals: { ...q.signals },
+    expansion: q.expansion.map((e) => ({ ...e })),
+    evidence: (d.thought.evidence?.items ?? []).slice(0, input.k ?? 8).map((i) => ({ chunk_hash: i.chunk.chunkHash, source_path: i.chunk.sourcePath, anchor: i.chunk.anchor, score: Number(i.score.toFixed(6)), flags: i.flags })),
+    steps: d.thought.trace,
+  };
+  traces.put(result);
+  return result;
+}

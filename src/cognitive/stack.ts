@@ -1,0 +1,46 @@
+// Builds the stack: the thirteen layers in the order their hooks run, over the runtime's shared state.
+import type { Store, WordNeighbours } from "../ports.ts";
+import { CounterRegistry } from "./counters.ts";
+import { ahamkara } from "./layers/ahamkara.ts";
+import { atman } from "./layers/atman.ts";
+import { bhavaMonitor } from "./layers/bhava-monitor.ts";
+import { buddhi } from "./layers/buddhi.ts";
+import { createChitta, Impressions } from "./layers/chitta.ts";
+import { dhyana } from "./layers/dhyana.ts";
+import { indriya } from "./layers/indriya.ts";
+import { createKarma, KarmaLedger } from "./layers/karma.ts";
+import { createManas } from "./layers/manas.ts";
+import { prana } from "./layers/prana.ts";
+import { sabha } from "./layers/sabha.ts";
+import { sankalpa } from "./layers/sankalpa.ts";
+import { viveka } from "./layers/viveka.ts";
+import { defaultCognitiveConfig, type CognitiveConfig } from "./params.ts";
+import { CognitivePipeline } from "./pipeline.ts";
+import { TraceLog } from "./process.ts";
+import type { Layer } from "./types.ts";
+
+export interface StackOptions {
+  store: Store;
+  now: () => number;
+  lexicon: WordNeighbours | null;
+  config?: CognitiveConfig;
+  log?: (msg: string) => void;
+}
+
+/** The pipeline plus the learning state a feedback route or the inspection routes need. */
+export interface CognitiveStack {
+  pipeline: CognitivePipeline;
+  karma: KarmaLedger;
+  impressions: Impressions;
+  /** process() traces, read back by id. */
+  traces: TraceLog;
+}
+
+export function buildCognitiveStack(opts: StackOptions): CognitiveStack {
+  const karma = new KarmaLedger();
+  const impressions = new Impressions();
+  // Query side first (clean, budget, who, feeling, goal, expand, convene), then evidence (feedback, memory, discern, focus), then judge and guard.
+  const layers: Layer[] = [indriya, prana, ahamkara, bhavaMonitor, sankalpa, createManas(opts.lexicon), sabha, createKarma(karma), createChitta(impressions), viveka, dhyana, buddhi, atman];
+  const counters = new CounterRegistry(opts.store, opts.now, opts.log);
+  return { pipeline: new CognitivePipeline(layers, opts.config ?? defaultCognitiveConfig, counters), karma, impressions, traces: new TraceLog() };
+}

@@ -1,0 +1,55 @@
+// Cognitive-stack persistence in SQLite: hourly counter buckets and JSON records (tuner decisions, ablations).
+import type { CognitiveRecord, CognitiveRecordQuery, CounterIncrement, CounterQuery, CounterTotal, StoredCognitiveRecord } from "../../ports.ts";
+import type { Db } from "./open.ts";
+
+interface RecordRow {
+  seq: number;
+  kind: string;
+  workspace_id: string | null;
+  at: number;
+  payload: string;
+}
+
+export class CognitiveRepo {
+  private readonly s;
+
+  constructor(private readonly db: Db) {
+    this.s = {
+      add: db.prepare(
+        `INSERT INTO cognitive_counters (workspace_id, hour, layer, counter, n) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (workspace_id, hour, layer, counter) DO UPDATE SET n = n + excluded.n`,
+      ),
+      append: db.prepare("INSERT INTO cognitive_records (kind, workspace_id, at, payload) VALUES (?, ?, ?, ?)"),
+    };
+  }
+
+  addCounters(rows: readonly CounterIncrement[]): void {
+    if (rows.length === 0) return;
+    this.db.transaction(() => {
+      for (const r of rows) this.s.add.run(r.workspaceId, r.hour, r.layer, r.counter, r.n);
+    }).immediate();
+  }
+
+  counterTotals(q: CounterQuery): CounterTotal[] {
+    const where = ["hour >= ?", "hour < ?"];
+    const args: unknown[] = [q.since ?? 0, q.until ?? Number.MAX_SAFE_INTEGER];
+    if (q.workspaceId !== undefined) {
+      where.push("workspace_id = ?");
+      args.push(q.workspaceId);
+    }
+    return this.db
+      .prepare(`SELECT workspace_id AS workspaceId, layer, counter, SUM(n) AS n FROM cognitive_counters WHERE ${where.join(" AND ")} GROUP BY workspace_id, layer, counter ORDER BY workspace_id, layer, counter`)
+      .all(...args) as CounterTotal[];
+  }
+
+  append(records: readonly CognitiveRecord[]): void {
+    this.db.transaction(() => {
+      for (const r of records) this.s.append.run(r.kind, r.workspaceId, r.at, JSON.stringify(r.payload ?? null));
+    }).immediate();
+  }
+
+  list(q: CognitiveRecordQuery): StoredCognitiveRecord[] {
+    const rows = this.db.prepare("SELECT * FROM cognitive_records WHERE kind = ? AND at >= ? ORDER BY seq DESC LIMIT ?").all(q.kind, q.since ?? 0, q.limit) as RecordRow[];
+    return rows.map((r) => ({ seq: r.seq, kind: r.kind, workspaceId: r.workspace_id, at: r.at, payload: JSON.parse(r.payload) as unknown }));
+  }
+}

@@ -1,0 +1,136 @@
+// The stack in the real service: each switch changes what recall, pack and answers return; failures degrade; nothing leaks from process-style calls.
+import { afterEach, describe, expect, it } from "vitest";
+import { defaultCognitiveConfig, withSwitches } from "../../src/cognitive/params.ts";
+import type { Embedder, WordNeighbours } from "../../src/ports.ts";
+import { startTestService, type TestService } from "../helpers/runtime.ts";
+import { toyEmbedder } from "../helpers/toy-embedder.ts";
+
+const open: TestService[] = [];
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.cleanup();
+});
+
+async function service(embedder: Embedder | null = null): Promise<TestService> {
+  const s = await startTestService({ embedder });
+  open.push(s);
+  return s;
+}
+
+const counter = (s: TestService, layer: string, name: string) =>
+  s.runtime.cognitive.pipeline.counters.totals({ workspaceId: s.workspaceId }).find((t) => t.layer === layer && t.counter === name)?.n ?? 0;
+
+const durable = "The write-ahead log keeps committed transactions durable after a crash of the database server.";
+
+async function ingestDuplicates(s: TestService): Promise<void> {
+  await s.runtime.ingest.ingest(s.workspaceId, { source_path: "a.md", content: `# A\n\n${durable}\n` });
+  await s.runtime.ingest.ingest(s.workspaceId, { source_path: "b.md", content: `# B\n\n${durable.replace("a crash", "any crash")}\n` });
+  await s.runtime.ingest.ingest(s.workspaceId, { source_path: "c.md", content: "# C\n\nCrash recovery replays the write-ahead log from the last checkpoint.\n" });
+}
+
+describe("switches change behaviour", () => {
+  it("viveka: a near-duplicate sinks below other evidence in recall, and leaves a pack", async () => {
+    const s = await service();
+    await ingestDuplicates(s);
+    const recall = (layers?: Record<string, boolean>) => s.runtime.memory.recall(s.workspaceId, { query: "write-ahead log crash durable" }, { layers });
+    expect((await recall({ viveka: false })).hits.map((h) => h.source_path)).toEqual(["a.md", "b.md", "c.md"]);
+    expect((await recall()).hits.map((h) => h.source_path)).toEqual(["a.md", "c.md", "b.md"]);
+    expect(counter(s, "viveka", "chunks_demoted_duplicate")).toBe(1);
+    const pack = (layers?: Record<string, boolean>) => s.runtime.memory.pack(s.workspaceId, { intent: "write-ahead log crash" }, { layers });
+    const on = await pack();
+    expect(on.items.map((i) => i.citation.source_path).sort()).toEqual(["a.md", "c.md"]);
+    expect(on.dropped.near_duplicates).toBe(1);
+    const off = await pack({ viveka: false });
+    expect(off.items).toHaveLength(3);
+    expect(off.dropped.near_duplicates).toBe(0);
+  });
+
+  it("sabha: off, a hybrid recall runs on BM25 alone (no dense signal)", async () => {
+    const s = await service(toyEmbedder);
+    await ingestDuplicates(s);
+    const on = await s.runtime.memory.recall(s.workspaceId, { query: "durable log", explain: true });
+    expect(on.explain!.every((e) => e.dense !== null)).toBe(true);
+    const off = await s.runtime.memory.recall(s.workspaceId, { query: "durable log", explain: true }, { layers: { sabha: false } });
+    expect(off.explain!.every((e) => e.dense === null)).toBe(true);
+    expect(off.mode).toBe("hybrid");
+  });
+
+  it("buddhi: on, a low-confidence answer is withheld; off, it is given with its citations", async () => {
+    const s = await service();
+    await ingestDuplicates(s);
+    const call = { workspaceId: s.workspaceId, workspaceName: "default", tokenId: "t", actorId: null };
+    const question = { question: "What keeps committed transactions durable?", min_confidence: 1 };
+    await expect(s.runtime.grounded.answer(call, question)).rejects.toMatchObject({ code: "insufficient_evidence" });
+    const given = await s.runtime.grounded.answer(call, question, {}, undefined, { buddhi: false });
+    expect(given.citations.length).toBeGreaterThan(0);
+    expect(counter(s, "buddhi", "answers_withheld")).toBe(1);
+  });
+
+  it("SMRITI_LAYERS_OFF switches layers off for the whole runtime; a bad id is a configuration error", async () => {
+    const { runtimeCognitiveConfig } = await import("../../src/cognitive/runtime-config.ts");
+    const s = await service();
+    expect(runtimeCognitiveConfig(s.runtime.store, { SMRITI_LAYERS_OFF: "viveka, chitta" }).enabled).toMatchObject({ viveka: false, chitta: false, manas: defaultCognitiveConfig.enabled.manas });
+    expect(() => runtimeCognitiveConfig(s.runtime.store, { SMRITI_LAYERS_OFF: "vivekaa" })).toThrow(/not a layer/);
+  });
+});
+
+describe("failures and budgets degrade, never fail the request", () => {
+  const throwingLexicon: Embedder & WordNeighbours = {
+    ...toyEmbedder,
+    neighbours: () => {
+      throw new Error("lexicon exploded");
+    },
+  };
+
+  it("a throwing layer is skipped and counted; the recall answers as it would without that layer", async () => {
+    const s = await service(throwingLexicon);
+    await ingestDuplicates(s);
+    s.runtime.cognitive.pipeline.configure(withSwitches(s.runtime.cognitive.pipeline.current, { manas: true }));
+    const res = await s.runtime.memory.recall(s.workspaceId, { query: "durable log" });
+    const without = await s.runtime.memory.recall(s.workspaceId, { query: "durable log" }, { layers: { manas: false } });
+    expect(res.hits.map((h) => h.chunk_hash)).toEqual(without.hits.map((h) => h.chunk_hash));
+    expect(counter(s, "manas", "failures")).toBe(1);
+    const d = await s.runtime.grounded.deliberate({ workspaceId: s.workspaceId, workspaceName: "default", tokenId: "t", actorId: null }, { question: "What is durable?", k: 8 });
+    expect(d.thought.trace.find((t) => t.layer === "manas")).toMatchObject({ status: "failed", error: "lexicon exploded" });
+  });
+
+  it("past prana's budget the optional layers are skipped and counted", async () => {
+    const s = await service();
+    await ingestDuplicates(s);
+    const config = defaultCognitiveConfig;
+    s.runtime.cognitive.pipeline.configure({ ...config, enabled: { ...config.enabled, chitta: true }, params: { ...config.params, prana: { ...config.params.prana, budgetMs: -1 } } });
+    await s.runtime.memory.recall(s.workspaceId, { query: "durable log" });
+    expect(counter(s, "prana", "layers_skipped_budget")).toBeGreaterThanOrEqual(1);
+    expect(counter(s, "chitta", "recency_boosted")).toBe(0);
+  });
+});
+
+describe("side effects", () => {
+  it("deliberate() (the process() path) writes no audit event, counts nothing and learns nothing", async () => {
+    const s = await service();
+    await ingestDuplicates(s);
+    const before = s.runtime.store.listEvents(s.workspaceId, { limit: 1000 }).length;
+    const call = { workspaceId: s.workspaceId, workspaceName: "default", tokenId: "t", actorId: null };
+    const d = await s.runtime.grounded.deliberate(call, { question: "What keeps transactions durable?", k: 8 });
+    expect(d.decision.confidence).toBeGreaterThan(0);
+    expect(s.runtime.store.listEvents(s.workspaceId, { limit: 1000 })).toHaveLength(before);
+    expect(s.runtime.cognitive.pipeline.counters.totals()).toEqual([]);
+    expect(s.runtime.cognitive.impressions.summary()).toEqual({});
+  });
+
+  it("counters survive a restart and are read per workspace and since a time", async () => {
+    const s = await service();
+    await ingestDuplicates(s);
+    await s.runtime.memory.recall(s.workspaceId, { query: "write-ahead log crash durable" });
+    await s.runtime.close();
+    const { openSqliteStore } = await import("../../src/store/sqlite/index.ts");
+    const reopened = openSqliteStore(s.config.dbFile);
+    try {
+      const totals = reopened.counterTotals({ since: Date.now() - 7 * 86_400_000 });
+      expect(totals).toContainEqual({ workspaceId: s.workspaceId, layer: "viveka", counter: "chunks_demoted_duplicate", n: 1 });
+      expect(reopened.counterTotals({ since: Date.now() + 3_600_000 })).toEqual([]);
+      expect(reopened.counterTotals({ workspaceId: "nobody" })).toEqual([]);
+    } finally {
+      await reopened.close();
+    }
+  });
+});
