@@ -17,6 +17,8 @@ import { DecisionRecordService } from "./services/decision-records.ts";
 import { AssimilationService } from "./services/assimilation.ts";
 import { KnowledgeStatusService } from "./services/knowledge-status.ts";
 import { ProposalService } from "./services/proposals.ts";
+import { FeedbackService, replayFeedback } from "./services/feedback.ts";
+import { UpliftService } from "./services/uplift.ts";
 import { MeetingService } from "./services/meetings.ts";
 import { GroundedService } from "./services/grounded.ts";
 import { OpenLoopService } from "./services/open-loops.ts";
@@ -67,6 +69,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const retriever = new Retriever(store, embedder, opts.retrieval ?? { ...defaultRetrievalConfig, denseCandidates });
   const lexicon = embedder && "neighbours" in embedder ? (embedder as Embedder & WordNeighbours) : null;
   const cognitive = buildCognitiveStack({ store, now: () => clock.now().getTime(), lexicon, config: opts.cognitive ?? runtimeCognitiveConfig(store, config.env), log });
+  replayFeedback(store, cognitive.karma);
   if (opts.background) cognitive.pipeline.counters.startFlushing();
   const memory = new MemoryService(store, retriever, clock, cognitive.pipeline);
   let reembed: Reembedder | null = null;
@@ -93,11 +96,13 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       assimilation: new AssimilationService(store, ingest, memory, clock),
       knowledgeStatus: new KnowledgeStatusService(store),
       proposals,
+      feedback: new FeedbackService(store, cognitive.karma, clock),
+      uplift: new UpliftService(cognitive.pipeline, store, clock),
     }),
     proposals,
     grounded,
     audit,
-    metrics: createMetrics(),
+    metrics: createMetrics(() => cognitive.pipeline.counters.totals()),
     log,
     store,
     memory,

@@ -1,6 +1,8 @@
 // The public operations as data: one row feeds the HTTP routes, the MCP tools, the OpenAPI document and the client.
 import type { z } from "zod";
 import { AuditRequest, AuditResponse } from "./audit.ts";
+import { FeedbackRequest, FeedbackResponse } from "./feedback.ts";
+import { UpliftRequest, UpliftResponse } from "./uplift.ts";
 import {
   KnowledgeReviewRequest,
   KnowledgeReviewResponse,
@@ -83,6 +85,27 @@ export const operations = {
       "Use it to fill your context window before answering; each item and each per-source summary carries its citation.",
     input: PackRequest,
     output: PackResponse,
+  }),
+  feedback: op({
+    method: "POST",
+    path: "/v1/memory/feedback",
+    tool: "service_feedback",
+    summary: "Report which citations were used or unhelpful (outcome feedback)",
+    description:
+      "Tell memory which citations you actually used in your answer (outcome 'used') or found unhelpful ('unhelpful'), by chunk_hash. " +
+      "Later recalls, packs and answers in this workspace rank used passages higher and unhelpful ones lower. Each report is in the audit log.",
+    input: FeedbackRequest,
+    output: FeedbackResponse,
+  }),
+  uplift: op({
+    method: "GET",
+    path: "/v1/cognitive/uplift",
+    summary: "What each cognitive layer and the tuner contributed (counters, ablation uplift, tuner decisions)",
+    description:
+      "Per layer of the cognitive stack: its job, whether it is on, its counters (since=7d or any duration for a window; kept per hour, they survive restarts), " +
+      "and its uplift (metric with the layer on minus off) from the latest ablation run; the tuner's decisions with before/after figures; by_workspace breaks counters down. Not an MCP tool: the spec routes MCP clients to /metrics.",
+    input: UpliftRequest,
+    output: UpliftResponse,
   }),
   shravan: op({
     method: "POST",

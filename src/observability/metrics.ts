@@ -1,6 +1,9 @@
 // Prometheus metrics (prom-client) on a registry of this runtime, not the global one, so several runtimes in one process stay apart.
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 
+/** What a cognitive layer did, summed over every workspace since counting began (persisted, so it survives restarts). */
+export type LayerTotals = () => readonly { layer: string; counter: string; n: number }[];
+
 export interface Metrics {
   registry: Registry;
   /** Request latency per matched route template (never the raw URL, which would carry ids). */
@@ -9,9 +12,25 @@ export interface Metrics {
   httpErrors: Counter<"method" | "route" | "code">;
 }
 
-export function createMetrics(): Metrics {
+export function createMetrics(layerTotals: LayerTotals): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "smriti_" });
+  // The same persisted counters the uplift route reads, so /metrics and uplift never disagree; no workspace label, so tenants stay private.
+  new Counter({
+    name: "smriti_cognitive_layer_events_total",
+    help: "What each cognitive layer did (queries expanded, chunks demoted, injection flagged, answers withheld, failures...), all workspaces.",
+    labelNames: ["layer", "counter"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const sums = new Map<string, number>();
+      for (const t of layerTotals()) sums.set(`${t.layer}\u0000${t.counter}`, (sums.get(`${t.layer}\u0000${t.counter}`) ?? 0) + t.n);
+      for (const [key, n] of sums) {
+        const [layer = "", counter = ""] = key.split("\u0000");
+        this.inc({ layer, counter }, n);
+      }
+    },
+  });
   return {
     registry,
     httpDuration: new Histogram({

@@ -14,6 +14,8 @@ import type { OpenLoopService } from "./open-loops.ts";
 import type { AssimilationService } from "./assimilation.ts";
 import type { KnowledgeStatusService } from "./knowledge-status.ts";
 import type { ProposalService } from "./proposals.ts";
+import type { FeedbackService } from "./feedback.ts";
+import type { UpliftService } from "./uplift.ts";
 
 export type Handler<K extends OperationId> = (ctx: CallContext, input: z.output<Operations[K]["input"]>) => Promise<z.input<Operations[K]["output"]>>;
 export type Handlers = { [K in OperationId]: Handler<K> };
@@ -31,6 +33,8 @@ export interface Services {
   assimilation: AssimilationService;
   knowledgeStatus: KnowledgeStatusService;
   proposals: ProposalService;
+  feedback: FeedbackService;
+  uplift: UpliftService;
 }
 
 export function buildHandlers(s: Services): Handlers {
@@ -39,6 +43,8 @@ export function buildHandlers(s: Services): Handlers {
     ingest: (ctx, input) => s.ingest.ingest(ctx.workspaceId, input, ctx),
     forget: async (ctx, input) => s.memory.forget(ctx.workspaceId, input, ctx),
     pack: (ctx, input) => s.memory.pack(ctx.workspaceId, input, { call: ctx }),
+    feedback: async (ctx, input) => s.feedback.record(ctx, input),
+    uplift: async (ctx, input) => s.uplift.uplift(ctx, input),
     shravan: (ctx, input) => s.assimilation.capture(ctx, input),
     manan: (ctx, input) => s.assimilation.reflect(ctx, input),
     nididhyasan: (ctx, input) => s.assimilation.implement(ctx, input),

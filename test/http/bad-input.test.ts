@@ -31,6 +31,9 @@ const samples: { [K in OperationId]: Sample } = {
   decision_get: { valid: { ref: `dec_${"0".repeat(20)}` }, wrongTypes: { ref: "not-a-ref" } },
   meeting_extract: { valid: { transcript: "Alice: We decided to ship on Monday.\nBob: I'll write the notes.\n" }, wrongTypes: { transcript: 3, meeting_date: 20240501 } },
   open_loops: { valid: { limit: "5" }, wrongTypes: { limit: "many" } },
+  // The acceptance check swaps in the hash of a stored passage.
+  feedback: { valid: { chunk_hashes: [contentHash("x")], outcome: "used" }, wrongTypes: { chunk_hashes: "all", outcome: 1 } },
+  uplift: { valid: { since: "7d" }, wrongTypes: { since: "banana" } },
   shravan: { valid: CAPTURE, wrongTypes: { ...CAPTURE, trust_score: "high", questions: "why?" } },
   // The acceptance check below swaps in ids of a real capture, reflection and proposal.
   manan: { valid: { shravan_id: `shravan_${"0".repeat(20)}` }, wrongTypes: { shravan_id: 12 } },
@@ -179,6 +182,10 @@ describe("the samples are accepted (so the rejections above are about the defect
 /** The sample, with ids swapped for real ones where the route needs an existing record (created without an actor, so alice may review). */
 async function acceptedInput(id: OperationId, as: Record<string, string>): Promise<Record<string, unknown>> {
   const json = async (res: Response) => (await res.json()) as Record<string, unknown>;
+  if (id === "feedback") {
+    const hits = ((await (await send("recall", { query: "seed launch date" }, as)).json()) as { hits: { chunk_hash: string }[] }).hits;
+    return { chunk_hashes: hits.slice(0, 1).map((h) => h.chunk_hash), outcome: "used" };
+  }
   if (id === "decision_get") return { ref: (await json(await send("decision_record", samples.decision_record.valid, as))).ref };
   if (id === "manan") return { shravan_id: (await json(await send("shravan", { ...CAPTURE, source_title: "For manan" }))).id };
   if (id === "nididhyasan" || id === "proposal_review") {

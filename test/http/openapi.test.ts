@@ -106,6 +106,10 @@ describe("request schemas", () => {
       valid: [{ output: "It launched.", nuggets: [{ text: "launch" }] }, { output: "x", nuggets: [{ text: "y", importance: "okay" }], citations: [{ chunk_hash: `sha256:${"b".repeat(64)}`, text_span: "y" }] }],
       invalid: [{ output: "x", nuggets: [] }, { output: "x", nuggets: [{ text: "y", importance: "critical" }] }, { output: "x" }],
     },
+    feedback: {
+      valid: [{ chunk_hashes: [`sha256:${"a".repeat(64)}`], outcome: "used" }, { chunk_hashes: [`sha256:${"b".repeat(64)}`], outcome: "unhelpful", trajectory_id: "traj_1" }],
+      invalid: [{ chunk_hashes: [], outcome: "used" }, { chunk_hashes: ["x"], outcome: "used" }, { chunk_hashes: [`sha256:${"a".repeat(64)}`], outcome: "loved" }],
+    },
     shravan: {
       valid: [
         { content: "c", source_type: "paper", source_title: "t", authority: "primary", trust_score: 0, relevance_score: 1 },
@@ -208,6 +212,9 @@ describe("real responses validate against the documented schemas", () => {
     await check("decision_get", await svc.get(fillPath(operations.decision_get.path, recorded), {}));
     const listed = await check("decisions_list", await svc.get("/v1/decisions", { namespace: "eng" }));
     expect(listed.decisions).toEqual([recorded]);
+    await check("feedback", await svc.post("/v1/memory/feedback", { chunk_hashes: [hash], outcome: "used" }));
+    await check("uplift", await svc.get("/v1/cognitive/uplift", { since: "7d" }));
+    await check("uplift", await svc.get("/v1/cognitive/uplift", {}));
     const captured = await check("shravan", await svc.post("/v1/memory/assimilation/shravan", { content: "Small teams ship faster. You should keep batches small. Does it hold for hardware?", source_type: "article", source_title: "Batches", authority: "expert", trust_score: 0.7, relevance_score: 0.9, questions: ["What about regulated work?"] }));
     const reflected = await check("manan", await svc.post("/v1/memory/assimilation/manan", { shravan_id: captured.id }));
     const practiced = await check("nididhyasan", await svc.post("/v1/memory/assimilation/nididhyasan", { manan_id: reflected.id, implementation_type: "checklist", propose_memory: true }));
