@@ -19,7 +19,7 @@ export function listenWithMcp(svc: TestService): Promise<RunningServer> {
 }
 
 /** A test service with MCP mounted for the calling file: started before its tests, clients closed after each, all torn down at the end. */
-export function useMcpService(opts: TestServiceOptions = {}): { readonly svc: TestService; readonly server: RunningServer; connect(): Promise<Client> } {
+export function useMcpService(opts: TestServiceOptions = {}): { readonly svc: TestService; readonly server: RunningServer; connect(headers?: Record<string, string>): Promise<Client> } {
   let svc: TestService | undefined;
   let server: RunningServer | undefined;
   const clients: Client[] = [];
@@ -43,7 +43,8 @@ export function useMcpService(opts: TestServiceOptions = {}): { readonly svc: Te
       if (!server) throw new Error("useMcpService: the server starts in beforeAll");
       return server;
     },
-    connect: () => connectMcp(server!.url, { authorization: `Bearer ${svc!.token}` }, clients),
+    /** An MCP client with the default token; `headers` add to it (an x-svc-actor-id, say). */
+    connect: (headers = {}) => connectMcp(server!.url, { authorization: `Bearer ${svc!.token}`, ...headers }, clients),
   };
 }
 

@@ -1,12 +1,10 @@
 // The knowledge lifecycle over HTTP, MCP and the CLI: capture -> reflect -> practise, governed proposals, status and the review queue.
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { KnowledgeReviewResponse, KnowledgeStatusResponse, MananRecord, NididhyasanRecord, Proposal, ProposalListResponse, ShravanRecord } from "../../src/contract/assimilation.ts";
 import type { Citation } from "../../src/contract/citation.ts";
-import type { RunningServer } from "../../src/transports/http/serve.ts";
 import { cliEnv, runCli, runJson } from "../cli/cli-helpers.ts";
-import { callTool, connectMcp, listenWithMcp, toolError } from "../helpers/mcp-client.ts";
-import { startTestService, type TestService } from "../helpers/runtime.ts";
+import { callTool, toolError, useMcpService } from "../helpers/mcp-client.ts";
+import type { TestService } from "../helpers/runtime.ts";
 
 const ARTICLE = `# Deploying in small batches
 
@@ -29,21 +27,11 @@ const capture = {
 };
 
 let svc: TestService;
-let server: RunningServer;
-const clients: Client[] = [];
 const agent = { "x-svc-actor-id": "agent" };
 const reviewer = { "x-svc-actor-id": "ravi" };
-
-beforeAll(async () => {
-  svc = await startTestService({ multiTenant: true, actors: ["agent", "ravi"] });
-  server = await listenWithMcp(svc);
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-});
-afterAll(async () => {
-  await server.close();
-  await svc.cleanup();
+const service = useMcpService({ multiTenant: true, actors: ["agent", "ravi"] });
+beforeAll(() => {
+  svc = service.svc;
 });
 
 async function post<T>(path: string, body: unknown, headers: Record<string, string | null> = agent): Promise<{ status: number; body: T & { error?: { code: string; details?: Record<string, unknown> } } }> {
@@ -230,7 +218,7 @@ describe("status and review queue", () => {
 
 describe("MCP tools and the CLI review step", () => {
   it("runs the lifecycle through the MCP tools, which offer no way to approve a proposal", async () => {
-    const client = await connectMcp(server.url, { authorization: `Bearer ${svc.token}`, ...agent }, clients);
+    const client = await service.connect(agent);
     const tools = (await client.listTools()).tools.map((t) => t.name);
     expect(tools.filter((t) => /review|approve/.test(t))).toEqual(["service_knowledge_review"]);
     const captured = await callTool<ShravanRecord>(client, "service_shravan_add", { ...capture, source_title: "Via MCP" });

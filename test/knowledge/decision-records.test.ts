@@ -1,25 +1,13 @@
 // Stored decisions over HTTP and MCP: idempotent record, namespace listing with stable cursor paging, fetch by ref, workspace isolation.
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { DecisionListResponse, DecisionRecord, DecisionExtractResponse } from "../../src/contract/decisions.ts";
-import type { RunningServer } from "../../src/transports/http/serve.ts";
-import { callTool, connectMcp, listenWithMcp, toolError } from "../helpers/mcp-client.ts";
-import { startTestService, type TestService } from "../helpers/runtime.ts";
+import { callTool, toolError, useMcpService } from "../helpers/mcp-client.ts";
+import type { TestService } from "../helpers/runtime.ts";
 
 let svc: TestService;
-let server: RunningServer;
-const clients: Client[] = [];
-
-beforeAll(async () => {
-  svc = await startTestService({ multiTenant: true, actors: ["alice"] });
-  server = await listenWithMcp(svc);
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-});
-afterAll(async () => {
-  await server.close();
-  await svc.cleanup();
+const service = useMcpService({ multiTenant: true, actors: ["alice"] });
+beforeAll(() => {
+  svc = service.svc;
 });
 
 const asAlice = { "x-svc-actor-id": "alice" };
@@ -129,7 +117,7 @@ describe("GET /v1/decisions and /v1/decisions/{ref}", () => {
 
 describe("MCP service_decisions_record / _list / _get", () => {
   it("records, lists and fetches through the tools with the same records as HTTP", async () => {
-    const client = await connectMcp(server.url, { authorization: `Bearer ${svc.token}`, "x-svc-actor-id": "alice" }, clients);
+    const client = await service.connect({ "x-svc-actor-id": "alice" });
     const rec = await callTool<DecisionRecord>(client, "service_decisions_record", { namespace: "mcp", title: "Expose decisions as tools", decision: "Agents record decisions over MCP." });
     expect(await callTool<DecisionRecord>(client, "service_decisions_record", { namespace: "mcp", title: "Expose decisions as tools", decision: "Agents record decisions over MCP." })).toEqual(rec);
     expect(await callTool<DecisionRecord>(client, "service_decisions_get", { ref: rec.ref })).toEqual(rec);
