@@ -4,6 +4,9 @@ import { LAYER_IDS, LayerId } from "./cognitive-layers.ts";
 import { limits } from "./limits.ts";
 import { OpenLoop } from "./open-loops.ts";
 
+/** Where the inspection routes live (outside /v1: advisory, not part of the Memory API table). */
+export const COGNITIVE_PREFIX = "/sdk/cognitive";
+
 const Counters = z.record(z.string(), z.number()).describe("Counter name -> total in the caller's workspace (persisted plus pending).");
 const Uplift = z.record(z.string(), z.number()).nullable().describe("Metric -> (layer on) - (layer off) from the latest ablation run; null when none.");
 

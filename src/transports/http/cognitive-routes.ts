@@ -1,15 +1,13 @@
 // GET/POST /sdk/cognitive/*: the read-only, advisory inspection routes over the layer stack, bearer-authenticated like /v1.
 import { Hono, type Env } from "hono";
 import { LAYER_IDS, LayerId } from "../../contract/cognitive-layers.ts";
-import { CognitiveProcessRequest, CognitiveStateRequest, TraceIdParam, type CognitiveResponses } from "../../contract/cognitive.ts";
+import { COGNITIVE_PREFIX, CognitiveProcessRequest, CognitiveStateRequest, TraceIdParam, type CognitiveResponses } from "../../contract/cognitive.ts";
 import { AppError, validationError } from "../../contract/errors.ts";
 import { chittaOf, functionalStateOf, goalsOf, healthOf, identityOf, karmaOf, layersOf, layerState, snapshotOf, stateOf } from "../../cognitive/inspect.ts";
 import { processQuery } from "../../cognitive/process.ts";
 import type { CallContext } from "../../services/context.ts";
 import type { Runtime } from "../../runtime.ts";
 import { readJson } from "./read-json.ts";
-
-export const COGNITIVE_PREFIX = "/sdk/cognitive";
 
 /** First page of open loops goals shows: sankalpa's view, not a listing API (that is GET /v1/open-loops). */
 const GOAL_LOOPS = 20;
