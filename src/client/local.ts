@@ -17,7 +17,7 @@ import { createClient, type SmritiClient } from "./index.ts";
  */
 export interface LocalClientOptions {
   /** Data directory (default $SMRITI_DATA_DIR or ./data). */
-  dataDir?: string;
+  dataDir?: string | undefined;
   /** SQLite file; overrides the one under dataDir. */
   dbPath?: string;
   /** A full service configuration (default: from the environment and dataDir). */
@@ -29,7 +29,7 @@ export interface LocalClientOptions {
   /** null = lexical only; default: the configured embedder. */
   embedder?: Embedder | null;
   /** Workspace the calls act in (default "default"). */
-  workspace?: string;
+  workspace?: string | undefined;
   /** Actor first-person words resolve to (x-svc-actor-id). */
   actorId?: string;
   /** Accepted, unused: no policy engine. */
