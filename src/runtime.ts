@@ -4,6 +4,7 @@ import type { Handlers } from "./services/handlers.ts";
 import type { AuditService } from "./services/audit.ts";
 import type { GroundedService } from "./services/grounded.ts";
 import type { Metrics } from "./observability/metrics.ts";
+import type { CognitiveStack } from "./cognitive/stack.ts";
 
 export interface Runtime {
   version: string;
@@ -14,6 +15,8 @@ export interface Runtime {
   audit: AuditService;
   /** Served at GET /metrics in Prometheus exposition format. */
   metrics: Metrics;
+  /** The layer stack the /sdk/cognitive inspection routes read. */
+  cognitive: CognitiveStack;
   log: (msg: string) => void;
   close(): Promise<void>;
 }

@@ -9,6 +9,7 @@ import { registerForget } from "./forget.ts";
 import { registerMcp } from "./mcp.ts";
 import { registerAudit } from "./audit.ts";
 import { registerProposals } from "./proposals.ts";
+import { registerCognitive } from "./cognitive.ts";
 import { CliError } from "./shared.ts";
 
 const program = new Command("smriti").version(VERSION).description("Memory and grounded retrieval for AI agents");
@@ -20,6 +21,7 @@ registerForget(program);
 registerMcp(program);
 registerAudit(program);
 registerProposals(program);
+registerCognitive(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { ErrorBody } from "../contract/errors.ts";
 import { fillPath, operations, pathParameters, type OperationId, type Operations } from "../contract/operations.ts";
 import type { GroundedAnswerRequest } from "../contract/grounded.ts";
+import { cognitiveCalls, type Send } from "./cognitive.ts";
 import { parseSse, type SseEvent } from "./sse.ts";
 
 export type Input<K extends OperationId> = z.input<Operations[K]["input"]>;
@@ -53,8 +54,13 @@ export function createClient(opts: ClientOptions) {
     return (await parse(await doFetch(url, init))) as Output<K>;
   }
 
+  /** A request outside the operation table (the /sdk/cognitive routes). */
+  const send: Send = async (method, path, body) =>
+    parse(await doFetch(new URL(path, opts.baseUrl), { method, headers: headers(body === undefined ? {} : { "content-type": "application/json" }), ...(body === undefined ? {} : { body: JSON.stringify(body) }) }));
+
   return {
     call,
+    ...cognitiveCalls(send),
     recall: (input: Input<"recall">) => call("recall", input),
     ingest: (input: Input<"ingest">) => call("ingest", input),
     forget: (input: Input<"forget">) => call("forget", input),

@@ -22,22 +22,24 @@ export interface ProcessResult {
 
 /** Recent traces by id, bounded (oldest dropped): read back by GET /sdk/cognitive/traces/{trace_id}. In memory only. */
 export class TraceLog {
-  private readonly traces = new Map<string, ProcessResult>();
+  private readonly traces = new Map<string, { workspaceId: string; result: ProcessResult }>();
 
   constructor(private readonly cap = 500) {}
 
-  put(r: ProcessResult): void {
+  put(r: ProcessResult, workspaceId: string): void {
     if (this.traces.size >= this.cap) this.traces.delete(this.traces.keys().next().value!);
-    this.traces.set(r.trace_id, r);
+    this.traces.set(r.trace_id, { workspaceId, result: r });
   }
 
-  get(id: string): ProcessResult | undefined {
-    return this.traces.get(id);
+  /** The trace, only within `workspaceId` when given (a caller never reads another workspace's trace). */
+  get(id: string, workspaceId?: string): ProcessResult | undefined {
+    const t = this.traces.get(id);
+    return t && (workspaceId === undefined || t.workspaceId === workspaceId) ? t.result : undefined;
   }
 }
 
 /** Runs the stack over `query` as a grounded question would, without an audit event, counters or learning. */
-export async function processQuery(grounded: GroundedService, traces: TraceLog, call: CallContext, input: { query: string; k?: number; layers?: LayerSwitches }): Promise<ProcessResult> {
+export async function processQuery(grounded: GroundedService, traces: TraceLog, call: CallContext, input: { query: string; k?: number | undefined; layers?: LayerSwitches | undefined }): Promise<ProcessResult> {
   const d = await grounded.deliberate(call, { question: input.query, k: input.k ?? 8 }, input.layers);
   const q = d.thought.query;
   const result: ProcessResult = {
@@ -51,6 +53,6 @@ export async function processQuery(grounded: GroundedService, traces: TraceLog, 
     evidence: (d.thought.evidence?.items ?? []).slice(0, input.k ?? 8).map((i) => ({ chunk_hash: i.chunk.chunkHash, source_path: i.chunk.sourcePath, anchor: i.chunk.anchor, score: Number(i.score.toFixed(6)), flags: i.flags })),
     steps: d.thought.trace,
   };
-  traces.put(result);
+  traces.put(result, call.workspaceId);
   return result;
 }

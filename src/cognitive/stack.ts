@@ -34,6 +34,8 @@ export interface CognitiveStack {
   impressions: Impressions;
   /** process() traces, read back by id. */
   traces: TraceLog;
+  /** Where the counters and durable figures live (the inspection routes read them). */
+  store: Store;
 }
 
 export function buildCognitiveStack(opts: StackOptions): CognitiveStack {
@@ -42,5 +44,5 @@ export function buildCognitiveStack(opts: StackOptions): CognitiveStack {
   // Query side first (clean, budget, who, feeling, goal, expand, convene), then evidence (feedback, memory, discern, focus), then judge and guard.
   const layers: Layer[] = [indriya, prana, ahamkara, bhavaMonitor, sankalpa, createManas(opts.lexicon), sabha, createKarma(karma), createChitta(impressions), viveka, dhyana, buddhi, atman];
   const counters = new CounterRegistry(opts.store, opts.now, opts.log);
-  return { pipeline: new CognitivePipeline(layers, opts.config ?? defaultCognitiveConfig, counters), karma, impressions, traces: new TraceLog() };
+  return { pipeline: new CognitivePipeline(layers, opts.config ?? defaultCognitiveConfig, counters), karma, impressions, traces: new TraceLog(), store: opts.store };
 }

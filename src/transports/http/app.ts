@@ -1,5 +1,5 @@
 // The Hono app: one loop mounts every operation of the table behind bearer auth, plus health and OpenAPI.
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { AppError, validationError } from "../../contract/errors.ts";
 import { limits } from "../../contract/limits.ts";
@@ -10,6 +10,8 @@ import type { Runtime } from "../../runtime.ts";
 import { errorResponse, toAppError } from "./errors.ts";
 import { openApiDocument } from "./openapi.ts";
 import { groundedStream } from "./grounded-stream.ts";
+import { readJson } from "./read-json.ts";
+import { mountCognitiveRoutes } from "./cognitive-routes.ts";
 
 type Env = { Variables: { call: CallContext; errorCode?: string } };
 
@@ -63,6 +65,7 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
     if (!parsed.success) throw validationError(parsed.error);
     return groundedStream(c, c.get("call"), parsed.data, runtime.grounded, runtime.audit, runtime.log);
   });
+  mountCognitiveRoutes(app, runtime);
   extra?.(app);
   // A known path with another method is 405 with Allow, not 404: the client has the right URL, wrong verb.
   const allowed = new Map<string, Set<string>>([["/v1/grounded/answer/stream", new Set(["POST"])]]);
@@ -77,15 +80,3 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
 
 /** Hono writes path parameters as `:name`; the operation table uses OpenAPI's `{name}`. */
 const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
-
-/** Parses a JSON body, with 415 for other content types and 400 malformed_json for bad syntax. */
-async function readJson(c: Context): Promise<unknown> {
-  const type = c.req.header("content-type") ?? "";
-  if (!/^application\/(.+\+)?json\b/i.test(type)) throw new AppError("unsupported_media_type", "send Content-Type: application/json");
-  const text = await c.req.text();
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw new AppError("malformed_json", `body is not valid JSON: ${(err as Error).message}`);
-  }
-}

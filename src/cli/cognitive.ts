@@ -1,0 +1,71 @@
+// `smriti cognitive status|process|trace`: the inspection routes from the command line, in-process on --data or against --url.
+import type { Command } from "commander";
+import { createClient, SmritiError, type SmritiClient } from "../client/index.ts";
+import { createLocalClient } from "../client/local.ts";
+import { addDataOption, CliError, printJson, type DataOptions } from "./shared.ts";
+
+interface Target extends DataOptions {
+  url?: string;
+  workspace: string;
+  json?: boolean;
+}
+
+/** A running server when --url is given (token from SMRITI_TOKEN), else the data directory in-process. */
+async function withClient<T>(opts: Target, fn: (client: SmritiClient) => Promise<T>): Promise<T> {
+  const token = process.env.SMRITI_TOKEN;
+  if (opts.url && !token) throw new CliError("set SMRITI_TOKEN to a token of the server's workspace to use --url");
+  const local = opts.url ? null : await createLocalClient({ dataDir: opts.data, workspace: opts.workspace }).catch((err: Error) => Promise.reject(new CliError(err.message)));
+  try {
+    return await fn(local ?? createClient({ baseUrl: opts.url!, token: token! }));
+  } catch (err) {
+    if (err instanceof SmritiError) throw new CliError(`${err.code}: ${err.message}`);
+    throw err;
+  } finally {
+    await local?.close();
+  }
+}
+
+const target = (cmd: Command) =>
+  addDataOption(cmd)
+    .option("--url <url>", "ask a running server instead (token from $SMRITI_TOKEN)")
+    .option("--workspace <name>", "workspace (in-process only; a token fixes it)", "default")
+    .option("--json", "print the JSON response");
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const pairs = (r: Record<string, number> | null) => (r && Object.keys(r).length ? Object.entries(r).map(([k, v]) => `${k}=${v}`).join(" ") : "-");
+
+export function registerCognitive(program: Command): void {
+  const cognitive = program.command("cognitive").description("inspect the cognitive layer stack (read-only)");
+
+  target(cognitive.command("status"))
+    .description("layers: job, switch, counters and ablation uplift")
+    .action(async (opts: Target) => {
+      const { layers } = await withClient(opts, (c) => c.cognitiveLayers());
+      if (opts.json) return printJson({ layers });
+      for (const l of layers) out(`${l.id.padEnd(13)}  ${l.enabled ? "on " : "off"}  counters: ${pairs(l.counters)}  uplift: ${pairs(l.uplift)}`);
+    });
+
+  target(cognitive.command("process"))
+    .description("run a query through the stack without side effects; prints trace_id, confidence, decision")
+    .argument("<query>")
+    .option("-k <n>", "evidence items (1-50)", (v) => Number.parseInt(v, 10))
+    .action(async (query: string, opts: Target & { k?: number }) => {
+      const r = await withClient(opts, (c) => c.processCognitive(query, opts.k === undefined ? {} : { k: opts.k }));
+      if (opts.json) return printJson(r);
+      out(`trace_id    ${r.trace_id}`);
+      out(`confidence  ${r.confidence}`);
+      out(`decision    ${r.decision}`);
+      for (const e of r.evidence.slice(0, 5)) out(`  ${e.score.toFixed(3)}  ${e.source_path} § ${e.anchor}${e.flags.length ? `  [${e.flags.join(",")}]` : ""}`);
+    });
+
+  target(cognitive.command("trace"))
+    .description("read back a process trace; traces live in the server's memory, so this needs --url and $SMRITI_TOKEN")
+    .argument("<trace_id>")
+    .action(async (traceId: string, opts: Target) => {
+      if (!opts.url) throw new CliError("traces are kept in the serving process's memory: pass --url of the server that ran process (and SMRITI_TOKEN)");
+      const t = await withClient(opts, (c) => c.cognitiveTrace(traceId));
+      if (opts.json) return printJson(t);
+      out(`${t.trace_id}  confidence ${t.confidence}  ${t.decision}  "${t.query}"`);
+      for (const s of t.steps) out(`  ${s.layer.padEnd(13)} ${s.stage.padEnd(8)} ${s.status.padEnd(7)} ${s.ms}ms ${s.counts ? pairs(s.counts) : ""}${s.error ? ` error: ${s.error}` : ""}`);
+    });
+}

@@ -1,0 +1,56 @@
+// GET/POST /sdk/cognitive/*: the read-only, advisory inspection routes over the layer stack, bearer-authenticated like /v1.
+import { Hono, type Env } from "hono";
+import { LAYER_IDS, LayerId } from "../../contract/cognitive-layers.ts";
+import { COGNITIVE_PREFIX, CognitiveProcessRequest, CognitiveStateRequest, TraceIdParam, type CognitiveResponses } from "../../contract/cognitive.ts";
+import { AppError, validationError } from "../../contract/errors.ts";
+import { chittaOf, functionalStateOf, goalsOf, healthOf, identityOf, karmaOf, layersOf, layerState, snapshotOf, stateOf } from "../../cognitive/inspect.ts";
+import { processQuery } from "../../cognitive/process.ts";
+import type { CallContext } from "../../services/context.ts";
+import type { Runtime } from "../../runtime.ts";
+import { readJson } from "./read-json.ts";
+
+/** First page of open loops goals shows: sankalpa's view, not a listing API (that is GET /v1/open-loops). */
+const GOAL_LOOPS = 20;
+
+export function mountCognitiveRoutes<E extends Env>(app: Hono<E>, runtime: Runtime): void {
+  const sdk = new Hono<{ Variables: { call: CallContext } }>();
+  const stack = runtime.cognitive;
+  sdk.use("*", async (c, next) => {
+    c.set("call", runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id")));
+    await next();
+  });
+  const ws = (c: { get(key: "call"): CallContext }) => c.get("call").workspaceId;
+
+  sdk.get("/health", (c) => c.json(healthOf(stack, ws(c))));
+  sdk.get("/snapshot", (c) => c.json(snapshotOf(stack, ws(c))));
+  sdk.get("/layers", (c) => c.json({ layers: layersOf(stack, ws(c)) }));
+  sdk.get("/layers/:layer_id", (c) => {
+    const id = LayerId.safeParse(c.req.param("layer_id"));
+    if (!id.success) throw new AppError("not_found", `no layer '${c.req.param("layer_id")}'`, { valid_layer_ids: [...LAYER_IDS] });
+    return c.json(layerState(stack, ws(c), id.data));
+  });
+  sdk.get("/state", (c) => {
+    const parsed = CognitiveStateRequest.safeParse(c.req.query());
+    if (!parsed.success) throw validationError(parsed.error);
+    return c.json(stateOf(stack, parsed.data.limit));
+  });
+  sdk.get("/goals", async (c) => c.json(goalsOf(stack, ws(c), await runtime.handlers.open_loops(c.get("call"), { limit: GOAL_LOOPS }))));
+  sdk.get("/karma", (c) => c.json(karmaOf(stack, ws(c))));
+  sdk.get("/chitta", (c) => c.json(chittaOf(stack, ws(c))));
+  sdk.get("/identity", (c) => c.json(identityOf(stack, c.get("call"))));
+  sdk.get("/functional-state", (c) => c.json(functionalStateOf(stack, ws(c))));
+  sdk.post("/process", async (c) => {
+    const parsed = CognitiveProcessRequest.safeParse(await readJson(c));
+    if (!parsed.success) throw validationError(parsed.error);
+    const body: CognitiveResponses["process"] = await processQuery(runtime.grounded, stack.traces, c.get("call"), parsed.data);
+    return c.json(body);
+  });
+  sdk.get("/traces/:trace_id", (c) => {
+    const id = TraceIdParam.safeParse(c.req.param("trace_id"));
+    // Traces are in this process's memory and keyed by an unguessable id; another workspace's id is 404 as well.
+    const trace: CognitiveResponses["trace"] | undefined = id.success ? stack.traces.get(id.data, ws(c)) : undefined;
+    if (!trace) throw new AppError("not_found", `no trace '${c.req.param("trace_id")}' (traces are kept in memory, the latest 500)`);
+    return c.json(trace);
+  });
+  app.route(COGNITIVE_PREFIX, sdk);
+}

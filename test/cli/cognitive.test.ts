@@ -1,0 +1,68 @@
+// `smriti cognitive status|process|trace`: status and process in-process on --data, trace (and the rest) against a running server.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LAYER_IDS } from "../../src/contract/cognitive-layers.ts";
+import { cliEnv, runCli, runJson, startServe } from "./cli-helpers.ts";
+
+let data: string;
+let notes: string;
+beforeAll(async () => {
+  data = mkdtempSync(join(tmpdir(), "smriti-cog-data-"));
+  notes = mkdtempSync(join(tmpdir(), "smriti-cog-notes-"));
+  writeFileSync(join(notes, "db.md"), "# DB\n\nAlice Chen picked PostgreSQL in March 2024.\n");
+  await runJson(["ingest", "--data", data, "--json", "db.md"], { cwd: notes });
+}, 60_000);
+afterAll(() => {
+  rmSync(data, { recursive: true, force: true });
+  rmSync(notes, { recursive: true, force: true });
+});
+
+describe("smriti cognitive (in-process on --data)", () => {
+  it("status lists the thirteen layers with switches and counters", async () => {
+    const { layers } = await runJson<{ layers: { id: string; enabled: boolean }[] }>(["cognitive", "status", "--data", data, "--json"]);
+    expect(layers.map((l) => l.id)).toEqual([...LAYER_IDS]);
+    const text = await runCli(["cognitive", "status", "--data", data]);
+    expect(text.stdout).toMatch(/^dhyana\s+off/m);
+    expect(text.stdout).toMatch(/^viveka\s+on/m);
+  });
+
+  it("process prints trace_id, confidence and decision", async () => {
+    const r = await runJson<{ trace_id: string; confidence: number; decision: string }>(["cognitive", "process", "Who picked PostgreSQL?", "--data", data, "--json"]);
+    expect(r).toMatchObject({ trace_id: expect.stringMatching(/^trace_/), decision: "answered" });
+    const text = await runCli(["cognitive", "process", "Who picked PostgreSQL?", "--data", data]);
+    expect(text.stdout).toMatch(/^trace_id\s+trace_/m);
+    expect(text.stdout).toMatch(/^confidence\s+0\.\d+/m);
+    expect(text.stdout).toMatch(/db\.md/);
+  });
+
+  it("trace without --url explains that traces live in the server, and bad input exits non-zero with the code", async () => {
+    const r = await runCli(["cognitive", "trace", "trace_x", "--data", data]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/--url/);
+    const bad = await runCli(["cognitive", "process", "x", "-k", "99", "--data", data]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/invalid_request/);
+  });
+});
+
+describe("smriti cognitive --url (a running server)", () => {
+  it("process on the server, then trace reads it back; an unknown trace is not_found", async () => {
+    const { token } = await runJson<{ token: string }>(["token", "create", "--data", data, "--json"]);
+    const server = await startServe(data);
+    try {
+      const env = cliEnv({ SMRITI_TOKEN: token });
+      const r = await runJson<{ trace_id: string }>(["cognitive", "process", "Who picked PostgreSQL?", "--url", server.url, "--json"], { env });
+      const t = await runJson<{ trace_id: string; steps: unknown[] }>(["cognitive", "trace", r.trace_id, "--url", server.url, "--json"], { env });
+      expect(t.trace_id).toBe(r.trace_id);
+      expect(t.steps.length).toBeGreaterThan(0);
+      const missing = await runCli(["cognitive", "trace", "trace_nope", "--url", server.url], { env });
+      expect([missing.code, missing.stderr.includes("not_found")]).toEqual([1, true]);
+      const noToken = await runCli(["cognitive", "status", "--url", server.url]);
+      expect(noToken.stderr).toMatch(/SMRITI_TOKEN/);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,91 @@
+// The cognitive client calls against a real server on an ephemeral port, and the same calls through the in-process local client.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient, SmritiError, type SmritiClient } from "../../src/client/index.ts";
+import { createLocalClient, type LocalClient } from "../../src/client/local.ts";
+import { LAYER_IDS } from "../../src/contract/cognitive-layers.ts";
+import { listen, type RunningServer } from "../../src/transports/http/serve.ts";
+import { startTestService, type TestService } from "../helpers/runtime.ts";
+
+const NOTE = "# Lighthouse\n\nThe Varenholm lighthouse was designed by Ingrid Solberg.\n\n- [ ] TODO repaint the lantern room\n";
+
+/** The same checks for both clients: behaviour must not depend on the transport. */
+async function exercise(client: SmritiClient, actor: string | null) {
+  await client.ingest({ source_path: "lighthouse.md", content: NOTE });
+  const processed = await client.processCognitive("Who designed the Varenholm lighthouse?", { k: 3 });
+  expect(processed.trace_id).toMatch(/^trace_/);
+  expect(processed.confidence).toBeGreaterThan(0);
+  expect(processed.evidence[0]?.source_path).toBe("lighthouse.md");
+  expect(await client.cognitiveTrace(processed.trace_id)).toEqual(processed);
+  expect((await client.cognitiveLayers()).layers.map((l) => l.id)).toEqual([...LAYER_IDS]);
+  expect(await client.cognitiveLayerState("viveka")).toMatchObject({ id: "viveka", enabled: true, params: { injectionPenalty: 3 } });
+  expect((await client.cognitiveStackState(5)).enabled.dhyana).toBe(false);
+  expect((await client.cognitiveGoals()).open_loops.map((l) => l.text)).toEqual(["- [ ] TODO repaint the lantern room"]);
+  expect((await client.cognitiveKarma()).ledger).toEqual({ chunks: 0, total: 0 });
+  expect((await client.cognitiveChitta()).layer).toBe("chitta");
+  expect((await client.cognitiveIdentity()).actor_id).toBe(actor);
+  expect((await client.cognitiveFunctionalState()).disabled_layers).toEqual(["dhyana", "chitta"]);
+  expect((await client.cognitiveHealth()).status).toBe("ok");
+  expect((await client.cognitiveSnapshot()).layers).toHaveLength(13);
+  const unknown = await client.cognitiveLayerState("ego" as "viveka").catch((e: unknown) => e);
+  expect(unknown).toBeInstanceOf(SmritiError);
+  expect(unknown).toMatchObject({ status: 404, code: "not_found", details: { valid_layer_ids: [...LAYER_IDS] } });
+  await expect(client.cognitiveStackState(500)).rejects.toMatchObject({ status: 400, code: "invalid_request" });
+  await expect(client.cognitiveTrace("trace_nope")).rejects.toMatchObject({ status: 404, code: "not_found" });
+}
+
+describe("cognitive calls over HTTP", () => {
+  let svc: TestService;
+  let server: RunningServer;
+  beforeAll(async () => {
+    svc = await startTestService({ actors: ["planner"] });
+    server = await listen(svc.app, "127.0.0.1", 0);
+  });
+  afterAll(async () => {
+    await server.close();
+    await svc.cleanup();
+  });
+
+  it("process_cognitive, cognitive_layers, cognitive_layer_state, cognitive_stack_state, goals, karma, chitta, identity, functional state, trace", async () => {
+    await exercise(createClient({ baseUrl: server.url, token: svc.token, actorId: "planner" }), "planner");
+  });
+
+  it("a bad token is a 401 SmritiError", async () => {
+    await expect(createClient({ baseUrl: server.url, token: "nope" }).cognitiveLayers()).rejects.toMatchObject({ status: 401, code: "unauthorized" });
+  });
+});
+
+describe("createLocalClient", () => {
+  let dir: string;
+  let local: LocalClient;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "smriti-local-"));
+    local = await createLocalClient({ dataDir: dir, embedder: null, actorId: "planner", llmProvider: {}, policyCatalog: {}, decisionStore: {} });
+  });
+  afterAll(async () => {
+    await local.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("serves the same calls in-process, on the given data directory, issuing no token", async () => {
+    await exercise(local, "planner");
+    expect(local.runtime.store.findWorkspace("default")).toBeTruthy();
+    expect(local.runtime.store.listTokens(local.runtime.store.findWorkspace("default")!.id)).toEqual([]);
+  });
+
+  it("honours dbPath and the memory store it opens there", async () => {
+    const other = await createLocalClient({ dataDir: dir, dbPath: join(dir, "other.db"), embedder: null });
+    try {
+      expect((await other.recall({ query: "lighthouse" })).hits).toEqual([]);
+      expect(other.runtime.store).not.toBe(local.runtime.store);
+      // Not closed: closing would close the store it borrows, which `other` owns.
+      const shared = await createLocalClient({ memoryStore: other.runtime.store, embedder: null });
+      await shared.ingest({ source_path: "x.md", content: "# X\n\nThe Varenholm lighthouse keeper.\n" });
+      expect((await other.recall({ query: "keeper" })).hits[0]?.source_path).toBe("x.md");
+    } finally {
+      await other.close();
+    }
+  });
+});
