@@ -1,4 +1,8 @@
-// `smriti cognitive status|process|trace`: the inspection routes from the command line, in-process on --data or against --url.
+// `smriti cognitive status|process|trace|ablate`: the inspection routes from the command line (in-process on --data or against --url), and the ablation run.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { createClient, SmritiError, type SmritiClient } from "../client/index.ts";
 import { createLocalClient } from "../client/local.ts";
@@ -67,5 +71,19 @@ export function registerCognitive(program: Command): void {
       if (opts.json) return printJson(t);
       out(`${t.trace_id}  confidence ${t.confidence}  ${t.decision}  "${t.query}"`);
       for (const s of t.steps) out(`  ${s.layer.padEnd(13)} ${s.stage.padEnd(8)} ${s.status.padEnd(7)} ${s.ms}ms ${s.counts ? pairs(s.counts) : ""}${s.error ? ` error: ${s.error}` : ""}`);
+    });
+
+  addDataOption(cognitive.command("ablate"))
+    .description("measure each layer's uplift (every layer on, then each off) on the public eval sets and record it for the uplift route (~10 min)")
+    .option("--eval-dir <dir>", "the public eval sets (default $SMRITI_EVAL_DIR or ../shared/eval beside the checkout)")
+    .action(async (opts: DataOptions & { evalDir?: string }) => {
+      const root = fileURLToPath(new URL("../..", import.meta.url));
+      const evalDir = resolve(root, opts.evalDir ?? process.env.SMRITI_EVAL_DIR ?? "../shared/eval");
+      if (!existsSync(resolve(root, "eval/run.ts"))) throw new CliError("ablate runs the eval harness of a source checkout (eval/run.ts), which this install does not have");
+      if (!existsSync(evalDir)) throw new CliError(`ablate needs the public eval sets (LoCoMo, LongMemEval, SciFact, XQuAD); none at ${evalDir} (pass --eval-dir)`);
+      // The same runner as `npm run eval -- ablation`; it records into the data directory the server reads.
+      const env = { ...process.env, SMRITI_EVAL_DIR: evalDir, ...(opts.data ? { SMRITI_DATA_DIR: resolve(opts.data) } : {}) };
+      const code = await new Promise<number | null>((done) => spawn(process.execPath, ["--import", "tsx", "eval/run.ts", "ablation"], { cwd: root, env, stdio: "inherit" }).on("close", done));
+      if (code !== 0) throw new CliError(`ablation failed (exit ${code})`);
     });
 }

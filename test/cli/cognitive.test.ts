@@ -1,4 +1,4 @@
-// `smriti cognitive status|process|trace`: status and process in-process on --data, trace (and the rest) against a running server.
+// `smriti cognitive status|process|trace|ablate`: status and process in-process on --data, trace (and the rest) against a running server.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,6 +44,16 @@ describe("smriti cognitive (in-process on --data)", () => {
     const bad = await runCli(["cognitive", "process", "x", "-k", "99", "--data", data]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/invalid_request/);
+  });
+});
+
+describe("smriti cognitive ablate", () => {
+  it("refuses clearly, writing nothing, when the public eval sets are not there", async () => {
+    const r = await runCli(["cognitive", "ablate", "--data", data, "--eval-dir", join(notes, "no-such-dir")]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/needs the public eval sets .*no-such-dir/);
+    const { layers } = await runJson<{ layers: { uplift: unknown }[] }>(["cognitive", "status", "--data", data, "--json"]);
+    expect(layers.every((l) => l.uplift === null)).toBe(true);
   });
 });
 
