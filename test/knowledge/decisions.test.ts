@@ -1,14 +1,12 @@
 // POST /v1/decisions/extract and service_decision_extract: ADR/MADR, Nygard and free-form decisions with literal citations; nothing is written.
 import { readFileSync } from "node:fs";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { DecisionExtractResponse } from "../../src/contract/decisions.ts";
 import { limits } from "../../src/contract/limits.ts";
 import { operations } from "../../src/contract/operations.ts";
 import { contentHash } from "../../src/domain/hash.ts";
-import type { RunningServer } from "../../src/transports/http/serve.ts";
-import { callTool, connectMcp, listenWithMcp, toolError } from "../helpers/mcp-client.ts";
-import { startTestService, type TestService } from "../helpers/runtime.ts";
+import { callTool, toolError, useMcpService } from "../helpers/mcp-client.ts";
+import type { TestService } from "../helpers/runtime.ts";
 
 const NYGARD = `# 2. Implement as shell scripts
 
@@ -76,19 +74,10 @@ decision: inside a fence, ignored
 `;
 
 let svc: TestService;
-let server: RunningServer;
-const clients: Client[] = [];
+const service = useMcpService();
 
 beforeAll(async () => {
-  svc = await startTestService();
-  server = await listenWithMcp(svc);
-});
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-afterAll(async () => {
-  await server.close();
-  await svc.cleanup();
+  svc = service.svc;
 });
 
 async function extract(body: unknown): Promise<DecisionExtractResponse> {
@@ -176,7 +165,7 @@ describe("POST /v1/decisions/extract", () => {
 
 describe("service_decision_extract over MCP", () => {
   it("is listed with the table's description and returns the same result as HTTP", async () => {
-    const client = await connectMcp(server.url, { authorization: `Bearer ${svc.token}` }, clients);
+    const client = await service.connect();
     const { tools } = await client.listTools();
     const tool = tools.find((t) => t.name === "service_decision_extract");
     expect(tool?.description).toBe(operations.decision_extract.description);

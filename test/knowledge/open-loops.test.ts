@@ -1,11 +1,9 @@
 // GET /v1/open_loops and service_open_loops: unresolved TODO / OPENLOOP markers across the stored documents, cited into their chunks.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { OpenLoopsResponse } from "../../src/contract/open-loops.ts";
 import { operations } from "../../src/contract/operations.ts";
 import { findOpenLoops } from "../../src/domain/open-loops.ts";
-import type { RunningServer } from "../../src/transports/http/serve.ts";
-import { callTool, connectMcp, listenWithMcp, toolError } from "../helpers/mcp-client.ts";
+import { callTool, toolError, useMcpService } from "../helpers/mcp-client.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
 const PLAN = `# Launch plan
@@ -28,25 +26,16 @@ const CODE = `export function f() {
 `;
 
 let svc: TestService;
-let server: RunningServer;
-const clients: Client[] = [];
+const service = useMcpService();
 
 beforeAll(async () => {
-  svc = await startTestService();
-  server = await listenWithMcp(svc);
+  svc = service.svc;
   for (const [source_path, content] of [
     ["notes/plan.md", PLAN],
     ["src/f.ts", CODE],
     ["notes/clean.md", "# Clean\n\nNothing open here.\n"],
   ])
     expect((await svc.post("/v1/memory/ingest", { source_path, content })).status).toBe(200);
-});
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-afterAll(async () => {
-  await server.close();
-  await svc.cleanup();
 });
 
 async function loops(query: Record<string, string> = {}): Promise<OpenLoopsResponse> {
@@ -153,7 +142,7 @@ describe("GET /v1/open_loops", () => {
 
 describe("service_open_loops over MCP", () => {
   it("is listed with the table's description and matches HTTP", async () => {
-    const client = await connectMcp(server.url, { authorization: `Bearer ${svc.token}` }, clients);
+    const client = await service.connect();
     const { tools } = await client.listTools();
     expect(tools.find((t) => t.name === "service_open_loops")?.description).toBe(operations.open_loops.description);
     const viaMcp = await callTool<OpenLoopsResponse>(client, "service_open_loops", { source_path_prefix: "notes/", limit: 10 });
