@@ -14,8 +14,7 @@ import {
 } from "../contract/assimilation.ts";
 import { AppError } from "../contract/errors.ts";
 import { counterReason } from "../domain/counterpoint.ts";
-import { canonicalJson } from "../domain/event-hash.ts";
-import { sha256Hex } from "../domain/hash.ts";
+import { contentId } from "../domain/content-id.ts";
 import { knowledgeMaturity, MATURITY_LEVEL, NEXT_STAGE } from "../domain/maturity.ts";
 import { practise, renderArtefact, type Reflected } from "../domain/practice.ts";
 import { reflect } from "../domain/reflection.ts";
@@ -32,7 +31,6 @@ const CLAIMS_CHECKED = 10;
 const HITS_PER_CLAIM = 5;
 const MAX_VAULT_COUNTERPOINTS = 10;
 
-const idOf = (prefix: string, value: unknown) => `${prefix}_${sha256Hex(canonicalJson(value)).slice(0, 20)}`;
 
 export class AssimilationService {
   constructor(
@@ -46,15 +44,14 @@ export class AssimilationService {
   async capture(call: CallContext, input: ShravanRequest): Promise<ShravanRecord> {
     const req = ShravanSchema.parse(input);
     const ws = call.workspaceId;
-    const id = idOf("shravan", req);
+    const id = contentId("shravan", req);
     const existing = this.store.getRecord(ws, id);
     if (existing) return existing.body as ShravanRecord;
     for (const parent of req.lineage.parent_ids) this.expect(ws, parent, "shravan", "lineage.parent_ids names a capture");
 
     const now = this.clock.now();
     const sourcePath = `knowledge/shravan/${id}.md`;
-    const { write } = await this.ingest.prepare(ws, { content: req.content, source_path: sourcePath, kind: "markdown" });
-    const chunks = write?.chunks ?? this.store.documentChunks(ws, sourcePath);
+    const note = await this.ingest.prepareNote(ws, sourcePath, req.content, now);
     const body: ShravanRecord = {
       id,
       stage: "shravan",
@@ -63,7 +60,7 @@ export class AssimilationService {
       next_stage: NEXT_STAGE.shravan,
       created_at: now.toISOString(),
       created_by: call.actorId,
-      citations: chunks.map((c) => citationOf({ ...c, sourcePath }, 1, now)),
+      citations: note.citations,
       source_type: req.source_type,
       source_title: req.source_title,
       authority: req.authority,
@@ -75,7 +72,7 @@ export class AssimilationService {
       source_path: sourcePath,
     };
     const event = draftEvent(call, "knowledge.captured", { id, source_title: req.source_title, source_path: sourcePath }, now.getTime());
-    return this.store.insertRecord(ws, { id, kind: "shravan", group: null, parentId: null, status: null, createdAt: now.getTime(), body }, { events: [event], document: write ?? undefined }).record.body as ShravanRecord;
+    return this.store.insertRecord(ws, { id, kind: "shravan", group: null, parentId: null, status: null, createdAt: now.getTime(), body }, { events: [event], document: note.write }).record.body as ShravanRecord;
   }
 
   /** Reflects on a capture once: claims, questions, principles and counterpoints, each cited to its sentence. */
@@ -94,7 +91,7 @@ export class AssimilationService {
     const sentences = reflect(doc.content).map((s) => ({ role: s.role, text: doc.content.slice(s.start, s.end), citation: cite(s.start, s.end) }));
     const claims = sentences.filter((s) => s.role === "claim").map(({ text, citation }) => ({ text, citation }));
     const body: MananRecord = {
-      id: idOf("manan", shravan.id),
+      id: contentId("manan", shravan.id),
       stage: "manan",
       maturity_level: MATURITY_LEVEL.manan,
       knowledge_maturity: knowledgeMaturity("manan", shravan.trust_score, shravan.relevance_score),
@@ -160,11 +157,11 @@ export class AssimilationService {
       principles: manan.principles.map(refd),
     });
     const artefact = { ...made, items: made.items.map((i) => ({ kind: i.kind, text: i.text, citation: i.ref })) };
-    const id = idOf("nididhyasan", { manan: manan.id, type: req.implementation_type });
+    const id = contentId("nididhyasan", { manan: manan.id, type: req.implementation_type });
     const citations = uniqueCitations(artefact.items.map((i) => i.citation));
     const proposal: Proposal | null = req.propose_memory
       ? {
-          id: idOf("proposal", id),
+          id: contentId("proposal", id),
           nididhyasan_id: id,
           status: "pending",
           target_source_path: `knowledge/practiced/${id}.md`,

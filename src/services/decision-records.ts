@@ -3,8 +3,7 @@ import type { DecisionGetRequest, DecisionListRequest, DecisionListResponse, Dec
 import { DecisionListRequest as ListSchema, DecisionRecordRequest as RecordSchema } from "../contract/decisions.ts";
 import { AppError } from "../contract/errors.ts";
 import { renderDecisionNote } from "../domain/decision-note.ts";
-import { canonicalJson } from "../domain/event-hash.ts";
-import { sha256Hex } from "../domain/hash.ts";
+import { contentId } from "../domain/content-id.ts";
 import type { Clock, Store } from "../ports.ts";
 import { draftEvent } from "./audit.ts";
 import { citationOf } from "./citations.ts";
@@ -23,7 +22,7 @@ export class DecisionRecordService {
     const req = RecordSchema.parse(input);
     const ws = call.workspaceId;
     // The ref hashes what was decided (not who or when), so a retried or repeated request finds the first record.
-    const ref = `dec_${sha256Hex(canonicalJson({ ...req, evidence: [...new Set(req.evidence)].sort() })).slice(0, 20)}`;
+    const ref = contentId("dec", { ...req, evidence: [...new Set(req.evidence)].sort() });
     const existing = this.store.getRecord(ws, ref);
     if (existing) return existing.body as DecisionRecord;
 
@@ -35,8 +34,7 @@ export class DecisionRecordService {
     });
     const fields = { ref, title: req.title, status: req.status, date: req.date ?? null, context: req.context ?? null, decision: req.decision, chosenOption: req.chosen_option ?? null, consequences: req.consequences ?? null, options: req.options };
     const sourcePath = `decisions/${req.namespace}/${ref}.md`;
-    const { write } = await this.ingest.prepare(ws, { content: renderDecisionNote(fields), source_path: sourcePath, kind: "markdown" });
-    const noteChunks = write?.chunks ?? this.store.documentChunks(ws, sourcePath);
+    const note = await this.ingest.prepareNote(ws, sourcePath, renderDecisionNote(fields), now);
     const body: DecisionRecord = {
       ref,
       namespace: req.namespace,
@@ -51,10 +49,10 @@ export class DecisionRecordService {
       recorded_at: now.toISOString(),
       recorded_by: call.actorId,
       source_path: sourcePath,
-      citations: [...noteChunks.map((c) => citationOf({ ...c, sourcePath }, 1, now)), ...evidence],
+      citations: [...note.citations, ...evidence],
     };
     const audit = draftEvent(call, "decision.recorded", { ref, namespace: req.namespace, title: req.title, source_path: sourcePath }, now.getTime());
-    const { record } = this.store.insertRecord(ws, { id: ref, kind: "decision", group: req.namespace, parentId: null, status: null, createdAt: now.getTime(), body }, { events: [audit], document: write ?? undefined });
+    const { record } = this.store.insertRecord(ws, { id: ref, kind: "decision", group: req.namespace, parentId: null, status: null, createdAt: now.getTime(), body }, { events: [audit], document: note.write });
     return record.body as DecisionRecord;
   }
 

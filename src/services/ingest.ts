@@ -8,6 +8,8 @@ import { tokenize } from "../domain/tokenize.ts";
 import type { ChunkInput, Clock, DocumentWrite, Embedder, EventDraft, NewVectors, Store } from "../ports.ts";
 import { looksBinary } from "./binary.ts";
 import { draftEvent } from "./audit.ts";
+import { citationOf } from "./citations.ts";
+import type { Citation } from "../contract/citation.ts";
 import type { CallContext } from "./context.ts";
 
 /** Work between yields to the event loop, so one large ingest never stalls other callers for long. */
@@ -77,6 +79,16 @@ export class IngestService {
     };
     const write = { doc: { sourcePath, documentHash, kind, authoredAt, ingestedAt: now, content: req.content }, chunks, vectors };
     return { result, write, audit: event(result) || undefined };
+  }
+
+  /**
+   * A markdown note the service writes itself (a decision, a capture, an approved artefact), prepared for the caller's
+   * transaction, with a citation (score 1) per chunk; an unchanged note is cited from what is stored.
+   */
+  async prepareNote(workspaceId: string, sourcePath: string, content: string, now: Date): Promise<{ write: DocumentWrite | undefined; citations: Citation[] }> {
+    const { write } = await this.prepare(workspaceId, { content, source_path: sourcePath, kind: "markdown" });
+    const chunks = write?.chunks ?? this.store.documentChunks(workspaceId, sourcePath);
+    return { write: write ?? undefined, citations: chunks.map((c) => citationOf({ ...c, sourcePath }, 1, now)) };
   }
 
   /** Embeds texts the cache lacks; on embedder failure the ingest still lands and the background job fills vectors later. */

@@ -34,9 +34,9 @@ export class ProposalService {
     const now = this.clock.now();
     const status = req.verdict === "approve" ? "approved" : "rejected";
     const reviewed: Proposal = { ...proposal, status, reviewed_at: now.toISOString(), reviewed_by: call.actorId, note: req.note ?? null };
-    const write = status === "approved" ? (await this.ingest.prepare(ws, { content: proposal.content, source_path: proposal.target_source_path, kind: "markdown" })).write : null;
+    const write = status === "approved" ? (await this.ingest.prepareNote(ws, proposal.target_source_path, proposal.content, now)).write : undefined;
     const event = draftEvent(call, `knowledge.proposal_${status}`, { id: proposal.id, nididhyasan_id: proposal.nididhyasan_id, target_source_path: proposal.target_source_path, note: reviewed.note }, now.getTime());
-    const done = this.store.transitionRecord(ws, proposal.id, "pending", status, reviewed, { events: [event], document: write ?? undefined });
+    const done = this.store.transitionRecord(ws, proposal.id, "pending", status, reviewed, { events: [event], document: write });
     if (!done) throw new AppError("wrong_stage", `proposal ${proposal.id} was reviewed concurrently`);
     return reviewed;
   }

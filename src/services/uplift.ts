@@ -25,7 +25,8 @@ export class UpliftService {
     return {
       since: since === undefined ? null : new Date(since).toISOString(),
       layers: snap.layers.map((l) => ({ id: l.id, job: l.job, enabled: l.enabled, counters: l.counters, uplift: l.uplift })),
-      by_workspace: Object.fromEntries(Object.entries(snap.by_workspace).map(([id, layers]) => [id === call.workspaceId ? call.workspaceName : id, layers as Record<string, Record<string, number>>])),
+      // The snapshot was read for the caller's workspace alone, so its breakdown has (at most) that one entry, named.
+      by_workspace: Object.fromEntries(Object.values(snap.by_workspace).map((layers) => [call.workspaceName, layers as Record<string, Record<string, number>>])),
       tuner: { tried: snap.tuner.tried, kept: snap.tuner.kept, decisions: snap.tuner.decisions.map((d) => ({ ...d, at: new Date(d.at).toISOString() })) },
       ablation: snap.ablation && { ...snap.ablation, at: new Date(snap.ablation.at).toISOString() },
     };

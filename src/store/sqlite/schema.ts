@@ -100,6 +100,8 @@ export const migrations: readonly string[] = [
   CREATE TABLE cognitive_records (seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, workspace_id TEXT, at INTEGER NOT NULL, payload TEXT NOT NULL);
   CREATE INDEX cognitive_records_by_kind ON cognitive_records (kind, seq);
   `,
+  // Start-up rebuilds the karma ledger from memory.feedback events, and the audit route filters by type: both read by type.
+  `CREATE INDEX events_by_type ON events (workspace_id, type, seq);`,
 ];
 
 export const OP_ADD = 1;

@@ -24,9 +24,9 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
     const started = performance.now();
     await next();
     // The matched template (e.g. /v1/decisions/:ref), so ids never become label values; unmatched paths share one label.
-    const route = c.res.status === 404 && c.get("errorCode") === "route_not_found" ? "(unmatched)" : c.req.routePath;
-    runtime.metrics.httpDuration.observe({ method: c.req.method, route, status: String(c.res.status) }, (performance.now() - started) / 1000);
     const code = c.get("errorCode");
+    const route = code === "route_not_found" ? "(unmatched)" : c.req.routePath;
+    runtime.metrics.httpDuration.observe({ method: c.req.method, route, status: String(c.res.status) }, (performance.now() - started) / 1000);
     if (code) runtime.metrics.httpErrors.inc({ method: c.req.method, route, code });
   });
   app.get("/healthz", (c) => c.json({ status: "ok", version: runtime.version }));
