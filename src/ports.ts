@@ -55,6 +55,8 @@ export interface ChunkRecord {
   start: number;
   end: number;
   text: string;
+  /** Its BM25 terms as ingest stored them, space-separated: layers compare chunks by these without tokenizing again (split only for the few they examine). */
+  terms: string;
   authoredAt: number;
 }
 
@@ -231,10 +233,12 @@ export interface Store {
   /** Loads the workspace's search indexes now (the server does this before it reports ready) instead of on first query. */
   warm(workspaceId: string, embedder?: { id: string; dimensions: number }): void;
   searchLexical(workspaceId: string, terms: readonly string[], k: number, filter: ChunkFilter): Scored[];
-  lexicalScore(workspaceId: string, terms: readonly string[], chunkId: number): number;
+  /** BM25 of each chunk (0 when absent), all from one index state: a recall scores its candidates in one call. */
+  lexicalScores(workspaceId: string, terms: readonly string[], chunkIds: readonly number[]): number[];
   lexicalMaxScore(workspaceId: string, terms: readonly string[]): number;
   searchDense(workspaceId: string, embedderId: string, query: Float32Array, k: number, filter: ChunkFilter): Scored[];
-  denseSimilarity(workspaceId: string, embedderId: string, query: Float32Array, chunkId: number): number | null;
+  /** Cosine of the query with each chunk's vector (null when it has none), from one index state. */
+  denseSimilarities(workspaceId: string, embedderId: string, query: Float32Array, chunkIds: readonly number[]): (number | null)[];
   chunkVector(workspaceId: string, embedderId: string, dimensions: number, chunkId: number): Float32Array | undefined;
 
   getEmbeddings(embedderId: string, chunkHashes: readonly string[]): Map<string, Float32Array>;

@@ -1,5 +1,4 @@
-// BM25 terms of a chunk, computed once per chunk object (viveka and dhyana both compare term sets).
-import { tokenize } from "../domain/tokenize.ts";
+// A chunk's BM25 terms as a set, built once per chunk object (viveka and dhyana both compare term sets).
 import type { ChunkRecord } from "../ports.ts";
 
 const cache = new WeakMap<ChunkRecord, ReadonlySet<string>>();
@@ -7,7 +6,7 @@ const cache = new WeakMap<ChunkRecord, ReadonlySet<string>>();
 export function termsOf(chunk: ChunkRecord): ReadonlySet<string> {
   let terms = cache.get(chunk);
   if (!terms) {
-    terms = new Set(tokenize(chunk.text));
+    terms = new Set(chunk.terms === "" ? [] : chunk.terms.split(" "));
     cache.set(chunk, terms);
   }
   return terms;

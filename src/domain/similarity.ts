@@ -26,5 +26,8 @@ export function similarity(a: Comparable, b: Comparable): number {
 export const NEAR_DUPLICATE_JACCARD = 0.8;
 
 export function isNearDuplicate(a: Comparable, b: Comparable, threshold = NEAR_DUPLICATE_JACCARD): boolean {
+  // Jaccard <= smaller / larger size, so sets of unlike sizes are told apart without intersecting them.
+  const [small, large] = a.terms.size <= b.terms.size ? [a.terms.size, b.terms.size] : [b.terms.size, a.terms.size];
+  if (small < threshold * large) return false;
   return jaccard(a.terms, b.terms) >= threshold;
 }

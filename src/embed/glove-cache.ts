@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { removeStaleTempFiles, writeFileAtomic } from "./atomic-file.ts";
 import { decodeGloveTable, encodeGloveTable, type GloveTable } from "./glove-format.ts";
+import { withNeighbourTable } from "./glove-neighbours.ts";
 import { tokenize } from "./tokenize.ts";
 import { readWinkEmbeddings, winkSourcePath } from "./wink-source.ts";
 
@@ -75,6 +76,7 @@ export async function convertWinkJson(sourcePath: string, sourceSize: number): P
     ranks: ranks.slice(0, count), // slice, not subarray: release the growth slack
     scales: scales.slice(0, count),
     vectors: vectors.slice(0, count * dims),
+    neighbours: null,
   };
 }
 
@@ -115,7 +117,7 @@ async function openOrBuild(path: string, sourcePath: string): Promise<OpenedGlov
     );
   }
   await removeStaleTempFiles(path);
-  const table = await convertWinkJson(sourcePath, sourceSize);
+  const table = withNeighbourTable(await convertWinkJson(sourcePath, sourceSize));
   try {
     await writeFileAtomic(path, encodeGloveTable(table));
   } catch (err) {

@@ -1,17 +1,19 @@
-// Binary layout of the compact GloVe cache: int8 vectors + per-vector scale + ranks + word list.
+// Binary layout of the compact GloVe cache: int8 vectors + per-vector scale + ranks + word list, and the precomputed
+// nearest words of the most frequent ones (manas' query expansion).
 //
 // Little-endian (typed-array sections are native order, so big-endian hosts are rejected). Header:
 //   0  magic "SMRGLOVE"       8  u32 format version   12 u32 dimensions   16 u32 word count
 //   20 u32 original vocab size 24 u32 word-list bytes  28 u32 reserved (0)
 //   32 f64 source file size    40 f64 payload bytes    48 32 bytes SHA-256 of the payload
-//   80 16 bytes reserved (0)
-// Payload (every section 4-byte aligned): u32 ranks[count] | f32 scales[count] |
-//   i8 vectors[count * dimensions] (component = q * scale) | UTF-8 words joined by "\n".
+//   80 u32 neighbour heads (n) 84 u32 neighbours per head (k)  88 u32 candidate vocabulary  92 u32 shortlist
+// Payload (every section padded to 4 bytes): u32 ranks[count] | f32 scales[count] |
+//   i8 vectors[count * dimensions] (component = q * scale) | i32 heads[n] | i32 neighbour rows[n * k] (-1 = none) |
+//   i16 cosines x 10^4 [n * k] | UTF-8 words joined by "\n".
 import { createHash } from "node:crypto";
 import { endianness } from "node:os";
 
 export const CACHE_MAGIC = "SMRGLOVE";
-export const CACHE_FORMAT_VERSION = 1;
+export const CACHE_FORMAT_VERSION = 2;
 export const HEADER_BYTES = 96;
 
 /** Decoded cache contents; typed arrays are views into (an aligned copy of) the file bytes. */
@@ -27,6 +29,21 @@ export interface GloveTable {
   /** Per-word dequantisation scale: component = vectors[i * dimensions + d] * scales[i]. */
   readonly scales: Float32Array;
   readonly vectors: Int8Array;
+  /** Precomputed nearest words (null: none, every look-up searches). */
+  readonly neighbours: NeighbourTable | null;
+}
+
+/** The k nearest candidate words of the n most frequent ones, as GloveNeighbours' search finds them. */
+export interface NeighbourTable {
+  /** The candidate vocabulary and shortlist it was searched with: a table built with others is not used. */
+  readonly vocabulary: number;
+  readonly shortlist: number;
+  readonly k: number;
+  /** Rows (into words) of the words that have an entry. */
+  readonly heads: Int32Array;
+  /** Per head, k neighbour rows best first (-1 when fewer exist) and their cosines x 10^4 (rounded to 4 decimals). */
+  readonly rows: Int32Array;
+  readonly cosines: Int16Array;
 }
 
 export type DecodeResult = { ok: true; table: GloveTable } | { ok: false; reason: string };
@@ -42,7 +59,9 @@ export function encodeGloveTable(t: GloveTable): Buffer[] {
   const ranks = Buffer.from(t.ranks.buffer, t.ranks.byteOffset, count * 4);
   const scales = Buffer.from(t.scales.buffer, t.scales.byteOffset, count * 4);
   const vectors = Buffer.from(t.vectors.buffer, t.vectors.byteOffset, count * t.dimensions);
-  const payload = [ranks, scales, vectors, words];
+  const nb = t.neighbours;
+  const section = (a: Int32Array | Int16Array | undefined) => (a ? Buffer.from(a.buffer, a.byteOffset, a.byteLength) : Buffer.alloc(0));
+  const payload = [ranks, scales, padded(vectors), section(nb?.heads), section(nb?.rows), padded(section(nb?.cosines)), words];
   const hash = createHash("sha256");
   for (const part of payload) hash.update(part);
   const header = Buffer.alloc(HEADER_BYTES);
@@ -55,6 +74,10 @@ export function encodeGloveTable(t: GloveTable): Buffer[] {
   header.writeDoubleLE(t.sourceSize, 32);
   header.writeDoubleLE(payload.reduce((n, p) => n + p.length, 0), 40);
   hash.digest().copy(header, 48);
+  header.writeUInt32LE(nb?.heads.length ?? 0, 80);
+  header.writeUInt32LE(nb?.k ?? 0, 84);
+  header.writeUInt32LE(nb?.vocabulary ?? 0, 88);
+  header.writeUInt32LE(nb?.shortlist ?? 0, 92);
   return [header, ...payload];
 }
 
@@ -73,7 +96,11 @@ export function decodeGloveTable(file: Buffer): DecodeResult {
   const wordBytes = file.readUInt32LE(24);
   const sourceSize = file.readDoubleLE(32);
   const payloadBytes = file.readDoubleLE(40);
-  const expected = count * (8 + dimensions) + wordBytes;
+  const heads = file.readUInt32LE(80);
+  const k = file.readUInt32LE(84);
+  const vectorBytes = align4(count * dimensions);
+  const neighbourBytes = heads * (4 + 4 * k) + align4(heads * k * 2);
+  const expected = count * 8 + vectorBytes + neighbourBytes + wordBytes;
   if (payloadBytes !== expected) return { ok: false, reason: "inconsistent header sizes" };
   if (file.length !== HEADER_BYTES + payloadBytes) {
     return { ok: false, reason: `size ${file.length} bytes, header says ${HEADER_BYTES + payloadBytes}` };
@@ -86,7 +113,26 @@ export function decodeGloveTable(file: Buffer): DecodeResult {
   const ranks = new Uint32Array(bytes.buffer, base, count);
   const scales = new Float32Array(bytes.buffer, base + count * 4, count);
   const vectors = new Int8Array(bytes.buffer, base + count * 8, count * dimensions);
-  const words = count === 0 ? [] : payload.toString("utf8", count * (8 + dimensions)).split("\n");
+  const nbBase = base + count * 8 + vectorBytes;
+  const neighbours =
+    heads === 0
+      ? null
+      : {
+          vocabulary: file.readUInt32LE(88),
+          shortlist: file.readUInt32LE(92),
+          k,
+          heads: new Int32Array(bytes.buffer, nbBase, heads),
+          rows: new Int32Array(bytes.buffer, nbBase + heads * 4, heads * k),
+          cosines: new Int16Array(bytes.buffer, nbBase + heads * 4 * (1 + k), heads * k),
+        };
+  const words = count === 0 ? [] : payload.toString("utf8", count * 8 + vectorBytes + neighbourBytes).split("\n");
   if (words.length !== count) return { ok: false, reason: `word list has ${words.length} entries, expected ${count}` };
-  return { ok: true, table: { dimensions, vocabSize, sourceSize, words, ranks, scales, vectors } };
+  return { ok: true, table: { dimensions, vocabSize, sourceSize, words, ranks, scales, vectors, neighbours } };
+}
+
+const align4 = (n: number) => Math.ceil(n / 4) * 4;
+
+/** The bytes followed by zeros up to a multiple of 4, so that the next typed-array section is aligned. */
+function padded(b: Buffer): Buffer {
+  return b.length % 4 === 0 ? b : Buffer.concat([b, Buffer.alloc(align4(b.length) - b.length)]);
 }

@@ -1,21 +1,27 @@
 // Nearest words in the GloVe table (manas' query expansion): sign-bit Hamming prefilter over the most frequent words,
-// exact cosine over the closest few hundred, cached per word (an exact scan cost ~5 ms a word on a query's hot path).
+// exact cosine over the closest few hundred (an exact scan cost ~5 ms a word on a query's hot path). The most frequent
+// words' answers are precomputed with the cache (a search still costs ~0.4 ms, several per query); others are cached.
 import type { WordNeighbours } from "../ports.ts";
-import type { GloveTable } from "./glove-format.ts";
+import type { GloveTable, NeighbourTable } from "./glove-format.ts";
 
 /** Candidates: the most frequent plain lowercase words; rarer ones are mostly names and typos, useless as expansions. */
 export const NEIGHBOUR_VOCABULARY = 40_000;
 const CACHE_WORDS = 50_000;
 /** Candidates kept by the Hamming prefilter for the exact cosine. */
 const SHORTLIST = 256;
+/** Words with a precomputed answer (the most frequent candidates: most of any query's words) and answers kept per word. */
+export const TABLE_WORDS = 10_000;
+export const TABLE_K = 4;
 
 export class GloveNeighbours implements WordNeighbours {
   private readonly rows: Int32Array;
   private readonly norms: Float32Array;
-  /** Per candidate, its vector's sign bits (words x 32 bits). */
-  private readonly signs: Uint32Array;
+  /** Per candidate, its vector's sign bits (words x 32 bits); signed so that V8 keeps the XORs in small integers. */
+  private readonly signs: Int32Array;
   private readonly words32: number;
   private readonly cache = new Map<string, { word: string; similarity: number }[]>();
+  /** Row of a word -> its entry in the precomputed table (empty when the table is absent or was built otherwise). */
+  private readonly entryOf = new Map<number, number>();
 
   constructor(
     private readonly table: GloveTable,
@@ -27,17 +33,34 @@ export class GloveNeighbours implements WordNeighbours {
     this.norms = new Float32Array(rows.length);
     const d = table.dimensions;
     this.words32 = Math.ceil(d / 32);
-    this.signs = new Uint32Array(rows.length * this.words32);
+    this.signs = new Int32Array(rows.length * this.words32);
     rows.forEach((row, j) => {
       let sq = 0;
       for (let k = row * d; k < row * d + d; k++) sq += table.vectors[k]! * table.vectors[k]!;
       this.norms[j] = Math.sqrt(sq);
       this.signs.set(this.signBits(table.vectors.subarray(row * d, row * d + d)), j * this.words32);
     });
+    const nb = table.neighbours;
+    if (nb && nb.vocabulary === NEIGHBOUR_VOCABULARY && nb.shortlist === SHORTLIST) nb.heads.forEach((row, i) => this.entryOf.set(row, i));
   }
 
-  private signBits(v: Int8Array): Uint32Array {
-    const out = new Uint32Array(this.words32);
+  /** The table of the TABLE_WORDS most frequent candidates' TABLE_K nearest words, exactly as search() finds them. */
+  buildTable(): NeighbourTable {
+    const n = Math.min(TABLE_WORDS, this.rows.length);
+    const heads = this.rows.slice(0, n);
+    const rows = new Int32Array(n * TABLE_K).fill(-1);
+    const cosines = new Int16Array(n * TABLE_K);
+    heads.forEach((head, i) => {
+      this.search(this.table.words[head]!, TABLE_K).forEach((nb, j) => {
+        rows[i * TABLE_K + j] = this.index.get(nb.word)!;
+        cosines[i * TABLE_K + j] = Math.round(nb.similarity * 1e4);
+      });
+    });
+    return { vocabulary: NEIGHBOUR_VOCABULARY, shortlist: SHORTLIST, k: TABLE_K, heads, rows, cosines };
+  }
+
+  private signBits(v: Int8Array): Int32Array {
+    const out = new Int32Array(this.words32);
     for (let k = 0; k < v.length; k++) if (v[k]! > 0) out[k >>> 5]! |= 1 << (k & 31);
     return out;
   }
@@ -56,6 +79,8 @@ export class GloveNeighbours implements WordNeighbours {
   private search(word: string, n: number): { word: string; similarity: number }[] {
     const self = this.index.get(word);
     if (self === undefined || n <= 0) return [];
+    const entry = n <= TABLE_K ? this.entryOf.get(self) : undefined;
+    if (entry !== undefined) return this.fromTable(entry, n);
     const { vectors, dimensions: d, words } = this.table;
     const q = vectors.subarray(self * d, self * d + d);
     let qn = 0;
@@ -78,25 +103,20 @@ export class GloveNeighbours implements WordNeighbours {
     return best.map((b) => ({ word: words[b.row]!, similarity: Number(b.sim.toFixed(4)) }));
   }
 
+  /** A precomputed answer: the top n of the top TABLE_K is the top n (the search keeps ties in scan order either way). */
+  private fromTable(entry: number, n: number): { word: string; similarity: number }[] {
+    const { rows, cosines } = this.table.neighbours!;
+    const out: { word: string; similarity: number }[] = [];
+    for (let j = entry * TABLE_K; j < entry * TABLE_K + n && rows[j]! >= 0; j++) out.push({ word: this.table.words[rows[j]!]!, similarity: cosines[j]! / 1e4 });
+    return out;
+  }
+
   /** The SHORTLIST candidates with the fewest differing sign bits (ties at the cut-off in vocabulary order). */
-  private shortlist(q: Uint32Array): number[] {
+  private shortlist(q: Int32Array): number[] {
     const n = this.rows.length;
-    const w = this.words32;
-    const signs = this.signs;
-    const dist = new Uint8Array(n);
-    const histogram = new Uint32Array(w * 32 + 1);
-    for (let j = 0, b = 0; j < n; j++) {
-      let h = 0;
-      for (let k = 0; k < w; k++, b++) {
-        // Inline popcount (a call per word cost a third of the scan).
-        let x = signs[b]! ^ q[k]!;
-        x -= (x >>> 1) & 0x55555555;
-        x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-        h += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-      }
-      dist[j] = h;
-      histogram[h]!++;
-    }
+    const dist = this.words32 === 4 ? this.hamming4(q) : this.hamming(q);
+    const histogram = new Uint32Array(this.words32 * 32 + 1);
+    for (let j = 0; j < n; j++) histogram[dist[j]!]!++;
     // Every row closer than `cut`, then rows at exactly `cut` until the list is full.
     let cut = 0;
     let below = 0;
@@ -113,4 +133,40 @@ export class GloveNeighbours implements WordNeighbours {
     }
     return out;
   }
+
+  /** Hamming distance of every candidate's sign bits to `q`. */
+  private hamming(q: Int32Array): Uint8Array {
+    const w = this.words32;
+    const signs = this.signs;
+    const dist = new Uint8Array(this.rows.length);
+    for (let j = 0, b = 0; j < dist.length; j++) {
+      let h = 0;
+      for (let k = 0; k < w; k++, b++) h += popcount(signs[b]! ^ q[k]!);
+      dist[j] = h;
+    }
+    return dist;
+  }
+
+  /** The same for 100-d vectors (four words), unrolled: the scan is the whole cost of a neighbour search, and this halves it. */
+  private hamming4(q: Int32Array): Uint8Array {
+    const signs = this.signs;
+    const [q0, q1, q2, q3] = [q[0]!, q[1]!, q[2]!, q[3]!];
+    const dist = new Uint8Array(this.rows.length);
+    for (let j = 0, b = 0; j < dist.length; j++, b += 4)
+      dist[j] = popcount(signs[b]! ^ q0) + popcount(signs[b + 1]! ^ q1) + popcount(signs[b + 2]! ^ q2) + popcount(signs[b + 3]! ^ q3);
+    return dist;
+  }
+}
+
+/** Set bits of a 32-bit integer (SWAR; V8 inlines it). */
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** The table with its neighbour table computed (once, when the cache is built: ~5 s for TABLE_WORDS words). */
+export function withNeighbourTable(table: GloveTable): GloveTable {
+  const index = new Map(table.words.map((w, i) => [w, i]));
+  return { ...table, neighbours: new GloveNeighbours({ ...table, neighbours: null }, index).buildTable() };
 }

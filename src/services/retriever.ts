@@ -68,15 +68,21 @@ export class Retriever {
     const denseRank = new Map(dense.map((h, i) => [h.id, { rank: i + 1, score: h.score }]));
     const weights = !vector ? this.config.lexicalOnly : q.mode === "vector" ? this.config.vectorOnly : this.config.hybrid;
     const fusion = q.denseScale !== undefined && q.denseScale !== 1 ? { ...weights.fusion, dense: weights.fusion.dense * q.denseScale } : weights.fusion;
+    const ids = [...new Set([...lexRank.keys(), ...denseRank.keys(), ...expansionHits.map((h) => h.id)])];
+    // Every signal a candidate lacks, scored in one store call per signal (per expansion term): one index state, no per-id look-ups.
+    const bm25Of = this.store.lexicalScores(q.workspaceId, terms, ids.filter((id) => !lexRank.has(id)));
+    const denseOf = vector && this.embedder ? this.store.denseSimilarities(q.workspaceId, this.embedder.id, vector, ids.filter((id) => !denseRank.has(id))) : [];
+    const expansionOf = expansionHits.length > 0 ? exp.map((x) => this.store.lexicalScores(q.workspaceId, [x.term], ids)) : [];
     const out: Candidate[] = [];
-    for (const id of new Set([...lexRank.keys(), ...denseRank.keys(), ...expansionHits.map((h) => h.id)])) {
-      const bm25 = lexRank.get(id)?.score ?? this.store.lexicalScore(q.workspaceId, terms, id);
+    let missingBm25 = 0;
+    let missingDense = 0;
+    ids.forEach((id, i) => {
+      const bm25 = lexRank.get(id)?.score ?? bm25Of[missingBm25++]!;
       const lexicalSignal = maxBm25 > 0 ? Math.min(1, bm25 / maxBm25) : 0;
-      const denseSignal =
-        vector && this.embedder ? (denseRank.get(id)?.score ?? this.store.denseSimilarity(q.workspaceId, this.embedder.id, vector, id) ?? 0) : null;
+      const denseSignal = vector && this.embedder ? (denseRank.get(id)?.score ?? denseOf[missingDense++] ?? 0) : null;
       const fused = fuse({ lexical: lexicalSignal, dense: denseSignal }, fusion);
       if (expansionHits.length > 0) {
-        const e = (fusion.lexical * exp.reduce((s, x) => s + x.weight * this.store.lexicalScore(q.workspaceId, [x.term], id), 0)) / expNorm;
+        const e = (fusion.lexical * exp.reduce((s, x, t) => s + x.weight * expansionOf[t]![i]!, 0)) / expNorm;
         fused.contributions.expansion = e;
         fused.logit += e;
       }
@@ -91,7 +97,7 @@ export class Retriever {
         denseRank: denseRank.get(id)?.rank ?? null,
         contributions: fused.contributions,
       });
-    }
+    });
     out.sort((a, b) => b.base - a.base || a.id - b.id);
     // Stage 2 is monotone in the base logit, so the order above stands.
     const calibrated = calibrateQuery(out.map((c) => c.base), weights.calibration);

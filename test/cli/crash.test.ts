@@ -104,8 +104,9 @@ function expectSameScores(watcher: FullRuntime, fresh: FullRuntime, wsId: string
   for (const query of ["replica", "quorum lattice", "crash document"]) {
     const terms = tokenize(query);
     expect(watcher.store.lexicalMaxScore(wsId, terms), query).toBeCloseTo(fresh.store.lexicalMaxScore(wsId, terms), 9);
-    for (const id of live) expect(watcher.store.lexicalScore(wsId, terms, id), `${query} #${id}`).toBeCloseTo(fresh.store.lexicalScore(wsId, terms, id), 9);
-    for (const id of gone) expect(watcher.store.lexicalScore(wsId, terms, id), `${query} removed #${id}`).toBe(0);
+    const expected = fresh.store.lexicalScores(wsId, terms, live);
+    watcher.store.lexicalScores(wsId, terms, live).forEach((s, i) => expect(s, `${query} #${live[i]}`).toBeCloseTo(expected[i]!, 9));
+    expect(watcher.store.lexicalScores(wsId, terms, gone), `${query} removed`).toEqual(gone.map(() => 0));
   }
 }
 

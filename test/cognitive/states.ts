@@ -3,6 +3,7 @@ import { defaultParams, type CognitiveParams } from "../../src/cognitive/params.
 import type { Evidence, EvidenceState, LayerContext, Op, QueryState } from "../../src/cognitive/types.ts";
 import type { ChunkRecord } from "../../src/ports.ts";
 import { contentHash } from "../../src/domain/hash.ts";
+import { tokenize } from "../../src/domain/tokenize.ts";
 
 export function query(text: string, over: Partial<QueryState> = {}): QueryState {
   return {
@@ -24,7 +25,7 @@ export function query(text: string, over: Partial<QueryState> = {}): QueryState 
 }
 
 export function chunk(id: number, text: string, authoredAt = 0): ChunkRecord {
-  return { id, sourcePath: `doc-${id}.md`, ord: 0, chunkHash: contentHash(text), anchor: "", start: 0, end: text.length, text, authoredAt };
+  return { id, sourcePath: `doc-${id}.md`, ord: 0, chunkHash: contentHash(text), anchor: "", start: 0, end: text.length, text, terms: tokenize(text).join(" "), authoredAt };
 }
 
 /** Evidence in the given order with descending scores 0.9, 0.8, ... unless given. */

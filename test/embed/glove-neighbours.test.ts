@@ -1,7 +1,8 @@
 // Nearest GloVe words for manas: the Hamming-prefiltered search finds the exact top neighbours on a synthetic table.
 import { describe, expect, it } from "vitest";
 import type { GloveTable } from "../../src/embed/glove-format.ts";
-import { GloveNeighbours } from "../../src/embed/glove-neighbours.ts";
+import { decodeGloveTable, encodeGloveTable } from "../../src/embed/glove-format.ts";
+import { GloveNeighbours, TABLE_K, withNeighbourTable } from "../../src/embed/glove-neighbours.ts";
 import { prng } from "../helpers/prng.ts";
 
 function table(words: string[], vectors: number[][], ranks?: number[]): GloveTable {
@@ -14,6 +15,7 @@ function table(words: string[], vectors: number[][], ranks?: number[]): GloveTab
     ranks: Uint32Array.from(ranks ?? words.map((_, i) => i)),
     scales: new Float32Array(words.length).fill(1),
     vectors: Int8Array.from(vectors.flat()),
+    neighbours: null,
   };
 }
 
@@ -52,5 +54,32 @@ describe("GloveNeighbours", () => {
       agree += nb.neighbours(words[q]!, 5).filter((x) => exact.includes(x.word)).length;
     }
     expect(agree / 100).toBeGreaterThanOrEqual(0.8);
+  });
+
+  describe("the precomputed table", () => {
+    const rnd = prng(11);
+    const words = Array.from({ length: 1500 }, (_, i) => `w${i.toString(26).replace(/\d/g, (c) => "qrstuvwxyz"[Number(c)]!)}`);
+    // 100 dimensions: four sign words, the unrolled scan the real table uses.
+    const plain = table(words, words.map(() => Array.from({ length: 100 }, () => rnd.int(-127, 127))));
+    const withTable = withNeighbourTable(plain);
+
+    it("answers exactly as the search does, for every n, and searches past its k", () => {
+      expect(withTable.neighbours!.heads.length).toBe(words.length);
+      const searched = open(plain);
+      const tabled = open(withTable);
+      for (const w of words.slice(0, 200))
+        for (const n of [1, 2, TABLE_K, TABLE_K + 2]) expect(tabled.neighbours(w, n), `${w} n=${n}`).toEqual(searched.neighbours(w, n));
+    });
+
+    it("survives the cache file's encoding, and a table built with other search settings is not used", () => {
+      const decoded = decodeGloveTable(Buffer.concat(encodeGloveTable(withTable)));
+      if (!decoded.ok) throw new Error(decoded.reason);
+      expect(Array.from(decoded.table.neighbours!.rows)).toEqual(Array.from(withTable.neighbours!.rows));
+      expect(Array.from(decoded.table.neighbours!.cosines)).toEqual(Array.from(withTable.neighbours!.cosines));
+      expect(open(decoded.table).neighbours(words[7]!, 3)).toEqual(open(plain).neighbours(words[7]!, 3));
+      // A table from another shortlist size would answer differently from the search; it must be ignored.
+      const wrong = { ...withTable, neighbours: { ...withTable.neighbours!, shortlist: 1, rows: new Int32Array(withTable.neighbours!.rows.length).fill(0) } };
+      expect(open(wrong).neighbours(words[7]!, 3)).toEqual(open(plain).neighbours(words[7]!, 3));
+    });
   });
 });

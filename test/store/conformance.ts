@@ -85,8 +85,8 @@ export function runStoreSuite(name: string, makeStore: StoreFactory): void {
         store.replaceDocument(a, doc, chunks);
         expect(store.getDocument(a, "ops.md")).toEqual(doc);
         const stored = store.documentChunks(a, "ops.md");
-        expect(stored.map((c) => [c.ord, c.chunkHash, c.anchor, c.start, c.end, c.text, c.sourcePath, c.authoredAt])).toEqual(
-          chunks.map((c, i) => [i, c.chunkHash, c.anchor, c.start, c.end, c.text, "ops.md", T0]),
+        expect(stored.map((c) => [c.ord, c.chunkHash, c.anchor, c.start, c.end, c.text, c.terms, c.sourcePath, c.authoredAt])).toEqual(
+          chunks.map((c, i) => [i, c.chunkHash, c.anchor, c.start, c.end, c.text, c.terms.join(" "), "ops.md", T0]),
         );
         for (const c of stored) expect(v1.slice(c.start, c.end)).toBe(c.text);
         expect(store.getChunks(a, stored.map((c) => c.id).reverse())).toEqual([...stored].reverse());
@@ -163,7 +163,7 @@ export function runStoreSuite(name: string, makeStore: StoreFactory): void {
         expect(store.getDocument(b, "secret.md")).toBeUndefined();
         expect(store.hasChunkHash(b, aChunks[0]!.chunkHash)).toBe(false);
         expect(store.chunksByHash(b, aChunks[0]!.chunkHash)).toEqual([]);
-        expect(store.lexicalScore(b, terms, aIds[0]!)).toBe(0);
+        expect(store.lexicalScores(b, terms, [aIds[0]!])).toEqual([0]);
         expect(store.lexicalMaxScore(b, terms)).toBe(0);
         expect(store.forgetSource(b, "secret.md", T0)).toEqual([]);
         expect(store.forgetChunkHash(b, aChunks[0]!.chunkHash, T0)).toEqual([]);
@@ -193,7 +193,7 @@ export function runStoreSuite(name: string, makeStore: StoreFactory): void {
         store.putEmbeddings("emb@1", new Map([[ca!.chunkHash, unit(1, 0, 0)], [cb!.chunkHash, unit(1, 0.1, 0)]]));
         expect(store.searchDense(a, "emb@1", unit(1, 0, 0), 10, {}).map((h) => h.id)).toEqual([ca!.id]);
         expect(store.searchDense(b, "emb@1", unit(1, 0, 0), 10, {}).map((h) => h.id)).toEqual([cb!.id]);
-        expect(store.denseSimilarity(b, "emb@1", unit(1, 0, 0), ca!.id)).toBeNull();
+        expect(store.denseSimilarities(b, "emb@1", unit(1, 0, 0), [ca!.id])).toEqual([null]);
         expect(store.chunkVector(b, "emb@1", 3, ca!.id)).toBeUndefined();
         store.appendEvents(a, [draft("x", 1)]);
         expect(store.listEvents(b, { limit: 10 })).toEqual([]);
@@ -218,18 +218,17 @@ export function runStoreSuite(name: string, makeStore: StoreFactory): void {
         expect(paths({ sourcePathPrefix: "zzz" })).toEqual([]);
       });
 
-      it("lexicalScore matches the search score and lexicalMaxScore bounds it", () => {
+      it("lexicalScores match the search scores in order and lexicalMaxScore bounds them", () => {
         const { store, a } = twoWorkspaces();
         for (let i = 0; i < 12; i++) put(store, a, `d${i}.md`, `# D${i}\n\n${"falcon ".repeat(i % 4 + 1)}migrates over ${i % 2 ? "mountains" : "coasts"} in spring ${i}.\n`);
         const terms = tokenize("falcon mountains spring");
         const hits = store.searchLexical(a, terms, 100, {});
         expect(hits).toHaveLength(12);
         const max = store.lexicalMaxScore(a, terms);
-        for (const h of hits) {
-          expect(store.lexicalScore(a, terms, h.id)).toBeCloseTo(h.score, 9);
-          expect(h.score).toBeLessThanOrEqual(max);
-        }
-        expect(store.lexicalScore(a, terms, 123456)).toBe(0);
+        const scores = store.lexicalScores(a, terms, [...hits.map((h) => h.id), 123456].reverse());
+        expect(scores[0]).toBe(0);
+        scores.slice(1).reverse().forEach((s, i) => expect(s).toBeCloseTo(hits[i]!.score, 9));
+        for (const h of hits) expect(h.score).toBeLessThanOrEqual(max);
       });
     });
 
@@ -337,7 +336,10 @@ export function runStoreSuite(name: string, makeStore: StoreFactory): void {
         const hits = store.searchDense(a, "emb@1", unit(1, 0, 0), 10, {});
         expect(hits.slice(0, 2).map((h) => h.id).sort()).toEqual([c1!.id, d1!.id].sort());
         expect(hits[0]!.score).toBeCloseTo(1, 6);
-        expect(store.denseSimilarity(a, "emb@1", unit(1, 0, 0), c2!.id)).toBeCloseTo(0, 6);
+        const [toC2, toD1, toNone] = store.denseSimilarities(a, "emb@1", unit(1, 0, 0), [c2!.id, d1!.id, 123456]);
+        expect(toC2).toBeCloseTo(0, 6);
+        expect(toD1).toBeCloseTo(1, 6);
+        expect(toNone).toBeNull();
         expect(Array.from(store.chunkVector(a, "emb@1", 3, d1!.id)!)).toEqual(Array.from(unit(1, 0, 0)));
         expect(store.searchDense(a, "emb@1", unit(1, 0, 0), 10, { sourcePathPrefix: "dup" }).map((h) => h.id)).toEqual([d1!.id]);
         store.forgetSource(a, "dup.md", T0);

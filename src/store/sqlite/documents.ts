@@ -13,10 +13,11 @@ interface ChunkRow {
   start_offset: number;
   end_offset: number;
   text: string;
+  terms: string;
   authored_at: number;
 }
 
-const CHUNK_COLUMNS = "id, source_path, ord, chunk_hash, anchor, start_offset, end_offset, text, authored_at";
+const CHUNK_COLUMNS = "id, source_path, ord, chunk_hash, anchor, start_offset, end_offset, text, terms, authored_at";
 
 const toChunk = (r: ChunkRow): ChunkRecord => ({
   id: r.id,
@@ -27,6 +28,7 @@ const toChunk = (r: ChunkRow): ChunkRecord => ({
   start: r.start_offset,
   end: r.end_offset,
   text: r.text,
+  terms: r.terms,
   authoredAt: r.authored_at,
 });
 

@@ -149,7 +149,11 @@ class SqliteStore implements Store {
     return index.bm25.search(terms, k, index.accept(filter));
   }
 
-  lexicalScore = (ws: string, terms: readonly string[], id: number) => this.indexes.get(ws).bm25.score(terms, id);
+  lexicalScores(ws: string, terms: readonly string[], ids: readonly number[]) {
+    const bm25 = this.indexes.get(ws).bm25;
+    return ids.map((id) => bm25.score(terms, id));
+  }
+
   lexicalMaxScore = (ws: string, terms: readonly string[]) => this.indexes.get(ws).bm25.maxScore(terms);
 
   searchDense(ws: string, embedderId: string, query: Float32Array, k: number, filter: ChunkFilter) {
@@ -157,8 +161,9 @@ class SqliteStore implements Store {
     return this.indexes.vectors(ws, embedderId, query.length).search(query, k, index.accept(filter));
   }
 
-  denseSimilarity(ws: string, embedderId: string, query: Float32Array, id: number) {
-    return this.indexes.vectors(ws, embedderId, query.length).similarity(query, id);
+  denseSimilarities(ws: string, embedderId: string, query: Float32Array, ids: readonly number[]) {
+    const index = this.indexes.vectors(ws, embedderId, query.length);
+    return ids.map((id) => index.similarity(query, id));
   }
 
   chunkVector = (ws: string, embedderId: string, dims: number, id: number) => this.indexes.vectors(ws, embedderId, dims).get(id);
