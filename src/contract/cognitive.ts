@@ -157,3 +157,19 @@ export const cognitiveResponses = {
   trace: CognitiveTrace,
 } as const;
 export type CognitiveResponses = { [K in keyof typeof cognitiveResponses]: z.infer<(typeof cognitiveResponses)[K]> };
+
+/** Every inspection route (under COGNITIVE_PREFIX) with what it takes: the OpenAPI document is generated from this. */
+export const cognitiveRoutes: Record<keyof typeof cognitiveResponses, { method: "GET" | "POST"; path: string; summary: string; query?: z.ZodType; body?: z.ZodType }> = {
+  health: { method: "GET", path: "/health", summary: "Whether the stack serves, and each layer's failures" },
+  snapshot: { method: "GET", path: "/snapshot", summary: "Every layer with its counters and uplift, the tuner's decisions and the latest ablation" },
+  layers: { method: "GET", path: "/layers", summary: "The thirteen layers: job, switch, counters, uplift" },
+  layer: { method: "GET", path: "/layers/{layer_id}", summary: "One layer: its parameters and what it has learned in this workspace (404 with the valid ids for an unknown one)" },
+  state: { method: "GET", path: "/state", summary: "Switches, parameters, the latest tuner decisions, ablation and in-process cost", query: CognitiveStateRequest },
+  goals: { method: "GET", path: "/goals", summary: "sankalpa: the open loops it boosts on goal queries" },
+  karma: { method: "GET", path: "/karma", summary: "karma: the outcome ledger fed by /v1/memory/feedback" },
+  chitta: { method: "GET", path: "/chitta", summary: "chitta: impressions of served chunks" },
+  identity: { method: "GET", path: "/identity", summary: "ahamkara: who first-person words resolve to for this caller" },
+  "functional-state": { method: "GET", path: "/functional-state", summary: "prana's budget and which layers are on" },
+  process: { method: "POST", path: "/process", summary: "A bounded, side-effect-free pass of a query through the stack; returns trace_id and confidence", body: CognitiveProcessRequest },
+  trace: { method: "GET", path: "/traces/{trace_id}", summary: "A trace of /process, in its workspace (kept in memory, the latest 500)" },
+};

@@ -1,6 +1,7 @@
 // The OpenAPI document is the machine-readable contract: every operation is in it, and real traffic validates against it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { COGNITIVE_PREFIX, cognitiveRoutes } from "../../src/contract/cognitive.ts";
 import { fillPath, operations, pathParameters, type OperationId } from "../../src/contract/operations.ts";
 import { createAjv2020, type Ajv2020Like } from "../helpers/ajv.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
@@ -261,3 +262,30 @@ describe("real responses validate against the documented schemas", () => {
       expectInvalid(schema, { ...body, hits: [broken] }, JSON.stringify(broken));
   });
 });
+
+describe("the /sdk/cognitive inspection routes in the document", () => {
+  const sdkEntry = (id: keyof typeof cognitiveRoutes) => doc.paths[COGNITIVE_PREFIX + cognitiveRoutes[id].path]?.[cognitiveRoutes[id].method.toLowerCase()];
+
+  it("lists every route with its parameters, and real responses (and a 404) validate against it", async () => {
+    await svc.post("/v1/memory/ingest", { source_path: "mission.md", content: SEED });
+    const processed = (await (await svc.post(`${COGNITIVE_PREFIX}/process`, { query: "where does the crew train?" })).json()) as { trace_id: string };
+    const urls: Record<keyof typeof cognitiveRoutes, string> = {
+      health: "/health", snapshot: "/snapshot", layers: "/layers", layer: "/layers/viveka", state: "/state", goals: "/goals", karma: "/karma",
+      chitta: "/chitta", identity: "/identity", "functional-state": "/functional-state", process: "/process", trace: `/traces/${processed.trace_id}`,
+    };
+    for (const id of Object.keys(cognitiveRoutes) as (keyof typeof cognitiveRoutes)[]) {
+      const e = sdkEntry(id);
+      expect(e, id).toBeDefined();
+      expect(e!.parameters?.filter((p) => p.in === "path").map((p) => p.name)).toEqual(pathParameters(cognitiveRoutes[id].path));
+      const res = id === "process" ? await svc.post(COGNITIVE_PREFIX + urls[id], { query: "crew" }) : await svc.get(COGNITIVE_PREFIX + urls[id], id === "state" ? { limit: "3" } : {});
+      expect(res.status, id).toBe(200);
+      expectValid(e!.responses["200"]!.content!["application/json"]!.schema, await res.json(), id);
+    }
+    expect(sdkEntry("state")!.parameters?.some((p) => p.name === "limit" && p.in === "query")).toBe(true);
+    expect(sdkEntry("process")!.requestBody).toBeDefined();
+    const missing = await svc.get(`${COGNITIVE_PREFIX}/layers/cortex`);
+    expect(missing.status).toBe(404);
+    expectValid(sdkEntry("layer")!.responses["404"]!.content!["application/json"]!.schema, await missing.json(), "layer 404");
+  });
+});
+

@@ -1,5 +1,7 @@
 // The OpenAPI 3.1 document, generated from the same zod schemas that validate requests.
 import { z } from "zod";
+import { COGNITIVE_PREFIX, cognitiveResponses, cognitiveRoutes } from "../../contract/cognitive.ts";
+import { LAYER_IDS } from "../../contract/cognitive-layers.ts";
 import { ErrorBody, errorStatus } from "../../contract/errors.ts";
 import { operations, pathParameters } from "../../contract/operations.ts";
 
@@ -20,12 +22,38 @@ function getParameters(path: string, schema: z.ZodType): Record<string, unknown>
   );
 }
 
-export function openApiDocument(version: string): Record<string, unknown> {
+const errors = () =>
+  Object.fromEntries([...new Set(Object.values(errorStatus))].map((status) => [String(status), { description: "Error", content: json(ErrorBody, "output") }]));
+
+/** Path parameters of the inspection routes. */
+const sdkPathParameter: Record<string, object> = {
+  layer_id: { type: "string", enum: [...LAYER_IDS] },
+  trace_id: { type: "string", minLength: 1, maxLength: 200 },
+};
+
+/** The /sdk/cognitive inspection routes: read-only and advisory, outside the /v1 operation table (no MCP tools). */
+function inspectionPaths(): Record<string, Record<string, unknown>> {
   const paths: Record<string, Record<string, unknown>> = {};
+  for (const [id, route] of Object.entries(cognitiveRoutes) as [keyof typeof cognitiveRoutes, (typeof cognitiveRoutes)[keyof typeof cognitiveRoutes]][]) {
+    const inPath = pathParameters(route.path).map((name) => ({ name, in: "path", required: true, schema: sdkPathParameter[name] }));
+    paths[COGNITIVE_PREFIX + route.path] = {
+      [route.method.toLowerCase()]: {
+        operationId: `cognitive_${id.replace("-", "_")}`,
+        summary: route.summary,
+        tags: ["cognitive inspection"],
+        security: [{ bearer: [] }],
+        parameters: [...actorHeader, ...inPath, ...(route.query ? getParameters(route.path, route.query) : [])],
+        ...(route.body ? { requestBody: { required: true, content: json(route.body, "input") } } : {}),
+        responses: { "200": { description: "OK", content: json(cognitiveResponses[id], "output") }, ...errors() },
+      },
+    };
+  }
+  return paths;
+}
+
+export function openApiDocument(version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = inspectionPaths();
   for (const [id, op] of Object.entries(operations)) {
-    const errors = Object.fromEntries(
-      [...new Set(Object.values(errorStatus))].map((status) => [String(status), { description: "Error", content: json(ErrorBody, "output") }]),
-    );
     paths[op.path] = {
       ...paths[op.path],
       [op.method.toLowerCase()]: {
@@ -35,7 +63,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
         ...(op.tool ? { "x-mcp-tool": op.tool } : {}),
         security: [{ bearer: [] }],
         ...(op.method === "GET" ? { parameters: [...actorHeader, ...getParameters(op.path, op.input)] } : { parameters: actorHeader, requestBody: { required: true, content: json(op.input, "input") } }),
-        responses: { "200": { description: "OK", content: json(op.output, "output") }, ...errors },
+        responses: { "200": { description: "OK", content: json(op.output, "output") }, ...errors() },
       },
     };
   }
