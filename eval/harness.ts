@@ -30,10 +30,10 @@ export async function openHarness(label: string, retrieval: RetrievalConfig): Pr
   const dir = mkdtempSync(join(tmpdir(), `smriti-eval-${label}-`));
   const emb = await gloveEmbedder();
   const config = loadConfig({ ...process.env }, { data: dir });
-  const primary = await createRuntime(config, { embedder: emb, log: () => {}, retrieval });
+  const primary = await createRuntime(config, { embedder: emb, log: () => {}, retrieval, restoreLearned: false });
   progress(`${label}: data dir ${dir}`);
   const harness: Harness = {
-    runtime: (r, cognitive) => createRuntime(config, { embedder: emb, log: () => {}, retrieval: r, store: primary.store, ...(cognitive ? { cognitive } : {}) }),
+    runtime: (r, cognitive) => createRuntime(config, { embedder: emb, log: () => {}, retrieval: r, store: primary.store, restoreLearned: false, ...(cognitive ? { cognitive } : {}) }),
     async close() {
       await primary.close();
       rmSync(dir, { recursive: true, force: true });

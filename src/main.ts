@@ -45,6 +45,11 @@ export interface RuntimeOptions {
   reembedRetryMs?: number;
   /** The cognitive stack's switches and parameters (default: tuned ones from the store, else the defaults, then SMRITI_LAYERS_OFF/ON). */
   cognitive?: CognitiveConfig;
+  /**
+   * Restore what the layers learned in earlier runs (chitta's impressions, karma's ledger from feedback events); default true.
+   * The eval turns it off: runtimes over one shared store must each start from the same state to be compared.
+   */
+  restoreLearned?: boolean;
 }
 
 export interface FullRuntime extends Runtime {
@@ -68,9 +73,10 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const denseCandidates = config.denseKnn ?? (embedder !== null && embedder.id !== GLOVE_EMBEDDER_ID);
   const retriever = new Retriever(store, embedder, opts.retrieval ?? { ...defaultRetrievalConfig, denseCandidates });
   const lexicon = embedder && "neighbours" in embedder ? (embedder as Embedder & WordNeighbours) : null;
-  const cognitive = buildCognitiveStack({ store, now: () => clock.now().getTime(), lexicon, config: opts.cognitive ?? runtimeCognitiveConfig(store, config.env), log });
-  replayFeedback(store, cognitive.karma);
-  if (opts.background) cognitive.pipeline.counters.startFlushing();
+  const restore = opts.restoreLearned !== false;
+  const cognitive = buildCognitiveStack({ store, now: () => clock.now().getTime(), lexicon, config: opts.cognitive ?? runtimeCognitiveConfig(store, config.env), log, restore });
+  if (restore) replayFeedback(store, cognitive.karma);
+  if (opts.background) cognitive.startFlushing();
   const memory = new MemoryService(store, retriever, clock, cognitive.pipeline);
   let reembed: Reembedder | null = null;
   const ingest = new IngestService(store, embedder, clock, log, () => reembed?.kick());
@@ -111,7 +117,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     embedder,
     cognitive,
     async close() {
-      cognitive.pipeline.counters.stop();
+      cognitive.stop();
       await reembed?.stop();
       await store.close();
     },

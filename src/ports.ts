@@ -172,6 +172,13 @@ export interface CounterIncrement {
   n: number;
 }
 
+/** chitta's impressions: how many more times a chunk was served in a workspace. */
+export interface ImpressionIncrement {
+  workspaceId: string;
+  chunkHash: string;
+  n: number;
+}
+
 export interface CounterTotal {
   workspaceId: string;
   layer: string;
@@ -265,6 +272,10 @@ export interface Store {
   addCounters(rows: readonly CounterIncrement[]): void;
   /** Sums per workspace, layer and counter over the matching buckets. */
   counterTotals(query: CounterQuery): CounterTotal[];
+  /** Adds to chunks' served counts in one transaction (chitta writes in batches). */
+  addImpressions(rows: readonly ImpressionIncrement[]): void;
+  /** Every served count, per workspace smallest first (chitta restores them at start; its per-workspace cap keeps the largest). */
+  listImpressions(): ImpressionIncrement[];
   appendCognitiveRecords(records: readonly CognitiveRecord[]): void;
   /** Records of one kind, newest first. */
   listCognitiveRecords(query: CognitiveRecordQuery): StoredCognitiveRecord[];

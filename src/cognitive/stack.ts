@@ -25,6 +25,8 @@ export interface StackOptions {
   lexicon: WordNeighbours | null;
   config?: CognitiveConfig;
   log?: (msg: string) => void;
+  /** Restore what earlier runs learned (chitta's impressions); default true. */
+  restore?: boolean;
 }
 
 /** The pipeline plus the learning state a feedback route or the inspection routes need. */
@@ -36,13 +38,32 @@ export interface CognitiveStack {
   traces: TraceLog;
   /** Where the counters and durable figures live (the inspection routes read them). */
   store: Store;
+  /** Writes counters and impressions every `ms` in the background (the server). */
+  startFlushing(ms?: number): void;
+  /** Stops the timers and writes what is pending. */
+  stop(): void;
 }
 
 export function buildCognitiveStack(opts: StackOptions): CognitiveStack {
   const karma = new KarmaLedger();
-  const impressions = new Impressions();
+  const impressions = new Impressions(opts.store, opts.log);
+  if (opts.restore !== false) impressions.restore(opts.store.listImpressions());
   // Query side first (clean, budget, who, feeling, goal, expand, convene), then evidence (feedback, memory, discern, focus), then judge and guard.
   const layers: Layer[] = [indriya, prana, ahamkara, bhavaMonitor, sankalpa, createManas(opts.lexicon), sabha, createKarma(karma), createChitta(impressions), viveka, dhyana, buddhi, atman];
   const counters = new CounterRegistry(opts.store, opts.now, opts.log);
-  return { pipeline: new CognitivePipeline(layers, opts.config ?? defaultCognitiveConfig, counters), karma, impressions, traces: new TraceLog(), store: opts.store };
+  return {
+    pipeline: new CognitivePipeline(layers, opts.config ?? defaultCognitiveConfig, counters),
+    karma,
+    impressions,
+    traces: new TraceLog(),
+    store: opts.store,
+    startFlushing(ms) {
+      counters.startFlushing(ms);
+      impressions.startFlushing(ms);
+    },
+    stop() {
+      counters.stop();
+      impressions.stop();
+    },
+  };
 }

@@ -133,4 +133,29 @@ describe("side effects", () => {
       await reopened.close();
     }
   });
+
+  it("chitta's impressions survive a restart; a runtime told not to restore starts empty", async () => {
+    const s = await service();
+    await ingestDuplicates(s);
+    // Frequency is 0 by default (measured no gain); on here, so that what was restored shows in a recall.
+    const on = withSwitches(defaultCognitiveConfig, { chitta: true });
+    const chittaOn = { ...on, params: { ...on.params, chitta: { ...on.params.chitta, frequency: 0.5 } } };
+    s.runtime.cognitive.pipeline.configure(chittaOn);
+    for (let i = 0; i < 3; i++) await s.runtime.memory.recall(s.workspaceId, { query: "write-ahead log crash durable" });
+    const learned = s.runtime.cognitive.impressions.summary(s.workspaceId);
+    expect(learned[s.workspaceId]!.total).toBeGreaterThanOrEqual(3);
+    await s.runtime.close();
+    const { createRuntime } = await import("../../src/main.ts");
+    const again = await createRuntime(s.config, { embedder: null, log: () => {}, cognitive: chittaOn });
+    const fresh = await createRuntime(s.config, { embedder: null, log: () => {}, cognitive: chittaOn, store: again.store, restoreLearned: false });
+    try {
+      expect(again.cognitive.impressions.summary(s.workspaceId)).toEqual(learned);
+      expect(fresh.cognitive.impressions.summary(s.workspaceId)).toEqual({});
+      // What it restored still counts: a chunk served before is boosted for frequency on the next recall.
+      await again.memory.recall(s.workspaceId, { query: "write-ahead log crash durable" });
+      expect(again.cognitive.pipeline.counters.totals({ workspaceId: s.workspaceId }).find((t) => t.layer === "chitta" && t.counter === "frequency_boosted")?.n).toBeGreaterThan(0);
+    } finally {
+      await again.close();
+    }
+  });
 });

@@ -443,6 +443,22 @@ export function runStoreSuite(name: string, makeStore: StoreFactory): void {
         expect(store.counterTotals({ since: 2 * HOUR })).toEqual([]);
       });
 
+      it("sums chitta's impressions per workspace and chunk, listed per workspace smallest first, visible to another handle", () => {
+        const one = fresh();
+        one.addImpressions([
+          { workspaceId: "w1", chunkHash: "sha256:a", n: 2 },
+          { workspaceId: "w2", chunkHash: "sha256:a", n: 1 },
+          { workspaceId: "w1", chunkHash: "sha256:b", n: 1 },
+        ]);
+        one.addImpressions([{ workspaceId: "w1", chunkHash: "sha256:b", n: 4 }]);
+        one.addImpressions([]);
+        expect(fresh(one).listImpressions()).toEqual([
+          { workspaceId: "w1", chunkHash: "sha256:a", n: 2 },
+          { workspaceId: "w1", chunkHash: "sha256:b", n: 5 },
+          { workspaceId: "w2", chunkHash: "sha256:a", n: 1 },
+        ]);
+      });
+
       it("keeps records by kind, newest first, with their JSON payloads, visible to another handle", () => {
         const one = fresh();
         one.appendCognitiveRecords([

@@ -1,12 +1,40 @@
 // chitta (memory impressions): activation by recency among the candidates and by how often a chunk was recalled before.
+import type { ImpressionIncrement, Store } from "../../ports.ts";
+import { BatchedSums } from "../batched-sums.ts";
 import { adjustHead, headSize } from "../evidence.ts";
 import { ChunkTallies } from "../tallies.ts";
 import type { Layer } from "../types.ts";
 
-/** How many times each chunk hash was served, per workspace. */
+const SEP = "\u0000";
+
+/** How many times each chunk hash was served, per workspace; with a store, written to it in batches. */
 export class Impressions extends ChunkTallies {
+  private readonly unsaved: BatchedSums | null;
+
+  constructor(store?: Pick<Store, "addImpressions">, log?: (msg: string) => void) {
+    super();
+    this.unsaved = store
+      ? new BatchedSums((batch) => store.addImpressions([...batch].map(([key, n]) => ({ workspaceId: key.slice(0, key.indexOf(SEP)), chunkHash: key.slice(key.indexOf(SEP) + 1), n }))), "chitta impressions", log)
+      : null;
+  }
+
+  /** Takes back the counts an earlier run wrote (at start). */
+  restore(rows: readonly ImpressionIncrement[]): void {
+    for (const r of rows) this.add(r.workspaceId, [r.chunkHash], r.n);
+  }
+
   see(workspaceId: string, chunkHashes: readonly string[]): void {
     this.add(workspaceId, chunkHashes, 1);
+    for (const h of chunkHashes) this.unsaved?.add(workspaceId + SEP + h, 1);
+  }
+
+  startFlushing(ms?: number): void {
+    this.unsaved?.startFlushing(ms);
+  }
+
+  /** Writes what is pending (and stops the timer). */
+  stop(): void {
+    this.unsaved?.stop();
   }
 }
 

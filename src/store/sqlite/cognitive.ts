@@ -1,5 +1,5 @@
-// Cognitive-stack persistence in SQLite: hourly counter buckets and JSON records (tuner decisions, ablations).
-import type { CognitiveRecord, CognitiveRecordQuery, CounterIncrement, CounterQuery, CounterTotal, StoredCognitiveRecord } from "../../ports.ts";
+// Cognitive-stack persistence in SQLite: hourly counter buckets, chitta's impressions and JSON records (tuner decisions, ablations).
+import type { CognitiveRecord, CognitiveRecordQuery, CounterIncrement, CounterQuery, CounterTotal, ImpressionIncrement, StoredCognitiveRecord } from "../../ports.ts";
 import type { Db } from "./open.ts";
 
 interface RecordRow {
@@ -20,6 +20,11 @@ export class CognitiveRepo {
          ON CONFLICT (workspace_id, hour, layer, counter) DO UPDATE SET n = n + excluded.n`,
       ),
       append: db.prepare("INSERT INTO cognitive_records (kind, workspace_id, at, payload) VALUES (?, ?, ?, ?)"),
+      addImpression: db.prepare(
+        `INSERT INTO chunk_impressions (workspace_id, chunk_hash, n) VALUES (?, ?, ?)
+         ON CONFLICT (workspace_id, chunk_hash) DO UPDATE SET n = n + excluded.n`,
+      ),
+      impressions: db.prepare("SELECT workspace_id AS workspaceId, chunk_hash AS chunkHash, n FROM chunk_impressions ORDER BY workspace_id, n, chunk_hash"),
     };
   }
 
@@ -40,6 +45,17 @@ export class CognitiveRepo {
     return this.db
       .prepare(`SELECT workspace_id AS workspaceId, layer, counter, SUM(n) AS n FROM cognitive_counters WHERE ${where.join(" AND ")} GROUP BY workspace_id, layer, counter ORDER BY workspace_id, layer, counter`)
       .all(...args) as CounterTotal[];
+  }
+
+  addImpressions(rows: readonly ImpressionIncrement[]): void {
+    if (rows.length === 0) return;
+    this.db.transaction(() => {
+      for (const r of rows) this.s.addImpression.run(r.workspaceId, r.chunkHash, r.n);
+    }).immediate();
+  }
+
+  listImpressions(): ImpressionIncrement[] {
+    return this.s.impressions.all() as ImpressionIncrement[];
   }
 
   append(records: readonly CognitiveRecord[]): void {

@@ -5,6 +5,7 @@ import type {
   CognitiveRecord,
   CognitiveRecordQuery,
   CounterIncrement,
+  ImpressionIncrement,
   CounterQuery,
   DocumentRecord,
   DocumentWrite,
@@ -208,6 +209,8 @@ class SqliteStore implements Store {
 
   addCounters = (rows: readonly CounterIncrement[]) => this.cognitive.addCounters(rows);
   counterTotals = (q: CounterQuery) => this.cognitive.counterTotals(q);
+  addImpressions = (rows: readonly ImpressionIncrement[]) => this.cognitive.addImpressions(rows);
+  listImpressions = () => this.cognitive.listImpressions();
   appendCognitiveRecords = (records: readonly CognitiveRecord[]) => this.cognitive.append(records);
   listCognitiveRecords = (q: CognitiveRecordQuery) => this.cognitive.list(q);
 

@@ -102,6 +102,8 @@ export const migrations: readonly string[] = [
   `,
   // Start-up rebuilds the karma ledger from memory.feedback events, and the audit route filters by type: both read by type.
   `CREATE INDEX events_by_type ON events (workspace_id, type, seq);`,
+  // chitta's impressions (times each chunk was served), so what it learned survives a restart.
+  `CREATE TABLE chunk_impressions (workspace_id TEXT NOT NULL, chunk_hash TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (workspace_id, chunk_hash)) WITHOUT ROWID;`,
 ];
 
 export const OP_ADD = 1;

@@ -1,0 +1,57 @@
+// Keyed increments summed in memory and written in batches (on a timer, past a size bound, at stop), never per request;
+// a failed write keeps them pending for the next try. Counters and chitta's impressions both persist this way.
+
+/** Pending distinct keys that force a write before the timer (bounds memory). */
+const WRITE_AT_KEYS = 2_000;
+
+export class BatchedSums {
+  private pending = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
+  private failures = 0;
+
+  constructor(
+    /** Writes one batch in one transaction; throws to keep it pending. */
+    private readonly write: (batch: ReadonlyMap<string, number>) => void,
+    private readonly what: string,
+    private readonly log: (msg: string) => void = () => {},
+  ) {}
+
+  add(key: string, n: number): void {
+    if (n === 0) return;
+    this.pending.set(key, (this.pending.get(key) ?? 0) + n);
+    if (this.pending.size >= WRITE_AT_KEYS) this.flush();
+  }
+
+  flush(): void {
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    try {
+      this.write(batch);
+    } catch (err) {
+      this.failures++;
+      this.log(`${this.what}: flush failed (${(err as Error).message}); kept in memory`);
+      for (const [key, n] of batch) this.pending.set(key, (this.pending.get(key) ?? 0) + n);
+    }
+  }
+
+  /** Flushes every `ms` in the background (the server); the timer never keeps the process alive. */
+  startFlushing(ms = 10_000): void {
+    this.timer ??= setInterval(() => this.flush(), ms).unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.flush();
+  }
+
+  /** What is not written yet. */
+  entries(): IterableIterator<[string, number]> {
+    return this.pending.entries();
+  }
+
+  get flushFailures(): number {
+    return this.failures;
+  }
+}
