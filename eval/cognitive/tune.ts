@@ -1,7 +1,8 @@
 // `npm run eval -- tune`: the automatic tuner over the eval sets. Held-in = even query indices decide; odd ones are reported.
 import { defaultCognitiveConfig } from "../../src/cognitive/params.ts";
 import { recordTunerRun } from "../../src/cognitive/records.ts";
-import { tune, type Knob } from "../../src/cognitive/tuner.ts";
+import { TUNER_KNOBS as KNOBS } from "../../src/cognitive/knobs.ts";
+import { tune } from "../../src/cognitive/tuner.ts";
 import { progress } from "../progress.ts";
 import { provenance } from "../provenance.ts";
 import { writeResult } from "../report.ts";
@@ -11,18 +12,6 @@ import { meanOf, openMeasuredSets } from "./sets.ts";
 /** The figure the tuner climbs: the mean of the four headline metrics. */
 export const TUNER_METRICS = ["locomo recall@10", "longmemeval recall_all@5", "scifact ndcg@10", "xquad containment"];
 
-/** What it may change, in order: expansion on/off and strength, fusion weight, duplicate penalty, recency (chitta's frequency stays 0: replay). */
-export const KNOBS: Knob[] = [
-  { layer: "manas", parameter: "enabled", values: [false] },
-  { layer: "manas", parameter: "maxQueryTerms", values: [6, 10, 14] },
-  { layer: "manas", parameter: "weight", values: [0.25, 1, 1.5] },
-  { layer: "manas", parameter: "minSimilarity", values: [0.6, 0.65, 0.8] },
-  { layer: "manas", parameter: "neighbours", values: [1, 3] },
-  { layer: "sabha", parameter: "denseScale", values: [0.75, 1.25, 1.5] },
-  { layer: "viveka", parameter: "duplicatePenalty", values: [0.5, 3] },
-  { layer: "chitta", parameter: "enabled", values: [true] },
-  { layer: "chitta", parameter: "recency", values: [0.25, 1] },
-];
 
 /** The held-in mean must rise by more than this: about two queries' worth (one LoCoMo or XQuAD held-in query moves it ~0.0008). */
 export const MIN_GAIN = 0.0015;

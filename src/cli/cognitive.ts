@@ -1,4 +1,5 @@
-// `smriti cognitive status|process|trace|ablate`: the inspection routes from the command line (in-process on --data or against --url), and the ablation run.
+// `smriti cognitive status|process|trace|ablate|tune`: the inspection routes from the command line (in-process on --data or
+// against --url), the ablation run, and the tuner on outcome feedback.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
@@ -6,7 +7,8 @@ import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { createClient, SmritiError, type SmritiClient } from "../client/index.ts";
 import { createLocalClient } from "../client/local.ts";
-import { addDataOption, CliError, printJson, type DataOptions } from "./shared.ts";
+import { feedbackCases, MIN_FEEDBACK_CASES, tuneFromFeedback } from "../services/feedback-tuning.ts";
+import { addDataOption, CliError, printJson, withRuntime, type DataOptions } from "./shared.ts";
 
 interface Target extends DataOptions {
   url?: string;
@@ -72,6 +74,26 @@ export function registerCognitive(program: Command): void {
       out(`${t.trace_id}  confidence ${t.confidence}  ${t.decision}  "${t.query}"`);
       for (const s of t.steps) out(`  ${s.layer.padEnd(13)} ${s.stage.padEnd(8)} ${s.status.padEnd(7)} ${s.ms}ms ${s.counts ? pairs(s.counts) : ""}${s.error ? ` error: ${s.error}` : ""}`);
     });
+
+  addDataOption(cognitive.command("tune"))
+    .description("tune layer parameters on outcome feedback (POST /v1/memory/feedback with a query or trajectory_id); records every decision, the server uses the result from its next start")
+    .option("--workspace <name>", "learn from this workspace's feedback only (default: every workspace)")
+    .option("--json", "print the decisions as JSON")
+    .action(async (opts: DataOptions & { workspace?: string; json?: boolean }) =>
+      withRuntime(opts, async (rt) => {
+        const ws = opts.workspace === undefined ? rt.store.listWorkspaces() : [rt.store.findWorkspace(opts.workspace)];
+        if (ws.some((w) => w === undefined)) throw new CliError(`no workspace '${opts.workspace}'`);
+        const cases = feedbackCases(rt.store, ws.map((w) => w!.id));
+        if (cases.length < MIN_FEEDBACK_CASES)
+          throw new CliError(`${cases.length} queries with feedback; tuning needs at least ${MIN_FEEDBACK_CASES} (send POST /v1/memory/feedback with "query" or "trajectory_id")`);
+        const runId = `feedback-${new Date().toISOString()}`;
+        const r = await tuneFromFeedback({ store: rt.store, memory: rt.memory, pipeline: rt.cognitive.pipeline, now: Date.now }, cases, { runId });
+        if (opts.json) return printJson({ run_id: runId, cases: r.cases, baseline: r.baseline, final: r.final, decisions: r.decisions });
+        out(`${r.cases} queries with feedback; held-in ${r.baseline.heldIn.toFixed(4)} -> ${r.final.heldIn.toFixed(4)} (held-out ${r.baseline.heldOut?.toFixed(4) ?? "-"} -> ${r.final.heldOut?.toFixed(4) ?? "-"})`);
+        for (const d of r.decisions) out(`  ${d.kept ? "kept    " : "rejected"}  ${d.layer}.${d.parameter} ${String(d.before)} -> ${String(d.after)}  held-in ${d.held_in_before} -> ${d.held_in_after}`);
+        out(`recorded as ${runId}; the server uses the tuned parameters from its next start (SMRITI_TUNED=0 ignores them)`);
+      }, { restoreLearned: false }),
+    );
 
   addDataOption(cognitive.command("ablate"))
     .description("measure each layer's uplift (every layer on, then each off) on the public eval sets and record it for the uplift route (~10 min)")

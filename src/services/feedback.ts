@@ -7,7 +7,7 @@ import type { Clock, Store } from "../ports.ts";
 import { draftEvent } from "./audit.ts";
 import type { CallContext } from "./context.ts";
 
-const EVENT = "memory.feedback";
+export const FEEDBACK_EVENT = "memory.feedback";
 
 export class FeedbackService {
   constructor(
@@ -21,7 +21,7 @@ export class FeedbackService {
     const hashes = [...new Set(req.chunk_hashes)];
     const unknown = hashes.find((h) => !this.store.hasChunkHash(call.workspaceId, h));
     if (unknown) throw new AppError("evidence_not_found", `no stored passage with chunk_hash ${unknown} in this workspace`, { chunk_hash: unknown });
-    this.store.appendEvents(call.workspaceId, [draftEvent(call, EVENT, { chunk_hashes: hashes, outcome: req.outcome }, this.clock.now().getTime(), req.trajectory_id ?? null)]);
+    this.store.appendEvents(call.workspaceId, [draftEvent(call, FEEDBACK_EVENT, { chunk_hashes: hashes, outcome: req.outcome, ...(req.query === undefined ? {} : { query: req.query }) }, this.clock.now().getTime(), req.trajectory_id ?? null)]);
     this.ledger.record(call.workspaceId, hashes, req.outcome === "used");
     return { recorded: hashes.length, outcome: req.outcome };
   }
@@ -31,7 +31,7 @@ export class FeedbackService {
 export function replayFeedback(store: Store, ledger: KarmaLedger): void {
   for (const ws of store.listWorkspaces())
     for (let after = 0; ; ) {
-      const page = store.listEvents(ws.id, { afterSeq: after, limit: 1000, types: [EVENT] });
+      const page = store.listEvents(ws.id, { afterSeq: after, limit: 1000, types: [FEEDBACK_EVENT] });
       for (const e of page) {
         const p = JSON.parse(e.payload) as { chunk_hashes: string[]; outcome: string };
         ledger.record(ws.id, p.chunk_hashes, p.outcome === "used");

@@ -17,6 +17,8 @@ import type { Retriever } from "./retriever.ts";
 export interface ThinkOptions {
   call?: CallContext | undefined;
   layers?: LayerSwitches | undefined;
+  /** Think without learning or counting (the feedback tuner's replays must not change what they measure). */
+  dry?: boolean | undefined;
 }
 
 export class MemoryService {
@@ -39,7 +41,7 @@ export class MemoryService {
     const unique = found.candidates.filter((c) => !seen.has(found.chunks.get(c.id)!.chunkHash) && seen.add(found.chunks.get(c.id)!.chunkHash));
     const evidence = this.cognition.weigh(thought, { candidates: unique, chunks: found.chunks }, { need: req.k, diversity: 0 });
     const picked = evidence.items.filter((item) => item.score >= minScore).slice(0, req.k);
-    this.cognition.commit(thought);
+    if (!opts.dry) this.cognition.commit(thought);
     const now = this.clock.now();
     return {
       query: req.query,

@@ -1,4 +1,4 @@
-// `smriti cognitive status|process|trace|ablate`: status and process in-process on --data, trace (and the rest) against a running server.
+// `smriti cognitive status|process|trace|ablate|tune`: status, process and tune in-process on --data, trace (and the rest) against a running server.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -45,6 +45,36 @@ describe("smriti cognitive (in-process on --data)", () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/invalid_request/);
   });
+});
+
+describe("smriti cognitive tune (on outcome feedback)", () => {
+  it("refuses with too little feedback, then tunes on the reports and records the decisions", async () => {
+    const few = await runCli(["cognitive", "tune", "--data", data]);
+    expect(few.code).toBe(1);
+    expect(few.stderr).toMatch(/0 queries with feedback; tuning needs at least 4/);
+    const { createRuntime } = await import("../../src/main.ts");
+    const { loadConfig } = await import("../../src/config.ts");
+    const rt = await createRuntime(loadConfig({}, { data }), { embedder: null, log: () => {} });
+    const call = { workspaceId: rt.store.findWorkspace("default")!.id, workspaceName: "default", tokenId: "t", actorId: null };
+    const [chunk] = rt.store.documentChunks(call.workspaceId, "db.md");
+    for (const query of ["who picked PostgreSQL", "PostgreSQL in March", "which database did Alice pick", "Alice Chen database"])
+      await rt.handlers.feedback(call, { chunk_hashes: [chunk!.chunkHash], outcome: "used", query });
+    await rt.close();
+    const r = await runJson<{ run_id: string; cases: number; decisions: { kept: boolean }[] }>(["cognitive", "tune", "--data", data, "--workspace", "default", "--json"]);
+    expect(r.cases).toBe(4);
+    expect(r.run_id).toMatch(/^feedback-/);
+    expect(r.decisions.length).toBeGreaterThan(0);
+    const text = await runCli(["cognitive", "tune", "--data", data]);
+    expect(text.stdout).toMatch(/^4 queries with feedback; held-in/m);
+    expect(text.stdout).toMatch(/server uses the tuned parameters from its next start/);
+    const { openSqliteStore } = await import("../../src/store/sqlite/index.ts");
+    const { tunerDecisions } = await import("../../src/cognitive/records.ts");
+    const store = openSqliteStore(join(data, "smriti.db"));
+    expect(tunerDecisions(store).filter((d) => d.run_id === r.run_id)).toHaveLength(r.decisions.length);
+    await store.close();
+    const unknown = await runCli(["cognitive", "tune", "--data", data, "--workspace", "nope"]);
+    expect([unknown.code, /no workspace 'nope'/.test(unknown.stderr)]).toEqual([1, true]);
+  }, 60_000);
 });
 
 describe("smriti cognitive ablate", () => {

@@ -1,0 +1,82 @@
+// The tuner on outcome feedback: callers' reports become replayable cases, and a parameter change is kept only when the
+// citations they used rank higher; decisions and the tuned parameters are recorded, and the replays change nothing.
+import { afterEach, describe, expect, it } from "vitest";
+import { latestTuned, tunerDecisions } from "../../src/cognitive/records.ts";
+import { caseScore, feedbackCases, tuneFromFeedback } from "../../src/services/feedback-tuning.ts";
+import { startTestService, type TestService } from "../helpers/runtime.ts";
+
+const open: TestService[] = [];
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.cleanup();
+});
+
+const durable = "The write-ahead log keeps committed transactions durable after a crash of the database server.";
+const QUERIES = ["write-ahead log crash durable", "durable transactions after a crash", "what keeps committed transactions durable", "database server crash write-ahead log"];
+
+/** a.md and its near-duplicate b.md (which viveka demotes), and c.md; callers keep using b.md. */
+async function serviceWithFeedback(): Promise<{ s: TestService; used: string }> {
+  const s = await startTestService();
+  open.push(s);
+  await s.post("/v1/memory/ingest", { source_path: "a.md", content: `# A\n\n${durable}\n` });
+  await s.post("/v1/memory/ingest", { source_path: "b.md", content: `# B\n\n${durable.replace("a crash", "any crash")}\n` });
+  await s.post("/v1/memory/ingest", { source_path: "c.md", content: "# C\n\nCrash recovery replays the write-ahead log from the last checkpoint of the database.\n" });
+  const used = s.runtime.store.documentChunks(s.workspaceId, "b.md")[0]!.chunkHash;
+  for (const query of QUERIES) expect((await s.post("/v1/memory/feedback", { chunk_hashes: [used], outcome: "used", query })).status).toBe(200);
+  return { s, used };
+}
+
+describe("feedback cases", () => {
+  it("come from reports with a query or an answer's trajectory, merged per query; reports with neither are skipped", async () => {
+    const { s, used } = await serviceWithFeedback();
+    const answer = (await (await s.post("/v1/grounded/answer", { question: "What keeps committed transactions durable?", min_confidence: 0 })).json()) as { trajectory_id: string; citations: { chunk_hash: string }[] };
+    const other = answer.citations[0]!.chunk_hash;
+    await s.post("/v1/memory/feedback", { chunk_hashes: [other], outcome: "unhelpful", trajectory_id: answer.trajectory_id });
+    await s.post("/v1/memory/feedback", { chunk_hashes: [used], outcome: "used" });
+    await s.post("/v1/memory/feedback", { chunk_hashes: [other], outcome: "unhelpful", query: QUERIES[0] });
+    const cases = feedbackCases(s.runtime.store, [s.workspaceId]);
+    expect(cases.map((c) => c.query)).toEqual([...QUERIES, "What keeps committed transactions durable?"].sort());
+    const first = cases.find((c) => c.query === QUERIES[0])!;
+    expect([...first.used]).toEqual([used]);
+    expect([...first.unhelpful]).toEqual([other]);
+    expect([...cases.find((c) => c.query.startsWith("What keeps"))!.unhelpful]).toEqual([other]);
+    expect(feedbackCases(s.runtime.store, ["another-workspace"])).toEqual([]);
+  });
+
+  it("score the reciprocal rank of used citations minus that of unhelpful ones", () => {
+    const c = { workspaceId: "w", query: "q", used: new Set(["x", "y"]), unhelpful: new Set(["z"]) };
+    expect(caseScore(["x", "z", "y"], c)).toBeCloseTo((1 + 1 / 3) / 2 - 1 / 2, 9);
+    expect(caseScore([], c)).toBe(0);
+    expect(caseScore(["z"], { ...c, unhelpful: new Set() })).toBe(0);
+  });
+
+  it("the request's query is bounded like a recall query", async () => {
+    const { s, used } = await serviceWithFeedback();
+    const res = await s.post("/v1/memory/feedback", { chunk_hashes: [used], outcome: "used", query: "x".repeat(5000) });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe("tuneFromFeedback", () => {
+  it("keeps the change that ranks the used citation higher, records it, and replays without side effects", async () => {
+    const { s, used } = await serviceWithFeedback();
+    const rt = s.runtime;
+    const rank = async () => (await rt.memory.recall(s.workspaceId, { query: QUERIES[0]!, k: 10 }, { dry: true, layers: { karma: false } })).hits.map((h) => h.chunk_hash).indexOf(used);
+    const before = await rank();
+    const counters = JSON.stringify(rt.cognitive.pipeline.counters.totals());
+    const config = rt.cognitive.pipeline.current;
+    const r = await tuneFromFeedback({ store: rt.store, memory: rt.memory, pipeline: rt.cognitive.pipeline, now: () => 1000 }, feedbackCases(rt.store, [s.workspaceId]), { runId: "feedback-test" });
+
+    const lighter = r.decisions.find((d) => d.layer === "viveka" && d.parameter === "duplicatePenalty" && d.after === 0.5)!;
+    expect(lighter.kept).toBe(true);
+    expect(lighter.held_in_after).toBeGreaterThan(lighter.held_in_before);
+    expect(r.decisions.find((d) => d.layer === "viveka" && d.after === 3)?.kept).toBe(false);
+    expect(r.final.heldIn).toBeGreaterThan(r.baseline.heldIn);
+    expect(tunerDecisions(rt.store).filter((d) => d.run_id === "feedback-test")).toHaveLength(r.decisions.length);
+    expect(latestTuned(rt.store)?.params.viveka.duplicatePenalty).toBe(0.5);
+    // The live pipeline is left as it was; a runtime started now would use the tuned value.
+    expect(rt.cognitive.pipeline.current).toEqual(config);
+    expect(JSON.stringify(rt.cognitive.pipeline.counters.totals())).toBe(counters);
+    rt.cognitive.pipeline.configure(r.config);
+    expect(await rank()).toBeLessThan(before);
+  });
+});
