@@ -8,7 +8,7 @@ import { progress } from "./progress.ts";
 import { runSets } from "./run-sets.ts";
 import { writeSummary } from "./summary.ts";
 
-const COMMANDS = ["calibrate", "ablation", "tune"];
+const COMMANDS = ["calibrate", "ablation", "tune", "stress"];
 const USAGE = `usage: npm run eval [-- <${[...SET_NAMES, ...ANSWER_SET_NAMES, ...ADR_SET_NAMES, ...QMSUM_SET_NAMES, ...COMMANDS].join("|")}> ...]   (data: ${evalDataDir}, override with SMRITI_EVAL_DIR)`;
 
 async function main(args: string[]): Promise<void> {
@@ -36,6 +36,10 @@ async function main(args: string[]): Promise<void> {
   if (args.includes("ablation")) {
     const { runAblation } = await import("./cognitive/ablation.ts");
     await runAblation();
+  }
+  if (args.includes("stress")) {
+    const { runStress } = await import("./cognitive/stress.ts");
+    await runStress();
   }
   progress(`wrote ${writeSummary()}`);
   progress(`done in ${((performance.now() - started) / 1000).toFixed(1)}s`);

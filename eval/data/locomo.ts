@@ -41,8 +41,15 @@ export function turnText(t: Turn): string {
   return t.blip_caption ? `${t.speaker}: ${t.text} [shared a photo: ${t.blip_caption}]` : `${t.speaker}: ${t.text}`;
 }
 
+const readSamples = (): Sample[] => JSON.parse(readFileSync(dataFile("locomo", "locomo-dev.json"), "utf8")) as Sample[];
+
+/** sample_id -> the conversation's two speakers (the names turnText prefixes every turn with). */
+export function locomoSpeakers(): Map<string, [string, string]> {
+  return new Map(readSamples().map((s) => [s.sample_id, [s.conversation["speaker_a"] as string, s.conversation["speaker_b"] as string]]));
+}
+
 export function loadLocomo(): EvalSet {
-  const samples = JSON.parse(readFileSync(dataFile("locomo", "locomo-dev.json"), "utf8")) as Sample[];
+  const samples = readSamples();
   const vaults: Vault[] = [];
   const queries: EvalQuery[] = [];
   let droppedNoEvidence = 0;

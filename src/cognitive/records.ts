@@ -3,7 +3,7 @@ import type { LayerId } from "../contract/cognitive-layers.ts";
 import type { Store } from "../ports.ts";
 import type { CognitiveParams } from "./params.ts";
 
-export const RECORD_KINDS = { decision: "tuner_decision", tuned: "tuned_params", ablation: "ablation" } as const;
+export const RECORD_KINDS = { decision: "tuner_decision", tuned: "tuned_params", ablation: "ablation", stress: "stress" } as const;
 
 /** One tuner step: a parameter change tried on the held-in split, kept only if the metric improved. */
 export interface TunerDecision {
@@ -42,6 +42,30 @@ export interface AblationFigures {
   off: Record<string, Record<string, number>>;
 }
 
+/** One stress case: a perturbation of real data aimed at one layer's job, measured with the shipped defaults and with that layer off. */
+export interface StressCase {
+  /** Perturbation id, e.g. "duplicates". */
+  id: string;
+  layer: LayerId;
+  metric: string;
+  queries: number;
+  /** The metric on the unperturbed data with the shipped defaults (reference). */
+  unperturbed: number;
+  on: number;
+  off: number;
+  /** on - off. */
+  uplift: number;
+  /** Queries whose value differs between on and off. */
+  changed: number;
+}
+
+/** One stress run (`npm run eval -- stress`). */
+export interface StressFigures {
+  run_id: string;
+  commit: string;
+  cases: StressCase[];
+}
+
 export function recordTunerRun(store: Store, at: number, decisions: readonly TunerDecision[], tuned: TunedParams): void {
   store.appendCognitiveRecords([
     ...decisions.map((payload) => ({ kind: RECORD_KINDS.decision, workspaceId: null, at, payload })),
@@ -51,6 +75,10 @@ export function recordTunerRun(store: Store, at: number, decisions: readonly Tun
 
 export function recordAblation(store: Store, at: number, figures: AblationFigures): void {
   store.appendCognitiveRecords([{ kind: RECORD_KINDS.ablation, workspaceId: null, at, payload: figures }]);
+}
+
+export function recordStress(store: Store, at: number, figures: StressFigures): void {
+  store.appendCognitiveRecords([{ kind: RECORD_KINDS.stress, workspaceId: null, at, payload: figures }]);
 }
 
 export function tunerDecisions(store: Store, opts: { since?: number | undefined; limit?: number } = {}): (TunerDecision & { at: number })[] {
@@ -64,4 +92,15 @@ export function latestTuned(store: Store): TunedParams | null {
 export function latestAblation(store: Store, since?: number): (AblationFigures & { at: number }) | null {
   const r = store.listCognitiveRecords({ kind: RECORD_KINDS.ablation, since, limit: 1 })[0];
   return r ? { ...(r.payload as AblationFigures), at: r.at } : null;
+}
+
+export function latestStress(store: Store, since?: number): (StressFigures & { at: number }) | null {
+  const r = store.listCognitiveRecords({ kind: RECORD_KINDS.stress, since, limit: 1 })[0];
+  return r ? { ...(r.payload as StressFigures), at: r.at } : null;
+}
+
+/** A layer's stress uplifts as "<case> <metric>" -> on - off; null when the run has no case for it. */
+export function stressUpliftOf(figures: StressFigures | null, layer: LayerId): Record<string, number> | null {
+  const mine = figures?.cases.filter((c) => c.layer === layer) ?? [];
+  return mine.length === 0 ? null : Object.fromEntries(mine.map((c) => [`${c.id} ${c.metric}`, c.uplift]));
 }
