@@ -44,11 +44,11 @@ export function registerCognitive(program: Command): void {
   const cognitive = program.command("cognitive").description("inspect the cognitive layer stack (read-only)");
 
   target(cognitive.command("status"))
-    .description("layers: job, switch, counters and ablation uplift")
+    .description("layers: job, switch, counters, ablation uplift and stress uplift")
     .action(async (opts: Target) => {
       const { layers } = await withClient(opts, (c) => c.cognitiveLayers());
       if (opts.json) return printJson({ layers });
-      for (const l of layers) out(`${l.id.padEnd(13)}  ${l.enabled ? "on " : "off"}  counters: ${pairs(l.counters)}  uplift: ${pairs(l.uplift)}`);
+      for (const l of layers) out(`${l.id.padEnd(13)}  ${l.enabled ? "on " : "off"}  counters: ${pairs(l.counters)}  uplift: ${pairs(l.uplift)}  stress: ${pairs(l.stress_uplift)}`);
     });
 
   target(cognitive.command("process"))

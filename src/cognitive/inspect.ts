@@ -3,7 +3,7 @@ import { LAYER_IDS, type LayerId } from "../contract/cognitive-layers.ts";
 import type { CognitiveResponses } from "../contract/cognitive.ts";
 import type { OpenLoopsResponse } from "../contract/open-loops.ts";
 import type { CallContext } from "../services/context.ts";
-import { latestAblation, tunerDecisions } from "./records.ts";
+import { latestAblation, latestStress, tunerDecisions } from "./records.ts";
 import type { CognitiveStack } from "./stack.ts";
 import { cognitiveSnapshot, type LayerSummary } from "./stats.ts";
 import type { ChunkTallies } from "./tallies.ts";
@@ -13,7 +13,7 @@ type R = CognitiveResponses;
 /** One workspace's counters; everything else the snapshot reads is global (config, tuner, ablation). */
 export const snapshotOf = (stack: CognitiveStack, workspaceId: string): R["snapshot"] => {
   const snap = cognitiveSnapshot(stack.pipeline, stack.store, { workspaceId });
-  return { workspace_id: workspaceId, layers: snap.layers, tuner: snap.tuner, ablation: snap.ablation };
+  return { workspace_id: workspaceId, layers: snap.layers, tuner: snap.tuner, ablation: snap.ablation, stress: snap.stress };
 };
 
 export const layersOf = (stack: CognitiveStack, workspaceId: string): LayerSummary[] => cognitiveSnapshot(stack.pipeline, stack.store, { workspaceId }).layers;
@@ -34,7 +34,7 @@ export function healthOf(stack: CognitiveStack, workspaceId: string): R["health"
 
 export function stateOf(stack: CognitiveStack, limit: number): R["state"] {
   const { enabled, params } = stack.pipeline.current;
-  return { enabled: { ...enabled }, params: { ...params }, tuner_decisions: tunerDecisions(stack.store, { limit }), ablation: latestAblation(stack.store), cost_in_process: stack.pipeline.costPerLayer() };
+  return { enabled: { ...enabled }, params: { ...params }, tuner_decisions: tunerDecisions(stack.store, { limit }), ablation: latestAblation(stack.store), stress: latestStress(stack.store), cost_in_process: stack.pipeline.costPerLayer() };
 }
 
 export function goalsOf(stack: CognitiveStack, workspaceId: string, loops: OpenLoopsResponse): R["goals"] {

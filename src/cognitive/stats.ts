@@ -2,7 +2,7 @@
 import { LAYER_IDS, type LayerId } from "../contract/cognitive-layers.ts";
 import type { Store } from "../ports.ts";
 import type { CognitivePipeline } from "./pipeline.ts";
-import { latestAblation, tunerDecisions, type AblationFigures, type TunerDecision } from "./records.ts";
+import { latestAblation, latestStress, stressUpliftOf, tunerDecisions, type AblationFigures, type StressFigures, type TunerDecision } from "./records.ts";
 
 export type LayerCounters = Record<string, number>;
 
@@ -14,6 +14,8 @@ export interface LayerSummary {
   counters: LayerCounters;
   /** metric -> (metric with the layer on) - (off), from the latest ablation run in the window; null when none. */
   uplift: Record<string, number> | null;
+  /** "<perturbation> <metric>" -> (on) - (off) on data perturbed for this layer's job, from the latest stress run in the window; null when none. */
+  stress_uplift: Record<string, number> | null;
 }
 
 export interface CognitiveSnapshot {
@@ -23,6 +25,7 @@ export interface CognitiveSnapshot {
   by_workspace: Record<string, Partial<Record<LayerId, LayerCounters>>>;
   tuner: { tried: number; kept: number; decisions: (TunerDecision & { at: number })[] };
   ablation: (AblationFigures & { at: number }) | null;
+  stress: (StressFigures & { at: number }) | null;
 }
 
 /** Everything the stack contributed since `since` (one workspace or all). Reads only. */
@@ -39,14 +42,16 @@ export function cognitiveSnapshot(pipeline: CognitivePipeline, store: Store, opt
     wl[t.counter] = (wl[t.counter] ?? 0) + t.n;
   }
   const ablation = latestAblation(store, opts.since);
+  const stress = latestStress(store, opts.since);
   const decisions = tunerDecisions(store, { since: opts.since });
   const config = pipeline.current;
   const jobs = new Map(pipeline.layers.map((l) => [l.id, l.job]));
   return {
     since: opts.since ?? null,
-    layers: LAYER_IDS.map((id) => ({ id, job: jobs.get(id) ?? "", enabled: config.enabled[id], counters: overall.get(id) ?? {}, uplift: ablation?.uplift[id] ?? null })),
+    layers: LAYER_IDS.map((id) => ({ id, job: jobs.get(id) ?? "", enabled: config.enabled[id], counters: overall.get(id) ?? {}, uplift: ablation?.uplift[id] ?? null, stress_uplift: stressUpliftOf(stress, id) })),
     by_workspace: byWorkspace,
     tuner: { tried: decisions.length, kept: decisions.filter((d) => d.kept).length, decisions },
     ablation,
+    stress,
   };
 }

@@ -9,6 +9,10 @@ export const COGNITIVE_PREFIX = "/sdk/cognitive";
 
 const Counters = z.record(z.string(), z.number()).describe("Counter name -> total in the caller's workspace (persisted plus pending).");
 const Uplift = z.record(z.string(), z.number()).nullable().describe("Metric -> (layer on) - (layer off) from the latest ablation run; null when none.");
+const StressUplift = z
+  .record(z.string(), z.number())
+  .nullable()
+  .describe("'<perturbation> <metric>' -> (shipped defaults) - (this layer off) on real data perturbed for the layer's job, from the latest stress run (`npm run eval -- stress`); null when it has no case for the layer.");
 
 export const CognitiveLayer = z.object({
   id: LayerId,
@@ -16,6 +20,7 @@ export const CognitiveLayer = z.object({
   enabled: z.boolean(),
   counters: Counters,
   uplift: Uplift,
+  stress_uplift: StressUplift,
 });
 export type CognitiveLayer = z.infer<typeof CognitiveLayer>;
 
@@ -60,11 +65,35 @@ const AblationView = z
   .nullable()
   .describe("The latest ablation run (uplift = on - off per layer and metric); null when none was recorded.");
 
+/** One stress run (src/cognitive/records.ts StressFigures) with when it was recorded. */
+export const StressView = z
+  .object({
+    run_id: z.string(),
+    commit: z.string(),
+    cases: z.array(
+      z.object({
+        id: z.string().describe("The perturbation, e.g. ingested-twice."),
+        layer: LayerId,
+        metric: z.string(),
+        queries: z.number().int(),
+        unperturbed: z.number().describe("The metric on the unperturbed data with the shipped defaults."),
+        on: z.number().describe("On the perturbed data with the shipped defaults."),
+        off: z.number().describe("On the perturbed data with this layer off."),
+        uplift: z.number().describe("on - off."),
+        changed: z.number().int().describe("Queries whose value differs between on and off."),
+      }),
+    ),
+    at: z.number(),
+  })
+  .nullable()
+  .describe("The latest stress run (real data perturbed for one layer's job each); null when none was recorded.");
+
 export const CognitiveSnapshotResponse = z.object({
   workspace_id: z.string(),
   layers: z.array(CognitiveLayer),
   tuner: z.object({ tried: z.number().int(), kept: z.number().int(), decisions: z.array(TunerDecisionView) }),
   ablation: AblationView,
+  stress: StressView,
 });
 
 export const CognitiveStateRequest = z.strictObject({ limit: z.coerce.number().int().min(1).max(200).default(20).describe("Most recent tuner decisions to include (1-200, default 20).") });
@@ -74,6 +103,7 @@ export const CognitiveStateResponse = z.object({
   params: z.record(z.string(), z.unknown()).describe("Every layer's current parameters."),
   tuner_decisions: z.array(TunerDecisionView).describe("Newest first, at most `limit`."),
   ablation: AblationView,
+  stress: StressView,
   cost_in_process: z.record(z.string(), z.object({ calls: z.number().int(), ms: z.number(), failures: z.number().int() })),
 });
 

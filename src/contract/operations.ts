@@ -103,7 +103,7 @@ export const operations = {
     summary: "What each cognitive layer and the tuner contributed (counters, ablation uplift, tuner decisions)",
     description:
       "Per layer of the cognitive stack: its job, whether it is on, its counters (since=7d or any duration for a window; kept per hour, they survive restarts), " +
-      "and its uplift (metric with the layer on minus off) from the latest ablation run; the tuner's decisions with before/after figures; by_workspace breaks counters down. Not an MCP tool: the spec routes MCP clients to /metrics.",
+      "its uplift (metric with the layer on minus off) from the latest ablation run, and its stress uplift (the same on real data perturbed for that layer's job) from the latest stress run; the tuner's decisions with before/after figures; by_workspace breaks counters down. Not an MCP tool: the spec routes MCP clients to /metrics.",
     input: UpliftRequest,
     output: UpliftResponse,
   }),

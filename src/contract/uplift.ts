@@ -26,6 +26,10 @@ export const UpliftResponse = z.object({
       enabled: z.boolean().describe("Whether the layer runs by default in this service."),
       counters: Counters.describe("Totals in the window for this workspace."),
       uplift: z.record(z.string(), z.number()).nullable().describe("Metric with the layer on minus off, from the latest ablation run in the window (`smriti cognitive ablate` or `npm run eval -- ablation`); null when none ran."),
+      stress_uplift: z
+        .record(z.string(), z.number())
+        .nullable()
+        .describe("'<perturbation> <metric>' -> shipped defaults minus this layer off, on real data perturbed for the layer's job, from the latest stress run in the window (`npm run eval -- stress`); null when none ran or it has no case for the layer."),
     }),
   ),
   by_workspace: z.record(z.string(), z.record(z.string(), Counters)).describe("Workspace name -> layer -> counters. A token sees its own workspace only."),
@@ -35,5 +39,6 @@ export const UpliftResponse = z.object({
     decisions: z.array(z.record(z.string(), z.unknown())).describe("Each change the tuner tried, with held-in (and held-out) figures before and after and whether it was kept."),
   }),
   ablation: z.record(z.string(), z.unknown()).nullable().describe("The latest ablation run in the window: every metric with all layers on and with each layer off."),
+  stress: z.record(z.string(), z.unknown()).nullable().describe("The latest stress run in the window: per perturbation, its layer, metric, the unperturbed figure, shipped defaults (on) and that layer off."),
 });
 export type UpliftResponse = z.infer<typeof UpliftResponse>;

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { COGNITIVE_PREFIX, cognitiveRoutes } from "../../src/contract/cognitive.ts";
 import { fillPath, operations, pathParameters, type OperationId } from "../../src/contract/operations.ts";
 import { createAjv2020, type Ajv2020Like } from "../helpers/ajv.ts";
+import { recordAblation, recordStress } from "../../src/cognitive/records.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
 interface OperationDoc {
@@ -268,6 +269,15 @@ describe("the /sdk/cognitive inspection routes in the document", () => {
 
   it("lists every route with its parameters, and real responses (and a 404) validate against it", async () => {
     await svc.post("/v1/memory/ingest", { source_path: "mission.md", content: SEED });
+    // Recorded figures, so the ablation and stress parts of the responses are validated filled in, not only as null.
+    recordAblation(svc.runtime.store, Date.now(), { run_id: "a1", commit: "abc", metrics: ["m"], all_on: { m: 0.7 }, uplift: { viveka: { m: 0.02 } }, off: { viveka: { m: 0.68 } } });
+    recordStress(svc.runtime.store, Date.now(), { run_id: "s1", commit: "abc", cases: [{ id: "ingested-twice", layer: "viveka", metric: "recall@10", queries: 10, unperturbed: 0.6, on: 0.58, off: 0.55, uplift: 0.03, changed: 2 }] });
+    const uplift = await svc.get("/v1/cognitive/uplift", {});
+    expect(uplift.status).toBe(200);
+    const body = (await uplift.json()) as { layers: { id: string; stress_uplift: unknown }[]; stress: { run_id: string } | null };
+    expectValid(responseSchema("uplift", "200"), body, "uplift with figures");
+    expect(body.layers.find((l) => l.id === "viveka")?.stress_uplift).toEqual({ "ingested-twice recall@10": 0.03 });
+    expect(body.stress?.run_id).toBe("s1");
     const processed = (await (await svc.post(`${COGNITIVE_PREFIX}/process`, { query: "where does the crew train?" })).json()) as { trace_id: string };
     const urls: Record<keyof typeof cognitiveRoutes, string> = {
       health: "/health", snapshot: "/snapshot", layers: "/layers", layer: "/layers/viveka", state: "/state", goals: "/goals", karma: "/karma",
