@@ -80,7 +80,7 @@ async function giveFeedback(runtime: FullRuntime, run: SetRun, asks: readonly As
 }
 
 /** karma on a fresh store: feedback from the even questions, recall@10 of the odd ones with karma on and off. */
-async function karmaCase(set: EvalSet, id: string, unhelpful: boolean, unperturbed: readonly number[]): Promise<{ c: StressCase; feedback: { used: number; unhelpful: number } }> {
+async function karmaCase(set: EvalSet, id: string, unhelpful: boolean, unperturbed: readonly number[], sharing: readonly boolean[]): Promise<{ c: StressCase; notes: Record<string, number> }> {
   const run = await prepareSet(set);
   try {
     const asks = set.queries.map((q) => ({ q, text: q.text }));
@@ -90,7 +90,11 @@ async function karmaCase(set: EvalSet, id: string, unhelpful: boolean, unperturb
     progress(`stress: ${id}: ${feedback.used} used / ${feedback.unhelpful} unhelpful reports`);
     // Created after the feedback: its ledger is replayed from the same events, but karma is off, so nothing reads it.
     const offRuntime = await runtimeOf(run, off("karma"));
-    return { c: stressCase(id, "karma", RECALL, unperturbed, await recallOf(on, run, measured), await recallOf(offRuntime, run, measured)), feedback };
+    const [withKarma, without] = [await recallOf(on, run, measured), await recallOf(offRuntime, run, measured)];
+    // Feedback can only move a measured question whose evidence a feedback question shares: the same figures on those alone.
+    const shared = (i: number) => sharing[i] === true;
+    const notes = { ...feedback, measured: measured.length, sharingEvidence: sharing.filter(Boolean).length, sharingOn: round(meanOf(withKarma, shared)), sharingOff: round(meanOf(without, shared)) };
+    return { c: stressCase(id, "karma", RECALL, unperturbed, withKarma, without), notes };
   } finally {
     await run.harness.close();
   }
@@ -143,14 +147,13 @@ export async function runStress(): Promise<void> {
   }
 
   const measuredBase = base.filter((_, i) => !isFeedbackQuery(i));
-  const goldOf = (i: number) => set.queries[i]!.gold;
   const feedbackGold = new Set(set.queries.flatMap((q, i) => (isFeedbackQuery(i) ? [...q.gold].map((g) => `${q.vault}/${g}`) : [])));
-  const sharing = set.queries.filter((q, i) => !isFeedbackQuery(i) && [...goldOf(i)].some((g) => feedbackGold.has(`${q.vault}/${g}`))).length;
+  const sharing = set.queries.filter((_, i) => !isFeedbackQuery(i)).map((q) => [...q.gold].some((g) => feedbackGold.has(`${q.vault}/${g}`)));
   for (const [id, unhelpful] of [["feedback-used", false], ["feedback-used-unhelpful", true]] as const) {
     progress(`stress: ${id} (karma)`);
-    const { c, feedback } = await karmaCase(set, id, unhelpful, measuredBase);
+    const { c, notes: n } = await karmaCase(set, id, unhelpful, measuredBase, sharing);
     cases.push(c);
-    notes[id] = { ...feedback, measured: measuredBase.length, measuredSharingGoldWithFeedback: sharing };
+    notes[id] = n;
   }
 
   const prov = provenance();

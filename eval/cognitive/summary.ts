@@ -1,7 +1,7 @@
-// The cognitive-stack section of eval/results/summary.md: the ablation table and the tuner's decisions.
+// The cognitive-stack section of eval/results/summary.md: the ablation table, the stress table and the tuner's decisions.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { TunerDecision } from "../../src/cognitive/records.ts";
+import type { StressCase, TunerDecision } from "../../src/cognitive/records.ts";
 import { resultsDir } from "../paths.ts";
 import { markdownTable } from "../table.ts";
 import type { AblationRow } from "./ablation.ts";
@@ -30,6 +30,17 @@ export function cognitiveSummaryLines(): string[] {
       markdownTable(
         ["config", ...a.metrics],
         a.rows.map((r) => [r.name, ...a.metrics.map((m) => (r.off ? `${r.means[m]!.toFixed(3)} (${signed(base[m]! - r.means[m]!)}; ${r.changed[m]} changed)` : r.means[m]!.toFixed(3)))]),
+      ),
+      "",
+    );
+  }
+  const st = read<{ cases: StressCase[] }>("stress");
+  if (st) {
+    lines.push(`## Cognitive stack stress (\`npm run eval -- stress\`, ${stamp(st)})`, "", "LoCoMo perturbed for one layer's job each (eval/README.md); on = shipped defaults, off = that layer off, unperturbed = the defaults on the unperturbed questions.", "");
+    lines.push(
+      markdownTable(
+        ["perturbation", "layer", "metric", "queries", "unperturbed", "on", "off", "uplift", "changed"],
+        st.cases.map((c) => [c.id, c.layer, c.metric, String(c.queries), c.unperturbed.toFixed(3), c.on.toFixed(3), c.off.toFixed(3), signed(c.uplift), String(c.changed)]),
       ),
       "",
     );
