@@ -88,7 +88,7 @@ async function karmaCase(set: EvalSet, id: string, unhelpful: boolean, unperturb
     const feedback = await giveFeedback(on, run, asks.filter((_, i) => isFeedbackQuery(i)), unhelpful);
     const measured = asks.filter((_, i) => !isFeedbackQuery(i));
     progress(`stress: ${id}: ${feedback.used} used / ${feedback.unhelpful} unhelpful reports`);
-    // Created after the feedback: its ledger is replayed from the same events, but karma is off, so nothing reads it.
+    // Karma off; its ledger starts empty anyway (the harness does not restore learned state from the feedback events).
     const offRuntime = await runtimeOf(run, off("karma"));
     const [withKarma, without] = [await recallOf(on, run, measured), await recallOf(offRuntime, run, measured)];
     // Feedback can only move a measured question whose evidence a feedback question shares: the same figures on those alone.
