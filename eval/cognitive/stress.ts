@@ -6,6 +6,7 @@ import { isNearDuplicate } from "../../src/domain/similarity.ts";
 import { tokenize } from "../../src/domain/tokenize.ts";
 import type { FullRuntime } from "../../src/main.ts";
 import type { CallContext } from "../../src/services/context.ts";
+import { feedbackCases, tuneFromFeedback } from "../../src/services/feedback-tuning.ts";
 import { defaultRetrievalConfig } from "../../src/services/retrieval-config.ts";
 import { loadLocomo, locomoSpeakers } from "../data/locomo.ts";
 import { recallAt, uniqueInOrder } from "../metrics.ts";
@@ -73,14 +74,15 @@ async function giveFeedback(runtime: FullRuntime, run: SetRun, asks: readonly As
     const hits = (await runtime.memory.recall(ws, { query: a.text, k: K, mode: "hybrid" }, { call })).hits;
     const gold = hits.filter((h) => a.q.gold.has(run.set.unitOf(h.source_path))).map((h) => h.chunk_hash);
     const rest = hits.filter((h) => !a.q.gold.has(run.set.unitOf(h.source_path))).map((h) => h.chunk_hash);
-    if (gold.length > 0) n.used += (await runtime.handlers.feedback(call, { chunk_hashes: gold, outcome: "used" })).recorded;
+    // With its question, so the report is also a case for the tuner on feedback.
+    if (gold.length > 0) n.used += (await runtime.handlers.feedback(call, { chunk_hashes: gold, outcome: "used", query: a.text })).recorded;
     if (unhelpful && gold.length > 0 && rest.length > 0) n.unhelpful += (await runtime.handlers.feedback(call, { chunk_hashes: rest, outcome: "unhelpful" })).recorded;
   }
   return n;
 }
 
 /** karma on a fresh store: feedback from the even questions, recall@10 of the odd ones with karma on and off. */
-async function karmaCase(set: EvalSet, id: string, unhelpful: boolean, unperturbed: readonly number[], sharing: readonly boolean[]): Promise<{ c: StressCase; notes: Record<string, number> }> {
+async function karmaCase(set: EvalSet, id: string, unhelpful: boolean, unperturbed: readonly number[], sharing: readonly boolean[]): Promise<{ c: StressCase; notes: Record<string, unknown> }> {
   const run = await prepareSet(set);
   try {
     const asks = set.queries.map((q) => ({ q, text: q.text }));
@@ -94,10 +96,36 @@ async function karmaCase(set: EvalSet, id: string, unhelpful: boolean, unperturb
     // Feedback can only move a measured question whose evidence a feedback question shares: the same figures on those alone.
     const shared = (i: number) => sharing[i] === true;
     const notes = { ...feedback, measured: measured.length, sharingEvidence: sharing.filter(Boolean).length, sharingOn: round(meanOf(withKarma, shared)), sharingOff: round(meanOf(without, shared)) };
-    return { c: stressCase(id, "karma", RECALL, unperturbed, withKarma, without), notes };
+    const tuning = unhelpful ? {} : { tuner: await feedbackTuning(run, on, measured, without) };
+    return { c: stressCase(id, "karma", RECALL, unperturbed, withKarma, without), notes: { ...notes, ...tuning } };
   } finally {
     await run.harness.close();
   }
+}
+
+/**
+ * The tuner on those reports (each carries its question; held-in = its even cases): what it keeps, and recall@10 of the
+ * measured questions, none of which it saw, with its parameters vs the shipped ones (both with karma off, whose ledger
+ * would otherwise differ between the two runtimes).
+ */
+async function feedbackTuning(run: SetRun, runtime: FullRuntime, measured: readonly Ask[], shippedKarmaOff: readonly number[]): Promise<Record<string, unknown>> {
+  const cases = feedbackCases(runtime.store, [...run.workspaces.values()]);
+  const r = await tuneFromFeedback({ store: runtime.store, memory: runtime.memory, pipeline: runtime.cognitive.pipeline, now: Date.now }, cases, { runId: "stress-feedback-tuner" });
+  const tuned = await recallOf(await runtimeOf(run, withSwitches(r.config, { karma: false })), run, measured);
+  const kept = r.decisions.filter((d) => d.kept).map((d) => `${d.layer}.${d.parameter}=${String(d.after)}`);
+  const best = [...r.decisions].sort((x, y) => y.held_in_after - x.held_in_after)[0];
+  progress(`stress: feedback tuner: ${cases.length} cases, kept ${kept.join(", ") || "nothing"}; measured recall@10 ${meanOf(shippedKarmaOff).toFixed(4)} -> ${meanOf(tuned).toFixed(4)}`);
+  return {
+    cases: cases.length,
+    tried: r.decisions.length,
+    kept,
+    bestTried: best ? { change: `${best.layer}.${best.parameter}=${String(best.after)}`, heldIn: [best.held_in_before, best.held_in_after] } : null,
+    heldIn: [round(r.baseline.heldIn), round(r.final.heldIn)],
+    heldOut: [r.baseline.heldOut === null ? null : round(r.baseline.heldOut), r.final.heldOut === null ? null : round(r.final.heldOut)],
+    measuredRecallShipped: round(meanOf(shippedKarmaOff)),
+    measuredRecallTuned: round(meanOf(tuned)),
+    measuredChanged: tuned.filter((v, i) => v !== shippedKarmaOff[i]).length,
+  };
 }
 
 export async function runStress(): Promise<void> {

@@ -22,7 +22,7 @@ const K = 10;
 export const MIN_FEEDBACK_CASES = 4;
 const MIN_GAIN = 0.005;
 
-/** Reports with a query (their own, or their grounded answer's question), merged per workspace and query, in a stable order. */
+/** Reports with a query (their own, or their grounded answer's question), merged per workspace and query, ordered by query. */
 export function feedbackCases(store: Store, workspaceIds: readonly string[]): FeedbackCase[] {
   const byKey = new Map<string, { workspaceId: string; query: string; used: Set<string>; unhelpful: Set<string> }>();
   for (const workspaceId of workspaceIds)
@@ -32,7 +32,8 @@ export function feedbackCases(store: Store, workspaceIds: readonly string[]): Fe
         const p = JSON.parse(e.payload) as { chunk_hashes: string[]; outcome: string; query?: string };
         const query = p.query ?? (e.trajectoryId ? questionOf(store, workspaceId, e.trajectoryId) : undefined);
         if (!query) continue;
-        const key = `${workspaceId}\u0000${query}`;
+        // By query first: workspace ids are random, and the held-in split should not depend on them.
+        const key = `${query}\u0000${workspaceId}`;
         const c = byKey.get(key) ?? { workspaceId, query, used: new Set<string>(), unhelpful: new Set<string>() };
         for (const h of p.chunk_hashes) (p.outcome === "used" ? c.used : c.unhelpful).add(h);
         byKey.set(key, c);
