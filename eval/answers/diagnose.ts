@@ -1,7 +1,6 @@
 // `node --import tsx eval/answers/diagnose.ts`: where XQuAD F1 is lost on the TUNE split, stage by stage (retrieval, sentence
 // choice, span choice), never abstaining. Never reads the test split.
 import { planAnswer } from "../../src/domain/answer.ts";
-import { toFilter } from "../../src/services/memory.ts";
 import { defaultRetrievalConfig } from "../../src/services/retrieval-config.ts";
 import { openHarness } from "../harness.ts";
 import { ingestSet } from "../ingest.ts";
@@ -20,8 +19,10 @@ const ranks = new Map<string, number>();
 try {
   const { workspaces } = await ingestSet(primary, aset.set);
   for (const q of questions) {
-    const found = await primary.retriever.retrieveChunks({ workspaceId: workspaces.get(q.vault)!, query: q.text, k: 8, mode: "hybrid", filter: toFilter(undefined) });
-    const chunks = found.candidates.map((c) => ({ key: c.id, text: found.chunks.get(c.id)!.text, score: c.score, source: found.chunks.get(c.id)!.sourcePath }));
+    // The service's own evidence (retrieval and cognitive weighing, side-effect free), re-planned keeping every sentence.
+    const call = { workspaceId: workspaces.get(q.vault)!, workspaceName: `eval-xquad-${q.vault}`, tokenId: "eval", actorId: null };
+    const d = await primary.grounded.deliberate(call, { question: q.text, k: 8 });
+    const chunks = d.chunks.map((c) => ({ key: c.id, text: c.text, score: d.scoreOf.get(c.id) ?? 0, source: c.sourcePath }));
     const plan = planAnswer(q.text, chunks, 10_000);
     const best = plan.selected[0];
     const sentence = best?.text ?? "";

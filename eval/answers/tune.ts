@@ -2,9 +2,8 @@
 // (XQuAD even articles, LoCoMo conv-26/30). Prints answer quality by question kind; --cv cross-validates the span scorer
 // over the tune vaults; --fit-spans fits SPAN (src/domain/span-score.ts; a ranking, see ranking.ts) and scans SPAN_MIN;
 // --fit fits CONFIDENCE (src/domain/answer.ts), optionally on a subset of its features. Never reads the test split.
-import { ANSWER_THRESHOLD, CONFIDENCE, planAnswer, SPAN_MIN } from "../../src/domain/answer.ts";
+import { ANSWER_THRESHOLD, CONFIDENCE, SPAN_MIN } from "../../src/domain/answer.ts";
 import { answerType } from "../../src/domain/answer-type.ts";
-import { toFilter } from "../../src/services/memory.ts";
 import { defaultRetrievalConfig } from "../../src/services/retrieval-config.ts";
 import { fitLogistic, predict } from "../calibrate/logistic.ts";
 import { openHarness } from "../harness.ts";
@@ -35,11 +34,10 @@ async function harvest(name: string): Promise<Harvested[]> {
     const { workspaces } = await ingestSet(primary, aset.set);
     const out: Harvested[] = [];
     for (const q of questions) {
-      const workspaceId = workspaces.get(q.vault)!;
-      const o = await ask(primary, callFor(aset, workspaces, q.vault), q.text);
-      // The same two calls GroundedService.answer makes, to read the plan's confidence features.
-      const found = await primary.retriever.retrieveChunks({ workspaceId, query: q.text, k: 8, mode: "hybrid", filter: toFilter(undefined) });
-      const plan = planAnswer(q.text, found.candidates.map((c) => ({ key: c.id, text: found.chunks.get(c.id)!.text, score: c.score })));
+      const call = callFor(aset, workspaces, q.vault);
+      // The service's own deliberation (retrieval, cognitive weighing, plan; side-effect free), first: answering commits the thought.
+      const { plan } = await primary.grounded.deliberate(call, { question: q.text, k: 8 });
+      const o = await ask(primary, call, q.text);
       if (Math.abs(plan.confidence - o.confidence) > 1e-5) throw new Error(`plan and service disagree on '${q.text}'`);
       const row = { q, o };
       const correct = name === "xquad" ? xquadScores(row).spanHit : q.golds.length > 0 && q.goldSources.includes(o.topSource ?? "");
