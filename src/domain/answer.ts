@@ -5,6 +5,7 @@ import { splitSentences, type Span } from "./sentences.ts";
 import { candidateSpans } from "./span-candidates.ts";
 import { scoreSpans, type SpanCandidate } from "./span-score.ts";
 import { tokenize } from "./tokenize.ts";
+import type { Similar } from "./word-sense.ts";
 
 export { SPAN, type SpanCandidate, type SpanFeatures } from "./span-score.ts";
 
@@ -74,7 +75,8 @@ const JOINT_SPAN = 0.1;
 export const SPAN_MIN = 0.05;
 const WORD = /[\p{L}\p{N}]+(?:['’.\-–/][\p{L}\p{N}]+)*/gu;
 
-export function planAnswer(question: string, chunks: readonly EvidenceChunk[], keep = 8): AnswerPlan {
+/** `similar`: word vectors for the word-meaning span feature (word-sense.ts); without them that feature is 0. */
+export function planAnswer(question: string, chunks: readonly EvidenceChunk[], keep = 8, similar?: Similar): AnswerPlan {
   const type = answerType(question);
   const qTerms = new Set(tokenize(question));
   const seen = new Map<string, boolean>();
@@ -98,7 +100,7 @@ export function planAnswer(question: string, chunks: readonly EvidenceChunk[], k
     return { key: chunk.key, span, text, overlap, chunkScore: chunk.score, typed, score: 0.7 * overlap + 0.3 * chunk.score + (typed ? 0.2 : 0) - asks }; // within a chunk the words decide; a typed span breaks near-ties
   });
   ranked.sort((a, b) => b.score - a.score || a.key - b.key || a.span.start - b.span.start);
-  const spansOf = (s: ScoredSentence) => scoreSpans(s.text, candidateSpans(s.text, type, qTerms, inQuestion), question, weight);
+  const spansOf = (s: ScoredSentence) => scoreSpans(s.text, candidateSpans(s.text, type, qTerms, inQuestion), question, weight, similar);
   const joint = ranked.slice(0, JOINT_TOP).map((s) => ({ s, spans: spansOf(s) }));
   const worth = (c: (typeof joint)[number]) => c.s.score * Math.max(0.01, c.spans[0]?.score ?? 0) ** JOINT_SPAN; // a sentence without a span is not ruled out
   const chosen = joint.reduce<(typeof joint)[number] | undefined>((a, c) => (a === undefined || worth(c) > worth(a) ? c : a), undefined);

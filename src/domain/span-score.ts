@@ -4,6 +4,7 @@ import type { Candidate } from "./span-candidates.ts";
 import { sigmoid } from "./fusion.ts";
 import type { Span } from "./sentences.ts";
 import { tokenize } from "./tokenize.ts";
+import { kinship, plainWords, type Similar } from "./word-sense.ts";
 
 /** What a candidate answer span's score rests on (each in [0, 1]); the weights are SPAN. */
 export interface SpanFeatures {
@@ -29,6 +30,8 @@ export interface SpanFeatures {
   repeats: number;
   /** A word of the question's wh-phrase ("what German poet") is in the span or within 2 words of it. */
   head: number;
+  /** Word meaning: the highest similarity of a wh-phrase head word to a span word the question does not say ("what team" ~ "Broncos"; 0 without word vectors). */
+  sense: number;
   /** A word of the wh-phrase follows right after the span ("[four] lighthouses" for "how many lighthouses"). */
   headNext: number;
   /** The span has the pattern of the asked kind (Candidate.typed). */
@@ -72,7 +75,7 @@ export interface SpanCandidate {
 }
 
 /** Logistic weights over SpanFeatures; fitted by eval/answers/tune.ts --fit-spans on the tune split. */
-export const SPAN: Record<keyof SpanFeatures | "bias", number> = { near: 0.29, align: 0.64, prefix: 0.76, subjLeft: 0.03, subjRight: 0.07, invLeft: 0.29, invRight: -0.4, copLeft: 0.87, copRight: 0.02, bigram: 0.21, repeats: 0.07, head: 1.39, headNext: 0.5, typed: 1.45, named: 0.67, clause: 0.97, numeric: 0.08, verbish: -0.11, len1: -0.46, len2: 0.37, len3: 0.17, len4: 0.52, quoted: 0.28, paren: -0.14, prep: 0.18, first: -0.03, comma: 0.47, joined: -0.15, titled: 0.66, thing: -1.32, bias: -4.01 };
+export const SPAN: Record<keyof SpanFeatures | "bias", number> = { sense: 0, near: 0.29, align: 0.64, prefix: 0.76, subjLeft: 0.03, subjRight: 0.07, invLeft: 0.29, invRight: -0.4, copLeft: 0.87, copRight: 0.02, bigram: 0.21, repeats: 0.07, head: 1.39, headNext: 0.5, typed: 1.45, named: 0.67, clause: 0.97, numeric: 0.08, verbish: -0.11, len1: -0.46, len2: 0.37, len3: 0.17, len4: 0.52, quoted: 0.28, paren: -0.14, prep: 0.18, first: -0.03, comma: 0.47, joined: -0.15, titled: 0.66, thing: -1.32, bias: -4.01 };
 
 const THING_HEADS = new Set("award awards bowl game games cup league championship church university college school company corporation party empire kingdom republic war battle act treaty council court army navy committee association society museum library bank station airport bridge hotel street road river sea ocean lake mountain island city county state province valley basin forest theory law language prize series show festival".split(" "));
 const FUNCTION = new Set("a an the this that these those of in on at by for with from to into and or but as is are was were be been has have had his her their its our my your some any each no not also very".split(" "));
@@ -91,7 +94,7 @@ export type QuestionForm = "subject" | "inverted" | "copula";
  * sentence: a verb after the wh-phrase = a subject question ("[X] agreed to ..."), do/have/a modal = inverted ("what did
  * Gaga sing" ~ "Gaga sang [X]"), a form of "be" = a copula ("who was the leader": either side).
  */
-export function questionShape(question: string): { prefix: Set<string>; head: Set<string>; rest: Set<string>; form: QuestionForm } {
+export function questionShape(question: string): { prefix: Set<string>; head: Set<string>; headWords: string[]; rest: Set<string>; form: QuestionForm } {
   const words = [...question.matchAll(WORD)].map((m) => m[0].toLowerCase());
   let wh = words.findIndex((w) => WH.has(w));
   if (wh < 0) wh = words.length;
@@ -103,7 +106,8 @@ export function questionShape(question: string): { prefix: Set<string>; head: Se
   const stems = (ws: readonly string[]) => new Set(ws.flatMap((w) => tokenize(w)));
   const verb = words[next];
   const form: QuestionForm = verb === undefined || !AUX.has(verb) ? "subject" : BE.has(verb) ? "copula" : "inverted";
-  return { prefix: stems(words.slice(0, wh)), head: stems(words.slice(headStart, next)), rest: stems(words.slice(next)), form };
+  const headWords = words.slice(headStart, next).filter((w) => !FUNCTION.has(w)).flatMap(plainWords);
+  return { prefix: stems(words.slice(0, wh)), head: stems(words.slice(headStart, next)), headWords, rest: stems(words.slice(next)), form };
 }
 
 /** Consecutive question terms ("night watch"): a pair found together in the sentence anchors the answer beside it. */
@@ -113,7 +117,7 @@ function questionBigrams(question: string): Set<string> {
 }
 
 /** Scores `candidates` of sentence `text` for `question` (weights: idf of each question term); best first, ties the earlier. */
-export function scoreSpans(text: string, candidates: readonly Candidate[], question: string, weight: ReadonlyMap<string, number>, weights: Record<string, number> = SPAN): SpanCandidate[] {
+export function scoreSpans(text: string, candidates: readonly Candidate[], question: string, weight: ReadonlyMap<string, number>, similar?: Similar, weights: Record<string, number> = SPAN): SpanCandidate[] {
   if (candidates.length === 0) return [];
   const qTerms = new Set(weight.keys());
   const words = [...text.matchAll(WORD)].map((m) => {
@@ -165,6 +169,7 @@ export function scoreSpans(text: string, candidates: readonly Candidate[], quest
       bigram: hasBigram(a - 5, a) || hasBigram(b + 1, b + 6) ? 1 : 0,
       repeats: words.slice(a, b + 1).filter((w) => w.terms.length > 0).length / Math.max(1, n),
       head: words.slice(Math.max(0, a - 2), b + 3).some((w) => w.terms.some((t) => shape.head.has(t))) ? 1 : 0,
+      sense: kinship(shape.headWords, words.slice(a, b + 1).filter((w) => w.terms.length === 0).flatMap((w) => plainWords(w.lower)), similar),
       headNext: words.slice(b + 1, b + 3).some((w) => w.terms.some((t) => shape.head.has(t))) ? 1 : 0,
       typed: typed ? 1 : 0,
       named: /^[\p{Lu}\p{N}]/u.test(inner) && (a > 0 || b > a) ? 1 : 0, // one capitalized word opening the sentence is no evidence of a name
