@@ -64,7 +64,7 @@ export const ANSWER_THRESHOLD = 0.5;
 const HEADING = /^#{1,6}\s/;
 const QUESTION_PENALTY = 0.5; // enough that a question wins only when no sentence states anything relevant
 /** Logistic weights over ConfidenceFeatures; fitted by eval/answers/tune.ts on the tune split (eval/answers/README.md). */
-export const CONFIDENCE = { overlap: 1.04, chunk: 0.41, typed: -0.13, names: 1.66, terms: 0.82, span: 2.49, margin: 3.37, bias: -3.84 };
+export const CONFIDENCE = { overlap: 0.9, chunk: 0.34, typed: -0.09, names: 1.6, terms: 0.87, span: 2.32, margin: 3.6, bias: -3.83 };
 /**
  * The answer sentence is the one of the JOINT_TOP best whose score x P(its best span)^JOINT_SPAN is highest: a sentence
  * with a likely answer span wins a near-tie (the gold is in the runner-up for 10% of tune questions). Chosen on the tune split.
