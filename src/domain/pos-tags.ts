@@ -21,8 +21,21 @@ function tagger(): WinkMethods {
   return nlp;
 }
 
+const recent = new Map<string, Tagged[]>();
+/** Sentences tagged lately: candidates and their scores read the same few sentences' tags. */
+const RECENT = 16;
+
 /** The words of `text` with their tags and character offsets, in order (punctuation and spaces left out). */
 export function posTags(text: string): Tagged[] {
+  const seen = recent.get(text);
+  if (seen) return seen;
+  const out = tag(text);
+  if (recent.size >= RECENT) recent.delete(recent.keys().next().value!);
+  recent.set(text, out);
+  return out;
+}
+
+function tag(text: string): Tagged[] {
   const { its } = tagger();
   const tokens = tagger().readDoc(text).tokens();
   const values = tokens.out(its.value) as string[];

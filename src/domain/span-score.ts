@@ -31,6 +31,8 @@ export interface SpanFeatures {
   head: number;
   /** Word meaning: the highest similarity of a wh-phrase head word to a span word the question does not say ("what team" ~ "Broncos"; 0 without word vectors). */
   sense: number;
+  /** Paraphrase: question terms the sentence lacks, each by its best similarity (at least 0.5) to a word within 5 of the span, weighted, over all question terms. */
+  soft: number;
   /** Part of speech (pos-tags.ts): share of the span's words tagged as proper nouns. */
   propn: number;
   /** Its last word is a noun, a proper noun or a number: the phrase ends at its head, not at a modifier. */
@@ -72,7 +74,7 @@ export interface SpanCandidate {
 }
 
 /** Logistic weights over SpanFeatures; fitted by eval/answers/tune.ts --fit-spans on the tune split. */
-export const SPAN: Record<keyof SpanFeatures | "bias", number> = { near: 0.34, align: 0.71, prefix: 0.73, subjRight: 0.04, invLeft: 0.41, invRight: -0.23, copLeft: 0.9, copRight: 0.15, repeats: 0.08, head: 1.39, sense: 0.76, propn: 0.08, nounEnd: 0.53, verb: -0.03, headNext: 0.44, typed: 1.44, named: 0.59, clause: 0.93, numeric: 0.14, len1: -0.28, len2: 0.46, len3: 0.2, len4: 0.48, paren: -0.15, first: -0.1, comma: 0.42, titled: 0.64, thing: -1.33, bias: -4.63 };
+export const SPAN: Record<keyof SpanFeatures | "bias", number> = { soft: 0, near: 0.34, align: 0.71, prefix: 0.73, subjRight: 0.04, invLeft: 0.41, invRight: -0.23, copLeft: 0.9, copRight: 0.15, repeats: 0.08, head: 1.39, sense: 0.76, propn: 0.08, nounEnd: 0.53, verb: -0.03, headNext: 0.44, typed: 1.44, named: 0.59, clause: 0.93, numeric: 0.14, len1: -0.28, len2: 0.46, len3: 0.2, len4: 0.48, paren: -0.15, first: -0.1, comma: 0.42, titled: 0.64, thing: -1.33, bias: -4.63 };
 
 const THING_HEADS = new Set("award awards bowl game games cup league championship church university college school company corporation party empire kingdom republic war battle act treaty council court army navy committee association society museum library bank station airport bridge hotel street road river sea ocean lake mountain island city county state province valley basin forest theory law language prize series show festival".split(" "));
 const FUNCTION = new Set("a an the this that these those of in on at by for with from to into and or but as is are was were be been has have had his her their its our my your some any each no not also very".split(" "));
@@ -124,6 +126,9 @@ export function scoreSpans(text: string, candidates: readonly Candidate[], quest
     const seen = new Set(words.slice(Math.max(0, from), Math.max(0, to)).flatMap((w) => w.terms.filter((t) => expected.has(t))));
     return all ? [...seen].reduce((a, t) => a + (weight.get(t) ?? 0), 0) / all : 0;
   };
+  const absent = new Map<string, string>(); // question terms the sentence lacks, with the question's word for the word vectors
+  if (similar) for (const m of question.matchAll(WORD)) for (const t of tokenize(m[0])) if (!present.has(t) && weight.has(t)) absent.set(t, plainWords(m[0]).join(""));
+  const allWeight = [...weight.values()].reduce((x, y) => x + y, 0);
   const tags = posTags(text); // only the few sentences whose spans are scored get tagged
   const out = candidates.map(({ span, typed }): SpanCandidate => {
     const pos = tags.filter((t) => t.start < span.end && t.end > span.start).map((t) => t.pos);
@@ -154,6 +159,10 @@ export function scoreSpans(text: string, candidates: readonly Candidate[], quest
       repeats: words.slice(a, b + 1).filter((w) => w.terms.length > 0).length / Math.max(1, n),
       head: words.slice(Math.max(0, a - 2), b + 3).some((w) => w.terms.some((t) => shape.head.has(t))) ? 1 : 0,
       sense: kinship(shape.headWords, words.slice(a, b + 1).filter((w) => w.terms.length === 0).flatMap((w) => plainWords(w.lower)), similar),
+      soft: allWeight && absent.size ? [...absent].reduce((acc, [t, q]) => {
+        const s = kinship([q], [...words.slice(Math.max(0, a - 5), a), ...words.slice(b + 1, b + 6)].flatMap((w) => plainWords(w.lower)), similar);
+        return acc + (s >= 0.5 ? s * weight.get(t)! : 0);
+      }, 0) / allWeight : 0,
       propn: pos.length ? pos.filter((p) => p === "PROPN").length / pos.length : 0,
       nounEnd: /^(?:NOUN|PROPN|NUM)$/.test(pos.at(-1) ?? "") ? 1 : 0,
       verb: pos.some((p) => p === "VERB" || p === "AUX") ? 1 : 0,
