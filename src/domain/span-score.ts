@@ -74,7 +74,7 @@ export interface SpanCandidate {
 }
 
 /** Logistic weights over SpanFeatures; fitted by eval/answers/tune.ts --fit-spans on the tune split. */
-export const SPAN: Record<keyof SpanFeatures | "bias", number> = { soft: 0, near: 0.34, align: 0.71, prefix: 0.73, subjRight: 0.04, invLeft: 0.41, invRight: -0.23, copLeft: 0.9, copRight: 0.15, repeats: 0.08, head: 1.39, sense: 0.76, propn: 0.08, nounEnd: 0.53, verb: -0.03, headNext: 0.44, typed: 1.44, named: 0.59, clause: 0.93, numeric: 0.14, len1: -0.28, len2: 0.46, len3: 0.2, len4: 0.48, paren: -0.15, first: -0.1, comma: 0.42, titled: 0.64, thing: -1.33, bias: -4.63 };
+export const SPAN: Record<keyof SpanFeatures | "bias", number> = { near: 0.31, align: 0.72, prefix: 0.77, subjRight: 0.08, invLeft: 0.41, invRight: -0.17, copLeft: 0.93, copRight: 0.15, repeats: 0.06, head: 1.4, sense: 0.76, soft: 0.27, propn: 0.18, nounEnd: 0.53, verb: -0.14, headNext: 0.44, typed: 1.44, named: 0.52, clause: 0.9, numeric: 0.18, len1: -0.27, len2: 0.44, len3: 0.16, len4: 0.48, paren: -0.15, first: -0.1, comma: 0.42, titled: 0.56, thing: -1.34, bias: -4.64 };
 
 const THING_HEADS = new Set("award awards bowl game games cup league championship church university college school company corporation party empire kingdom republic war battle act treaty council court army navy committee association society museum library bank station airport bridge hotel street road river sea ocean lake mountain island city county state province valley basin forest theory law language prize series show festival".split(" "));
 const FUNCTION = new Set("a an the this that these those of in on at by for with from to into and or but as is are was were be been has have had his her their its our my your some any each no not also very".split(" "));
