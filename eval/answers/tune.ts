@@ -148,7 +148,7 @@ function crossValidate(rows: Harvested[], only: string[] | null): void {
  * End-to-end cross-validation: per fold, SPAN fitted on the other vaults' candidates, then the fold's questions planned
  * anew with it (sentence choice included, as the service would) and the answer scored: XQuAD F1 never abstaining.
  */
-function crossValidateEndToEnd(rows: Harvested[], only: string[] | null): void {
+function crossValidateEndToEnd(rows: Harvested[], only: string[] | null): number {
   const vaults = [...new Set(rows.map((r) => r.q.vault))].sort();
   const names = Object.keys(rows.find((r) => r.spans.length > 0)!.spans[0]!.features).filter((n) => !only || only.includes(n));
   let sum = 0;
@@ -164,28 +164,16 @@ function crossValidateEndToEnd(rows: Harvested[], only: string[] | null): void {
     }
   }
   process.stdout.write(`  cv end to end, ${names.length} features: XQuAD F1 ${pct(sum / n)} (${n}, never abstaining)\n`);
+  return sum / n;
 }
 
-/** Cross-validated XQuAD F1 (ranking fit, never abstaining, at SPAN_MIN) with only the span features `names`. */
-function cvF1(rows: Harvested[], names: string[]): number {
-  const vaults = [...new Set(rows.map((r) => r.q.vault))].sort();
-  let sum = 0;
-  for (const fold of [0, 1, 2, 3]) {
-    const f = fitSpanRanking(rows.filter((r) => vaults.indexOf(r.q.vault) % 4 !== fold && r.q.golds.length > 0 && r.spans.length > 0), names);
-    for (const r of rows.filter((x) => vaults.indexOf(x.q.vault) % 4 === fold && !x.q.id.includes("#"))) {
-      const scored = r.spans.map((c) => ({ c, p: predict(f, names.map((n) => c.features[n]!)) }));
-      const top = scored.length ? scored.reduce((a, b) => (b.p > a.p ? b : a)) : null;
-      sum += !top || (r.type === "entity" && top.p < SPAN_MIN) ? r.sentenceF1 : top.c.f1;
-    }
-  }
-  return sum / rows.filter((r) => !r.q.id.includes("#")).length;
-}
-
-/** --ablate: the cross-validated F1 without each span feature in turn (a feature whose removal raises it is not worth keeping). */
+/** --ablate: the cross-validated F1 (end to end) without each span feature in turn (a feature whose removal raises it is not worth keeping). */
 function ablate(rows: Harvested[]): void {
   const names = Object.keys(rows.find((r) => r.spans.length > 0)!.spans[0]!.features);
-  process.stdout.write(`  cv all ${names.length}: ${pct(cvF1(rows, names))}\n`);
-  for (const n of names) process.stdout.write(`  cv without ${n}: ${pct(cvF1(rows, names.filter((m) => m !== n)))}\n`);
+  for (const n of names) {
+    process.stdout.write(`  without ${n}:`);
+    crossValidateEndToEnd(rows, names.filter((m) => m !== n));
+  }
 }
 
 /** Fits SPAN on the candidate spans (ranking, see fitRanking), then scans SPAN_MIN, below which a "what" question gets its whole sentence. */

@@ -25,8 +25,6 @@ export interface SpanFeatures {
   invRight: number;
   copLeft: number;
   copRight: number;
-  /** Share of the span's words that the question already says. */
-  repeats: number;
   /** A word of the question's wh-phrase ("what German poet") is in the span or within 2 words of it. */
   head: number;
   /** Word meaning: the highest similarity of a wh-phrase head word to a span word the question does not say ("what team" ~ "Broncos"; 0 without word vectors). */
@@ -37,8 +35,6 @@ export interface SpanFeatures {
   propn: number;
   /** Its last word is a noun, a proper noun or a number: the phrase ends at its head, not at a modifier. */
   nounEnd: number;
-  /** It holds a verb or an auxiliary: a clause fragment, rarely an answer. */
-  verb: number;
   /** A word of the wh-phrase follows right after the span ("[four] lighthouses" for "how many lighthouses"). */
   headNext: number;
   /** The span has the pattern of the asked kind (Candidate.typed). */
@@ -49,17 +45,12 @@ export interface SpanFeatures {
   clause: number;
   /** It starts with a digit, a currency sign or a number word. */
   numeric: number;
-  /** One word, two words, three words, four to six words (longer: none of them). */
+  /** One word, two words, four to six words (three or longer: none of them; a separate three-word flag had no cross-validated gain). */
   len1: number;
   len2: number;
-  len3: number;
   len4: number;
-  /** Inside parentheses: an aside, a translation or an abbreviation. */
-  paren: number;
   /** It opens the sentence (after at most an article): the subject. */
   first: number;
-  /** A comma follows it: an apposition or a list item. */
-  comma: number;
   /** A capitalized span right after a lowercase role noun ("engineer [Ingrid Solberg]", "nominee [Ada Berg]"): an apposed name. */
   titled: number;
   /** A capitalized span ending in a word that heads names of things, not people ("Harbour Prize", "Nordic Cup", "Royal Church"). */
@@ -74,7 +65,7 @@ export interface SpanCandidate {
 }
 
 /** Logistic weights over SpanFeatures; fitted by eval/answers/tune.ts --fit-spans on the tune split. */
-export const SPAN: Record<keyof SpanFeatures | "bias", number> = { near: 0.31, align: 0.72, prefix: 0.77, subjRight: 0.08, invLeft: 0.41, invRight: -0.17, copLeft: 0.93, copRight: 0.15, repeats: 0.06, head: 1.4, sense: 0.76, soft: 0.27, propn: 0.18, nounEnd: 0.53, verb: -0.14, headNext: 0.44, typed: 1.44, named: 0.52, clause: 0.9, numeric: 0.18, len1: -0.27, len2: 0.44, len3: 0.16, len4: 0.48, paren: -0.15, first: -0.1, comma: 0.42, titled: 0.56, thing: -1.34, bias: -4.64 };
+export const SPAN: Record<keyof SpanFeatures | "bias", number> = { near: 0.29, align: 0.77, prefix: 0.78, subjRight: 0, invLeft: 0.47, invRight: -0.17, copLeft: 0.89, copRight: 0.14, head: 1.37, sense: 0.76, soft: 0.37, propn: 0.2, nounEnd: 0.59, headNext: 0.44, typed: 1.42, named: 0.54, clause: 0.88, numeric: 0.18, len1: -0.39, len2: 0.34, len4: 0.36, first: -0.13, titled: 0.55, thing: -1.31, bias: -4.52 };
 
 const THING_HEADS = new Set("award awards bowl game games cup league championship church university college school company corporation party empire kingdom republic war battle act treaty council court army navy committee association society museum library bank station airport bridge hotel street road river sea ocean lake mountain island city county state province valley basin forest theory law language prize series show festival".split(" "));
 const FUNCTION = new Set("a an the this that these those of in on at by for with from to into and or but as is are was were be been has have had his her their its our my your some any each no not also very".split(" "));
@@ -144,7 +135,6 @@ export function scoreSpans(text: string, candidates: readonly Candidate[], quest
     });
     const gap = distance.size ? Math.min(...distance.values()) - 1 : words.length;
     const inner = text.slice(span.start, span.end);
-    const before = text.slice(0, span.start);
     const restLeft = share(shape.rest, a - 5, a);
     const restRight = share(shape.rest, b + 1, b + 6);
     const features: SpanFeatures = {
@@ -156,7 +146,6 @@ export function scoreSpans(text: string, candidates: readonly Candidate[], quest
       invRight: shape.form === "inverted" ? restRight : 0,
       copLeft: shape.form === "copula" ? restLeft : 0,
       copRight: shape.form === "copula" ? restRight : 0,
-      repeats: words.slice(a, b + 1).filter((w) => w.terms.length > 0).length / Math.max(1, n),
       head: words.slice(Math.max(0, a - 2), b + 3).some((w) => w.terms.some((t) => shape.head.has(t))) ? 1 : 0,
       sense: kinship(shape.headWords, words.slice(a, b + 1).filter((w) => w.terms.length === 0).flatMap((w) => plainWords(w.lower)), similar),
       soft: allWeight && absent.size ? [...absent].reduce((acc, [t, q]) => {
@@ -165,7 +154,6 @@ export function scoreSpans(text: string, candidates: readonly Candidate[], quest
       }, 0) / allWeight : 0,
       propn: pos.length ? pos.filter((p) => p === "PROPN").length / pos.length : 0,
       nounEnd: /^(?:NOUN|PROPN|NUM)$/.test(pos.at(-1) ?? "") ? 1 : 0,
-      verb: pos.some((p) => p === "VERB" || p === "AUX") ? 1 : 0,
       headNext: words.slice(b + 1, b + 3).some((w) => w.terms.some((t) => shape.head.has(t))) ? 1 : 0,
       typed: typed ? 1 : 0,
       named: /^[\p{Lu}\p{N}]/u.test(inner) && (a > 0 || b > a) ? 1 : 0, // one capitalized word opening the sentence is no evidence of a name
@@ -173,11 +161,8 @@ export function scoreSpans(text: string, candidates: readonly Candidate[], quest
       numeric: /^[\p{N}$£€]/u.test(inner) || NUMBER_WORD.test(inner) ? 1 : 0,
       len1: n === 1 ? 1 : 0,
       len2: n === 2 ? 1 : 0,
-      len3: n === 3 ? 1 : 0,
       len4: n >= 4 && n <= 6 ? 1 : 0,
-      paren: before.lastIndexOf("(") > before.lastIndexOf(")") ? 1 : 0,
       first: a === 0 || (a === 1 && /^(?:the|a|an)$/.test(words[0]!.lower)) ? 1 : 0,
-      comma: /^\s*,/.test(text.slice(span.end)) ? 1 : 0,
       titled: whoAsked && /^\p{Lu}/u.test(inner) && a > 0 && /^\p{Ll}+$/u.test(words[a - 1]!.lower) && words[a - 1]!.lower === text.slice(words[a - 1]!.start, words[a - 1]!.end) && !FUNCTION.has(words[a - 1]!.lower) && !/(?:ed|ly)$/.test(words[a - 1]!.lower) && /^\s+$/.test(text.slice(words[a - 1]!.end, span.start)) ? 1 : 0,
       thing: whoAsked && /^\p{Lu}/u.test(inner) && THING_HEADS.has(words[b]!.lower) ? 1 : 0,
     };
