@@ -113,18 +113,25 @@ describe("part-of-speech tags", () => {
     expect(tags.some((t) => t.startsWith(","))).toBe(false);
   });
 
-  it("give the span features: a proper-noun share, a phrase ending at its noun, a verb inside", () => {
+  it("give the span features: a proper-noun share, a phrase ending at its noun", () => {
     const text = "The coast office employed engineer Ingrid Solberg, who drew four lighthouses.";
     const q = "What did the engineer draw?";
-    expect(featuresOf(q, text, "Ingrid Solberg")).toMatchObject({ propn: 1, nounEnd: 1, verb: 0 });
-    expect(featuresOf(q, text, "coast office employed")).toMatchObject({ propn: 0, nounEnd: 0, verb: 1 }); // the phrase splitter let the verb in
-    expect(featuresOf(q, text, "drew four lighthouses")).toMatchObject({ nounEnd: 1, verb: 1 });
+    expect(featuresOf(q, text, "Ingrid Solberg")).toMatchObject({ propn: 1, nounEnd: 1 });
+    expect(featuresOf(q, text, "coast office employed")).toMatchObject({ propn: 0, nounEnd: 0 }); // the phrase splitter let the verb in
+    expect(featuresOf(q, text, "coast office")).toMatchObject({ propn: 0, nounEnd: 1 });
+  });
+
+  it("trim the verbs the phrase splitter let in at a candidate's edges, keeping the untrimmed one too", () => {
+    const text = "The coast office employed engineer Ingrid Solberg, who drew four lighthouses.";
+    const spans = texts(text, candidatesOf("What did the engineer draw?", text).map((c) => c.span));
+    expect(spans).toEqual(expect.arrayContaining(["coast office employed", "coast office", "drew four lighthouses", "four lighthouses"]));
+    expect(spans).not.toContain("drew");
   });
 });
 
 describe("word sense", () => {
   // A stand-in for the GloVe similarity: members of a kind are close to the kind's noun, everything else is far.
-  const kinds: Record<string, string[]> = { team: ["broncos", "steelers"], river: ["rhine"] };
+  const kinds: Record<string, string[]> = { team: ["broncos", "steelers"], river: ["rhine"], triumph: ["victory"] };
   const similar: Similar = (a, b) => (a === b ? 1 : kinds[a]?.includes(b) ? 0.6 : -0.2);
 
   it("is the best similarity of a head word to a span word, clipped at 0, and 0 without word vectors", () => {
@@ -141,6 +148,14 @@ describe("word sense", () => {
     expect(featuresOf(q, text, "Broncos", similar).sense).toBe(0.6);
     expect(featuresOf(q, text, "age 38", similar).sense).toBe(0);
     expect(featuresOf(q, text, "Broncos").sense).toBe(0); // no word vectors: no word meaning
+  });
+
+  it("credits a paraphrased question word near the span, not far from it", () => {
+    const text = "The Broncos won a famous victory in Denver, while many years later the Steelers opened a museum in Pittsburgh.";
+    const q = "Which team had a triumph?"; // "triumph" ~ "victory", next to the Broncos only
+    expect(featuresOf(q, text, "Broncos", similar).soft).toBeGreaterThan(0);
+    expect(featuresOf(q, text, "Steelers", similar).soft).toBe(0);
+    expect(featuresOf(q, text, "Broncos").soft).toBe(0);
   });
 });
 
