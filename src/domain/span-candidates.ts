@@ -1,4 +1,4 @@
-// The spans of an evidence sentence that could be the answer: typed spans of the asked kind, noun-phrase-like runs, and runs joined by "of"/"and", quoted titles.
+// The spans of an evidence sentence that could be the answer: typed spans of the asked kind, noun-phrase-like runs (also trimmed of edge verbs by their POS tags), and runs joined by "of"/"and", quoted titles.
 import { typedSpans, type AnswerType } from "./answer-type.ts";
 import { phraseSpans } from "./phrases.ts";
 import { posTags } from "./pos-tags.ts";
