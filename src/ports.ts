@@ -15,6 +15,11 @@ export interface WordNeighbours {
   neighbours(word: string, n: number): { word: string; similarity: number }[];
 }
 
+/** Cosine similarity of two lowercase words' vectors, 0 when either is unknown (answer spans: "what team" ~ a club's name). */
+export interface WordSimilarity {
+  similarity(a: string, b: string): number;
+}
+
 /** Wall clock, injected so the domain and tests stay deterministic. */
 export interface Clock {
   now(): Date;

@@ -1,7 +1,7 @@
 // `node --import tsx eval/answers/diagnose.ts`: where XQuAD F1 is lost on the TUNE split, stage by stage (retrieval, sentence
 // choice, span choice), never abstaining. Never reads the test split.
 import { planAnswer } from "../../src/domain/answer.ts";
-import { toFilter } from "../../src/services/memory.ts";
+import type { WordSimilarity } from "../../src/ports.ts";
 import { defaultRetrievalConfig } from "../../src/services/retrieval-config.ts";
 import { openHarness } from "../harness.ts";
 import { ingestSet } from "../ingest.ts";
@@ -12,6 +12,8 @@ import { containsNormalized, maxOver, tokenF1 } from "./squad.ts";
 const aset = loadXquad();
 const questions = aset.questions.filter((q) => q.split === "tune");
 const { harness, primary } = await openHarness("xquad-diagnose", defaultRetrievalConfig);
+const words = primary.embedder as unknown as Partial<WordSimilarity>; // the GloVe embedder, as GroundedService gets it
+const similar = words.similarity ? (a: string, b: string) => words.similarity!(a, b) : undefined;
 const holds = (text: string, golds: readonly string[]) => golds.some((g) => containsNormalized(text, g));
 const stages = { n: 0, retrieved: 0, topChunkGold: 0, inSomeSentence: 0, sentenceHolds: 0, f1: 0, f1Holds: 0, oracleHolds: 0, exactCandidate: 0, sentenceF1Holds: 0, f1Misses: 0 };
 const byType = new Map<string, { n: number; holds: number; f1: number; f1Holds: number; oracle: number }>();
@@ -20,9 +22,11 @@ const ranks = new Map<string, number>();
 try {
   const { workspaces } = await ingestSet(primary, aset.set);
   for (const q of questions) {
-    const found = await primary.retriever.retrieveChunks({ workspaceId: workspaces.get(q.vault)!, query: q.text, k: 8, mode: "hybrid", filter: toFilter(undefined) });
-    const chunks = found.candidates.map((c) => ({ key: c.id, text: found.chunks.get(c.id)!.text, score: c.score, source: found.chunks.get(c.id)!.sourcePath }));
-    const plan = planAnswer(q.text, chunks, 10_000);
+    // The service's own evidence (retrieval and cognitive weighing, side-effect free), re-planned keeping every sentence.
+    const call = { workspaceId: workspaces.get(q.vault)!, workspaceName: `eval-xquad-${q.vault}`, tokenId: "eval", actorId: null };
+    const d = await primary.grounded.deliberate(call, { question: q.text, k: 8 });
+    const chunks = d.chunks.map((c) => ({ key: c.id, text: c.text, score: d.scoreOf.get(c.id) ?? 0, source: c.sourcePath }));
+    const plan = planAnswer(q.text, chunks, 10_000, similar);
     const best = plan.selected[0];
     const sentence = best?.text ?? "";
     const answer = best ? (plan.answer ? sentence.slice(plan.answer.start, plan.answer.end) : sentence) : "";

@@ -2,9 +2,10 @@
 // (XQuAD even articles, LoCoMo conv-26/30). Prints answer quality by question kind; --cv cross-validates the span scorer
 // over the tune vaults; --fit-spans fits SPAN (src/domain/span-score.ts; a ranking, see ranking.ts) and scans SPAN_MIN;
 // --fit fits CONFIDENCE (src/domain/answer.ts), optionally on a subset of its features. Never reads the test split.
-import { ANSWER_THRESHOLD, CONFIDENCE, planAnswer, SPAN_MIN } from "../../src/domain/answer.ts";
+import { ANSWER_THRESHOLD, CONFIDENCE, planAnswer, SPAN_MIN, type EvidenceChunk } from "../../src/domain/answer.ts";
+import type { Similar } from "../../src/domain/word-sense.ts";
+import type { WordSimilarity } from "../../src/ports.ts";
 import { answerType } from "../../src/domain/answer-type.ts";
-import { toFilter } from "../../src/services/memory.ts";
 import { defaultRetrievalConfig } from "../../src/services/retrieval-config.ts";
 import { fitLogistic, predict } from "../calibrate/logistic.ts";
 import { openHarness } from "../harness.ts";
@@ -25,21 +26,26 @@ interface Harvested extends Row {
   /** The best sentence's candidate spans (SpanFeatures) with their token F1 against the gold answers, and the sentence's own F1. */
   spans: { features: Record<string, number>; f1: number; contains: boolean; text: string }[];
   sentenceF1: number;
+  /** The evidence the service planned from, to re-plan with other span weights (--cv end to end). */
+  chunks: EvidenceChunk[];
 }
+
+let similar: Similar | undefined;
 
 async function harvest(name: string): Promise<Harvested[]> {
   const aset = ANSWER_SETS[name]!();
   const questions = aset.questions.filter((q) => q.split === "tune");
   const { harness, primary } = await openHarness(name, defaultRetrievalConfig);
+  const words = primary.embedder as unknown as Partial<WordSimilarity>; // the GloVe embedder, as GroundedService gets it
+  similar ??= words.similarity ? (a: string, b: string) => words.similarity!(a, b) : undefined;
   try {
     const { workspaces } = await ingestSet(primary, aset.set);
     const out: Harvested[] = [];
     for (const q of questions) {
-      const workspaceId = workspaces.get(q.vault)!;
-      const o = await ask(primary, callFor(aset, workspaces, q.vault), q.text);
-      // The same two calls GroundedService.answer makes, to read the plan's confidence features.
-      const found = await primary.retriever.retrieveChunks({ workspaceId, query: q.text, k: 8, mode: "hybrid", filter: toFilter(undefined) });
-      const plan = planAnswer(q.text, found.candidates.map((c) => ({ key: c.id, text: found.chunks.get(c.id)!.text, score: c.score })));
+      const call = callFor(aset, workspaces, q.vault);
+      // The service's own deliberation (retrieval, cognitive weighing, plan; side-effect free), first: answering commits the thought.
+      const { plan, chunks, scoreOf } = await primary.grounded.deliberate(call, { question: q.text, k: 8 });
+      const o = await ask(primary, call, q.text);
       if (Math.abs(plan.confidence - o.confidence) > 1e-5) throw new Error(`plan and service disagree on '${q.text}'`);
       const row = { q, o };
       const correct = name === "xquad" ? xquadScores(row).spanHit : q.golds.length > 0 && q.goldSources.includes(o.topSource ?? "");
@@ -49,7 +55,7 @@ async function harvest(name: string): Promise<Harvested[]> {
         const c = plan.spans.map((x) => ({ t: sentence.slice(x.span.start, x.span.end), p: x.score.toFixed(2), f: maxOver(tokenF1, sentence.slice(x.span.start, x.span.end), q.golds).toFixed(2) }));
         process.stderr.write(`\nQ: ${q.text}\nG: ${q.golds.join(" | ")}\nS: ${sentence}\nC: ${c.map((x) => `[${x.t}] ${x.p}/${x.f}`).join("  ")}\n`);
       }
-      out.push({ ...row, features: { ...plan.features }, correct, type: plan.answerType, spans, sentenceF1: maxOver(tokenF1, sentence, q.golds) });
+      out.push({ ...row, features: { ...plan.features }, correct, type: plan.answerType, spans, sentenceF1: maxOver(tokenF1, sentence, q.golds), chunks: chunks.map((c) => ({ key: c.id, text: c.text, score: scoreOf.get(c.id) ?? 0 })) });
     }
     return out;
   } finally {
@@ -138,6 +144,38 @@ function crossValidate(rows: Harvested[], only: string[] | null): void {
   }
 }
 
+/**
+ * End-to-end cross-validation: per fold, SPAN fitted on the other vaults' candidates, then the fold's questions planned
+ * anew with it (sentence choice included, as the service would) and the answer scored: XQuAD F1 never abstaining.
+ */
+function crossValidateEndToEnd(rows: Harvested[], only: string[] | null): number {
+  const vaults = [...new Set(rows.map((r) => r.q.vault))].sort();
+  const names = Object.keys(rows.find((r) => r.spans.length > 0)!.spans[0]!.features).filter((n) => !only || only.includes(n));
+  let sum = 0;
+  let n = 0;
+  for (const fold of [0, 1, 2, 3]) {
+    const f = fitSpanRanking(rows.filter((r) => vaults.indexOf(r.q.vault) % 4 !== fold && r.q.golds.length > 0 && r.spans.length > 0), names);
+    const weights = Object.fromEntries([...names.map((k, i) => [k, f.weights[i]!]), ["bias", f.bias]]);
+    for (const r of rows.filter((x) => vaults.indexOf(x.q.vault) % 4 === fold && !x.q.id.includes("#"))) {
+      const plan = planAnswer(r.q.text, r.chunks, 8, similar, weights);
+      const sentence = plan.selected[0]?.text ?? "";
+      sum += maxOver(tokenF1, plan.answer ? sentence.slice(plan.answer.start, plan.answer.end) : sentence, r.q.golds);
+      n++;
+    }
+  }
+  process.stdout.write(`  cv end to end, ${names.length} features: XQuAD F1 ${pct(sum / n)} (${n}, never abstaining)\n`);
+  return sum / n;
+}
+
+/** --ablate: the cross-validated F1 (end to end) without each span feature in turn (a feature whose removal raises it is not worth keeping). */
+function ablate(rows: Harvested[]): void {
+  const names = Object.keys(rows.find((r) => r.spans.length > 0)!.spans[0]!.features);
+  for (const n of names) {
+    process.stdout.write(`  without ${n}:`);
+    crossValidateEndToEnd(rows, names.filter((m) => m !== n));
+  }
+}
+
 /** Fits SPAN on the candidate spans (ranking, see fitRanking), then scans SPAN_MIN, below which a "what" question gets its whole sentence. */
 function fitSpans(rows: Harvested[], rank: boolean): void {
   const withGold = rows.filter((r) => r.q.golds.length > 0 && r.spans.length > 0);
@@ -172,6 +210,8 @@ report(xq, lo);
 const only = args.find((a) => a.startsWith("--features="))?.slice("--features=".length).split(",") ?? null;
 if (args.includes("--fit")) fit([...xq, ...lo], only);
 if (args.includes("--cv")) crossValidate([...xq, ...lo.filter((r) => r.q.extractable)], only);
+if (args.includes("--cv")) crossValidateEndToEnd([...xq, ...lo.filter((r) => r.q.extractable)], only);
+if (args.includes("--ablate")) ablate([...xq, ...lo.filter((r) => r.q.extractable)]);
 if (args.includes("--fit-spans")) fitSpans([...xq, ...lo.filter((r) => r.q.extractable)], !args.includes("--binary"));
 progress(`answered at ${ANSWER_THRESHOLD}: xquad ${xq.filter((r) => answeredAt(r.o, ANSWER_THRESHOLD)).length}/${xq.length}, locomo ${lo.filter((r) => answeredAt(r.o, ANSWER_THRESHOLD)).length}/${lo.length}`);
 

@@ -3,8 +3,9 @@ import { answerType, typedSpans, type AnswerType } from "./answer-type.ts";
 import { sigmoid } from "./fusion.ts";
 import { splitSentences, type Span } from "./sentences.ts";
 import { candidateSpans } from "./span-candidates.ts";
-import { scoreSpans, type SpanCandidate } from "./span-score.ts";
+import { scoreSpans, SPAN, type SpanCandidate } from "./span-score.ts";
 import { tokenize } from "./tokenize.ts";
+import type { Similar } from "./word-sense.ts";
 
 export { SPAN, type SpanCandidate, type SpanFeatures } from "./span-score.ts";
 
@@ -63,7 +64,7 @@ export const ANSWER_THRESHOLD = 0.5;
 const HEADING = /^#{1,6}\s/;
 const QUESTION_PENALTY = 0.5; // enough that a question wins only when no sentence states anything relevant
 /** Logistic weights over ConfidenceFeatures; fitted by eval/answers/tune.ts on the tune split (eval/answers/README.md). */
-export const CONFIDENCE = { overlap: 1.04, chunk: 0.41, typed: -0.13, names: 1.66, terms: 0.82, span: 2.49, margin: 3.37, bias: -3.84 };
+export const CONFIDENCE = { overlap: 0.91, chunk: 0.49, typed: -0.15, names: 1.66, terms: 0.98, span: 2.56, margin: 3.48, bias: -3.96 };
 /**
  * The answer sentence is the one of the JOINT_TOP best whose score x P(its best span)^JOINT_SPAN is highest: a sentence
  * with a likely answer span wins a near-tie (the gold is in the runner-up for 10% of tune questions). Chosen on the tune split.
@@ -74,7 +75,11 @@ const JOINT_SPAN = 0.1;
 export const SPAN_MIN = 0.05;
 const WORD = /[\p{L}\p{N}]+(?:['’.\-–/][\p{L}\p{N}]+)*/gu;
 
-export function planAnswer(question: string, chunks: readonly EvidenceChunk[], keep = 8): AnswerPlan {
+/**
+ * `similar`: word vectors for the word-meaning span features (word-sense.ts); without them those features are 0.
+ * `spanWeights`: SPAN unless the eval cross-validates other weights end to end (eval/answers/tune.ts --cv).
+ */
+export function planAnswer(question: string, chunks: readonly EvidenceChunk[], keep = 8, similar?: Similar, spanWeights: Record<string, number> = SPAN): AnswerPlan {
   const type = answerType(question);
   const qTerms = new Set(tokenize(question));
   const seen = new Map<string, boolean>();
@@ -98,7 +103,7 @@ export function planAnswer(question: string, chunks: readonly EvidenceChunk[], k
     return { key: chunk.key, span, text, overlap, chunkScore: chunk.score, typed, score: 0.7 * overlap + 0.3 * chunk.score + (typed ? 0.2 : 0) - asks }; // within a chunk the words decide; a typed span breaks near-ties
   });
   ranked.sort((a, b) => b.score - a.score || a.key - b.key || a.span.start - b.span.start);
-  const spansOf = (s: ScoredSentence) => scoreSpans(s.text, candidateSpans(s.text, type, qTerms, inQuestion), question, weight);
+  const spansOf = (s: ScoredSentence) => scoreSpans(s.text, candidateSpans(s.text, type, qTerms, inQuestion), question, weight, similar, spanWeights);
   const joint = ranked.slice(0, JOINT_TOP).map((s) => ({ s, spans: spansOf(s) }));
   const worth = (c: (typeof joint)[number]) => c.s.score * Math.max(0.01, c.spans[0]?.score ?? 0) ** JOINT_SPAN; // a sentence without a span is not ruled out
   const chosen = joint.reduce<(typeof joint)[number] | undefined>((a, c) => (a === undefined || worth(c) > worth(a) ? c : a), undefined);

@@ -1,6 +1,7 @@
-// The spans of an evidence sentence that could be the answer: typed spans of the asked kind, noun-phrase-like runs, and runs joined by "of"/"and", quoted titles.
+// The spans of an evidence sentence that could be the answer: typed spans of the asked kind, noun-phrase-like runs (also trimmed of edge verbs by their POS tags), and runs joined by "of"/"and", quoted titles.
 import { typedSpans, type AnswerType } from "./answer-type.ts";
 import { phraseSpans } from "./phrases.ts";
+import { posTags } from "./pos-tags.ts";
 import type { Span } from "./sentences.ts";
 import { tokenize } from "./tokenize.ts";
 
@@ -45,6 +46,15 @@ export function candidateSpans(text: string, type: AnswerType, qTerms: ReadonlyS
   }
   for (const m of text.matchAll(QUOTED)) if (m[1]!.split(/\s+/).length <= 8) add({ start: m.index + 1, end: m.index + 1 + m[1]!.length }, false, false);
   for (const s of [...phrases, ...numbers]) add(s, false, false);
+  const tags = posTags(text);
+  for (const s of phrases) {
+    const inside = tags.filter((t) => t.start < s.end && t.end > s.start);
+    let i = 0;
+    let j = inside.length;
+    while (i < j && /^(?:VERB|AUX|ADV)$/.test(inside[i]!.pos)) i++; // "drew [four lighthouses]": the splitter's phrase runs in from a verb
+    while (j > i && /^(?:VERB|AUX|ADV|ADP)$/.test(inside[j - 1]!.pos)) j--; // "[coast office] employed"
+    if (i < j && (i > 0 || j < inside.length)) add({ start: Math.max(s.start, inside[i]!.start), end: Math.min(s.end, inside[j - 1]!.end) }, false, false);
+  }
   for (let i = 0; i < phrases.length; i++) {
     for (let j = i + 1; j < Math.min(phrases.length, i + MAX_JOINED); j++) {
       if (!JOIN.test(text.slice(phrases[j - 1]!.end, phrases[j]!.start))) break;

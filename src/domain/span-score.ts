@@ -2,8 +2,10 @@
 import { answerType } from "./answer-type.ts";
 import type { Candidate } from "./span-candidates.ts";
 import { sigmoid } from "./fusion.ts";
+import { posTags } from "./pos-tags.ts";
 import type { Span } from "./sentences.ts";
 import { tokenize } from "./tokenize.ts";
+import { kinship, plainWords, type Similar } from "./word-sense.ts";
 
 /** What a candidate answer span's score rests on (each in [0, 1]); the weights are SPAN. */
 export interface SpanFeatures {
@@ -14,21 +16,25 @@ export interface SpanFeatures {
   /** Weighted share of the question terms before its wh-word ("based on [what attribute]") among the 5 words left of the span. */
   prefix: number;
   /**
-   * Weighted share of the question terms after its wh-phrase among the 5 words left / right of the span, one pair per
-   * question form (questionShape): a subject question's terms follow the answer, an inverted one's precede it, a copula's either.
+   * Weighted share of the question terms after its wh-phrase among the 5 words left / right of the span, by question
+   * form (questionShape): a subject question's terms follow the answer, an inverted one's precede it, a copula's either
+   * (a subject question's left side was dropped: no cross-validated gain).
    */
-  subjLeft: number;
   subjRight: number;
   invLeft: number;
   invRight: number;
   copLeft: number;
   copRight: number;
-  /** Two consecutive question terms occur together within 5 words of the span. */
-  bigram: number;
-  /** Share of the span's words that the question already says. */
-  repeats: number;
   /** A word of the question's wh-phrase ("what German poet") is in the span or within 2 words of it. */
   head: number;
+  /** Word meaning: the highest similarity of a wh-phrase head word to a span word the question does not say ("what team" ~ "Broncos"; 0 without word vectors). */
+  sense: number;
+  /** Paraphrase: question terms the sentence lacks, each by its best similarity (at least 0.5) to a word within 5 of the span, weighted, over all question terms. */
+  soft: number;
+  /** Part of speech (pos-tags.ts): share of the span's words tagged as proper nouns. */
+  propn: number;
+  /** Its last word is a noun, a proper noun or a number: the phrase ends at its head, not at a modifier. */
+  nounEnd: number;
   /** A word of the wh-phrase follows right after the span ("[four] lighthouses" for "how many lighthouses"). */
   headNext: number;
   /** The span has the pattern of the asked kind (Candidate.typed). */
@@ -39,25 +45,12 @@ export interface SpanFeatures {
   clause: number;
   /** It starts with a digit, a currency sign or a number word. */
   numeric: number;
-  /** One lowercase word ending in -ed or -ing: likely a verb, rarely what "what" asks for. */
-  verbish: number;
-  /** One word, two words, three words, four to six words (longer: none of them). */
+  /** One word, two words, four to six words (three or longer: none of them; a separate three-word flag had no cross-validated gain). */
   len1: number;
   len2: number;
-  len3: number;
   len4: number;
-  /** Enclosed in quotation marks. */
-  quoted: number;
-  /** Inside parentheses: an aside, a translation or an abbreviation. */
-  paren: number;
-  /** The word before it is a preposition ("in [1887]", "by [Solberg]"). */
-  prep: number;
   /** It opens the sentence (after at most an article): the subject. */
   first: number;
-  /** A comma follows it: an apposition or a list item. */
-  comma: number;
-  /** Phrases joined across "of"/"and" (Candidate.joined). */
-  joined: number;
   /** A capitalized span right after a lowercase role noun ("engineer [Ingrid Solberg]", "nominee [Ada Berg]"): an apposed name. */
   titled: number;
   /** A capitalized span ending in a word that heads names of things, not people ("Harbour Prize", "Nordic Cup", "Royal Church"). */
@@ -72,7 +65,7 @@ export interface SpanCandidate {
 }
 
 /** Logistic weights over SpanFeatures; fitted by eval/answers/tune.ts --fit-spans on the tune split. */
-export const SPAN: Record<keyof SpanFeatures | "bias", number> = { near: 0.29, align: 0.64, prefix: 0.76, subjLeft: 0.03, subjRight: 0.07, invLeft: 0.29, invRight: -0.4, copLeft: 0.87, copRight: 0.02, bigram: 0.21, repeats: 0.07, head: 1.39, headNext: 0.5, typed: 1.45, named: 0.67, clause: 0.97, numeric: 0.08, verbish: -0.11, len1: -0.46, len2: 0.37, len3: 0.17, len4: 0.52, quoted: 0.28, paren: -0.14, prep: 0.18, first: -0.03, comma: 0.47, joined: -0.15, titled: 0.66, thing: -1.32, bias: -4.01 };
+export const SPAN: Record<keyof SpanFeatures | "bias", number> = { near: 0.29, align: 0.77, prefix: 0.78, subjRight: 0, invLeft: 0.47, invRight: -0.17, copLeft: 0.89, copRight: 0.14, head: 1.37, sense: 0.76, soft: 0.37, propn: 0.2, nounEnd: 0.59, headNext: 0.44, typed: 1.42, named: 0.54, clause: 0.88, numeric: 0.18, len1: -0.39, len2: 0.34, len4: 0.36, first: -0.13, titled: 0.55, thing: -1.31, bias: -4.52 };
 
 const THING_HEADS = new Set("award awards bowl game games cup league championship church university college school company corporation party empire kingdom republic war battle act treaty council court army navy committee association society museum library bank station airport bridge hotel street road river sea ocean lake mountain island city county state province valley basin forest theory law language prize series show festival".split(" "));
 const FUNCTION = new Set("a an the this that these those of in on at by for with from to into and or but as is are was were be been has have had his her their its our my your some any each no not also very".split(" "));
@@ -80,7 +73,6 @@ const WORD = /[\p{L}\p{N}]+(?:['’.\-–/][\p{L}\p{N}]+)*/gu;
 const WH = new Set(["what", "which", "who", "whom", "whose", "when", "where", "how", "why"]);
 const BE = new Set(["is", "are", "was", "were", "am", "be", "been"]);
 const AUX = new Set("is are was were am be been do does did has have had can could will would shall should may might must".split(" "));
-const PREPOSITIONS = new Set("in on at by from to into of for with as during since after before than until near under over between among through via".split(" "));
 const NUMBER_WORD = /^(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundreds?|thousands?|millions?|billions?)\b/i;
 
 export type QuestionForm = "subject" | "inverted" | "copula";
@@ -91,7 +83,7 @@ export type QuestionForm = "subject" | "inverted" | "copula";
  * sentence: a verb after the wh-phrase = a subject question ("[X] agreed to ..."), do/have/a modal = inverted ("what did
  * Gaga sing" ~ "Gaga sang [X]"), a form of "be" = a copula ("who was the leader": either side).
  */
-export function questionShape(question: string): { prefix: Set<string>; head: Set<string>; rest: Set<string>; form: QuestionForm } {
+export function questionShape(question: string): { prefix: Set<string>; head: Set<string>; headWords: string[]; rest: Set<string>; form: QuestionForm } {
   const words = [...question.matchAll(WORD)].map((m) => m[0].toLowerCase());
   let wh = words.findIndex((w) => WH.has(w));
   if (wh < 0) wh = words.length;
@@ -103,26 +95,19 @@ export function questionShape(question: string): { prefix: Set<string>; head: Se
   const stems = (ws: readonly string[]) => new Set(ws.flatMap((w) => tokenize(w)));
   const verb = words[next];
   const form: QuestionForm = verb === undefined || !AUX.has(verb) ? "subject" : BE.has(verb) ? "copula" : "inverted";
-  return { prefix: stems(words.slice(0, wh)), head: stems(words.slice(headStart, next)), rest: stems(words.slice(next)), form };
-}
-
-/** Consecutive question terms ("night watch"): a pair found together in the sentence anchors the answer beside it. */
-function questionBigrams(question: string): Set<string> {
-  const terms = tokenize(question);
-  return new Set(terms.slice(1).map((t, i) => `${terms[i]} ${t}`));
+  const headWords = words.slice(headStart, next).filter((w) => !FUNCTION.has(w)).flatMap(plainWords);
+  return { prefix: stems(words.slice(0, wh)), head: stems(words.slice(headStart, next)), headWords, rest: stems(words.slice(next)), form };
 }
 
 /** Scores `candidates` of sentence `text` for `question` (weights: idf of each question term); best first, ties the earlier. */
-export function scoreSpans(text: string, candidates: readonly Candidate[], question: string, weight: ReadonlyMap<string, number>, weights: Record<string, number> = SPAN): SpanCandidate[] {
+export function scoreSpans(text: string, candidates: readonly Candidate[], question: string, weight: ReadonlyMap<string, number>, similar?: Similar, weights: Record<string, number> = SPAN): SpanCandidate[] {
   if (candidates.length === 0) return [];
   const qTerms = new Set(weight.keys());
   const words = [...text.matchAll(WORD)].map((m) => {
-    const stems = tokenize(m[0]);
-    return { start: m.index, end: m.index + m[0].length, lower: m[0].toLowerCase(), stems, terms: stems.filter((t) => qTerms.has(t)) };
+    return { start: m.index, end: m.index + m[0].length, lower: m[0].toLowerCase(), terms: tokenize(m[0]).filter((t) => qTerms.has(t)) };
   });
   const shape = questionShape(question);
   const whoAsked = answerType(question) === "person";
-  const bigrams = questionBigrams(question);
   const present = new Set(words.flatMap((w) => w.terms));
   let clause = 0; // clause index of each word: a new clause after punctuation or at a relative word
   const clauseOf = words.map((w, x) => (x > 0 && (/[,;:()–—]/.test(text.slice(words[x - 1]!.end, w.start)) || /^(?:which|who|while|whereas|but)$/.test(w.lower)) ? ++clause : clause));
@@ -132,11 +117,12 @@ export function scoreSpans(text: string, candidates: readonly Candidate[], quest
     const seen = new Set(words.slice(Math.max(0, from), Math.max(0, to)).flatMap((w) => w.terms.filter((t) => expected.has(t))));
     return all ? [...seen].reduce((a, t) => a + (weight.get(t) ?? 0), 0) / all : 0;
   };
-  const hasBigram = (from: number, to: number) => {
-    const stems = words.slice(Math.max(0, from), Math.max(0, to)).flatMap((w) => w.stems);
-    return stems.slice(1).some((t, i) => bigrams.has(`${stems[i]} ${t}`));
-  };
-  const out = candidates.map(({ span, typed, joined }): SpanCandidate => {
+  const absent = new Map<string, string>(); // question terms the sentence lacks, with the question's word for the word vectors
+  if (similar) for (const m of question.matchAll(WORD)) for (const t of tokenize(m[0])) if (!present.has(t) && weight.has(t)) absent.set(t, plainWords(m[0]).join(""));
+  const allWeight = [...weight.values()].reduce((x, y) => x + y, 0);
+  const tags = posTags(text); // only the few sentences whose spans are scored get tagged
+  const out = candidates.map(({ span, typed }): SpanCandidate => {
+    const pos = tags.filter((t) => t.start < span.end && t.end > span.start).map((t) => t.pos);
     const a = words.findIndex((w) => w.end > span.start);
     const after = words.findIndex((w) => w.start >= span.end);
     const b = (after < 0 ? words.length : after) - 1;
@@ -149,38 +135,34 @@ export function scoreSpans(text: string, candidates: readonly Candidate[], quest
     });
     const gap = distance.size ? Math.min(...distance.values()) - 1 : words.length;
     const inner = text.slice(span.start, span.end);
-    const before = text.slice(0, span.start);
     const restLeft = share(shape.rest, a - 5, a);
     const restRight = share(shape.rest, b + 1, b + 6);
     const features: SpanFeatures = {
       near: 1 / (1 + gap),
       align: presentWeight ? [...distance].reduce((s, [t, d]) => s + (weight.get(t) ?? 0) / d, 0) / presentWeight : 0,
       prefix: share(shape.prefix, a - 5, a),
-      subjLeft: shape.form === "subject" ? restLeft : 0,
       subjRight: shape.form === "subject" ? restRight : 0,
       invLeft: shape.form === "inverted" ? restLeft : 0,
       invRight: shape.form === "inverted" ? restRight : 0,
       copLeft: shape.form === "copula" ? restLeft : 0,
       copRight: shape.form === "copula" ? restRight : 0,
-      bigram: hasBigram(a - 5, a) || hasBigram(b + 1, b + 6) ? 1 : 0,
-      repeats: words.slice(a, b + 1).filter((w) => w.terms.length > 0).length / Math.max(1, n),
       head: words.slice(Math.max(0, a - 2), b + 3).some((w) => w.terms.some((t) => shape.head.has(t))) ? 1 : 0,
+      sense: kinship(shape.headWords, words.slice(a, b + 1).filter((w) => w.terms.length === 0).flatMap((w) => plainWords(w.lower)), similar),
+      soft: allWeight && absent.size ? [...absent].reduce((acc, [t, q]) => {
+        const s = kinship([q], [...words.slice(Math.max(0, a - 5), a), ...words.slice(b + 1, b + 6)].flatMap((w) => plainWords(w.lower)), similar);
+        return acc + (s >= 0.5 ? s * weight.get(t)! : 0);
+      }, 0) / allWeight : 0,
+      propn: pos.length ? pos.filter((p) => p === "PROPN").length / pos.length : 0,
+      nounEnd: /^(?:NOUN|PROPN|NUM)$/.test(pos.at(-1) ?? "") ? 1 : 0,
       headNext: words.slice(b + 1, b + 3).some((w) => w.terms.some((t) => shape.head.has(t))) ? 1 : 0,
       typed: typed ? 1 : 0,
       named: /^[\p{Lu}\p{N}]/u.test(inner) && (a > 0 || b > a) ? 1 : 0, // one capitalized word opening the sentence is no evidence of a name
       clause: presentWeight ? [...new Set(words.filter((w, x) => (x < a || x > b) && clauseOf[x] === clauseOf[a]).flatMap((w) => w.terms))].reduce((acc, t) => acc + (weight.get(t) ?? 0), 0) / presentWeight : 0,
       numeric: /^[\p{N}$£€]/u.test(inner) || NUMBER_WORD.test(inner) ? 1 : 0,
-      verbish: /^\p{Ll}[\p{L}-]*(?:ed|ing)$/u.test(inner) ? 1 : 0,
       len1: n === 1 ? 1 : 0,
       len2: n === 2 ? 1 : 0,
-      len3: n === 3 ? 1 : 0,
       len4: n >= 4 && n <= 6 ? 1 : 0,
-      quoted: /["“'‘]$/.test(before) && /^["”'’]/.test(text.slice(span.end)) ? 1 : 0,
-      paren: before.lastIndexOf("(") > before.lastIndexOf(")") ? 1 : 0,
-      prep: a > 0 && PREPOSITIONS.has(words[a - 1]!.lower) ? 1 : 0,
       first: a === 0 || (a === 1 && /^(?:the|a|an)$/.test(words[0]!.lower)) ? 1 : 0,
-      comma: /^\s*,/.test(text.slice(span.end)) ? 1 : 0,
-      joined: joined ? 1 : 0,
       titled: whoAsked && /^\p{Lu}/u.test(inner) && a > 0 && /^\p{Ll}+$/u.test(words[a - 1]!.lower) && words[a - 1]!.lower === text.slice(words[a - 1]!.start, words[a - 1]!.end) && !FUNCTION.has(words[a - 1]!.lower) && !/(?:ed|ly)$/.test(words[a - 1]!.lower) && /^\s+$/.test(text.slice(words[a - 1]!.end, span.start)) ? 1 : 0,
       thing: whoAsked && /^\p{Lu}/u.test(inner) && THING_HEADS.has(words[b]!.lower) ? 1 : 0,
     };

@@ -10,7 +10,7 @@
 // stored vectors rely on. Bump GLOVE_EMBEDDER_ID whenever this file, sif.ts, tokenize.ts or the
 // cache conversion change the output vectors (stored vectors are keyed by it).
 import { stat } from "node:fs/promises";
-import type { Embedder, WordNeighbours } from "../ports.ts";
+import type { Embedder, WordNeighbours, WordSimilarity } from "../ports.ts";
 import { GloveNeighbours } from "./glove-neighbours.ts";
 import { openGloveCache, type GloveCacheOptions } from "./glove-cache.ts";
 import type { GloveTable } from "./glove-format.ts";
@@ -56,7 +56,7 @@ function cacheOptions(opts: GloveEmbedderOptions): GloveCacheOptions {
   return opts.cacheDir === undefined ? {} : { cacheDir: opts.cacheDir };
 }
 
-class GloveSifEmbedder implements Embedder, WordNeighbours {
+class GloveSifEmbedder implements Embedder, WordNeighbours, WordSimilarity {
   readonly id = GLOVE_EMBEDDER_ID;
   readonly dimensions: number;
   private readonly index = new Map<string, number>();
@@ -84,6 +84,24 @@ class GloveSifEmbedder implements Embedder, WordNeighbours {
   neighbours(word: string, n: number): { word: string; similarity: number }[] {
     this.nearest ??= new GloveNeighbours(this.table, this.index);
     return this.nearest.neighbours(word, n);
+  }
+
+  /** Cosine of the two words' int8 vectors (the per-word scale cancels out); 0 when either word is unknown. */
+  similarity(a: string, b: string): number {
+    const i = this.index.get(a);
+    const j = this.index.get(b);
+    if (i === undefined || j === undefined) return 0;
+    if (i === j) return 1;
+    const { vectors, dimensions: dims } = this;
+    let dot = 0;
+    let na = 0;
+    let nb = 0;
+    for (let d = 0, x = i * dims, y = j * dims; d < dims; d++, x++, y++) {
+      dot += vectors[x]! * vectors[y]!;
+      na += vectors[x]! * vectors[x]!;
+      nb += vectors[y]! * vectors[y]!;
+    }
+    return na && nb ? dot / Math.sqrt(na * nb) : 0;
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {

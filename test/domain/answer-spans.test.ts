@@ -5,6 +5,8 @@ import { answerType, typedSpans } from "../../src/domain/answer-type.ts";
 import { candidateSpans } from "../../src/domain/span-candidates.ts";
 import { questionShape, scoreSpans, type SpanFeatures } from "../../src/domain/span-score.ts";
 import { tokenize } from "../../src/domain/tokenize.ts";
+import { posTags } from "../../src/domain/pos-tags.ts";
+import { kinship, plainWords, type Similar } from "../../src/domain/word-sense.ts";
 
 const texts = (text: string, spans: readonly { start: number; end: number }[]) => spans.map((s) => text.slice(s.start, s.end));
 
@@ -14,9 +16,9 @@ function candidatesOf(question: string, text: string) {
 }
 
 /** Features of the candidate `span` of `text` (every question term weighted 1). */
-function featuresOf(question: string, text: string, span: string): SpanFeatures {
+function featuresOf(question: string, text: string, span: string, similar?: Similar): SpanFeatures {
   const weight = new Map(tokenize(question).map((t) => [t, 1]));
-  const scored = scoreSpans(text, candidatesOf(question, text), question, weight);
+  const scored = scoreSpans(text, candidatesOf(question, text), question, weight, similar);
   const hit = scored.find((c) => text.slice(c.span.start, c.span.end) === span);
   if (!hit) throw new Error(`'${span}' is not a candidate of '${text}'`);
   return hit.features;
@@ -100,6 +102,60 @@ describe("span features", () => {
     expect(tackles.headNext).toBe(0);
     expect(four.typed).toBe(1);
     expect(four.align).toBeGreaterThan(tackles.align);
+  });
+});
+
+describe("part-of-speech tags", () => {
+  it("tag names, verbs and numbers with the offsets of the words, punctuation left out", () => {
+    const text = "The coast office employed engineer Ingrid Solberg, who drew 4 lighthouses.";
+    const tags = posTags(text).map((t) => `${text.slice(t.start, t.end)}/${t.pos}`);
+    expect(tags).toEqual(expect.arrayContaining(["Ingrid/PROPN", "Solberg/PROPN", "employed/VERB", "4/NUM", "lighthouses/NOUN"]));
+    expect(tags.some((t) => t.startsWith(","))).toBe(false);
+  });
+
+  it("give the span features: a proper-noun share, a phrase ending at its noun", () => {
+    const text = "The coast office employed engineer Ingrid Solberg, who drew four lighthouses.";
+    const q = "What did the engineer draw?";
+    expect(featuresOf(q, text, "Ingrid Solberg")).toMatchObject({ propn: 1, nounEnd: 1 });
+    expect(featuresOf(q, text, "coast office employed")).toMatchObject({ propn: 0, nounEnd: 0 }); // the phrase splitter let the verb in
+    expect(featuresOf(q, text, "coast office")).toMatchObject({ propn: 0, nounEnd: 1 });
+  });
+
+  it("trim the verbs the phrase splitter let in at a candidate's edges, keeping the untrimmed one too", () => {
+    const text = "The coast office employed engineer Ingrid Solberg, who drew four lighthouses.";
+    const spans = texts(text, candidatesOf("What did the engineer draw?", text).map((c) => c.span));
+    expect(spans).toEqual(expect.arrayContaining(["coast office employed", "coast office", "drew four lighthouses", "four lighthouses"]));
+    expect(spans).not.toContain("drew");
+  });
+});
+
+describe("word sense", () => {
+  // A stand-in for the GloVe similarity: members of a kind are close to the kind's noun, everything else is far.
+  const kinds: Record<string, string[]> = { team: ["broncos", "steelers"], river: ["rhine"], triumph: ["victory"] };
+  const similar: Similar = (a, b) => (a === b ? 1 : kinds[a]?.includes(b) ? 0.6 : -0.2);
+
+  it("is the best similarity of a head word to a span word, clipped at 0, and 0 without word vectors", () => {
+    expect(kinship(["team"], plainWords("the Denver Broncos"), similar)).toBe(0.6);
+    expect(kinship(["team"], ["age"], similar)).toBe(0);
+    expect(kinship(["team"], ["broncos"], undefined)).toBe(0);
+    expect(kinship([], ["broncos"], similar)).toBe(0);
+  });
+
+  it("scores the span naming a member of the asked kind, from the wh-phrase's head words", () => {
+    const text = "Led by Elway at age 38, the Broncos won Super Bowl XXXIII.";
+    const q = "Which team did Elway lead to victory?";
+    expect(questionShape(q).headWords).toEqual(["team"]);
+    expect(featuresOf(q, text, "Broncos", similar).sense).toBe(0.6);
+    expect(featuresOf(q, text, "age 38", similar).sense).toBe(0);
+    expect(featuresOf(q, text, "Broncos").sense).toBe(0); // no word vectors: no word meaning
+  });
+
+  it("credits a paraphrased question word near the span, not far from it", () => {
+    const text = "The Broncos won a famous victory in Denver, while many years later the Steelers opened a museum in Pittsburgh.";
+    const q = "Which team had a triumph?"; // "triumph" ~ "victory", next to the Broncos only
+    expect(featuresOf(q, text, "Broncos", similar).soft).toBeGreaterThan(0);
+    expect(featuresOf(q, text, "Steelers", similar).soft).toBe(0);
+    expect(featuresOf(q, text, "Broncos").soft).toBe(0);
   });
 });
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureGloveCache, GLOVE_EMBEDDER_ID, loadGloveEmbedder, type GloveCacheInfo } from "../../src/embed/glove.ts";
 import { CACHE_FILE_NAME } from "../../src/embed/glove-cache.ts";
 import { decodeGloveTable } from "../../src/embed/glove-format.ts";
-import type { Embedder } from "../../src/ports.ts";
+import type { Embedder, WordSimilarity } from "../../src/ports.ts";
 import { dot, norm } from "../../src/embed/vector.ts";
 
 let root: string;
@@ -136,5 +136,14 @@ describe("GloVe SIF embedder", () => {
     ]);
     expect(cos(plain, padded)).toBeGreaterThan(0.95);
     expect(cos(padded, other)).toBeLessThan(cos(padded, plain));
+  });
+
+  it("gives word similarity for the answer spans: a kind's members above unrelated words, 0 for unknown words", () => {
+    const words = embedder as unknown as WordSimilarity;
+    expect(words.similarity("river", "river")).toBe(1);
+    expect(words.similarity("river", "rhine")).toBeGreaterThan(words.similarity("river", "bowl") + 0.2);
+    expect(words.similarity("team", "broncos")).toBeGreaterThan(words.similarity("team", "translate"));
+    expect(words.similarity("river", "zzqxvqq")).toBe(0);
+    expect(words.similarity("rhine", "river")).toBeCloseTo(words.similarity("river", "rhine"), 10);
   });
 });
