@@ -1,5 +1,6 @@
-// Keyed increments summed in memory and written in batches (on a timer, past a size bound, at stop), never per request;
-// a failed write keeps them pending for the next try. Counters and chitta's impressions both persist this way.
+// Keyed increments summed in memory and written in batches (on a timer, right after the request that passes a size
+// bound, at stop), never inside a request; a failed write keeps them pending for the next try. Counters and chitta's
+// impressions both persist this way.
 
 /** Pending distinct keys that force a write before the timer (bounds memory). */
 const WRITE_AT_KEYS = 2_000;
@@ -7,6 +8,7 @@ const WRITE_AT_KEYS = 2_000;
 export class BatchedSums {
   private pending = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
+  private soon: NodeJS.Immediate | null = null;
   private failures = 0;
 
   constructor(
@@ -19,7 +21,12 @@ export class BatchedSums {
   add(key: string, n: number): void {
     if (n === 0) return;
     this.pending.set(key, (this.pending.get(key) ?? 0) + n);
-    if (this.pending.size >= WRITE_AT_KEYS) this.flush();
+    // Written right after the request that filled the batch, not inside it: a write transaction would be its latency.
+    if (this.pending.size >= WRITE_AT_KEYS)
+      this.soon ??= setImmediate(() => {
+        this.soon = null;
+        this.flush();
+      });
   }
 
   flush(): void {
@@ -42,7 +49,9 @@ export class BatchedSums {
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
+    if (this.soon) clearImmediate(this.soon);
     this.timer = null;
+    this.soon = null;
     this.flush();
   }
 

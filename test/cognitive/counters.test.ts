@@ -58,3 +58,18 @@ describe("CounterRegistry", () => {
     expect(written).toEqual([{ workspaceId: "w", hour: 0, layer: "atman", counter: "scores_repaired", n: 3 }]);
   });
 });
+
+describe("BatchedSums", () => {
+  it("past the size bound it writes once, after the current turn of the event loop, not inside the call that filled it", async () => {
+    const { BatchedSums } = await import("../../src/cognitive/batched-sums.ts");
+    const batches: number[] = [];
+    const sums = new BatchedSums((b) => batches.push(b.size), "test");
+    for (let i = 0; i < 2500; i++) sums.add(`k${i}`, 1);
+    expect(batches).toEqual([]);
+    await new Promise(setImmediate);
+    expect(batches).toEqual([2500]);
+    sums.add("late", 1);
+    sums.stop();
+    expect(batches).toEqual([2500, 1]);
+  });
+});
