@@ -105,6 +105,16 @@ describe("Bm25Index", () => {
     for (const h of hits) expect(h.id).toBeGreaterThanOrEqual(2000);
     expect(index.score(["odd"], 2999)).toBeCloseTo(hits.find((h) => h.id === 2999)!.score, 9);
     expect(before).toBeGreaterThan(0);
+    // After compaction every survivor still knows its own terms: removing some and adding new ones scores exactly as a
+    // freshly built index of the same documents does.
+    const fresh = new Bm25Index();
+    const doc = (id: number) => [...filler.slice(0, (id % 7) + 3), id % 3 === 0 ? "third" : "odd"];
+    for (let id = 2001; id < 3000; id += 2) if (id % 5 === 0) index.remove(id);
+    for (let id = 3000; id < 3100; id++) index.add(id, doc(id));
+    for (let id = 2001; id < 3000; id += 2) if (id % 5 !== 0) fresh.add(id, [...filler, "odd"]);
+    for (let id = 3000; id < 3100; id++) fresh.add(id, doc(id));
+    expect(index.size).toBe(fresh.size);
+    for (const q of [["odd"], ["third", "w1"], ["w29", "odd", "w4"]]) expect(index.search(q, 50)).toEqual(fresh.search(q, 50));
   });
 
   it("pruned search returns exactly the brute-force top k, with and without a filter (Zipf corpora with very common terms)", () => {

@@ -14,6 +14,16 @@ interface ChunkMeta {
 export class WorkspaceIndex {
   readonly bm25 = new Bm25Index();
   readonly meta = new Map<number, ChunkMeta>();
+  /** One string per source path: a document's chunks share it (SQLite hands every row its own copy; ~4 MB at 100k chunks). */
+  private readonly paths = new Map<string, string>();
+
+  /** The shared copy of a source path. */
+  path(sourcePath: string): string {
+    const known = this.paths.get(sourcePath);
+    if (known !== undefined) return known;
+    this.paths.set(sourcePath, sourcePath);
+    return sourcePath;
+  }
   readonly vectors = new Map<string, VectorIndex>();
 
   /** A predicate over chunk ids for the filter, or undefined when nothing is filtered. */
@@ -143,5 +153,5 @@ interface ChangeRow {
 
 function addChunk(index: WorkspaceIndex, row: ChunkRow): void {
   index.bm25.add(row.id, row.terms === "" ? [] : row.terms.split(" "));
-  index.meta.set(row.id, { sourcePath: row.source_path, authoredAt: row.authored_at });
+  index.meta.set(row.id, { sourcePath: index.path(row.source_path), authoredAt: row.authored_at });
 }
