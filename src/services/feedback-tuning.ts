@@ -68,6 +68,7 @@ export interface FeedbackTuning {
  * Coordinate ascent over the tuner's knobs, measured on the feedback: even-indexed cases decide, odd ones are reported.
  * Replays are dry (no counters, no learning) and run with karma off, which would otherwise rank the reported
  * citations by the very feedback being measured. Records the decisions and the tuned parameters the server starts with.
+ * It reconfigures `pipeline` while it runs, so give it a runtime that serves nothing else (the CLI's, the eval's).
  */
 export async function tuneFromFeedback(deps: { store: Store; memory: MemoryService; pipeline: CognitivePipeline; now: () => number }, cases: readonly FeedbackCase[], opts: { runId: string; log?: (msg: string) => void }): Promise<FeedbackTuning> {
   const start = deps.pipeline.current;
