@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import type { Config } from "./config.ts";
 import { createEmbedderFromEnv } from "./embed/config.ts";
 import { GLOVE_EMBEDDER_ID } from "./embed/glove.ts";
+import { posTags } from "./nlp/wink-tagger.ts";
 import { systemClock, type Clock, type Embedder, type Store, type WordNeighbours, type WordSimilarity } from "./ports.ts";
 import { buildCognitiveStack, type CognitiveStack } from "./cognitive/stack.ts";
 import { runtimeCognitiveConfig } from "./cognitive/runtime-config.ts";
@@ -82,7 +83,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const ingest = new IngestService(store, embedder, clock, log, () => reembed?.kick());
   const audit = new AuditService(store, clock);
   const words = embedder && "similarity" in embedder ? (embedder as Embedder & WordSimilarity) : null; // GloVe's word vectors; a neural embedder has none
-  const grounded = new GroundedService(retriever, audit, clock, cognitive.pipeline, words);
+  const grounded = new GroundedService(retriever, audit, clock, cognitive.pipeline, { similar: words ? (a, b) => words.similarity(a, b) : undefined, tag: posTags });
   const groundedEval = new GroundedEvalService(store);
   const auth = new AuthService(store, { multiTenant: config.multiTenant, now: () => clock.now().getTime() });
   const proposals = new ProposalService(store, ingest, clock);

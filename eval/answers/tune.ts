@@ -3,6 +3,7 @@
 // over the tune vaults; --fit-spans fits SPAN (src/domain/span-score.ts; a ranking, see ranking.ts) and scans SPAN_MIN;
 // --fit fits CONFIDENCE (src/domain/answer.ts), optionally on a subset of its features. Never reads the test split.
 import { ANSWER_THRESHOLD, CONFIDENCE, planAnswer, SPAN_MIN, type EvidenceChunk } from "../../src/domain/answer.ts";
+import { posTags } from "../../src/nlp/wink-tagger.ts";
 import type { Similar } from "../../src/domain/word-sense.ts";
 import type { WordSimilarity } from "../../src/ports.ts";
 import { answerType } from "../../src/domain/answer-type.ts";
@@ -157,7 +158,7 @@ function crossValidateEndToEnd(rows: Harvested[], only: string[] | null): number
     const f = fitSpanRanking(rows.filter((r) => vaults.indexOf(r.q.vault) % 4 !== fold && r.q.golds.length > 0 && r.spans.length > 0), names);
     const weights = Object.fromEntries([...names.map((k, i) => [k, f.weights[i]!]), ["bias", f.bias]]);
     for (const r of rows.filter((x) => vaults.indexOf(x.q.vault) % 4 === fold && !x.q.id.includes("#"))) {
-      const plan = planAnswer(r.q.text, r.chunks, 8, similar, weights);
+      const plan = planAnswer(r.q.text, r.chunks, 8, { similar, tag: posTags }, weights);
       const sentence = plan.selected[0]?.text ?? "";
       sum += maxOver(tokenF1, plan.answer ? sentence.slice(plan.answer.start, plan.answer.end) : sentence, r.q.golds);
       n++;

@@ -5,7 +5,7 @@ import { splitSentences, type Span } from "./sentences.ts";
 import { candidateSpans } from "./span-candidates.ts";
 import { scoreSpans, SPAN, type SpanCandidate } from "./span-score.ts";
 import { tokenize } from "./tokenize.ts";
-import type { Similar } from "./word-sense.ts";
+import type { Language } from "./language.ts";
 
 export { SPAN, type SpanCandidate, type SpanFeatures } from "./span-score.ts";
 
@@ -76,10 +76,10 @@ export const SPAN_MIN = 0.05;
 const WORD = /[\p{L}\p{N}]+(?:['’.\-–/][\p{L}\p{N}]+)*/gu;
 
 /**
- * `similar`: word vectors for the word-meaning span features (word-sense.ts); without them those features are 0.
+ * `language`: word vectors and a part-of-speech tagger for the span features that use them (language.ts); without them those features are 0.
  * `spanWeights`: SPAN unless the eval cross-validates other weights end to end (eval/answers/tune.ts --cv).
  */
-export function planAnswer(question: string, chunks: readonly EvidenceChunk[], keep = 8, similar?: Similar, spanWeights: Record<string, number> = SPAN): AnswerPlan {
+export function planAnswer(question: string, chunks: readonly EvidenceChunk[], keep = 8, language: Language = {}, spanWeights: Record<string, number> = SPAN): AnswerPlan {
   const type = answerType(question);
   const qTerms = new Set(tokenize(question));
   const seen = new Map<string, boolean>();
@@ -103,7 +103,7 @@ export function planAnswer(question: string, chunks: readonly EvidenceChunk[], k
     return { key: chunk.key, span, text, overlap, chunkScore: chunk.score, typed, score: 0.7 * overlap + 0.3 * chunk.score + (typed ? 0.2 : 0) - asks }; // within a chunk the words decide; a typed span breaks near-ties
   });
   ranked.sort((a, b) => b.score - a.score || a.key - b.key || a.span.start - b.span.start);
-  const spansOf = (s: ScoredSentence) => scoreSpans(s.text, candidateSpans(s.text, type, qTerms, inQuestion), question, weight, similar, spanWeights);
+  const spansOf = (s: ScoredSentence) => scoreSpans(s.text, candidateSpans(s.text, type, qTerms, inQuestion, language.tag), question, weight, language, spanWeights);
   const joint = ranked.slice(0, JOINT_TOP).map((s) => ({ s, spans: spansOf(s) }));
   const worth = (c: (typeof joint)[number]) => c.s.score * Math.max(0.01, c.spans[0]?.score ?? 0) ** JOINT_SPAN; // a sentence without a span is not ruled out
   const chosen = joint.reduce<(typeof joint)[number] | undefined>((a, c) => (a === undefined || worth(c) > worth(a) ? c : a), undefined);

@@ -1,7 +1,7 @@
 // The spans of an evidence sentence that could be the answer: typed spans of the asked kind, noun-phrase-like runs (also trimmed of edge verbs by their POS tags), and runs joined by "of"/"and", quoted titles.
 import { typedSpans, type AnswerType } from "./answer-type.ts";
 import { phraseSpans } from "./phrases.ts";
-import { posTags } from "./pos-tags.ts";
+import type { Tagger } from "./language.ts";
 import type { Span } from "./sentences.ts";
 import { tokenize } from "./tokenize.ts";
 
@@ -27,7 +27,7 @@ const OPENER = /^(?:although|though|while|since|after|before|during|despite|howe
  * the phrases (the pattern can miss: "40 minutes left" for "how much time"); the scorer weighs `typed`. None repeats
  * only question words: the answer is what the question does not say.
  */
-export function candidateSpans(text: string, type: AnswerType, qTerms: ReadonlySet<string>, inQuestion: (word: string) => boolean): Candidate[] {
+export function candidateSpans(text: string, type: AnswerType, qTerms: ReadonlySet<string>, inQuestion: (word: string) => boolean, tag?: Tagger): Candidate[] {
   if (type === "sentence") return [];
   const typed = type === "entity" ? [] : typedSpans(text, type);
   const numbers = type === "number" || type === "date" ? [] : typedSpans(text, "number"); // "what score": "3–1", "£30m"
@@ -46,7 +46,7 @@ export function candidateSpans(text: string, type: AnswerType, qTerms: ReadonlyS
   }
   for (const m of text.matchAll(QUOTED)) if (m[1]!.split(/\s+/).length <= 8) add({ start: m.index + 1, end: m.index + 1 + m[1]!.length }, false, false);
   for (const s of [...phrases, ...numbers]) add(s, false, false);
-  const tags = posTags(text);
+  const tags = tag?.(text) ?? [];
   for (const s of phrases) {
     const inside = tags.filter((t) => t.start < s.end && t.end > s.start);
     let i = 0;

@@ -2,10 +2,10 @@
 import { answerType } from "./answer-type.ts";
 import type { Candidate } from "./span-candidates.ts";
 import { sigmoid } from "./fusion.ts";
-import { posTags } from "./pos-tags.ts";
+import type { Language } from "./language.ts";
 import type { Span } from "./sentences.ts";
 import { tokenize } from "./tokenize.ts";
-import { kinship, plainWords, type Similar } from "./word-sense.ts";
+import { kinship, plainWords } from "./word-sense.ts";
 
 /** What a candidate answer span's score rests on (each in [0, 1]); the weights are SPAN. */
 export interface SpanFeatures {
@@ -31,7 +31,7 @@ export interface SpanFeatures {
   sense: number;
   /** Paraphrase: question terms the sentence lacks, each by its best similarity (at least 0.5) to a word within 5 of the span, weighted, over all question terms. */
   soft: number;
-  /** Part of speech (pos-tags.ts): share of the span's words tagged as proper nouns. */
+  /** Part of speech (the injected Tagger, language.ts): share of the span's words tagged as proper nouns. */
   propn: number;
   /** Its last word is a noun, a proper noun or a number: the phrase ends at its head, not at a modifier. */
   nounEnd: number;
@@ -100,7 +100,8 @@ export function questionShape(question: string): { prefix: Set<string>; head: Se
 }
 
 /** Scores `candidates` of sentence `text` for `question` (weights: idf of each question term); best first, ties the earlier. */
-export function scoreSpans(text: string, candidates: readonly Candidate[], question: string, weight: ReadonlyMap<string, number>, similar?: Similar, weights: Record<string, number> = SPAN): SpanCandidate[] {
+export function scoreSpans(text: string, candidates: readonly Candidate[], question: string, weight: ReadonlyMap<string, number>, language: Language = {}, weights: Record<string, number> = SPAN): SpanCandidate[] {
+  const { similar } = language;
   if (candidates.length === 0) return [];
   const qTerms = new Set(weight.keys());
   const words = [...text.matchAll(WORD)].map((m) => {
@@ -120,7 +121,7 @@ export function scoreSpans(text: string, candidates: readonly Candidate[], quest
   const absent = new Map<string, string>(); // question terms the sentence lacks, with the question's word for the word vectors
   if (similar) for (const m of question.matchAll(WORD)) for (const t of tokenize(m[0])) if (!present.has(t) && weight.has(t)) absent.set(t, plainWords(m[0]).join(""));
   const allWeight = [...weight.values()].reduce((x, y) => x + y, 0);
-  const tags = posTags(text); // only the few sentences whose spans are scored get tagged
+  const tags = language.tag?.(text) ?? []; // only the few sentences whose spans are scored get tagged
   const out = candidates.map(({ span, typed }): SpanCandidate => {
     const pos = tags.filter((t) => t.start < span.end && t.end > span.start).map((t) => t.pos);
     const a = words.findIndex((w) => w.end > span.start);

@@ -4,7 +4,8 @@ import { AppError } from "../contract/errors.ts";
 import type { Citation } from "../contract/citation.ts";
 import { GroundedAnswerRequest as Schema, type GroundedAnswerRequest, type GroundedAnswerResponse, type TrajectoryStep } from "../contract/grounded.ts";
 import { ANSWER_THRESHOLD, planAnswer, type AnswerPlan } from "../domain/answer.ts";
-import type { Clock, ChunkRecord, WordSimilarity } from "../ports.ts";
+import type { Language } from "../domain/language.ts";
+import type { Clock, ChunkRecord } from "../ports.ts";
 import type { LayerSwitches } from "../cognitive/params.ts";
 import type { CognitivePipeline, Thought } from "../cognitive/pipeline.ts";
 import type { AnswerState } from "../cognitive/types.ts";
@@ -34,8 +35,8 @@ export class GroundedService {
     private readonly audit: AuditService,
     private readonly clock: Clock,
     private readonly cognition: CognitivePipeline,
-    /** Word vectors for the answer's word-meaning features; null = those features are 0 (no GloVe embedder). */
-    private readonly words: WordSimilarity | null = null,
+    /** Word vectors and a part-of-speech tagger for the answer's span features; without them those features are 0. */
+    private readonly language: Language = {},
   ) {}
 
   /** Retrieve, weigh, plan and decide: no audit event, no counters, no learning (POST /sdk/cognitive/process builds on it). */
@@ -45,8 +46,7 @@ export class GroundedService {
     const evidence = this.cognition.weigh(thought, found, { need: req.k, diversity: 0 });
     const chunks = evidence.items.map((i) => i.chunk);
     const scoreOf = new Map(evidence.items.map((i) => [i.chunk.id, i.score]));
-    const similar = this.words ? (a: string, b: string) => this.words!.similarity(a, b) : undefined;
-    const plan = planAnswer(req.question, chunks.map((c) => ({ key: c.id, text: c.text, score: scoreOf.get(c.id) ?? 0 })), 8, similar);
+    const plan = planAnswer(req.question, chunks.map((c) => ({ key: c.id, text: c.text, score: scoreOf.get(c.id) ?? 0 })), 8, this.language);
     const decision = this.cognition.decide(thought, { confidence: plan.confidence, threshold: req.min_confidence ?? ANSWER_THRESHOLD, citations: plan.selected.length });
     return { thought, chunks, scoreOf, plan, decision };
   }

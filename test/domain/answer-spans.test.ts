@@ -5,20 +5,20 @@ import { answerType, typedSpans } from "../../src/domain/answer-type.ts";
 import { candidateSpans } from "../../src/domain/span-candidates.ts";
 import { questionShape, scoreSpans, type SpanFeatures } from "../../src/domain/span-score.ts";
 import { tokenize } from "../../src/domain/tokenize.ts";
-import { posTags } from "../../src/domain/pos-tags.ts";
+import { posTags } from "../../src/nlp/wink-tagger.ts";
 import { kinship, plainWords, type Similar } from "../../src/domain/word-sense.ts";
 
 const texts = (text: string, spans: readonly { start: number; end: number }[]) => spans.map((s) => text.slice(s.start, s.end));
 
 function candidatesOf(question: string, text: string) {
   const qTerms = new Set(tokenize(question));
-  return candidateSpans(text, answerType(question), qTerms, (w) => tokenize(w).some((t) => qTerms.has(t)));
+  return candidateSpans(text, answerType(question), qTerms, (w) => tokenize(w).some((t) => qTerms.has(t)), posTags);
 }
 
 /** Features of the candidate `span` of `text` (every question term weighted 1). */
 function featuresOf(question: string, text: string, span: string, similar?: Similar): SpanFeatures {
   const weight = new Map(tokenize(question).map((t) => [t, 1]));
-  const scored = scoreSpans(text, candidatesOf(question, text), question, weight, similar);
+  const scored = scoreSpans(text, candidatesOf(question, text), question, weight, { similar, tag: posTags });
   const hit = scored.find((c) => text.slice(c.span.start, c.span.end) === span);
   if (!hit) throw new Error(`'${span}' is not a candidate of '${text}'`);
   return hit.features;
@@ -162,10 +162,10 @@ describe("word sense", () => {
 describe("planAnswer", () => {
   it("picks 'four' for how many lighthouses, and the apposed name for who", () => {
     const stats = "The coast office employed surveyor Ada Berg, who mapped 88 bridges, and engineer Ingrid Solberg, who drew four lighthouses.";
-    const plan = planAnswer("How many lighthouses did Ingrid Solberg draw?", [{ key: 1, text: stats, score: 0.8 }]);
+    const plan = planAnswer("How many lighthouses did Ingrid Solberg draw?", [{ key: 1, text: stats, score: 0.8 }], 8, { tag: posTags });
     expect(stats.slice(plan.answer!.start, plan.answer!.end)).toBe("four");
     const bakery = "Two-time Bakers Guild winner and Harbour Prize nominee Marguerite Dubois opened the new bakery.";
-    const who = planAnswer("Who opened the new bakery?", [{ key: 1, text: bakery, score: 0.8 }]);
+    const who = planAnswer("Who opened the new bakery?", [{ key: 1, text: bakery, score: 0.8 }], 8, { tag: posTags });
     expect(bakery.slice(who.answer!.start, who.answer!.end)).toBe("Marguerite Dubois");
   });
 
@@ -173,7 +173,7 @@ describe("planAnswer", () => {
     const plan = planAnswer("When did the last keeper leave the Varenholm lighthouse?", [
       { key: 1, text: "The last keeper of the Varenholm lighthouse was proud to leave the lighthouse to the gulls.", score: 0.5 },
       { key: 2, text: "The last keeper left the island in March 1962.", score: 0.9 },
-    ]);
+    ], 8, { tag: posTags });
     expect(plan.selected[0]!.key).toBe(2);
     expect(plan.ranked[1]!.score).toBeGreaterThan(plan.ranked[0]!.score); // on sentence score alone key 1 would win
     expect(plan.selected[0]!.text.slice(plan.answer!.start, plan.answer!.end)).toBe("March 1962");

@@ -1,13 +1,8 @@
-// Part-of-speech tags of a sentence, from wink-nlp's English lite model (shipped in the npm package, ~4 MB on disk).
+// Part-of-speech tags of a sentence, from wink-nlp's English lite model (shipped in the npm package, ~4 MB on disk): the
+// Tagger the answerer is given (src/domain/language.ts).
 import { createRequire } from "node:module";
 import type { Model, WinkMethods } from "wink-nlp";
-
-/** A word of the sentence with its Universal POS tag (PROPN, NOUN, VERB, AUX, ADJ, NUM, ...). */
-export interface Tagged {
-  start: number;
-  end: number;
-  pos: string;
-}
+import type { Tagged, Tagger } from "../domain/language.ts";
 
 let nlp: WinkMethods | null = null;
 
@@ -26,14 +21,14 @@ const recent = new Map<string, Tagged[]>();
 const RECENT = 16;
 
 /** The words of `text` with their tags and character offsets, in order (punctuation and spaces left out). */
-export function posTags(text: string): Tagged[] {
+export const posTags: Tagger = (text: string): Tagged[] => {
   const seen = recent.get(text);
   if (seen) return seen;
   const out = tag(text);
   if (recent.size >= RECENT) recent.delete(recent.keys().next().value!);
   recent.set(text, out);
   return out;
-}
+};
 
 function tag(text: string): Tagged[] {
   const { its } = tagger();

@@ -1,0 +1,18 @@
+// What the answerer may know about words beyond their letters, injected by the caller (no package or model in the domain):
+// word vectors for meaning, part-of-speech tags for a span's edges and kind. Without either, those features are 0.
+import type { Similar } from "./word-sense.ts";
+
+/** A word of a sentence with its Universal POS tag (PROPN, NOUN, VERB, AUX, ADJ, NUM, ...) and character offsets. */
+export interface Tagged {
+  start: number;
+  end: number;
+  pos: string;
+}
+
+/** The words of a text with their tags, in order (punctuation and spaces left out). */
+export type Tagger = (text: string) => readonly Tagged[];
+
+export interface Language {
+  similar?: Similar | undefined;
+  tag?: Tagger | undefined;
+}
