@@ -70,16 +70,16 @@ export class Retriever {
     const fusion = q.denseScale !== undefined && q.denseScale !== 1 ? { ...weights.fusion, dense: weights.fusion.dense * q.denseScale } : weights.fusion;
     const ids = [...new Set([...lexRank.keys(), ...denseRank.keys(), ...expansionHits.map((h) => h.id)])];
     // Every signal a candidate lacks, scored in one store call per signal (per expansion term): one index state, no per-id look-ups.
-    const bm25Of = this.store.lexicalScores(q.workspaceId, terms, ids.filter((id) => !lexRank.has(id)));
-    const denseOf = vector && this.embedder ? this.store.denseSimilarities(q.workspaceId, this.embedder.id, vector, ids.filter((id) => !denseRank.has(id))) : [];
+    const noBm25 = ids.filter((id) => !lexRank.has(id));
+    const bm25Of = byId(noBm25, this.store.lexicalScores(q.workspaceId, terms, noBm25));
+    const noDense = ids.filter((id) => !denseRank.has(id));
+    const denseOf = vector && this.embedder ? byId(noDense, this.store.denseSimilarities(q.workspaceId, this.embedder.id, vector, noDense)) : new Map<number, null>();
     const expansionOf = expansionHits.length > 0 ? exp.map((x) => this.store.lexicalScores(q.workspaceId, [x.term], ids)) : [];
     const out: Candidate[] = [];
-    let missingBm25 = 0;
-    let missingDense = 0;
     ids.forEach((id, i) => {
-      const bm25 = lexRank.get(id)?.score ?? bm25Of[missingBm25++]!;
+      const bm25 = lexRank.get(id)?.score ?? bm25Of.get(id) ?? 0;
       const lexicalSignal = maxBm25 > 0 ? Math.min(1, bm25 / maxBm25) : 0;
-      const denseSignal = vector && this.embedder ? (denseRank.get(id)?.score ?? denseOf[missingDense++] ?? 0) : null;
+      const denseSignal = vector && this.embedder ? (denseRank.get(id)?.score ?? denseOf.get(id) ?? 0) : null;
       const fused = fuse({ lexical: lexicalSignal, dense: denseSignal }, fusion);
       if (expansionHits.length > 0) {
         const e = (fusion.lexical * exp.reduce((s, x, t) => s + x.weight * expansionOf[t]![i]!, 0)) / expNorm;
@@ -137,4 +137,9 @@ export class Retriever {
       return null; // a failing embedding service degrades recall to lexical instead of failing it
     }
   }
+}
+
+/** Scores returned in the order of the ids asked for, by id. */
+function byId<T>(ids: readonly number[], scores: readonly T[]): Map<number, T> {
+  return new Map(ids.map((id, i) => [id, scores[i]!]));
 }
