@@ -8,11 +8,17 @@ import { progress } from "./progress.ts";
 import { runSets } from "./run-sets.ts";
 import { writeSummary } from "./summary.ts";
 
-const COMMANDS = ["calibrate", "ablation", "tune", "stress"];
-const USAGE = `usage: npm run eval [-- <${[...SET_NAMES, ...ANSWER_SET_NAMES, ...ADR_SET_NAMES, ...QMSUM_SET_NAMES, ...COMMANDS].join("|")}> ...]   (data: ${evalDataDir}, override with SMRITI_EVAL_DIR)`;
+/** Runs only when named (not part of a plain `npm run eval`), loaded on demand. */
+const COMMANDS: Record<string, () => Promise<void>> = {
+  calibrate: async () => (await import("./calibrate/run.ts")).calibrate(),
+  tune: async () => (await import("./cognitive/tune.ts")).runTuner(),
+  ablation: async () => (await import("./cognitive/ablation.ts")).runAblation(),
+  stress: async () => (await import("./cognitive/stress.ts")).runStress(),
+};
+const USAGE = `usage: npm run eval [-- <${[...SET_NAMES, ...ANSWER_SET_NAMES, ...ADR_SET_NAMES, ...QMSUM_SET_NAMES, ...Object.keys(COMMANDS)].join("|")}> ...]   (data: ${evalDataDir}, override with SMRITI_EVAL_DIR)`;
 
 async function main(args: string[]): Promise<void> {
-  const unknown = args.filter((a) => !COMMANDS.includes(a) && !SET_NAMES.includes(a) && !ANSWER_SET_NAMES.includes(a) && !ADR_SET_NAMES.includes(a) && !QMSUM_SET_NAMES.includes(a));
+  const unknown = args.filter((a) => !Object.hasOwn(COMMANDS, a) && !SET_NAMES.includes(a) && !ANSWER_SET_NAMES.includes(a) && !ADR_SET_NAMES.includes(a) && !QMSUM_SET_NAMES.includes(a));
   if (unknown.length > 0 || args.includes("--help")) {
     process.stderr.write(`${unknown.length ? `unknown: ${unknown.join(", ")}\n` : ""}${USAGE}\n`);
     process.exitCode = 2;
@@ -25,22 +31,7 @@ async function main(args: string[]): Promise<void> {
   if (answerSets.length > 0) await runAnswerSets(answerSets);
   if (args.length === 0 || args.some((a) => ADR_SET_NAMES.includes(a))) runAdrSets();
   if (args.length === 0 || args.some((a) => QMSUM_SET_NAMES.includes(a))) runQmsumSets();
-  if (args.includes("calibrate")) {
-    const { calibrate } = await import("./calibrate/run.ts");
-    await calibrate();
-  }
-  if (args.includes("tune")) {
-    const { runTuner } = await import("./cognitive/tune.ts");
-    await runTuner();
-  }
-  if (args.includes("ablation")) {
-    const { runAblation } = await import("./cognitive/ablation.ts");
-    await runAblation();
-  }
-  if (args.includes("stress")) {
-    const { runStress } = await import("./cognitive/stress.ts");
-    await runStress();
-  }
+  for (const [name, run] of Object.entries(COMMANDS)) if (args.includes(name)) await run();
   progress(`wrote ${writeSummary()}`);
   progress(`done in ${((performance.now() - started) / 1000).toFixed(1)}s`);
 }
