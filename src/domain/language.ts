@@ -7,6 +7,8 @@ export interface Tagged {
   start: number;
   end: number;
   pos: string;
+  /** Dictionary form ("broke" -> break), when the tagger knows it: irregular verbs share no stem. */
+  lemma?: string;
 }
 
 /** The words of a text with their tags, in order (punctuation and spaces left out). */

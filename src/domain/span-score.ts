@@ -5,6 +5,7 @@ import { sigmoid } from "./fusion.ts";
 import type { Language } from "./language.ts";
 import type { Span } from "./sentences.ts";
 import { tokenize } from "./tokenize.ts";
+import { questionVerbs, slotFits } from "./verb-slots.ts";
 import { kinship, plainWords } from "./word-sense.ts";
 
 /** What a candidate answer span's score rests on (each in [0, 1]); the weights are SPAN. */
@@ -55,6 +56,10 @@ export interface SpanFeatures {
   titled: number;
   /** A capitalized span ending in a word that heads names of things, not people ("Harbour Prize", "Nordic Cup", "Royal Church"). */
   thing: number;
+  /** Syntax by position (verb-slots.ts): it fills the slot the question asks of the sentence verb matching the question's verb ("what did Gaga sing": Gaga performed [X]). */
+  slotAsked: number;
+  /** It fills that verb's other slot (the subject when the object is asked, and the reverse). */
+  slotOther: number;
 }
 
 export interface SpanCandidate {
@@ -65,7 +70,7 @@ export interface SpanCandidate {
 }
 
 /** Logistic weights over SpanFeatures; fitted by eval/answers/tune.ts --fit-spans on the tune split. */
-export const SPAN: Record<keyof SpanFeatures | "bias", number> = { near: 0.29, align: 0.77, prefix: 0.78, subjRight: 0, invLeft: 0.47, invRight: -0.17, copLeft: 0.89, copRight: 0.14, head: 1.37, sense: 0.76, soft: 0.37, propn: 0.2, nounEnd: 0.59, headNext: 0.44, typed: 1.42, named: 0.54, clause: 0.88, numeric: 0.18, len1: -0.39, len2: 0.34, len4: 0.36, first: -0.13, titled: 0.55, thing: -1.31, bias: -4.52 };
+export const SPAN: Record<keyof SpanFeatures | "bias", number> = { near: 0.26, align: 0.82, prefix: 0.81, subjRight: 0.04, invLeft: 0.39, invRight: -0.13, copLeft: 0.89, copRight: 0.18, head: 1.43, sense: 0.73, soft: 0.37, propn: 0.2, nounEnd: 0.58, headNext: 0.38, typed: 1.46, named: 0.53, clause: 0.89, numeric: 0.2, len1: -0.42, len2: 0.32, len4: 0.32, first: -0.12, titled: 0.56, thing: -1.33, slotAsked: 0.63, slotOther: -0.88, bias: -4.52 };
 
 const THING_HEADS = new Set("award awards bowl game games cup league championship church university college school company corporation party empire kingdom republic war battle act treaty council court army navy committee association society museum library bank station airport bridge hotel street road river sea ocean lake mountain island city county state province valley basin forest theory law language prize series show festival".split(" "));
 const FUNCTION = new Set("a an the this that these those of in on at by for with from to into and or but as is are was were be been has have had his her their its our my your some any each no not also very".split(" "));
@@ -122,6 +127,7 @@ export function scoreSpans(text: string, candidates: readonly Candidate[], quest
   if (similar) for (const m of question.matchAll(WORD)) for (const t of tokenize(m[0])) if (!present.has(t) && weight.has(t)) absent.set(t, plainWords(m[0]).join(""));
   const allWeight = [...weight.values()].reduce((x, y) => x + y, 0);
   const tags = language.tag?.(text) ?? []; // only the few sentences whose spans are scored get tagged
+  const slots = slotFits(text, tags, language.tag ? questionVerbs(question, language.tag(question)) : [], similar);
   const out = candidates.map(({ span, typed }): SpanCandidate => {
     const pos = tags.filter((t) => t.start < span.end && t.end > span.start).map((t) => t.pos);
     const a = words.findIndex((w) => w.end > span.start);
@@ -138,6 +144,7 @@ export function scoreSpans(text: string, candidates: readonly Candidate[], quest
     const inner = text.slice(span.start, span.end);
     const restLeft = share(shape.rest, a - 5, a);
     const restRight = share(shape.rest, b + 1, b + 6);
+    const slot = slots(span);
     const features: SpanFeatures = {
       near: 1 / (1 + gap),
       align: presentWeight ? [...distance].reduce((s, [t, d]) => s + (weight.get(t) ?? 0) / d, 0) / presentWeight : 0,
@@ -166,6 +173,8 @@ export function scoreSpans(text: string, candidates: readonly Candidate[], quest
       first: a === 0 || (a === 1 && /^(?:the|a|an)$/.test(words[0]!.lower)) ? 1 : 0,
       titled: whoAsked && /^\p{Lu}/u.test(inner) && a > 0 && /^\p{Ll}+$/u.test(words[a - 1]!.lower) && words[a - 1]!.lower === text.slice(words[a - 1]!.start, words[a - 1]!.end) && !FUNCTION.has(words[a - 1]!.lower) && !/(?:ed|ly)$/.test(words[a - 1]!.lower) && /^\s+$/.test(text.slice(words[a - 1]!.end, span.start)) ? 1 : 0,
       thing: whoAsked && /^\p{Lu}/u.test(inner) && THING_HEADS.has(words[b]!.lower) ? 1 : 0,
+      slotAsked: slot.asked,
+      slotOther: slot.other,
     };
     const z = (Object.keys(features) as (keyof SpanFeatures)[]).reduce((acc, k) => acc + (weights[k] ?? 0) * features[k], weights.bias ?? 0);
     return { span, features, score: sigmoid(z) };

@@ -35,13 +35,14 @@ function tag(text: string): Tagged[] {
   const tokens = tagger().readDoc(text).tokens();
   const values = tokens.out(its.value) as string[];
   const tags = tokens.out(its.pos) as string[];
+  const lemmas = tokens.out(its.lemma as unknown as typeof its.pos) as string[]; // the package types its.lemma with a narrower signature than out() takes; it works the same at run time
   const out: Tagged[] = [];
   let at = 0;
   values.forEach((v, i) => {
     const start = text.indexOf(v, at);
     if (start < 0) return; // a token the tokenizer rewrote: no offset to give it
     at = start + v.length;
-    if (tags[i] !== "PUNCT" && tags[i] !== "SPACE") out.push({ start, end: at, pos: tags[i] ?? "X" });
+    if (tags[i] !== "PUNCT" && tags[i] !== "SPACE") out.push({ start, end: at, pos: tags[i] ?? "X", ...(lemmas[i] ? { lemma: lemmas[i] } : {}) });
   });
   return out;
 }

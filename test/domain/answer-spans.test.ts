@@ -5,6 +5,7 @@ import { answerType, typedSpans } from "../../src/domain/answer-type.ts";
 import { candidateSpans } from "../../src/domain/span-candidates.ts";
 import { questionShape, scoreSpans, type SpanFeatures } from "../../src/domain/span-score.ts";
 import { tokenize } from "../../src/domain/tokenize.ts";
+import { questionVerbs } from "../../src/domain/verb-slots.ts";
 import { posTags } from "../../src/nlp/wink-tagger.ts";
 import { kinship, plainWords, type Similar } from "../../src/domain/word-sense.ts";
 
@@ -126,6 +127,26 @@ describe("part-of-speech tags", () => {
     const spans = texts(text, candidatesOf("What did the engineer draw?", text).map((c) => c.span));
     expect(spans).toEqual(expect.arrayContaining(["coast office employed", "coast office", "drew four lighthouses", "four lighthouses"]));
     expect(spans).not.toContain("drew");
+  });
+});
+
+describe("verb slots", () => {
+  it("reads which slot of the question's verb the wh-phrase fills, ignoring a relative clause's verb", () => {
+    expect(questionVerbs("Who repaired the lamp?", posTags("Who repaired the lamp?"))[0]).toMatchObject({ stem: "repair", asksSubject: true });
+    expect(questionVerbs("What did Solberg draw?", posTags("What did Solberg draw?"))[0]).toMatchObject({ stem: "draw", asksSubject: false });
+    expect(questionVerbs("What was repaired by Solberg?", posTags("What was repaired by Solberg?"))[0]).toMatchObject({ stem: "repair", asksSubject: false });
+    expect(questionVerbs("What was the name of the keeper who repaired the lamp?", posTags("What was the name of the keeper who repaired the lamp?"))).toEqual([]);
+  });
+
+  it("marks the object after the matched verb, the passive agent, and the subject before it (across a relative 'who')", () => {
+    const text = "On the stormy night, Berg broke the old lamp, and it was repaired by Ingrid Solberg, who drew four lighthouses.";
+    expect(featuresOf("Who repaired the lamp?", text, "Ingrid Solberg")).toMatchObject({ slotAsked: 1, slotOther: 0 });
+    expect(featuresOf("Who broke the lamp?", text, "Berg")).toMatchObject({ slotAsked: 1, slotOther: 0 });
+    expect(featuresOf("What did Berg break?", text, "old lamp")).toMatchObject({ slotAsked: 1, slotOther: 0 });
+    expect(featuresOf("What did Berg break?", text, "stormy night")).toMatchObject({ slotAsked: 0, slotOther: 0 });
+    expect(featuresOf("What did Solberg draw?", text, "four lighthouses")).toMatchObject({ slotAsked: 1 });
+    expect(featuresOf("What did Solberg draw?", text, "Ingrid Solberg")).toMatchObject({ slotAsked: 0, slotOther: 1 });
+    expect(featuresOf("Who repaired the lamp?", text, "stormy night")).toMatchObject({ slotAsked: 0, slotOther: 0 });
   });
 });
 
