@@ -1,8 +1,8 @@
-// `node --import tsx eval/answers/tune.ts [--cv] [--fit-spans [--binary]] [--fit] [--features=a,b]`: the TUNE split only
-// (XQuAD even articles, LoCoMo conv-26/30). Prints answer quality by question kind; --cv cross-validates the span scorer
-// over the tune vaults; --fit-spans fits SPAN (src/domain/span-score.ts; a ranking, see ranking.ts) and scans SPAN_MIN;
+// `node --import tsx eval/answers/tune.ts [--cv] [--cv-sentences] [--fit-spans [--binary]] [--fit] [--features=a,b]`: the TUNE
+// split only (XQuAD even articles, LoCoMo conv-26/30). Prints answer quality by question kind; --cv cross-validates the span
+// scorer over the tune vaults, --cv-sentences the weight of SENTENCE's indirect matches; --fit-spans fits SPAN (src/domain/span-score.ts; a ranking, see ranking.ts) and scans SPAN_MIN;
 // --fit fits CONFIDENCE (src/domain/answer.ts), optionally on a subset of its features. Never reads the test split.
-import { ANSWER_THRESHOLD, CONFIDENCE, planAnswer, SPAN_MIN, type EvidenceChunk } from "../../src/domain/answer.ts";
+import { ANSWER_THRESHOLD, CONFIDENCE, planAnswer, SENTENCE, SPAN_MIN, type EvidenceChunk } from "../../src/domain/answer.ts";
 import { posTags } from "../../src/nlp/wink-tagger.ts";
 import type { Similar } from "../../src/domain/word-sense.ts";
 import type { WordSimilarity } from "../../src/ports.ts";
@@ -27,8 +27,8 @@ interface Harvested extends Row {
   /** The best sentence's candidate spans (SpanFeatures) with their token F1 against the gold answers, and the sentence's own F1. */
   spans: { features: Record<string, number>; f1: number; contains: boolean; text: string }[];
   sentenceF1: number;
-  /** The evidence the service planned from, to re-plan with other span weights (--cv end to end). */
-  chunks: EvidenceChunk[];
+  /** The evidence the service planned from (with each chunk's source), to re-plan with other weights (--cv end to end). */
+  chunks: (EvidenceChunk & { source: string })[];
 }
 
 let similar: Similar | undefined;
@@ -56,7 +56,8 @@ async function harvest(name: string): Promise<Harvested[]> {
         const c = plan.spans.map((x) => ({ t: sentence.slice(x.span.start, x.span.end), p: x.score.toFixed(2), f: maxOver(tokenF1, sentence.slice(x.span.start, x.span.end), q.golds).toFixed(2) }));
         process.stderr.write(`\nQ: ${q.text}\nG: ${q.golds.join(" | ")}\nS: ${sentence}\nC: ${c.map((x) => `[${x.t}] ${x.p}/${x.f}`).join("  ")}\n`);
       }
-      out.push({ ...row, features: { ...plan.features }, correct, type: plan.answerType, spans, sentenceF1: maxOver(tokenF1, sentence, q.golds), chunks: chunks.map((c) => ({ key: c.id, text: c.text, score: scoreOf.get(c.id) ?? 0 })) });
+      const evidence = chunks.map((c) => ({ key: c.id, text: c.text, score: scoreOf.get(c.id) ?? 0, source: c.sourcePath }));
+      out.push({ ...row, features: { ...plan.features }, correct, type: plan.answerType, spans, sentenceF1: maxOver(tokenF1, sentence, q.golds), chunks: evidence });
     }
     return out;
   } finally {
@@ -168,6 +169,44 @@ function crossValidateEndToEnd(rows: Harvested[], only: string[] | null): number
   return sum / n;
 }
 
+/**
+ * --cv-sentences: 4-fold cross-validation over the tune vaults, end to end, of SENTENCE with the weight of the terms a
+ * sentence states another way (prevRef, morph; as a share of the overlap weight) at each `scale`: per fold SPAN fitted on
+ * the other vaults, the fold's questions re-planned. XQuAD F1 never abstaining and gold in the chosen sentence; LoCoMo
+ * top citation from an evidence turn, by category.
+ */
+function crossValidateSentences(xq: Harvested[], lo: Harvested[]): void {
+  const rows = [...xq, ...lo];
+  const vaults = [...new Set(rows.map((r) => r.q.vault))].sort();
+  const spanNames = Object.keys(xq.find((r) => r.spans.length > 0)!.spans[0]!.features);
+  const spanRows = [...xq, ...lo.filter((r) => r.q.extractable)];
+  const spanWeights = [0, 1, 2, 3].map((fold) => {
+    const sp = fitSpanRanking(spanRows.filter((r) => vaults.indexOf(r.q.vault) % 4 !== fold && r.q.golds.length > 0 && r.spans.length > 0), spanNames);
+    return Object.fromEntries([...spanNames.map((k, i) => [k, sp.weights[i]!]), ["bias", sp.bias]]);
+  });
+  for (const scale of [0, 0.25, 0.5, 0.75, 1]) {
+    const sentenceWeights = { ...SENTENCE, prevRef: scale * SENTENCE.overlap, morph: scale * SENTENCE.overlap };
+    let f1 = 0;
+    let holds = 0;
+    const cats = new Map<string, { n: number; hit: number }>();
+    for (const r of rows) {
+      const plan = planAnswer(r.q.text, r.chunks, 8, { similar, tag: posTags }, spanWeights[vaults.indexOf(r.q.vault) % 4], sentenceWeights);
+      const best = plan.selected[0];
+      const sentence = best?.text ?? "";
+      if (!r.q.id.includes("#")) {
+        f1 += maxOver(tokenF1, plan.answer ? sentence.slice(plan.answer.start, plan.answer.end) : sentence, r.q.golds);
+        if (r.q.golds.some((g) => containsNormalized(sentence, g))) holds++;
+      } else if (r.q.golds.length > 0) {
+        const c = cats.get(r.q.group) ?? { n: 0, hit: 0 };
+        c.n++;
+        if (best && r.q.goldSources.includes(r.chunks.find((x) => x.key === best.key)?.source ?? "")) c.hit++;
+        cats.set(r.q.group, c);
+      }
+    }
+    process.stdout.write(`  cv sentences, prevRef = morph = ${scale} x overlap: XQuAD F1 ${pct(f1 / xq.length)}, gold in the chosen sentence ${pct(holds / xq.length)}; LoCoMo top_cite_evidence ${[...cats].map(([k, c]) => `${k} ${pct(c.hit / c.n)}`).join(", ")}\n`);
+  }
+}
+
 /** --ablate: the cross-validated F1 (end to end) without each span feature in turn (a feature whose removal raises it is not worth keeping). */
 function ablate(rows: Harvested[]): void {
   const names = Object.keys(rows.find((r) => r.spans.length > 0)!.spans[0]!.features);
@@ -213,6 +252,7 @@ if (args.includes("--fit")) fit([...xq, ...lo], only);
 if (args.includes("--cv")) crossValidate([...xq, ...lo.filter((r) => r.q.extractable)], only);
 if (args.includes("--cv")) crossValidateEndToEnd([...xq, ...lo.filter((r) => r.q.extractable)], only);
 if (args.includes("--ablate")) ablate([...xq, ...lo.filter((r) => r.q.extractable)]);
+if (args.includes("--cv-sentences")) crossValidateSentences(xq, lo);
 if (args.includes("--fit-spans")) fitSpans([...xq, ...lo.filter((r) => r.q.extractable)], !args.includes("--binary"));
 progress(`answered at ${ANSWER_THRESHOLD}: xquad ${xq.filter((r) => answeredAt(r.o, ANSWER_THRESHOLD)).length}/${xq.length}, locomo ${lo.filter((r) => answeredAt(r.o, ANSWER_THRESHOLD)).length}/${lo.length}`);
 

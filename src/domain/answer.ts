@@ -3,11 +3,13 @@ import { answerType, typedSpans, type AnswerType } from "./answer-type.ts";
 import { sigmoid } from "./fusion.ts";
 import { splitSentences, type Span } from "./sentences.ts";
 import { candidateSpans } from "./span-candidates.ts";
+import { scoreSentences, SENTENCE, type SentenceFeatures } from "./sentence-score.ts";
 import { scoreSpans, SPAN, type SpanCandidate } from "./span-score.ts";
 import { tokenize } from "./tokenize.ts";
 import type { Language } from "./language.ts";
 
 export { SPAN, type SpanCandidate, type SpanFeatures } from "./span-score.ts";
+export { SENTENCE, type SentenceFeatures } from "./sentence-score.ts";
 
 export interface EvidenceChunk {
   key: number;
@@ -24,7 +26,9 @@ export interface ScoredSentence {
   overlap: number;
   chunkScore: number;
   typed: boolean;
+  /** Its SENTENCE score. */
   score: number;
+  features: SentenceFeatures;
 }
 
 /** What the confidence is computed from (all in [0, 1]); the weights are CONFIDENCE. */
@@ -62,9 +66,8 @@ export interface AnswerPlan {
 /** Confidence below this is not an answer (README "Grounded answers"); chosen on LoCoMo/XQuAD, see eval/results. */
 export const ANSWER_THRESHOLD = 0.5;
 const HEADING = /^#{1,6}\s/;
-const QUESTION_PENALTY = 0.5; // enough that a question wins only when no sentence states anything relevant
 /** Logistic weights over ConfidenceFeatures; fitted by eval/answers/tune.ts on the tune split (eval/answers/README.md). */
-export const CONFIDENCE = { overlap: 0.8, chunk: 0.4, typed: -0.13, names: 1.66, terms: 1.14, span: 2.47, margin: 3.45, bias: -3.95 };
+export const CONFIDENCE = { overlap: 0.79, chunk: 0.59, typed: -0.08, names: 1.73, terms: 0.88, span: 2.43, margin: 3.5, bias: -3.92 };
 /**
  * The answer sentence is the one of the JOINT_TOP best whose score x P(its best span)^JOINT_SPAN is highest: a sentence
  * with a likely answer span wins a near-tie (the gold is in the runner-up for 10% of tune questions). Chosen on the tune split.
@@ -77,30 +80,27 @@ const WORD = /[\p{L}\p{N}]+(?:['’.\-–/][\p{L}\p{N}]+)*/gu;
 
 /**
  * `language`: word vectors and a part-of-speech tagger for the span features that use them (language.ts); without them those features are 0.
- * `spanWeights`: SPAN unless the eval cross-validates other weights end to end (eval/answers/tune.ts --cv).
+ * `spanWeights`, `sentenceWeights`: SPAN and SENTENCE unless the eval cross-validates other weights end to end (eval/answers/tune.ts).
  */
-export function planAnswer(question: string, chunks: readonly EvidenceChunk[], keep = 8, language: Language = {}, spanWeights: Record<string, number> = SPAN): AnswerPlan {
+export function planAnswer(question: string, chunks: readonly EvidenceChunk[], keep = 8, language: Language = {}, spanWeights: Record<string, number> = SPAN, sentenceWeights: Readonly<Record<string, number>> = SENTENCE): AnswerPlan {
   const type = answerType(question);
   const qTerms = new Set(tokenize(question));
   const seen = new Map<string, boolean>();
   const inQuestion = (w: string) => seen.get(w) ?? (seen.set(w, tokenize(w).some((t) => qTerms.has(t))), seen.get(w)!); // memoized: every sentence is cut into phrases
-  const sentences: { chunk: EvidenceChunk; span: Span; text: string; terms: Set<string> }[] = [];
-  for (const chunk of chunks) {
+  const sentences: { chunk: EvidenceChunk; index: number; span: Span; text: string; terms: Set<string> }[] = [];
+  chunks.forEach((chunk, index) => {
     for (const span of sentencesOf(chunk.text)) {
       const text = chunk.text.slice(span.start, span.end);
       if (HEADING.test(text)) continue; // a heading names a topic; it states nothing that answers
-      sentences.push({ chunk, span, text, terms: new Set(tokenize(text)) });
+      sentences.push({ chunk, index, span, text, terms: new Set(tokenize(text)) });
     }
-  }
+  });
   const weight = termWeights(qTerms, sentences.map((s) => s.terms));
-  const total = [...weight.values()].reduce((a, b) => a + b, 0);
-  const ranked: ScoredSentence[] = sentences.map(({ chunk, span, text, terms }) => {
-    let hit = 0;
-    for (const [t, w] of weight) if (terms.has(t)) hit += w;
-    const overlap = total ? hit / total : 0;
-    const typed = answerSpans(text, type, qTerms, inQuestion).length > 0;
-    const asks = text.endsWith("?") ? QUESTION_PENALTY : 0; // a question echoes the words but states nothing
-    return { key: chunk.key, span, text, overlap, chunkScore: chunk.score, typed, score: 0.7 * overlap + 0.3 * chunk.score + (typed ? 0.2 : 0) - asks }; // within a chunk the words decide; a typed span breaks near-ties
+  const typed = sentences.map((s) => answerSpans(s.text, type, qTerms, inQuestion).length > 0);
+  const scored = scoreSentences(question, sentences.map((s, i) => ({ chunk: s.index, chunkScore: s.chunk.score, text: s.text, terms: s.terms, typed: typed[i]! })), weight, sentenceWeights);
+  const ranked: ScoredSentence[] = sentences.map(({ chunk, span, text }, i) => {
+    const { features, score } = scored[i]!;
+    return { key: chunk.key, span, text, overlap: features.overlap, chunkScore: chunk.score, typed: typed[i]!, score, features };
   });
   ranked.sort((a, b) => b.score - a.score || a.key - b.key || a.span.start - b.span.start);
   const spansOf = (s: ScoredSentence) => scoreSpans(s.text, candidateSpans(s.text, type, qTerms, inQuestion, language.tag), question, weight, language, spanWeights);
