@@ -67,7 +67,7 @@ export interface AnswerPlan {
 export const ANSWER_THRESHOLD = 0.5;
 const HEADING = /^#{1,6}\s/;
 /** Logistic weights over ConfidenceFeatures; fitted by eval/answers/tune.ts on the tune split (eval/answers/README.md). */
-export const CONFIDENCE = { overlap: 0.79, chunk: 0.59, typed: -0.08, names: 1.73, terms: 0.88, span: 2.43, margin: 3.5, bias: -3.92 };
+export const CONFIDENCE = { overlap: 0.73, chunk: 0.56, typed: -0.1, names: 1.72, terms: 0.94, span: 2.39, margin: 3.52, bias: -3.91 };
 /**
  * The answer sentence is the one of the JOINT_TOP best whose score x P(its best span)^JOINT_SPAN is highest: a sentence
  * with a likely answer span wins a near-tie (the gold is in the runner-up for 10% of tune questions). Chosen on the tune split.

@@ -70,7 +70,7 @@ export interface SpanCandidate {
 }
 
 /** Logistic weights over SpanFeatures; fitted by eval/answers/tune.ts --fit-spans on the tune split. */
-export const SPAN: Record<keyof SpanFeatures | "bias", number> = { near: 0.26, align: 0.82, prefix: 0.81, subjRight: 0.04, invLeft: 0.39, invRight: -0.13, copLeft: 0.89, copRight: 0.18, head: 1.43, sense: 0.73, soft: 0.37, propn: 0.2, nounEnd: 0.58, headNext: 0.38, typed: 1.46, named: 0.53, clause: 0.89, numeric: 0.2, len1: -0.42, len2: 0.32, len4: 0.32, first: -0.12, titled: 0.56, thing: -1.33, slotAsked: 0.63, slotOther: -0.88, bias: -4.52 };
+export const SPAN: Record<keyof SpanFeatures | "bias", number> = { near: 0.29, align: 0.85, prefix: 0.8, subjRight: 0.02, invLeft: 0.39, invRight: -0.15, copLeft: 0.93, copRight: 0.14, head: 1.4, sense: 0.74, soft: 0.36, propn: 0.17, nounEnd: 0.6, headNext: 0.39, typed: 1.44, named: 0.54, clause: 0.87, numeric: 0.21, len1: -0.4, len2: 0.32, len4: 0.31, first: -0.11, titled: 0.57, thing: -1.32, slotAsked: 0.56, slotOther: -0.86, bias: -4.51 };
 
 const THING_HEADS = new Set("award awards bowl game games cup league championship church university college school company corporation party empire kingdom republic war battle act treaty council court army navy committee association society museum library bank station airport bridge hotel street road river sea ocean lake mountain island city county state province valley basin forest theory law language prize series show festival".split(" "));
 const FUNCTION = new Set("a an the this that these those of in on at by for with from to into and or but as is are was were be been has have had his her their its our my your some any each no not also very".split(" "));
