@@ -1,14 +1,14 @@
-// `node --import tsx eval/answers/tune.ts [--cv] [--cv-sentences] [--fit-spans [--binary]] [--fit] [--features=a,b]`: the TUNE
+// `node --import tsx eval/answers/tune.ts [--cv] [--cv-sentences] [--fit-spans [--binary]] [--fit] [--cv-confidence] [--features=a,b]`: the TUNE
 // split only (XQuAD even articles, LoCoMo conv-26/30). Prints answer quality by question kind; --cv cross-validates the span
 // scorer over the tune vaults, --cv-sentences the weight of SENTENCE's indirect matches; --fit-spans fits SPAN (src/domain/span-score.ts; a ranking, see ranking.ts) and scans SPAN_MIN;
-// --fit fits CONFIDENCE (src/domain/answer.ts), optionally on a subset of its features. Never reads the test split.
+// --fit fits CONFIDENCE (src/domain/answer.ts), optionally on a subset of its features; --cv-confidence cross-validates it. Never reads the test split.
 import { ANSWER_THRESHOLD, CONFIDENCE, planAnswer, SENTENCE, SPAN_MIN, type EvidenceChunk } from "../../src/domain/answer.ts";
 import { posTags } from "../../src/nlp/wink-tagger.ts";
 import type { Similar } from "../../src/domain/word-sense.ts";
 import type { WordSimilarity } from "../../src/ports.ts";
 import { answerType } from "../../src/domain/answer-type.ts";
 import { defaultRetrievalConfig } from "../../src/services/retrieval-config.ts";
-import { fitLogistic, predict } from "../calibrate/logistic.ts";
+import { fitLogistic, logLoss, predict } from "../calibrate/logistic.ts";
 import { openHarness } from "../harness.ts";
 import { fitRanking } from "./ranking.ts";
 import { ingestSet } from "../ingest.ts";
@@ -109,6 +109,44 @@ function fit(rows: Harvested[], only: string[] | null): void {
     process.stdout.write(`  t=${t}: decision accuracy ${acc(rows)} (xquad ${acc(xq)}, locomo ${acc(lo)}); abstain xquad ${abst(xq)}, locomo 1-4 ${abst(lo.filter((r) => r.q.golds.length))}, locomo 5 ${abst(lo.filter((r) => !r.q.golds.length))}\n`);
   }
 }
+
+/**
+ * --cv-confidence: CONFIDENCE cross-validated, 4 folds over the tune vaults (XQuAD and LoCoMo pooled as in --fit): per
+ * fold fitted on the other vaults, the fold's rows predicted. Held-out log-loss, AUC within each set (ranking, whatever
+ * the level), and at each threshold decision accuracy, XQuAD abstention and F1, LoCoMo false abstention (1-4) and
+ * category-5 correct abstention. A row without evidence abstains at any threshold, as in the service.
+ */
+function crossValidateConfidence(rows: Harvested[], only: string[] | null): void {
+  const vaults = [...new Set(rows.map((r) => r.q.vault))].sort();
+  const names = Object.keys(rows[0]!.features).filter((n) => !only || only.includes(n));
+  const xs = rows.map((r) => names.map((n) => r.features[n]!));
+  const ys = rows.map((r) => (r.correct ? 1 : 0));
+  const p = rows.map(() => 0);
+  for (const fold of [0, 1, 2, 3]) {
+    const train = rows.map((_, i) => i).filter((i) => vaults.indexOf(rows[i]!.q.vault) % 4 !== fold);
+    const f = fitLogistic(train.map((i) => xs[i]!), train.map((i) => ys[i]!), 1);
+    rows.forEach((r, i) => vaults.indexOf(r.q.vault) % 4 === fold && (p[i] = r.o.evidence ? predict(f, xs[i]!) : 0));
+  }
+  const idx = (keep: (r: Harvested) => boolean) => rows.map((_, i) => i).filter((i) => keep(rows[i]!));
+  const xq = idx((r) => !r.q.id.includes("#"));
+  const lo = idx((r) => r.q.id.includes("#"));
+  const auc = (ix: number[]) => {
+    const pos = ix.filter((i) => ys[i]);
+    const neg = ix.filter((i) => !ys[i]);
+    const wins = pos.reduce((s, a) => s + neg.reduce((t, b) => t + (p[a]! > p[b]! ? 1 : p[a] === p[b] ? 0.5 : 0), 0), 0);
+    return (wins / Math.max(1, pos.length * neg.length)).toFixed(3);
+  };
+  process.stdout.write(`\ncv CONFIDENCE (${names.join(",")}): held-out log-loss ${logLoss(p, ys).toFixed(4)}, AUC xquad ${auc(xq)}, locomo ${auc(lo)}\n`);
+  const rowsOut = [0.4, 0.45, 0.5, 0.55, 0.6].map((t) => {
+    const ans = (i: number) => rows[i]!.o.evidence && p[i]! >= t;
+    const share = (ix: number[], keep: (i: number) => boolean) => pct(ix.filter(keep).length / ix.length);
+    const f1 = xq.reduce((s, i) => s + (ans(i) ? tokenF1Of(rows[i]!) : 0), 0) / xq.length;
+    return [t.toFixed(2), share(rows.map((_, i) => i), (i) => ans(i) === rows[i]!.correct), share(xq, (i) => !ans(i)), pct(f1), share(idx((r) => r.q.id.includes("#") && r.q.golds.length > 0), (i) => !ans(i)), share(idx((r) => r.q.id.includes("#") && r.q.golds.length === 0), (i) => !ans(i))];
+  });
+  process.stdout.write(`${textTable(["t", "decision acc", "xq abstain", "xq f1", "lo false abst", "lo cat5 abst"], rowsOut)}\n`);
+}
+
+const tokenF1Of = (r: Harvested) => maxOver(tokenF1, r.o.answer ?? "", r.q.golds);
 
 /** The SPAN ranking fit over each question's candidate spans (target: token F1), see ranking.ts. */
 function fitSpanRanking(rows: Harvested[], names: string[]): { weights: number[]; bias: number } {
@@ -249,6 +287,7 @@ const lo = await harvest("locomo-answers");
 report(xq, lo);
 const only = args.find((a) => a.startsWith("--features="))?.slice("--features=".length).split(",") ?? null;
 if (args.includes("--fit")) fit([...xq, ...lo], only);
+if (args.includes("--cv-confidence")) crossValidateConfidence([...xq, ...lo], only);
 if (args.includes("--cv")) crossValidate([...xq, ...lo.filter((r) => r.q.extractable)], only);
 if (args.includes("--cv")) crossValidateEndToEnd([...xq, ...lo.filter((r) => r.q.extractable)], only);
 if (args.includes("--ablate")) ablate([...xq, ...lo.filter((r) => r.q.extractable)]);

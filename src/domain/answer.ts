@@ -1,4 +1,5 @@
 // Extractive answering: score evidence sentences against the question, pick the best, cut its most likely answer span.
+import { namesFound, standsAlone } from "./answer-confidence.ts";
 import { answerType, typedSpans, type AnswerType } from "./answer-type.ts";
 import { sigmoid } from "./fusion.ts";
 import { splitSentences, type Span } from "./sentences.ts";
@@ -39,7 +40,7 @@ export interface ConfidenceFeatures {
   chunk: number;
   /** 1 when the best sentence holds a span of the asked type. */
   typed: number;
-  /** Share of the question's names (capitalized words after the first) found in the best sentence's chunk. */
+  /** Share of the question's names (capitalized words after the first) found in the best sentence's chunk (also as a word's start: "Amazon" ~ "Amazonian"). */
   names: number;
   /** The best sentence's plain share of question terms (unweighted). */
   terms: number;
@@ -47,6 +48,10 @@ export interface ConfidenceFeatures {
   span: number;
   /** How far the best sentence leads the best one from another chunk: 1 - its score / the best score (1 with no rival, 0 when nothing scores). */
   margin: number;
+  /** 1 when the answer is the whole sentence (no span: a why/how question, no candidate, or a "what" span below SPAN_MIN). */
+  whole: number;
+  /** 1 / the number of sentences scoring at least 0.8 x the best score (answer-confidence.ts): near-ties make the choice a guess. */
+  alone: number;
 }
 
 export interface AnswerPlan {
@@ -67,7 +72,7 @@ export interface AnswerPlan {
 export const ANSWER_THRESHOLD = 0.5;
 const HEADING = /^#{1,6}\s/;
 /** Logistic weights over ConfidenceFeatures; fitted by eval/answers/tune.ts on the tune split (eval/answers/README.md). */
-export const CONFIDENCE = { overlap: 0.73, chunk: 0.56, typed: -0.1, names: 1.72, terms: 0.94, span: 2.39, margin: 3.52, bias: -3.91 };
+export const CONFIDENCE = { overlap: 0.31, chunk: 0.63, typed: -0.66, names: 2.25, terms: 0.66, span: 1.94, margin: 2.9, whole: -1.39, alone: 1.07, bias: -3.84 };
 /**
  * The answer sentence is the one of the JOINT_TOP best whose score x P(its best span)^JOINT_SPAN is highest: a sentence
  * with a likely answer span wins a near-tie (the gold is in the runner-up for 10% of tune questions). Chosen on the tune split.
@@ -76,7 +81,6 @@ const JOINT_TOP = 3;
 const JOINT_SPAN = 0.1;
 /** A "what" question whose best span is less likely than this gets the whole sentence (a sure partial match beats a likely miss). */
 export const SPAN_MIN = 0.05;
-const WORD = /[\p{L}\p{N}]+(?:['’.\-–/][\p{L}\p{N}]+)*/gu;
 
 /**
  * `language`: word vectors and a part-of-speech tagger for the span features that use them (language.ts); without them those features are 0.
@@ -109,13 +113,14 @@ export function planAnswer(question: string, chunks: readonly EvidenceChunk[], k
   const chosen = joint.reduce<(typeof joint)[number] | undefined>((a, c) => (a === undefined || worth(c) > worth(a) ? c : a), undefined);
   if (chosen) ranked.unshift(...ranked.splice(ranked.indexOf(chosen.s), 1));
   const best = ranked[0];
-  const none = { overlap: 0, chunk: 0, typed: 0, names: 0, terms: 0, span: 0, margin: 0 };
+  const none = { overlap: 0, chunk: 0, typed: 0, names: 0, terms: 0, span: 0, margin: 0, whole: 0, alone: 0 };
   if (!best) return { answerType: type, ranked: [], selected: [], answer: null, confidence: 0, features: none, spans: [] };
   const second = ranked.find((s) => s !== best && s.score >= best.score * 0.9 && s.overlap > 0);
   const spans = chosen!.spans;
   const top = spans[0];
   const bestTerms = new Set(tokenize(best.text));
   const rival = ranked.find((s) => s.key !== best.key);
+  const answer = top && (type !== "entity" || top.score >= SPAN_MIN) ? top.span : null;
   const features: ConfidenceFeatures = {
     overlap: best.overlap,
     chunk: best.chunkScore,
@@ -124,10 +129,11 @@ export function planAnswer(question: string, chunks: readonly EvidenceChunk[], k
     terms: qTerms.size ? [...qTerms].filter((t) => bestTerms.has(t)).length / qTerms.size : 0,
     span: top?.score ?? 0,
     margin: best.score <= 0 ? 0 : rival ? Math.max(0, Math.min(1, 1 - Math.max(0, rival.score) / best.score)) : 1, // 0 when the joint choice passed over a higher-scored sentence
+    whole: answer ? 0 : 1,
+    alone: standsAlone(best.score, ranked.slice(0, keep).map((s) => s.score)), // among the kept sentences, as fitted
   };
   const { bias, ...w } = CONFIDENCE;
   const confidence = sigmoid(bias + (Object.keys(w) as (keyof typeof w)[]).reduce((z, k) => z + w[k] * features[k], 0));
-  const answer = top && (type !== "entity" || top.score >= SPAN_MIN) ? top.span : null;
   return { answerType: type, ranked: ranked.slice(0, keep), selected: second && !answer ? [best, second] : [best], answer, confidence, features, spans };
 }
 
@@ -147,14 +153,6 @@ function termWeights(qTerms: ReadonlySet<string>, sentences: readonly ReadonlySe
   const out = new Map<string, number>();
   for (const t of qTerms) out.set(t, Math.log(1 + (sentences.length + 1) / (sentences.filter((s) => s.has(t)).length + 0.5)));
   return out;
-}
-
-/** Share of the question's names (capitalized words not opening it) that occur in `text`; 1 when it names nothing. */
-function namesFound(question: string, text: string): number {
-  const names = [...question.matchAll(WORD)].slice(1).filter((m) => /^\p{Lu}/u.test(m[0])).flatMap((m) => tokenize(m[0]));
-  if (names.length === 0) return 1;
-  const terms = new Set(tokenize(text));
-  return names.filter((n) => terms.has(n)).length / names.length;
 }
 
 /** Typed spans that do not merely repeat the question. */
