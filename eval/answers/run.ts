@@ -2,6 +2,7 @@
 import { ANSWER_THRESHOLD, CONFIDENCE, SPAN, SPAN_MIN } from "../../src/domain/answer.ts";
 import type { CallContext } from "../../src/services/context.ts";
 import { defaultRetrievalConfig } from "../../src/services/retrieval-config.ts";
+import { meanInterval } from "../bootstrap.ts";
 import { gloveEmbedder, openHarness } from "../harness.ts";
 import { ingestSet } from "../ingest.ts";
 import { progress, ticker } from "../progress.ts";
@@ -22,6 +23,19 @@ export const XQUAD_REFERENCES = [
   { label: "sliding-window baseline (SQuAD v1.1 paper)", metric: "f1", value: 0.2 },
   { label: "logistic regression (SQuAD v1.1 paper)", metric: "f1", value: 0.51 },
 ];
+
+/**
+ * XQuAD F1 with a 95% interval that resamples whole articles (their questions share a topic and a writer, so they are not
+ * independent): how far a figure of one half could move on other articles of the same kind.
+ */
+function f1Intervals(rows: readonly Row[]): Record<string, { f1: [number, number]; f1_never_abstaining: [number, number] }> {
+  const of = (rs: readonly Row[]) => {
+    const vaults = rs.map((r) => r.q.vault);
+    const f1At = (t: number) => rs.map((r) => (answeredAt(r.o, t) ? xquadScores(r).f1 : 0));
+    return { f1: meanInterval(f1At(ANSWER_THRESHOLD), vaults), f1_never_abstaining: meanInterval(f1At(0), vaults) };
+  };
+  return Object.fromEntries(SPLITS.map((s) => [s, of(s === "all" ? rows : rows.filter((r) => r.q.split === s))]));
+}
 
 const SWEEP = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
 const SPLITS = ["all", "tune", "test"] as const;
@@ -79,6 +93,7 @@ export async function runAnswerSets(names: readonly string[]): Promise<void> {
       timing: { ingestMs: Math.round(ingestMs), wallMs: Math.round(performance.now() - wall), cpuMs: Math.round((used.user + used.system) / 1000), msPerQuestion: Number((rows.reduce((s, r) => s + r.o.ms, 0) / rows.length).toFixed(2)) },
       atThreshold: bySplit(ANSWER_THRESHOLD),
       noAbstention: bySplit(0),
+      ...(xquad ? { f1Interval: f1Intervals(rows) } : {}),
       byGroup,
       sweep: SWEEP.map((t) => ({ threshold: t, ...bySplit(t) })),
       // Ids and scores only: no question or answer text from the data sets in the repository.
@@ -110,6 +125,8 @@ export interface AnswerSetResult {
   byGroup: Record<string, Record<string, Metrics>>;
   sweep: ({ threshold: number } & Record<string, Metrics | number>)[];
   references: { label: string; metric: string; value: number }[];
+  /** XQuAD only: 95% intervals over articles (f1Intervals). */
+  f1Interval?: Record<string, { f1: [number, number]; f1_never_abstaining: [number, number] }>;
 }
 
 export const XQUAD_COLUMNS = ["abstention", "span_hit", "em", "f1", "em_answered", "f1_answered", "top_cite_gold"];
@@ -124,7 +141,11 @@ function printAnswerSet(r: AnswerSetResult): void {
   out.push(`split: ${r.split}. Figures in %.`, "");
   out.push(`at the default threshold ${r.config.answerThreshold}:`, table(r.atThreshold, "split"), "");
   out.push("never abstaining (threshold 0; only 'no evidence at all' abstains):", table(r.noAbstention, "split"), "");
-  if (xquad) for (const ref of r.references) out.push(`reference: ${ref.label} ${ref.metric.toUpperCase()} ${(100 * ref.value).toFixed(1)}`);
+  if (xquad) {
+    const band = ([lo, hi]: [number, number]) => `${pct(lo)}-${pct(hi)}`;
+    for (const s of SPLITS) if (r.f1Interval?.[s]) out.push(`F1 95% interval over articles, ${s}: ${band(r.f1Interval[s].f1)} at ${r.config.answerThreshold}, ${band(r.f1Interval[s].f1_never_abstaining)} never abstaining`);
+    for (const ref of r.references) out.push(`reference: ${ref.label} ${ref.metric.toUpperCase()} ${(100 * ref.value).toFixed(1)}`);
+  }
   else {
     const groups = Object.keys(r.byGroup).filter((g) => g !== LOCOMO_CATEGORY[5]);
     out.push(`by category at ${r.config.answerThreshold} (all / test):`);

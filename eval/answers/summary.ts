@@ -21,9 +21,10 @@ export function answerSummaryLines(): string[] {
   if (x) {
     const rows = (["test", "all"] as const).map((s) => {
       const m = x.atThreshold[s]!;
-      return [s, m.n ?? 0, x.config.answerThreshold, pct(m.abstention), pct(m.span_hit), pct(m.em), pct(m.f1), pct(m.f1_answered), pct(x.noAbstention[s]!.f1), stamp(x)];
+      const band = x.f1Interval?.[s]?.f1;
+      return [s, m.n ?? 0, x.config.answerThreshold, pct(m.abstention), pct(m.span_hit), pct(m.em), pct(m.f1), band ? `${pct(band[0])}-${pct(band[1])}` : "", pct(m.f1_answered), pct(x.noAbstention[s]!.f1), stamp(x)];
     });
-    lines.push("### XQuAD (en)", "", markdownTable(["split", "questions", "threshold", "abstention", "gold in top cited span", "EM", "F1", "F1 answered", "F1 never abstaining", "commit / date"], rows), "");
+    lines.push("### XQuAD (en)", "", markdownTable(["split", "questions", "threshold", "abstention", "gold in top cited span", "EM", "F1", "F1 95% interval (articles resampled)", "F1 answered", "F1 never abstaining", "commit / date"], rows), "");
     lines.push(`Reference (SQuAD v1.1 paper, given the gold paragraph): ${x.references.map((r) => `${r.label.replace(/ \(SQuAD v1.1 paper\)/, "")} F1 ${(100 * r.value).toFixed(1)}`).join("; ")}.`, "");
   }
   if (l) {

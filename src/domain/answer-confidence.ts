@@ -6,6 +6,8 @@ const WORD = /[\p{L}\p{N}]+(?:['’.\-–/][\p{L}\p{N}]+)*/gu;
 const NAME_PREFIX = 5;
 /** A sentence scoring at least this share of the best one's score rivals it. */
 const RIVAL_SHARE = 0.8;
+/** Rivals are counted among this many best sentences (the service keeps 8), so the confidence does not depend on how many a caller keeps. */
+const RIVALS_AMONG = 8;
 
 /** Share of the question's names (capitalized words not opening it) that occur in `text`, also as the start of a longer word; 1 when it names nothing. */
 export function namesFound(question: string, text: string): number {
@@ -16,8 +18,8 @@ export function namesFound(question: string, text: string): number {
   return names.filter((n) => terms.has(n) || (n.length >= NAME_PREFIX && prefixes.has(n.slice(0, NAME_PREFIX)))).length / names.length;
 }
 
-/** 1 / the number of sentences scoring at least RIVAL_SHARE of the best score (the best included): 1 = it stands alone, small = many near-ties. */
+/** 1 / the number of the RIVALS_AMONG first `scores` at least RIVAL_SHARE of the best score (the best included): 1 = it stands alone, small = many near-ties. */
 export function standsAlone(best: number, scores: readonly number[]): number {
   if (best <= 0) return 0;
-  return 1 / Math.max(1, scores.filter((s) => s >= RIVAL_SHARE * best).length);
+  return 1 / Math.max(1, scores.slice(0, RIVALS_AMONG).filter((s) => s >= RIVAL_SHARE * best).length);
 }

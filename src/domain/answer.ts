@@ -130,7 +130,7 @@ export function planAnswer(question: string, chunks: readonly EvidenceChunk[], k
     span: top?.score ?? 0,
     margin: best.score <= 0 ? 0 : rival ? Math.max(0, Math.min(1, 1 - Math.max(0, rival.score) / best.score)) : 1, // 0 when the joint choice passed over a higher-scored sentence
     whole: answer ? 0 : 1,
-    alone: standsAlone(best.score, ranked.slice(0, keep).map((s) => s.score)), // among the kept sentences, as fitted
+    alone: standsAlone(best.score, ranked.map((s) => s.score)),
   };
   const { bias, ...w } = CONFIDENCE;
   const confidence = sigmoid(bias + (Object.keys(w) as (keyof typeof w)[]).reduce((z, k) => z + w[k] * features[k], 0));

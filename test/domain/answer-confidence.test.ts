@@ -19,6 +19,7 @@ describe("standsAlone", () => {
     expect(standsAlone(1, [1, 0.5, 0.2])).toBe(1);
     expect(standsAlone(1, [1, 0.9, 0.85, 0.1])).toBeCloseTo(1 / 3);
     expect(standsAlone(0, [0, 0])).toBe(0);
+    expect(standsAlone(1, [1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.9])).toBe(1); // rivals past the 8 best sentences do not count
   });
 });
 
