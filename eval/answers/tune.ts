@@ -8,6 +8,7 @@ import type { Similar } from "../../src/domain/word-sense.ts";
 import type { WordSimilarity } from "../../src/ports.ts";
 import { answerType } from "../../src/domain/answer-type.ts";
 import { defaultRetrievalConfig } from "../../src/services/retrieval-config.ts";
+import { meanInterval } from "../bootstrap.ts";
 import { fitLogistic, logLoss, predict } from "../calibrate/logistic.ts";
 import { openHarness } from "../harness.ts";
 import { fitRanking } from "./ranking.ts";
@@ -188,23 +189,25 @@ function crossValidate(rows: Harvested[], only: string[] | null): void {
  * End-to-end cross-validation: per fold, SPAN fitted on the other vaults' candidates, then the fold's questions planned
  * anew with it (sentence choice included, as the service would) and the answer scored: XQuAD F1 never abstaining.
  */
-function crossValidateEndToEnd(rows: Harvested[], only: string[] | null): number {
+function crossValidateEndToEnd(rows: Harvested[], only: string[] | null): { mean: number; f1: number[]; vaults: string[] } {
   const vaults = [...new Set(rows.map((r) => r.q.vault))].sort();
   const names = Object.keys(rows.find((r) => r.spans.length > 0)!.spans[0]!.features).filter((n) => !only || only.includes(n));
-  let sum = 0;
-  let n = 0;
+  const f1: number[] = []; // per XQuAD question, in the same order for every feature set (fold, then row order): differences pair up
+  const of: string[] = [];
   for (const fold of [0, 1, 2, 3]) {
     const f = fitSpanRanking(rows.filter((r) => vaults.indexOf(r.q.vault) % 4 !== fold && r.q.golds.length > 0 && r.spans.length > 0), names);
     const weights = Object.fromEntries([...names.map((k, i) => [k, f.weights[i]!]), ["bias", f.bias]]);
     for (const r of rows.filter((x) => vaults.indexOf(x.q.vault) % 4 === fold && !x.q.id.includes("#"))) {
       const plan = planAnswer(r.q.text, r.chunks, 8, { similar, tag: posTags }, weights);
       const sentence = plan.selected[0]?.text ?? "";
-      sum += maxOver(tokenF1, plan.answer ? sentence.slice(plan.answer.start, plan.answer.end) : sentence, r.q.golds);
-      n++;
+      f1.push(maxOver(tokenF1, plan.answer ? sentence.slice(plan.answer.start, plan.answer.end) : sentence, r.q.golds));
+      of.push(r.q.vault);
     }
   }
-  process.stdout.write(`  cv end to end, ${names.length} features: XQuAD F1 ${pct(sum / n)} (${n}, never abstaining)\n`);
-  return sum / n;
+  const mean = f1.reduce((a, b) => a + b, 0) / f1.length;
+  const [lo, hi] = meanInterval(f1, of);
+  process.stdout.write(`  cv end to end, ${names.length} features: XQuAD F1 ${pct(mean)} (95% interval over articles ${pct(lo)}-${pct(hi)}; ${f1.length}, never abstaining)\n`);
+  return { mean, f1, vaults: of };
 }
 
 /**
@@ -248,9 +251,12 @@ function crossValidateSentences(xq: Harvested[], lo: Harvested[]): void {
 /** --ablate: the cross-validated F1 (end to end) without each span feature in turn (a feature whose removal raises it is not worth keeping). */
 function ablate(rows: Harvested[]): void {
   const names = Object.keys(rows.find((r) => r.spans.length > 0)!.spans[0]!.features);
+  const all = crossValidateEndToEnd(rows, null);
   for (const n of names) {
     process.stdout.write(`  without ${n}:`);
-    crossValidateEndToEnd(rows, names.filter((m) => m !== n));
+    const without = crossValidateEndToEnd(rows, names.filter((m) => m !== n));
+    const [lo, hi] = meanInterval(without.f1.map((x, i) => x - all.f1[i]!), all.vaults); // paired by question, articles resampled
+    process.stdout.write(`    change ${pct(without.mean - all.mean)}, 95% interval over articles ${pct(lo)} to ${pct(hi)}\n`);
   }
 }
 
