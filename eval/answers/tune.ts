@@ -154,6 +154,12 @@ function fitSpanRanking(rows: Harvested[], names: string[]): { weights: number[]
   return fitRanking(rows.map((r) => r.spans.map((c) => ({ x: names.map((n) => c.features[n]!), t: c.f1 }))));
 }
 
+/** SPAN fitted on the candidates of the vaults outside `fold` (of 4, by the vault's index in `vaults`), as weights by feature name. */
+function foldSpanWeights(rows: Harvested[], names: string[], vaults: readonly string[], fold: number): Record<string, number> {
+  const f = fitSpanRanking(rows.filter((r) => vaults.indexOf(r.q.vault) % 4 !== fold && r.q.golds.length > 0 && r.spans.length > 0), names);
+  return Object.fromEntries([...names.map((k, i) => [k, f.weights[i]!]), ["bias", f.bias]]);
+}
+
 /**
  * --cv: 4-fold cross-validation over the tune vaults of the span scorer (binary vs ranking fit; all features, or those of
  * --features=...): mean XQuAD answer F1 never abstaining, at each SPAN_MIN (the whole sentence when the best "what" span
@@ -195,8 +201,7 @@ function crossValidateEndToEnd(rows: Harvested[], only: string[] | null): { mean
   const f1: number[] = []; // per XQuAD question, in the same order for every feature set (fold, then row order): differences pair up
   const of: string[] = [];
   for (const fold of [0, 1, 2, 3]) {
-    const f = fitSpanRanking(rows.filter((r) => vaults.indexOf(r.q.vault) % 4 !== fold && r.q.golds.length > 0 && r.spans.length > 0), names);
-    const weights = Object.fromEntries([...names.map((k, i) => [k, f.weights[i]!]), ["bias", f.bias]]);
+    const weights = foldSpanWeights(rows, names, vaults, fold);
     for (const r of rows.filter((x) => vaults.indexOf(x.q.vault) % 4 === fold && !x.q.id.includes("#"))) {
       const plan = planAnswer(r.q.text, r.chunks, 8, { similar, tag: posTags }, weights);
       const sentence = plan.selected[0]?.text ?? "";
@@ -221,10 +226,7 @@ function crossValidateSentences(xq: Harvested[], lo: Harvested[]): void {
   const vaults = [...new Set(rows.map((r) => r.q.vault))].sort();
   const spanNames = Object.keys(xq.find((r) => r.spans.length > 0)!.spans[0]!.features);
   const spanRows = [...xq, ...lo.filter((r) => r.q.extractable)];
-  const spanWeights = [0, 1, 2, 3].map((fold) => {
-    const sp = fitSpanRanking(spanRows.filter((r) => vaults.indexOf(r.q.vault) % 4 !== fold && r.q.golds.length > 0 && r.spans.length > 0), spanNames);
-    return Object.fromEntries([...spanNames.map((k, i) => [k, sp.weights[i]!]), ["bias", sp.bias]]);
-  });
+  const spanWeights = [0, 1, 2, 3].map((fold) => foldSpanWeights(spanRows, spanNames, vaults, fold));
   for (const scale of [0, 0.25, 0.5, 0.75, 1]) {
     const sentenceWeights = { ...SENTENCE, prevRef: scale * SENTENCE.overlap, morph: scale * SENTENCE.overlap };
     let f1 = 0;
