@@ -284,6 +284,10 @@ export interface Store {
   appendCognitiveRecords(records: readonly CognitiveRecord[]): void;
   /** Records of one kind, newest first. */
   listCognitiveRecords(query: CognitiveRecordQuery): StoredCognitiveRecord[];
+  /** Stores a process() trace and drops the workspace's older ones beyond its newest `keep`, in one transaction. */
+  putTrace(workspaceId: string, traceId: string, at: number, payload: unknown, keep: number): void;
+  /** A stored trace's payload; undefined when it is unknown or another workspace's. */
+  getTrace(workspaceId: string, traceId: string): unknown;
 
   close(): Promise<void>;
 }

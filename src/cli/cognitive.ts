@@ -65,10 +65,9 @@ export function registerCognitive(program: Command): void {
     });
 
   target(cognitive.command("trace"))
-    .description("read back a process trace; traces live in the server's memory, so this needs --url and $SMRITI_TOKEN")
+    .description("read back a process trace (in-process on --data, or from the server at --url with $SMRITI_TOKEN)")
     .argument("<trace_id>")
     .action(async (traceId: string, opts: Target) => {
-      if (!opts.url) throw new CliError("traces are kept in the serving process's memory: pass --url of the server that ran process (and SMRITI_TOKEN)");
       const t = await withClient(opts, (c) => c.cognitiveTrace(traceId));
       if (opts.json) return printJson(t);
       out(`${t.trace_id}  confidence ${t.confidence}  ${t.decision}  "${t.query}"`);

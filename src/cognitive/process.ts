@@ -1,5 +1,6 @@
-// The bounded, side-effect-free processing call (POST /sdk/cognitive/process): a question through the stack, traced, nothing written.
+// The bounded, side-effect-free processing call (POST /sdk/cognitive/process): a question through the stack; only its trace is written.
 import { randomUUID } from "node:crypto";
+import type { Store } from "../ports.ts";
 import type { CallContext } from "../services/context.ts";
 import type { GroundedService } from "../services/grounded.ts";
 import type { LayerSwitches } from "./params.ts";
@@ -20,21 +21,23 @@ export interface ProcessResult {
   steps: TraceStep[];
 }
 
-/** Recent traces by id, bounded (oldest dropped): read back by GET /sdk/cognitive/traces/{trace_id}. In memory only. */
-export class TraceLog {
-  private readonly traces = new Map<string, { workspaceId: string; result: ProcessResult }>();
+/** The newest traces kept per workspace (older ones are dropped as new ones arrive). */
+export const TRACES_KEPT = 1000;
 
-  constructor(private readonly cap = 500) {}
+/** process() traces in the store, read back by GET /sdk/cognitive/traces/{trace_id}: after a restart too, and from the CLI on the same data. */
+export class TraceLog {
+  constructor(
+    private readonly store: Pick<Store, "putTrace" | "getTrace">,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   put(r: ProcessResult, workspaceId: string): void {
-    if (this.traces.size >= this.cap) this.traces.delete(this.traces.keys().next().value!);
-    this.traces.set(r.trace_id, { workspaceId, result: r });
+    this.store.putTrace(workspaceId, r.trace_id, this.now(), r, TRACES_KEPT);
   }
 
-  /** The trace, only within `workspaceId` when given (a caller never reads another workspace's trace). */
-  get(id: string, workspaceId?: string): ProcessResult | undefined {
-    const t = this.traces.get(id);
-    return t && (workspaceId === undefined || t.workspaceId === workspaceId) ? t.result : undefined;
+  /** The trace, only within `workspaceId` (a caller never reads another workspace's trace). */
+  get(id: string, workspaceId: string): ProcessResult | undefined {
+    return this.store.getTrace(workspaceId, id) as ProcessResult | undefined; // written by put() only
   }
 }
 

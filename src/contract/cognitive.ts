@@ -201,5 +201,5 @@ export const cognitiveRoutes: Record<keyof typeof cognitiveResponses, { method: 
   identity: { method: "GET", path: "/identity", summary: "ahamkara: who first-person words resolve to for this caller" },
   "functional-state": { method: "GET", path: "/functional-state", summary: "prana's budget and which layers are on" },
   process: { method: "POST", path: "/process", summary: "A bounded, side-effect-free pass of a query through the stack; returns trace_id and confidence", body: CognitiveProcessRequest },
-  trace: { method: "GET", path: "/traces/{trace_id}", summary: "A trace of /process, in its workspace (kept in memory, the latest 500)" },
+  trace: { method: "GET", path: "/traces/{trace_id}", summary: "A trace of /process, in its workspace (stored; the newest 1000 per workspace are kept)" },
 };

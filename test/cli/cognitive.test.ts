@@ -37,10 +37,16 @@ describe("smriti cognitive (in-process on --data)", () => {
     expect(text.stdout).toMatch(/db\.md/);
   });
 
-  it("trace without --url explains that traces live in the server, and bad input exits non-zero with the code", async () => {
-    const r = await runCli(["cognitive", "trace", "trace_x", "--data", data]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/--url/);
+  it("trace reads back on --data what an earlier process run stored, and an unknown or bad input exits non-zero with the code", async () => {
+    const r = await runJson<{ trace_id: string; confidence: number }>(["cognitive", "process", "Who picked PostgreSQL?", "--data", data, "--json"]);
+    const back = await runJson<{ trace_id: string; confidence: number; query: string; steps: { layer: string }[] }>(["cognitive", "trace", r.trace_id, "--data", data, "--json"]);
+    expect(back).toMatchObject({ trace_id: r.trace_id, confidence: r.confidence, query: "Who picked PostgreSQL?" });
+    expect(back.steps.some((s) => s.layer === "manas")).toBe(true);
+    const text = await runCli(["cognitive", "trace", r.trace_id, "--data", data]);
+    expect(text.stdout).toMatch(new RegExp(`^${r.trace_id}\\s+confidence`, "m"));
+    const unknown = await runCli(["cognitive", "trace", "trace_00000000-0000-0000-0000-000000000000", "--data", data]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/not_found/);
     const bad = await runCli(["cognitive", "process", "x", "-k", "99", "--data", data]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/invalid_request/);

@@ -61,8 +61,9 @@ describe("processQuery", () => {
     expect(r.confidence).toBeGreaterThan(0);
     expect(r.evidence[0]?.source_path).toBe("db.md");
     expect(r.steps.find((t) => t.layer === "indriya" && t.stage === "perceive")).toMatchObject({ status: "ran", counts: { queries_normalized: 1 } });
-    expect(s.runtime.cognitive.traces.get(r.trace_id)).toBe(r);
-    expect(s.runtime.cognitive.traces.get("trace_nope")).toBeUndefined();
+    expect(s.runtime.cognitive.traces.get(r.trace_id, s.workspaceId)).toEqual(r);
+    expect(s.runtime.cognitive.traces.get(r.trace_id, "another-workspace")).toBeUndefined();
+    expect(s.runtime.cognitive.traces.get("trace_nope", s.workspaceId)).toBeUndefined();
     expect(s.runtime.store.listEvents(s.workspaceId, { limit: 100 })).toHaveLength(events);
     expect(s.runtime.cognitive.pipeline.counters.totals()).toEqual([]);
   });

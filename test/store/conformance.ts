@@ -476,6 +476,18 @@ export function runStoreSuite(name: string, makeStore: StoreFactory): void {
         expect(two.listCognitiveRecords({ kind: "tuner_decision", limit: 1 })[0]!.at).toBe(30);
         expect(two.listCognitiveRecords({ kind: "nothing", limit: 10 })).toEqual([]);
       });
+
+      it("keeps each workspace's newest process traces, readable only in their workspace and from another handle", () => {
+        const one = fresh();
+        for (const [i, ws] of (["w1", "w1", "w2", "w1"] as const).entries()) one.putTrace(ws, `trace_${i}`, 100 + i, { trace_id: `trace_${i}`, steps: [{ layer: "manas", n: i }] }, 2);
+        const two = fresh(one);
+        expect(two.getTrace("w1", "trace_0")).toBeUndefined(); // w1's third trace pushed its first out
+        expect(two.getTrace("w1", "trace_1")).toEqual({ trace_id: "trace_1", steps: [{ layer: "manas", n: 1 }] });
+        expect(two.getTrace("w1", "trace_3")).toEqual({ trace_id: "trace_3", steps: [{ layer: "manas", n: 3 }] });
+        expect(two.getTrace("w2", "trace_2")).toEqual({ trace_id: "trace_2", steps: [{ layer: "manas", n: 2 }] }); // another workspace's traces do not count against w2
+        expect(two.getTrace("w2", "trace_1")).toBeUndefined(); // another workspace's trace is not there
+        expect(two.getTrace("w1", "trace_nope")).toBeUndefined();
+      });
     });
 
     describe("a second handle on the same storage", () => {

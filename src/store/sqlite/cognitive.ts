@@ -1,4 +1,4 @@
-// Cognitive-stack persistence in SQLite: hourly counter buckets, chitta's impressions and JSON records (tuner decisions, ablations).
+// Cognitive-stack persistence in SQLite: hourly counter buckets, chitta's impressions, JSON records (tuner decisions, ablations) and process() traces.
 import type { CognitiveRecord, CognitiveRecordQuery, CounterIncrement, CounterQuery, CounterTotal, ImpressionIncrement, StoredCognitiveRecord } from "../../ports.ts";
 import type { Db } from "./open.ts";
 
@@ -25,6 +25,10 @@ export class CognitiveRepo {
          ON CONFLICT (workspace_id, chunk_hash) DO UPDATE SET n = n + excluded.n`,
       ),
       impressions: db.prepare("SELECT workspace_id AS workspaceId, chunk_hash AS chunkHash, n FROM chunk_impressions ORDER BY workspace_id, n, chunk_hash"),
+      putTrace: db.prepare("INSERT INTO cognitive_traces (trace_id, workspace_id, at, payload) VALUES (?, ?, ?, ?)"),
+      // Everything from the (keep + 1)-th newest down; nothing while the workspace holds no more than `keep`.
+      pruneTraces: db.prepare("DELETE FROM cognitive_traces WHERE workspace_id = ? AND seq <= (SELECT seq FROM cognitive_traces WHERE workspace_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)"),
+      getTrace: db.prepare("SELECT payload FROM cognitive_traces WHERE workspace_id = ? AND trace_id = ?").pluck(),
     };
   }
 
@@ -62,6 +66,18 @@ export class CognitiveRepo {
     this.db.transaction(() => {
       for (const r of records) this.s.append.run(r.kind, r.workspaceId, r.at, JSON.stringify(r.payload ?? null));
     }).immediate();
+  }
+
+  putTrace(workspaceId: string, traceId: string, at: number, payload: unknown, keep: number): void {
+    this.db.transaction(() => {
+      this.s.putTrace.run(traceId, workspaceId, at, JSON.stringify(payload));
+      this.s.pruneTraces.run(workspaceId, workspaceId, keep);
+    }).immediate();
+  }
+
+  getTrace(workspaceId: string, traceId: string): unknown {
+    const payload = this.s.getTrace.get(workspaceId, traceId) as string | undefined;
+    return payload === undefined ? undefined : (JSON.parse(payload) as unknown);
   }
 
   list(q: CognitiveRecordQuery): StoredCognitiveRecord[] {

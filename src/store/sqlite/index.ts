@@ -213,6 +213,8 @@ class SqliteStore implements Store {
   listImpressions = () => this.cognitive.listImpressions();
   appendCognitiveRecords = (records: readonly CognitiveRecord[]) => this.cognitive.append(records);
   listCognitiveRecords = (q: CognitiveRecordQuery) => this.cognitive.list(q);
+  putTrace = (workspaceId: string, traceId: string, at: number, payload: unknown, keep: number) => this.cognitive.putTrace(workspaceId, traceId, at, payload, keep);
+  getTrace = (workspaceId: string, traceId: string) => this.cognitive.getTrace(workspaceId, traceId);
 
   async close(): Promise<void> {
     await this.checkpointer?.stop();

@@ -104,6 +104,9 @@ export const migrations: readonly string[] = [
   `CREATE INDEX events_by_type ON events (workspace_id, type, seq);`,
   // chitta's impressions (times each chunk was served), so what it learned survives a restart.
   `CREATE TABLE chunk_impressions (workspace_id TEXT NOT NULL, chunk_hash TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (workspace_id, chunk_hash)) WITHOUT ROWID;`,
+  // process() traces, so a trace reads back after a restart and from another process on the same data (the CLI on --data).
+  `CREATE TABLE cognitive_traces (seq INTEGER PRIMARY KEY AUTOINCREMENT, trace_id TEXT NOT NULL UNIQUE, workspace_id TEXT NOT NULL, at INTEGER NOT NULL, payload TEXT NOT NULL);
+   CREATE INDEX cognitive_traces_by_workspace ON cognitive_traces (workspace_id, seq);`,
 ];
 
 export const OP_ADD = 1;

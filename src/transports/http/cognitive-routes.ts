@@ -4,7 +4,7 @@ import { LAYER_IDS, LayerId } from "../../contract/cognitive-layers.ts";
 import { COGNITIVE_PREFIX, CognitiveProcessRequest, CognitiveStateRequest, TraceIdParam, type CognitiveResponses } from "../../contract/cognitive.ts";
 import { AppError, validationError } from "../../contract/errors.ts";
 import { chittaOf, functionalStateOf, goalsOf, healthOf, identityOf, karmaOf, layersOf, layerState, snapshotOf, stateOf } from "../../cognitive/inspect.ts";
-import { processQuery } from "../../cognitive/process.ts";
+import { processQuery, TRACES_KEPT } from "../../cognitive/process.ts";
 import type { CallContext } from "../../services/context.ts";
 import type { Runtime } from "../../runtime.ts";
 import { readJson } from "./read-json.ts";
@@ -47,9 +47,9 @@ export function mountCognitiveRoutes<E extends Env>(app: Hono<E>, runtime: Runti
   });
   sdk.get("/traces/:trace_id", (c) => {
     const id = TraceIdParam.safeParse(c.req.param("trace_id"));
-    // Traces are in this process's memory and keyed by an unguessable id; another workspace's id is 404 as well.
+    // Traces are keyed by an unguessable id and stored with their workspace; another workspace's id is 404 as well.
     const trace: CognitiveResponses["trace"] | undefined = id.success ? stack.traces.get(id.data, ws(c)) : undefined;
-    if (!trace) throw new AppError("not_found", `no trace '${c.req.param("trace_id")}' (traces are kept in memory, the latest 500)`);
+    if (!trace) throw new AppError("not_found", `no trace '${c.req.param("trace_id")}' in this workspace (the newest ${TRACES_KEPT} are kept)`);
     return c.json(trace);
   });
   app.route(COGNITIVE_PREFIX, sdk);
