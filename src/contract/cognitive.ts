@@ -145,7 +145,7 @@ export const CognitiveProcessRequest = z
     k: z.number().int().min(1).max(50).optional().describe("Evidence items to consider (1-50, default 8)."),
     layers: z.partialRecord(LayerId, z.boolean()).optional().describe("Per-call layer switches."),
   })
-  .describe("A bounded, side-effect-free pass of a query through the stack.");
+  .describe("A bounded pass of a query through the stack: no audit event, counters or learning; only its trace is stored.");
 export type CognitiveProcessRequest = z.input<typeof CognitiveProcessRequest>;
 
 const TraceStep = z.object({
@@ -200,6 +200,6 @@ export const cognitiveRoutes: Record<keyof typeof cognitiveResponses, { method: 
   chitta: { method: "GET", path: "/chitta", summary: "chitta: impressions of served chunks" },
   identity: { method: "GET", path: "/identity", summary: "ahamkara: who first-person words resolve to for this caller" },
   "functional-state": { method: "GET", path: "/functional-state", summary: "prana's budget and which layers are on" },
-  process: { method: "POST", path: "/process", summary: "A bounded, side-effect-free pass of a query through the stack; returns trace_id and confidence", body: CognitiveProcessRequest },
+  process: { method: "POST", path: "/process", summary: "A bounded pass of a query through the stack (no audit event, counters or learning; it stores only its trace); returns trace_id and confidence", body: CognitiveProcessRequest },
   trace: { method: "GET", path: "/traces/{trace_id}", summary: "A trace of /process, in its workspace (stored; the newest 1000 per workspace are kept)" },
 };
