@@ -41,7 +41,7 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 const pairs = (r: Record<string, number> | null) => (r && Object.keys(r).length ? Object.entries(r).map(([k, v]) => `${k}=${v}`).join(" ") : "-");
 
 export function registerCognitive(program: Command): void {
-  const cognitive = program.command("cognitive").description("inspect the cognitive layer stack (read-only)");
+  const cognitive = program.command("cognitive").description("inspect the cognitive layer stack, measure and tune it");
 
   target(cognitive.command("status"))
     .description("layers: job, switch, counters, ablation uplift and stress uplift")

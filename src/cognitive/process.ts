@@ -29,10 +29,16 @@ export class TraceLog {
   constructor(
     private readonly store: Pick<Store, "putTrace" | "getTrace">,
     private readonly now: () => number = Date.now,
+    private readonly log: (msg: string) => void = () => {},
   ) {}
 
+  /** Stores the trace; a failed write (a locked or full disk) is logged, not thrown: the answer stands, only its read-back is lost. */
   put(r: ProcessResult, workspaceId: string): void {
-    this.store.putTrace(workspaceId, r.trace_id, this.now(), r, TRACES_KEPT);
+    try {
+      this.store.putTrace(workspaceId, r.trace_id, this.now(), r, TRACES_KEPT);
+    } catch (err) {
+      this.log(`trace ${r.trace_id}: not stored (${(err as Error).message})`);
+    }
   }
 
   /** The trace, only within `workspaceId` (a caller never reads another workspace's trace). */

@@ -55,7 +55,7 @@ export function buildCognitiveStack(opts: StackOptions): CognitiveStack {
     pipeline: new CognitivePipeline(layers, opts.config ?? defaultCognitiveConfig, counters),
     karma,
     impressions,
-    traces: new TraceLog(opts.store, opts.now),
+    traces: new TraceLog(opts.store, opts.now, opts.log),
     store: opts.store,
     startFlushing(ms) {
       counters.startFlushing(ms);

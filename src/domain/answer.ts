@@ -50,7 +50,7 @@ export interface ConfidenceFeatures {
   margin: number;
   /** 1 when the answer is the whole sentence (no span: a why/how question, no candidate, or a "what" span below SPAN_MIN). */
   whole: number;
-  /** 1 / the number of sentences scoring at least 0.8 x the best score (answer-confidence.ts): near-ties make the choice a guess. */
+  /** 1 / the number of the 8 best sentences scoring at least 0.8 x the best score (answer-confidence.ts): near-ties make the choice a guess. */
   alone: number;
 }
 

@@ -17,7 +17,7 @@ export interface SentenceFeatures {
    * lacks that the previous sentence of its chunk holds ("He is the oldest quarterback ..." after "Peyton Manning ...").
    */
   prevRef: number;
-  /** Share of the question's terms it lacks that one of its words shares the first six letters with ("divisional" ~ "division", "naturalise" ~ "naturalized"). */
+  /** Share of the question's terms it lacks, and prevRef did not count, that one of its words shares the first six letters with ("divisional" ~ "division", "naturalise" ~ "naturalized"). */
   morph: number;
 }
 
@@ -55,14 +55,15 @@ export function scoreSentences(question: string, sentences: readonly SentenceInp
   return sentences.map((s, i) => {
     const prev = sentences[i - 1]?.chunk === s.chunk ? sentences[i - 1] : undefined;
     const lacks = [...weight.keys()].filter((t) => !s.terms.has(t));
+    const referred = new Set(prev && REFERS.test(s.text) ? lacks.filter((t) => prev.terms.has(t)) : []);
     const prefixes = new Set(plainWords(s.text).filter((w) => w.length >= MORPH).map((w) => w.slice(0, MORPH)));
     const features: SentenceFeatures = {
       overlap: share([...weight.keys()].filter((t) => s.terms.has(t))),
       chunk: s.chunkScore,
       typed: s.typed ? 1 : 0,
       asks: s.text.endsWith("?") ? 1 : 0,
-      prevRef: prev && REFERS.test(s.text) ? share(lacks.filter((t) => prev.terms.has(t))) : 0,
-      morph: share(lacks.filter((t) => (qWords.get(t)?.length ?? 0) >= MORPH && prefixes.has(qWords.get(t)!.slice(0, MORPH)))),
+      prevRef: share([...referred]),
+      morph: share(lacks.filter((t) => !referred.has(t) && (qWords.get(t)?.length ?? 0) >= MORPH && prefixes.has(qWords.get(t)!.slice(0, MORPH)))), // a term counts once
     };
     return { features, score: (Object.keys(features) as (keyof SentenceFeatures)[]).reduce((z, k) => z + (weights[k] ?? 0) * features[k], 0) };
   });

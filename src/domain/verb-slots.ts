@@ -39,6 +39,16 @@ function passiveAt(text: string, tags: readonly Tagged[], v: number): boolean {
 }
 
 /**
+ * A passive whose wh-word is the agent, the be-form apart from the verb: "who was the ball recovered by" (a stranded "by",
+ * not "the team led by Elway"), "by whom was the ball recovered".
+ */
+function askedAgent(question: string, tags: readonly Tagged[], wh: number, headEnd: number, v: number): boolean {
+  const word = (i: number) => (tags[i] ? question.slice(tags[i].start, tags[i].end).toLowerCase() : "");
+  const stranded = word(v + 1) === "by" && v + 2 === tags.length;
+  return tags.slice(headEnd, v).some((x) => isBe(question, x)) && (stranded || word(wh - 1) === "by");
+}
+
+/**
  * The question's verbs after its wh-phrase, each with the slot its wh-phrase fills. In a do-question without a tagged
  * verb, its nouns and adjectives too (the tagger calls "open" in "what did the Queen open" an adjective): one becomes the
  * verb by matching a sentence verb's stem; only tagged verbs are matched by meaning. Empty without a wh-word.
@@ -58,7 +68,7 @@ export function questionVerbs(question: string, tags: readonly Tagged[]): Questi
     const stem = stemOf(word, t);
     if (stem === undefined) continue;
     const subjectForm = tags.slice(headEnd, v).every((x) => x.pos === "AUX" || x.pos === "ADV" || x.pos === "PART"); // nothing names a subject between
-    out.push({ word, stem, tagged: t.pos === "VERB", asksSubject: subjectForm !== passiveAt(question, tags, v) });
+    out.push({ word, stem, tagged: t.pos === "VERB", asksSubject: subjectForm !== (passiveAt(question, tags, v) || askedAgent(question, tags, wh, headEnd, v)) });
   }
   return out;
 }

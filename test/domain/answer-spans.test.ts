@@ -136,6 +136,11 @@ describe("verb slots", () => {
     expect(questionVerbs("What did Solberg draw?", posTags("What did Solberg draw?"))[0]).toMatchObject({ stem: "draw", asksSubject: false });
     expect(questionVerbs("What was repaired by Solberg?", posTags("What was repaired by Solberg?"))[0]).toMatchObject({ stem: "repair", asksSubject: false });
     expect(questionVerbs("What was the name of the keeper who repaired the lamp?", posTags("What was the name of the keeper who repaired the lamp?"))).toEqual([]);
+    const asks = (q: string) => questionVerbs(q, posTags(q))[0]?.asksSubject;
+    expect(asks("Who was the lamp repaired by?")).toBe(true); // the agent of a passive: the doer
+    expect(asks("By whom was the lamp repaired?")).toBe(true);
+    expect(asks("What was the lamp repaired with?")).toBe(false);
+    expect(asks("What was the name of the lamp repaired by Solberg?")).toBe(false); // "by Solberg" names the agent: the wh-phrase is what was repaired
   });
 
   it("marks the object after the matched verb, the passive agent, and the subject before it (across a relative 'who')", () => {
@@ -147,6 +152,7 @@ describe("verb slots", () => {
     expect(featuresOf("What did Solberg draw?", text, "four lighthouses")).toMatchObject({ slotAsked: 1 });
     expect(featuresOf("What did Solberg draw?", text, "Ingrid Solberg")).toMatchObject({ slotAsked: 0, slotOther: 1 });
     expect(featuresOf("Who repaired the lamp?", text, "stormy night")).toMatchObject({ slotAsked: 0, slotOther: 0 });
+    expect(featuresOf("Who was the lamp repaired by?", text, "Ingrid Solberg")).toMatchObject({ slotAsked: 1, slotOther: 0 });
   });
 });
 

@@ -38,6 +38,12 @@ describe("scoreSentences", () => {
     expect(s!.overlap).toBeCloseTo(1 / 2);
     expect(s!.morph).toBeCloseTo(1 / 2);
   });
+
+  it("counts a term once when both the sentence before and a word form would find it", () => {
+    const [, second] = featuresOf("Who won the division title?", ["The division title went to Denver. They won the divisional round."]);
+    expect(second!.prevRef).toBeCloseTo(2 / 3); // division, title from the sentence before
+    expect(second!.morph).toBe(0); // "divisional" would match "division" again
+  });
 });
 
 describe("planAnswer sentence choice", () => {

@@ -50,10 +50,6 @@ export async function harvest(name: string): Promise<Harvested[]> {
       const correct = name === "xquad" ? xquadScores(row).spanHit : q.golds.length > 0 && q.goldSources.includes(o.topSource ?? "");
       const sentence = plan.selected[0]?.text ?? "";
       const spans = plan.spans.map((c) => ({ features: { ...c.features }, f1: maxOver(tokenF1, sentence.slice(c.span.start, c.span.end), q.golds), contains: q.golds.some((g) => containsNormalized(sentence.slice(c.span.start, c.span.end), g)), text: sentence.slice(c.span.start, c.span.end) }));
-      if (process.env.DUMP && name === "xquad" && plan.answerType === "entity") {
-        const c = plan.spans.map((x) => ({ t: sentence.slice(x.span.start, x.span.end), p: x.score.toFixed(2), f: maxOver(tokenF1, sentence.slice(x.span.start, x.span.end), q.golds).toFixed(2) }));
-        process.stderr.write(`\nQ: ${q.text}\nG: ${q.golds.join(" | ")}\nS: ${sentence}\nC: ${c.map((x) => `[${x.t}] ${x.p}/${x.f}`).join("  ")}\n`);
-      }
       const evidence = chunks.map((c) => ({ key: c.id, text: c.text, score: scoreOf.get(c.id) ?? 0, source: c.sourcePath }));
       out.push({ ...row, features: { ...plan.features }, correct, type: plan.answerType, spans, sentenceF1: maxOver(tokenF1, sentence, q.golds), chunks: evidence });
     }

@@ -12,9 +12,21 @@ export function fitSpanRanking(rows: Harvested[], names: string[]): { weights: n
   return fitRanking(rows.map((r) => r.spans.map((c) => ({ x: names.map((n) => c.features[n]!), t: c.f1 }))));
 }
 
-/** SPAN fitted on the candidates of the vaults outside `fold` (of 4, by the vault's index in `vaults`), as weights by feature name. */
+/** SPAN over `names`: the ranking fit, or (`rank` false) a plain logistic fit of "token F1 >= 0.5" over all candidates. */
+function fitSpanModel(rows: Harvested[], names: string[], rank: boolean): { weights: number[]; bias: number } {
+  if (rank) return fitSpanRanking(rows, names);
+  const cands = rows.flatMap((r) => r.spans);
+  return fitLogistic(cands.map((c) => names.map((n) => c.features[n]!)), cands.map((c) => (c.f1 >= 0.5 ? 1 : 0)), 1);
+}
+
+/** The rows SPAN can learn from (a gold answer, candidates), of the vaults outside `fold` (of 4, by the vault's index in `vaults`; all with no fold). */
+function trainingRows(rows: Harvested[], vaults: readonly string[], fold?: number): Harvested[] {
+  return rows.filter((r) => (fold === undefined || vaults.indexOf(r.q.vault) % 4 !== fold) && r.q.golds.length > 0 && r.spans.length > 0);
+}
+
+/** SPAN fitted on the candidates of the vaults outside `fold`, as weights by feature name. */
 export function foldSpanWeights(rows: Harvested[], names: string[], vaults: readonly string[], fold: number): Record<string, number> {
-  const f = fitSpanRanking(rows.filter((r) => vaults.indexOf(r.q.vault) % 4 !== fold && r.q.golds.length > 0 && r.spans.length > 0), names);
+  const f = fitSpanRanking(trainingRows(rows, vaults, fold), names);
   return Object.fromEntries([...names.map((k, i) => [k, f.weights[i]!]), ["bias", f.bias]]);
 }
 
@@ -32,9 +44,7 @@ export function crossValidate(rows: Harvested[], only: string[] | null): void {
     const xquad = mins.map(() => 0);
     let locomo = 0;
     for (const fold of [0, 1, 2, 3]) {
-      const train = rows.filter((r) => vaults.indexOf(r.q.vault) % 4 !== fold && r.q.golds.length > 0 && r.spans.length > 0);
-      const cands = train.flatMap((r) => r.spans);
-      const f = rank ? fitSpanRanking(train, names) : fitLogistic(cands.map((c) => names.map((n) => c.features[n]!)), cands.map((c) => (c.f1 >= 0.5 ? 1 : 0)), 1);
+      const f = fitSpanModel(trainingRows(rows, vaults, fold), names, rank);
       for (const r of rows.filter((x) => vaults.indexOf(x.q.vault) % 4 === fold)) {
         const scored = r.spans.map((c) => ({ c, p: predict(f, names.map((n) => c.features[n]!)) }));
         const top = scored.length ? scored.reduce((a, b) => (b.p > a.p ? b : a)) : null;
@@ -87,17 +97,16 @@ export function ablate(rows: Harvested[]): void {
 
 /** Fits SPAN on the candidate spans (ranking, see fitRanking), then scans SPAN_MIN, below which a "what" question gets its whole sentence. */
 export function fitSpans(rows: Harvested[], rank: boolean): void {
-  const withGold = rows.filter((r) => r.q.golds.length > 0 && r.spans.length > 0);
+  const withGold = trainingRows(rows, []);
   const names = Object.keys(withGold[0]!.spans[0]!.features);
-  const cands = withGold.flatMap((r) => r.spans);
-  const f = rank ? fitSpanRanking(withGold, names) : fitLogistic(cands.map((c) => names.map((n) => c.features[n]!)), cands.map((c) => (c.f1 >= 0.5 ? 1 : 0)), 1);
+  const f = fitSpanModel(withGold, names, rank);
   const weights = Object.fromEntries([...names.map((n, i) => [n, Number(f.weights[i]!.toFixed(2))]), ["bias", Number(f.bias.toFixed(2))]]);
   for (const type of ["entity", "person", "place", "number", "date"]) {
     const rs = withGold.filter((r) => r.type === type);
     const oracle = rs.map((r) => Math.max(...r.spans.map((c) => c.f1)));
     process.stdout.write(`  oracle ${type}: best candidate F1 ${pct(oracle.reduce((x, y) => x + y, 0) / rs.length)}, sentence F1 ${pct(rs.reduce((x, r) => x + r.sentenceF1, 0) / rs.length)}, candidates/question ${(rs.reduce((x, r) => x + r.spans.length, 0) / rs.length).toFixed(1)}\n`);
   }
-  process.stdout.write(`\nfitted SPAN (${cands.length} candidates of ${withGold.length} questions):\n  ${JSON.stringify(weights)}\n`);
+  process.stdout.write(`\nfitted SPAN (${withGold.reduce((n, r) => n + r.spans.length, 0)} candidates of ${withGold.length} questions):\n  ${JSON.stringify(weights)}\n`);
   for (const t of [0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4]) {
     const by = (type: string) => {
       const rs = withGold.filter((r) => r.type === type);

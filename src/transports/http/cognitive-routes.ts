@@ -1,4 +1,4 @@
-// GET/POST /sdk/cognitive/*: the read-only, advisory inspection routes over the layer stack, bearer-authenticated like /v1.
+// GET/POST /sdk/cognitive/*: the advisory inspection routes over the layer stack (only /process writes: its trace), bearer-authenticated like /v1.
 import { Hono, type Env } from "hono";
 import { LAYER_IDS, LayerId } from "../../contract/cognitive-layers.ts";
 import { COGNITIVE_PREFIX, CognitiveProcessRequest, CognitiveStateRequest, TraceIdParam, type CognitiveResponses } from "../../contract/cognitive.ts";
