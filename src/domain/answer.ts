@@ -5,7 +5,7 @@ import { sigmoid } from "./fusion.ts";
 import { splitSentences, type Span } from "./sentences.ts";
 import { candidateSpans } from "./span-candidates.ts";
 import { scoreSentences, SENTENCE, type SentenceFeatures } from "./sentence-score.ts";
-import { scoreSpans, SPAN, type SpanCandidate } from "./span-score.ts";
+import { readQuestion, scoreSpans, SPAN, type SpanCandidate } from "./span-score.ts";
 import { tokenize } from "./tokenize.ts";
 import type { Language } from "./language.ts";
 
@@ -23,12 +23,9 @@ export interface ScoredSentence {
   key: number;
   span: Span;
   text: string;
-  /** Share of the question's terms the sentence holds, each term weighted by its rarity among the evidence sentences. */
-  overlap: number;
-  chunkScore: number;
-  typed: boolean;
   /** Its SENTENCE score. */
   score: number;
+  /** What the score rests on: the weighted share of question terms it holds (overlap), its chunk's score, a typed span, ... */
   features: SentenceFeatures;
 }
 
@@ -102,12 +99,10 @@ export function planAnswer(question: string, chunks: readonly EvidenceChunk[], k
   const weight = termWeights(qTerms, sentences.map((s) => s.terms));
   const typed = sentences.map((s) => answerSpans(s.text, type, qTerms, inQuestion).length > 0);
   const scored = scoreSentences(question, sentences.map((s, i) => ({ chunk: s.index, chunkScore: s.chunk.score, text: s.text, terms: s.terms, typed: typed[i]! })), weight, sentenceWeights);
-  const ranked: ScoredSentence[] = sentences.map(({ chunk, span, text }, i) => {
-    const { features, score } = scored[i]!;
-    return { key: chunk.key, span, text, overlap: features.overlap, chunkScore: chunk.score, typed: typed[i]!, score, features };
-  });
+  const ranked: ScoredSentence[] = sentences.map(({ chunk, span, text }, i) => ({ key: chunk.key, span, text, ...scored[i]! }));
   ranked.sort((a, b) => b.score - a.score || a.key - b.key || a.span.start - b.span.start);
-  const spansOf = (s: ScoredSentence) => scoreSpans(s.text, candidateSpans(s.text, type, qTerms, inQuestion, language.tag), question, weight, language, spanWeights);
+  const asked = readQuestion(question, language.tag);
+  const spansOf = (s: ScoredSentence) => scoreSpans(s.text, candidateSpans(s.text, type, qTerms, inQuestion, language.tag), asked, weight, language, spanWeights);
   const joint = ranked.slice(0, JOINT_TOP).map((s) => ({ s, spans: spansOf(s) }));
   const worth = (c: (typeof joint)[number]) => c.s.score * Math.max(0.01, c.spans[0]?.score ?? 0) ** JOINT_SPAN; // a sentence without a span is not ruled out
   const chosen = joint.reduce<(typeof joint)[number] | undefined>((a, c) => (a === undefined || worth(c) > worth(a) ? c : a), undefined);
@@ -115,16 +110,16 @@ export function planAnswer(question: string, chunks: readonly EvidenceChunk[], k
   const best = ranked[0];
   const none = { overlap: 0, chunk: 0, typed: 0, names: 0, terms: 0, span: 0, margin: 0, whole: 0, alone: 0 };
   if (!best) return { answerType: type, ranked: [], selected: [], answer: null, confidence: 0, features: none, spans: [] };
-  const second = ranked.find((s) => s !== best && s.score >= best.score * 0.9 && s.overlap > 0);
+  const second = ranked.find((s) => s !== best && s.score >= best.score * 0.9 && s.features.overlap > 0);
   const spans = chosen!.spans;
   const top = spans[0];
   const bestTerms = new Set(tokenize(best.text));
   const rival = ranked.find((s) => s.key !== best.key);
   const answer = top && (type !== "entity" || top.score >= SPAN_MIN) ? top.span : null;
   const features: ConfidenceFeatures = {
-    overlap: best.overlap,
-    chunk: best.chunkScore,
-    typed: best.typed ? 1 : 0,
+    overlap: best.features.overlap,
+    chunk: best.features.chunk,
+    typed: best.features.typed,
     names: namesFound(question, chunks.find((c) => c.key === best.key)!.text),
     terms: qTerms.size ? [...qTerms].filter((t) => bestTerms.has(t)).length / qTerms.size : 0,
     span: top?.score ?? 0,

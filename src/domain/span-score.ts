@@ -2,10 +2,10 @@
 import { answerType } from "./answer-type.ts";
 import type { Candidate } from "./span-candidates.ts";
 import { sigmoid } from "./fusion.ts";
-import type { Language } from "./language.ts";
+import type { Language, Tagger } from "./language.ts";
 import type { Span } from "./sentences.ts";
 import { tokenize } from "./tokenize.ts";
-import { questionVerbs, slotFits } from "./verb-slots.ts";
+import { questionVerbs, slotFits, type QuestionVerb } from "./verb-slots.ts";
 import { kinship, plainWords } from "./word-sense.ts";
 
 /** What a candidate answer span's score rests on (each in [0, 1]); the weights are SPAN. */
@@ -104,16 +104,28 @@ export function questionShape(question: string): { prefix: Set<string>; head: Se
   return { prefix: stems(words.slice(0, wh)), head: stems(words.slice(headStart, next)), headWords, rest: stems(words.slice(next)), form };
 }
 
-/** Scores `candidates` of sentence `text` for `question` (weights: idf of each question term); best first, ties the earlier. */
-export function scoreSpans(text: string, candidates: readonly Candidate[], question: string, weight: ReadonlyMap<string, number>, language: Language = {}, weights: Record<string, number> = SPAN): SpanCandidate[] {
+/** What span scoring reads from the question: derived once per question, since planAnswer scores several sentences. */
+export interface AskedQuestion {
+  text: string;
+  shape: ReturnType<typeof questionShape>;
+  whoAsked: boolean;
+  /** The question's verbs and the slot each asks for (none without a tagger). */
+  verbs: QuestionVerb[];
+}
+
+export function readQuestion(question: string, tag?: Tagger): AskedQuestion {
+  return { text: question, shape: questionShape(question), whoAsked: answerType(question) === "person", verbs: tag ? questionVerbs(question, tag(question)) : [] };
+}
+
+/** Scores `candidates` of sentence `text` for the question (weights: idf of each question term); best first, ties the earlier. */
+export function scoreSpans(text: string, candidates: readonly Candidate[], asked: AskedQuestion, weight: ReadonlyMap<string, number>, language: Language = {}, weights: Record<string, number> = SPAN): SpanCandidate[] {
   const { similar } = language;
   if (candidates.length === 0) return [];
   const qTerms = new Set(weight.keys());
   const words = [...text.matchAll(WORD)].map((m) => {
     return { start: m.index, end: m.index + m[0].length, lower: m[0].toLowerCase(), terms: tokenize(m[0]).filter((t) => qTerms.has(t)) };
   });
-  const shape = questionShape(question);
-  const whoAsked = answerType(question) === "person";
+  const { shape, whoAsked } = asked;
   const present = new Set(words.flatMap((w) => w.terms));
   let clause = 0; // clause index of each word: a new clause after punctuation or at a relative word
   const clauseOf = words.map((w, x) => (x > 0 && (/[,;:()–—]/.test(text.slice(words[x - 1]!.end, w.start)) || /^(?:which|who|while|whereas|but)$/.test(w.lower)) ? ++clause : clause));
@@ -124,10 +136,10 @@ export function scoreSpans(text: string, candidates: readonly Candidate[], quest
     return all ? [...seen].reduce((a, t) => a + (weight.get(t) ?? 0), 0) / all : 0;
   };
   const absent = new Map<string, string>(); // question terms the sentence lacks, with the question's word for the word vectors
-  if (similar) for (const m of question.matchAll(WORD)) for (const t of tokenize(m[0])) if (!present.has(t) && weight.has(t)) absent.set(t, plainWords(m[0]).join(""));
+  if (similar) for (const m of asked.text.matchAll(WORD)) for (const t of tokenize(m[0])) if (!present.has(t) && weight.has(t)) absent.set(t, plainWords(m[0]).join(""));
   const allWeight = [...weight.values()].reduce((x, y) => x + y, 0);
   const tags = language.tag?.(text) ?? []; // only the few sentences whose spans are scored get tagged
-  const slots = slotFits(text, tags, language.tag ? questionVerbs(question, language.tag(question)) : [], similar);
+  const slots = slotFits(text, tags, asked.verbs, similar);
   const out = candidates.map(({ span, typed }): SpanCandidate => {
     const pos = tags.filter((t) => t.start < span.end && t.end > span.start).map((t) => t.pos);
     const a = words.findIndex((w) => w.end > span.start);

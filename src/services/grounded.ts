@@ -80,7 +80,7 @@ export class GroundedService {
     const cite = (s: { key: number; span: { start: number; end: number } }, score: number): Citation => citationOf(byId.get(s.key)!, score, now, s.span);
     step("score_candidates", t, {
       answer_type: plan.answerType,
-      candidates: plan.ranked.map((s) => ({ chunk_hash: byId.get(s.key)!.chunkHash, start: s.span.start, end: s.span.end, overlap: round(s.overlap), score: round(s.score) })),
+      candidates: plan.ranked.map((s) => ({ chunk_hash: byId.get(s.key)!.chunkHash, start: s.span.start, end: s.span.end, overlap: round(s.features.overlap), score: round(s.score) })),
     });
 
     t = performance.now();

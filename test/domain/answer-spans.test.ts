@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { planAnswer } from "../../src/domain/answer.ts";
 import { answerType, typedSpans } from "../../src/domain/answer-type.ts";
 import { candidateSpans } from "../../src/domain/span-candidates.ts";
-import { questionShape, scoreSpans, type SpanFeatures } from "../../src/domain/span-score.ts";
+import { questionShape, readQuestion, scoreSpans, type SpanFeatures } from "../../src/domain/span-score.ts";
 import { tokenize } from "../../src/domain/tokenize.ts";
 import { questionVerbs } from "../../src/domain/verb-slots.ts";
 import { posTags } from "../../src/nlp/wink-tagger.ts";
@@ -19,7 +19,7 @@ function candidatesOf(question: string, text: string) {
 /** Features of the candidate `span` of `text` (every question term weighted 1). */
 function featuresOf(question: string, text: string, span: string, similar?: Similar): SpanFeatures {
   const weight = new Map(tokenize(question).map((t) => [t, 1]));
-  const scored = scoreSpans(text, candidatesOf(question, text), question, weight, { similar, tag: posTags });
+  const scored = scoreSpans(text, candidatesOf(question, text), readQuestion(question, posTags), weight, { similar, tag: posTags });
   const hit = scored.find((c) => text.slice(c.span.start, c.span.end) === span);
   if (!hit) throw new Error(`'${span}' is not a candidate of '${text}'`);
   return hit.features;
