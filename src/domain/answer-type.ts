@@ -31,14 +31,19 @@ export function answerType(question: string): AnswerType {
 }
 
 const MONTH = "(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|Jun(?:e)?|Jul(?:y)?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)";
+// Names in any script's letters: a capital, then lowercase letters (not an ASCII word boundary, which stops at "è").
+const NAME_WORD = "\\p{Lu}\\p{Ll}*(?:['’-]?\\p{Lu}?\\p{Ll}+)+"; // "Maizière", "McDonald", "O'Brien", "Jean-Luc"
+const INITIALS = "(?:\\p{Lu}\\.\\s+)*";
+const NAME_START = "(?<![\\p{L}\\p{N}])";
+const NAME_END = "(?![\\p{L}\\p{N}])";
 const PATTERNS: Record<Exclude<AnswerType, "sentence" | "entity">, RegExp> = {
   date: new RegExp(
     `\\b(?:\\d{1,2}\\s+${MONTH}(?:,?\\s+\\d{4})?|${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|${MONTH}\\s+\\d{4}|(?:early |late |mid-?)?\\d{4}s?|\\d{1,2}(?:st|nd|rd|th) century|\\d{4}-\\d{2}-\\d{2}|(?:last|next|this) (?:week|month|year|weekend|\\w+day))\\b`,
     "g",
   ),
   number: /\b\d{1,2}:\d{2}\b|(?<!\p{L}[-–])(?:[$£€]\s?)?\b\d[\d,]*(?:\.\d+)?(?![-–]\p{L})(?:%|\s?(?:percent|million|billion|thousand|hundred|km|miles|years?|days?|hours?|minutes?|seconds?|people|times)\b|(?:m|bn)\b|\b)|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|(?:hundred|thousand|million|billion)s?)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine|hundred|thousand|million|billion))*\b/giu, // "3:08" before "3"; "19.3%" keeps its sign; no "4" of "MPEG-4" or "24" of "24-hour"
-  person: /\b[A-Z][a-z'’-]+(?:\s+(?:(?:de|van|von|der|da|di|la|le|of)\s+)?[A-Z][a-z'’-]+)*\b/g,
-  place: /\b[A-Z][a-z'’-]+(?:\s+(?:(?:of|the|de)\s+)?[A-Z][a-z'’-]+)*\b/g,
+  person: new RegExp(`${NAME_START}${INITIALS}${NAME_WORD}(?:\\s+(?:(?:de|van|von|der|da|di|la|le|of)\\s+)?${INITIALS}${NAME_WORD})*${NAME_END}`, "gu"), // "Lothar de Maizière", "Nicholas E. Golovin"
+  place: new RegExp(`${NAME_START}${NAME_WORD}(?:\\s+(?:(?:of|the|de)\\s+)?${NAME_WORD})*${NAME_END}`, "gu"),
 };
 
 /** Spans of `text` that look like an answer of this type; "entity" = noun-phrase-like runs, "sentence" = none. */

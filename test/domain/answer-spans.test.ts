@@ -37,6 +37,18 @@ describe("answerType", () => {
   });
 });
 
+describe("name spans", () => {
+  it("keep letters outside ASCII, initials and inner capitals whole", () => {
+    const text = "Lothar de Maizière met Nicholas E. Golovin, Émile Zola and Ada O'Brien at McDonald Hall.";
+    expect(texts(text, typedSpans(text, "person"))).toEqual(["Lothar de Maizière", "Nicholas E. Golovin", "Émile Zola", "Ada O'Brien", "McDonald Hall"]);
+    expect(texts(text, typedSpans(text, "place"))).toContain("Lothar de Maizière");
+  });
+
+  it("do not start inside a word", () => {
+    expect(texts("the naïveTé of it", typedSpans("the naïveTé of it", "person"))).toEqual([]);
+  });
+});
+
 describe("number spans", () => {
   it("keep a percent sign and read a clock time as one number", () => {
     expect(texts("Of the keepers, 19.3% were women.", typedSpans("Of the keepers, 19.3% were women.", "number"))).toContain("19.3%");
