@@ -110,7 +110,10 @@ export interface StoredEvent extends HashedFields {
 }
 
 export interface EventQuery {
+  /** Keyset cursor: seq strictly after (asc) or before (desc) this. */
   afterSeq?: number | undefined;
+  /** By seq; asc (the chain's own order) unless said. */
+  order?: "asc" | "desc" | undefined;
   limit: number;
   types?: readonly string[] | undefined;
   actorId?: string | undefined;

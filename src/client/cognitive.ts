@@ -10,7 +10,7 @@ type R = CognitiveResponses;
 export function cognitiveCalls(send: Send) {
   const get = <K extends keyof R>(path: string) => send("GET", `${COGNITIVE_PREFIX}/${path}`) as Promise<R[K]>;
   return {
-    /** process_cognitive: POST /sdk/cognitive/process, a side-effect-free pass of `query` through the stack (trace_id, confidence, decision). */
+    /** process_cognitive: POST /sdk/cognitive/process, a pass of `query` through the stack that writes only its trace (trace_id, confidence, decision). */
     processCognitive: (query: string, opts: Omit<CognitiveProcessRequest, "query"> = {}) => send("POST", `${COGNITIVE_PREFIX}/process`, { ...opts, query }) as Promise<R["process"]>,
     /** cognitive_layers: GET /sdk/cognitive/layers, the thirteen layers with job, switch, counters and uplift. */
     cognitiveLayers: () => get<"layers">("layers"),
@@ -32,7 +32,7 @@ export function cognitiveCalls(send: Send) {
     cognitiveHealth: () => get<"health">("health"),
     /** GET /sdk/cognitive/snapshot: the workspace's counters, tuner decisions and latest ablation. */
     cognitiveSnapshot: () => get<"snapshot">("snapshot"),
-    /** GET /sdk/cognitive/traces/{trace_id}: a processCognitive trace, read back from the serving process's memory. */
+    /** GET /sdk/cognitive/traces/{trace_id}: a processCognitive trace, read back from the store (the newest 1,000 per workspace). */
     cognitiveTrace: (traceId: string) => get<"trace">(`traces/${encodeURIComponent(traceId)}`),
   };
 }

@@ -26,6 +26,9 @@ import { GroundedAnswerRequest, GroundedAnswerResponse } from "./grounded.ts";
 import { GroundedEvalRequest, GroundedEvalResponse } from "./nuggets.ts";
 import { ForgetRequest, ForgetResponse, IngestRequest, IngestResponse, PackRequest, PackResponse, RecallRequest, RecallResponse } from "./memory.ts";
 
+/** The contract's own version (SPEC: v1.1 added the assimilation lifecycle; the contract is a draft), apart from the package's. */
+export const API_VERSION = "1.1.0-draft";
+
 export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   method: "GET" | "POST";
   /** `{name}` segments are path parameters: input fields carried in the URL. */
@@ -207,7 +210,7 @@ export const operations = {
     summary: "Tail the event log, or replay one trajectory",
     description:
       "Read this workspace's append-only, hash-chained event log: ingests, forgets and grounded answers with actor and time. " +
-      "Page with cursor/next_cursor; filter by type, actor, since/until; pass trajectory_id to get every step behind one grounded answer, in order.",
+      "Newest events first (order=oldest reads from the start); page with cursor/next_cursor; filter by type, actor, since/until; pass trajectory_id to get every step behind one grounded answer, in order.",
     input: AuditRequest,
     output: AuditResponse,
   }),

@@ -212,12 +212,16 @@ export class AssimilationService {
   }
 }
 
-/** Cites [start, end) of a stored document: the chunk holding it, narrowed to the span (or the span itself if no chunk holds it whole). */
+/**
+ * Cites [start, end) of a stored document: the chunk holding most of it, narrowed to the part inside that chunk, so the
+ * chunk_hash is one feedback and forget know (a sentence across a chunk boundary is cited by its larger part). Only
+ * a span no chunk touches is cited by its own content hash.
+ */
 function citeSpan(chunks: readonly ChunkRecord[], sourcePath: string, content: string, start: number, end: number, now: Date): Citation {
-  const chunk = chunks.find((c) => c.start <= start && c.end >= end);
-  if (chunk) return citationOf(chunk, 1, now, { start: start - chunk.start, end: end - chunk.start });
-  const overlapping = chunks.find((c) => c.start < end && c.end > start);
-  return spanCitation(sourcePath, overlapping?.anchor ?? "", content.slice(start, end), 1, now);
+  const inside = (c: ChunkRecord) => Math.min(end, c.end) - Math.max(start, c.start);
+  const chunk = chunks.reduce<ChunkRecord | undefined>((best, c) => (inside(c) > (best ? inside(best) : 0) ? c : best), undefined);
+  if (!chunk) return spanCitation(sourcePath, "", content.slice(start, end), 1, now);
+  return citationOf(chunk, 1, now, { start: Math.max(start, chunk.start) - chunk.start, end: Math.min(end, chunk.end) - chunk.start });
 }
 
 function uniqueCitations(cs: readonly (Citation | null)[]): Citation[] {

@@ -47,9 +47,11 @@ export class AuditService {
 
   tail(call: CallContext, input: AuditRequest): AuditResponse {
     const req = AuditRequestSchema.parse(input);
+    const order = req.order ?? (req.trajectory_id === undefined ? "newest" : "oldest");
     const page = pageBySeq(call.workspaceId, req, (afterSeq, limit) =>
       this.store.listEvents(call.workspaceId, {
-        afterSeq: afterSeq ?? 0,
+        afterSeq,
+        order: order === "newest" ? "desc" : "asc",
         limit,
         types: req.type?.split(",").map((t) => t.trim()).filter(Boolean),
         actorId: req.actor,

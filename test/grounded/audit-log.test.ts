@@ -54,7 +54,7 @@ describe("the audit log of one workspace", () => {
     await step(8, svc.post("/v1/memory/ingest", { source_path: "d.md", content: "nope" }, as("robot")), 403);
     await step(8, svc.post("/v1/memory/ingest", { source_path: "d.md", content: "nope" }, as("intruder", robot)), 403);
     await step(8, svc.post("/v1/memory/forget", { source_path: "never-ingested.md" }, as("agent-1")), 404);
-    all = (await audit(svc, { limit: 1000 })).events;
+    all = (await audit(svc, { limit: 1000, order: "oldest" })).events;
   });
   afterAll(async () => svc.cleanup());
 
@@ -88,18 +88,29 @@ describe("the audit log of one workspace", () => {
     expectChain(all);
   });
 
-  it.each([1, 2, 3, 5, 12, 13, 14, 1000])("pages with limit %i visit every event exactly once, in order", async (limit) => {
+  it.each([1, 2, 3, 5, 12, 13, 14, 1000].flatMap((limit) => [[limit, "newest"], [limit, "oldest"]] as const))("pages with limit %i, %s first, visit every event exactly once, in order", async (limit, order) => {
     const pages: AuditResponse[] = [];
     let cursor: string | null = null;
     do {
-      const page: AuditResponse = await audit(svc, { limit, ...(cursor ? { cursor } : {}) });
+      const page: AuditResponse = await audit(svc, { limit, order, ...(cursor ? { cursor } : {}) });
       expect(page.events.length).toBeLessThanOrEqual(limit);
       pages.push(page);
       cursor = page.next_cursor;
     } while (cursor && pages.length < 100);
     expect(cursor).toBeNull();
-    expect(pages.flatMap((p) => p.events)).toEqual(all);
+    expect(pages.flatMap((p) => p.events)).toEqual(order === "oldest" ? all : [...all].reverse());
     expect(pages.length).toBe(Math.ceil(all.length / limit) || 1);
+  });
+
+  it("tails by default: the newest events first, and a cursor walks back in time", async () => {
+    const newest = await audit(svc, { limit: 2 });
+    expect(newest.events.map((e) => e.seq)).toEqual([13, 12]);
+    const older = await audit(svc, { limit: 2, cursor: newest.next_cursor! });
+    expect(older.events.map((e) => e.seq)).toEqual([11, 10]);
+    expect((await auditAll(svc, { type: "memory.forget", limit: 1 })).map((e) => e.seq)).toEqual([13, 5, 4]);
+    // A replay reads in the order the answer ran, unless asked otherwise.
+    expect((await auditAll(svc, { trajectory_id: trajectoryId, limit: 2 })).map((e) => e.seq)).toEqual([6, 7, 8, 9, 10, 11]);
+    expect((await auditAll(svc, { trajectory_id: trajectoryId, order: "newest" })).map((e) => e.seq)).toEqual([11, 10, 9, 8, 7, 6]);
   });
 
   it("a later read sees events appended since, chained onto the previous tail", async () => {
@@ -112,17 +123,18 @@ describe("the audit log of one workspace", () => {
       expect(first.next_cursor).toBeNull();
       const tail = first.events[0]!;
       await json(s2.post("/v1/memory/ingest", { source_path: "y.md", content: "two" }), 200);
-      // The last page had next_cursor null, so the reader pages again from the start.
-      const again = await auditAll(s2, { limit: 1 });
-      expect(again.map((e) => e.seq)).toEqual([1, 2]);
-      expect(again[1]!.prev_hash).toBe(tail.hash);
+      // The tail starts at the new event, which links to the old one; the cursor leads on to it.
+      const again = await audit(s2, { limit: 1 });
+      expect(again.events.map((e) => e.seq)).toEqual([2]);
+      expect(again.events[0]!.prev_hash).toBe(tail.hash);
+      expect((await audit(s2, { limit: 1, cursor: again.next_cursor! })).events).toEqual([tail]);
     } finally {
       await s2.cleanup();
     }
   });
 
   it("filters by type (one or a comma list), by actor, by time, and combinations, also across pages", async () => {
-    const seqs = async (params: Record<string, string | number>) => (await auditAll(svc, params)).map((e) => e.seq);
+    const seqs = async (params: Record<string, string | number>) => (await auditAll(svc, { ...params, order: "oldest" })).map((e) => e.seq);
     expect(await seqs({ type: "memory.forget" })).toEqual([4, 5, 13]);
     expect(await seqs({ type: "memory.forget", limit: 1 })).toEqual([4, 5, 13]);
     expect(await seqs({ type: "memory.ingest, memory.forget" })).toEqual([1, 2, 3, 4, 5, 12, 13]);
@@ -141,7 +153,7 @@ describe("the audit log of one workspace", () => {
   });
 
   it("rejects bad query parameters with 400 invalid_request", async () => {
-    for (const params of [{ limit: 0 }, { limit: 1001 }, { limit: "many" }, { since: "yesterday" }, { until: "2025-03-01" }, { bogus: "1" }]) {
+    for (const params of [{ limit: 0 }, { limit: 1001 }, { limit: "many" }, { since: "yesterday" }, { until: "2025-03-01" }, { order: "sideways" }, { bogus: "1" }]) {
       const res = await json<ErrorEnvelope>(auditQuery(svc, params), 400);
       expect(res.error.code, JSON.stringify(params)).toBe("invalid_request");
     }
@@ -176,8 +188,8 @@ describe("the audit log across workspaces (multi-tenant)", () => {
   afterAll(async () => svc.cleanup());
 
   it("gives each workspace its own chain starting at seq 1, and never shows one workspace's events to another", async () => {
-    const a = await auditAll(svc);
-    const b = await auditAll(svc, {}, other);
+    const a = await auditAll(svc, { order: "oldest" });
+    const b = await auditAll(svc, { order: "oldest" }, other);
     expectChain(a);
     expectChain(b);
     expect(a.map((e) => e.type).filter((t) => t === "memory.ingest")).toHaveLength(3);
@@ -197,9 +209,9 @@ describe("the audit log across workspaces (multi-tenant)", () => {
     expect(res.error.code).toBe("invalid_cursor");
     expect(res.error.message).toMatch(/another workspace/);
     // The owner can use it, and the other workspace's own cursors work for it.
-    expect((await audit(svc, { cursor: pageA.next_cursor!, limit: 1 })).events[0]!.seq).toBe(2);
+    expect((await audit(svc, { cursor: pageA.next_cursor!, limit: 1 })).events[0]!.seq).toBe(pageA.events[0]!.seq - 1);
     const pageB = await audit(svc, { limit: 1 }, other);
-    expect((await audit(svc, { cursor: pageB.next_cursor!, limit: 1 }, other)).events[0]!.seq).toBe(2);
+    expect((await audit(svc, { cursor: pageB.next_cursor!, limit: 1 }, other)).events[0]!.seq).toBe(1); // workspace b holds two events: its tail is 2, then 1
     expect((await json<ErrorEnvelope>(auditQuery(svc, { cursor: pageB.next_cursor! }), 400)).error.code).toBe("invalid_cursor");
   });
 

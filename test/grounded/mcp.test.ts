@@ -125,7 +125,7 @@ describe("grounded tools over MCP", () => {
       seen.push(...page.events.map((e) => e.seq));
       cursor = page.next_cursor;
     } while (cursor);
-    expect(seen).toEqual(Array.from({ length: seen.length }, (_, i) => i + 1));
+    expect(seen).toEqual(Array.from({ length: seen.length }, (_, i) => seen.length - i)); // newest first, down to seq 1
     const firstPage = await call<AuditResponse>(client, "service_audit", { limit: 1 });
 
     const other = await connect({ authorization: `Bearer ${svc.issueToken("acme").token}` });

@@ -51,7 +51,8 @@ function expectInvalid(schema: object, data: unknown, label: string): void {
 describe("GET /v1/openapi.json", () => {
   it("is an OpenAPI 3.1 document, readable without a token", async () => {
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
-    expect(doc.info.version).toBe(svc.runtime.version);
+    expect(doc.info.version).toBe("1.1.0-draft"); // the contract's version (SPEC Versioning 4-5), not the package's
+    expect((doc.info as Record<string, unknown>)["x-service-version"]).toBe(svc.runtime.version);
     const anonymous = await svc.get("/v1/openapi.json", {}, { authorization: null });
     expect(anonymous.status).toBe(200);
   });

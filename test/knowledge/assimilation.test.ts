@@ -80,6 +80,21 @@ describe("shravan: capture", () => {
 });
 
 describe("manan: reflection", () => {
+  it("cites a claim longer than a chunk by a stored chunk's hash, which feedback accepts", async () => {
+    const long = `Small batches reduce risk because ${Array.from({ length: 160 }, (_, i) => `step ${i} stays reversible`).join(" and ")}.`;
+    const captured = (await shravan({ ...capture, source_title: "One long claim", content: `# Long\n\n${long}\n` })).body;
+    const { status, body } = await manan(captured.id);
+    expect(status).toBe(200);
+    const claim = body.claims.find((c) => c.text === long);
+    expect(claim).toBeDefined();
+    const chunks = svc.runtime.store.documentChunks(svc.workspaceId, captured.source_path);
+    expect(chunks.length).toBeGreaterThan(1); // the sentence really crosses a chunk boundary
+    const cited = chunks.find((c) => c.chunkHash === claim!.citation.chunk_hash);
+    expect(cited?.text).toContain(claim!.citation.text_span);
+    expect(long).toContain(claim!.citation.text_span);
+    expect((await post("/v1/memory/feedback", { chunk_hashes: [claim!.citation.chunk_hash], outcome: "used" })).status).toBe(200);
+  });
+
   it("extracts claims, questions, principles and counterpoints (in the capture and elsewhere in the vault), each cited", async () => {
     await svc.post("/v1/memory/ingest", { source_path: "notes/postmortem.md", content: "# Postmortem\n\nTeams that deploy daily do not recover from incidents in under an hour; ours took a day.\n" });
     const captured = (await shravan({ ...capture, source_title: "Batches, reflected" })).body;

@@ -362,6 +362,9 @@ export function runStoreSuite(name: string, makeStore: StoreFactory): void {
         expect(all.map((e) => e.type)).toEqual(["one", "two", "three"]);
         expect(verifyChain(all)).toBeNull();
         expect(store.listEvents(a, { afterSeq: 1, limit: 1 }).map((e) => e.seq)).toEqual([2]);
+        expect(store.listEvents(a, { order: "desc", limit: 2 }).map((e) => e.seq)).toEqual([3, 2]);
+        expect(store.listEvents(a, { order: "desc", afterSeq: 2, limit: 10 }).map((e) => e.seq)).toEqual([1]); // before seq 2, walking back
+        expect(store.listEvents(a, { order: "desc", limit: 10, types: ["three", "one"] }).map((e) => e.seq)).toEqual([3, 1]);
         expect(store.listEvents(a, { limit: 10, types: ["three", "one"] }).map((e) => e.seq)).toEqual([1, 3]);
         expect(store.listEvents(a, { limit: 10, actorId: "alice" }).map((e) => e.seq)).toEqual([3]);
         expect(store.listEvents(a, { limit: 10, trajectoryId: "traj_1" }).map((e) => e.seq)).toEqual([3]);

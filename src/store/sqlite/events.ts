@@ -73,8 +73,13 @@ export class EventRepo {
   }
 
   list(workspaceId: string, q: EventQuery): StoredEvent[] {
-    const where = ["workspace_id = ?", "seq > ?"];
-    const args: unknown[] = [workspaceId, q.afterSeq ?? 0];
+    const desc = q.order === "desc";
+    const where = ["workspace_id = ?"];
+    const args: unknown[] = [workspaceId];
+    if (q.afterSeq !== undefined) {
+      where.push(desc ? "seq < ?" : "seq > ?");
+      args.push(q.afterSeq);
+    }
     if (q.types?.length) {
       where.push(`type IN (${q.types.map(() => "?").join(",")})`);
       args.push(...q.types);
@@ -87,7 +92,7 @@ export class EventRepo {
     if (q.since !== undefined) add("at >= ?", q.since);
     if (q.until !== undefined) add("at < ?", q.until);
     if (q.trajectoryId !== undefined) add("trajectory_id = ?", q.trajectoryId);
-    const rows = this.db.prepare(`SELECT * FROM events WHERE ${where.join(" AND ")} ORDER BY seq LIMIT ?`).all(...args, q.limit) as EventRow[];
+    const rows = this.db.prepare(`SELECT * FROM events WHERE ${where.join(" AND ")} ORDER BY seq ${desc ? "DESC" : "ASC"} LIMIT ?`).all(...args, q.limit) as EventRow[];
     return rows.map(toEvent);
   }
 }

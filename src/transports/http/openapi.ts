@@ -3,7 +3,7 @@ import { z } from "zod";
 import { COGNITIVE_PREFIX, cognitiveResponses, cognitiveRoutes } from "../../contract/cognitive.ts";
 import { LAYER_IDS } from "../../contract/cognitive-layers.ts";
 import { ErrorBody, errorStatus } from "../../contract/errors.ts";
-import { operations, pathParameters } from "../../contract/operations.ts";
+import { API_VERSION, operations, pathParameters } from "../../contract/operations.ts";
 
 const json = (schema: z.ZodType, io: "input" | "output") => ({
   "application/json": { schema: z.toJSONSchema(schema, { io, target: "draft-2020-12", unrepresentable: "any" }) },
@@ -80,7 +80,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
   paths["/healthz"] = { get: { operationId: "healthz", summary: "Liveness and readiness", security: [], responses: { "200": { description: "Ready" } } } };
   return {
     openapi: "3.1.0",
-    info: { title: "Smriti Memory API", version, description: "Memory and grounded retrieval for AI agents. Every memory-bearing response carries citations." },
+    info: { title: "Smriti Memory API", version: API_VERSION, "x-service-version": version, description: "Memory and grounded retrieval for AI agents. Every memory-bearing response carries citations." },
     servers: [{ url: "/" }],
     components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "Workspace-bound token from `smriti token create`." } } },
     paths,
