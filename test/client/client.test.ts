@@ -12,7 +12,7 @@ describe("smriti client", () => {
   let server: RunningServer;
   let client: SmritiClient;
   beforeAll(async () => {
-    svc = await startTestService({ actors: ["planner"] });
+    svc = await startTestService({ actors: ["planner", "ravi"] });
     server = await listen(svc.app, "127.0.0.1", 0);
     client = createClient({ baseUrl: server.url, token: svc.token, actorId: "planner" });
   });
@@ -39,6 +39,24 @@ describe("smriti client", () => {
     const forgotten = await client.forget({ source_path: "history/lighthouse.md" });
     expect(forgotten.removed_sources).toEqual(["history/lighthouse.md"]);
     expect((await client.recall({ query: "lighthouse" })).hits).toEqual([]);
+  });
+
+  it("runs the knowledge lifecycle to an approved proposal, reports feedback and reads the uplift", async () => {
+    const captured = await client.shravan({ content: NOTE, source_type: "note", source_title: "Lighthouse", authority: "official", trust_score: 0.8, relevance_score: 0.6, lineage: {}, questions: [] });
+    const reflected = await client.manan({ shravan_id: captured.id });
+    expect(reflected.claims.map((c) => c.text)).toContain("The Varenholm lighthouse was designed by Ingrid Solberg.");
+    const practiced = await client.nididhyasan({ manan_id: reflected.id, implementation_type: "checklist", propose_memory: true });
+    expect((await client.knowledgeStatus()).counts).toMatchObject({ captured: 1, reflected: 1, practiced: 1 });
+    expect((await client.knowledgeReview()).items).toEqual([]); // the one capture went all the way
+    const pending = (await client.listProposals({ status: "pending" })).proposals;
+    expect(pending.map((p) => p.id)).toEqual([practiced.proposal!.id]);
+    await expect(client.reviewProposal({ proposal_id: pending[0]!.id, verdict: "approve" })).rejects.toMatchObject({ status: 403, code: "self_review_forbidden" });
+    const reviewer = createClient({ baseUrl: server.url, token: svc.token, actorId: "ravi" });
+    expect(await reviewer.reviewProposal({ proposal_id: pending[0]!.id, verdict: "approve" })).toMatchObject({ status: "approved", reviewed_by: "ravi" });
+    const cited = reflected.claims[0]!.citation;
+    expect(await client.feedback({ chunk_hashes: [cited.chunk_hash], outcome: "used" })).toMatchObject({ recorded: 1 });
+    const uplift = await client.uplift({ since: "7d" });
+    expect(uplift.layers.find((l) => l.id === "karma")?.counters).toBeDefined();
   });
 
   it("extracts decisions and lists open loops", async () => {
