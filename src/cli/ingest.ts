@@ -9,7 +9,7 @@ import { inferKind } from "../domain/chunk.ts";
 import { contentHash } from "../domain/hash.ts";
 import type { FullRuntime } from "../main.ts";
 import type { CallContext } from "../services/context.ts";
-import { addDataOption, printJson, withRuntime, workspaceCall, type DataOptions } from "./shared.ts";
+import { addDataOption, configFrom, printJson, withRuntime, workspaceCall, type DataOptions } from "./shared.ts";
 import { walk, type WalkedFile, type WalkOptions } from "./walk.ts";
 
 /** Files over this many bytes are skipped: limits.maxContentChars (4 MB), so any file under the cap fits the API's content limit. */
@@ -43,10 +43,11 @@ export function registerIngest(program: Command): void {
     .option("--json", "print a JSON summary")
     .action(async (paths: string[], opts: DataOptions & { workspace: string; hidden?: boolean; json?: boolean }) => {
       const started = performance.now();
-      const summary = await withRuntime(opts, (rt) => ingestPaths(rt, workspaceCall(rt, opts.workspace), paths, { hidden: opts.hidden === true }));
+      const config = configFrom(opts);
+      const summary = await withRuntime(opts, (rt) => ingestPaths(rt, workspaceCall(rt, opts.workspace), paths, { hidden: opts.hidden === true }), {}, true);
       summary.elapsed_ms = Math.round(performance.now() - started);
       if (opts.json) printJson(summary);
-      else printSummary(summary);
+      else printSummary(summary, config.dataDir);
       if (summary.counts.failed > 0) process.exitCode = 1;
     });
 }
@@ -117,7 +118,7 @@ function startBar(total: number): cliProgress.SingleBar {
 
 const shorten = (path: string) => (path.length > 48 ? `…${path.slice(-47)}` : path);
 
-function printSummary(s: IngestSummary): void {
+function printSummary(s: IngestSummary, dataDir: string): void {
   for (const f of s.failed) process.stderr.write(`failed: ${f.source_path}: ${f.error}\n`);
   const reasons = new Map<string, number>();
   for (const k of s.skipped) {
@@ -127,6 +128,6 @@ function printSummary(s: IngestSummary): void {
   const why = reasons.size ? ` (${[...reasons].map(([r, n]) => `${r} ${n}`).join(", ")})` : "";
   process.stdout.write(
     `${s.counts.ingested} ingested, ${s.counts.unchanged} unchanged, ${s.counts.skipped} skipped${why}, ${s.counts.failed} failed` +
-      `; chunks +${s.chunks.added} -${s.chunks.removed}; ${(s.elapsed_ms / 1000).toFixed(2)}s\n`,
+      `; chunks +${s.chunks.added} -${s.chunks.removed}; ${(s.elapsed_ms / 1000).toFixed(2)}s; data ${dataDir}\n`,
   );
 }

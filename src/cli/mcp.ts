@@ -5,7 +5,7 @@ import { createRuntime } from "../main.ts";
 import { DEFAULT_WORKSPACE } from "../services/auth.ts";
 import type { CallContext } from "../services/context.ts";
 import { serveMcpStdio } from "../transports/mcp/stdio.ts";
-import { addDataOption, CliError, configFrom, workspaceCall, type DataOptions } from "./shared.ts";
+import { addDataOption, CliError, configFrom, requireData, workspaceCall, type DataOptions } from "./shared.ts";
 
 export function registerMcp(program: Command): void {
   addDataOption(program.command("mcp"))
@@ -13,11 +13,12 @@ export function registerMcp(program: Command): void {
     .option("--workspace <name>", "workspace to act in when $SMRITI_TOKEN is unset", DEFAULT_WORKSPACE)
     .action(async (opts: DataOptions & { workspace: string }) => {
       const config = configFrom(opts);
+      const token = process.env["SMRITI_TOKEN"]?.trim();
+      if (token) requireData(config); // a token is only ever known to the directory whose service issued it
       // stdout belongs to the protocol: every log line goes to stderr.
       const log = (msg: string) => process.stderr.write(`[smriti] ${msg}\n`);
       const runtime = await createRuntime(config, { background: true, log });
       try {
-        const token = process.env["SMRITI_TOKEN"]?.trim();
         const actor = process.env["SMRITI_ACTOR_ID"];
         if (!token && !config.multiTenant && opts.workspace !== DEFAULT_WORKSPACE)
           throw new AppError("workspace_forbidden", "multi-tenancy is off (SVC_MULTI_TENANT): only the default workspace exists");
@@ -28,13 +29,13 @@ export function registerMcp(program: Command): void {
         // With a token, re-check it on every call so a revoked token stops working mid-session.
         const call = token ? () => runtime.auth.authenticate(`Bearer ${token}`, actor) : first;
         const mcp = await serveMcpStdio(runtime, call);
-        log(`mcp on stdio (workspace ${first.workspaceName}, embedder: ${runtime.embedder?.id ?? "none, lexical only"})`);
+        log(`mcp on stdio (data ${config.dataDir}, workspace ${first.workspaceName}, embedder: ${runtime.embedder?.id ?? "none, lexical only"})`);
         const stop = () => void mcp.close();
         process.once("SIGINT", stop);
         process.once("SIGTERM", stop);
         await mcp.closed;
       } catch (err) {
-        if (err instanceof AppError) throw new CliError(`${err.code}: ${err.message}`);
+        if (err instanceof AppError) throw new CliError(`${err.code}: ${err.message}${err.code === "unauthorized" ? ` (in ${config.dataDir}; the token belongs to the data directory of the service that issued it: pass --data <dir> or set SMRITI_DATA_DIR)` : ""}`);
         throw err;
       } finally {
         await runtime.close();

@@ -1,5 +1,6 @@
 // Helpers every subcommand shares: data-dir options, runtime construction, output.
 import type { Command } from "commander";
+import { existsSync } from "node:fs";
 import { loadConfig, type Config } from "../config.ts";
 import { createRuntime, type FullRuntime, type RuntimeOptions } from "../main.ts";
 import { AppError } from "../contract/errors.ts";
@@ -21,13 +22,24 @@ export function addDataOption(cmd: Command): Command {
   return cmd.option("--data <dir>", "data directory (default $SMRITI_DATA_DIR or ./data)");
 }
 
+/** Fails with where it looked and how to point elsewhere when the data directory holds no database yet. */
+export function requireData(config: Config): void {
+  if (!existsSync(config.dbFile))
+    throw new CliError(`no Smriti data in ${config.dataDir}: the CLI reads the data directory directly (the service's is where it was started); pass --data <dir> or set SMRITI_DATA_DIR`);
+}
+
 export function configFrom(opts: DataOptions & { port?: number; host?: string }): Config {
   return loadConfig(process.env, { data: opts.data, port: opts.port, host: opts.host });
 }
 
-/** Runs a one-shot command against the data directory directly (safe while the server runs: SQLite WAL). */
-export async function withRuntime<T>(opts: DataOptions, fn: (rt: FullRuntime) => Promise<T>, runtimeOpts: RuntimeOptions = {}): Promise<T> {
-  const rt = await createRuntime(configFrom(opts), { log: () => {}, ...runtimeOpts });
+/**
+ * Runs a one-shot command against the data directory directly (safe while the server runs: SQLite WAL). Only commands
+ * that put data in (`create`) may start a new directory: a read in the wrong folder would otherwise answer from an empty one.
+ */
+export async function withRuntime<T>(opts: DataOptions, fn: (rt: FullRuntime) => Promise<T>, runtimeOpts: RuntimeOptions = {}, create = false): Promise<T> {
+  const config = configFrom(opts);
+  if (!create) requireData(config);
+  const rt = await createRuntime(config, { log: () => {}, ...runtimeOpts });
   try {
     return await fn(rt);
   } catch (err) {

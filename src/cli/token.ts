@@ -15,7 +15,7 @@ export function registerToken(program: Command): void {
         const issued = rt.auth.issue({ workspace: opts.workspace, actors: opts.actor ?? [], label: opts.label ?? null });
         if (opts.json) printJson({ token: issued.token, workspace_id: issued.record.workspaceId, workspace: issued.workspaceName, token_id: issued.record.id, actors: issued.record.actors });
         else process.stdout.write(`${issued.token}\n(token ${issued.record.id} for workspace '${issued.workspaceName}'; store it now, it is not shown again)\n`);
-      }, { embedder: null });
+      }, { embedder: null }, true);
     });
   addDataOption(token.command("list"))
     .description("list tokens (never their secrets)")

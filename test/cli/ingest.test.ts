@@ -1,5 +1,5 @@
 // The real CLI end to end: `ingest` over a tree with ignores and binaries, `recall`, `forget`, and `token` beside a running server.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -76,8 +76,28 @@ describe("smriti ingest", { timeout: 120_000 }, () => {
   it("prints a plain summary without a progress bar when stderr is not a TTY", async () => {
     const res = await runCli(["ingest", "src", "--data", data], { cwd: work, env: cliEnv() });
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^0 ingested, 1 unchanged, 0 skipped, 0 failed; chunks \+0 -0; \d+\.\d\ds\n$/);
+    expect(res.stdout).toBe(`0 ingested, 1 unchanged, 0 skipped, 0 failed; chunks +0 -0; ${/\d+\.\d\ds/.exec(res.stdout)?.[0]}; data ${data}\n`);
     expect(res.stderr).toBe("");
+  });
+
+  it("refuses to read a data directory that holds no database, naming it, and creates none", async () => {
+    const empty = join(root, "elsewhere");
+    mkdirSync(empty);
+    for (const args of [["recall", "anything"], ["forget", "x.md"], ["audit", "verify"], ["token", "list"]]) {
+      const res = await runCli(args, { cwd: empty });
+      expect(res.code, args.join(" ")).toBe(1);
+      expect(res.stderr).toContain(`no Smriti data in ${join(empty, "data")}`);
+    }
+    const mcp = await runCli(["mcp"], { cwd: empty, env: cliEnv({ SMRITI_TOKEN: "smr_from_another_directory" }) });
+    expect(mcp.code).toBe(1);
+    expect(mcp.stderr).toContain("--data");
+    expect(existsSync(join(empty, "data"))).toBe(false);
+  });
+
+  it("says which data directory an MCP token was looked up in", async () => {
+    const res = await runCli(["mcp", "--data", data], { cwd: work, env: cliEnv({ SMRITI_TOKEN: "smr_unknown" }) });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`unauthorized: unknown token (in ${data};`);
   });
 
   it("exits non-zero when a file fails", async () => {

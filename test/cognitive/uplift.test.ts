@@ -79,6 +79,8 @@ describe("uplift, metrics and feedback", () => {
     const loser = before[1]!;
     const bad = await s.post("/v1/memory/feedback", { chunk_hashes: [`sha256:${"0".repeat(64)}`], outcome: "used" });
     expect(bad.status).toBe(422);
+    const noSuchAnswer = await s.post("/v1/memory/feedback", { chunk_hashes: [loser.chunk_hash], outcome: "used", trajectory_id: "traj_nope" });
+    expect([noSuchAnswer.status, ((await noSuchAnswer.json()) as { error: { code: string } }).error.code]).toEqual([404, "not_found"]);
     for (let i = 0; i < 3; i++) expect((await s.post("/v1/memory/feedback", { chunk_hashes: [loser.chunk_hash], outcome: "used" })).status).toBe(200);
     const after = await recall();
     const raised = after.find((h) => h.chunk_hash === loser.chunk_hash)!;

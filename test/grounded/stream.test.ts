@@ -120,6 +120,12 @@ describe("the answer stream", () => {
     expect((await json<ErrorEnvelope>(unknown, 404)).error.code).toBe("not_found");
     const garbled = await stream({}, { "last-event-id": "not-an-id" });
     expect((await json<ErrorEnvelope>(garbled, 400)).error.code).toBe("invalid_request");
+    // Of a finished run: its last id means nothing is missing; an id it never sent is 404.
+    const full = await events(await stream({ question: FACTOIDS[0]!.question }));
+    const last = full.at(-1)!.id!;
+    expect(await resume(last)).toEqual([]);
+    const past = await stream({}, { "last-event-id": last.replace(/\/\d+$/, (m) => `/${Number(m.slice(1)) + 1}`) });
+    expect((await json<ErrorEnvelope>(past, 404)).error.code).toBe("not_found");
   });
 
   it("a client aborting mid-run leaves the server healthy, the run finishes and is recorded, the stream closes", async () => {

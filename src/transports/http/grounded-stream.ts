@@ -21,13 +21,15 @@ export function groundedStream(
 ): Response {
   const resume = parseLastEventId(c.req.header("last-event-id"));
   if (!body && !resume) throw new AppError("invalid_request", "Last-Event-ID must be '<trajectory_id>/<n>' as sent by this stream");
-  // Unknown here (neither running nor logged in this workspace): 404 before any stream opens.
-  if (resume && !live.has(resume.trajectoryId, call.workspaceId)) audit.tail(call, { trajectory_id: resume.trajectoryId, limit: 1 });
+  // A finished run is rebuilt before any stream opens: unknown here (404 from the log) or an id it never sent is a plain 404.
+  const finished = resume && !live.has(resume.trajectoryId, call.workspaceId) ? fromLog(call, audit, resume.trajectoryId) : null;
+  const sent = resume ? (finished?.length ?? live.sentBy(resume.trajectoryId)) : undefined;
+  if (resume && sent !== undefined && resume.n >= sent) throw new AppError("not_found", `run ${resume.trajectoryId} sent events 0 to ${sent - 1}, not ${resume.n}`);
   return streamSSE(c, async (stream) => {
     const write = (id: string, n: number, e: StreamEvent) => stream.writeSSE({ id: `${id}/${n}`, event: e.event, data: JSON.stringify(e.data) });
     if (resume) {
-      const source = live.has(resume.trajectoryId, call.workspaceId) ? live.follow(resume.trajectoryId, resume.n) : fromLog(call, audit, resume.trajectoryId, resume.n);
-      for await (const [n, e] of source) await write(resume.trajectoryId, n, e);
+      const source = finished ? finished.entries() : live.follow(resume.trajectoryId, resume.n);
+      for await (const [n, e] of source) if (n > resume.n) await write(resume.trajectoryId, n, e);
       return;
     }
     let id = "";
@@ -58,8 +60,8 @@ export function groundedStream(
   });
 }
 
-/** Rebuilds a finished run's events from the audit log (the authoritative record). */
-async function* fromLog(call: CallContext, audit: AuditService, trajectoryId: string, after: number): AsyncGenerator<[number, StreamEvent]> {
+/** Rebuilds a finished run's events from the audit log (the authoritative record); 404 when this workspace has no such run. */
+function fromLog(call: CallContext, audit: AuditService, trajectoryId: string): StreamEvent[] {
   const { events } = audit.tail(call, { trajectory_id: trajectoryId, limit: 1000 });
   const rebuilt: StreamEvent[] = [];
   for (const e of events) {
@@ -70,7 +72,7 @@ async function* fromLog(call: CallContext, audit: AuditService, trajectoryId: st
       rebuilt.push({ event: "run_complete", data: outcome.outcome === "answered" ? { status: "answered", response: outcome.response } : { status: "error", error: outcome.error } });
     }
   }
-  for (const [n, e] of rebuilt.entries()) if (n > after) yield [n, e];
+  return rebuilt;
 }
 
 function parseLastEventId(header: string | undefined): { trajectoryId: string; n: number } | null {

@@ -42,6 +42,12 @@ export class LiveRuns {
     return this.runs.get(trajectoryId)?.workspaceId === workspaceId;
   }
 
+  /** How many events a finished run sent; undefined while it runs (it may send more) or when it is not here. */
+  sentBy(trajectoryId: string): number | undefined {
+    const run = this.runs.get(trajectoryId);
+    return run?.done ? run.events.length : undefined;
+  }
+
   /** Yields the run's events after index `after`, waiting for new ones until the run is done. */
   async *follow(trajectoryId: string, after: number): AsyncGenerator<[number, StreamEvent]> {
     const run = this.runs.get(trajectoryId);
