@@ -69,7 +69,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const clock = opts.clock ?? systemClock;
   const store = opts.store ?? openSqliteStore(config.dbFile, { synchronous: config.synchronous, backgroundCheckpoints: opts.background ?? false });
   store.ensureWorkspace(DEFAULT_WORKSPACE, clock.now().getTime());
-  const embedder = opts.embedder !== undefined ? opts.embedder : await createEmbedderFromEnv(config.env);
+  const embedder = opts.embedder !== undefined ? opts.embedder : await createEmbedderFromEnv(config.env, { log });
   // The KNN leg was measured useless with GloVe (eval/results/dense-leg.json); a neural embedder's neighbours are worth the scan.
   const denseCandidates = config.denseKnn ?? (embedder !== null && embedder.id !== GLOVE_EMBEDDER_ID);
   const retriever = new Retriever(store, embedder, opts.retrieval ?? { ...defaultRetrievalConfig, denseCandidates });

@@ -78,6 +78,8 @@ function emptyToUndefined(env: Env): Record<string, string | undefined> {
 export interface EmbedderDeps {
   /** Injected into the OpenAI-compatible client (tests). */
   fetch?: typeof fetch;
+  /** Progress worth telling a person (the one-time GloVe cache build). */
+  log?: (msg: string) => void;
 }
 
 /** Builds the configured embedder; `null` means lexical-only retrieval (SMRITI_EMBEDDER=none). */
@@ -87,7 +89,10 @@ export async function createEmbedderFromEnv(env: Env = process.env, deps: Embedd
     case "none":
       return null;
     case "glove":
-      return loadGloveEmbedder(config.cacheDir === undefined ? {} : { cacheDir: config.cacheDir });
+      return loadGloveEmbedder({
+        ...(config.cacheDir === undefined ? {} : { cacheDir: config.cacheDir }),
+        ...(deps.log ? { onBuild: (path: string, why: string) => deps.log!(`building the word-vector cache ${path} (${why}; once per install, about 20-30 s)`) } : {}),
+      });
     case "openai": {
       const opts: OpenAiEmbedderOptions = { baseUrl: config.baseUrl, model: config.model };
       if (config.apiKey !== undefined) opts.apiKey = config.apiKey;

