@@ -55,6 +55,10 @@ export function candidateSpans(text: string, type: AnswerType, qTerms: ReadonlyS
     while (j > i && /^(?:VERB|AUX|ADV|ADP)$/.test(inside[j - 1]!.pos)) j--; // "[coast office] employed"
     if (i < j && (i > 0 || j < inside.length)) add({ start: Math.max(s.start, inside[i]!.start), end: Math.min(s.end, inside[j - 1]!.end) }, false, false);
   }
+  tags.forEach((t, i) => {
+    const word = text.slice(t.start, t.end);
+    if (t.pos === "ADJ" && tags[i - 1]?.pos === "AUX" && !inQuestion(word.toLowerCase())) add({ start: t.start, end: t.end }, false, false); // "the sky is [green]": the phrase splitter drops a predicate adjective
+  });
   for (let i = 0; i < phrases.length; i++) {
     for (let j = i + 1; j < Math.min(phrases.length, i + MAX_JOINED); j++) {
       if (!JOIN.test(text.slice(phrases[j - 1]!.end, phrases[j]!.start))) break;

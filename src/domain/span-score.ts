@@ -34,7 +34,7 @@ export interface SpanFeatures {
   soft: number;
   /** Part of speech (the injected Tagger, language.ts): share of the span's words tagged as proper nouns. */
   propn: number;
-  /** Its last word is a noun, a proper noun or a number: the phrase ends at its head, not at a modifier. */
+  /** It ends at its head, not at a modifier: its last word is a noun, a proper noun or a number, or it is a predicate adjective ("is [green]"). */
   nounEnd: number;
   /** A word of the wh-phrase follows right after the span ("[four] lighthouses" for "how many lighthouses"). */
   headNext: number;
@@ -136,7 +136,7 @@ export function scoreSpans(text: string, candidates: readonly Candidate[], asked
     return all ? [...seen].reduce((a, t) => a + (weight.get(t) ?? 0), 0) / all : 0;
   };
   const absent = new Map<string, string>(); // question terms the sentence lacks, with the question's word for the word vectors
-  if (similar) for (const m of asked.text.matchAll(WORD)) for (const t of tokenize(m[0])) if (!present.has(t) && weight.has(t)) absent.set(t, plainWords(m[0]).join(""));
+  if (similar) for (const m of asked.text.matchAll(WORD)) for (const t of tokenize(m[0])) if (!present.has(t) && weight.has(t) && !shape.head.has(t)) absent.set(t, plainWords(m[0]).join(""));
   const allWeight = [...weight.values()].reduce((x, y) => x + y, 0);
   const tags = language.tag?.(text) ?? []; // only the few sentences whose spans are scored get tagged
   const slots = slotFits(text, tags, asked.verbs, similar);
@@ -173,7 +173,7 @@ export function scoreSpans(text: string, candidates: readonly Candidate[], asked
         return acc + (s >= 0.5 ? s * weight.get(t)! : 0);
       }, 0) / allWeight : 0,
       propn: pos.length ? pos.filter((p) => p === "PROPN").length / pos.length : 0,
-      nounEnd: /^(?:NOUN|PROPN|NUM)$/.test(pos.at(-1) ?? "") ? 1 : 0,
+      nounEnd: /^(?:NOUN|PROPN|NUM)$/.test(pos.at(-1) ?? "") || (pos.length === 1 && pos[0] === "ADJ" && tags.findLast((t) => t.end <= span.start)?.pos === "AUX") ? 1 : 0,
       headNext: words.slice(b + 1, b + 3).some((w) => w.terms.some((t) => shape.head.has(t))) ? 1 : 0,
       typed: typed ? 1 : 0,
       named: /^[\p{Lu}\p{N}]/u.test(inner) && (a > 0 || b > a) ? 1 : 0, // one capitalized word opening the sentence is no evidence of a name

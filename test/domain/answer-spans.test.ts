@@ -63,6 +63,13 @@ describe("number spans", () => {
 });
 
 describe("candidateSpans", () => {
+  it("offers a predicate adjective, which ends at its head", () => {
+    const text = "The sky is green in this test.";
+    expect(texts(text, candidatesOf("What colour is the sky?", text).map((c) => c.span))).toContain("green");
+    expect(featuresOf("What colour is the sky?", text, "green").nounEnd).toBe(1);
+    expect(featuresOf("What colour is the sky?", text, "test").nounEnd).toBe(1);
+  });
+
   it("drops a capitalized sentence opener from a name and never offers the opener alone", () => {
     const text = "Although several engineers applied, Solberg won the commission.";
     const spans = texts(text, candidatesOf("Which engineer won the commission?", text).map((c) => c.span));
