@@ -10,6 +10,7 @@ export interface NuggetJudgement {
   coverage: number;
   /** The output sentence that matched best (absent when nothing matched). */
   span: Span | null;
+  /** The nugget's own words (lowercase) whose terms the best sentence has, and those it lacks. */
   matched: string[];
   missing: string[];
 }
@@ -23,16 +24,25 @@ export function judgeNugget(output: string, nugget: string): NuggetJudgement {
   if (wanted.length === 0) return { support: "not_supported", coverage: 0, span: null, matched: [], missing: [] };
   // Padded with spaces so the verbatim shortcut matches whole words only ("14" is not in "2014").
   const normalizedNugget = ` ${squash(nugget)} `;
-  let best: NuggetJudgement = { support: "not_supported", coverage: 0, span: null, matched: [], missing: wanted };
+  const word = surfaceWords(nugget); // reasons name "years", not the stem "year"
+  const words = (terms: readonly string[]) => [...new Set(terms.map((t) => word.get(t) ?? t))];
+  let best: NuggetJudgement = { support: "not_supported", coverage: 0, span: null, matched: [], missing: words(wanted) };
   for (const span of windows(output)) {
     const text = output.slice(span.start, span.end);
     const have = new Set(tokenize(text));
     const matched = wanted.filter((t) => have.has(t));
     const coverage = ` ${squash(text)} `.includes(normalizedNugget) ? 1 : matched.length / wanted.length;
     if (coverage > best.coverage)
-      best = { support: coverage >= SUPPORTED ? "supported" : coverage >= PARTIAL ? "partial" : "not_supported", coverage, span, matched, missing: wanted.filter((t) => !have.has(t)) };
+      best = { support: coverage >= SUPPORTED ? "supported" : coverage >= PARTIAL ? "partial" : "not_supported", coverage, span, matched: words(matched), missing: words(wanted.filter((t) => !have.has(t))) };
   }
   return best;
+}
+
+/** Each term of `text` with the first word it came from, lowercased. */
+function surfaceWords(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of text.matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu)) for (const t of tokenize(m[0])) if (!out.has(t)) out.set(t, m[0].toLowerCase());
+  return out;
 }
 
 /** Single sentences and adjacent pairs: a nugget may straddle a sentence break. */
