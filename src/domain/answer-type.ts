@@ -32,7 +32,8 @@ export function answerType(question: string): AnswerType {
 
 const MONTH = "(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|Jun(?:e)?|Jul(?:y)?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)";
 // Names in any script's letters: a capital, then lowercase letters (not an ASCII word boundary, which stops at "è").
-const NAME_WORD = "\\p{Lu}\\p{Ll}*(?:['’-]?\\p{Lu}?\\p{Ll}+)+"; // "Maizière", "McDonald", "O'Brien", "Jean-Luc"
+// Each later part opens with a capital or a separator, so a failed match cannot re-split a run of letters (no exponential backtracking).
+const NAME_WORD = "(?=\\p{Lu}['’-]?\\p{L})\\p{Lu}\\p{Ll}*(?:(?:['’-]\\p{Lu}?|\\p{Lu})\\p{Ll}+)*"; // "Maizière", "McDonald", "O'Brien", "Jean-Luc"
 const INITIALS = "(?:\\p{Lu}\\.\\s+)*";
 const NAME_START = "(?<![\\p{L}\\p{N}])";
 const NAME_END = "(?![\\p{L}\\p{N}])";

@@ -81,7 +81,7 @@ describe("smriti mcp (stdio)", () => {
       expect(hits[0]?.source_path).toBe("ops/runbook.md");
       expect(content).toContain(hits[0]!.text_span);
       expect(s.transportErrors).toEqual([]);
-      expect(s.stderr()).toContain("mcp on stdio (workspace default");
+      expect(s.stderr()).toMatch(/mcp on stdio \(data [^,]+, workspace default/);
     } finally {
       await s.client.close();
     }
