@@ -40,6 +40,8 @@ export interface RuntimeOptions {
   clock?: Clock;
   retrieval?: RetrievalConfig;
   log?: (msg: string) => void;
+  /** Waits worth telling a person even when `log` is quiet (the one-time word-vector cache build); defaults to `log`. */
+  notice?: (msg: string) => void;
   /** Start the background re-embedding loop and WAL checkpointer (the server does; one-shot CLI commands do not). */
   background?: boolean;
   /** How long the re-embedding job waits after an embedder failure (default 30 s). */
@@ -69,7 +71,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const clock = opts.clock ?? systemClock;
   const store = opts.store ?? openSqliteStore(config.dbFile, { synchronous: config.synchronous, backgroundCheckpoints: opts.background ?? false });
   store.ensureWorkspace(DEFAULT_WORKSPACE, clock.now().getTime());
-  const embedder = opts.embedder !== undefined ? opts.embedder : await createEmbedderFromEnv(config.env, { log });
+  const embedder = opts.embedder !== undefined ? opts.embedder : await createEmbedderFromEnv(config.env, { log: opts.notice ?? log });
   // The KNN leg was measured useless with GloVe (eval/results/dense-leg.json); a neural embedder's neighbours are worth the scan.
   const denseCandidates = config.denseKnn ?? (embedder !== null && embedder.id !== GLOVE_EMBEDDER_ID);
   const retriever = new Retriever(store, embedder, opts.retrieval ?? { ...defaultRetrievalConfig, denseCandidates });

@@ -8,7 +8,7 @@ import type { Command } from "commander";
 import { createClient, SmritiError, type SmritiClient } from "../client/index.ts";
 import { createLocalClient } from "../client/local.ts";
 import { feedbackCases, MIN_FEEDBACK_CASES, tuneFromFeedback } from "../services/feedback-tuning.ts";
-import { addDataOption, CliError, printJson, withRuntime, type DataOptions } from "./shared.ts";
+import { addDataOption, CliError, configFrom, type DataOptions, printJson, requireData, withRuntime } from "./shared.ts";
 
 interface Target extends DataOptions {
   url?: string;
@@ -20,6 +20,7 @@ interface Target extends DataOptions {
 async function withClient<T>(opts: Target, fn: (client: SmritiClient) => Promise<T>): Promise<T> {
   const token = process.env.SMRITI_TOKEN;
   if (opts.url && !token) throw new CliError("set SMRITI_TOKEN to a token of the server's workspace to use --url");
+  if (!opts.url) requireData(configFrom(opts));
   const local = opts.url ? null : await createLocalClient({ dataDir: opts.data, workspace: opts.workspace }).catch((err: Error) => Promise.reject(new CliError(err.message)));
   try {
     return await fn(local ?? createClient({ baseUrl: opts.url!, token: token! }));

@@ -5,7 +5,7 @@ import { createRuntime } from "../main.ts";
 import { DEFAULT_WORKSPACE } from "../services/auth.ts";
 import type { CallContext } from "../services/context.ts";
 import { serveMcpStdio } from "../transports/mcp/stdio.ts";
-import { addDataOption, CliError, configFrom, requireData, workspaceCall, type DataOptions } from "./shared.ts";
+import { addDataOption, CliError, configFrom, POINT_ELSEWHERE, requireData, workspaceCall, type DataOptions } from "./shared.ts";
 
 export function registerMcp(program: Command): void {
   addDataOption(program.command("mcp"))
@@ -35,7 +35,7 @@ export function registerMcp(program: Command): void {
         process.once("SIGTERM", stop);
         await mcp.closed;
       } catch (err) {
-        if (err instanceof AppError) throw new CliError(`${err.code}: ${err.message}${err.code === "unauthorized" ? ` (in ${config.dataDir}; the token belongs to the data directory of the service that issued it: pass --data <dir> or set SMRITI_DATA_DIR)` : ""}`);
+        if (err instanceof AppError) throw new CliError(`${err.code}: ${err.message}${err.code === "unauthorized" ? ` (in ${config.dataDir}; the token belongs to the data directory of the service that issued it: ${POINT_ELSEWHERE})` : ""}`);
         throw err;
       } finally {
         await runtime.close();

@@ -22,10 +22,13 @@ export function addDataOption(cmd: Command): Command {
   return cmd.option("--data <dir>", "data directory (default $SMRITI_DATA_DIR or ./data)");
 }
 
+/** How to name another data directory, for messages about the wrong one. */
+export const POINT_ELSEWHERE = "pass --data <dir> or set SMRITI_DATA_DIR";
+
 /** Fails with where it looked and how to point elsewhere when the data directory holds no database yet. */
 export function requireData(config: Config): void {
   if (!existsSync(config.dbFile))
-    throw new CliError(`no Smriti data in ${config.dataDir}: the CLI reads the data directory directly (the service's is where it was started); pass --data <dir> or set SMRITI_DATA_DIR`);
+    throw new CliError(`no Smriti data in ${config.dataDir}: the CLI reads the data directory directly (the service's is where it was started); ${POINT_ELSEWHERE}`);
 }
 
 export function configFrom(opts: DataOptions & { port?: number; host?: string }): Config {
@@ -39,7 +42,7 @@ export function configFrom(opts: DataOptions & { port?: number; host?: string })
 export async function withRuntime<T>(opts: DataOptions, fn: (rt: FullRuntime) => Promise<T>, runtimeOpts: RuntimeOptions = {}, create = false): Promise<T> {
   const config = configFrom(opts);
   if (!create) requireData(config);
-  const rt = await createRuntime(config, { log: () => {}, ...runtimeOpts });
+  const rt = await createRuntime(config, { log: () => {}, notice: (msg) => process.stderr.write(`[smriti] ${msg}\n`), ...runtimeOpts });
   try {
     return await fn(rt);
   } catch (err) {

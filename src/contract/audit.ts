@@ -12,7 +12,7 @@ export const AuditRequest = z
     since: isoTime.optional().describe("Only events at or after this time."),
     until: isoTime.optional().describe("Only events before this time."),
     trajectory_id: z.string().max(100).optional().describe("Replay: every event of this trajectory, in order."),
-    order: z.enum(["newest", "oldest"]).optional().describe("newest first (the default: a tail) or oldest first (the default with trajectory_id: replay order). The cursor keeps walking the same way."),
+    order: z.enum(["newest", "oldest"]).optional().describe("newest first (the default: a tail) or oldest first (the default with trajectory_id: replay order). A cursor continues the walk it came from (another order with it is 400 invalid_cursor)."),
   })
   .describe("Tail the workspace's append-only event log.");
 export type AuditRequest = z.input<typeof AuditRequest>;

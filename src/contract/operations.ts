@@ -96,7 +96,8 @@ export const operations = {
     summary: "Report which citations were used or unhelpful (outcome feedback)",
     description:
       "Tell memory which citations you actually used in your answer (outcome 'used') or found unhelpful ('unhelpful'), by chunk_hash. " +
-      "Later recalls, packs and answers in this workspace rank used passages higher and unhelpful ones lower. Each report is in the audit log.",
+      "Later recalls, packs and answers in this workspace rank used passages higher and unhelpful ones lower. Each report is in the audit log. " +
+      "Unknown chunk hashes are evidence_not_found, an unknown trajectory_id not_found.",
     input: FeedbackRequest,
     output: FeedbackResponse,
   }),

@@ -1,7 +1,7 @@
 // The spans of an evidence sentence that could be the answer: typed spans of the asked kind, noun-phrase-like runs (also trimmed of edge verbs by their POS tags), and runs joined by "of"/"and", quoted titles.
 import { typedSpans, type AnswerType } from "./answer-type.ts";
 import { phraseSpans } from "./phrases.ts";
-import type { Tagger } from "./language.ts";
+import type { Tagged, Tagger } from "./language.ts";
 import type { Span } from "./sentences.ts";
 import { tokenize } from "./tokenize.ts";
 
@@ -21,6 +21,11 @@ const MAX_JOINED = 3;
 const QUOTED = /["“]([^"“”]+)["”]/g;
 /** A capitalized word that opens a sentence without naming anything ("Although", "The"): not the start of a name. */
 const OPENER = /^(?:although|though|while|since|after|before|during|despite|however|when|where|because|if|the|a|an|this|these|those|it|he|she|they|we|in|on|at|for|from|with|by|as)\s+/i;
+
+/** The word before offset `at` is an auxiliary: an adjective there is a predicate ("the sky is [green]"). */
+export function followsAuxiliary(tags: readonly Tagged[], at: number): boolean {
+  return tags.findLast((t) => t.end <= at)?.pos === "AUX";
+}
 
 /**
  * Candidates of a sentence for a question of `type`, in text order, each once. A question kind with a pattern still gets
@@ -55,10 +60,8 @@ export function candidateSpans(text: string, type: AnswerType, qTerms: ReadonlyS
     while (j > i && /^(?:VERB|AUX|ADV|ADP)$/.test(inside[j - 1]!.pos)) j--; // "[coast office] employed"
     if (i < j && (i > 0 || j < inside.length)) add({ start: Math.max(s.start, inside[i]!.start), end: Math.min(s.end, inside[j - 1]!.end) }, false, false);
   }
-  tags.forEach((t, i) => {
-    const word = text.slice(t.start, t.end);
-    if (t.pos === "ADJ" && tags[i - 1]?.pos === "AUX" && !inQuestion(word.toLowerCase())) add({ start: t.start, end: t.end }, false, false); // "the sky is [green]": the phrase splitter drops a predicate adjective
-  });
+  // "the sky is [green]": the phrase splitter drops a predicate adjective.
+  for (const t of tags) if (t.pos === "ADJ" && followsAuxiliary(tags, t.start) && !inQuestion(text.slice(t.start, t.end).toLowerCase())) add({ start: t.start, end: t.end }, false, false);
   for (let i = 0; i < phrases.length; i++) {
     for (let j = i + 1; j < Math.min(phrases.length, i + MAX_JOINED); j++) {
       if (!JOIN.test(text.slice(phrases[j - 1]!.end, phrases[j]!.start))) break;

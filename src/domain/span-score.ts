@@ -1,6 +1,6 @@
 // How likely each candidate span of the chosen sentence is the answer: shape, type and where the question's words sit around it.
 import { answerType } from "./answer-type.ts";
-import type { Candidate } from "./span-candidates.ts";
+import { followsAuxiliary, type Candidate } from "./span-candidates.ts";
 import { sigmoid } from "./fusion.ts";
 import type { Language, Tagger } from "./language.ts";
 import type { Span } from "./sentences.ts";
@@ -173,7 +173,7 @@ export function scoreSpans(text: string, candidates: readonly Candidate[], asked
         return acc + (s >= 0.5 ? s * weight.get(t)! : 0);
       }, 0) / allWeight : 0,
       propn: pos.length ? pos.filter((p) => p === "PROPN").length / pos.length : 0,
-      nounEnd: /^(?:NOUN|PROPN|NUM)$/.test(pos.at(-1) ?? "") || (pos.length === 1 && pos[0] === "ADJ" && tags.findLast((t) => t.end <= span.start)?.pos === "AUX") ? 1 : 0,
+      nounEnd: /^(?:NOUN|PROPN|NUM)$/.test(pos.at(-1) ?? "") || (pos.length === 1 && pos[0] === "ADJ" && followsAuxiliary(tags, span.start)) ? 1 : 0,
       headNext: words.slice(b + 1, b + 3).some((w) => w.terms.some((t) => shape.head.has(t))) ? 1 : 0,
       typed: typed ? 1 : 0,
       named: /^[\p{Lu}\p{N}]/u.test(inner) && (a > 0 || b > a) ? 1 : 0, // one capitalized word opening the sentence is no evidence of a name

@@ -4,7 +4,7 @@ import { AuditRequest as AuditRequestSchema, type AuditEvent, type AuditRequest,
 import type { Clock, EventDraft, StoredEvent, Store } from "../ports.ts";
 import type { CallContext } from "./context.ts";
 import { verifyChain, type ChainBreak } from "../domain/event-hash.ts";
-import { pageBySeq } from "./cursor.ts";
+import { cursorOrder, pageBySeq } from "./cursor.ts";
 
 export class AuditService {
   constructor(
@@ -47,11 +47,12 @@ export class AuditService {
 
   tail(call: CallContext, input: AuditRequest): AuditResponse {
     const req = AuditRequestSchema.parse(input);
-    const order = req.order ?? (req.trajectory_id === undefined ? "newest" : "oldest");
+    // Newest first is a tail; a replay reads in run order; a cursor continues the walk it came from.
+    const order = req.order ? (req.order === "newest" ? "desc" : "asc") : req.cursor ? cursorOrder(req.cursor, call.workspaceId) : req.trajectory_id === undefined ? "desc" : "asc";
     const page = pageBySeq(call.workspaceId, req, (afterSeq, limit) =>
       this.store.listEvents(call.workspaceId, {
         afterSeq,
-        order: order === "newest" ? "desc" : "asc",
+        order,
         limit,
         types: req.type?.split(",").map((t) => t.trim()).filter(Boolean),
         actorId: req.actor,
@@ -59,10 +60,16 @@ export class AuditService {
         until: req.until ? Date.parse(req.until) : undefined,
         trajectoryId: req.trajectory_id,
       }),
+      order,
     );
     if (req.trajectory_id !== undefined && !req.cursor && page.rows.length === 0) throw new AppError("not_found", `no trajectory '${req.trajectory_id}' in this workspace`);
     return { events: page.rows.map(toAuditEvent), next_cursor: page.next_cursor };
   }
+}
+
+/** The event that opened a grounded answer's trajectory in this workspace (it holds the request), if any. */
+export function trajectoryRequest(store: Store, workspaceId: string, trajectoryId: string): StoredEvent | undefined {
+  return store.listEvents(workspaceId, { trajectoryId, types: ["grounded.request"], limit: 1 })[0];
 }
 
 /** An event draft for this caller; stores append it inside the write's own transaction. */

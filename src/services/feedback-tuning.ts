@@ -6,6 +6,7 @@ import type { CognitivePipeline } from "../cognitive/pipeline.ts";
 import { recordTunerRun, type TunerDecision } from "../cognitive/records.ts";
 import { tune, type Measurement } from "../cognitive/tuner.ts";
 import type { Store } from "../ports.ts";
+import { trajectoryRequest } from "./audit.ts";
 import { FEEDBACK_EVENT } from "./feedback.ts";
 import type { MemoryService } from "./memory.ts";
 
@@ -46,7 +47,7 @@ export function feedbackCases(store: Store, workspaceIds: readonly string[]): Fe
 }
 
 function questionOf(store: Store, workspaceId: string, trajectoryId: string): string | undefined {
-  const [request] = store.listEvents(workspaceId, { trajectoryId, types: ["grounded.request"], limit: 1 });
+  const request = trajectoryRequest(store, workspaceId, trajectoryId);
   return request ? (JSON.parse(request.payload) as { request?: { question?: string } }).request?.question : undefined;
 }
 

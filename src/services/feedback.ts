@@ -4,7 +4,7 @@ import { FeedbackRequest as FeedbackSchema } from "../contract/feedback.ts";
 import { AppError } from "../contract/errors.ts";
 import type { KarmaLedger } from "../cognitive/layers/karma.ts";
 import type { Clock, Store } from "../ports.ts";
-import { draftEvent } from "./audit.ts";
+import { draftEvent, trajectoryRequest } from "./audit.ts";
 import type { CallContext } from "./context.ts";
 
 export const FEEDBACK_EVENT = "memory.feedback";
@@ -22,7 +22,7 @@ export class FeedbackService {
     const unknown = hashes.find((h) => !this.store.hasChunkHash(call.workspaceId, h));
     if (unknown) throw new AppError("evidence_not_found", `no stored passage with chunk_hash ${unknown} in this workspace`, { chunk_hash: unknown });
     // A report on an answer must name one this workspace gave: else it would teach the tuner nothing, silently.
-    if (req.trajectory_id !== undefined && this.store.listEvents(call.workspaceId, { trajectoryId: req.trajectory_id, types: ["grounded.request"], limit: 1 }).length === 0)
+    if (req.trajectory_id !== undefined && !trajectoryRequest(this.store, call.workspaceId, req.trajectory_id))
       throw new AppError("not_found", `no trajectory '${req.trajectory_id}' in this workspace`);
     this.store.appendEvents(call.workspaceId, [draftEvent(call, FEEDBACK_EVENT, { chunk_hashes: hashes, outcome: req.outcome, ...(req.query === undefined ? {} : { query: req.query }) }, this.clock.now().getTime(), req.trajectory_id ?? null)]);
     this.ledger.record(call.workspaceId, hashes, req.outcome === "used");

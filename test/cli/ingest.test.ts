@@ -83,12 +83,14 @@ describe("smriti ingest", { timeout: 120_000 }, () => {
   it("refuses to read a data directory that holds no database, naming it, and creates none", async () => {
     const empty = join(root, "elsewhere");
     mkdirSync(empty);
-    for (const args of [["recall", "anything"], ["forget", "x.md"], ["audit", "verify"], ["token", "list"]]) {
-      const res = await runCli(args, { cwd: empty });
+    const env = cliEnv();
+    delete env["SMRITI_DATA_DIR"]; // the default, ./data of the working directory, is what is under test
+    for (const args of [["recall", "anything"], ["forget", "x.md"], ["audit", "verify"], ["token", "list"], ["cognitive", "status"]]) {
+      const res = await runCli(args, { cwd: empty, env });
       expect(res.code, args.join(" ")).toBe(1);
       expect(res.stderr).toContain(`no Smriti data in ${join(empty, "data")}`);
     }
-    const mcp = await runCli(["mcp"], { cwd: empty, env: cliEnv({ SMRITI_TOKEN: "smr_from_another_directory" }) });
+    const mcp = await runCli(["mcp"], { cwd: empty, env: { ...env, SMRITI_TOKEN: "smr_from_another_directory" } });
     expect(mcp.code).toBe(1);
     expect(mcp.stderr).toContain("--data");
     expect(existsSync(join(empty, "data"))).toBe(false);

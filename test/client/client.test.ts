@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, SmritiError, type SmritiClient } from "../../src/client/index.ts";
+import { LAYER_IDS } from "../../src/contract/cognitive-layers.ts";
 import { listen, type RunningServer } from "../../src/transports/http/serve.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
@@ -56,7 +57,7 @@ describe("smriti client", () => {
     const cited = reflected.claims[0]!.citation;
     expect(await client.feedback({ chunk_hashes: [cited.chunk_hash], outcome: "used" })).toMatchObject({ recorded: 1 });
     const uplift = await client.uplift({ since: "7d" });
-    expect(uplift.layers.find((l) => l.id === "karma")?.counters).toBeDefined();
+    expect(uplift.layers.map((l) => l.id)).toEqual([...LAYER_IDS]); // every layer, in the contract's order
   });
 
   it("extracts decisions and lists open loops", async () => {

@@ -108,6 +108,11 @@ describe("the audit log of one workspace", () => {
     const older = await audit(svc, { limit: 2, cursor: newest.next_cursor! });
     expect(older.events.map((e) => e.seq)).toEqual([11, 10]);
     expect((await auditAll(svc, { type: "memory.forget", limit: 1 })).map((e) => e.seq)).toEqual([13, 5, 4]);
+    // The cursor remembers its walk: without order it goes on the same way; with the other order it is refused.
+    const forward = await audit(svc, { limit: 2, order: "oldest" });
+    expect((await audit(svc, { limit: 2, cursor: forward.next_cursor! })).events.map((e) => e.seq)).toEqual([3, 4]);
+    expect((await json<ErrorEnvelope>(auditQuery(svc, { cursor: forward.next_cursor!, order: "newest" }), 400)).error.code).toBe("invalid_cursor");
+    expect((await audit(svc, { limit: 2, cursor: newest.next_cursor!, order: "newest" })).events.map((e) => e.seq)).toEqual([11, 10]);
     // A replay reads in the order the answer ran, unless asked otherwise.
     expect((await auditAll(svc, { trajectory_id: trajectoryId, limit: 2 })).map((e) => e.seq)).toEqual([6, 7, 8, 9, 10, 11]);
     expect((await auditAll(svc, { trajectory_id: trajectoryId, order: "newest" })).map((e) => e.seq)).toEqual([11, 10, 9, 8, 7, 6]);
