@@ -57,6 +57,12 @@ describe("GET /v1/openapi.json", () => {
     expect(anonymous.status).toBe(200);
   });
 
+  it("also names the routes outside the table: health, metrics, MCP and the answer stream", () => {
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/healthz", "/metrics", "/mcp", "/v1/grounded/answer/stream"]));
+    expect(doc.paths["/mcp"]!["post"]).toBeDefined();
+    expect(doc.paths["/metrics"]!["get"]).toBeDefined();
+  });
+
   it("lists every operation of the table at its path and method, with id and tool name", () => {
     for (const [id, op] of Object.entries(operations) as [OperationId, (typeof operations)[OperationId]][]) {
       const e = doc.paths[op.path]?.[op.method.toLowerCase()];

@@ -78,6 +78,16 @@ export function openApiDocument(version: string): Record<string, unknown> {
     },
   };
   paths["/healthz"] = { get: { operationId: "healthz", summary: "Liveness and readiness", security: [], responses: { "200": { description: "Ready" } } } };
+  paths["/metrics"] = { get: { operationId: "metrics", summary: "Prometheus exposition: per-route latency and errors, cognitive layer counters", security: [], responses: { "200": { description: "text/plain; version=0.0.4", content: { "text/plain": { schema: { type: "string" } } } } } } };
+  paths["/mcp"] = {
+    post: {
+      operationId: "mcp",
+      summary: "The x-mcp-tool operations as MCP tools over Streamable HTTP (JSON-RPC; see the MCP specification)",
+      security: [{ bearer: [] }],
+      parameters: actorHeader,
+      responses: { "200": { description: "JSON-RPC response, or an SSE stream of them" }, ...errors() },
+    },
+  };
   return {
     openapi: "3.1.0",
     info: { title: "Smriti Memory API", version: API_VERSION, "x-service-version": version, description: "Memory and grounded retrieval for AI agents. Every memory-bearing response carries citations." },
