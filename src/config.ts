@@ -9,6 +9,7 @@ const Env = z.object({
   SVC_MULTI_TENANT: z.enum(["0", "1", ""]).default("0"),
   SMRITI_SYNC: z.enum(["normal", "full"]).default("normal"),
   SMRITI_DENSE_KNN: z.enum(["0", "1", ""]).default(""),
+  SMRITI_AUTOTUNE_MINUTES: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().min(0).default(30)),
 });
 
 export interface Config {
@@ -20,6 +21,8 @@ export interface Config {
   synchronous: "normal" | "full";
   /** Hybrid recall also takes nearest neighbours from a scan of every vector; null = decide by embedder. */
   denseKnn: boolean | null;
+  /** The server's automatic tuner checks for new feedback this often; 0 = off. */
+  autoTuneMinutes: number;
   env: NodeJS.ProcessEnv;
 }
 
@@ -36,6 +39,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | unde
     multiTenant: e.SVC_MULTI_TENANT === "1",
     synchronous: e.SMRITI_SYNC,
     denseKnn: e.SMRITI_DENSE_KNN === "" ? null : e.SMRITI_DENSE_KNN === "1",
+    autoTuneMinutes: e.SMRITI_AUTOTUNE_MINUTES,
     env,
   };
 }

@@ -26,6 +26,7 @@ import { OpenLoopService } from "./services/open-loops.ts";
 import { GroundedEvalService } from "./services/grounded-eval.ts";
 import { IngestService } from "./services/ingest.ts";
 import { MemoryService } from "./services/memory.ts";
+import { createAutoTuner, type AutoTuner } from "./services/auto-tune.ts";
 import { startReembedder, type Reembedder } from "./services/reembed.ts";
 import { defaultRetrievalConfig, type RetrievalConfig } from "./services/retrieval-config.ts";
 import { Retriever } from "./services/retriever.ts";
@@ -64,6 +65,8 @@ export interface FullRuntime extends Runtime {
   retriever: Retriever;
   embedder: Embedder | null;
   cognitive: CognitiveStack;
+  /** The server's automatic tuner (runtimes opened with `background` and the store's own parameters); null otherwise. */
+  autoTuner: AutoTuner | null;
 }
 
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<FullRuntime> {
@@ -90,6 +93,9 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const auth = new AuthService(store, { multiTenant: config.multiTenant, now: () => clock.now().getTime() });
   const proposals = new ProposalService(store, ingest, clock);
   reembed = embedder && opts.background ? startReembedder(store, embedder, log, opts.reembedRetryMs) : null;
+  // A server with the store's own parameters tunes itself on feedback; given parameters (tests, the eval) stay as given.
+  const autoTuner = opts.background && opts.cognitive === undefined && config.autoTuneMinutes > 0 ? createAutoTuner({ store, retriever, clock, lexicon, live: cognitive.pipeline, env: config.env, log }) : null;
+  autoTuner?.start(config.autoTuneMinutes);
   return {
     version: VERSION,
     auth,
@@ -120,7 +126,9 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     retriever,
     embedder,
     cognitive,
+    autoTuner,
     async close() {
+      await autoTuner?.stop();
       cognitive.stop();
       await reembed?.stop();
       await store.close();

@@ -1,9 +1,17 @@
 // The tuner on outcome feedback: callers' reports become replayable cases, and a parameter change is kept only when the
 // citations they used rank higher; decisions and the tuned parameters are recorded, and the replays change nothing.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { latestTuned, tunerDecisions } from "../../src/cognitive/records.ts";
 import { caseScore, feedbackCases, tuneFromFeedback } from "../../src/services/feedback-tuning.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
+import { defaultCognitiveConfig } from "../../src/cognitive/params.ts";
+import { loadConfig } from "../../src/config.ts";
+import { createRuntime } from "../../src/main.ts";
+import { systemClock } from "../../src/ports.ts";
+import { createAutoTuner } from "../../src/services/auto-tune.ts";
 
 const open: TestService[] = [];
 afterEach(async () => {
@@ -78,5 +86,61 @@ describe("tuneFromFeedback", () => {
     expect(JSON.stringify(rt.cognitive.pipeline.counters.totals())).toBe(counters);
     rt.cognitive.pipeline.configure(r.config);
     expect(await rank()).toBeLessThan(before);
+  });
+});
+
+describe("the automatic tuner", () => {
+  const tunerOf = (s: TestService, env: NodeJS.ProcessEnv = {}) =>
+    createAutoTuner({ store: s.runtime.store, retriever: s.runtime.retriever, clock: systemClock, lexicon: null, live: s.runtime.cognitive.pipeline, env, log: () => {} });
+
+  it("tunes on feedback that arrived since its last run, on a shadow pipeline, and the live one takes the result", async () => {
+    const { s, used } = await serviceWithFeedback();
+    const live = s.runtime.cognitive.pipeline;
+    const counters = JSON.stringify(live.counters.totals());
+    const tuner = tunerOf(s);
+    const r = await tuner.runOnce();
+    expect(r?.decisions.find((d) => d.layer === "viveka" && d.parameter === "duplicatePenalty" && d.after === 0.5)?.kept).toBe(true);
+    expect(latestTuned(s.runtime.store)?.run_id).toMatch(/^auto-/);
+    expect(live.current.params.viveka.duplicatePenalty).toBe(0.5); // as a restart would have it
+    expect(JSON.stringify(live.counters.totals())).toBe(counters); // the replays counted nothing
+    // Nothing new: no run, no record.
+    const records = tunerDecisions(s.runtime.store).length;
+    expect(await tuner.runOnce()).toBeNull();
+    expect(tunerDecisions(s.runtime.store)).toHaveLength(records);
+    // A new report is reason to look again.
+    expect((await s.post("/v1/memory/feedback", { chunk_hashes: [used], outcome: "used", query: QUERIES[1] })).status).toBe(200);
+    expect(await tuner.runOnce()).not.toBeNull();
+  });
+
+  it("waits for enough feedback, and leaves the live parameters alone under SMRITI_TUNED=0", async () => {
+    const s = await startTestService();
+    open.push(s);
+    await s.post("/v1/memory/ingest", { source_path: "a.md", content: `# A\n\n${durable}\n` });
+    const hash = s.runtime.store.documentChunks(s.workspaceId, "a.md")[0]!.chunkHash;
+    await s.post("/v1/memory/feedback", { chunk_hashes: [hash], outcome: "used", query: QUERIES[0] });
+    expect(await tunerOf(s).runOnce()).toBeNull(); // one query: too few to tune on
+
+    const { s: t } = await serviceWithFeedback();
+    const before = t.runtime.cognitive.pipeline.current;
+    expect(await tunerOf(t, { SMRITI_TUNED: "0" }).runOnce()).not.toBeNull();
+    expect(t.runtime.cognitive.pipeline.current).toEqual(before);
+  });
+
+  it("runs in a server runtime unless SMRITI_AUTOTUNE_MINUTES=0 or the parameters were given", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "smriti-autotune-"));
+    try {
+      const tunes = async (env: NodeJS.ProcessEnv, cognitive?: typeof defaultCognitiveConfig) => {
+        const rt = await createRuntime(loadConfig(env, { data: dir }), { embedder: null, log: () => {}, background: true, ...(cognitive ? { cognitive } : {}) });
+        const on = rt.autoTuner !== null;
+        await rt.close();
+        return on;
+      };
+      expect(await tunes({})).toBe(true);
+      expect(await tunes({ SMRITI_AUTOTUNE_MINUTES: "0" })).toBe(false);
+      expect(await tunes({}, defaultCognitiveConfig)).toBe(false);
+      expect(() => loadConfig({ SMRITI_AUTOTUNE_MINUTES: "soon" }, { data: dir })).toThrow(/SMRITI_AUTOTUNE_MINUTES/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
