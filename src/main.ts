@@ -43,6 +43,8 @@ export interface RuntimeOptions {
   log?: (msg: string) => void;
   /** Waits worth telling a person even when `log` is quiet (the one-time word-vector cache build); defaults to `log`. */
   notice?: (msg: string) => void;
+  /** Run the automatic tuner (the one serving process: `smriti serve`); needs the store's own parameters. */
+  autoTune?: boolean;
   /** Start the background re-embedding loop and WAL checkpointer (the server does; one-shot CLI commands do not). */
   background?: boolean;
   /** How long the re-embedding job waits after an embedder failure (default 30 s). */
@@ -93,8 +95,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const auth = new AuthService(store, { multiTenant: config.multiTenant, now: () => clock.now().getTime() });
   const proposals = new ProposalService(store, ingest, clock);
   reembed = embedder && opts.background ? startReembedder(store, embedder, log, opts.reembedRetryMs) : null;
-  // A server with the store's own parameters tunes itself on feedback; given parameters (tests, the eval) stay as given.
-  const autoTuner = opts.background && opts.cognitive === undefined && config.autoTuneMinutes > 0 ? createAutoTuner({ store, retriever, clock, lexicon, live: cognitive.pipeline, env: config.env, log }) : null;
+  // The server tunes itself on feedback unless its parameters were given (tests, the eval) or tuned ones are ignored.
+  const autoTuner = opts.autoTune && opts.cognitive === undefined && config.autoTuneMinutes > 0 && config.env.SMRITI_TUNED !== "0" ? createAutoTuner({ store, retriever, clock, lexicon, live: cognitive.pipeline, env: config.env, log }) : null;
   autoTuner?.start(config.autoTuneMinutes);
   return {
     version: VERSION,

@@ -16,7 +16,7 @@ export function registerServe(program: Command): void {
       const config = configFrom(opts);
       const log = (msg: string) => process.stderr.write(`[smriti] ${msg}\n`);
       log(`data: ${config.dbFile}`);
-      const runtime = await createRuntime(config, { background: true, log });
+      const runtime = await createRuntime(config, { background: true, autoTune: true, log });
       const defaultWs = runtime.store.findWorkspace(DEFAULT_WORKSPACE)!;
       if (runtime.store.listTokens(defaultWs.id).length === 0) {
         const issued = runtime.auth.issue({ workspace: DEFAULT_WORKSPACE, label: "first start" });

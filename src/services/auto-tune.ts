@@ -24,20 +24,28 @@ export interface AutoTuneDeps {
 export class AutoTuner {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> = Promise.resolve();
+  private readonly stopping = new AbortController();
+  /** The newest feedback event seq per workspace that the last run saw; null until this process has run once. */
+  private seen: Map<string, number> | null = null;
 
   constructor(private readonly deps: AutoTuneDeps) {}
 
-  /** Tunes if feedback arrived after the latest tuning run and there are enough cases; null when it had nothing to do. */
+  /** Tunes if feedback arrived since the last run and there are enough cases; null when it had nothing to do. */
   async runOnce(): Promise<FeedbackTuning | null> {
-    const { store, now } = this.deps;
-    const workspaces = store.listWorkspaces().map((w) => w.id);
-    const lastRun = store.listCognitiveRecords({ kind: RECORD_KINDS.tuned, limit: 1 })[0]?.at ?? -Infinity;
-    const newest = Math.max(-Infinity, ...workspaces.map((ws) => store.listEvents(ws, { types: [FEEDBACK_EVENT], order: "desc", limit: 1 })[0]?.at ?? -Infinity));
-    if (newest <= lastRun) return null;
-    const cases = feedbackCases(store, workspaces);
+    const { store, now, env } = this.deps;
+    const newest = new Map(store.listWorkspaces().map((w) => [w.id, store.listEvents(w.id, { types: [FEEDBACK_EVENT], order: "desc", limit: 1 })[0]] as const));
+    const fresh = this.seen
+      ? [...newest].some(([ws, e]) => (e?.seq ?? 0) > (this.seen!.get(ws) ?? 0))
+      : [...newest.values()].some((e) => e !== undefined && e.at > (store.listCognitiveRecords({ kind: RECORD_KINDS.tuned, limit: 1 })[0]?.at ?? -Infinity)); // first look: anything since the latest recorded run
+    if (!fresh) return null;
+    const cases = feedbackCases(store, [...newest.keys()]);
     if (cases.length < MIN_FEEDBACK_CASES) return null;
-    const result = await tuneFromFeedback({ store, memory: this.deps.shadow.memory, pipeline: this.deps.shadow.pipeline, now }, cases, { runId: `auto-${new Date(now()).toISOString()}` });
-    this.deps.live.configure(runtimeCognitiveConfig(store, this.deps.env));
+    // Read before the run: a report that lands while it measures is the next run's.
+    this.seen = new Map([...newest].map(([ws, e]) => [ws, e?.seq ?? 0]));
+    // From the parameters a server started now would have (a CLI or eval run may have recorded newer ones).
+    this.deps.shadow.pipeline.configure(runtimeCognitiveConfig(store, env));
+    const result = await tuneFromFeedback({ store, memory: this.deps.shadow.memory, pipeline: this.deps.shadow.pipeline, now }, cases, { runId: `auto-${new Date(now()).toISOString()}`, signal: this.stopping.signal });
+    this.deps.live.configure(runtimeCognitiveConfig(store, env));
     const kept = result.decisions.filter((d) => d.kept);
     this.deps.log(`auto-tune on ${result.cases} feedback queries: ${kept.length ? kept.map((d) => `${d.layer}.${d.parameter} ${String(d.before)} -> ${String(d.after)}`).join(", ") : "no change kept"}`);
     return result;
@@ -46,14 +54,21 @@ export class AutoTuner {
   /** Checks every `minutes`; a failed run is logged and the next check tries again. */
   start(minutes: number): void {
     if (minutes <= 0 || this.timer) return;
+    this.deps.log(`auto-tune: every ${minutes} min when outcome feedback has come in (SMRITI_AUTOTUNE_MINUTES=0 turns it off)`);
     this.timer = setInterval(() => {
-      this.running = this.running.then(() => this.runOnce()).catch((err: unknown) => this.deps.log(`auto-tune failed: ${err instanceof Error ? err.message : String(err)}`));
+      this.running = this.running
+        .then(() => this.runOnce())
+        .catch((err: unknown) => {
+          if (!this.stopping.signal.aborted) this.deps.log(`auto-tune failed: ${err instanceof Error ? err.message : String(err)}`);
+        });
     }, minutes * 60_000).unref();
   }
 
+  /** Stops the timer and a run in progress (between two replays; nothing is recorded for it). */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.stopping.abort();
     await this.running;
   }
 }

@@ -69,9 +69,14 @@ export interface FeedbackTuning {
  * Coordinate ascent over the tuner's knobs, measured on the feedback: even-indexed cases decide, odd ones are reported.
  * Replays are dry (no counters, no learning) and run with karma off, which would otherwise rank the reported
  * citations by the very feedback being measured. Records the decisions and the tuned parameters the server starts with.
- * It reconfigures `pipeline` while it runs, so give it a runtime that serves nothing else (the CLI's, the eval's).
+ * It reconfigures `pipeline` while it runs, so give it a runtime that serves nothing else (the CLI's, the eval's, or
+ * the server's shadow pipeline); it yields to the event loop after each replay, and `signal` stops it between replays.
  */
-export async function tuneFromFeedback(deps: { store: Store; memory: MemoryService; pipeline: CognitivePipeline; now: () => number }, cases: readonly FeedbackCase[], opts: { runId: string; log?: (msg: string) => void }): Promise<FeedbackTuning> {
+export async function tuneFromFeedback(
+  deps: { store: Store; memory: MemoryService; pipeline: CognitivePipeline; now: () => number },
+  cases: readonly FeedbackCase[],
+  opts: { runId: string; log?: (msg: string) => void; signal?: AbortSignal },
+): Promise<FeedbackTuning> {
   const start = deps.pipeline.current;
   const measure = async (config: CognitiveConfig): Promise<Measurement> => {
     deps.pipeline.configure(withSwitches(config, { karma: false }));
@@ -79,6 +84,8 @@ export async function tuneFromFeedback(deps: { store: Store; memory: MemoryServi
     for (const c of cases) {
       const res = await deps.memory.recall(c.workspaceId, { query: c.query, k: K }, { dry: true });
       scores.push(caseScore(res.hits.map((h) => h.chunk_hash), c));
+      await new Promise(setImmediate); // a server keeps answering while it tunes
+      opts.signal?.throwIfAborted();
     }
     const mean = (odd: boolean) => average(scores.filter((_, i) => i % 2 === (odd ? 1 : 0)));
     return { heldIn: mean(false), heldOut: scores.length > 1 ? mean(true) : null };

@@ -92,52 +92,71 @@ describe("tuneFromFeedback", () => {
 describe("the automatic tuner", () => {
   const tunerOf = (s: TestService, env: NodeJS.ProcessEnv = {}) =>
     createAutoTuner({ store: s.runtime.store, retriever: s.runtime.retriever, clock: systemClock, lexicon: null, live: s.runtime.cognitive.pipeline, env, log: () => {} });
+  const eventCount = (s: TestService) => s.runtime.store.listEvents(s.workspaceId, { limit: 10_000 }).length;
 
   it("tunes on feedback that arrived since its last run, on a shadow pipeline, and the live one takes the result", async () => {
     const { s, used } = await serviceWithFeedback();
     const live = s.runtime.cognitive.pipeline;
-    const counters = JSON.stringify(live.counters.totals());
+    const events = eventCount(s);
+    const impressions = JSON.stringify(s.runtime.store.listImpressions());
     const tuner = tunerOf(s);
     const r = await tuner.runOnce();
     expect(r?.decisions.find((d) => d.layer === "viveka" && d.parameter === "duplicatePenalty" && d.after === 0.5)?.kept).toBe(true);
     expect(latestTuned(s.runtime.store)?.run_id).toMatch(/^auto-/);
     expect(live.current.params.viveka.duplicatePenalty).toBe(0.5); // as a restart would have it
-    expect(JSON.stringify(live.counters.totals())).toBe(counters); // the replays counted nothing
+    expect(eventCount(s)).toBe(events); // the replays wrote nothing
+    expect(JSON.stringify(s.runtime.store.listImpressions())).toBe(impressions);
     // Nothing new: no run, no record.
     const records = tunerDecisions(s.runtime.store).length;
     expect(await tuner.runOnce()).toBeNull();
     expect(tunerDecisions(s.runtime.store)).toHaveLength(records);
-    // A new report is reason to look again.
+    // A new report is reason to look again, starting from the tuned parameters.
     expect((await s.post("/v1/memory/feedback", { chunk_hashes: [used], outcome: "used", query: QUERIES[1] })).status).toBe(200);
-    expect(await tuner.runOnce()).not.toBeNull();
+    const again = await tuner.runOnce();
+    expect(again?.decisions.filter((d) => d.layer === "viveka" && d.parameter === "duplicatePenalty").map((d) => d.before)).toContain(0.5);
   });
 
-  it("waits for enough feedback, and leaves the live parameters alone under SMRITI_TUNED=0", async () => {
+  it("waits for enough feedback", async () => {
     const s = await startTestService();
     open.push(s);
     await s.post("/v1/memory/ingest", { source_path: "a.md", content: `# A\n\n${durable}\n` });
     const hash = s.runtime.store.documentChunks(s.workspaceId, "a.md")[0]!.chunkHash;
     await s.post("/v1/memory/feedback", { chunk_hashes: [hash], outcome: "used", query: QUERIES[0] });
     expect(await tunerOf(s).runOnce()).toBeNull(); // one query: too few to tune on
-
-    const { s: t } = await serviceWithFeedback();
-    const before = t.runtime.cognitive.pipeline.current;
-    expect(await tunerOf(t, { SMRITI_TUNED: "0" }).runOnce()).not.toBeNull();
-    expect(t.runtime.cognitive.pipeline.current).toEqual(before);
   });
 
-  it("runs in a server runtime unless SMRITI_AUTOTUNE_MINUTES=0 or the parameters were given", async () => {
+  it("checks on a timer, logs what it kept, and a stop during a run records nothing", async () => {
+    const { s } = await serviceWithFeedback();
+    const logged: string[] = [];
+    const tuner = createAutoTuner({ store: s.runtime.store, retriever: s.runtime.retriever, clock: systemClock, lexicon: null, live: s.runtime.cognitive.pipeline, env: {}, log: (m) => logged.push(m) });
+    tuner.start(0.001); // 60 ms
+    for (let i = 0; i < 200 && !logged.some((m) => m.startsWith("auto-tune on")); i++) await new Promise((r) => setTimeout(r, 25));
+    await tuner.stop();
+    expect(logged.find((m) => m.startsWith("auto-tune on"))).toMatch(/viveka\.duplicatePenalty 1\.5 -> 0\.5/);
+
+    const { s: t } = await serviceWithFeedback();
+    const stopped = tunerOf(t);
+    const run = stopped.runOnce();
+    await stopped.stop();
+    await expect(run).rejects.toThrow();
+    expect(latestTuned(t.runtime.store)).toBeNull();
+    expect(t.runtime.cognitive.pipeline.current).toEqual(defaultCognitiveConfig);
+  });
+
+  it("runs only in the serving runtime, and not when tuned parameters are ignored or given", async () => {
     const dir = mkdtempSync(join(tmpdir(), "smriti-autotune-"));
     try {
-      const tunes = async (env: NodeJS.ProcessEnv, cognitive?: typeof defaultCognitiveConfig) => {
-        const rt = await createRuntime(loadConfig(env, { data: dir }), { embedder: null, log: () => {}, background: true, ...(cognitive ? { cognitive } : {}) });
+      const tunes = async (env: NodeJS.ProcessEnv, opts: { autoTune?: boolean; cognitive?: typeof defaultCognitiveConfig } = { autoTune: true }) => {
+        const rt = await createRuntime(loadConfig(env, { data: dir }), { embedder: null, log: () => {}, background: true, ...opts });
         const on = rt.autoTuner !== null;
         await rt.close();
         return on;
       };
       expect(await tunes({})).toBe(true);
+      expect(await tunes({}, {})).toBe(false); // background alone (smriti mcp, the bench) does not tune
       expect(await tunes({ SMRITI_AUTOTUNE_MINUTES: "0" })).toBe(false);
-      expect(await tunes({}, defaultCognitiveConfig)).toBe(false);
+      expect(await tunes({ SMRITI_TUNED: "0" })).toBe(false);
+      expect(await tunes({}, { autoTune: true, cognitive: defaultCognitiveConfig })).toBe(false);
       expect(() => loadConfig({ SMRITI_AUTOTUNE_MINUTES: "soon" }, { data: dir })).toThrow(/SMRITI_AUTOTUNE_MINUTES/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
