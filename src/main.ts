@@ -67,7 +67,7 @@ export interface FullRuntime extends Runtime {
   retriever: Retriever;
   embedder: Embedder | null;
   cognitive: CognitiveStack;
-  /** The server's automatic tuner (runtimes opened with `background` and the store's own parameters); null otherwise. */
+  /** The automatic tuner (runtimes opened with `autoTune`, as `smriti serve` does, and the store's own parameters); null otherwise. */
   autoTuner: AutoTuner | null;
 }
 
