@@ -37,7 +37,7 @@ export interface GloveCacheInfo {
 
 /** Makes sure a valid cache exists (building it from the installed package if needed). */
 export async function ensureGloveCache(opts: GloveEmbedderOptions = {}): Promise<GloveCacheInfo> {
-  const opened = await openGloveCache(cacheOptions(opts));
+  const opened = await openGloveCache(opts);
   const { size } = await stat(opened.path);
   const info = { path: opened.path, built: opened.built, bytes: size, words: opened.table.words.length };
   return opened.rejected === undefined ? info : { ...info, rejected: opened.rejected };
@@ -45,13 +45,10 @@ export async function ensureGloveCache(opts: GloveEmbedderOptions = {}): Promise
 
 /** Loads (building once if needed) the GloVe cache and returns the SIF sentence embedder. */
 export async function loadGloveEmbedder(opts: GloveEmbedderOptions = {}): Promise<Embedder> {
-  const { table } = await openGloveCache(cacheOptions(opts));
+  const { table } = await openGloveCache(opts);
   return new GloveSifEmbedder(table);
 }
 
-function cacheOptions(opts: GloveEmbedderOptions): GloveCacheOptions {
-  return { ...(opts.cacheDir === undefined ? {} : { cacheDir: opts.cacheDir }), ...(opts.onBuild === undefined ? {} : { onBuild: opts.onBuild }) };
-}
 
 class GloveSifEmbedder implements Embedder, WordNeighbours, WordSimilarity {
   readonly id = GLOVE_EMBEDDER_ID;

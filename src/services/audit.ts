@@ -47,8 +47,7 @@ export class AuditService {
 
   tail(call: CallContext, input: AuditRequest): AuditResponse {
     const req = AuditRequestSchema.parse(input);
-    // Newest first is a tail; a replay reads in run order; a cursor continues the walk it came from.
-    const order = req.order ? (req.order === "newest" ? "desc" : "asc") : req.cursor ? cursorOrder(req.cursor, call.workspaceId) : req.trajectory_id === undefined ? "desc" : "asc";
+    const order = walkOrder(req, call.workspaceId);
     const page = pageBySeq(call.workspaceId, req, (afterSeq, limit) =>
       this.store.listEvents(call.workspaceId, {
         afterSeq,
@@ -70,6 +69,13 @@ export class AuditService {
 /** The event that opened a grounded answer's trajectory in this workspace (it holds the request), if any. */
 export function trajectoryRequest(store: Store, workspaceId: string, trajectoryId: string): StoredEvent | undefined {
   return store.listEvents(workspaceId, { trajectoryId, types: ["grounded.request"], limit: 1 })[0];
+}
+
+/** Newest first is a tail; a replay reads in run order; a cursor continues the walk it came from; `order` says otherwise. */
+function walkOrder(req: { order?: "newest" | "oldest" | undefined; cursor?: string | undefined; trajectory_id?: string | undefined }, workspaceId: string): "asc" | "desc" {
+  if (req.order) return req.order === "newest" ? "desc" : "asc";
+  if (req.cursor) return cursorOrder(req.cursor, workspaceId);
+  return req.trajectory_id === undefined ? "desc" : "asc";
 }
 
 /** An event draft for this caller; stores append it inside the write's own transaction. */

@@ -4,7 +4,7 @@ import type { CognitivePipeline } from "../cognitive/pipeline.ts";
 import { RECORD_KINDS } from "../cognitive/records.ts";
 import { runtimeCognitiveConfig } from "../cognitive/runtime-config.ts";
 import { buildCognitiveStack } from "../cognitive/stack.ts";
-import type { Clock, Store, WordNeighbours } from "../ports.ts";
+import type { Clock, Store, StoredEvent, WordNeighbours } from "../ports.ts";
 import { FEEDBACK_EVENT } from "./feedback.ts";
 import { feedbackCases, MIN_FEEDBACK_CASES, tuneFromFeedback, type FeedbackTuning } from "./feedback-tuning.ts";
 import { MemoryService } from "./memory.ts";
@@ -34,10 +34,7 @@ export class AutoTuner {
   async runOnce(): Promise<FeedbackTuning | null> {
     const { store, now, env } = this.deps;
     const newest = new Map(store.listWorkspaces().map((w) => [w.id, store.listEvents(w.id, { types: [FEEDBACK_EVENT], order: "desc", limit: 1 })[0]] as const));
-    const fresh = this.seen
-      ? [...newest].some(([ws, e]) => (e?.seq ?? 0) > (this.seen!.get(ws) ?? 0))
-      : [...newest.values()].some((e) => e !== undefined && e.at > (store.listCognitiveRecords({ kind: RECORD_KINDS.tuned, limit: 1 })[0]?.at ?? -Infinity)); // first look: anything since the latest recorded run
-    if (!fresh) return null;
+    if (!this.isFresh(newest)) return null;
     const cases = feedbackCases(store, [...newest.keys()]);
     if (cases.length < MIN_FEEDBACK_CASES) return null;
     // Read before the run: a report that lands while it measures is the next run's.
@@ -49,6 +46,14 @@ export class AutoTuner {
     const kept = result.decisions.filter((d) => d.kept);
     this.deps.log(`auto-tune on ${result.cases} feedback queries: ${kept.length ? kept.map((d) => `${d.layer}.${d.parameter} ${String(d.before)} -> ${String(d.after)}`).join(", ") : "no change kept"}`);
     return result;
+  }
+
+  /** Feedback newer than the last run: by event seq once this process has run, else by time against the latest recorded run. */
+  private isFresh(newest: ReadonlyMap<string, StoredEvent | undefined>): boolean {
+    const seen = this.seen;
+    if (seen) return [...newest].some(([ws, e]) => (e?.seq ?? 0) > (seen.get(ws) ?? 0));
+    const lastRun = this.deps.store.listCognitiveRecords({ kind: RECORD_KINDS.tuned, limit: 1 })[0]?.at ?? -Infinity;
+    return [...newest.values()].some((e) => e !== undefined && e.at > lastRun);
   }
 
   /** Checks every `minutes`; a failed run is logged and the next check tries again. */
