@@ -1,6 +1,33 @@
-// Lint rules: typescript-eslint recommended plus the house rules (no focused tests, no floating promises in src).
+// Lint rules: typescript-eslint recommended, the house rules (no focused tests), and the direction of dependencies.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+
+// The src/ folders bottom up: each may import those before it, never those after it.
+const LAYERS = ["contract", "domain", "ports", "search", "cognitive", "services", "sessions", "transports", "cli"];
+// Adapters implement ports; only the composition root (main, cli) picks and imports them.
+const ADAPTERS = ["store", "embed", "llm", "nlp", "observability"];
+// The composition root's files; transports see the composed service through runtime.ts alone.
+const ROOT = ["main.ts", "local-client.ts", "config.ts"];
+const TRANSPORTS = ["http", "mcp"];
+
+const patterns = (names) => names.flatMap((n) => (n.endsWith(".ts") ? [`**/${n}`] : [`**/${n}/**`]));
+const rule = (files, forbid, message, extra = []) => ({
+  files,
+  rules: { "no-restricted-imports": ["error", { patterns: [{ group: [...patterns(forbid), ...extra], message }] }] },
+});
+const above = (layer) => LAYERS.slice(LAYERS.indexOf(layer) + 1);
+const others = (list, one) => list.filter((x) => x !== one);
+const ONE_WAY = "dependencies point one way: contract <- domain <- ports <- search <- cognitive <- services <- sessions <- transports <- cli/main (eslint.config.js)";
+
+const layerRules = LAYERS.filter((l) => l !== "transports" && l !== "cli").map((layer) =>
+  rule([`src/${layer}/**/*.ts`], [...above(layer), ...ROOT, "runtime.ts", ...ADAPTERS], ONE_WAY, layer === "contract" || layer === "domain" ? ["node:http", "node:fs", "better-sqlite3"] : []),
+);
+const transportRules = TRANSPORTS.map((t) =>
+  rule([`src/transports/${t}/**/*.ts`], [...others(TRANSPORTS, t), "cli", ...ROOT, ...ADAPTERS], `a transport imports no other transport, adapter or composition root; ${ONE_WAY}`),
+);
+const adapterRules = ADAPTERS.map((a) =>
+  rule([`src/${a}/**/*.ts`], [...above("ports"), ...ROOT, "runtime.ts", ...others(ADAPTERS, a)], `an adapter implements ports and imports no other layer above them or other adapter; ${ONE_WAY}`),
+);
 
 export default tseslint.config(
   { ignores: ["node_modules/**", "data/**", "bench/results/**", "eval/results/**", "web/dist/**", "dist/**"] },
@@ -18,17 +45,8 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    files: ["src/domain/**/*.ts", "src/contract/**/*.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        { patterns: [{ group: ["**/store/**", "**/transports/**", "**/services/**", "node:http", "node:fs", "better-sqlite3"], message: "contract and domain stay pure: dependencies point inward" }] },
-      ],
-    },
-  },
-  {
-    files: ["src/client/**/*.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["node:*"], message: "the client runs in browsers too" }] }] },
-  },
+  ...layerRules,
+  ...transportRules,
+  ...adapterRules,
+  rule(["src/client/**/*.ts"], [...LAYERS.filter((l) => l !== "contract"), ...ROOT, "runtime.ts", ...ADAPTERS], "the client imports the contract only: it runs in browsers too", ["node:*"]),
 );

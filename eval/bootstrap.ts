@@ -1,5 +1,5 @@
 // Bootstrap 95% interval of a mean, resampling items or whole clusters (an article's questions are not independent draws).
-import { mulberry32 } from "../src/domain/prng.ts";
+import { mulberry32 } from "../src/domain/text/prng.ts";
 
 /** 2.5% and 97.5% quantiles of the mean over `resamples` draws; with `clusters`, whole clusters are drawn (seeded: same input, same interval). */
 export function meanInterval(values: readonly number[], clusters?: readonly string[], resamples = 2000): [number, number] {

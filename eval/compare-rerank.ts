@@ -1,5 +1,5 @@
 // Hybrid with a dense KNN leg vs hybrid re-scoring BM25's candidates only: quality per set (`node --import tsx eval/compare-rerank.ts`).
-import { defaultRetrievalConfig } from "../src/services/retrieval-config.ts";
+import { defaultRetrievalConfig } from "../src/search/retrieval-config.ts";
 import { SETS } from "./data/index.ts";
 import { prepareSet, runVariants } from "./run-set.ts";
 import { writeFileSync } from "node:fs";

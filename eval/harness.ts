@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { createRuntime, type FullRuntime } from "../src/main.ts";
 import type { Embedder } from "../src/ports.ts";
-import type { RetrievalConfig } from "../src/services/retrieval-config.ts";
+import type { RetrievalConfig } from "../src/search/retrieval-config.ts";
 import type { CognitiveConfig } from "../src/cognitive/params.ts";
 import { loadGloveEmbedder } from "../src/embed/glove.ts";
 import { progress } from "./progress.ts";

@@ -1,7 +1,7 @@
 // Prints a set's tables and writes eval/results/<set>.json.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RetrievalConfig } from "../src/services/retrieval-config.ts";
+import type { RetrievalConfig } from "../src/search/retrieval-config.ts";
 import type { VariantResult } from "./evaluate.ts";
 import { resultsDir } from "./paths.ts";
 import { paired, type Paired } from "./paired.ts";

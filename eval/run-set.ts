@@ -1,5 +1,5 @@
 // One eval set end to end: fresh store, ingest through the service, every variant through memory.recall.
-import { defaultRetrievalConfig, type RetrievalConfig } from "../src/services/retrieval-config.ts";
+import { defaultRetrievalConfig, type RetrievalConfig } from "../src/search/retrieval-config.ts";
 import { evaluate, type VariantResult } from "./evaluate.ts";
 import { openHarness, type Harness } from "./harness.ts";
 import { ingestSet } from "./ingest.ts";

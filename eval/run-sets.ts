@@ -1,5 +1,5 @@
 // `npm run eval [-- <set>...]`: the standard variants on each set, tables on stdout, JSON in eval/results.
-import { defaultRetrievalConfig } from "../src/services/retrieval-config.ts";
+import { defaultRetrievalConfig } from "../src/search/retrieval-config.ts";
 import { SETS } from "./data/index.ts";
 import { gloveEmbedder } from "./harness.ts";
 import { progress } from "./progress.ts";

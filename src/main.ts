@@ -12,24 +12,25 @@ import type { Runtime } from "./runtime.ts";
 import { AuthService, DEFAULT_WORKSPACE } from "./services/auth.ts";
 import { buildHandlers } from "./services/handlers.ts";
 import { createMetrics } from "./observability/metrics.ts";
-import { AuditService } from "./services/audit.ts";
-import { DecisionService } from "./services/decisions.ts";
-import { DecisionRecordService } from "./services/decision-records.ts";
-import { AssimilationService } from "./services/assimilation.ts";
-import { KnowledgeStatusService } from "./services/knowledge-status.ts";
-import { ProposalService } from "./services/proposals.ts";
-import { FeedbackService, replayFeedback } from "./services/feedback.ts";
-import { UpliftService } from "./services/uplift.ts";
-import { MeetingService } from "./services/meetings.ts";
-import { GroundedService } from "./services/grounded.ts";
-import { OpenLoopService } from "./services/open-loops.ts";
-import { GroundedEvalService } from "./services/grounded-eval.ts";
-import { IngestService } from "./services/ingest.ts";
-import { MemoryService } from "./services/memory.ts";
-import { createAutoTuner, type AutoTuner } from "./services/auto-tune.ts";
-import { startReembedder, type Reembedder } from "./services/reembed.ts";
-import { defaultRetrievalConfig, type RetrievalConfig } from "./services/retrieval-config.ts";
-import { Retriever } from "./services/retriever.ts";
+import { AuditService } from "./services/audit/audit.ts";
+import { DecisionService } from "./services/knowledge/decisions.ts";
+import { DecisionRecordService } from "./services/knowledge/decision-records.ts";
+import { AssimilationService } from "./services/knowledge/assimilation.ts";
+import { KnowledgeStatusService } from "./services/knowledge/knowledge-status.ts";
+import { ProposalService } from "./services/knowledge/proposals.ts";
+import { FeedbackService, replayFeedback } from "./services/cognitive/feedback.ts";
+import { TraceLog } from "./services/cognitive/traces.ts";
+import { UpliftService } from "./services/cognitive/uplift.ts";
+import { MeetingService } from "./services/knowledge/meetings.ts";
+import { GroundedService } from "./services/answering/grounded.ts";
+import { OpenLoopService } from "./services/knowledge/open-loops.ts";
+import { GroundedEvalService } from "./services/answering/grounded-eval.ts";
+import { IngestService } from "./services/memory/ingest.ts";
+import { MemoryService } from "./services/memory/memory.ts";
+import { createAutoTuner, type AutoTuner } from "./services/jobs/auto-tune.ts";
+import { startReembedder, type Reembedder } from "./services/jobs/reembed.ts";
+import { defaultRetrievalConfig, type RetrievalConfig } from "./search/retrieval-config.ts";
+import { Retriever } from "./search/retriever.ts";
 import { openSqliteStore } from "./store/sqlite/index.ts";
 
 export const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -128,6 +129,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     retriever,
     embedder,
     cognitive,
+    traces: new TraceLog(store, () => clock.now().getTime(), log),
     autoTuner,
     async close() {
       await autoTuner?.stop();

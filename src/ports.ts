@@ -1,7 +1,7 @@
 // The narrow interfaces services depend on; adapters implement them, the domain never sees them.
-import type { Scored } from "./domain/topk.ts";
-import type { HashedFields } from "./domain/event-hash.ts";
-import type { DocumentKind } from "./domain/chunk.ts";
+import type { Scored } from "./domain/retrieval/topk.ts";
+import type { HashedFields } from "./domain/audit/event-hash.ts";
+import type { DocumentKind } from "./domain/text/chunk.ts";
 
 /** Turns texts into unit-length vectors; `id` changes whenever the vectors would. */
 export interface Embedder {

@@ -1,10 +1,11 @@
 // What transports need from the composed service: auth, operation handlers, and housekeeping.
 import type { AuthService } from "./services/auth.ts";
 import type { Handlers } from "./services/handlers.ts";
-import type { AuditService } from "./services/audit.ts";
-import type { GroundedService } from "./services/grounded.ts";
+import type { AuditService } from "./services/audit/audit.ts";
+import type { GroundedService } from "./services/answering/grounded.ts";
 import type { Metrics } from "./observability/metrics.ts";
 import type { CognitiveStack } from "./cognitive/stack.ts";
+import type { TraceLog } from "./services/cognitive/traces.ts";
 
 export interface Runtime {
   version: string;
@@ -17,6 +18,8 @@ export interface Runtime {
   metrics: Metrics;
   /** The layer stack the /sdk/cognitive inspection routes read. */
   cognitive: CognitiveStack;
+  /** process() traces, read back by id. */
+  traces: TraceLog;
   log: (msg: string) => void;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 // Markdown documents of 10-50 sections (one ~80-word paragraph each), so each section becomes one chunk.
-import { intBetween, mulberry32 } from "../../src/domain/prng.ts";
+import { intBetween, mulberry32 } from "../../src/domain/text/prng.ts";
 import { TextGenerator } from "./text.ts";
 
 export interface BenchDocument {

@@ -1,5 +1,5 @@
 // Queries of 3-8 words drawn from the same Zipf vocabulary, all distinct (so no cache answers them).
-import { intBetween, mulberry32 } from "../../src/domain/prng.ts";
+import { intBetween, mulberry32 } from "../../src/domain/text/prng.ts";
 import { TextGenerator } from "./text.ts";
 
 export function generateQueries(vocab: readonly string[], count: number, seed: number): string[] {

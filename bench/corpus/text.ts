@@ -1,5 +1,5 @@
 // Sentences and paragraphs of Zipf-sampled real words, punctuated like prose.
-import { intBetween, type Rng } from "../../src/domain/prng.ts";
+import { intBetween, type Rng } from "../../src/domain/text/prng.ts";
 import { Zipf } from "./zipf.ts";
 
 export class TextGenerator {

@@ -1,5 +1,5 @@
 // Zipf-distributed ranks (p(r) ∝ 1/r^s) by inverse CDF: natural word frequencies, hence natural BM25 posting lengths.
-import type { Rng } from "../../src/domain/prng.ts";
+import type { Rng } from "../../src/domain/text/prng.ts";
 
 export class Zipf {
   private readonly cdf: Float64Array;

@@ -1,9 +1,9 @@
 // `node --import tsx eval/answers/diagnose.ts`: where XQuAD F1 is lost on the TUNE split, stage by stage (retrieval, sentence
 // choice, span choice), never abstaining. Never reads the test split.
-import { planAnswer } from "../../src/domain/answer.ts";
+import { planAnswer } from "../../src/domain/answering/answer.ts";
 import { posTags } from "../../src/nlp/wink-tagger.ts";
 import type { WordSimilarity } from "../../src/ports.ts";
-import { defaultRetrievalConfig } from "../../src/services/retrieval-config.ts";
+import { defaultRetrievalConfig } from "../../src/search/retrieval-config.ts";
 import { openHarness } from "../harness.ts";
 import { ingestSet } from "../ingest.ts";
 import { textTable } from "../table.ts";

@@ -2,8 +2,8 @@
 // split only (XQuAD even articles, LoCoMo conv-26/30). Prints answer quality by question kind; --cv cross-validates the span
 // scorer over the tune vaults, --cv-sentences the weight of SENTENCE's indirect matches; --fit-spans fits SPAN (src/domain/span-score.ts; a ranking, see ranking.ts) and scans SPAN_MIN;
 // --fit fits CONFIDENCE (src/domain/answer.ts), optionally on a subset of its features; --cv-confidence cross-validates it; --ablate gives each span feature's paired change. The modes live in tune/. Never reads the test split.
-import { ANSWER_THRESHOLD, CONFIDENCE } from "../../src/domain/answer.ts";
-import { answerType } from "../../src/domain/answer-type.ts";
+import { ANSWER_THRESHOLD, CONFIDENCE } from "../../src/domain/answering/answer.ts";
+import { answerType } from "../../src/domain/answering/answer-type.ts";
 import { progress } from "../progress.ts";
 import { textTable } from "../table.ts";
 import { answeredAt, locomoMetrics, xquadMetrics } from "./score.ts";

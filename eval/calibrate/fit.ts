@@ -1,6 +1,6 @@
 // The calibrated scoring models fitted from harvested samples (stage 1: absolute signals; stage 2: query-relative),
 // with held-out calibration quality. Predictions go through the service's own fusion code.
-import { calibrateQuery, fuse, keepsOrder, type FusionWeights, type ModeWeights, type QueryCalibration } from "../../src/domain/fusion.ts";
+import { calibrateQuery, fuse, keepsOrder, type FusionWeights, type ModeWeights, type QueryCalibration } from "../../src/domain/retrieval/fusion.ts";
 import type { Sample } from "./harvest.ts";
 import { fitLogistic } from "./logistic.ts";
 import { calibration, type Calibration } from "./reliability.ts";

@@ -1,5 +1,5 @@
 // Ranking sensitivity to the dense/lexical weight ratio: every set through memory.recall per ratio.
-import type { RetrievalConfig } from "../../src/services/retrieval-config.ts";
+import type { RetrievalConfig } from "../../src/search/retrieval-config.ts";
 import { evaluate, type VariantResult } from "../evaluate.ts";
 import { progress } from "../progress.ts";
 import type { SetRun } from "../run-set.ts";

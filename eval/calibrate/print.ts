@@ -1,5 +1,5 @@
 // Text output of the calibration run.
-import type { FusionWeights, ModeWeights, QueryCalibration } from "../../src/domain/fusion.ts";
+import type { FusionWeights, ModeWeights, QueryCalibration } from "../../src/domain/retrieval/fusion.ts";
 import { textTable } from "../table.ts";
 import type { HeldOut, Model } from "./fit.ts";
 import type { GridPoint } from "./grid.ts";

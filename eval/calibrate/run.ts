@@ -1,7 +1,7 @@
 // `npm run eval -- calibrate`: fit the fusion and query-relative calibration weights of every mode, choose the hybrid
 // dense/lexical ratio on all sets, report held-out calibration before/after, write eval/results/calibration.json.
-import { fuse, type ModeWeights } from "../../src/domain/fusion.ts";
-import { defaultRetrievalConfig, type RetrievalConfig } from "../../src/services/retrieval-config.ts";
+import { fuse, type ModeWeights } from "../../src/domain/retrieval/fusion.ts";
+import { defaultRetrievalConfig, type RetrievalConfig } from "../../src/search/retrieval-config.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SETS } from "../data/index.ts";

@@ -1,7 +1,7 @@
 // The ablation/tuner sets: each ingested once, then measured per query under any cognitive config through the real service.
 import type { CognitiveConfig } from "../../src/cognitive/params.ts";
 import type { FullRuntime } from "../../src/main.ts";
-import { defaultRetrievalConfig } from "../../src/services/retrieval-config.ts";
+import { defaultRetrievalConfig } from "../../src/search/retrieval-config.ts";
 import { callFor } from "../answers/run.ts";
 import { loadXquad } from "../answers/xquad.ts";
 import { SETS } from "../data/index.ts";

@@ -1,5 +1,5 @@
 // Perturbations of LoCoMo for `npm run eval -- stress`, built in memory at eval time: each is the one situation a layer exists for.
-import { intBetween, mulberry32, type Rng } from "../../src/domain/prng.ts";
+import { intBetween, mulberry32, type Rng } from "../../src/domain/text/prng.ts";
 import type { EvalQuery, EvalSet } from "../types.ts";
 
 const EXPORT_DIR = "export/";

@@ -2,12 +2,12 @@
 import type { LayerId } from "../../src/contract/cognitive-layers.ts";
 import { defaultCognitiveConfig, withSwitches, type CognitiveConfig } from "../../src/cognitive/params.ts";
 import { recordStress, type StressCase } from "../../src/cognitive/records.ts";
-import { isNearDuplicate } from "../../src/domain/similarity.ts";
-import { tokenize } from "../../src/domain/tokenize.ts";
+import { isNearDuplicate } from "../../src/domain/retrieval/similarity.ts";
+import { tokenize } from "../../src/domain/text/tokenize.ts";
 import type { FullRuntime } from "../../src/main.ts";
 import type { CallContext } from "../../src/services/context.ts";
-import { feedbackCases, tuneFromFeedback } from "../../src/services/feedback-tuning.ts";
-import { defaultRetrievalConfig } from "../../src/services/retrieval-config.ts";
+import { feedbackCases, tuneFromFeedback } from "../../src/services/cognitive/feedback-tuning.ts";
+import { defaultRetrievalConfig } from "../../src/search/retrieval-config.ts";
 import { loadLocomo, locomoSpeakers } from "../data/locomo.ts";
 import { recallAt, uniqueInOrder } from "../metrics.ts";
 import { progress } from "../progress.ts";

@@ -1,7 +1,7 @@
 // `npm run eval -- qmsum`: do the meeting copilot's decisions and action items cite turns inside QMSum's gold spans, vs random turns?
 import type { MeetingExtractResponse } from "../../src/contract/meetings.ts";
 import { systemClock } from "../../src/ports.ts";
-import { MeetingService } from "../../src/services/meetings.ts";
+import { MeetingService } from "../../src/services/knowledge/meetings.ts";
 import { progress } from "../progress.ts";
 import { provenance, type Provenance } from "../provenance.ts";
 import { writeResult } from "../report.ts";

@@ -1,5 +1,5 @@
 // Hit rate and precision of extracted items against QMSum gold turn ranges, and the same for uniformly random turns.
-import { mulberry32 } from "../../src/domain/prng.ts";
+import { mulberry32 } from "../../src/domain/text/prng.ts";
 import type { GoldQuery, Kind } from "./data.ts";
 
 export interface Tally {

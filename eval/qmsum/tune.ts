@@ -1,8 +1,8 @@
 // `node --import tsx eval/qmsum/tune.ts`: per-cue figures on the tune split only (even-index meetings), for choosing cue lists.
-import { lineAt } from "../../src/domain/lines.ts";
-import { AGREEMENT, DECISION_CUES } from "../../src/domain/meeting-decisions.ts";
-import { parseTranscript } from "../../src/domain/transcript.ts";
-import { utterancesOf } from "../../src/domain/utterances.ts";
+import { lineAt } from "../../src/domain/text/lines.ts";
+import { AGREEMENT, DECISION_CUES } from "../../src/domain/meetings/decisions.ts";
+import { parseTranscript } from "../../src/domain/meetings/transcript.ts";
+import { utterancesOf } from "../../src/domain/meetings/utterances.ts";
 import { textTable } from "../table.ts";
 import { KINDS, loadQmsum, type Kind } from "./data.ts";
 

@@ -1,6 +1,6 @@
 // `smriti audit verify`: recomputes every workspace's hash chain and fails on any edited, removed or reordered event.
 import type { Command } from "commander";
-import { AuditService } from "../services/audit.ts";
+import { AuditService } from "../services/audit/audit.ts";
 import { addDataOption, CliError, printJson, withRuntime, type DataOptions } from "./shared.ts";
 
 export function registerAudit(program: Command): void {

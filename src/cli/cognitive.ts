@@ -6,8 +6,8 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { createClient, SmritiError, type SmritiClient } from "../client/index.ts";
-import { createLocalClient } from "../client/local.ts";
-import { feedbackCases, MIN_FEEDBACK_CASES, tuneFromFeedback } from "../services/feedback-tuning.ts";
+import { createLocalClient } from "../local-client.ts";
+import { feedbackCases, MIN_FEEDBACK_CASES, tuneFromFeedback } from "../services/cognitive/feedback-tuning.ts";
 import { addDataOption, CliError, configFrom, type DataOptions, printJson, requireData, withRuntime } from "./shared.ts";
 
 interface Target extends DataOptions {

@@ -1,6 +1,6 @@
 // The cognitive stack's tunable parameters and switches, with the defaults the ablation and the tuner chose.
 import { LAYER_IDS, type LayerId } from "../contract/cognitive-layers.ts";
-import { NEAR_DUPLICATE_JACCARD } from "../domain/similarity.ts";
+import { NEAR_DUPLICATE_JACCARD } from "../domain/retrieval/similarity.ts";
 
 /** Every layer's knobs; the tuner adjusts these (eval/cognitive/tune.ts). */
 export interface CognitiveParams {

@@ -1,10 +1,12 @@
 // The cognitive pipeline: runs each layer's hooks in stack order behind a failure guard, stages their counters, times them.
 import type { LayerId } from "../contract/cognitive-layers.ts";
 import type { ChunkFilter, ChunkRecord } from "../ports.ts";
-import type { Candidate, Mode, RetrievalQuery } from "../services/retriever.ts";
+import type { Candidate, Mode, RetrievalQuery } from "../search/retriever.ts";
 import type { CounterRegistry } from "./counters.ts";
 import { withSwitches, type CognitiveConfig, type LayerSwitches } from "./params.ts";
-import type { Stage, TraceStep } from "./trace.ts";
+import type { TraceStep } from "../contract/cognitive.ts";
+
+type Stage = TraceStep["stage"];
 import type { AnswerState, EvidenceState, Layer, LayerContext, Op, QueryState } from "./types.ts";
 
 export interface ThinkInput {

@@ -16,7 +16,6 @@ import { sankalpa } from "./layers/sankalpa.ts";
 import { viveka } from "./layers/viveka.ts";
 import { defaultCognitiveConfig, type CognitiveConfig } from "./params.ts";
 import { CognitivePipeline } from "./pipeline.ts";
-import { TraceLog } from "./process.ts";
 import type { Layer } from "./types.ts";
 
 export interface StackOptions {
@@ -34,8 +33,6 @@ export interface CognitiveStack {
   pipeline: CognitivePipeline;
   karma: KarmaLedger;
   impressions: Impressions;
-  /** process() traces, read back by id. */
-  traces: TraceLog;
   /** Where the counters and durable figures live (the inspection routes read them). */
   store: Store;
   /** Writes counters and impressions every `ms` in the background (the server). */
@@ -55,7 +52,6 @@ export function buildCognitiveStack(opts: StackOptions): CognitiveStack {
     pipeline: new CognitivePipeline(layers, opts.config ?? defaultCognitiveConfig, counters),
     karma,
     impressions,
-    traces: new TraceLog(opts.store, opts.now, opts.log),
     store: opts.store,
     startFlushing(ms) {
       counters.startFlushing(ms);

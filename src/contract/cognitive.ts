@@ -148,7 +148,8 @@ export const CognitiveProcessRequest = z
   .describe("A bounded pass of a query through the stack: no audit event, counters or learning; only its trace is stored.");
 export type CognitiveProcessRequest = z.input<typeof CognitiveProcessRequest>;
 
-const TraceStep = z.object({
+/** What one layer hook did in one request: ran; off (switched off); skipped (prana's budget was spent); failed (threw: skipped, counted, request went on). */
+export const TraceStep = z.object({
   layer: LayerId,
   stage: z.enum(["perceive", "weigh", "decide", "commit"]),
   status: z.enum(["ran", "off", "skipped", "failed"]),
@@ -168,6 +169,9 @@ export const CognitiveTrace = z.object({
   evidence: z.array(z.object({ chunk_hash: z.string(), source_path: z.string(), anchor: z.string(), score: z.number(), flags: z.array(z.string()).readonly() })),
   steps: z.array(TraceStep),
 });
+
+export type TraceStep = z.infer<typeof TraceStep>;
+export type CognitiveTrace = z.infer<typeof CognitiveTrace>;
 
 export const TraceIdParam = z.string().min(1).max(200);
 

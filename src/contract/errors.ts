@@ -71,3 +71,16 @@ function flatten(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): Fl
     return flatten(nested.filter((n) => n.code !== "unrecognized_keys"), path);
   });
 }
+
+/** Any thrown value as an AppError: validation failures keep their details; unknown errors are logged and become 500 internal_error. */
+export function toAppError(err: unknown, log: (msg: string) => void): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof z.ZodError) return validationError(err);
+  log(`unhandled error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  return new AppError("internal_error", "internal error");
+}
+
+/** The wire envelope of an error, as HTTP bodies and MCP isError results carry it. */
+export function errorBody(err: AppError): ErrorBody {
+  return { error: { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) } };
+}

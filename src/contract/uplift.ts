@@ -1,6 +1,6 @@
 // GET /v1/cognitive/uplift: what each cognitive layer and the automatic tuner contributed (HTTP only; MCP clients read /metrics).
 import { z } from "zod";
-import { parseDuration } from "../domain/duration.ts";
+import { parseDuration } from "./duration.ts";
 import { LayerId } from "./cognitive-layers.ts";
 
 export const UpliftRequest = z

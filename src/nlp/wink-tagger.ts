@@ -2,7 +2,7 @@
 // Tagger the answerer is given (src/domain/language.ts).
 import { createRequire } from "node:module";
 import type { Model, WinkMethods } from "wink-nlp";
-import type { Tagged, Tagger } from "../domain/language.ts";
+import type { Tagged, Tagger } from "../domain/answering/language.ts";
 
 let nlp: WinkMethods | null = null;
 

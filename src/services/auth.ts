@@ -1,7 +1,7 @@
 // Workspace-bound bearer tokens: issue (stored hashed), authenticate, and check the actor header.
 import { randomBytes, randomUUID } from "node:crypto";
 import { AppError } from "../contract/errors.ts";
-import { sha256Hex } from "../domain/hash.ts";
+import { sha256Hex } from "../domain/text/hash.ts";
 import type { Store, TokenRecord } from "../ports.ts";
 import type { CallContext } from "./context.ts";
 

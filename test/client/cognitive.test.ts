@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, SmritiError, type SmritiClient } from "../../src/client/index.ts";
-import { createLocalClient, type LocalClient } from "../../src/client/local.ts";
+import { createLocalClient, type LocalClient } from "../../src/local-client.ts";
 import { LAYER_IDS } from "../../src/contract/cognitive-layers.ts";
 import { listen, type RunningServer } from "../../src/transports/http/serve.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";

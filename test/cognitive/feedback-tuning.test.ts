@@ -5,13 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { latestTuned, tunerDecisions } from "../../src/cognitive/records.ts";
-import { caseScore, feedbackCases, tuneFromFeedback } from "../../src/services/feedback-tuning.ts";
+import { caseScore, feedbackCases, tuneFromFeedback } from "../../src/services/cognitive/feedback-tuning.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { defaultCognitiveConfig } from "../../src/cognitive/params.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createRuntime } from "../../src/main.ts";
 import { systemClock } from "../../src/ports.ts";
-import { createAutoTuner } from "../../src/services/auto-tune.ts";
+import { createAutoTuner } from "../../src/services/jobs/auto-tune.ts";
 
 const open: TestService[] = [];
 afterEach(async () => {

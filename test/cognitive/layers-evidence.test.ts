@@ -8,7 +8,7 @@ import { createKarma, KarmaLedger } from "../../src/cognitive/layers/karma.ts";
 import { sankalpa } from "../../src/cognitive/layers/sankalpa.ts";
 import { looksLikeInjection, viveka } from "../../src/cognitive/layers/viveka.ts";
 import { defaultParams } from "../../src/cognitive/params.ts";
-import { contentHash } from "../../src/domain/hash.ts";
+import { contentHash } from "../../src/domain/text/hash.ts";
 import { context, evidence, ids, query } from "./states.ts";
 
 const durable = "The write-ahead log keeps committed transactions durable after a crash.";

@@ -1,6 +1,6 @@
 // The read side later routes call: the snapshot (counters by workspace, uplift, tuner decisions) and process() traces.
 import { afterEach, describe, expect, it } from "vitest";
-import { processQuery } from "../../src/cognitive/process.ts";
+import { processQuery } from "../../src/services/cognitive/process.ts";
 import { recordAblation, recordStress, recordTunerRun } from "../../src/cognitive/records.ts";
 import { cognitiveSnapshot } from "../../src/cognitive/stats.ts";
 import { defaultCognitiveConfig } from "../../src/cognitive/params.ts";
@@ -55,15 +55,15 @@ describe("processQuery", () => {
     await s.runtime.ingest.ingest(s.workspaceId, { source_path: "db.md", content: "# DB\n\nAlice Chen picked PostgreSQL in March 2024.\n" });
     const events = s.runtime.store.listEvents(s.workspaceId, { limit: 100 }).length;
     const call = { workspaceId: s.workspaceId, workspaceName: "default", tokenId: "t", actorId: null };
-    const r = await processQuery(s.runtime.grounded, s.runtime.cognitive.traces, call, { query: "Who picked Post\u200bgreSQL?" });
+    const r = await processQuery(s.runtime.grounded, s.runtime.traces, call, { query: "Who picked Post\u200bgreSQL?" });
     expect(r.trace_id).toMatch(/^trace_/);
     expect(r.perceived).toBe("Who picked PostgreSQL?");
     expect(r.confidence).toBeGreaterThan(0);
     expect(r.evidence[0]?.source_path).toBe("db.md");
     expect(r.steps.find((t) => t.layer === "indriya" && t.stage === "perceive")).toMatchObject({ status: "ran", counts: { queries_normalized: 1 } });
-    expect(s.runtime.cognitive.traces.get(r.trace_id, s.workspaceId)).toEqual(r);
-    expect(s.runtime.cognitive.traces.get(r.trace_id, "another-workspace")).toBeUndefined();
-    expect(s.runtime.cognitive.traces.get("trace_nope", s.workspaceId)).toBeUndefined();
+    expect(s.runtime.traces.get(r.trace_id, s.workspaceId)).toEqual(r);
+    expect(s.runtime.traces.get(r.trace_id, "another-workspace")).toBeUndefined();
+    expect(s.runtime.traces.get("trace_nope", s.workspaceId)).toBeUndefined();
     expect(s.runtime.store.listEvents(s.workspaceId, { limit: 100 })).toHaveLength(events);
     expect(s.runtime.cognitive.pipeline.counters.totals()).toEqual([]);
   });

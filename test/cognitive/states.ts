@@ -2,8 +2,8 @@
 import { defaultParams, type CognitiveParams } from "../../src/cognitive/params.ts";
 import type { Evidence, EvidenceState, LayerContext, Op, QueryState } from "../../src/cognitive/types.ts";
 import type { ChunkRecord } from "../../src/ports.ts";
-import { contentHash } from "../../src/domain/hash.ts";
-import { tokenize } from "../../src/domain/tokenize.ts";
+import { contentHash } from "../../src/domain/text/hash.ts";
+import { tokenize } from "../../src/domain/text/tokenize.ts";
 
 export function query(text: string, over: Partial<QueryState> = {}): QueryState {
   return {

@@ -1,7 +1,7 @@
 // Confidence evidence: the question's names in the cited chunk, rival sentences, and the whole-sentence flag in the plan.
 import { describe, expect, it } from "vitest";
-import { namesFound, standsAlone } from "../../src/domain/answer-confidence.ts";
-import { planAnswer } from "../../src/domain/answer.ts";
+import { namesFound, standsAlone } from "../../src/domain/answering/answer-confidence.ts";
+import { planAnswer } from "../../src/domain/answering/answer.ts";
 
 describe("namesFound", () => {
   it("counts the question's names (not its opening word) found in the text", () => {

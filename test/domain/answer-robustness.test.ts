@@ -1,9 +1,9 @@
 // planAnswer on whatever a caller stores and asks: random mixes of words, names, numbers, punctuation and odd Unicode,
 // through the real tagger. It must never throw, and what it returns must point inside the evidence it was given.
 import { describe, expect, it } from "vitest";
-import { planAnswer, type EvidenceChunk } from "../../src/domain/answer.ts";
-import { intBetween, mulberry32, type Rng } from "../../src/domain/prng.ts";
-import type { Similar } from "../../src/domain/word-sense.ts";
+import { planAnswer, type EvidenceChunk } from "../../src/domain/answering/answer.ts";
+import { intBetween, mulberry32, type Rng } from "../../src/domain/text/prng.ts";
+import type { Similar } from "../../src/domain/answering/word-sense.ts";
 import { posTags } from "../../src/nlp/wink-tagger.ts";
 
 const PIECES = [

@@ -1,13 +1,13 @@
 // Extractive answer spans: the asked kind, candidate spans, span features, and the sentence chosen with its span.
 import { describe, expect, it } from "vitest";
-import { planAnswer } from "../../src/domain/answer.ts";
-import { answerType, typedSpans } from "../../src/domain/answer-type.ts";
-import { candidateSpans } from "../../src/domain/span-candidates.ts";
-import { questionShape, readQuestion, scoreSpans, type SpanFeatures } from "../../src/domain/span-score.ts";
-import { tokenize } from "../../src/domain/tokenize.ts";
-import { questionVerbs } from "../../src/domain/verb-slots.ts";
+import { planAnswer } from "../../src/domain/answering/answer.ts";
+import { answerType, typedSpans } from "../../src/domain/answering/answer-type.ts";
+import { candidateSpans } from "../../src/domain/answering/span-candidates.ts";
+import { questionShape, readQuestion, scoreSpans, type SpanFeatures } from "../../src/domain/answering/span-score.ts";
+import { tokenize } from "../../src/domain/text/tokenize.ts";
+import { questionVerbs } from "../../src/domain/answering/verb-slots.ts";
 import { posTags } from "../../src/nlp/wink-tagger.ts";
-import { kinship, plainWords, type Similar } from "../../src/domain/word-sense.ts";
+import { kinship, plainWords, type Similar } from "../../src/domain/answering/word-sense.ts";
 
 const texts = (text: string, spans: readonly { start: number; end: number }[]) => spans.map((s) => text.slice(s.start, s.end));
 

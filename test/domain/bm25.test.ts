@@ -1,7 +1,7 @@
 // BM25 index: ranking, removal, filtered search, point scores and the normalising upper bound.
 import { describe, expect, it } from "vitest";
-import { Bm25Index } from "../../src/domain/bm25.ts";
-import { tokenize } from "../../src/domain/tokenize.ts";
+import { Bm25Index } from "../../src/search/bm25.ts";
+import { tokenize } from "../../src/domain/text/tokenize.ts";
 import { prng } from "../helpers/prng.ts";
 
 function indexOf(docs: Record<number, string>): Bm25Index {

@@ -1,7 +1,7 @@
 // Chunking: heading-path anchors, fenced code, line-range anchors, offsets that round-trip, size bounds.
 import { describe, expect, it } from "vitest";
-import { CHUNK_TARGET_CHARS, chunkDocument, inferKind, type ChunkDraft } from "../../src/domain/chunk.ts";
-import { contentHash } from "../../src/domain/hash.ts";
+import { CHUNK_TARGET_CHARS, chunkDocument, inferKind, type ChunkDraft } from "../../src/domain/text/chunk.ts";
+import { contentHash } from "../../src/domain/text/hash.ts";
 
 const sentences = (label: string, n: number) =>
   Array.from({ length: n }, (_, i) => `${label} sentence ${i} explains one more detail about the storage engine.`).join(" ");

@@ -1,8 +1,8 @@
 // Fusion (stage 1: base logit, monotone in every signal) and query-relative calibration (stage 2: a probability in
 // [0, 1] that keeps stage 1's order within a query), with contributions that explain the score.
 import { describe, expect, it } from "vitest";
-import { calibrateQuery, fuse, keepsOrder, sigmoid, type QueryCalibration } from "../../src/domain/fusion.ts";
-import { defaultRetrievalConfig } from "../../src/services/retrieval-config.ts";
+import { calibrateQuery, fuse, keepsOrder, sigmoid, type QueryCalibration } from "../../src/domain/retrieval/fusion.ts";
+import { defaultRetrievalConfig } from "../../src/search/retrieval-config.ts";
 import { prng } from "../helpers/prng.ts";
 
 const grid = Array.from({ length: 21 }, (_, i) => i / 20);

@@ -1,6 +1,6 @@
 // Normalization and content addressing (README "Normalization"; SPEC "Citation": chunk_hash).
 import { describe, expect, it } from "vitest";
-import { contentHash, normalizeText, sha256Hex } from "../../src/domain/hash.ts";
+import { contentHash, normalizeText, sha256Hex } from "../../src/domain/text/hash.ts";
 
 describe("contentHash", () => {
   it("has the form sha256: + 64 lowercase hex digits and is the digest of the normalized text", () => {

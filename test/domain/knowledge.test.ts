@@ -1,9 +1,9 @@
 // The pure parts of the knowledge lifecycle: sentence roles, counterpoint detection, artefacts and the maturity scale.
 import { describe, expect, it } from "vitest";
-import { counterReason } from "../../src/domain/counterpoint.ts";
-import { knowledgeMaturity } from "../../src/domain/maturity.ts";
-import { practise, renderArtefact, type Reflection } from "../../src/domain/practice.ts";
-import { reflect } from "../../src/domain/reflection.ts";
+import { counterReason } from "../../src/domain/knowledge/counterpoint.ts";
+import { knowledgeMaturity } from "../../src/domain/knowledge/maturity.ts";
+import { practise, renderArtefact, type Reflection } from "../../src/domain/knowledge/practice.ts";
+import { reflect } from "../../src/domain/knowledge/reflection.ts";
 
 const roles = (text: string) => reflect(text).map((s) => [s.role, text.slice(s.start, s.end)]);
 

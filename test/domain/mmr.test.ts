@@ -1,7 +1,7 @@
 // MMR: diversity trades relevance for novelty; similarity and near-duplicate detection.
 import { describe, expect, it } from "vitest";
-import { mmrOrder, type MmrItem } from "../../src/domain/mmr.ts";
-import { isNearDuplicate, jaccard, similarity } from "../../src/domain/similarity.ts";
+import { mmrOrder, type MmrItem } from "../../src/domain/retrieval/mmr.ts";
+import { isNearDuplicate, jaccard, similarity } from "../../src/domain/retrieval/similarity.ts";
 
 const item = (relevance: number, terms: string): MmrItem => ({ relevance, terms: new Set(terms.split(" ")) });
 

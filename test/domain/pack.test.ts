@@ -1,8 +1,8 @@
 // Pack planning: the hard budget (items + summaries), item cap, reading order, summaries (dedup and MMR: test/cognitive).
 import { describe, expect, it } from "vitest";
-import { planPack, type PackCandidate } from "../../src/domain/pack.ts";
-import { estimateTokens } from "../../src/domain/tokens.ts";
-import { tokenize } from "../../src/domain/tokenize.ts";
+import { planPack, type PackCandidate } from "../../src/domain/retrieval/pack.ts";
+import { estimateTokens } from "../../src/domain/text/tokens.ts";
+import { tokenize } from "../../src/domain/text/tokenize.ts";
 import { prng } from "../helpers/prng.ts";
 
 interface Cand extends PackCandidate {

@@ -5,10 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
-import { sigmoid } from "../../src/domain/fusion.ts";
+import { sigmoid } from "../../src/domain/retrieval/fusion.ts";
 import { createRuntime, type FullRuntime } from "../../src/main.ts";
-import { defaultRetrievalConfig, type RetrievalConfig } from "../../src/services/retrieval-config.ts";
-import type { Mode } from "../../src/services/retriever.ts";
+import { defaultRetrievalConfig, type RetrievalConfig } from "../../src/search/retrieval-config.ts";
+import type { Mode } from "../../src/search/retriever.ts";
 import { toyEmbedder } from "../helpers/toy-embedder.ts";
 import { prng } from "../helpers/prng.ts";
 

@@ -1,9 +1,9 @@
 // Evidence sentence features: the question's words in a sentence, and those it states another way (a back-reference, another word form).
 import { describe, expect, it } from "vitest";
-import { planAnswer, SENTENCE, SPAN } from "../../src/domain/answer.ts";
-import { scoreSentences, type SentenceFeatures } from "../../src/domain/sentence-score.ts";
-import { splitSentences } from "../../src/domain/sentences.ts";
-import { tokenize } from "../../src/domain/tokenize.ts";
+import { planAnswer, SENTENCE, SPAN } from "../../src/domain/answering/answer.ts";
+import { scoreSentences, type SentenceFeatures } from "../../src/domain/answering/sentence-score.ts";
+import { splitSentences } from "../../src/domain/text/sentences.ts";
+import { tokenize } from "../../src/domain/text/tokenize.ts";
 
 /** Features of each sentence of the chunks (every question term weighted 1, chunk score 0.5). */
 function featuresOf(question: string, chunks: readonly string[]): SentenceFeatures[] {

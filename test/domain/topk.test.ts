@@ -1,6 +1,6 @@
 // TopK: the k best by score, best first, ties by smaller id.
 import { describe, expect, it } from "vitest";
-import { TopK } from "../../src/domain/topk.ts";
+import { TopK } from "../../src/domain/retrieval/topk.ts";
 import { prng } from "../helpers/prng.ts";
 
 describe("TopK", () => {

@@ -1,6 +1,6 @@
 // VectorIndex: exact cosine top-k below the prefilter size, and the sign-bit prefilter keeping true neighbours above it.
 import { describe, expect, it } from "vitest";
-import { VectorIndex } from "../../src/domain/vector-index.ts";
+import { VectorIndex } from "../../src/search/vector-index.ts";
 import { prng } from "../helpers/prng.ts";
 
 function unit(v: Float32Array): Float32Array {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuditResponse, type AuditEvent } from "../../src/contract/audit.ts";
 import type { GroundedAnswerResponse } from "../../src/contract/grounded.ts";
 import type { IngestResponse } from "../../src/contract/memory.ts";
-import { GENESIS_HASH } from "../../src/domain/event-hash.ts";
+import { GENESIS_HASH } from "../../src/domain/audit/event-hash.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { audit, auditAll, auditQuery, json, manualClock, type ErrorEnvelope } from "./support.ts";
 

@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventHash } from "../../src/domain/event-hash.ts";
+import { eventHash } from "../../src/domain/audit/event-hash.ts";
 import type { EventRow } from "../../src/store/sqlite/events.ts";
 import { runCli } from "../cli/cli-helpers.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";

@@ -1,7 +1,7 @@
 // Documents prepared the way ingest prepares them (chunks with BM25 terms), for tests that drive a Store directly.
-import { chunkDocument, type DocumentKind } from "../../src/domain/chunk.ts";
-import { contentHash } from "../../src/domain/hash.ts";
-import { tokenize } from "../../src/domain/tokenize.ts";
+import { chunkDocument, type DocumentKind } from "../../src/domain/text/chunk.ts";
+import { contentHash } from "../../src/domain/text/hash.ts";
+import { tokenize } from "../../src/domain/text/tokenize.ts";
 import type { ChunkInput, DocumentRecord } from "../../src/ports.ts";
 
 export const T0 = Date.UTC(2024, 0, 1);

@@ -1,5 +1,5 @@
 // A deterministic embedder for tests: hashed bag of words (texts sharing words get similar vectors, no model to load).
-import { tokenize } from "../../src/domain/tokenize.ts";
+import { tokenize } from "../../src/domain/text/tokenize.ts";
 import type { Embedder } from "../../src/ports.ts";
 
 export const toyEmbedder: Embedder = {

@@ -3,7 +3,7 @@ import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { limits } from "../../src/contract/limits.ts";
 import { fillPath, operations, pathParameters, type OperationId } from "../../src/contract/operations.ts";
-import { contentHash } from "../../src/domain/hash.ts";
+import { contentHash } from "../../src/domain/text/hash.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
 interface Sample {

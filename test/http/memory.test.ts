@@ -2,8 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Citation } from "../../src/contract/citation.ts";
 import type { ForgetResponse, IngestResponse, PackResponse, RecallResponse } from "../../src/contract/memory.ts";
-import { contentHash } from "../../src/domain/hash.ts";
-import { estimateTokens } from "../../src/domain/tokens.ts";
+import { contentHash } from "../../src/domain/text/hash.ts";
+import { estimateTokens } from "../../src/domain/text/tokens.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
 let svc: TestService;

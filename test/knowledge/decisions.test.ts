@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { DecisionExtractResponse } from "../../src/contract/decisions.ts";
 import { limits } from "../../src/contract/limits.ts";
 import { operations } from "../../src/contract/operations.ts";
-import { contentHash } from "../../src/domain/hash.ts";
+import { contentHash } from "../../src/domain/text/hash.ts";
 import { callTool, toolError, useMcpService } from "../helpers/mcp-client.ts";
 import type { TestService } from "../helpers/runtime.ts";
 

@@ -1,8 +1,8 @@
 // The meeting copilot's pure parts: transcript formats, owners, due dates, open questions, summary, and literal spans with the right turns.
 import { describe, expect, it } from "vitest";
-import { findDue } from "../../src/domain/due-dates.ts";
-import { extractMeeting, type ItemDraft, type MeetingDraft } from "../../src/domain/meetings.ts";
-import { parseTranscript } from "../../src/domain/transcript.ts";
+import { findDue } from "../../src/domain/meetings/due-dates.ts";
+import { extractMeeting, type ItemDraft, type MeetingDraft } from "../../src/domain/meetings/copilot.ts";
+import { parseTranscript } from "../../src/domain/meetings/transcript.ts";
 import { prng } from "../helpers/prng.ts";
 
 const NO_DATE = { meetingDate: null };

@@ -4,7 +4,7 @@ import type { Citation } from "../../src/contract/citation.ts";
 import { limits } from "../../src/contract/limits.ts";
 import type { MeetingExtractResponse } from "../../src/contract/meetings.ts";
 import { operations } from "../../src/contract/operations.ts";
-import { contentHash } from "../../src/domain/hash.ts";
+import { contentHash } from "../../src/domain/text/hash.ts";
 import { callTool, toolError, useMcpService } from "../helpers/mcp-client.ts";
 
 const SPEAKERS = `Attendees: Alice Chen, Bob, Carol, Dave (PM)

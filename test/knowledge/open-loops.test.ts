@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OpenLoopsResponse } from "../../src/contract/open-loops.ts";
 import { operations } from "../../src/contract/operations.ts";
-import { findOpenLoops } from "../../src/domain/open-loops.ts";
+import { findOpenLoops } from "../../src/domain/knowledge/open-loops.ts";
 import { callTool, toolError, useMcpService } from "../helpers/mcp-client.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 

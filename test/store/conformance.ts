@@ -1,9 +1,9 @@
 // The Store port's contract, runnable against any adapter: runStoreSuite("sqlite", () => openSqliteStore(file)).
 import { afterEach, describe, expect, it } from "vitest";
-import type { DocumentKind } from "../../src/domain/chunk.ts";
-import { GENESIS_HASH, verifyChain } from "../../src/domain/event-hash.ts";
-import { contentHash } from "../../src/domain/hash.ts";
-import { tokenize } from "../../src/domain/tokenize.ts";
+import type { DocumentKind } from "../../src/domain/text/chunk.ts";
+import { GENESIS_HASH, verifyChain } from "../../src/domain/audit/event-hash.ts";
+import { contentHash } from "../../src/domain/text/hash.ts";
+import { tokenize } from "../../src/domain/text/tokenize.ts";
 import type { EventDraft, RecordRow, Store } from "../../src/ports.ts";
 import { prepareDocument as prepare, T0 } from "../helpers/documents.ts";
 

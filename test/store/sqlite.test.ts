@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { tokenize } from "../../src/domain/tokenize.ts";
+import { tokenize } from "../../src/domain/text/tokenize.ts";
 import type { Store } from "../../src/ports.ts";
 import { openSqliteStore } from "../../src/store/sqlite/index.ts";
 import { migrations } from "../../src/store/sqlite/schema.ts";

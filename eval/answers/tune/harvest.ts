@@ -1,10 +1,10 @@
 // The tune split asked through the real service, with what tuning needs of each answer: its features, candidate spans and evidence.
-import type { EvidenceChunk } from "../../../src/domain/answer.ts";
-import type { Language } from "../../../src/domain/language.ts";
-import type { Similar } from "../../../src/domain/word-sense.ts";
+import type { EvidenceChunk } from "../../../src/domain/answering/answer.ts";
+import type { Language } from "../../../src/domain/answering/language.ts";
+import type { Similar } from "../../../src/domain/answering/word-sense.ts";
 import { posTags } from "../../../src/nlp/wink-tagger.ts";
 import type { WordSimilarity } from "../../../src/ports.ts";
-import { defaultRetrievalConfig } from "../../../src/services/retrieval-config.ts";
+import { defaultRetrievalConfig } from "../../../src/search/retrieval-config.ts";
 import { openHarness } from "../../harness.ts";
 import { ingestSet } from "../../ingest.ts";
 import { ask } from "../ask.ts";

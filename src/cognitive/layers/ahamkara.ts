@@ -1,5 +1,5 @@
 // ahamkara (the self): who is asking. "I", "my", "me" in a query mean the calling actor, so its id joins the search terms.
-import { tokenize } from "../../domain/tokenize.ts";
+import { tokenize } from "../../domain/text/tokenize.ts";
 import type { Layer } from "../types.ts";
 
 const SELF = /\b(i|me|my|mine|myself)\b/i;

@@ -1,5 +1,5 @@
 // dhyana (focus): a pack's items in maximal-marginal-relevance order, so the budget goes to relevant and different evidence.
-import { mmrOrder } from "../../domain/mmr.ts";
+import { mmrOrder } from "../../domain/retrieval/mmr.ts";
 import { headSize } from "../evidence.ts";
 import { termsOf } from "../terms.ts";
 import type { Layer } from "../types.ts";

@@ -1,5 +1,5 @@
 // prana (vital energy): the compute budget, so a long query or a slow layer cannot blow the latency target.
-import { tokenize } from "../../domain/tokenize.ts";
+import { tokenize } from "../../domain/text/tokenize.ts";
 import type { Layer } from "../types.ts";
 
 const WORD = /[\p{L}\p{N}]+/gu;

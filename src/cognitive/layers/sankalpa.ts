@@ -1,5 +1,5 @@
 // sankalpa (intention): a query about what is left to do is a goal; evidence holding unresolved TODO/OPENLOOP markers serves it first.
-import { findOpenLoops } from "../../domain/open-loops.ts";
+import { findOpenLoops } from "../../domain/knowledge/open-loops.ts";
 import { adjustHead } from "../evidence.ts";
 import type { Layer } from "../types.ts";
 

@@ -1,5 +1,5 @@
 // viveka (discernment): tells good evidence from bad. Near-duplicates of better evidence and injection-like text sink.
-import { isNearDuplicate } from "../../domain/similarity.ts";
+import { isNearDuplicate } from "../../domain/retrieval/similarity.ts";
 import { nudge, byScore, headSize } from "../evidence.ts";
 import { termsOf } from "../terms.ts";
 import type { Evidence, Layer } from "../types.ts";

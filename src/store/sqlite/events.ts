@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "./open.ts";
 import type { EventDraft, EventQuery, StoredEvent } from "../../ports.ts";
-import { canonicalJson, eventHash, GENESIS_HASH } from "../../domain/event-hash.ts";
+import { canonicalJson, eventHash, GENESIS_HASH } from "../../domain/audit/event-hash.ts";
 
 /** A row of the events table as SQLite returns it. */
 export interface EventRow {

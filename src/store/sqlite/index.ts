@@ -28,6 +28,7 @@ import { EventRepo } from "./events.ts";
 import { RecordRepo } from "./records.ts";
 import { CognitiveRepo } from "./cognitive.ts";
 import { startBackgroundCheckpoints, type Checkpointer } from "./checkpointer.ts";
+// eslint-disable-next-line no-restricted-imports -- the search engine moves out of the store in the next step
 import { fromBlob, toBlob } from "../../embed/vector.ts";
 
 export interface SqliteOptions {

@@ -1,7 +1,8 @@
 // Per-workspace in-memory BM25 and vector indexes, loaded lazily and kept current by replaying the changes log.
+/* eslint-disable no-restricted-imports -- the search engine moves out of the store in the next step */
 import type { Db } from "./open.ts";
-import { Bm25Index } from "../../domain/bm25.ts";
-import { VectorIndex } from "../../domain/vector-index.ts";
+import { Bm25Index } from "../../search/bm25.ts";
+import { VectorIndex } from "../../search/vector-index.ts";
 import type { ChunkFilter } from "../../ports.ts";
 import { fromBlob } from "../../embed/vector.ts";
 import { OP_ADD } from "./schema.ts";

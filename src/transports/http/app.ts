@@ -1,13 +1,13 @@
 // The Hono app: one loop mounts every operation of the table behind bearer auth, plus health and OpenAPI.
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { AppError, validationError } from "../../contract/errors.ts";
+import { AppError, toAppError, validationError } from "../../contract/errors.ts";
 import { limits } from "../../contract/limits.ts";
 import { GroundedAnswerRequest } from "../../contract/grounded.ts";
 import { operations, type OperationId } from "../../contract/operations.ts";
 import type { CallContext } from "../../services/context.ts";
 import type { Runtime } from "../../runtime.ts";
-import { errorResponse, toAppError } from "./errors.ts";
+import { errorResponse } from "./errors.ts";
 import { openApiDocument } from "./openapi.ts";
 import { groundedStream } from "./grounded-stream.ts";
 import { readJson } from "./read-json.ts";

@@ -3,8 +3,9 @@ import { Hono, type Env } from "hono";
 import { LAYER_IDS, LayerId } from "../../contract/cognitive-layers.ts";
 import { COGNITIVE_PREFIX, CognitiveProcessRequest, CognitiveStateRequest, TraceIdParam, type CognitiveResponses } from "../../contract/cognitive.ts";
 import { AppError, validationError } from "../../contract/errors.ts";
-import { chittaOf, functionalStateOf, goalsOf, healthOf, identityOf, karmaOf, layersOf, layerState, snapshotOf, stateOf } from "../../cognitive/inspect.ts";
-import { processQuery, TRACES_KEPT } from "../../cognitive/process.ts";
+import { chittaOf, functionalStateOf, goalsOf, healthOf, identityOf, karmaOf, layersOf, layerState, snapshotOf, stateOf } from "../../services/cognitive/inspection.ts";
+import { processQuery } from "../../services/cognitive/process.ts";
+import { TRACES_KEPT } from "../../services/cognitive/traces.ts";
 import type { CallContext } from "../../services/context.ts";
 import type { Runtime } from "../../runtime.ts";
 import { readJson } from "./read-json.ts";
@@ -42,13 +43,13 @@ export function mountCognitiveRoutes<E extends Env>(app: Hono<E>, runtime: Runti
   sdk.post("/process", async (c) => {
     const parsed = CognitiveProcessRequest.safeParse(await readJson(c));
     if (!parsed.success) throw validationError(parsed.error);
-    const body: CognitiveResponses["process"] = await processQuery(runtime.grounded, stack.traces, c.get("call"), parsed.data);
+    const body: CognitiveResponses["process"] = await processQuery(runtime.grounded, runtime.traces, c.get("call"), parsed.data);
     return c.json(body);
   });
   sdk.get("/traces/:trace_id", (c) => {
     const id = TraceIdParam.safeParse(c.req.param("trace_id"));
     // Traces are keyed by an unguessable id and stored with their workspace; another workspace's id is 404 as well.
-    const trace: CognitiveResponses["trace"] | undefined = id.success ? stack.traces.get(id.data, ws(c)) : undefined;
+    const trace: CognitiveResponses["trace"] | undefined = id.success ? runtime.traces.get(id.data, ws(c)) : undefined;
     if (!trace) throw new AppError("not_found", `no trace '${c.req.param("trace_id")}' in this workspace (the newest ${TRACES_KEPT} are kept)`);
     return c.json(trace);
   });

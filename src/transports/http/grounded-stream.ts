@@ -4,8 +4,8 @@ import { streamSSE } from "hono/streaming";
 import { AppError } from "../../contract/errors.ts";
 import type { GroundedAnswerRequest } from "../../contract/grounded.ts";
 import type { CallContext } from "../../services/context.ts";
-import type { AuditService } from "../../services/audit.ts";
-import type { GroundedService } from "../../services/grounded.ts";
+import type { AuditService } from "../../services/audit/audit.ts";
+import type { GroundedService } from "../../services/answering/grounded.ts";
 import { LiveRuns, type StreamEvent } from "./live-runs.ts";
 
 const live = new LiveRuns();

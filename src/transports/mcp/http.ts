@@ -4,38 +4,29 @@ import type { Env, Hono } from "hono";
 import { AppError } from "../../contract/errors.ts";
 import { limits } from "../../contract/limits.ts";
 import type { Runtime } from "../../runtime.ts";
-import { errorResponse, toAppError } from "../http/errors.ts";
 import { createMcpServer } from "./server.ts";
 
 export const MCP_PATH = "/mcp";
 
-/** Mounts POST /mcp (and 405s for GET/DELETE); /mcp sits outside /v1, so it authenticates here itself. */
+/** Mounts POST /mcp (and 405s for GET/DELETE); /mcp sits outside /v1, so it authenticates here itself. Errors go to the app's onError. */
 export function mountMcpHttp<E extends Env>(app: Hono<E>, runtime: Runtime): void {
   app.post(MCP_PATH, async (c) => {
+    const call = runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id"));
+    const server = createMcpServer(runtime, call);
+    // No sessionIdGenerator = stateless: any replica can answer any request, nothing to keep between calls.
+    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true, maxRequestBodySize: limits.maxBodyBytes });
+    await server.connect(transport);
     try {
-      const call = runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id"));
-      const server = createMcpServer(runtime, call);
-      // No sessionIdGenerator = stateless: any replica can answer any request, nothing to keep between calls.
-      const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true, maxRequestBodySize: limits.maxBodyBytes });
-      await server.connect(transport);
-      try {
-        // With JSON responses the promise settles once every answer is in the body, so closing afterwards is safe.
-        return await transport.handleRequest(c.req.raw);
-      } finally {
-        await server.close();
-      }
-    } catch (err) {
-      return errorResponse(c, toAppError(err, runtime.log));
+      // With JSON responses the promise settles once every answer is in the body, so closing afterwards is safe.
+      return await transport.handleRequest(c.req.raw);
+    } finally {
+      await server.close();
     }
   });
   // Stateless: no server-initiated SSE stream and no session to delete; MCP allows 405 for both (Streamable HTTP, GET/DELETE).
   app.on(["GET", "DELETE"], MCP_PATH, (c) => {
-    try {
-      runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id"));
-      c.header("Allow", "POST");
-      return errorResponse(c, new AppError("method_not_allowed", `${c.req.method} ${MCP_PATH} is not offered: this MCP endpoint is stateless, use POST`));
-    } catch (err) {
-      return errorResponse(c, toAppError(err, runtime.log));
-    }
+    runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id"));
+    c.header("Allow", "POST");
+    throw new AppError("method_not_allowed", `${c.req.method} ${MCP_PATH} is not offered: this MCP endpoint is stateless, use POST`);
   });
 }

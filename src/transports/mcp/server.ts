@@ -2,11 +2,10 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { AppError, validationError, type ErrorBody } from "../../contract/errors.ts";
+import { AppError, errorBody, toAppError, validationError } from "../../contract/errors.ts";
 import { operations, type OperationId } from "../../contract/operations.ts";
 import type { CallContext } from "../../services/context.ts";
 import type { Runtime } from "../../runtime.ts";
-import { toAppError } from "../http/errors.ts";
 
 // draft-7 like the SDK's own McpServer, because the SDK client validates outputSchema with a draft-07 Ajv.
 const jsonSchema = (schema: z.ZodType, io: "input" | "output") => objectSchema(z.toJSONSchema(schema, { io, target: "draft-7", unrepresentable: "any" }) as JsonObjectSchema);
@@ -42,8 +41,7 @@ const toolDefinitions: Tool[] = [...toolOperations].map(([name, id]) => {
 
 /** Renders an AppError as an isError result carrying the HTTP error envelope, so clients branch on the same codes. */
 export function toolError(err: AppError): CallToolResult {
-  const body: ErrorBody = { error: { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) } };
-  return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }] };
+  return { isError: true, content: [{ type: "text", text: JSON.stringify(errorBody(err)) }] };
 }
 
 /**

@@ -1,0 +1,156 @@
+// Extractive answering: score evidence sentences against the question, pick the best, cut its most likely answer span.
+import { namesFound, standsAlone } from "./answer-confidence.ts";
+import { answerType, typedSpans, type AnswerType } from "./answer-type.ts";
+import { sigmoid } from "../retrieval/fusion.ts";
+import { splitSentences, type Span } from "../text/sentences.ts";
+import { candidateSpans } from "./span-candidates.ts";
+import { scoreSentences, SENTENCE, type SentenceFeatures } from "./sentence-score.ts";
+import { readQuestion, scoreSpans, SPAN, type SpanCandidate } from "./span-score.ts";
+import { tokenize } from "../text/tokenize.ts";
+import type { Language } from "./language.ts";
+
+export { SPAN, type SpanCandidate, type SpanFeatures } from "./span-score.ts";
+export { SENTENCE, type SentenceFeatures } from "./sentence-score.ts";
+
+export interface EvidenceChunk {
+  key: number;
+  text: string;
+  /** Calibrated retrieval score in [0, 1]. */
+  score: number;
+}
+
+export interface ScoredSentence {
+  key: number;
+  span: Span;
+  text: string;
+  /** Its SENTENCE score. */
+  score: number;
+  /** What the score rests on: the weighted share of question terms it holds (overlap), its chunk's score, a typed span, ... */
+  features: SentenceFeatures;
+}
+
+/** What the confidence is computed from (all in [0, 1]); the weights are CONFIDENCE. */
+export interface ConfidenceFeatures {
+  /** The best sentence's weighted question-term overlap. */
+  overlap: number;
+  /** The best sentence's chunk retrieval score. */
+  chunk: number;
+  /** 1 when the best sentence holds a span of the asked type. */
+  typed: number;
+  /** Share of the question's names (capitalized words after the first) found in the best sentence's chunk (also as a word's start: "Amazon" ~ "Amazonian"). */
+  names: number;
+  /** The best sentence's plain share of question terms (unweighted). */
+  terms: number;
+  /** P(answer span) of the best candidate span (0 when there is none). */
+  span: number;
+  /** How far the best sentence leads the best one from another chunk: 1 - its score / the best score (1 with no rival, 0 when nothing scores). */
+  margin: number;
+  /** 1 when the answer is the whole sentence (no span: a why/how question, no candidate, or a "what" span below SPAN_MIN). */
+  whole: number;
+  /** 1 / the number of the 8 best sentences scoring at least 0.8 x the best score (answer-confidence.ts): near-ties make the choice a guess. */
+  alone: number;
+}
+
+export interface AnswerPlan {
+  answerType: AnswerType;
+  /** Best sentences first (at most `keep`). */
+  ranked: ScoredSentence[];
+  /** The sentences the answer rests on. */
+  selected: ScoredSentence[];
+  /** The best candidate span inside selected[0] (spans[0]), relative to its sentence text; null = the sentence is the answer. */
+  answer: Span | null;
+  confidence: number;
+  features: ConfidenceFeatures;
+  /** The candidate spans of selected[0], best first. */
+  spans: SpanCandidate[];
+}
+
+/** Confidence below this is not an answer (README "Grounded answers"); chosen on LoCoMo/XQuAD, see eval/results. */
+export const ANSWER_THRESHOLD = 0.5;
+const HEADING = /^#{1,6}\s/;
+/** Logistic weights over ConfidenceFeatures; fitted by eval/answers/tune.ts on the tune split (eval/answers/README.md). */
+export const CONFIDENCE = { overlap: 0.31, chunk: 0.63, typed: -0.66, names: 2.25, terms: 0.66, span: 1.94, margin: 2.9, whole: -1.39, alone: 1.07, bias: -3.84 };
+/**
+ * The answer sentence is the one of the JOINT_TOP best whose score x P(its best span)^JOINT_SPAN is highest: a sentence
+ * with a likely answer span wins a near-tie (the gold is in the runner-up for 10% of tune questions). Chosen on the tune split.
+ */
+const JOINT_TOP = 3;
+const JOINT_SPAN = 0.1;
+/** A "what" question whose best span is less likely than this gets the whole sentence (a sure partial match beats a likely miss). */
+export const SPAN_MIN = 0.05;
+
+/**
+ * `language`: word vectors and a part-of-speech tagger for the span features that use them (language.ts); without them those features are 0.
+ * `spanWeights`, `sentenceWeights`: SPAN and SENTENCE unless the eval cross-validates other weights end to end (eval/answers/tune.ts).
+ */
+export function planAnswer(question: string, chunks: readonly EvidenceChunk[], keep = 8, language: Language = {}, spanWeights: Record<string, number> = SPAN, sentenceWeights: Readonly<Record<string, number>> = SENTENCE): AnswerPlan {
+  const type = answerType(question);
+  const qTerms = new Set(tokenize(question));
+  const seen = new Map<string, boolean>();
+  const inQuestion = (w: string) => seen.get(w) ?? (seen.set(w, tokenize(w).some((t) => qTerms.has(t))), seen.get(w)!); // memoized: every sentence is cut into phrases
+  const sentences: { chunk: EvidenceChunk; index: number; span: Span; text: string; terms: Set<string> }[] = [];
+  chunks.forEach((chunk, index) => {
+    for (const span of sentencesOf(chunk.text)) {
+      const text = chunk.text.slice(span.start, span.end);
+      if (HEADING.test(text)) continue; // a heading names a topic; it states nothing that answers
+      sentences.push({ chunk, index, span, text, terms: new Set(tokenize(text)) });
+    }
+  });
+  const weight = termWeights(qTerms, sentences.map((s) => s.terms));
+  const typed = sentences.map((s) => answerSpans(s.text, type, qTerms, inQuestion).length > 0);
+  const scored = scoreSentences(question, sentences.map((s, i) => ({ chunk: s.index, chunkScore: s.chunk.score, text: s.text, terms: s.terms, typed: typed[i]! })), weight, sentenceWeights);
+  const ranked: ScoredSentence[] = sentences.map(({ chunk, span, text }, i) => ({ key: chunk.key, span, text, ...scored[i]! }));
+  ranked.sort((a, b) => b.score - a.score || a.key - b.key || a.span.start - b.span.start);
+  const asked = readQuestion(question, language.tag);
+  const spansOf = (s: ScoredSentence) => scoreSpans(s.text, candidateSpans(s.text, type, qTerms, inQuestion, language.tag), asked, weight, language, spanWeights);
+  const joint = ranked.slice(0, JOINT_TOP).map((s) => ({ s, spans: spansOf(s) }));
+  const worth = (c: (typeof joint)[number]) => c.s.score * Math.max(0.01, c.spans[0]?.score ?? 0) ** JOINT_SPAN; // a sentence without a span is not ruled out
+  const chosen = joint.reduce<(typeof joint)[number] | undefined>((a, c) => (a === undefined || worth(c) > worth(a) ? c : a), undefined);
+  if (chosen) ranked.unshift(...ranked.splice(ranked.indexOf(chosen.s), 1));
+  const best = ranked[0];
+  const none = { overlap: 0, chunk: 0, typed: 0, names: 0, terms: 0, span: 0, margin: 0, whole: 0, alone: 0 };
+  if (!best) return { answerType: type, ranked: [], selected: [], answer: null, confidence: 0, features: none, spans: [] };
+  const second = ranked.find((s) => s !== best && s.score >= best.score * 0.9 && s.features.overlap > 0);
+  const spans = chosen!.spans;
+  const top = spans[0];
+  const bestTerms = new Set(tokenize(best.text));
+  const rival = ranked.find((s) => s.key !== best.key);
+  const answer = top && (type !== "entity" || top.score >= SPAN_MIN) ? top.span : null;
+  const features: ConfidenceFeatures = {
+    overlap: best.features.overlap,
+    chunk: best.features.chunk,
+    typed: best.features.typed,
+    names: namesFound(question, chunks.find((c) => c.key === best.key)!.text),
+    terms: qTerms.size ? [...qTerms].filter((t) => bestTerms.has(t)).length / qTerms.size : 0,
+    span: top?.score ?? 0,
+    margin: best.score <= 0 ? 0 : rival ? Math.max(0, Math.min(1, 1 - Math.max(0, rival.score) / best.score)) : 1, // 0 when the joint choice passed over a higher-scored sentence
+    whole: answer ? 0 : 1,
+    alone: standsAlone(best.score, ranked.map((s) => s.score)),
+  };
+  const { bias, ...w } = CONFIDENCE;
+  const confidence = sigmoid(bias + (Object.keys(w) as (keyof typeof w)[]).reduce((z, k) => z + w[k] * features[k], 0));
+  return { answerType: type, ranked: ranked.slice(0, keep), selected: second && !answer ? [best, second] : [best], answer, confidence, features, spans };
+}
+
+/** Sentences of a chunk, re-joined where the splitter cut after an initial ("Y. pestis", "John F. Kennedy") or before a lowercase word. */
+function sentencesOf(text: string): Span[] {
+  const out: Span[] = [];
+  for (const s of splitSentences(text)) {
+    const prev = out.at(-1);
+    if (prev && (/(?:^|[\s(])\p{L}\.$/u.test(text.slice(prev.start, prev.end)) || /^\p{Ll}/u.test(text.slice(s.start, s.end)))) prev.end = s.end;
+    else out.push({ ...s });
+  }
+  return out;
+}
+
+/** Question-term weights: idf over the evidence sentences, so a term every sentence shares counts little and an absent one a lot. */
+function termWeights(qTerms: ReadonlySet<string>, sentences: readonly ReadonlySet<string>[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of qTerms) out.set(t, Math.log(1 + (sentences.length + 1) / (sentences.filter((s) => s.has(t)).length + 0.5)));
+  return out;
+}
+
+/** Typed spans that do not merely repeat the question. */
+function answerSpans(text: string, type: AnswerType, qTerms: ReadonlySet<string>, inQuestion: (word: string) => boolean): Span[] {
+  return typedSpans(text, type, inQuestion).filter((s) => tokenize(text.slice(s.start, s.end)).some((t) => !qTerms.has(t)));
+}

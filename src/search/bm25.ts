@@ -1,0 +1,273 @@
+// In-memory BM25 inverted index over typed arrays: the lexical signal, fast enough for the recall hot path.
+import { TopK, type Scored } from "../domain/retrieval/topk.ts";
+
+const K1 = 1.2;
+const B = 0.75;
+
+interface Postings {
+  docs: Int32Array;
+  tfs: Uint16Array;
+  length: number;
+  df: number;
+}
+
+/** Documents are identified by caller ids (e.g. chunk row ids); internally by dense slots. */
+export class Bm25Index {
+  private readonly termIds = new Map<string, number>();
+  private readonly postings: Postings[] = [];
+  private readonly slotOf = new Map<number, number>();
+  private ids = new Int32Array(1024);
+  private lengths = new Float32Array(1024);
+  /**
+   * Each document's distinct term ids, back to back in one arena (a typed array per document cost ~200 bytes of
+   * overhead each: ~20 MB at 100k chunks); termCount -1 marks a removed document.
+   */
+  private terms = new Int32Array(1 << 16);
+  private termsUsed = 0;
+  private termStart = new Int32Array(1024);
+  private termCount = new Int32Array(1024);
+  private slots = 0;
+  private live = 0;
+  private totalLength = 0;
+  private deadPostings = 0;
+  private acc = new Float64Array(1024);
+
+  get size(): number {
+    return this.live;
+  }
+
+  has(id: number): boolean {
+    return this.slotOf.has(id);
+  }
+
+  add(id: number, terms: readonly string[]): void {
+    if (this.slotOf.has(id)) return;
+    const slot = this.slots++;
+    this.ensureSlots(this.slots);
+    this.slotOf.set(id, slot);
+    this.ids[slot] = id;
+    this.lengths[slot] = terms.length;
+    // Term ids sorted, then counted in runs: cheaper than a Map per document when loading 100k chunks.
+    const ids = new Int32Array(terms.length);
+    for (let i = 0; i < terms.length; i++) ids[i] = this.termId(terms[i]!);
+    ids.sort();
+    this.reserveTerms(ids.length);
+    const start = this.termsUsed;
+    for (let i = 0; i < ids.length; ) {
+      let j = i + 1;
+      while (j < ids.length && ids[j] === ids[i]) j++;
+      this.terms[this.termsUsed++] = ids[i]!;
+      this.appendPosting(ids[i]!, slot, Math.min(j - i, 65_535));
+      i = j;
+    }
+    this.termStart[slot] = start;
+    this.termCount[slot] = this.termsUsed - start;
+    this.live++;
+    this.totalLength += terms.length;
+  }
+
+  remove(id: number): void {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    this.slotOf.delete(id);
+    const start = this.termStart[slot]!;
+    const count = this.termCount[slot]!;
+    for (let i = start; i < start + count; i++) this.postings[this.terms[i]!]!.df--;
+    this.deadPostings += count;
+    this.termCount[slot] = -1;
+    this.live--;
+    this.totalLength -= this.lengths[slot] ?? 0;
+    if (this.deadPostings > 50_000 && this.deadPostings > this.live * 20) this.compact();
+  }
+
+  /** Upper bound of any document's score for these terms: the normaliser that makes BM25 comparable across queries. */
+  maxScore(terms: readonly string[]): number {
+    let max = 0;
+    for (const [t, qtf] of queryTerms(terms)) {
+      const p = this.lookup(t);
+      if (p) max += qtf * this.idf(p.df) * (K1 + 1);
+    }
+    return max;
+  }
+
+  /**
+   * The k best documents for the query terms among those `accept` admits. Exact, with MaxScore pruning: terms run
+   * rarest first, and once the remaining terms' best possible contribution cannot lift an unseen document past the
+   * current k-th score, they only update documents already seen (common terms stop costing a full posting scan).
+   */
+  search(terms: readonly string[], k: number, accept?: (id: number) => boolean): Scored[] {
+    const avg = this.live > 0 ? this.totalLength / this.live : 1;
+    const plan = [...queryTerms(terms)]
+      .map(([t, qtf]) => ({ p: this.lookup(t), qtf }))
+      .filter((q): q is { p: Postings; qtf: number } => q.p !== undefined && q.p.df > 0)
+      .map(({ p, qtf }) => ({ p, w: qtf * this.idf(p.df) }))
+      .sort((a, b) => b.w - a.w);
+    const remaining = new Float64Array(plan.length + 1);
+    for (let i = plan.length - 1; i >= 0; i--) remaining[i] = remaining[i + 1]! + plan[i]!.w * (K1 + 1);
+    const touched: number[] = [];
+    const acc = this.acc;
+    let best = 0;
+    let threshold = 0;
+    for (let i = 0; i < plan.length; i++) {
+      const { p, w } = plan[i]!;
+      const addOnlySeen = touched.length > 0 && remaining[i]! < threshold;
+      if (addOnlySeen && touched.length * 16 < p.length) {
+        for (const slot of touched) {
+          const j = indexOf(p, slot);
+          if (j >= 0) acc[slot]! += this.termScore(w, p.tfs[j]!, slot, avg);
+        }
+      } else {
+        for (let j = 0; j < p.length; j++) {
+          const slot = p.docs[j]!;
+          if (this.termCount[slot]! < 0 || (addOnlySeen && acc[slot] === 0)) continue;
+          if (acc[slot] === 0) touched.push(slot);
+          acc[slot]! += this.termScore(w, p.tfs[j]!, slot, avg);
+          if (acc[slot]! > best) best = acc[slot]!;
+        }
+      }
+      // The k-th partial score only bounds what unseen documents must beat; computing it pays off once it can prune.
+      if (remaining[i + 1]! < best) threshold = this.kthScore(touched, k, accept);
+    }
+    const top = new TopK(k);
+    for (const slot of touched) {
+      const score = acc[slot]!;
+      acc[slot] = 0;
+      const id = this.ids[slot]!;
+      if (score > top.minScore && (!accept || accept(id))) top.push(id, score);
+    }
+    return top.sorted();
+  }
+
+  private termScore(w: number, tf: number, slot: number, avg: number): number {
+    return (w * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * this.lengths[slot]!) / avg));
+  }
+
+  /** The k-th best accumulated score among admitted documents (0 while fewer than k). */
+  private kthScore(touched: readonly number[], k: number, accept?: (id: number) => boolean): number {
+    const top = new TopK(k);
+    for (const slot of touched) {
+      const score = this.acc[slot]!;
+      if (score > top.minScore && (!accept || accept(this.ids[slot]!))) top.push(slot, score);
+    }
+    return Math.max(0, top.minScore);
+  }
+
+  /** BM25 of one document (0 when absent): scores candidates another retriever found. */
+  score(terms: readonly string[], id: number): number {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return 0;
+    const avg = this.live > 0 ? this.totalLength / this.live : 1;
+    let total = 0;
+    for (const [t, qtf] of queryTerms(terms)) {
+      const p = this.lookup(t);
+      if (!p) continue;
+      const i = indexOf(p, slot);
+      if (i < 0) continue;
+      const tf = p.tfs[i]!;
+      const norm = K1 * (1 - B + (B * this.lengths[slot]!) / avg);
+      total += (qtf * this.idf(p.df) * tf * (K1 + 1)) / (tf + norm);
+    }
+    return total;
+  }
+
+  private idf(df: number): number {
+    return Math.log(1 + (this.live - df + 0.5) / (df + 0.5));
+  }
+
+  private lookup(term: string): Postings | undefined {
+    const t = this.termIds.get(term);
+    return t === undefined ? undefined : this.postings[t];
+  }
+
+  private termId(term: string): number {
+    let t = this.termIds.get(term);
+    if (t === undefined) {
+      t = this.postings.length;
+      this.termIds.set(term, t);
+      this.postings.push({ docs: new Int32Array(4), tfs: new Uint16Array(4), length: 0, df: 0 });
+    }
+    return t;
+  }
+
+  private appendPosting(t: number, slot: number, tf: number): void {
+    const p = this.postings[t]!;
+    if (p.length === p.docs.length) {
+      // Growth by 1.5 rather than 2: postings are most of the index's memory, and slack is a third of that at 2.
+      const docs = new Int32Array(Math.ceil(p.length * 1.5));
+      docs.set(p.docs);
+      const tfs = new Uint16Array(Math.ceil(p.length * 1.5));
+      tfs.set(p.tfs);
+      p.docs = docs;
+      p.tfs = tfs;
+    }
+    p.docs[p.length] = slot;
+    p.tfs[p.length] = tf;
+    p.length++;
+    p.df++;
+  }
+
+  private ensureSlots(n: number): void {
+    if (n <= this.ids.length) return;
+    const size = Math.max(n, this.ids.length * 2);
+    this.ids = grow(this.ids, new Int32Array(size));
+    this.lengths = grow(this.lengths, new Float32Array(size));
+    this.termStart = grow(this.termStart, new Int32Array(size));
+    this.termCount = grow(this.termCount, new Int32Array(size));
+    this.acc = new Float64Array(size);
+  }
+
+  /** Room for `n` more term ids in the arena (grown by 1.5x, like postings). */
+  private reserveTerms(n: number): void {
+    if (this.termsUsed + n <= this.terms.length) return;
+    this.terms = grow(this.terms, new Int32Array(Math.max(this.termsUsed + n, Math.ceil(this.terms.length * 1.5))));
+  }
+
+  /** Drops postings and arena entries of removed documents once they dominate. */
+  private compact(): void {
+    let used = 0;
+    for (let slot = 0; slot < this.slots; slot++) {
+      const count = this.termCount[slot]!;
+      if (count < 0) continue;
+      this.terms.copyWithin(used, this.termStart[slot]!, this.termStart[slot]! + count);
+      this.termStart[slot] = used;
+      used += count;
+    }
+    this.termsUsed = used;
+    for (const p of this.postings) {
+      let w = 0;
+      for (let i = 0; i < p.length; i++) {
+        if (this.termCount[p.docs[i]!]! < 0) continue;
+        p.docs[w] = p.docs[i]!;
+        p.tfs[w] = p.tfs[i]!;
+        w++;
+      }
+      p.length = w;
+    }
+    this.deadPostings = 0;
+  }
+}
+
+function grow<T extends Int32Array | Float32Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
+function queryTerms(terms: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return counts;
+}
+
+/** Postings are appended in slot order, so binary search finds a slot. */
+function indexOf(p: Postings, slot: number): number {
+  let lo = 0;
+  let hi = p.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = p.docs[mid]!;
+    if (v === slot) return mid;
+    if (v < slot) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}

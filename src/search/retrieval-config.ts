@@ -1,0 +1,30 @@
+// Retrieval parameters: fusion/calibration weights chosen by measurement (eval/results/calibration.json), not habit.
+import type { ModeWeights } from "../domain/retrieval/fusion.ts";
+
+/** Per mode: `fusion` (stage 1) orders the candidates, `calibration` (stage 2, query-relative) turns that into P(relevant). */
+export interface RetrievalConfig {
+  /** Mode "lexical", and "hybrid" without an embedder: BM25 only. */
+  lexicalOnly: ModeWeights;
+  /** Mode "vector": dense cosine only (lexical weight 0). */
+  vectorOnly: ModeWeights;
+  /** Mode "hybrid": BM25 and dense cosine fused. */
+  hybrid: ModeWeights;
+  /** Candidates taken from each retriever before fusion. */
+  candidates: number;
+  /** Hybrid: false = the dense signal only re-scores BM25's candidates (no scan of every vector); absent = true. */
+  denseCandidates?: boolean;
+}
+
+// Fitted by `npm run eval -- calibrate` (GloVe-SIF; re-run when the embedder or signals change); fits and held-out reliability: eval/results/calibration.json.
+// Fitted on answerable queries plus about as many unanswerable ones (questions asked against another conversation's
+// vault / another question's haystack), so a query the memory cannot answer gets low scores. Hybrid stage 1 = the
+// previous weights x 0.744 (same w_dense/w_lex, same ranking).
+export const defaultRetrievalConfig: RetrievalConfig = {
+  lexicalOnly: { fusion: { lexical: 7.59, dense: 0, bias: -5.726 }, calibration: { gap: -0.438, best: -0.462, rank: -1.023, bias: 0.365 } },
+  vectorOnly: { fusion: { lexical: 0, dense: 3.443, bias: -7.798 }, calibration: { gap: -0.9, best: -0.209, rank: -0.91, bias: 1.303 } },
+  hybrid: { fusion: { lexical: 7.724208, dense: 3.062304, bias: -8.258 }, calibration: { gap: -0.556, best: -0.46, rank: -1.094, bias: 0.376 } },
+  candidates: 60,
+  // Measured (eval/results/dense-leg.json): a dense KNN leg adds 0.003 LoCoMo recall@10 (0.011 @25) and nothing on
+  // LongMemEval or SciFact, for ~4 ms of CPU per query at 100k chunks; hybrid re-scores BM25's pool instead.
+  denseCandidates: false,
+};

@@ -1,0 +1,181 @@
+// In-memory nearest-neighbour search over unit vectors (stored as int8 + a scale per vector: a quarter of float32's
+// memory, cosine error ~1e-3): exact for small sets, sign-bit prefilter + rerank beyond.
+import { TopK, type Scored } from "../domain/retrieval/topk.ts";
+
+/** Above this many vectors, a Hamming prefilter on sign bits picks candidates for exact cosine. */
+const EXACT_LIMIT = 20_000;
+const MEAN_SAMPLE = 1_024;
+
+export class VectorIndex {
+  private data: Int8Array;
+  private scales: Float32Array;
+  private codes: Uint32Array;
+  private readonly words: number;
+  private readonly slotOf = new Map<number, number>();
+  private ids: Int32Array;
+  private alive: Uint8Array;
+  private slots = 0;
+  private mean: Float32Array | null = null;
+
+  /** `capacity`: vectors expected, so a bulk load allocates once instead of doubling past it. */
+  constructor(
+    readonly dimensions: number,
+    capacity = 1024,
+  ) {
+    const slots = Math.max(16, capacity);
+    this.words = Math.ceil(dimensions / 32);
+    this.ids = new Int32Array(slots);
+    this.alive = new Uint8Array(slots);
+    this.data = new Int8Array(slots * dimensions);
+    this.scales = new Float32Array(slots);
+    this.codes = new Uint32Array(slots * this.words);
+  }
+
+  get size(): number {
+    return this.slotOf.size;
+  }
+
+  add(id: number, vector: Float32Array): void {
+    if (vector.length !== this.dimensions || this.slotOf.has(id)) return;
+    const slot = this.slots++;
+    this.ensure(this.slots);
+    this.slotOf.set(id, slot);
+    this.ids[slot] = id;
+    this.alive[slot] = 1;
+    this.quantize(vector, slot);
+    if (this.mean) this.encode(slot);
+    else if (this.slots >= MEAN_SAMPLE) this.freezeMean();
+  }
+
+  remove(id: number): void {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    this.slotOf.delete(id);
+    this.alive[slot] = 0;
+  }
+
+  get(id: number): Float32Array | undefined {
+    const slot = this.slotOf.get(id);
+    return slot === undefined ? undefined : this.vector(slot);
+  }
+
+  /** Cosine similarity of the query with one stored vector, or null when absent. */
+  similarity(query: Float32Array, id: number): number | null {
+    const slot = this.slotOf.get(id);
+    return slot === undefined ? null : this.dot(query, slot);
+  }
+
+  search(query: Float32Array, k: number, accept?: (id: number) => boolean): Scored[] {
+    const top = new TopK(k);
+    const prefiltered = this.mean && this.slotOf.size > EXACT_LIMIT;
+    const slots = prefiltered ? this.prefilter(query, Math.max(k * 10, 500), accept) : null;
+    const n = slots ? slots.length : this.slots;
+    for (let i = 0; i < n; i++) {
+      const slot = slots ? slots[i]! : i;
+      if (!this.alive[slot]) continue;
+      const s = this.dot(query, slot);
+      if (s > top.minScore && (slots || !accept || accept(this.ids[slot]!))) top.push(this.ids[slot]!, s);
+    }
+    return top.sorted();
+  }
+
+  /** Unrolled by four: V8 keeps four independent sums in registers, about twice the plain loop's speed. */
+  private dot(q: Float32Array, slot: number): number {
+    const d = this.data;
+    const o = slot * this.dimensions;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    let i = 0;
+    for (; i + 3 < this.dimensions; i += 4) {
+      s0 += q[i]! * d[o + i]!;
+      s1 += q[i + 1]! * d[o + i + 1]!;
+      s2 += q[i + 2]! * d[o + i + 2]!;
+      s3 += q[i + 3]! * d[o + i + 3]!;
+    }
+    for (; i < this.dimensions; i++) s0 += q[i]! * d[o + i]!;
+    return (s0 + s1 + s2 + s3) * this.scales[slot]!;
+  }
+
+  /** About n admitted slots nearest in Hamming distance on centred sign bits: a distance histogram, no sorting. */
+  private prefilter(query: Float32Array, n: number, accept?: (id: number) => boolean): Int32Array {
+    const q = this.code(query);
+    const far = this.dimensions + 1;
+    const dist = new Uint16Array(this.slots);
+    const histogram = new Uint32Array(far + 1);
+    for (let slot = 0; slot < this.slots; slot++) {
+      let d = far;
+      if (this.alive[slot] && (!accept || accept(this.ids[slot]!))) {
+        d = 0;
+        for (let w = 0, o = slot * this.words; w < this.words; w++) d += popcount((q[w]! ^ this.codes[o + w]!) >>> 0);
+      }
+      dist[slot] = d;
+      histogram[d]!++;
+    }
+    let cutoff = 0;
+    for (let seen = 0; cutoff < far && seen + histogram[cutoff]! < n; cutoff++) seen += histogram[cutoff]!;
+    const out: number[] = [];
+    for (let slot = 0; slot < this.slots; slot++) if (dist[slot]! <= cutoff && dist[slot]! < far) out.push(slot);
+    return Int32Array.from(out);
+  }
+
+  private freezeMean(): void {
+    const mean = new Float32Array(this.dimensions);
+    for (let slot = 0; slot < this.slots; slot++)
+      for (let i = 0; i < this.dimensions; i++) mean[i]! += (this.data[slot * this.dimensions + i]! * this.scales[slot]!) / this.slots;
+    this.mean = mean;
+    for (let slot = 0; slot < this.slots; slot++) this.encode(slot);
+  }
+
+  private encode(slot: number): void {
+    this.codes.set(this.code(this.vector(slot)), slot * this.words);
+  }
+
+  private code(v: Float32Array): Uint32Array {
+    const out = new Uint32Array(this.words);
+    for (let i = 0; i < this.dimensions; i++) if (v[i]! > (this.mean?.[i] ?? 0)) out[i >> 5]! |= 1 << (i & 31);
+    return out;
+  }
+
+  /** Symmetric int8 with the vector's own scale: max |component| maps to 127. */
+  private quantize(vector: Float32Array, slot: number): void {
+    let max = 0;
+    for (let i = 0; i < this.dimensions; i++) max = Math.max(max, Math.abs(vector[i]!));
+    const scale = max > 0 ? max / 127 : 1;
+    this.scales[slot] = scale;
+    for (let i = 0, o = slot * this.dimensions; i < this.dimensions; i++) this.data[o + i] = Math.round(vector[i]! / scale);
+  }
+
+  private vector(slot: number): Float32Array {
+    const out = new Float32Array(this.dimensions);
+    for (let i = 0, o = slot * this.dimensions; i < this.dimensions; i++) out[i] = this.data[o + i]! * this.scales[slot]!;
+    return out;
+  }
+
+  private ensure(n: number): void {
+    if (n <= this.ids.length) return;
+    const size = Math.max(n, Math.ceil(this.ids.length * 1.5));
+    const ids = new Int32Array(size);
+    ids.set(this.ids);
+    this.ids = ids;
+    const alive = new Uint8Array(size);
+    alive.set(this.alive);
+    this.alive = alive;
+    const data = new Int8Array(size * this.dimensions);
+    data.set(this.data);
+    this.data = data;
+    const scales = new Float32Array(size);
+    scales.set(this.scales);
+    this.scales = scales;
+    const codes = new Uint32Array(size * this.words);
+    codes.set(this.codes);
+    this.codes = codes;
+  }
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}

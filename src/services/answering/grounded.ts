@@ -1,0 +1,117 @@
+// Grounded answering over the vault: retrieve, score sentences, select, answer or abstain; every step recorded.
+import { randomUUID } from "node:crypto";
+import { AppError } from "../../contract/errors.ts";
+import type { Citation } from "../../contract/citation.ts";
+import { GroundedAnswerRequest as Schema, type GroundedAnswerRequest, type GroundedAnswerResponse, type TrajectoryStep } from "../../contract/grounded.ts";
+import { ANSWER_THRESHOLD, planAnswer, type AnswerPlan } from "../../domain/answering/answer.ts";
+import type { Language } from "../../domain/answering/language.ts";
+import type { Clock, ChunkRecord } from "../../ports.ts";
+import type { LayerSwitches } from "../../cognitive/params.ts";
+import type { CognitivePipeline, Thought } from "../../cognitive/pipeline.ts";
+import type { AnswerState } from "../../cognitive/types.ts";
+import type { AuditService } from "../audit/audit.ts";
+import { citationOf } from "../memory/citations.ts";
+import type { CallContext } from "../context.ts";
+import { toFilter } from "../memory/memory.ts";
+import type { Retriever } from "../../search/retriever.ts";
+
+/** A question thought through without side effects: evidence, the extractive plan and the answer/abstain decision. */
+export interface Deliberation {
+  thought: Thought;
+  chunks: ChunkRecord[];
+  scoreOf: Map<number, number>;
+  plan: AnswerPlan;
+  decision: AnswerState;
+}
+
+export interface AnswerHooks {
+  onStart?(trajectoryId: string): void;
+  onStep?(step: TrajectoryStep): void;
+}
+
+export class GroundedService {
+  constructor(
+    private readonly retriever: Retriever,
+    private readonly audit: AuditService,
+    private readonly clock: Clock,
+    private readonly cognition: CognitivePipeline,
+    /** Word vectors and a part-of-speech tagger for the answer's span features; without them those features are 0. */
+    private readonly language: Language = {},
+  ) {}
+
+  /** Retrieve, weigh, plan and decide: no audit event, no counters, no learning (POST /sdk/cognitive/process builds on it). */
+  async deliberate(call: CallContext, req: { question: string; k: number; filters?: GroundedAnswerRequest["filters"]; min_confidence?: number | undefined }, layers?: LayerSwitches): Promise<Deliberation> {
+    const thought = this.cognition.perceive({ op: "answer", workspaceId: call.workspaceId, actorId: call.actorId, query: req.question, mode: "hybrid", k: req.k, filter: toFilter(req.filters) }, layers);
+    const found = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, req.k));
+    const evidence = this.cognition.weigh(thought, found, { need: req.k, diversity: 0 });
+    const chunks = evidence.items.map((i) => i.chunk);
+    const scoreOf = new Map(evidence.items.map((i) => [i.chunk.id, i.score]));
+    const plan = planAnswer(req.question, chunks.map((c) => ({ key: c.id, text: c.text, score: scoreOf.get(c.id) ?? 0 })), 8, this.language);
+    const decision = this.cognition.decide(thought, { confidence: plan.confidence, threshold: req.min_confidence ?? ANSWER_THRESHOLD, citations: plan.selected.length });
+    return { thought, chunks, scoreOf, plan, decision };
+  }
+
+  async answer(call: CallContext, input: GroundedAnswerRequest, hooks: AnswerHooks = {}, trajectoryId = `traj_${randomUUID()}`, layers?: LayerSwitches): Promise<GroundedAnswerResponse> {
+    const req = Schema.parse(input);
+    const steps: TrajectoryStep[] = [];
+    const step = (name: TrajectoryStep["name"], started: number, detail: Record<string, unknown>) => {
+      const s = { name, ms: Number((performance.now() - started).toFixed(3)), detail };
+      steps.push(s);
+      hooks.onStep?.(s);
+    };
+    hooks.onStart?.(trajectoryId);
+    const now = this.clock.now();
+
+    let t = performance.now();
+    const { thought, chunks, scoreOf, plan, decision } = await this.deliberate(call, req, layers);
+    this.cognition.commit(thought);
+    const threshold = decision.threshold;
+    step("retrieve", t, {
+      query: req.question,
+      k: req.k,
+      mode: "hybrid",
+      hits: chunks.map((c) => ({ chunk_hash: c.chunkHash, source_path: c.sourcePath, anchor: c.anchor, score: round(scoreOf.get(c.id) ?? 0) })),
+      // The layers that changed something or failed, without timings so a replay matches (the full trace is process()'s).
+      cognition: thought.trace.filter((s) => s.status === "failed" || s.status === "skipped" || s.counts !== undefined).map(({ ms: _ms, ...s }) => s),
+    });
+
+    t = performance.now();
+    const byId = new Map(chunks.map((c) => [c.id, c]));
+    const cite = (s: { key: number; span: { start: number; end: number } }, score: number): Citation => citationOf(byId.get(s.key)!, score, now, s.span);
+    step("score_candidates", t, {
+      answer_type: plan.answerType,
+      candidates: plan.ranked.map((s) => ({ chunk_hash: byId.get(s.key)!.chunkHash, start: s.span.start, end: s.span.end, overlap: round(s.features.overlap), score: round(s.score) })),
+    });
+
+    t = performance.now();
+    const accepted = decision.accept;
+    step("select", t, { confidence: round(plan.confidence), threshold, selected: plan.selected.map((s) => ({ chunk_hash: byId.get(s.key)!.chunkHash, start: s.span.start, end: s.span.end })) });
+
+    if (!accepted) {
+      const rejected = plan.ranked.slice(0, 3).map((s) => cite(s, s.score));
+      step("abstain", performance.now(), { reason: decision.reason });
+      const details = { trajectory_id: trajectoryId, confidence: round(plan.confidence), threshold, rejected, steps };
+      this.record(call, trajectoryId, req, steps, { outcome: "insufficient_evidence", error: { code: "insufficient_evidence", message: INSUFFICIENT, details } });
+      throw new AppError("insufficient_evidence", INSUFFICIENT, details);
+    }
+    const best = plan.selected[0]!;
+    const answer = plan.answer ? best.text.slice(plan.answer.start, plan.answer.end) : best.text;
+    const citations = plan.selected.map((s) => cite(s, plan.confidence));
+    step("answer", performance.now(), { answer, citations: citations.map((c) => ({ chunk_hash: c.chunk_hash, text_span: c.text_span })) });
+    const response = { question: req.question, answer, answer_type: plan.answerType, confidence: round(plan.confidence), citations, trajectory_id: trajectoryId, steps };
+    this.record(call, trajectoryId, req, steps, { outcome: "answered", response });
+    return response;
+  }
+
+  /** One event per step plus the request and outcome, all under the trajectory id, in one append. */
+  private record(call: CallContext, trajectoryId: string, req: unknown, steps: TrajectoryStep[], outcome: Record<string, unknown>): void {
+    this.audit.record(call, [
+      this.audit.draft(call, "grounded.request", { request: req }, trajectoryId),
+      ...steps.map((s) => this.audit.draft(call, `grounded.step.${s.name}`, s, trajectoryId)),
+      this.audit.draft(call, "grounded.outcome", outcome, trajectoryId),
+    ]);
+  }
+}
+
+const INSUFFICIENT = "the vault does not hold evidence good enough to answer";
+const round = (x: number) => Number(x.toFixed(6));

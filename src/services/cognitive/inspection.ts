@@ -1,0 +1,78 @@
+// The read-only views the /sdk/cognitive inspection routes serve, built from the stack's counters, config and learned state.
+import { LAYER_IDS, type LayerId } from "../../contract/cognitive-layers.ts";
+import type { CognitiveResponses } from "../../contract/cognitive.ts";
+import type { OpenLoopsResponse } from "../../contract/open-loops.ts";
+import type { CallContext } from "../context.ts";
+import { latestAblation, latestStress, tunerDecisions } from "../../cognitive/records.ts";
+import type { CognitiveStack } from "../../cognitive/stack.ts";
+import { cognitiveSnapshot, type LayerSummary } from "../../cognitive/stats.ts";
+import type { ChunkTallies } from "../../cognitive/tallies.ts";
+
+type R = CognitiveResponses;
+
+/** One workspace's counters; everything else the snapshot reads is global (config, tuner, ablation). */
+export const snapshotOf = (stack: CognitiveStack, workspaceId: string): R["snapshot"] => {
+  const snap = cognitiveSnapshot(stack.pipeline, stack.store, { workspaceId });
+  return { workspace_id: workspaceId, layers: snap.layers, tuner: snap.tuner, ablation: snap.ablation, stress: snap.stress };
+};
+
+export const layersOf = (stack: CognitiveStack, workspaceId: string): LayerSummary[] => cognitiveSnapshot(stack.pipeline, stack.store, { workspaceId }).layers;
+
+const summaryOf = (stack: CognitiveStack, workspaceId: string, id: LayerId): LayerSummary => layersOf(stack, workspaceId).find((l) => l.id === id)!;
+
+export function layerState(stack: CognitiveStack, workspaceId: string, id: LayerId): R["layer"] {
+  const layer = stack.pipeline.layers.find((l) => l.id === id);
+  const params = (stack.pipeline.current.params as unknown as Record<string, unknown>)[id] ?? null;
+  return { ...summaryOf(stack, workspaceId, id), optional: layer?.optional ?? false, counter_names: [...(layer?.counters ?? [])], params, state: layer?.inspect?.(workspaceId) ?? null };
+}
+
+export function healthOf(stack: CognitiveStack, workspaceId: string): R["health"] {
+  const cost = stack.pipeline.costPerLayer();
+  const layers = layersOf(stack, workspaceId).map((l) => ({ id: l.id, enabled: l.enabled, failures: l.counters.failures ?? 0, calls_in_process: cost[l.id]?.calls ?? 0, failures_in_process: cost[l.id]?.failures ?? 0 }));
+  return { status: "ok", layers, counter_flush_failures: stack.pipeline.counters.flushFailures };
+}
+
+export function stateOf(stack: CognitiveStack, limit: number): R["state"] {
+  const { enabled, params } = stack.pipeline.current;
+  return { enabled: { ...enabled }, params: { ...params }, tuner_decisions: tunerDecisions(stack.store, { limit }), ablation: latestAblation(stack.store), stress: latestStress(stack.store), cost_in_process: stack.pipeline.costPerLayer() };
+}
+
+export function goalsOf(stack: CognitiveStack, workspaceId: string, loops: OpenLoopsResponse): R["goals"] {
+  const { enabled, params } = stack.pipeline.current;
+  return { layer: "sankalpa", enabled: enabled.sankalpa, boost: params.sankalpa.boost, counters: summaryOf(stack, workspaceId, "sankalpa").counters, open_loops: loops.loops, truncated: loops.truncated };
+}
+
+const tallyOf = (tallies: ChunkTallies, workspaceId: string) => tallies.summary(workspaceId)[workspaceId] ?? { chunks: 0, total: 0 };
+
+export function karmaOf(stack: CognitiveStack, workspaceId: string): R["karma"] {
+  const { enabled, params } = stack.pipeline.current;
+  return { layer: "karma", enabled: enabled.karma, weight: params.karma.weight, counters: summaryOf(stack, workspaceId, "karma").counters, ledger: tallyOf(stack.karma, workspaceId) };
+}
+
+export function chittaOf(stack: CognitiveStack, workspaceId: string): R["chitta"] {
+  const { enabled, params } = stack.pipeline.current;
+  return { layer: "chitta", enabled: enabled.chitta, ...params.chitta, counters: summaryOf(stack, workspaceId, "chitta").counters, impressions: tallyOf(stack.impressions, workspaceId) };
+}
+
+export function identityOf(stack: CognitiveStack, call: CallContext): R["identity"] {
+  const { enabled, params } = stack.pipeline.current;
+  return {
+    layer: "ahamkara",
+    enabled: enabled.ahamkara,
+    workspace_id: call.workspaceId,
+    workspace_name: call.workspaceName,
+    actor_id: call.actorId,
+    weight: params.ahamkara.weight,
+    counters: summaryOf(stack, call.workspaceId, "ahamkara").counters,
+  };
+}
+
+export function functionalStateOf(stack: CognitiveStack, workspaceId: string): R["functional-state"] {
+  const { enabled, params } = stack.pipeline.current;
+  return {
+    prana: { budget_ms: params.prana.budgetMs, max_query_terms: params.prana.maxQueryTerms, counters: summaryOf(stack, workspaceId, "prana").counters },
+    enabled_layers: LAYER_IDS.filter((id) => enabled[id]),
+    disabled_layers: LAYER_IDS.filter((id) => !enabled[id]),
+    health: "ok",
+  };
+}

@@ -1,0 +1,44 @@
+// Background embedding: fills vectors the active embedder lacks (a new embedder, earlier failures) without blocking recall.
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Embedder, Store } from "../../ports.ts";
+
+const BATCH = 128;
+
+export interface Reembedder {
+  /** Starts a pass unless one is running; passes end when nothing is missing. */
+  kick(): void;
+  stop(): Promise<void>;
+}
+
+/** Runs a pass at start (an embedder switch leaves every chunk without a vector) and whenever kicked. */
+export function startReembedder(store: Store, embedder: Embedder, log: (msg: string) => void, retryMs = 30_000): Reembedder {
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  const pass = async () => {
+    while (!stopped) {
+      const todo = store.chunksMissingEmbedding(embedder.id, BATCH);
+      if (todo.length === 0) return;
+      try {
+        const vectors = await embedder.embed(todo.map((t) => t.text));
+        if (!stopped) store.putEmbeddings(embedder.id, new Map(todo.map((t, i) => [t.chunkHash, vectors[i]!])));
+      } catch (err) {
+        log(`background embedding failed, retrying in ${retryMs} ms: ${(err as Error).message}`);
+        await sleep(retryMs, undefined, { ref: false });
+      }
+      await sleep(0); // one batch per turn of the event loop: callers keep being served
+    }
+  };
+  const kick = () => {
+    running ??= pass()
+      .catch((err: unknown) => log(`background embedding stopped: ${(err as Error).message}`))
+      .finally(() => (running = null));
+  };
+  kick();
+  return {
+    kick,
+    async stop() {
+      stopped = true;
+      await Promise.race([running, sleep(100)]);
+    },
+  };
+}

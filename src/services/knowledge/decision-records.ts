@@ -1,0 +1,70 @@
+// Stored decisions: an idempotent record (ref derived from the content) kept as a record plus an ADR-style vault note.
+import type { DecisionGetRequest, DecisionListRequest, DecisionListResponse, DecisionRecord, DecisionRecordRequest } from "../../contract/decisions.ts";
+import { DecisionListRequest as ListSchema, DecisionRecordRequest as RecordSchema } from "../../contract/decisions.ts";
+import { AppError } from "../../contract/errors.ts";
+import { renderDecisionNote } from "../../domain/knowledge/decision-note.ts";
+import { contentId } from "../../domain/text/content-id.ts";
+import type { Clock, Store } from "../../ports.ts";
+import { draftEvent } from "../audit/audit.ts";
+import { citationOf } from "../memory/citations.ts";
+import type { CallContext } from "../context.ts";
+import { pageBySeq } from "../cursor.ts";
+import type { IngestService } from "../memory/ingest.ts";
+
+export class DecisionRecordService {
+  constructor(
+    private readonly store: Store,
+    private readonly ingest: IngestService,
+    private readonly clock: Clock,
+  ) {}
+
+  async record(call: CallContext, input: DecisionRecordRequest): Promise<DecisionRecord> {
+    const req = RecordSchema.parse(input);
+    const ws = call.workspaceId;
+    // The ref hashes what was decided (not who or when), so a retried or repeated request finds the first record.
+    const ref = contentId("dec", { ...req, evidence: [...new Set(req.evidence)].sort() });
+    const existing = this.store.getRecord(ws, ref);
+    if (existing) return existing.body as DecisionRecord;
+
+    const now = this.clock.now();
+    const evidence = req.evidence.map((hash) => {
+      const chunk = this.store.chunksByHash(ws, hash)[0];
+      if (!chunk) throw new AppError("evidence_not_found", `no stored passage with chunk_hash ${hash} in this workspace`, { chunk_hash: hash });
+      return citationOf(chunk, 1, now);
+    });
+    const fields = { ref, title: req.title, status: req.status, date: req.date ?? null, context: req.context ?? null, decision: req.decision, chosenOption: req.chosen_option ?? null, consequences: req.consequences ?? null, options: req.options };
+    const sourcePath = `decisions/${req.namespace}/${ref}.md`;
+    const note = await this.ingest.prepareNote(ws, sourcePath, renderDecisionNote(fields), now);
+    const body: DecisionRecord = {
+      ref,
+      namespace: req.namespace,
+      title: req.title,
+      status: req.status,
+      date: fields.date,
+      context: fields.context,
+      decision: req.decision,
+      chosen_option: fields.chosenOption,
+      consequences: fields.consequences,
+      options: req.options,
+      recorded_at: now.toISOString(),
+      recorded_by: call.actorId,
+      source_path: sourcePath,
+      citations: [...note.citations, ...evidence],
+    };
+    const audit = draftEvent(call, "decision.recorded", { ref, namespace: req.namespace, title: req.title, source_path: sourcePath }, now.getTime());
+    const { record } = this.store.insertRecord(ws, { id: ref, kind: "decision", group: req.namespace, parentId: null, status: null, createdAt: now.getTime(), body }, { events: [audit], document: note.write });
+    return record.body as DecisionRecord;
+  }
+
+  get(call: CallContext, req: DecisionGetRequest): DecisionRecord {
+    const found = this.store.getRecord(call.workspaceId, req.ref);
+    if (!found || found.kind !== "decision") throw new AppError("not_found", `no decision '${req.ref}' in this workspace`);
+    return found.body as DecisionRecord;
+  }
+
+  list(call: CallContext, input: DecisionListRequest): DecisionListResponse {
+    const req = ListSchema.parse(input);
+    const page = pageBySeq(call.workspaceId, req, (afterSeq, limit) => this.store.listRecords(call.workspaceId, { kinds: ["decision"], group: req.namespace, afterSeq, order: "desc", limit }));
+    return { decisions: page.rows.map((r) => r.body as DecisionRecord), next_cursor: page.next_cursor };
+  }
+}

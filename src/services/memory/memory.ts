@@ -1,0 +1,120 @@
+// The core Memory API: recall, forget and pack over the workspace vault (ingest lives in ingest.ts).
+import { AppError } from "../../contract/errors.ts";
+import type { ForgetRequest, ForgetResponse, PackRequest, PackResponse, RecallFilters, RecallRequest, RecallResponse } from "../../contract/memory.ts";
+import { PackRequest as PackRequestSchema, RecallRequest as RecallRequestSchema } from "../../contract/memory.ts";
+import { planPack } from "../../domain/retrieval/pack.ts";
+import { termsOf } from "../../cognitive/terms.ts";
+import type { ChunkFilter, Clock, Store } from "../../ports.ts";
+import type { Evidence } from "../../cognitive/types.ts";
+import type { LayerSwitches } from "../../cognitive/params.ts";
+import type { CognitivePipeline } from "../../cognitive/pipeline.ts";
+import { citationOf } from "./citations.ts";
+import { draftEvent } from "../audit/audit.ts";
+import type { CallContext } from "../context.ts";
+import type { Retriever } from "../../search/retriever.ts";
+
+/** Per-call options beside the request: who calls (ahamkara) and per-request layer switches. */
+export interface ThinkOptions {
+  call?: CallContext | undefined;
+  layers?: LayerSwitches | undefined;
+  /** Think without learning or counting (the feedback tuner's replays must not change what they measure). */
+  dry?: boolean | undefined;
+}
+
+export class MemoryService {
+  constructor(
+    private readonly store: Store,
+    private readonly retriever: Retriever,
+    private readonly clock: Clock,
+    private readonly cognition: CognitivePipeline,
+  ) {}
+
+  async recall(workspaceId: string, input: RecallRequest, opts: ThinkOptions = {}): Promise<RecallResponse> {
+    const started = performance.now();
+    const req = RecallRequestSchema.parse(input);
+    const minScore = req.filters?.min_score ?? 0;
+    const thought = this.cognition.perceive({ op: "recall", workspaceId, actorId: opts.call?.actorId ?? null, query: req.query, mode: req.mode, k: req.k, filter: toFilter(req.filters) }, opts.layers);
+    // Over-fetch so collapsing identical texts and min_score still leave k hits.
+    const found = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, req.k * 2));
+    // Identical texts collapse into the first-ingested copy (the contract's rule) before any layer weighs them.
+    const seen = new Set<string>();
+    const unique = found.candidates.filter((c) => !seen.has(found.chunks.get(c.id)!.chunkHash) && seen.add(found.chunks.get(c.id)!.chunkHash));
+    const evidence = this.cognition.weigh(thought, { candidates: unique, chunks: found.chunks }, { need: req.k, diversity: 0 });
+    const picked = evidence.items.filter((item) => item.score >= minScore).slice(0, req.k);
+    if (!opts.dry) this.cognition.commit(thought);
+    const now = this.clock.now();
+    return {
+      query: req.query,
+      mode: req.mode,
+      hits: picked.map((item) => citationOf(item.chunk, item.score, now)),
+      ...(req.explain ? { explain: picked.map(explainOf) } : {}),
+      took_ms: Number((performance.now() - started).toFixed(3)),
+    };
+  }
+
+  /** With `call`, a memory.forget audit event is written in the same transaction as the removal. */
+  forget(workspaceId: string, req: ForgetRequest, call?: CallContext): ForgetResponse {
+    const now = this.clock.now().getTime();
+    const byPath = "source_path" in req;
+    const audit = call && draftEvent(call, "memory.forget", byPath ? { source_path: req.source_path, chunk_hash: null } : { source_path: null, chunk_hash: req.chunk_hash }, now);
+    const removed = byPath ? this.store.forgetSource(workspaceId, req.source_path, now, audit) : this.store.forgetChunkHash(workspaceId, req.chunk_hash, now, audit);
+    if (removed.length === 0 && !this.store.wasForgotten(workspaceId, byPath ? { sourcePath: req.source_path } : { chunkHash: req.chunk_hash }))
+      throw new AppError("not_found", byPath ? `no source '${req.source_path}' in this workspace` : `no chunk ${req.chunk_hash} in this workspace`);
+    const removedSources = [...new Set(removed.map((r) => r.sourcePath))].filter((p) => !this.store.getDocument(workspaceId, p));
+    return {
+      removed: removed.map((r) => ({ chunk_hash: r.chunkHash, anchor: r.anchor, source_path: r.sourcePath })),
+      removed_sources: removedSources,
+      already_forgotten: removed.length === 0,
+    };
+  }
+
+  async pack(workspaceId: string, input: PackRequest, opts: ThinkOptions = {}): Promise<PackResponse> {
+    const req = PackRequestSchema.parse(input);
+    const pool = Math.min(200, req.max_items * 5);
+    const thought = this.cognition.perceive({ op: "pack", workspaceId, actorId: opts.call?.actorId ?? null, query: req.intent, mode: "hybrid", k: pool, filter: toFilter(req.filters) }, opts.layers);
+    const found = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, pool));
+    // dhyana orders (MMR) and viveka drops near-duplicates before the budget is spent.
+    const evidence = this.cognition.weigh(thought, found, { need: req.max_items * 2, diversity: req.diversity });
+    this.cognition.commit(thought);
+    const kept = evidence.items.filter((item) => item.score >= (req.filters?.min_score ?? 0));
+    const plan = planPack(
+      kept.map(({ chunk, score }) => ({ chunk, sourcePath: chunk.sourcePath, start: chunk.start, text: chunk.text, relevance: score, terms: termsOf(chunk) })),
+      { budgetTokens: req.budget_tokens, maxItems: req.max_items, intent: req.intent },
+    );
+    const now = this.clock.now();
+    return {
+      intent: req.intent,
+      budget_tokens: req.budget_tokens,
+      used_tokens: plan.usedTokens,
+      items: plan.items.map(({ candidate, tokens }) => ({ citation: citationOf(candidate.chunk, candidate.relevance, now), tokens })),
+      sources: plan.summaries.map((s) => ({ source_path: s.sourcePath, summary: s.text, citation: citationOf(s.candidate.chunk, s.candidate.relevance, now, s.span) })),
+      dropped: { near_duplicates: evidence.droppedDuplicates, over_budget: plan.dropped.overBudget },
+    };
+  }
+}
+
+export function toFilter(filters: RecallFilters | undefined): ChunkFilter {
+  return {
+    sourcePathPrefix: filters?.source_path_prefix,
+    since: filters?.since ? Date.parse(filters.since) : undefined,
+    until: filters?.until ? Date.parse(filters.until) : undefined,
+  };
+}
+
+/** The retrieval signals; when layers moved the score, their logit change is the `layers` contribution. */
+function explainOf({ candidate: c, score }: Evidence) {
+  const round = (x: number) => Number(x.toFixed(6));
+  const layers = score === c.score ? 0 : logit(score) - logit(c.score);
+  const contributions = layers === 0 ? c.contributions : { ...c.contributions, layers };
+  return {
+    bm25: round(c.bm25),
+    lexical: round(c.lexical),
+    lexical_rank: c.lexicalRank,
+    dense: c.dense === null ? null : round(c.dense),
+    dense_rank: c.denseRank,
+    contributions: Object.fromEntries(Object.entries(contributions).map(([k, v]) => [k, round(v)])),
+    score: round(score),
+  };
+}
+
+const logit = (p: number) => Math.log(p / (1 - p));
