@@ -45,6 +45,16 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Every store call is asynchronous: a write nobody awaits would fail silently or race its reader.
+    files: ["src/**/*.ts", "test/**/*.ts", "bench/**/*.ts", "eval/**/*.ts"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/await-thenable": "error",
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: false }],
+    },
+  },
   ...layerRules,
   ...transportRules,
   ...adapterRules,

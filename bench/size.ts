@@ -16,7 +16,7 @@ import { ingestToSize } from "./scenarios/ingest-to-size.ts";
 import { benchPack } from "./scenarios/pack.ts";
 import { benchRecall, type Mode } from "./scenarios/recall.ts";
 import { benchLayers } from "./scenarios/layers.ts";
-import type { Embedder } from "../src/ports.ts";
+import type { Embedder } from "../src/ports/embedding.ts";
 
 const MODES: Mode[] = ["lexical", "hybrid", "vector"];
 const TAIL_CHUNKS = 500;

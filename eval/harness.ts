@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { createRuntime, type FullRuntime } from "../src/main.ts";
-import type { Embedder } from "../src/ports.ts";
+import type { Embedder } from "../src/ports/embedding.ts";
 import type { RetrievalConfig } from "../src/search/retrieval-config.ts";
 import type { CognitiveConfig } from "../src/cognitive/params.ts";
 import { loadGloveEmbedder } from "../src/embed/glove.ts";

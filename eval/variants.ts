@@ -1,6 +1,6 @@
 // The retrieval variants every set is measured with.
 import type { RetrievalConfig } from "../src/search/retrieval-config.ts";
-import type { Mode } from "../src/search/retriever.ts";
+import type { Mode } from "../src/search/types.ts";
 import { LAYER_IDS } from "../src/contract/cognitive-layers.ts";
 import { defaultCognitiveConfig, withSwitches, type CognitiveConfig } from "../src/cognitive/params.ts";
 

@@ -2,7 +2,8 @@
 import { loadConfig, type Config } from "./config.ts";
 import type { CognitiveConfig } from "./cognitive/params.ts";
 import { createRuntime, type FullRuntime } from "./main.ts";
-import type { Embedder, Store } from "./ports.ts";
+import type { Embedder } from "./ports/embedding.ts";
+import type { Store } from "./ports/store.ts";
 import type { AuthService } from "./services/auth.ts";
 import type { CallContext } from "./services/context.ts";
 import { createHttpApp } from "./transports/http/app.ts";
@@ -51,14 +52,14 @@ export async function createLocalClient(opts: LocalClientOptions = {}): Promise<
     ...(opts.cognitive ? { cognitive: opts.cognitive } : {}),
     ...(opts.embedder !== undefined ? { embedder: opts.embedder } : {}),
   });
-  const workspace = runtime.store.findWorkspace(opts.workspace ?? "default");
+  const workspace = await runtime.store.findWorkspace(opts.workspace ?? "default");
   if (!workspace) {
     await runtime.close();
     throw new Error(`no workspace '${opts.workspace}'`);
   }
   // The caller holds the database itself, so it is trusted like the CLI: a fixed call context instead of a bearer token (nothing is issued or stored).
   const call: CallContext = { workspaceId: workspace.id, workspaceName: workspace.name, tokenId: "local", actorId: opts.actorId ?? null };
-  const auth = Object.assign(Object.create(runtime.auth) as AuthService, { authenticate: () => call });
+  const auth = Object.assign(Object.create(runtime.auth) as AuthService, { authenticate: async () => call });
   const app = createHttpApp({ ...runtime, auth });
   const inProcess = ((input: string | URL | Request, init?: RequestInit) => Promise.resolve(app.request(input, init))) as typeof fetch;
   return { ...createClient({ baseUrl: "http://smriti.local", token: "local", fetch: inProcess }), runtime, close: () => runtime.close() };

@@ -4,7 +4,9 @@ import type { Config } from "./config.ts";
 import { createEmbedderFromEnv } from "./embed/config.ts";
 import { GLOVE_EMBEDDER_ID } from "./embed/glove.ts";
 import { posTags } from "./nlp/wink-tagger.ts";
-import { systemClock, type Clock, type Embedder, type Store, type WordNeighbours, type WordSimilarity } from "./ports.ts";
+import { systemClock, type Clock } from "./ports/clock.ts";
+import type { Embedder, WordNeighbours, WordSimilarity } from "./ports/embedding.ts";
+import type { Store } from "./ports/store.ts";
 import { buildCognitiveStack, type CognitiveStack } from "./cognitive/stack.ts";
 import { runtimeCognitiveConfig } from "./cognitive/runtime-config.ts";
 import type { CognitiveConfig } from "./cognitive/params.ts";
@@ -31,6 +33,7 @@ import { createAutoTuner, type AutoTuner } from "./services/jobs/auto-tune.ts";
 import { startReembedder, type Reembedder } from "./services/jobs/reembed.ts";
 import { defaultRetrievalConfig, type RetrievalConfig } from "./search/retrieval-config.ts";
 import { Retriever } from "./search/retriever.ts";
+import { SearchEngine } from "./search/engine.ts";
 import { openSqliteStore } from "./store/sqlite/index.ts";
 
 export const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -66,6 +69,8 @@ export interface FullRuntime extends Runtime {
   /** The CLI reviews memory proposals directly. */
   proposals: ProposalService;
   retriever: Retriever;
+  /** The in-memory indexes (the server warms them before it reports ready). */
+  search: SearchEngine;
   embedder: Embedder | null;
   cognitive: CognitiveStack;
   /** The automatic tuner (runtimes opened with `autoTune`, as `smriti serve` does, and the store's own parameters); null otherwise. */
@@ -76,15 +81,16 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const log = opts.log ?? ((msg: string) => process.stderr.write(`[smriti] ${msg}\n`));
   const clock = opts.clock ?? systemClock;
   const store = opts.store ?? openSqliteStore(config.dbFile, { synchronous: config.synchronous, backgroundCheckpoints: opts.background ?? false });
-  store.ensureWorkspace(DEFAULT_WORKSPACE, clock.now().getTime());
+  await store.ensureWorkspace(DEFAULT_WORKSPACE, clock.now().getTime());
   const embedder = opts.embedder !== undefined ? opts.embedder : await createEmbedderFromEnv(config.env, { log: opts.notice ?? log });
   // The KNN leg was measured useless with GloVe (eval/results/dense-leg.json); a neural embedder's neighbours are worth the scan.
   const denseCandidates = config.denseKnn ?? (embedder !== null && embedder.id !== GLOVE_EMBEDDER_ID);
-  const retriever = new Retriever(store, embedder, opts.retrieval ?? { ...defaultRetrievalConfig, denseCandidates });
+  const search = new SearchEngine(store);
+  const retriever = new Retriever(search, store, embedder, opts.retrieval ?? { ...defaultRetrievalConfig, denseCandidates });
   const lexicon = embedder && "neighbours" in embedder ? (embedder as Embedder & WordNeighbours) : null;
   const restore = opts.restoreLearned !== false;
-  const cognitive = buildCognitiveStack({ store, now: () => clock.now().getTime(), lexicon, config: opts.cognitive ?? runtimeCognitiveConfig(store, config.env), log, restore });
-  if (restore) replayFeedback(store, cognitive.karma);
+  const cognitive = await buildCognitiveStack({ store, now: () => clock.now().getTime(), lexicon, config: opts.cognitive ?? (await runtimeCognitiveConfig(store, config.env)), log, restore });
+  if (restore) await replayFeedback(store, cognitive.karma);
   if (opts.background) cognitive.startFlushing();
   const memory = new MemoryService(store, retriever, clock, cognitive.pipeline);
   let reembed: Reembedder | null = null;
@@ -97,7 +103,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const proposals = new ProposalService(store, ingest, clock);
   reembed = embedder && opts.background ? startReembedder(store, embedder, log, opts.reembedRetryMs) : null;
   // The server tunes itself on feedback unless its parameters were given (tests, the eval) or tuned ones are ignored.
-  const autoTuner = opts.autoTune && opts.cognitive === undefined && config.autoTuneMinutes > 0 && config.env.SMRITI_TUNED !== "0" ? createAutoTuner({ store, retriever, clock, lexicon, live: cognitive.pipeline, env: config.env, log }) : null;
+  const autoTuner = opts.autoTune && opts.cognitive === undefined && config.autoTuneMinutes > 0 && config.env.SMRITI_TUNED !== "0" ? await createAutoTuner({ store, retriever, clock, lexicon, live: cognitive.pipeline, env: config.env, log }) : null;
   autoTuner?.start(config.autoTuneMinutes);
   return {
     version: VERSION,
@@ -127,13 +133,14 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     memory,
     ingest,
     retriever,
+    search,
     embedder,
     cognitive,
     traces: new TraceLog(store, () => clock.now().getTime(), log),
     autoTuner,
     async close() {
       await autoTuner?.stop();
-      cognitive.stop();
+      await cognitive.stop();
       await reembed?.stop();
       await store.close();
     },

@@ -8,15 +8,15 @@ import Database from "better-sqlite3";
 import type { BenchDocument } from "../corpus/documents.ts";
 import { progress } from "./log.ts";
 import { openRuntime } from "./runtime.ts";
-import { toBlob } from "../../src/embed/vector.ts";
-import type { Embedder } from "../../src/ports.ts";
+import { toBlob } from "../../src/store/sqlite/vector-blob.ts";
+import type { Embedder } from "../../src/ports/embedding.ts";
 
 export async function fillUnmeasured(dataDir: string, embedder: Embedder | null, docs: readonly BenchDocument[]): Promise<void> {
   if (docs.length === 0) return;
   progress(`fill (not measured): ${docs.length} documents without vectors${embedder ? ", then vectors in bulk" : ""}`);
   const { runtime, workspaceId, dbFile } = await openRuntime(dataDir, null);
   for (const doc of docs) await runtime.ingest.ingest(workspaceId, { content: doc.content, source_path: doc.sourcePath, kind: "markdown" });
-  const missing = embedder ? runtime.store.chunksMissingEmbedding(embedder.id, 10_000_000) : [];
+  const missing = embedder ? await runtime.store.chunksMissingEmbedding(embedder.id, 10_000_000) : [];
   await runtime.close();
   if (!embedder) return;
   const vectors = await embedder.embed(missing.map((m) => m.text));

@@ -11,7 +11,7 @@ export interface BenchServer {
 }
 
 export async function startServer(runtime: FullRuntime): Promise<BenchServer> {
-  const { token } = runtime.auth.issue({ workspace: DEFAULT_WORKSPACE, label: "bench" });
+  const { token } = await runtime.auth.issue({ workspace: DEFAULT_WORKSPACE, label: "bench" });
   const server = await listen(createHttpApp(runtime), "127.0.0.1", 0);
   return { server, url: server.url, token };
 }

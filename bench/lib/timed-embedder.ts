@@ -1,5 +1,5 @@
 // Wraps an Embedder to count the time spent embedding: how much of ingest is the embedder's.
-import type { Embedder } from "../../src/ports.ts";
+import type { Embedder } from "../../src/ports/embedding.ts";
 
 export class TimedEmbedder implements Embedder {
   ms = 0;

@@ -2,7 +2,7 @@
 // out, the rest is filled unmeasured except a final tail, measured again at (nearly) full size.
 import type { BenchDocument } from "../corpus/documents.ts";
 import { fillUnmeasured } from "../lib/fill.ts";
-import type { Embedder } from "../../src/ports.ts";
+import type { Embedder } from "../../src/ports/embedding.ts";
 import { benchIngest, type IngestResult } from "./ingest.ts";
 
 export interface SizedIngest {

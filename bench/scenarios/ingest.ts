@@ -4,7 +4,7 @@ import { progress } from "../lib/log.ts";
 import { openRuntime } from "../lib/runtime.ts";
 import { round } from "../lib/stats.ts";
 import { TimedEmbedder } from "../lib/timed-embedder.ts";
-import type { Embedder } from "../../src/ports.ts";
+import type { Embedder } from "../../src/ports/embedding.ts";
 
 export interface IngestResult {
   embedder: string;

@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ExtractedDecision } from "../../src/contract/decisions.ts";
-import { systemClock } from "../../src/ports.ts";
+import { systemClock } from "../../src/ports/clock.ts";
 import { DecisionService } from "../../src/services/knowledge/decisions.ts";
 import { dataFile } from "../paths.ts";
 import { progress } from "../progress.ts";

@@ -2,7 +2,7 @@
 // choice, span choice), never abstaining. Never reads the test split.
 import { planAnswer } from "../../src/domain/answering/answer.ts";
 import { posTags } from "../../src/nlp/wink-tagger.ts";
-import type { WordSimilarity } from "../../src/ports.ts";
+import type { WordSimilarity } from "../../src/ports/embedding.ts";
 import { defaultRetrievalConfig } from "../../src/search/retrieval-config.ts";
 import { openHarness } from "../harness.ts";
 import { ingestSet } from "../ingest.ts";

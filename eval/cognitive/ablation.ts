@@ -62,21 +62,21 @@ export async function runAblation(): Promise<void> {
       uplift,
       off: Object.fromEntries(rows.filter((r) => r.off).map((r) => [String(r.off), Object.fromEntries(ABLATION_METRICS.map((m) => [m, round(r.means[m]!)]))])),
     };
-    recordInDataDir((store) => recordAblation(store, Date.now(), figures));
+    await recordInDataDir((store) => recordAblation(store, Date.now(), figures));
   } finally {
     for (const s of sets) await s.close();
   }
 }
 
 /** Appends to the store the service reads (SMRITI_DATA_DIR, default ./data), so the uplift route serves the figures. */
-export function recordInDataDir(write: (store: ReturnType<typeof openSqliteStore>) => void): void {
+export async function recordInDataDir(write: (store: ReturnType<typeof openSqliteStore>) => Promise<void>): Promise<void> {
   const config = loadConfig({ ...process.env });
   const store = openSqliteStore(config.dbFile);
   try {
-    write(store);
+    await write(store);
     progress(`recorded in ${config.dbFile}`);
   } finally {
-    void store.close();
+    await store.close();
   }
 }
 

@@ -1,6 +1,6 @@
 // `npm run eval -- qmsum`: do the meeting copilot's decisions and action items cite turns inside QMSum's gold spans, vs random turns?
 import type { MeetingExtractResponse } from "../../src/contract/meetings.ts";
-import { systemClock } from "../../src/ports.ts";
+import { systemClock } from "../../src/ports/clock.ts";
 import { MeetingService } from "../../src/services/knowledge/meetings.ts";
 import { progress } from "../progress.ts";
 import { provenance, type Provenance } from "../provenance.ts";

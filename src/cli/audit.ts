@@ -14,9 +14,10 @@ export function registerAudit(program: Command): void {
         opts,
         async (rt) => {
           const service = new AuditService(rt.store, { now: () => new Date() });
-          const workspaces = opts.workspace ? [rt.store.findWorkspace(opts.workspace)].filter((w) => w !== undefined) : rt.store.listWorkspaces();
+          const workspaces = opts.workspace ? [await rt.store.findWorkspace(opts.workspace)].filter((w) => w !== undefined) : await rt.store.listWorkspaces();
           if (opts.workspace && workspaces.length === 0) throw new CliError(`no workspace '${opts.workspace}'`);
-          const results = workspaces.map((w) => ({ workspace: w.name, ...service.verify(w.id) }));
+          const results = [];
+          for (const w of workspaces) results.push({ workspace: w.name, ...(await service.verify(w.id)) });
           if (opts.json) printJson(results);
           else
             for (const r of results)

@@ -14,7 +14,7 @@ export function registerForget(program: Command): void {
         opts,
         async (rt) => {
           const req = ForgetRequest.parse(target.startsWith("sha256:") ? { chunk_hash: target } : { source_path: target });
-          const res = await rt.handlers.forget(workspaceCall(rt, opts.workspace), req);
+          const res = await rt.handlers.forget(await workspaceCall(rt, opts.workspace), req);
           if (opts.json) return printJson(res);
           process.stdout.write(res.already_forgotten ? `already forgotten: ${target}\n` : `forgot ${res.removed.length} chunk(s)${res.removed_sources.length ? ` and source(s) ${res.removed_sources.join(", ")}` : ""}\n`);
         },

@@ -44,7 +44,7 @@ export function registerIngest(program: Command): void {
     .action(async (paths: string[], opts: DataOptions & { workspace: string; hidden?: boolean; json?: boolean }) => {
       const started = performance.now();
       const config = configFrom(opts);
-      const summary = await withRuntime(opts, (rt) => ingestPaths(rt, workspaceCall(rt, opts.workspace), paths, { hidden: opts.hidden === true }), {}, true);
+      const summary = await withRuntime(opts, async (rt) => ingestPaths(rt, await workspaceCall(rt, opts.workspace), paths, { hidden: opts.hidden === true }), {}, true);
       summary.elapsed_ms = Math.round(performance.now() - started);
       if (opts.json) printJson(summary);
       else printSummary(summary, config.dataDir);
@@ -95,7 +95,7 @@ async function ingestFile(rt: FullRuntime, call: CallContext, file: WalkedFile):
     const content = bytes.toString("utf8");
     if (content.trim() === "") return { status: "skipped", reason: "empty" };
     // Cheap pre-check: hashing is far cheaper than chunking, tokenizing and embedding an unchanged file.
-    const stored = rt.store.getDocument(call.workspaceId, file.sourcePath);
+    const stored = await rt.store.getDocument(call.workspaceId, file.sourcePath);
     if (stored && stored.documentHash === contentHash(content) && stored.kind === inferKind(file.sourcePath)) return { status: "unchanged" };
     const res = await rt.handlers.ingest(call, IngestRequest.parse({ content, source_path: file.sourcePath }));
     if (res.unchanged) return { status: "unchanged" };

@@ -24,8 +24,8 @@ export function registerMcp(program: Command): void {
           throw new AppError("workspace_forbidden", "multi-tenancy is off (SVC_MULTI_TENANT): only the default workspace exists");
         // Without a token this is a local process the user launched and who already owns the data file: trusted like the CLI.
         const first: CallContext = token
-          ? runtime.auth.authenticate(`Bearer ${token}`, actor)
-          : { ...workspaceCall(runtime, opts.workspace), tokenId: "local", actorId: actor?.trim() || null };
+          ? await runtime.auth.authenticate(`Bearer ${token}`, actor)
+          : { ...(await workspaceCall(runtime, opts.workspace)), tokenId: "local", actorId: actor?.trim() || null };
         // With a token, re-check it on every call so a revoked token stops working mid-session.
         const call = token ? () => runtime.auth.authenticate(`Bearer ${token}`, actor) : first;
         const mcp = await serveMcpStdio(runtime, call);

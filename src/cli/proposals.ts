@@ -14,10 +14,10 @@ export function registerProposals(program: Command): void {
       await withRuntime(
         opts,
         async (rt) => {
-          const call = workspaceCall(rt, opts.workspace);
+          const call = await workspaceCall(rt, opts.workspace);
           const all = [];
           for (let cursor: string | undefined; ; ) {
-            const page = rt.proposals.list(call, { status: opts.status as "pending", limit: 200, cursor });
+            const page = await rt.proposals.list(call, { status: opts.status as "pending", limit: 200, cursor });
             all.push(...page.proposals);
             if (!page.next_cursor) break;
             cursor = page.next_cursor;
@@ -40,7 +40,7 @@ export function registerProposals(program: Command): void {
     .action(async (id: string, opts: DataOptions & { approve?: boolean; reject?: boolean; note?: string; reviewer?: string; workspace: string; json?: boolean }) => {
       if (Boolean(opts.approve) === Boolean(opts.reject)) throw new CliError("pass exactly one of --approve or --reject");
       await withRuntime(opts, async (rt) => {
-        const call = { ...workspaceCall(rt, opts.workspace), actorId: opts.reviewer ?? userInfo().username };
+        const call = { ...(await workspaceCall(rt, opts.workspace)), actorId: opts.reviewer ?? userInfo().username };
         const reviewed = await rt.proposals.review(call, { proposal_id: id, verdict: opts.approve ? "approve" : "reject", note: opts.note });
         if (opts.json) printJson(reviewed);
         else process.stdout.write(`${reviewed.id} ${reviewed.status} by ${reviewed.reviewed_by}${reviewed.status === "approved" ? ` -> ${reviewed.target_source_path}` : ""}\n`);

@@ -14,7 +14,7 @@ export function registerRecall(program: Command): void {
     .option("--json", "print the JSON response")
     .action(async (query: string, opts: DataOptions & { k: number; workspace: string; prefix?: string; mode: string; json?: boolean }) => {
       await withRuntime(opts, async (rt) => {
-        const call = workspaceCall(rt, opts.workspace);
+        const call = await workspaceCall(rt, opts.workspace);
         const req = RecallRequest.parse({ query, k: opts.k, mode: opts.mode, ...(opts.prefix ? { filters: { source_path_prefix: opts.prefix } } : {}) });
         const res = await rt.handlers.recall(call, req);
         if (opts.json) return printJson(res);

@@ -17,13 +17,13 @@ export function registerServe(program: Command): void {
       const log = (msg: string) => process.stderr.write(`[smriti] ${msg}\n`);
       log(`data: ${config.dbFile}`);
       const runtime = await createRuntime(config, { background: true, autoTune: true, log });
-      const defaultWs = runtime.store.findWorkspace(DEFAULT_WORKSPACE)!;
-      if (runtime.store.listTokens(defaultWs.id).length === 0) {
-        const issued = runtime.auth.issue({ workspace: DEFAULT_WORKSPACE, label: "first start" });
+      const defaultWs = (await runtime.store.findWorkspace(DEFAULT_WORKSPACE))!;
+      if ((await runtime.store.listTokens(defaultWs.id)).length === 0) {
+        const issued = await runtime.auth.issue({ workspace: DEFAULT_WORKSPACE, label: "first start" });
         process.stdout.write(`\nFirst start: a token for workspace '${DEFAULT_WORKSPACE}' (shown once; more with 'smriti token create'):\n\n  ${issued.token}\n\n`);
       }
       const warmStart = performance.now();
-      for (const ws of runtime.store.listWorkspaces()) runtime.store.warm(ws.id, runtime.embedder ?? undefined);
+      for (const ws of await runtime.store.listWorkspaces()) await runtime.search.warm(ws.id, runtime.embedder ?? undefined);
       log(`indexes loaded in ${Math.round(performance.now() - warmStart)} ms`);
       const app = createHttpApp(runtime, (a) => mountMcpHttp(a, runtime));
       const server = await listen(app, config.host, config.port);

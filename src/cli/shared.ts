@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { loadConfig, type Config } from "../config.ts";
 import { createRuntime, type FullRuntime, type RuntimeOptions } from "../main.ts";
 import { AppError } from "../contract/errors.ts";
+import type { CallContext } from "../services/context.ts";
 
 export class CliError extends Error {
   constructor(
@@ -58,8 +59,8 @@ export function printJson(value: unknown): void {
 }
 
 /** The workspace a CLI call acts in: resolved like a token would, so multi-tenancy rules still apply. */
-export function workspaceCall(rt: FullRuntime, workspace: string) {
-  const ws = rt.store.findWorkspace(workspace);
+export async function workspaceCall(rt: FullRuntime, workspace: string): Promise<CallContext> {
+  const ws = await rt.store.findWorkspace(workspace);
   if (!ws) throw new CliError(`no workspace '${workspace}'`);
   return { workspaceId: ws.id, workspaceName: ws.name, tokenId: "cli", actorId: "cli" };
 }

@@ -12,7 +12,7 @@ export function registerToken(program: Command): void {
     .option("--json", "print JSON")
     .action(async (opts: DataOptions & { workspace: string; actor?: string[]; label?: string; json?: boolean }) => {
       await withRuntime(opts, async (rt) => {
-        const issued = rt.auth.issue({ workspace: opts.workspace, actors: opts.actor ?? [], label: opts.label ?? null });
+        const issued = await rt.auth.issue({ workspace: opts.workspace, actors: opts.actor ?? [], label: opts.label ?? null });
         if (opts.json) printJson({ token: issued.token, workspace_id: issued.record.workspaceId, workspace: issued.workspaceName, token_id: issued.record.id, actors: issued.record.actors });
         else process.stdout.write(`${issued.token}\n(token ${issued.record.id} for workspace '${issued.workspaceName}'; store it now, it is not shown again)\n`);
       }, { embedder: null }, true);
@@ -23,10 +23,10 @@ export function registerToken(program: Command): void {
     .option("--json", "print JSON")
     .action(async (opts: DataOptions & { workspace?: string; json?: boolean }) => {
       await withRuntime(opts, async (rt) => {
-        const ws = opts.workspace ? rt.store.findWorkspace(opts.workspace) : undefined;
+        const ws = opts.workspace ? await rt.store.findWorkspace(opts.workspace) : undefined;
         if (opts.workspace && !ws) throw new CliError(`no workspace '${opts.workspace}'`);
-        const names = new Map(rt.store.listWorkspaces().map((w) => [w.id, w.name]));
-        const rows = rt.store.listTokens(ws?.id).map((t) => ({
+        const names = new Map((await rt.store.listWorkspaces()).map((w) => [w.id, w.name]));
+        const rows = (await rt.store.listTokens(ws?.id)).map((t) => ({
           token_id: t.id,
           workspace: names.get(t.workspaceId) ?? t.workspaceId,
           actors: t.actors,
@@ -43,7 +43,7 @@ export function registerToken(program: Command): void {
     .argument("<token_id>")
     .action(async (id: string, opts: DataOptions) => {
       await withRuntime(opts, async (rt) => {
-        if (!rt.auth.revoke(id)) throw new CliError(`no active token '${id}'`);
+        if (!(await rt.auth.revoke(id))) throw new CliError(`no active token '${id}'`);
         process.stdout.write(`revoked ${id}\n`);
       }, { embedder: null });
     });

@@ -13,7 +13,7 @@ export class BatchedSums {
 
   constructor(
     /** Writes one batch in one transaction; throws to keep it pending. */
-    private readonly write: (batch: ReadonlyMap<string, number>) => void,
+    private readonly write: (batch: ReadonlyMap<string, number>) => Promise<void>,
     private readonly what: string,
     private readonly log: (msg: string) => void = () => {},
   ) {}
@@ -25,16 +25,16 @@ export class BatchedSums {
     if (this.pending.size >= WRITE_AT_KEYS)
       this.soon ??= setImmediate(() => {
         this.soon = null;
-        this.flush();
+        void this.flush();
       });
   }
 
-  flush(): void {
+  async flush(): Promise<void> {
     if (this.pending.size === 0) return;
     const batch = this.pending;
     this.pending = new Map();
     try {
-      this.write(batch);
+      await this.write(batch);
     } catch (err) {
       this.failures++;
       this.log(`${this.what}: flush failed (${(err as Error).message}); kept in memory`);
@@ -44,15 +44,15 @@ export class BatchedSums {
 
   /** Flushes every `ms` in the background (the server); the timer never keeps the process alive. */
   startFlushing(ms = 10_000): void {
-    this.timer ??= setInterval(() => this.flush(), ms).unref();
+    this.timer ??= setInterval(() => void this.flush(), ms).unref();
   }
 
-  stop(): void {
+  stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     if (this.soon) clearImmediate(this.soon);
     this.timer = null;
     this.soon = null;
-    this.flush();
+    return this.flush();
   }
 
   /** What is not written yet. */

@@ -1,5 +1,5 @@
 // Per-workspace layer counters: summed in memory per hour bucket and flushed to the store in batches, not per request.
-import type { CounterIncrement, CounterQuery, CounterTotal, Store } from "../ports.ts";
+import type { CognitiveStore, CounterIncrement, CounterQuery, CounterTotal } from "../ports/cognitive.ts";
 import { BatchedSums } from "./batched-sums.ts";
 
 export const HOUR_MS = 3_600_000;
@@ -10,7 +10,7 @@ export class CounterRegistry {
   private readonly sums: BatchedSums;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<CognitiveStore, "addCounters" | "counterTotals">,
     private readonly now: () => number,
     log: (msg: string) => void = () => {},
   ) {
@@ -23,20 +23,20 @@ export class CounterRegistry {
   }
 
   /** Writes the pending increments in one transaction; on failure they stay pending for the next try. */
-  flush(): void {
-    this.sums.flush();
+  flush(): Promise<void> {
+    return this.sums.flush();
   }
 
   startFlushing(ms?: number): void {
     this.sums.startFlushing(ms);
   }
 
-  stop(): void {
-    this.sums.stop();
+  stop(): Promise<void> {
+    return this.sums.stop();
   }
 
   /** Totals since/until (hour buckets) per workspace, layer and counter, including increments not yet flushed. */
-  totals(q: CounterQuery = {}): CounterTotal[] {
+  async totals(q: CounterQuery = {}): Promise<CounterTotal[]> {
     const sums = new Map<string, CounterTotal>();
     const addTotal = (t: CounterTotal) => {
       const key = [t.workspaceId, t.layer, t.counter].join(SEP);
@@ -44,7 +44,7 @@ export class CounterRegistry {
       if (seen) seen.n += t.n;
       else sums.set(key, { ...t });
     };
-    for (const t of this.store.counterTotals(q)) addTotal(t);
+    for (const t of await this.store.counterTotals(q)) addTotal(t);
     for (const [key, n] of this.sums.entries()) {
       const inc = toIncrement(key, n);
       if (q.workspaceId !== undefined && inc.workspaceId !== q.workspaceId) continue;

@@ -1,7 +1,8 @@
 // The cognitive pipeline: runs each layer's hooks in stack order behind a failure guard, stages their counters, times them.
 import type { LayerId } from "../contract/cognitive-layers.ts";
-import type { ChunkFilter, ChunkRecord } from "../ports.ts";
-import type { Candidate, Mode, RetrievalQuery } from "../search/retriever.ts";
+import type { ChunkFilter } from "../search/types.ts";
+import type { ChunkRecord } from "../ports/documents.ts";
+import type { Candidate, Mode, RetrievalQuery } from "../search/types.ts";
 import type { CounterRegistry } from "./counters.ts";
 import { withSwitches, type CognitiveConfig, type LayerSwitches } from "./params.ts";
 import type { TraceStep } from "../contract/cognitive.ts";

@@ -1,6 +1,6 @@
 // Durable figures of the stack in the Store: tuner decisions, tuned parameters and ablation (uplift) runs.
 import type { LayerId } from "../contract/cognitive-layers.ts";
-import type { Store } from "../ports.ts";
+import type { CognitiveStore } from "../ports/cognitive.ts";
 import type { CognitiveParams } from "./params.ts";
 
 export const RECORD_KINDS = { decision: "tuner_decision", tuned: "tuned_params", ablation: "ablation", stress: "stress" } as const;
@@ -66,36 +66,36 @@ export interface StressFigures {
   cases: StressCase[];
 }
 
-export function recordTunerRun(store: Store, at: number, decisions: readonly TunerDecision[], tuned: TunedParams): void {
-  store.appendCognitiveRecords([
+export async function recordTunerRun(store: CognitiveStore, at: number, decisions: readonly TunerDecision[], tuned: TunedParams): Promise<void> {
+  await store.appendCognitiveRecords([
     ...decisions.map((payload) => ({ kind: RECORD_KINDS.decision, workspaceId: null, at, payload })),
     { kind: RECORD_KINDS.tuned, workspaceId: null, at, payload: tuned },
   ]);
 }
 
-export function recordAblation(store: Store, at: number, figures: AblationFigures): void {
-  store.appendCognitiveRecords([{ kind: RECORD_KINDS.ablation, workspaceId: null, at, payload: figures }]);
+export async function recordAblation(store: CognitiveStore, at: number, figures: AblationFigures): Promise<void> {
+  await store.appendCognitiveRecords([{ kind: RECORD_KINDS.ablation, workspaceId: null, at, payload: figures }]);
 }
 
-export function recordStress(store: Store, at: number, figures: StressFigures): void {
-  store.appendCognitiveRecords([{ kind: RECORD_KINDS.stress, workspaceId: null, at, payload: figures }]);
+export async function recordStress(store: CognitiveStore, at: number, figures: StressFigures): Promise<void> {
+  await store.appendCognitiveRecords([{ kind: RECORD_KINDS.stress, workspaceId: null, at, payload: figures }]);
 }
 
-export function tunerDecisions(store: Store, opts: { since?: number | undefined; limit?: number } = {}): (TunerDecision & { at: number })[] {
-  return store.listCognitiveRecords({ kind: RECORD_KINDS.decision, since: opts.since, limit: opts.limit ?? 1000 }).map((r) => ({ ...(r.payload as TunerDecision), at: r.at }));
+export async function tunerDecisions(store: CognitiveStore, opts: { since?: number | undefined; limit?: number } = {}): Promise<(TunerDecision & { at: number })[]> {
+  return (await store.listCognitiveRecords({ kind: RECORD_KINDS.decision, since: opts.since, limit: opts.limit ?? 1000 })).map((r) => ({ ...(r.payload as TunerDecision), at: r.at }));
 }
 
-export function latestTuned(store: Store): TunedParams | null {
-  return (store.listCognitiveRecords({ kind: RECORD_KINDS.tuned, limit: 1 })[0]?.payload as TunedParams | undefined) ?? null;
+export async function latestTuned(store: CognitiveStore): Promise<TunedParams | null> {
+  return ((await store.listCognitiveRecords({ kind: RECORD_KINDS.tuned, limit: 1 }))[0]?.payload as TunedParams | undefined) ?? null;
 }
 
-export function latestAblation(store: Store, since?: number): (AblationFigures & { at: number }) | null {
-  const r = store.listCognitiveRecords({ kind: RECORD_KINDS.ablation, since, limit: 1 })[0];
+export async function latestAblation(store: CognitiveStore, since?: number): Promise<(AblationFigures & { at: number }) | null> {
+  const [r] = await store.listCognitiveRecords({ kind: RECORD_KINDS.ablation, since, limit: 1 });
   return r ? { ...(r.payload as AblationFigures), at: r.at } : null;
 }
 
-export function latestStress(store: Store, since?: number): (StressFigures & { at: number }) | null {
-  const r = store.listCognitiveRecords({ kind: RECORD_KINDS.stress, since, limit: 1 })[0];
+export async function latestStress(store: CognitiveStore, since?: number): Promise<(StressFigures & { at: number }) | null> {
+  const [r] = await store.listCognitiveRecords({ kind: RECORD_KINDS.stress, since, limit: 1 });
   return r ? { ...(r.payload as StressFigures), at: r.at } : null;
 }
 

@@ -1,5 +1,6 @@
 // Builds the stack: the thirteen layers in the order their hooks run, over the runtime's shared state.
-import type { Store, WordNeighbours } from "../ports.ts";
+import type { CognitiveStore } from "../ports/cognitive.ts";
+import type { WordNeighbours } from "../ports/embedding.ts";
 import { CounterRegistry } from "./counters.ts";
 import { ahamkara } from "./layers/ahamkara.ts";
 import { atman } from "./layers/atman.ts";
@@ -19,7 +20,7 @@ import { CognitivePipeline } from "./pipeline.ts";
 import type { Layer } from "./types.ts";
 
 export interface StackOptions {
-  store: Store;
+  store: CognitiveStore;
   now: () => number;
   lexicon: WordNeighbours | null;
   config?: CognitiveConfig;
@@ -34,17 +35,17 @@ export interface CognitiveStack {
   karma: KarmaLedger;
   impressions: Impressions;
   /** Where the counters and durable figures live (the inspection routes read them). */
-  store: Store;
+  store: CognitiveStore;
   /** Writes counters and impressions every `ms` in the background (the server). */
   startFlushing(ms?: number): void;
   /** Stops the timers and writes what is pending. */
-  stop(): void;
+  stop(): Promise<void>;
 }
 
-export function buildCognitiveStack(opts: StackOptions): CognitiveStack {
+export async function buildCognitiveStack(opts: StackOptions): Promise<CognitiveStack> {
   const karma = new KarmaLedger();
   const impressions = new Impressions(opts.store, opts.log);
-  if (opts.restore !== false) impressions.restore(opts.store.listImpressions());
+  if (opts.restore !== false) impressions.restore(await opts.store.listImpressions());
   // Query side first (clean, budget, who, feeling, goal, expand, convene), then evidence (feedback, memory, discern, focus), then judge and guard.
   const layers: Layer[] = [indriya, prana, ahamkara, bhavaMonitor, sankalpa, createManas(opts.lexicon), sabha, createKarma(karma), createChitta(impressions), viveka, dhyana, buddhi, atman];
   const counters = new CounterRegistry(opts.store, opts.now, opts.log);
@@ -57,9 +58,8 @@ export function buildCognitiveStack(opts: StackOptions): CognitiveStack {
       counters.startFlushing(ms);
       impressions.startFlushing(ms);
     },
-    stop() {
-      counters.stop();
-      impressions.stop();
+    async stop() {
+      await Promise.all([counters.stop(), impressions.stop()]);
     },
   };
 }

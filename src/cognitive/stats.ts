@@ -1,6 +1,6 @@
 // The read side the uplift route, /metrics and the inspection routes call: counters since a time, by workspace, with the figures.
 import { LAYER_IDS, type LayerId } from "../contract/cognitive-layers.ts";
-import type { Store } from "../ports.ts";
+import type { CognitiveStore } from "../ports/cognitive.ts";
 import type { CognitivePipeline } from "./pipeline.ts";
 import { latestAblation, latestStress, stressUpliftOf, tunerDecisions, type AblationFigures, type StressFigures, type TunerDecision } from "./records.ts";
 
@@ -29,8 +29,8 @@ export interface CognitiveSnapshot {
 }
 
 /** Everything the stack contributed since `since` (one workspace or all). Reads only. */
-export function cognitiveSnapshot(pipeline: CognitivePipeline, store: Store, opts: { since?: number; workspaceId?: string } = {}): CognitiveSnapshot {
-  const totals = pipeline.counters.totals({ since: opts.since, workspaceId: opts.workspaceId });
+export async function cognitiveSnapshot(pipeline: CognitivePipeline, store: CognitiveStore, opts: { since?: number; workspaceId?: string } = {}): Promise<CognitiveSnapshot> {
+  const totals = await pipeline.counters.totals({ since: opts.since, workspaceId: opts.workspaceId });
   const overall = new Map<string, LayerCounters>();
   const byWorkspace: CognitiveSnapshot["by_workspace"] = {};
   for (const t of totals) {
@@ -41,9 +41,7 @@ export function cognitiveSnapshot(pipeline: CognitivePipeline, store: Store, opt
     const wl = (ws[t.layer as LayerId] ??= {});
     wl[t.counter] = (wl[t.counter] ?? 0) + t.n;
   }
-  const ablation = latestAblation(store, opts.since);
-  const stress = latestStress(store, opts.since);
-  const decisions = tunerDecisions(store, { since: opts.since });
+  const [ablation, stress, decisions] = await Promise.all([latestAblation(store, opts.since), latestStress(store, opts.since), tunerDecisions(store, { since: opts.since })]);
   const config = pipeline.current;
   const jobs = new Map(pipeline.layers.map((l) => [l.id, l.job]));
   return {

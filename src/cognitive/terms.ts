@@ -1,5 +1,5 @@
 // A chunk's BM25 terms as a set, built once per chunk object (viveka and dhyana both compare term sets).
-import type { ChunkRecord } from "../ports.ts";
+import type { ChunkRecord } from "../ports/documents.ts";
 
 const cache = new WeakMap<ChunkRecord, ReadonlySet<string>>();
 

@@ -1,7 +1,8 @@
 // The shapes that flow through the cognitive pipeline: a query plan, the evidence it found, the answer decision.
 import type { LayerId } from "../contract/cognitive-layers.ts";
-import type { ChunkFilter, ChunkRecord } from "../ports.ts";
-import type { Candidate, ExpansionTerm, Mode } from "../search/retriever.ts";
+import type { ChunkFilter } from "../search/types.ts";
+import type { ChunkRecord } from "../ports/documents.ts";
+import type { Candidate, ExpansionTerm, Mode } from "../search/types.ts";
 import type { CognitiveParams } from "./params.ts";
 
 export type { LayerId };

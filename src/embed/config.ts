@@ -8,7 +8,7 @@
 //   SMRITI_CACHE_DIR        glove: directory of the binary vector cache (optional)
 // Empty values count as unset.
 import { z } from "zod";
-import type { Embedder } from "../ports.ts";
+import type { Embedder } from "../ports/embedding.ts";
 import { loadGloveEmbedder } from "./glove.ts";
 import { createOpenAiEmbedder, type OpenAiEmbedderOptions } from "./openai.ts";
 

@@ -1,7 +1,7 @@
 // Nearest words in the GloVe table (manas' query expansion): sign-bit Hamming prefilter over the most frequent words,
 // exact cosine over the closest few hundred (an exact scan cost ~5 ms a word on a query's hot path). The most frequent
 // words' answers are precomputed with the cache (a search still costs ~0.4 ms, several per query); others are cached.
-import type { WordNeighbours } from "../ports.ts";
+import type { WordNeighbours } from "../ports/embedding.ts";
 import type { GloveTable, NeighbourTable } from "./glove-format.ts";
 
 /** Candidates: the most frequent plain lowercase words; rarer ones are mostly names and typos, useless as expansions. */

@@ -10,7 +10,7 @@
 // stored vectors rely on. Bump GLOVE_EMBEDDER_ID whenever this file, sif.ts, tokenize.ts or the
 // cache conversion change the output vectors (stored vectors are keyed by it).
 import { stat } from "node:fs/promises";
-import type { Embedder, WordNeighbours, WordSimilarity } from "../ports.ts";
+import type { Embedder, WordNeighbours, WordSimilarity } from "../ports/embedding.ts";
 import { GloveNeighbours } from "./glove-neighbours.ts";
 import { openGloveCache, type GloveCacheOptions } from "./glove-cache.ts";
 import type { GloveTable } from "./glove-format.ts";

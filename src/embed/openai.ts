@@ -1,8 +1,8 @@
 // Embedder over any OpenAI-compatible POST /v1/embeddings endpoint (OpenAI, Ollama, TEI, vLLM).
-import type { Embedder } from "../ports.ts";
+import type { Embedder } from "../ports/embedding.ts";
 import { embeddingsUrl, parseEmbeddingsResponse } from "./openai-wire.ts";
 import { backoffMs, isRetryableStatus, retryAfterMs, sleep } from "./retry.ts";
-import { normalize } from "./vector.ts";
+import { normalize } from "../domain/retrieval/vectors.ts";
 
 export interface OpenAiEmbedderOptions {
   /** Server root ("http://localhost:11434"), its "/v1", or the full ".../embeddings" URL. */

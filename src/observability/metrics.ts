@@ -2,7 +2,7 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 
 /** What a cognitive layer did, summed over every workspace since counting began (persisted, so it survives restarts). */
-export type LayerTotals = () => readonly { layer: string; counter: string; n: number }[];
+export type LayerTotals = () => Promise<readonly { layer: string; counter: string; n: number }[]>;
 
 export interface Metrics {
   registry: Registry;
@@ -21,10 +21,11 @@ export function createMetrics(layerTotals: LayerTotals): Metrics {
     help: "What each cognitive layer did (queries expanded, chunks demoted, injection flagged, answers withheld, failures...), all workspaces.",
     labelNames: ["layer", "counter"],
     registers: [registry],
-    collect() {
+    async collect() {
+      const totals = await layerTotals();
       this.reset();
       const sums = new Map<string, number>();
-      for (const t of layerTotals()) sums.set(`${t.layer}\u0000${t.counter}`, (sums.get(`${t.layer}\u0000${t.counter}`) ?? 0) + t.n);
+      for (const t of totals) sums.set(`${t.layer}\u0000${t.counter}`, (sums.get(`${t.layer}\u0000${t.counter}`) ?? 0) + t.n);
       for (const [key, n] of sums) {
         const [layer = "", counter = ""] = key.split("\u0000");
         this.inc({ layer, counter }, n);

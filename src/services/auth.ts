@@ -2,7 +2,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { AppError } from "../contract/errors.ts";
 import { sha256Hex } from "../domain/text/hash.ts";
-import type { Store, TokenRecord } from "../ports.ts";
+import type { TokenRecord, WorkspaceStore } from "../ports/workspaces.ts";
 import type { CallContext } from "./context.ts";
 
 export const DEFAULT_WORKSPACE = "default";
@@ -16,17 +16,17 @@ export interface IssuedToken {
 
 export class AuthService {
   constructor(
-    private readonly store: Store,
+    private readonly store: WorkspaceStore,
     private readonly opts: { multiTenant: boolean; now: () => number },
   ) {}
 
   /** Creates the workspace if allowed and a token bound to it; the secret is returned once and stored only as a hash. */
-  issue(input: { workspace: string; actors?: readonly string[]; label?: string | null }): IssuedToken {
+  async issue(input: { workspace: string; actors?: readonly string[]; label?: string | null }): Promise<IssuedToken> {
     if (!this.opts.multiTenant && input.workspace !== DEFAULT_WORKSPACE)
       throw new AppError("workspace_forbidden", `multi-tenancy is off (set SVC_MULTI_TENANT=1): only the '${DEFAULT_WORKSPACE}' workspace exists`);
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(input.workspace))
       throw new AppError("invalid_request", "workspace names are 1-64 letters, digits, '.', '_' or '-'");
-    const workspace = this.store.ensureWorkspace(input.workspace, this.opts.now());
+    const workspace = await this.store.ensureWorkspace(input.workspace, this.opts.now());
     const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
     const record: TokenRecord = {
       id: `tok_${randomUUID().slice(0, 8)}`,
@@ -36,22 +36,22 @@ export class AuthService {
       createdAt: this.opts.now(),
       revokedAt: null,
     };
-    this.store.insertToken(record, sha256Hex(token));
+    await this.store.insertToken(record, sha256Hex(token));
     return { token, record, workspaceName: workspace.name };
   }
 
-  revoke(tokenId: string): boolean {
+  revoke(tokenId: string): Promise<boolean> {
     return this.store.revokeToken(tokenId, this.opts.now());
   }
 
   /** Resolves the caller from `Authorization: Bearer` and `x-svc-actor-id`, or throws the matching 401/403. */
-  authenticate(authorization: string | undefined | null, actorHeader: string | undefined | null): CallContext {
+  async authenticate(authorization: string | undefined | null, actorHeader: string | undefined | null): Promise<CallContext> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
     if (!match?.[1]) throw new AppError("unauthorized", "send 'Authorization: Bearer <token>'");
-    const record = this.store.findTokenByHash(sha256Hex(match[1]));
+    const record = await this.store.findTokenByHash(sha256Hex(match[1]));
     if (!record) throw new AppError("unauthorized", "unknown token");
     if (record.revokedAt !== null) throw new AppError("token_revoked", "this token has been revoked");
-    const workspace = this.store.findWorkspace(record.workspaceId);
+    const workspace = await this.store.findWorkspace(record.workspaceId);
     if (!workspace) throw new AppError("unauthorized", "the token's workspace no longer exists");
     if (!this.opts.multiTenant && workspace.name !== DEFAULT_WORKSPACE)
       throw new AppError("workspace_forbidden", "multi-tenancy is off (SVC_MULTI_TENANT): this token's workspace is disabled");

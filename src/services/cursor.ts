@@ -38,12 +38,12 @@ export function cursorOrder(cursor: string, workspaceId: string): "asc" | "desc"
  * exists, and issues the next cursor at the page's last seq. Keyset paging, so rows inserted meanwhile never shift a page.
  * With `order` the cursor also carries the direction, and one issued for the other direction is 400 invalid_cursor.
  */
-export function pageBySeq<R extends { seq: number }>(
+export async function pageBySeq<R extends { seq: number }>(
   workspaceId: string,
   req: { limit: number; cursor?: string | undefined },
-  fetch: (afterSeq: number | undefined, limit: number) => R[],
+  fetch: (afterSeq: number | undefined, limit: number) => Promise<R[]>,
   order?: "asc" | "desc",
-): { rows: R[]; next_cursor: string | null } {
+): Promise<{ rows: R[]; next_cursor: string | null }> {
   let after: number | undefined;
   if (req.cursor && order === undefined) after = decodeCursor(req.cursor, workspaceId, SeqPosition);
   else if (req.cursor) {
@@ -51,7 +51,7 @@ export function pageBySeq<R extends { seq: number }>(
     if (walks !== order) throw new AppError("invalid_cursor", `the cursor continues the ${walks === "asc" ? "oldest" : "newest"}-first walk it was issued for`);
     after = seq;
   }
-  const rows = fetch(after, req.limit + 1);
+  const rows = await fetch(after, req.limit + 1);
   const shown = rows.slice(0, req.limit);
   const last = shown.at(-1);
   if (!(rows.length > req.limit && last)) return { rows: shown, next_cursor: null };

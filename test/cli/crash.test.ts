@@ -83,12 +83,12 @@ function runAndKill(seed: number, plan: KillPlan): Promise<ChildRun> {
 const open = () => createRuntime(config, { embedder: null, log: () => {} });
 
 /** Every stored document: its hash matches its content, and its chunks are exactly the chunking of that content. */
-function checkTiling(rt: FullRuntime, wsId: string, db: Database.Database): string[] {
+async function checkTiling(rt: FullRuntime, wsId: string, db: Database.Database): Promise<string[]> {
   const paths = db.prepare("SELECT source_path FROM documents WHERE workspace_id = ? ORDER BY source_path").pluck().all(wsId) as string[];
   for (const path of paths) {
-    const doc = rt.store.getDocument(wsId, path)!;
+    const doc = (await rt.store.getDocument(wsId, path))!;
     expect(contentHash(doc.content), path).toBe(doc.documentHash);
-    const stored = rt.store.documentChunks(wsId, path).map((c) => [c.chunkHash, c.anchor, c.start, c.end]);
+    const stored = (await rt.store.documentChunks(wsId, path)).map((c) => [c.chunkHash, c.anchor, c.start, c.end]);
     const expected = chunkDocument(doc.content, doc.kind).map((c) => [c.hash, c.anchor, c.start, c.end]);
     expect(stored, path).toEqual(expected);
   }
@@ -98,19 +98,20 @@ function checkTiling(rt: FullRuntime, wsId: string, db: Database.Database): stri
 }
 
 /** The log-replaying watcher scores every live chunk as an index freshly loaded from the table does, and removed chunks not at all. */
-function expectSameScores(watcher: FullRuntime, fresh: FullRuntime, wsId: string, db: Database.Database): void {
-  const live = db.prepare("SELECT id FROM chunks WHERE workspace_id = ?").pluck().all(wsId) as number[];
-  const gone = db.prepare("SELECT DISTINCT chunk_id FROM changes WHERE workspace_id = ? AND op = 0").pluck().all(wsId) as number[];
+async function expectSameScores(watcher: FullRuntime, fresh: FullRuntime, wsId: string, db: Database.Database): Promise<void> {
+  const live = db.prepare("SELECT COUNT(*) FROM chunks WHERE workspace_id = ?").pluck().get(wsId) as number;
+  const gone = new Set(db.prepare("SELECT DISTINCT chunk_id FROM changes WHERE workspace_id = ? AND op = 0").pluck().all(wsId) as number[]);
   for (const query of ["replica", "quorum lattice", "crash document"]) {
-    const terms = tokenize(query);
-    expect(watcher.store.lexicalMaxScore(wsId, terms), query).toBeCloseTo(fresh.store.lexicalMaxScore(wsId, terms), 9);
-    const expected = fresh.store.lexicalScores(wsId, terms, live);
-    watcher.store.lexicalScores(wsId, terms, live).forEach((s, i) => expect(s, `${query} #${live[i]}`).toBeCloseTo(expected[i]!, 9));
-    expect(watcher.store.lexicalScores(wsId, terms, gone), `${query} removed`).toEqual(gone.map(() => 0));
+    const search = (rt: FullRuntime) => rt.search.search({ workspaceId: wsId, terms: tokenize(query), lexicalK: live + 1, dense: null, expansion: null, filter: {} });
+    const [mine, expected] = [await search(watcher), await search(fresh)];
+    expect(mine.maxBm25, query).toBeCloseTo(expected.maxBm25, 9);
+    expectSameHits(mine.hits.map((h) => ({ id: h.id, score: h.bm25 })), expected.hits.map((h) => ({ id: h.id, score: h.bm25 })), query);
+    expect(mine.hits.filter((h) => gone.has(h.id)), `${query} removed`).toEqual([]);
   }
 }
 
-const lexical = (rt: FullRuntime, wsId: string, term: string) => rt.store.searchLexical(wsId, tokenize(term), 50, {});
+const lexical = async (rt: FullRuntime, wsId: string, term: string) =>
+  (await rt.search.search({ workspaceId: wsId, terms: tokenize(term), lexicalK: 50, dense: null, expansion: null, filter: {} })).hits.map((h) => ({ id: h.id, score: h.bm25 }));
 
 /** Same chunk ids in the same order, same scores up to float summation order. */
 function expectSameHits(a: { id: number; score: number }[], b: { id: number; score: number }[], label: string): void {
@@ -137,13 +138,13 @@ describe("crash safety of ingest", () => {
         const db = new Database(config.dbFile, { readonly: true });
         try {
           expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
-          const wsId = rt.store.findWorkspace(DEFAULT_WORKSPACE)!.id;
-          const paths = checkTiling(rt, wsId, db);
+          const wsId = (await rt.store.findWorkspace(DEFAULT_WORKSPACE))!.id;
+          const paths = await checkTiling(rt, wsId, db);
 
           // The last acknowledged version of each path is stored, unless the in-flight ingest to that path committed.
           const lastAck = new Map(run.acked.map((w) => [w.path, w]));
           for (const [path, ack] of lastAck) {
-            const stored = rt.store.getDocument(wsId, path)!;
+            const stored = (await rt.store.getDocument(wsId, path))!;
             const allowed = [ack.hash, ...(run.pending?.path === path ? [run.pending.hash] : [])];
             expect(allowed, path).toContain(stored.documentHash);
             const res = await rt.handlers.recall({ workspaceId: wsId, workspaceName: DEFAULT_WORKSPACE, tokenId: "test", actorId: null }, RecallRequest.parse({ query: stored.documentHash === ack.hash ? ack.term : run.pending!.term, mode: "lexical" }));
@@ -151,15 +152,16 @@ describe("crash safety of ingest", () => {
           }
 
           // Indexes agree with the chunks table: the current version's unique term finds exactly its path; superseded ones find nothing.
-          const current = new Map(paths.map((p) => [rt.store.getDocument(wsId, p)!.documentHash, p]));
+          const current = new Map<string, string>();
+          for (const p of paths) current.set((await rt.store.getDocument(wsId, p))!.documentHash, p);
           for (const w of written) {
-            const hits = lexical(rt, wsId, w.term);
-            const ids = rt.store.getChunks(wsId, hits.map((h) => h.id));
+            const hits = await lexical(rt, wsId, w.term);
+            const ids = await rt.store.getChunks(wsId, hits.map((h) => h.id));
             expect(ids.length, w.term).toBe(hits.length);
             expect([...new Set(ids.map((c) => c.sourcePath))], w.term).toEqual(current.get(w.hash) === w.path ? [w.path] : []);
-            if (watcher) expectSameHits(lexical(watcher, wsId, w.term), hits, `watcher ${w.term}`);
+            if (watcher) expectSameHits(await lexical(watcher, wsId, w.term), hits, `watcher ${w.term}`);
           }
-          if (watcher) expectSameScores(watcher, rt, wsId, db);
+          if (watcher) await expectSameScores(watcher, rt, wsId, db);
           expect(lastAck.size).toBeGreaterThan(0);
         } finally {
           db.close();
@@ -167,7 +169,7 @@ describe("crash safety of ingest", () => {
         }
         if (!watcher) {
           watcher = await open();
-          lexical(watcher, watcher.store.findWorkspace(DEFAULT_WORKSPACE)!.id, "replica"); // loads the index now; later writes arrive via the log
+          await lexical(watcher, (await watcher.store.findWorkspace(DEFAULT_WORKSPACE))!.id, "replica"); // loads the index now; later writes arrive via the log
         }
       }
     } finally {

@@ -71,8 +71,8 @@ describe("createLocalClient", () => {
 
   it("serves the same calls in-process, on the given data directory, issuing no token", async () => {
     await exercise(local, "planner");
-    expect(local.runtime.store.findWorkspace("default")).toBeTruthy();
-    expect(local.runtime.store.listTokens(local.runtime.store.findWorkspace("default")!.id)).toEqual([]);
+    expect(await local.runtime.store.findWorkspace("default")).toBeTruthy();
+    expect(await local.runtime.store.listTokens((await local.runtime.store.findWorkspace("default"))!.id)).toEqual([]);
   });
 
   it("honours dbPath and the memory store it opens there", async () => {

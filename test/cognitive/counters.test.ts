@@ -1,7 +1,8 @@
 // The counter registry: in-memory sums per hour, flushed in batches, read back with what is still pending.
 import { afterEach, describe, expect, it } from "vitest";
 import { CounterRegistry, HOUR_MS } from "../../src/cognitive/counters.ts";
-import type { CounterIncrement, Store } from "../../src/ports.ts";
+import type { CounterIncrement } from "../../src/ports/cognitive.ts";
+import type { Store } from "../../src/ports/store.ts";
 import { openSqliteStore } from "../../src/store/sqlite/index.ts";
 
 const stores: Store[] = [];
@@ -16,7 +17,7 @@ function memoryStore(): Store {
 }
 
 describe("CounterRegistry", () => {
-  it("batches increments: nothing is written until a flush, yet reads see them", () => {
+  it("batches increments: nothing is written until a flush, yet reads see them", async () => {
     const store = memoryStore();
     let now = 5 * HOUR_MS + 10;
     const reg = new CounterRegistry(store, () => now);
@@ -24,19 +25,19 @@ describe("CounterRegistry", () => {
     reg.add("w1", "viveka", "injection_flagged", 2);
     now += HOUR_MS;
     reg.add("w2", "manas", "queries_expanded");
-    expect(store.counterTotals({})).toEqual([]);
-    expect(reg.totals()).toEqual([
+    expect(await store.counterTotals({})).toEqual([]);
+    expect(await reg.totals()).toEqual([
       { workspaceId: "w1", layer: "viveka", counter: "injection_flagged", n: 3 },
       { workspaceId: "w2", layer: "manas", counter: "queries_expanded", n: 1 },
     ]);
-    expect(reg.totals({ since: 6 * HOUR_MS })).toEqual([{ workspaceId: "w2", layer: "manas", counter: "queries_expanded", n: 1 }]);
-    reg.flush();
-    expect(store.counterTotals({ workspaceId: "w1" })).toEqual([{ workspaceId: "w1", layer: "viveka", counter: "injection_flagged", n: 3 }]);
+    expect(await reg.totals({ since: 6 * HOUR_MS })).toEqual([{ workspaceId: "w2", layer: "manas", counter: "queries_expanded", n: 1 }]);
+    await reg.flush();
+    expect(await store.counterTotals({ workspaceId: "w1" })).toEqual([{ workspaceId: "w1", layer: "viveka", counter: "injection_flagged", n: 3 }]);
     reg.add("w1", "viveka", "injection_flagged");
-    expect(reg.totals({ workspaceId: "w1" })).toEqual([{ workspaceId: "w1", layer: "viveka", counter: "injection_flagged", n: 4 }]);
+    expect(await reg.totals({ workspaceId: "w1" })).toEqual([{ workspaceId: "w1", layer: "viveka", counter: "injection_flagged", n: 4 }]);
   });
 
-  it("a failed flush keeps the increments for the next one", () => {
+  it("a failed flush keeps the increments for the next one", async () => {
     const store = memoryStore();
     let fail = true;
     const written: CounterIncrement[] = [];
@@ -49,12 +50,12 @@ describe("CounterRegistry", () => {
     const logs: string[] = [];
     const reg = new CounterRegistry(flaky, () => 0, (m) => logs.push(m));
     reg.add("w", "atman", "scores_repaired", 2);
-    reg.flush();
+    await reg.flush();
     expect(reg.flushFailures).toBe(1);
     expect(logs[0]).toMatch(/disk full/);
     fail = false;
     reg.add("w", "atman", "scores_repaired");
-    reg.flush();
+    await reg.flush();
     expect(written).toEqual([{ workspaceId: "w", hour: 0, layer: "atman", counter: "scores_repaired", n: 3 }]);
   });
 });
@@ -63,13 +64,13 @@ describe("BatchedSums", () => {
   it("past the size bound it writes once, after the current turn of the event loop, not inside the call that filled it", async () => {
     const { BatchedSums } = await import("../../src/cognitive/batched-sums.ts");
     const batches: number[] = [];
-    const sums = new BatchedSums((b) => batches.push(b.size), "test");
+    const sums = new BatchedSums(async (b) => void batches.push(b.size), "test");
     for (let i = 0; i < 2500; i++) sums.add(`k${i}`, 1);
     expect(batches).toEqual([]);
     await new Promise(setImmediate);
     expect(batches).toEqual([2500]);
     sums.add("late", 1);
-    sums.stop();
+    await sums.stop();
     expect(batches).toEqual([2500, 1]);
   });
 });

@@ -10,7 +10,7 @@ import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { defaultCognitiveConfig } from "../../src/cognitive/params.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createRuntime } from "../../src/main.ts";
-import { systemClock } from "../../src/ports.ts";
+import { systemClock } from "../../src/ports/clock.ts";
 import { createAutoTuner } from "../../src/services/jobs/auto-tune.ts";
 
 const open: TestService[] = [];
@@ -28,7 +28,7 @@ async function serviceWithFeedback(): Promise<{ s: TestService; used: string }> 
   await s.post("/v1/memory/ingest", { source_path: "a.md", content: `# A\n\n${durable}\n` });
   await s.post("/v1/memory/ingest", { source_path: "b.md", content: `# B\n\n${durable.replace("a crash", "any crash")}\n` });
   await s.post("/v1/memory/ingest", { source_path: "c.md", content: "# C\n\nCrash recovery replays the write-ahead log from the last checkpoint of the database.\n" });
-  const used = s.runtime.store.documentChunks(s.workspaceId, "b.md")[0]!.chunkHash;
+  const used = (await s.runtime.store.documentChunks(s.workspaceId, "b.md"))[0]!.chunkHash;
   for (const query of QUERIES) expect((await s.post("/v1/memory/feedback", { chunk_hashes: [used], outcome: "used", query })).status).toBe(200);
   return { s, used };
 }
@@ -41,13 +41,13 @@ describe("feedback cases", () => {
     await s.post("/v1/memory/feedback", { chunk_hashes: [other], outcome: "unhelpful", trajectory_id: answer.trajectory_id });
     await s.post("/v1/memory/feedback", { chunk_hashes: [used], outcome: "used" });
     await s.post("/v1/memory/feedback", { chunk_hashes: [other], outcome: "unhelpful", query: QUERIES[0] });
-    const cases = feedbackCases(s.runtime.store, [s.workspaceId]);
+    const cases = await feedbackCases(s.runtime.store, [s.workspaceId]);
     expect(cases.map((c) => c.query)).toEqual([...QUERIES, "What keeps committed transactions durable?"].sort());
     const first = cases.find((c) => c.query === QUERIES[0])!;
     expect([...first.used]).toEqual([used]);
     expect([...first.unhelpful]).toEqual([other]);
     expect([...cases.find((c) => c.query.startsWith("What keeps"))!.unhelpful]).toEqual([other]);
-    expect(feedbackCases(s.runtime.store, ["another-workspace"])).toEqual([]);
+    expect(await feedbackCases(s.runtime.store, ["another-workspace"])).toEqual([]);
   });
 
   it("score the reciprocal rank of used citations minus that of unhelpful ones", () => {
@@ -70,46 +70,46 @@ describe("tuneFromFeedback", () => {
     const rt = s.runtime;
     const rank = async () => (await rt.memory.recall(s.workspaceId, { query: QUERIES[0]!, k: 10 }, { dry: true, layers: { karma: false } })).hits.map((h) => h.chunk_hash).indexOf(used);
     const before = await rank();
-    const counters = JSON.stringify(rt.cognitive.pipeline.counters.totals());
+    const counters = JSON.stringify(await rt.cognitive.pipeline.counters.totals());
     const config = rt.cognitive.pipeline.current;
-    const r = await tuneFromFeedback({ store: rt.store, memory: rt.memory, pipeline: rt.cognitive.pipeline, now: () => 1000 }, feedbackCases(rt.store, [s.workspaceId]), { runId: "feedback-test" });
+    const r = await tuneFromFeedback({ store: rt.store, memory: rt.memory, pipeline: rt.cognitive.pipeline, now: () => 1000 }, await feedbackCases(rt.store, [s.workspaceId]), { runId: "feedback-test" });
 
     const lighter = r.decisions.find((d) => d.layer === "viveka" && d.parameter === "duplicatePenalty" && d.after === 0.5)!;
     expect(lighter.kept).toBe(true);
     expect(lighter.held_in_after).toBeGreaterThan(lighter.held_in_before);
     expect(r.decisions.find((d) => d.layer === "viveka" && d.after === 3)?.kept).toBe(false);
     expect(r.final.heldIn).toBeGreaterThan(r.baseline.heldIn);
-    expect(tunerDecisions(rt.store).filter((d) => d.run_id === "feedback-test")).toHaveLength(r.decisions.length);
-    expect(latestTuned(rt.store)?.params.viveka.duplicatePenalty).toBe(0.5);
+    expect((await tunerDecisions(rt.store)).filter((d) => d.run_id === "feedback-test")).toHaveLength(r.decisions.length);
+    expect((await latestTuned(rt.store))?.params.viveka.duplicatePenalty).toBe(0.5);
     // The live pipeline is left as it was; a runtime started now would use the tuned value.
     expect(rt.cognitive.pipeline.current).toEqual(config);
-    expect(JSON.stringify(rt.cognitive.pipeline.counters.totals())).toBe(counters);
+    expect(JSON.stringify(await rt.cognitive.pipeline.counters.totals())).toBe(counters);
     rt.cognitive.pipeline.configure(r.config);
     expect(await rank()).toBeLessThan(before);
   });
 });
 
 describe("the automatic tuner", () => {
-  const tunerOf = (s: TestService, env: NodeJS.ProcessEnv = {}) =>
+  const tunerOf = async (s: TestService, env: NodeJS.ProcessEnv = {}) =>
     createAutoTuner({ store: s.runtime.store, retriever: s.runtime.retriever, clock: systemClock, lexicon: null, live: s.runtime.cognitive.pipeline, env, log: () => {} });
-  const eventCount = (s: TestService) => s.runtime.store.listEvents(s.workspaceId, { limit: 10_000 }).length;
+  const eventCount = async (s: TestService) => (await s.runtime.store.listEvents(s.workspaceId, { limit: 10_000 })).length;
 
   it("tunes on feedback that arrived since its last run, on a shadow pipeline, and the live one takes the result", async () => {
     const { s, used } = await serviceWithFeedback();
     const live = s.runtime.cognitive.pipeline;
-    const events = eventCount(s);
-    const impressions = JSON.stringify(s.runtime.store.listImpressions());
-    const tuner = tunerOf(s);
+    const events = await eventCount(s);
+    const impressions = JSON.stringify(await s.runtime.store.listImpressions());
+    const tuner = await tunerOf(s);
     const r = await tuner.runOnce();
     expect(r?.decisions.find((d) => d.layer === "viveka" && d.parameter === "duplicatePenalty" && d.after === 0.5)?.kept).toBe(true);
-    expect(latestTuned(s.runtime.store)?.run_id).toMatch(/^auto-/);
+    expect((await latestTuned(s.runtime.store))?.run_id).toMatch(/^auto-/);
     expect(live.current.params.viveka.duplicatePenalty).toBe(0.5); // as a restart would have it
-    expect(eventCount(s)).toBe(events); // the replays wrote nothing
-    expect(JSON.stringify(s.runtime.store.listImpressions())).toBe(impressions);
+    expect(await eventCount(s)).toBe(events); // the replays wrote nothing
+    expect(JSON.stringify(await s.runtime.store.listImpressions())).toBe(impressions);
     // Nothing new: no run, no record.
-    const records = tunerDecisions(s.runtime.store).length;
+    const records = (await tunerDecisions(s.runtime.store)).length;
     expect(await tuner.runOnce()).toBeNull();
-    expect(tunerDecisions(s.runtime.store)).toHaveLength(records);
+    expect(await tunerDecisions(s.runtime.store)).toHaveLength(records);
     // A new report is reason to look again, starting from the tuned parameters.
     expect((await s.post("/v1/memory/feedback", { chunk_hashes: [used], outcome: "used", query: QUERIES[1] })).status).toBe(200);
     const again = await tuner.runOnce();
@@ -120,26 +120,26 @@ describe("the automatic tuner", () => {
     const s = await startTestService();
     open.push(s);
     await s.post("/v1/memory/ingest", { source_path: "a.md", content: `# A\n\n${durable}\n` });
-    const hash = s.runtime.store.documentChunks(s.workspaceId, "a.md")[0]!.chunkHash;
+    const hash = (await s.runtime.store.documentChunks(s.workspaceId, "a.md"))[0]!.chunkHash;
     await s.post("/v1/memory/feedback", { chunk_hashes: [hash], outcome: "used", query: QUERIES[0] });
-    expect(await tunerOf(s).runOnce()).toBeNull(); // one query: too few to tune on
+    expect(await (await tunerOf(s)).runOnce()).toBeNull(); // one query: too few to tune on
   });
 
   it("checks on a timer, logs what it kept, and a stop during a run records nothing", async () => {
     const { s } = await serviceWithFeedback();
     const logged: string[] = [];
-    const tuner = createAutoTuner({ store: s.runtime.store, retriever: s.runtime.retriever, clock: systemClock, lexicon: null, live: s.runtime.cognitive.pipeline, env: {}, log: (m) => logged.push(m) });
+    const tuner = await createAutoTuner({ store: s.runtime.store, retriever: s.runtime.retriever, clock: systemClock, lexicon: null, live: s.runtime.cognitive.pipeline, env: {}, log: (m) => logged.push(m) });
     tuner.start(0.001); // 60 ms
     for (let i = 0; i < 200 && !logged.some((m) => m.startsWith("auto-tune on")); i++) await new Promise((r) => setTimeout(r, 25));
     await tuner.stop();
     expect(logged.find((m) => m.startsWith("auto-tune on"))).toMatch(/viveka\.duplicatePenalty 1\.5 -> 0\.5/);
 
     const { s: t } = await serviceWithFeedback();
-    const stopped = tunerOf(t);
+    const stopped = await tunerOf(t);
     const run = stopped.runOnce();
     await stopped.stop();
     await expect(run).rejects.toThrow();
-    expect(latestTuned(t.runtime.store)).toBeNull();
+    expect(await latestTuned(t.runtime.store)).toBeNull();
     expect(t.runtime.cognitive.pipeline.current).toEqual(defaultCognitiveConfig);
   });
 

@@ -13,12 +13,12 @@ const TABLES = ["documents", "chunks", "events", "records", "cognitive_counters"
 const rows = (db: Database.Database, table: string) => db.prepare(`SELECT * FROM ${table}`).all().map((r) => JSON.stringify(r)).sort();
 
 /** Every row of the memory, audit and cognitive tables, read through a second connection, plus the in-memory state. */
-function snapshot(svc: TestService) {
+async function snapshot(svc: TestService) {
   const db = new Database(svc.config.dbFile, { readonly: true });
   try {
     const tables = Object.fromEntries(TABLES.map((t) => [t, rows(db, t)]));
     const { cognitive } = svc.runtime;
-    return { tables, karma: cognitive.karma.summary(), chitta: cognitive.impressions.summary(), counters: cognitive.pipeline.counters.totals(), config: JSON.stringify(cognitive.pipeline.current) };
+    return { tables, karma: cognitive.karma.summary(), chitta: cognitive.impressions.summary(), counters: await cognitive.pipeline.counters.totals(), config: JSON.stringify(cognitive.pipeline.current) };
   } finally {
     db.close();
   }
@@ -30,10 +30,10 @@ it("no inspection route mutates memory, goals, counters or learned state", async
   const doc = "# Plan\n\n- [ ] TODO migrate the billing database to PostgreSQL\n\nAlice Chen picked PostgreSQL in March 2024.\n";
   expect((await s.post("/v1/memory/ingest", { source_path: "plan.md", content: doc })).status).toBe(200);
   expect((await s.post("/v1/memory/recall", { query: "what is still to do about the database?" }, { "x-svc-actor-id": "alice" })).status).toBe(200);
-  const hash = s.runtime.store.documentChunks(s.workspaceId, "plan.md")[0]!.chunkHash;
+  const hash = (await s.runtime.store.documentChunks(s.workspaceId, "plan.md"))[0]!.chunkHash;
   s.runtime.cognitive.karma.record(s.workspaceId, [hash], true);
-  s.runtime.cognitive.pipeline.counters.flush();
-  const before = snapshot(s);
+  await s.runtime.cognitive.pipeline.counters.flush();
+  const before = await snapshot(s);
   expect(before.tables.cognitive_counters!.length).toBeGreaterThan(0);
   expect(Object.keys(before.chitta)).toEqual([s.workspaceId]);
 
@@ -43,5 +43,5 @@ it("no inspection route mutates memory, goals, counters or learned state", async
   const paths = ["health", "snapshot", "layers", ...LAYER_IDS.map((id) => `layers/${id}`), "state", "goals", "karma", "chitta", "identity", "functional-state", `traces/${trace_id}`];
   for (const p of paths) expect((await s.get(`/sdk/cognitive/${p}`, {}, { "x-svc-actor-id": "alice" })).status, p).toBe(200);
 
-  expect(snapshot(s)).toEqual(before);
+  expect(await snapshot(s)).toEqual(before);
 });

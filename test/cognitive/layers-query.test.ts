@@ -8,7 +8,7 @@ import { prana, trimToTerms } from "../../src/cognitive/layers/prana.ts";
 import { sabha } from "../../src/cognitive/layers/sabha.ts";
 import { sankalpa } from "../../src/cognitive/layers/sankalpa.ts";
 import { defaultParams } from "../../src/cognitive/params.ts";
-import type { WordNeighbours } from "../../src/ports.ts";
+import type { WordNeighbours } from "../../src/ports/embedding.ts";
 import { context, query } from "./states.ts";
 
 describe("indriya", () => {

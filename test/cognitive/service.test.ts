@@ -1,7 +1,7 @@
 // The stack in the real service: each switch changes what recall, pack and answers return; failures degrade; nothing leaks from process-style calls.
 import { afterEach, describe, expect, it } from "vitest";
 import { defaultCognitiveConfig, withSwitches } from "../../src/cognitive/params.ts";
-import type { Embedder, WordNeighbours } from "../../src/ports.ts";
+import type { Embedder, WordNeighbours } from "../../src/ports/embedding.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { toyEmbedder } from "../helpers/toy-embedder.ts";
 
@@ -16,8 +16,8 @@ async function service(embedder: Embedder | null = null): Promise<TestService> {
   return s;
 }
 
-const counter = (s: TestService, layer: string, name: string) =>
-  s.runtime.cognitive.pipeline.counters.totals({ workspaceId: s.workspaceId }).find((t) => t.layer === layer && t.counter === name)?.n ?? 0;
+const counter = async (s: TestService, layer: string, name: string) =>
+  (await s.runtime.cognitive.pipeline.counters.totals({ workspaceId: s.workspaceId })).find((t) => t.layer === layer && t.counter === name)?.n ?? 0;
 
 const durable = "The write-ahead log keeps committed transactions durable after a crash of the database server.";
 
@@ -34,7 +34,7 @@ describe("switches change behaviour", () => {
     const recall = (layers?: Record<string, boolean>) => s.runtime.memory.recall(s.workspaceId, { query: "write-ahead log crash durable" }, { layers });
     expect((await recall({ viveka: false })).hits.map((h) => h.source_path)).toEqual(["a.md", "b.md", "c.md"]);
     expect((await recall()).hits.map((h) => h.source_path)).toEqual(["a.md", "c.md", "b.md"]);
-    expect(counter(s, "viveka", "chunks_demoted_duplicate")).toBe(1);
+    expect(await counter(s, "viveka", "chunks_demoted_duplicate")).toBe(1);
     const pack = (layers?: Record<string, boolean>) => s.runtime.memory.pack(s.workspaceId, { intent: "write-ahead log crash" }, { layers });
     const on = await pack();
     expect(on.items.map((i) => i.citation.source_path).sort()).toEqual(["a.md", "c.md"]);
@@ -62,14 +62,14 @@ describe("switches change behaviour", () => {
     await expect(s.runtime.grounded.answer(call, question)).rejects.toMatchObject({ code: "insufficient_evidence" });
     const given = await s.runtime.grounded.answer(call, question, {}, undefined, { buddhi: false });
     expect(given.citations.length).toBeGreaterThan(0);
-    expect(counter(s, "buddhi", "answers_withheld")).toBe(1);
+    expect(await counter(s, "buddhi", "answers_withheld")).toBe(1);
   });
 
   it("SMRITI_LAYERS_OFF switches layers off for the whole runtime; a bad id is a configuration error", async () => {
     const { runtimeCognitiveConfig } = await import("../../src/cognitive/runtime-config.ts");
     const s = await service();
-    expect(runtimeCognitiveConfig(s.runtime.store, { SMRITI_LAYERS_OFF: "viveka, chitta" }).enabled).toMatchObject({ viveka: false, chitta: false, manas: defaultCognitiveConfig.enabled.manas });
-    expect(() => runtimeCognitiveConfig(s.runtime.store, { SMRITI_LAYERS_OFF: "vivekaa" })).toThrow(/not a layer/);
+    expect((await runtimeCognitiveConfig(s.runtime.store, { SMRITI_LAYERS_OFF: "viveka, chitta" })).enabled).toMatchObject({ viveka: false, chitta: false, manas: defaultCognitiveConfig.enabled.manas });
+    await expect(runtimeCognitiveConfig(s.runtime.store, { SMRITI_LAYERS_OFF: "vivekaa" })).rejects.toThrow(/not a layer/);
   });
 });
 
@@ -88,7 +88,7 @@ describe("failures and budgets degrade, never fail the request", () => {
     const res = await s.runtime.memory.recall(s.workspaceId, { query: "durable log" });
     const without = await s.runtime.memory.recall(s.workspaceId, { query: "durable log" }, { layers: { manas: false } });
     expect(res.hits.map((h) => h.chunk_hash)).toEqual(without.hits.map((h) => h.chunk_hash));
-    expect(counter(s, "manas", "failures")).toBe(1);
+    expect(await counter(s, "manas", "failures")).toBe(1);
     const d = await s.runtime.grounded.deliberate({ workspaceId: s.workspaceId, workspaceName: "default", tokenId: "t", actorId: null }, { question: "What is durable?", k: 8 });
     expect(d.thought.trace.find((t) => t.layer === "manas")).toMatchObject({ status: "failed", error: "lexicon exploded" });
   });
@@ -99,8 +99,8 @@ describe("failures and budgets degrade, never fail the request", () => {
     const config = defaultCognitiveConfig;
     s.runtime.cognitive.pipeline.configure({ ...config, enabled: { ...config.enabled, chitta: true }, params: { ...config.params, prana: { ...config.params.prana, budgetMs: -1 } } });
     await s.runtime.memory.recall(s.workspaceId, { query: "durable log" });
-    expect(counter(s, "prana", "layers_skipped_budget")).toBeGreaterThanOrEqual(1);
-    expect(counter(s, "chitta", "recency_boosted")).toBe(0);
+    expect(await counter(s, "prana", "layers_skipped_budget")).toBeGreaterThanOrEqual(1);
+    expect(await counter(s, "chitta", "recency_boosted")).toBe(0);
   });
 });
 
@@ -108,12 +108,12 @@ describe("side effects", () => {
   it("deliberate() (the process() path) writes no audit event, counts nothing and learns nothing", async () => {
     const s = await service();
     await ingestDuplicates(s);
-    const before = s.runtime.store.listEvents(s.workspaceId, { limit: 1000 }).length;
+    const before = (await s.runtime.store.listEvents(s.workspaceId, { limit: 1000 })).length;
     const call = { workspaceId: s.workspaceId, workspaceName: "default", tokenId: "t", actorId: null };
     const d = await s.runtime.grounded.deliberate(call, { question: "What keeps transactions durable?", k: 8 });
     expect(d.decision.confidence).toBeGreaterThan(0);
-    expect(s.runtime.store.listEvents(s.workspaceId, { limit: 1000 })).toHaveLength(before);
-    expect(s.runtime.cognitive.pipeline.counters.totals()).toEqual([]);
+    expect(await s.runtime.store.listEvents(s.workspaceId, { limit: 1000 })).toHaveLength(before);
+    expect(await s.runtime.cognitive.pipeline.counters.totals()).toEqual([]);
     expect(s.runtime.cognitive.impressions.summary()).toEqual({});
   });
 
@@ -125,10 +125,10 @@ describe("side effects", () => {
     const { openSqliteStore } = await import("../../src/store/sqlite/index.ts");
     const reopened = openSqliteStore(s.config.dbFile);
     try {
-      const totals = reopened.counterTotals({ since: Date.now() - 7 * 86_400_000 });
+      const totals = await reopened.counterTotals({ since: Date.now() - 7 * 86_400_000 });
       expect(totals).toContainEqual({ workspaceId: s.workspaceId, layer: "viveka", counter: "chunks_demoted_duplicate", n: 1 });
-      expect(reopened.counterTotals({ since: Date.now() + 3_600_000 })).toEqual([]);
-      expect(reopened.counterTotals({ workspaceId: "nobody" })).toEqual([]);
+      expect(await reopened.counterTotals({ since: Date.now() + 3_600_000 })).toEqual([]);
+      expect(await reopened.counterTotals({ workspaceId: "nobody" })).toEqual([]);
     } finally {
       await reopened.close();
     }
@@ -153,7 +153,7 @@ describe("side effects", () => {
       expect(fresh.cognitive.impressions.summary(s.workspaceId)).toEqual({});
       // What it restored still counts: a chunk served before is boosted for frequency on the next recall.
       await again.memory.recall(s.workspaceId, { query: "write-ahead log crash durable" });
-      expect(again.cognitive.pipeline.counters.totals({ workspaceId: s.workspaceId }).find((t) => t.layer === "chitta" && t.counter === "frequency_boosted")?.n).toBeGreaterThan(0);
+      expect((await again.cognitive.pipeline.counters.totals({ workspaceId: s.workspaceId })).find((t) => t.layer === "chitta" && t.counter === "frequency_boosted")?.n).toBeGreaterThan(0);
     } finally {
       await again.close();
     }

@@ -1,7 +1,7 @@
 // Hand-built pipeline states for layer unit tests: a query, evidence from texts, a context that records counts.
 import { defaultParams, type CognitiveParams } from "../../src/cognitive/params.ts";
 import type { Evidence, EvidenceState, LayerContext, Op, QueryState } from "../../src/cognitive/types.ts";
-import type { ChunkRecord } from "../../src/ports.ts";
+import type { ChunkRecord } from "../../src/ports/documents.ts";
 import { contentHash } from "../../src/domain/text/hash.ts";
 import { tokenize } from "../../src/domain/text/tokenize.ts";
 

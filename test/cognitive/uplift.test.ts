@@ -15,7 +15,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function boot(workspace = "default") {
   const rt = await createRuntime(loadConfig({ SVC_MULTI_TENANT: "1" }, { data: dir }), { embedder: null, log: () => {} });
   const app = createHttpApp(rt);
-  const auth = { authorization: `Bearer ${rt.auth.issue({ workspace, actors: [] }).token}` };
+  const auth = { authorization: `Bearer ${(await rt.auth.issue({ workspace, actors: [] })).token}` };
   const post = async (path: string, body: unknown) => app.request(path, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify(body) });
   const get = async (path: string) => app.request(path, { headers: auth });
   return { rt, app, post, get };

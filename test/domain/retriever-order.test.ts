@@ -8,7 +8,7 @@ import { loadConfig } from "../../src/config.ts";
 import { sigmoid } from "../../src/domain/retrieval/fusion.ts";
 import { createRuntime, type FullRuntime } from "../../src/main.ts";
 import { defaultRetrievalConfig, type RetrievalConfig } from "../../src/search/retrieval-config.ts";
-import type { Mode } from "../../src/search/retriever.ts";
+import type { Mode } from "../../src/search/types.ts";
 import { toyEmbedder } from "../helpers/toy-embedder.ts";
 import { prng } from "../helpers/prng.ts";
 
@@ -32,7 +32,7 @@ beforeAll(async () => {
   const config = loadConfig({}, { data: dir });
   calibrated = await createRuntime(config, { embedder: toyEmbedder, log: () => {}, retrieval: defaultRetrievalConfig });
   plain = await createRuntime(config, { embedder: toyEmbedder, log: () => {}, retrieval: withoutStage2, store: calibrated.store });
-  workspaceId = calibrated.store.ensureWorkspace("order", Date.now()).id;
+  workspaceId = (await calibrated.store.ensureWorkspace("order", Date.now())).id;
   const rnd = prng(7);
   const sentence = () => Array.from({ length: rnd.int(3, 9) }, () => rnd.pick(WORDS)).join(" ");
   for (let d = 0; d < 60; d++) {

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureGloveCache, GLOVE_EMBEDDER_ID, loadGloveEmbedder, type GloveCacheInfo } from "../../src/embed/glove.ts";
 import { CACHE_FILE_NAME } from "../../src/embed/glove-cache.ts";
 import { decodeGloveTable } from "../../src/embed/glove-format.ts";
-import type { Embedder, WordSimilarity } from "../../src/ports.ts";
-import { dot, norm } from "../../src/embed/vector.ts";
+import type { Embedder, WordSimilarity } from "../../src/ports/embedding.ts";
+import { dot, norm } from "../../src/domain/retrieval/vectors.ts";
 
 let root: string;
 let cacheDir: string;

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createOpenAiEmbedder } from "../../src/embed/openai.ts";
 import { embeddingsUrl } from "../../src/embed/openai-wire.ts";
-import { norm } from "../../src/embed/vector.ts";
+import { norm } from "../../src/domain/retrieval/vectors.ts";
 
 const API_KEY = "sk-test-SECRET-1234567890";
 

@@ -36,7 +36,7 @@ describe("the audit log of one workspace", () => {
 
   beforeAll(async () => {
     svc = await startTestService({ actors: ["agent-1", "agent-2"], clock });
-    robot = svc.issueToken("default", ["robot"]).token;
+    robot = (await svc.issueToken("default", ["robot"])).token;
     const step = async (minutes: number, res: Promise<Response>, status = 200) => {
       clock.set(T0 + minutes * MIN);
       return json<unknown>(await res, status);
@@ -184,7 +184,7 @@ describe("the audit log across workspaces (multi-tenant)", () => {
   let trajectoryA: string;
   beforeAll(async () => {
     svc = await startTestService({ multiTenant: true });
-    other = svc.issueToken("acme").token;
+    other = (await svc.issueToken("acme")).token;
     const asOther = { authorization: `Bearer ${other}` };
     for (let i = 0; i < 3; i++) await json(svc.post("/v1/memory/ingest", { source_path: `a/${i}.md`, content: `# A${i}\n\nThe Varenholm lighthouse has ${i + 2} lamps.\n` }), 200);
     trajectoryA = (await json<GroundedAnswerResponse>(svc.post("/v1/grounded/answer", { question: "How many lamps does the Varenholm lighthouse have?" }), 200)).trajectory_id;

@@ -147,7 +147,7 @@ describe("citation checks", () => {
     const hit = (await json<RecallResponse>(svc.post("/v1/memory/recall", { query: "sourdough starter", k: 1 }), 200)).hits[0]!;
     const body = { output: "Marguerite Dubois brought the sourdough starter from Lyon.", nuggets: [{ text: "Marguerite Dubois" }], citations: [{ chunk_hash: hit.chunk_hash, text_span: hit.text_span }] };
     expect((await evaluate(body)).citations[0]!.exists).toBe(true);
-    expect((await evaluate(body, svc.issueToken("acme").token)).citations[0]!.exists).toBe(false);
+    expect((await evaluate(body, (await svc.issueToken("acme")).token)).citations[0]!.exists).toBe(false);
   });
 
   it("a forgotten chunk no longer counts as existing evidence", async () => {

@@ -128,7 +128,7 @@ describe("grounded tools over MCP", () => {
     expect(seen).toEqual(Array.from({ length: seen.length }, (_, i) => seen.length - i)); // newest first, down to seq 1
     const firstPage = await call<AuditResponse>(client, "service_audit", { limit: 1 });
 
-    const other = await connect({ authorization: `Bearer ${svc.issueToken("acme").token}` });
+    const other = await connect({ authorization: `Bearer ${(await svc.issueToken("acme")).token}` });
     expect((await call<AuditResponse>(other, "service_audit", {})).events).toEqual([]);
     expect(toolError(await other.callTool({ name: "service_audit", arguments: { cursor: firstPage.next_cursor } })).code).toBe("invalid_cursor");
   });

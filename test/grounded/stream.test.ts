@@ -196,7 +196,7 @@ describe("the answer stream across workspaces", () => {
         body: JSON.stringify(body),
       });
     const evs = await events(await post(mt.token, { question: FACTOIDS[0]!.question }));
-    const other = mt.issueToken("acme").token;
+    const other = (await mt.issueToken("acme")).token;
     expect((await json<ErrorEnvelope>(post(other, {}, { "last-event-id": evs[1]!.id! }), 404)).error.code).toBe("not_found");
     // The owner still can.
     expect(parseSse(await (await post(mt.token, {}, { "last-event-id": evs[1]!.id! })).text())).toEqual(evs.slice(2));

@@ -4,7 +4,8 @@ import type { z } from "zod";
 import { Citation } from "../../src/contract/citation.ts";
 import type { AuditEvent, AuditResponse } from "../../src/contract/audit.ts";
 import type { InsufficientEvidence } from "../../src/contract/grounded.ts";
-import type { Clock, Embedder } from "../../src/ports.ts";
+import type { Clock } from "../../src/ports/clock.ts";
+import type { Embedder } from "../../src/ports/embedding.ts";
 import type { TestService } from "../helpers/runtime.ts";
 
 /** Facts with one unambiguous short answer each (a person, a year, a count). */

@@ -2,7 +2,7 @@
 import { chunkDocument, type DocumentKind } from "../../src/domain/text/chunk.ts";
 import { contentHash } from "../../src/domain/text/hash.ts";
 import { tokenize } from "../../src/domain/text/tokenize.ts";
-import type { ChunkInput, DocumentRecord } from "../../src/ports.ts";
+import type { ChunkInput, DocumentRecord } from "../../src/ports/documents.ts";
 
 export const T0 = Date.UTC(2024, 0, 1);
 

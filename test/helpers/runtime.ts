@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig, type Config } from "../../src/config.ts";
 import { createRuntime, type FullRuntime } from "../../src/main.ts";
-import type { Clock, Embedder } from "../../src/ports.ts";
+import type { Clock } from "../../src/ports/clock.ts";
+import type { Embedder } from "../../src/ports/embedding.ts";
 import { createHttpApp } from "../../src/transports/http/app.ts";
 
 export interface TestServiceOptions {
@@ -27,7 +28,7 @@ export interface TestService {
   token: string;
   workspaceId: string;
   /** Another token; in a multi-tenant runtime it may belong to another workspace. */
-  issueToken(workspace?: string, actors?: string[]): { token: string; id: string; workspaceId: string };
+  issueToken(workspace?: string, actors?: string[]): Promise<{ token: string; id: string; workspaceId: string }>;
   /** POST as JSON with the default token; a string body is sent as is, headers override the defaults (null removes one). */
   post(path: string, body: unknown, headers?: Record<string, string | null>): Promise<Response>;
   /** GET with the default token; `query` becomes the search string. */
@@ -40,11 +41,11 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
   const config = loadConfig({ SVC_MULTI_TENANT: opts.multiTenant ? "1" : "0" }, { data: dataDir });
   const runtime = await createRuntime(config, { embedder: opts.embedder ?? null, log: () => {}, ...(opts.clock ? { clock: opts.clock } : {}) });
   const app = createHttpApp(runtime);
-  const issueToken = (workspace = opts.workspace ?? "default", actors: string[] = []) => {
-    const issued = runtime.auth.issue({ workspace, actors });
+  const issueToken = async (workspace = opts.workspace ?? "default", actors: string[] = []) => {
+    const issued = await runtime.auth.issue({ workspace, actors });
     return { token: issued.token, id: issued.record.id, workspaceId: issued.record.workspaceId };
   };
-  const first = issueToken(opts.workspace ?? "default", opts.actors ?? []);
+  const first = await issueToken(opts.workspace ?? "default", opts.actors ?? []);
   const headersOf = (defaults: Record<string, string>, overrides: Record<string, string | null>) =>
     Object.fromEntries(Object.entries({ authorization: `Bearer ${first.token}`, ...defaults, ...overrides }).filter((e): e is [string, string] => e[1] !== null));
   const post = (path: string, body: unknown, headers: Record<string, string | null> = {}) =>

@@ -1,6 +1,6 @@
 // A deterministic embedder for tests: hashed bag of words (texts sharing words get similar vectors, no model to load).
 import { tokenize } from "../../src/domain/text/tokenize.ts";
-import type { Embedder } from "../../src/ports.ts";
+import type { Embedder } from "../../src/ports/embedding.ts";
 
 export const toyEmbedder: Embedder = {
   id: "test-hash-16d",

@@ -66,10 +66,10 @@ let before: unknown;
 beforeAll(async () => {
   svc = await startTestService();
   expect((await svc.post("/v1/memory/ingest", { source_path: "seed.md", content: SEED })).status).toBe(200);
-  actorToken = svc.issueToken("default", ["alice"]).token;
-  const revoked = svc.issueToken("default");
+  actorToken = (await svc.issueToken("default", ["alice"])).token;
+  const revoked = await svc.issueToken("default");
   revokedToken = revoked.token;
-  expect(svc.runtime.auth.revoke(revoked.id)).toBe(true);
+  expect(await svc.runtime.auth.revoke(revoked.id)).toBe(true);
   db = new Database(svc.config.dbFile, { readonly: true, fileMustExist: true });
 });
 afterAll(async () => {
@@ -215,7 +215,7 @@ describe("other refusals", () => {
     const start = counts();
     for (const content of ["PNG\u0000\u0001\u0002 header", "\u0001\u0002\u0003\u0004\u0005\u0006 binary-ish \u0007\u0008\u000e\u000f\u0010"]) {
       await expectError(await other.post("/v1/memory/ingest", { source_path: "img.png", content }), 422, "binary_content");
-      expect(other.runtime.store.getDocument(other.workspaceId, "img.png")).toBeUndefined();
+      expect(await other.runtime.store.getDocument(other.workspaceId, "img.png")).toBeUndefined();
       expect(counts()).toEqual(start);
     }
     // Replacing an existing text source with binary keeps the old version.
@@ -223,7 +223,7 @@ describe("other refusals", () => {
     const after = counts();
     await expectError(await other.post("/v1/memory/ingest", { source_path: "notes.txt", content: "\u0000\u0000" }), 422, "binary_content");
     expect(counts()).toEqual(after);
-    expect(other.runtime.store.getDocument(other.workspaceId, "notes.txt")?.content).toBe("Plain text about ferns.");
+    expect((await other.runtime.store.getDocument(other.workspaceId, "notes.txt"))?.content).toBe("Plain text about ferns.");
   });
 
   it("400 for empty content, empty or blank queries, intents and questions", async () => {
@@ -281,7 +281,7 @@ describe("workspace isolation (SVC_MULTI_TENANT=1)", () => {
 
   beforeAll(async () => {
     mt = await startTestService({ multiTenant: true, workspace: "alpha" });
-    beta = mt.issueToken("beta").token;
+    beta = (await mt.issueToken("beta")).token;
     const res = await mt.post("/v1/memory/ingest", { source_path: paths[0], content: "# Secret\n\nThe alpha launch code word is pelican.\n" });
     expect(res.status).toBe(200);
     alphaHash = ((await res.json()) as { added: { chunk_hash: string }[] }).added[0]!.chunk_hash;
@@ -330,7 +330,7 @@ describe("workspace isolation (SVC_MULTI_TENANT=1)", () => {
   it("with multi-tenancy off, a token for another workspace cannot be issued", async () => {
     const single = await startTestService();
     try {
-      expect(() => single.issueToken("beta")).toThrow(/multi-tenancy is off/);
+      await expect(single.issueToken("beta")).rejects.toThrow(/multi-tenancy is off/);
     } finally {
       await single.cleanup();
     }

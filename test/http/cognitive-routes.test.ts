@@ -36,10 +36,10 @@ describe("GET /sdk/cognitive/*", () => {
   it("scopes goals, karma and identity to the caller's workspace and actor", async () => {
     const goals = await get("goals");
     expect(goals.body).toMatchObject({ layer: "sankalpa", open_loops: [{ source_path: "plan.md", marker: "TODO" }] });
-    const hash = s.runtime.store.documentChunks(s.workspaceId, "plan.md")[0]!.chunkHash;
+    const hash = (await s.runtime.store.documentChunks(s.workspaceId, "plan.md"))[0]!.chunkHash;
     s.runtime.cognitive.karma.record(s.workspaceId, [hash, hash], false);
     expect((await get("karma")).body.ledger).toEqual({ chunks: 1, total: -2 });
-    const other = s.issueToken("other");
+    const other = await s.issueToken("other");
     const theirs = await json(await s.get("/sdk/cognitive/karma", {}, { authorization: `Bearer ${other.token}` }));
     expect(theirs.body.ledger).toEqual({ chunks: 0, total: 0 });
     expect((await get("identity")).body).toMatchObject({ workspace_id: s.workspaceId, workspace_name: "default", actor_id: "alice" });
@@ -73,7 +73,7 @@ describe("POST /sdk/cognitive/process and GET traces/{id}", () => {
     expect(typeof r.body.confidence).toBe("number");
     const back = await get(`traces/${String(r.body.trace_id)}`);
     expect(back.body).toEqual(r.body);
-    const other = s.issueToken("other");
+    const other = await s.issueToken("other");
     const theirs = await json(await s.get(`/sdk/cognitive/traces/${String(r.body.trace_id)}`, {}, { authorization: `Bearer ${other.token}` }));
     expect([theirs.status, errorCode(theirs)]).toEqual([404, "not_found"]);
   });

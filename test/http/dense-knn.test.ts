@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import { loadGloveEmbedder } from "../../src/embed/glove.ts";
 import { createRuntime } from "../../src/main.ts";
-import type { Embedder } from "../../src/ports.ts";
+import type { Embedder } from "../../src/ports/embedding.ts";
 
 describe("hybrid recall's dense candidates", () => {
   const dirs: string[] = [];
@@ -20,7 +20,7 @@ describe("hybrid recall's dense candidates", () => {
     const data = mkdtempSync(join(tmpdir(), "smriti-knn-"));
     dirs.push(data);
     const rt = await createRuntime(loadConfig(env, { data }), { embedder, log: () => {} });
-    const ws = rt.store.findWorkspace("default")!.id;
+    const ws = (await rt.store.findWorkspace("default"))!.id;
     await rt.ingest.ingest(ws, { source_path: "pets.md", content: "The puppy chased a kitten around the garden." });
     await rt.ingest.ingest(ws, { source_path: "tax.md", content: "Quarterly filings are due at the end of the month." });
     // Shares no word with pets.md: only the dense signal can find it.

@@ -231,7 +231,7 @@ describe("real responses validate against the documented schemas", () => {
     await check("knowledge_review", await svc.get("/v1/memory/assimilation/review", {}));
     await check("proposals_list", await svc.get("/v1/memory/assimilation/proposals", { status: "pending" }));
     const proposalId = (practiced.proposal as { id: string }).id;
-    await check("proposal_review", await svc.post("/v1/memory/assimilation/proposals/review", { proposal_id: proposalId, verdict: "approve" }, { authorization: `Bearer ${svc.issueToken("default", ["reviewer"]).token}`, "x-svc-actor-id": "reviewer" }));
+    await check("proposal_review", await svc.post("/v1/memory/assimilation/proposals/review", { proposal_id: proposalId, verdict: "approve" }, { authorization: `Bearer ${(await svc.issueToken("default", ["reviewer"])).token}`, "x-svc-actor-id": "reviewer" }));
     const meeting = await check("meeting_extract", await svc.post("/v1/meetings/extract", { transcript: "[00:00:05] Ann: We decided to ship.\n[00:00:09] Bo: I'll send the notes by Friday.\n", meeting_date: "2024-05-01" }));
     expect((meeting.action_items as unknown[]).length).toBe(1);
     await check("meeting_extract", await svc.post("/v1/meetings/extract", { transcript: "no speakers\nnothing decided" }));
@@ -277,8 +277,8 @@ describe("the /sdk/cognitive inspection routes in the document", () => {
   it("lists every route with its parameters, and real responses (and a 404) validate against it", async () => {
     await svc.post("/v1/memory/ingest", { source_path: "mission.md", content: SEED });
     // Recorded figures, so the ablation and stress parts of the responses are validated filled in, not only as null.
-    recordAblation(svc.runtime.store, Date.now(), { run_id: "a1", commit: "abc", metrics: ["m"], all_on: { m: 0.7 }, uplift: { viveka: { m: 0.02 } }, off: { viveka: { m: 0.68 } } });
-    recordStress(svc.runtime.store, Date.now(), { run_id: "s1", commit: "abc", cases: [{ id: "ingested-twice", layer: "viveka", metric: "recall@10", queries: 10, unperturbed: 0.6, on: 0.58, off: 0.55, uplift: 0.03, changed: 2 }] });
+    await recordAblation(svc.runtime.store, Date.now(), { run_id: "a1", commit: "abc", metrics: ["m"], all_on: { m: 0.7 }, uplift: { viveka: { m: 0.02 } }, off: { viveka: { m: 0.68 } } });
+    await recordStress(svc.runtime.store, Date.now(), { run_id: "s1", commit: "abc", cases: [{ id: "ingested-twice", layer: "viveka", metric: "recall@10", queries: 10, unperturbed: 0.6, on: 0.58, off: 0.55, uplift: 0.03, changed: 2 }] });
     const uplift = await svc.get("/v1/cognitive/uplift", {});
     expect(uplift.status).toBe(200);
     const body = (await uplift.json()) as { layers: { id: string; stress_uplift: unknown }[]; stress: { run_id: string } | null };

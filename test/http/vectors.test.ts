@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IngestResponse, PackResponse, RecallResponse } from "../../src/contract/memory.ts";
 import { loadGloveEmbedder } from "../../src/embed/glove.ts";
-import type { Embedder } from "../../src/ports.ts";
+import type { Embedder } from "../../src/ports/embedding.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
 let svc: TestService;
@@ -28,8 +28,8 @@ afterAll(async () => svc.cleanup());
 const recall = async (body: Record<string, unknown>) => (await (await svc.post("/v1/memory/recall", body)).json()) as RecallResponse;
 
 describe("with an embedder", () => {
-  it("stores a vector for every added chunk at ingest", () => {
-    const vectors = svc.runtime.store.getEmbeddings(embedder.id, [...added.values()]);
+  it("stores a vector for every added chunk at ingest", async () => {
+    const vectors = await svc.runtime.store.getEmbeddings(embedder.id, [...added.values()]);
     expect(vectors.size).toBe(added.size);
     for (const v of vectors.values()) expect(v).toHaveLength(embedder.dimensions);
   });

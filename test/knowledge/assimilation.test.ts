@@ -45,8 +45,8 @@ const review = (proposal_id: string, verdict: string, headers: Record<string, st
 const eventTypes = async () => ((await (await svc.get("/v1/audit/event_log", { limit: "1000" })).json()) as { events: { type: string }[] }).events.map((e) => e.type);
 
 /** Each citation points at text stored in the vault: its text_span is a literal part of the stored source. */
-function expectStored(citations: readonly Citation[]): void {
-  for (const c of citations) expect(svc.runtime.store.getDocument(svc.workspaceId, c.source_path)?.content, c.source_path).toContain(c.text_span);
+async function expectStored(citations: readonly Citation[]): Promise<void> {
+  for (const c of citations) expect((await svc.runtime.store.getDocument(svc.workspaceId, c.source_path))?.content, c.source_path).toContain(c.text_span);
 }
 
 describe("shravan: capture", () => {
@@ -58,7 +58,7 @@ describe("shravan: capture", () => {
     // (stage 0 + quality (0.8 + 0.6) / 2) / 3
     expect(body.knowledge_maturity).toBeCloseTo(0.7 / 3, 4);
     expect(body.citations.map((c) => c.text_span).join("\n")).toContain("Small batches reduce the risk");
-    expectStored(body.citations);
+    await expectStored(body.citations);
     const hits = ((await (await svc.post("/v1/memory/recall", { query: "deployment lead time feature flag" })).json()) as { hits: Citation[] }).hits;
     expect(hits[0]?.source_path).toBe(body.source_path);
     const before = (await eventTypes()).filter((t) => t === "knowledge.captured").length;
@@ -67,7 +67,7 @@ describe("shravan: capture", () => {
   });
 
   it("refuses unknown lineage parents (404), bad enums and out-of-range scores (400), writing nothing", async () => {
-    const docs = svc.runtime.store.listDocuments(svc.workspaceId).length;
+    const docs = (await svc.runtime.store.listDocuments(svc.workspaceId)).length;
     const orphan = await shravan({ ...capture, content: "Orphan text about queues.", lineage: { parent_ids: [`shravan_${"9".repeat(20)}`] } });
     expect(orphan.status).toBe(404);
     for (const bad of [{ ...capture, authority: "god" }, { ...capture, source_type: "rumour" }, { ...capture, trust_score: 1.01 }, { ...capture, relevance_score: -0.1 }, { ...capture, content: " " }]) {
@@ -75,7 +75,7 @@ describe("shravan: capture", () => {
       expect(res.status, JSON.stringify(bad).slice(0, 80)).toBe(400);
       expect(res.body.error?.code).toBe("invalid_request");
     }
-    expect(svc.runtime.store.listDocuments(svc.workspaceId).length).toBe(docs);
+    expect((await svc.runtime.store.listDocuments(svc.workspaceId)).length).toBe(docs);
   });
 });
 
@@ -87,7 +87,7 @@ describe("manan: reflection", () => {
     expect(status).toBe(200);
     const claim = body.claims.find((c) => c.text === long);
     expect(claim).toBeDefined();
-    const chunks = svc.runtime.store.documentChunks(svc.workspaceId, captured.source_path);
+    const chunks = await svc.runtime.store.documentChunks(svc.workspaceId, captured.source_path);
     expect(chunks.length).toBeGreaterThan(1); // the sentence really crosses a chunk boundary
     const cited = chunks.find((c) => c.chunkHash === claim!.citation.chunk_hash);
     expect(cited?.text).toContain(claim!.citation.text_span);
@@ -114,7 +114,7 @@ describe("manan: reflection", () => {
     expect(fromVault).toEqual([expect.objectContaining({ claim_index: 1, reason: "negation", text: "Teams that deploy daily do not recover from incidents in under an hour; ours took a day." })]);
     expect(fromVault[0]!.citation.source_path).toBe("notes/postmortem.md");
     for (const item of [...body.claims, ...body.principles, ...body.counterpoints]) expect(item.citation.text_span).toBe(item.text);
-    expectStored(body.citations);
+    await expectStored(body.citations);
   });
 
   it("reflects once (409 with the manan id), 404 for unknown or foreign ids, 409 for an id of another stage", async () => {
@@ -127,7 +127,7 @@ describe("manan: reflection", () => {
     const wrong = await manan(first.id);
     expect(wrong.status).toBe(409);
     expect(wrong.body.error?.details).toEqual({ expected: "shravan", actual: "manan" });
-    const beta = svc.issueToken("beta").token;
+    const beta = (await svc.issueToken("beta")).token;
     const foreign = await post("/v1/memory/assimilation/manan", { shravan_id: captured.id }, { authorization: `Bearer ${beta}` });
     expect(foreign.status).toBe(404);
   });
@@ -149,7 +149,7 @@ describe("nididhyasan: practice and governed proposals", () => {
     expect(body.artefact.items.length).toBeGreaterThan(0);
     expect(body.citations.length).toBeGreaterThan(0);
     for (const i of body.artefact.items) if (i.citation) expect(i.citation.text_span).toBe(i.text);
-    expectStored(body.citations);
+    await expectStored(body.citations);
     if (type === "habit") expect(body.artefact.cadence).toBe("daily");
     if (type === "rule") expect(body.artefact.items.filter((i) => i.kind === "caveat").map((i) => i.text)).toContain("However, small batches add coordination cost for hardware releases.");
     if (type === "checklist") expect(body.artefact.items.every((i) => i.kind === "check")).toBe(true);
@@ -174,17 +174,17 @@ describe("nididhyasan: practice and governed proposals", () => {
     const proposalId = practiced.proposal!.id;
     const listed = ((await (await svc.get("/v1/memory/assimilation/proposals", { status: "pending" })).json()) as ProposalListResponse).proposals.find((p) => p.id === proposalId)!;
     expect(listed).toMatchObject({ status: "pending", proposed_by: "agent", target_source_path: `knowledge/practiced/${practiced.id}.md` });
-    expect(svc.runtime.store.getDocument(svc.workspaceId, listed.target_source_path)).toBeUndefined();
+    expect(await svc.runtime.store.getDocument(svc.workspaceId, listed.target_source_path)).toBeUndefined();
 
     expect((await review(proposalId, "approve", {})).body.error?.code).toBe("reviewer_required");
     const self = await review(proposalId, "approve", agent);
     expect([self.status, self.body.error?.code]).toEqual([403, "self_review_forbidden"]);
-    expect(svc.runtime.store.getDocument(svc.workspaceId, listed.target_source_path)).toBeUndefined();
+    expect(await svc.runtime.store.getDocument(svc.workspaceId, listed.target_source_path)).toBeUndefined();
 
     const approved = await review(proposalId, "approve");
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ status: "approved", reviewed_by: "ravi" });
-    expect(svc.runtime.store.getDocument(svc.workspaceId, listed.target_source_path)?.content).toBe(listed.content);
+    expect((await svc.runtime.store.getDocument(svc.workspaceId, listed.target_source_path))?.content).toBe(listed.content);
     const hits = ((await (await svc.post("/v1/memory/recall", { query: "Checklist Governed feature flag", filters: { source_path_prefix: "knowledge/practiced/" } })).json()) as { hits: Citation[] }).hits;
     expect(hits[0]?.source_path).toBe(listed.target_source_path);
     const twice = await review(proposalId, "reject");
@@ -194,14 +194,14 @@ describe("nididhyasan: practice and governed proposals", () => {
     const other = (await nididhyasan(reflected.id, "rule", true)).body;
     const rejected = await review(other.proposal!.id, "reject");
     expect(rejected.body.status).toBe("rejected");
-    expect(svc.runtime.store.getDocument(svc.workspaceId, rejected.body.target_source_path)).toBeUndefined();
+    expect(await svc.runtime.store.getDocument(svc.workspaceId, rejected.body.target_source_path)).toBeUndefined();
   });
 });
 
 describe("status and review queue", () => {
   it("counts each stage and what awaits the next, and pages the queue oldest first without repeats", async () => {
     const status = (await (await svc.get("/v1/memory/assimilation/status", { limit: "3" })).json()) as KnowledgeStatusResponse;
-    const counts = svc.runtime.store.countRecords(svc.workspaceId);
+    const counts = await svc.runtime.store.countRecords(svc.workspaceId);
     const n = (kind: string, childless?: boolean) => counts.filter((c) => c.kind === kind && (childless === undefined || c.childless === childless)).reduce((s, c) => s + c.count, 0);
     expect(status.counts).toEqual({ captured: n("shravan"), reflected: n("manan"), practiced: n("nididhyasan") });
     expect(status.awaiting).toEqual({ reflection: n("shravan", true), practice: n("manan", true) });
@@ -224,7 +224,7 @@ describe("status and review queue", () => {
     for (const i of queue) expect(i.needs).toBe(i.stage === "shravan" ? "reflection" : "practice");
     const onlyPractice = (await (await svc.get("/v1/memory/assimilation/review", { needs: "practice", limit: "200" })).json()) as KnowledgeReviewResponse;
     expect(onlyPractice.items.map((i) => i.id)).toEqual(queue.filter((i) => i.needs === "practice").map((i) => i.id));
-    const beta = svc.issueToken("beta").token;
+    const beta = (await svc.issueToken("beta")).token;
     expect((await svc.get("/v1/memory/assimilation/status", { cursor: status.next_cursor! }, { authorization: `Bearer ${beta}` })).status).toBe(400);
     const empty = (await (await svc.get("/v1/memory/assimilation/status", {}, { authorization: `Bearer ${beta}` })).json()) as KnowledgeStatusResponse;
     expect(empty).toMatchObject({ counts: { captured: 0, reflected: 0, practiced: 0 }, recent: [] });
@@ -260,7 +260,7 @@ describe("MCP tools and the CLI review step", () => {
     expect(refused.stderr).toMatch(/--approve or --reject/);
     const approved = await runJson<Proposal>(["proposals", "review", pending[0]!.id, "--approve", "--reviewer", "ops-lead", "--note", "fits our practice", "--json"], { env });
     expect(approved).toMatchObject({ status: "approved", reviewed_by: "ops-lead", note: "fits our practice" });
-    expect(svc.runtime.store.getDocument(svc.workspaceId, approved.target_source_path)?.content).toBe(approved.content);
+    expect((await svc.runtime.store.getDocument(svc.workspaceId, approved.target_source_path))?.content).toBe(approved.content);
     const again = await runCli(["proposals", "review", pending[0]!.id, "--reject", "--reviewer", "ops-lead"], { env });
     expect(again.code).not.toBe(0);
     expect(again.stderr).toMatch(/wrong_stage/);

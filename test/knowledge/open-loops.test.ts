@@ -70,7 +70,7 @@ describe("GET /v1/open_loops", () => {
       expect(l.citation.text_span).toBe(l.text);
       expect(l.citation.source_path).toBe(l.source_path);
       expect(l.citation.score).toBe(1);
-      const stored = svc.runtime.store.chunksByHash(svc.workspaceId, l.citation.chunk_hash);
+      const stored = await svc.runtime.store.chunksByHash(svc.workspaceId, l.citation.chunk_hash);
       expect(stored.some((c) => c.sourcePath === l.source_path && c.text.includes(l.text))).toBe(true);
     }
     expect(r.loops[2]!.citation.anchor).toBe("Launch plan > Later");
@@ -129,7 +129,7 @@ describe("GET /v1/open_loops", () => {
     const multi = await startTestService({ multiTenant: true });
     try {
       expect((await multi.post("/v1/memory/ingest", { source_path: "x.md", content: "TODO mine\n" })).status).toBe(200);
-      const theirs = multi.issueToken("elsewhere");
+      const theirs = await multi.issueToken("elsewhere");
       const res = await multi.get("/v1/open_loops", {}, { authorization: `Bearer ${theirs.token}` });
       expect(res.status).toBe(200);
       expect(((await res.json()) as OpenLoopsResponse).loops).toEqual([]);

@@ -163,7 +163,7 @@ describe("MCP over HTTP with multi-tenancy on", () => {
 
   it("keeps each token inside its workspace", async () => {
     const mine = await connect(s.server.url, { authorization: `Bearer ${s.svc.token}` });
-    const theirs = await connect(s.server.url, { authorization: `Bearer ${s.svc.issueToken("acme").token}` });
+    const theirs = await connect(s.server.url, { authorization: `Bearer ${(await s.svc.issueToken("acme")).token}` });
     await call(mine, "service_ingest", { content: "The zanzibarite codename belongs to the default workspace.", source_path: "secret.md" });
     expect((await call<{ hits: Hit[] }>(mine, "service_recall", { query: "zanzibarite codename" })).hits).toHaveLength(1);
     expect((await call<{ hits: Hit[] }>(theirs, "service_recall", { query: "zanzibarite codename" })).hits).toEqual([]);

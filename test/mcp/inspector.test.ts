@@ -31,7 +31,7 @@ interface ToolResult {
 beforeAll(async () => {
   data = mkdtempSync(join(tmpdir(), "smriti-mcp-inspector-"));
   const rt = await createRuntime(loadConfig({}, { data }), { embedder: null, log: () => {} });
-  const token = rt.auth.issue({ workspace: "default" }).token;
+  const token = (await rt.auth.issue({ workspace: "default" })).token;
   await rt.close();
   env = cliEnv({ SMRITI_TOKEN: token });
 });

@@ -7,11 +7,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { tokenize } from "../../src/domain/text/tokenize.ts";
-import type { Store } from "../../src/ports.ts";
+import type { Store } from "../../src/ports/store.ts";
 import { openSqliteStore } from "../../src/store/sqlite/index.ts";
 import { migrations } from "../../src/store/sqlite/schema.ts";
 import { editionText, prepareDocument } from "../helpers/documents.ts";
-import { runStoreSuite } from "./conformance.ts";
+import { runStoreSuite } from "./conformance/index.ts";
+import { lexical } from "./conformance/support.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "smriti-store-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,9 +31,9 @@ describe("sqlite: atomic replace seen from another process", () => {
   it("a reader never sees chunks of two versions of a document at once", async () => {
     const file = join(dir, "atomic.db");
     const reader = openSqliteStore(file);
-    const ws = reader.ensureWorkspace("default", 0).id;
+    const ws = (await reader.ensureWorkspace("default", 0)).id;
     const { doc, chunks } = prepareDocument("doc.md", editionText("aardvark-0"));
-    reader.replaceDocument(ws, doc, chunks);
+    await reader.replaceDocument(ws, doc, chunks);
 
     const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../helpers/store-writer.ts", import.meta.url)), file, ws, "60"], {
       stdio: ["ignore", "ignore", "pipe"],
@@ -50,13 +51,13 @@ describe("sqlite: atomic replace seen from another process", () => {
     try {
       while (!finished) {
         for (let i = 0; i < 20; i++) {
-          const hits = reader.searchLexical(ws, terms, 1000, {});
+          const hits = await lexical(reader, ws, terms, 1000);
           // One version per call: the index holds exactly one replace's 40 chunks (consecutive row ids)...
           const ids = hits.map((h) => h.id).sort((a, b) => a - b);
           expect(ids, "index mixes or truncates versions").toHaveLength(40);
           expect(ids.at(-1)! - ids[0]!).toBe(39);
           // ...and a row read returns all of that version or, if a newer one committed in between, none of it.
-          const texts = reader.getChunks(ws, ids).map((c) => c.text);
+          const texts = (await reader.getChunks(ws, ids)).map((c) => c.text);
           expect([0, 40]).toContain(texts.length);
           const seen = new Set(texts.map((t) => /edition (\w+-\d+)/.exec(t)?.[1]));
           expect(seen.size, `mixed versions: ${[...seen].join(", ")}`).toBeLessThanOrEqual(1);
@@ -68,7 +69,7 @@ describe("sqlite: atomic replace seen from another process", () => {
       }
     } finally {
       child.kill();
-      reader.close();
+      await reader.close();
     }
     expect(await exited, stderr).toBe(0);
     expect(reads).toBeGreaterThan(20);
@@ -80,7 +81,7 @@ describe("sqlite: atomic replace seen from another process", () => {
 });
 
 describe("sqlite: upgrading a database written by an earlier release", () => {
-  it("brings a file at every earlier schema version up to date, keeping its workspaces and documents", () => {
+  it("brings a file at every earlier schema version up to date, keeping its workspaces and documents", async () => {
     for (let version = 1; version < migrations.length; version++) {
       const file = join(dir, `upgrade-${version}.db`);
       const old = new Database(file);
@@ -91,14 +92,14 @@ describe("sqlite: upgrading a database written by an earlier release", () => {
 
       const store = openSqliteStore(file);
       try {
-        expect(store.findWorkspace("kept")?.id).toBe("ws_old");
+        expect((await store.findWorkspace("kept"))?.id).toBe("ws_old");
         const { doc, chunks } = prepareDocument("after.md", "# After\n\nWritten after the upgrade.\n");
-        store.replaceDocument("ws_old", doc, chunks);
-        expect(store.documentChunks("ws_old", "after.md")).toHaveLength(chunks.length);
-        store.putTrace("ws_old", "trace_after", 2, { ok: true }, 10); // the newest table is there
-        expect(store.getTrace("ws_old", "trace_after")).toEqual({ ok: true });
+        await store.replaceDocument("ws_old", doc, chunks);
+        expect(await store.documentChunks("ws_old", "after.md")).toHaveLength(chunks.length);
+        await store.putTrace("ws_old", "trace_after", 2, { ok: true }, 10); // the newest table is there
+        expect(await store.getTrace("ws_old", "trace_after")).toEqual({ ok: true });
       } finally {
-        void store.close();
+        await store.close();
       }
       const reopened = new Database(file, { readonly: true });
       expect(reopened.pragma("user_version", { simple: true })).toBe(migrations.length);

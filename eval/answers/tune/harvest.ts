@@ -3,7 +3,7 @@ import type { EvidenceChunk } from "../../../src/domain/answering/answer.ts";
 import type { Language } from "../../../src/domain/answering/language.ts";
 import type { Similar } from "../../../src/domain/answering/word-sense.ts";
 import { posTags } from "../../../src/nlp/wink-tagger.ts";
-import type { WordSimilarity } from "../../../src/ports.ts";
+import type { WordSimilarity } from "../../../src/ports/embedding.ts";
 import { defaultRetrievalConfig } from "../../../src/search/retrieval-config.ts";
 import { openHarness } from "../../harness.ts";
 import { ingestSet } from "../../ingest.ts";

@@ -1,5 +1,6 @@
 // chitta (memory impressions): activation by recency among the candidates and by how often a chunk was recalled before.
-import type { ImpressionIncrement, Store } from "../../ports.ts";
+import type { ImpressionIncrement } from "../../ports/cognitive.ts";
+import type { CognitiveStore } from "../../ports/cognitive.ts";
 import { BatchedSums } from "../batched-sums.ts";
 import { adjustHead, headSize } from "../evidence.ts";
 import { ChunkTallies } from "../tallies.ts";
@@ -11,7 +12,7 @@ const SEP = "\u0000";
 export class Impressions extends ChunkTallies {
   private readonly unsaved: BatchedSums | null;
 
-  constructor(store?: Pick<Store, "addImpressions">, log?: (msg: string) => void) {
+  constructor(store?: Pick<CognitiveStore, "addImpressions">, log?: (msg: string) => void) {
     super();
     this.unsaved = store
       ? new BatchedSums((batch) => store.addImpressions([...batch].map(([key, n]) => ({ workspaceId: key.slice(0, key.indexOf(SEP)), chunkHash: key.slice(key.indexOf(SEP) + 1), n }))), "chitta impressions", log)
@@ -33,8 +34,8 @@ export class Impressions extends ChunkTallies {
   }
 
   /** Writes what is pending (and stops the timer). */
-  stop(): void {
-    this.unsaved?.stop();
+  async stop(): Promise<void> {
+    await this.unsaved?.stop();
   }
 }
 

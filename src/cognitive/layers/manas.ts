@@ -1,7 +1,7 @@
 // manas (the mind): query understanding. Each content word brings its nearest words from the embedding space as weighted extra terms.
 import { tokenize } from "../../domain/text/tokenize.ts";
-import type { WordNeighbours } from "../../ports.ts";
-import type { ExpansionTerm } from "../../search/retriever.ts";
+import type { WordNeighbours } from "../../ports/embedding.ts";
+import type { ExpansionTerm } from "../../search/types.ts";
 import type { Layer } from "../types.ts";
 
 const WORD = /[\p{L}\p{N}]+/gu;

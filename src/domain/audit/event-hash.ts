@@ -42,16 +42,23 @@ export interface ChainBreak {
   reason: "hash_mismatch" | "prev_hash_mismatch" | "seq_gap" | "head_mismatch";
 }
 
-/** Walks a workspace's events in seq order and reports the first place the chain does not hold. */
-export function verifyChain(events: Iterable<HashedFields & { hash: string }>): ChainBreak | null {
+/** Checks a workspace's events fed in seq order (a page at a time if need be); each call reports the first break so far. */
+export function chainChecker(): (events: Iterable<HashedFields & { hash: string }>) => ChainBreak | null {
   let prev = GENESIS_HASH;
   let expectedSeq = 1;
-  for (const e of events) {
-    if (e.seq !== expectedSeq) return { seq: e.seq, reason: "seq_gap" };
-    if (e.prevHash !== prev) return { seq: e.seq, reason: "prev_hash_mismatch" };
-    if (eventHash(e) !== e.hash) return { seq: e.seq, reason: "hash_mismatch" };
-    prev = e.hash;
-    expectedSeq++;
-  }
-  return null;
+  return (events) => {
+    for (const e of events) {
+      if (e.seq !== expectedSeq) return { seq: e.seq, reason: "seq_gap" };
+      if (e.prevHash !== prev) return { seq: e.seq, reason: "prev_hash_mismatch" };
+      if (eventHash(e) !== e.hash) return { seq: e.seq, reason: "hash_mismatch" };
+      prev = e.hash;
+      expectedSeq++;
+    }
+    return null;
+  };
+}
+
+/** Walks a workspace's events in seq order and reports the first place the chain does not hold. */
+export function verifyChain(events: Iterable<HashedFields & { hash: string }>): ChainBreak | null {
+  return chainChecker()(events);
 }

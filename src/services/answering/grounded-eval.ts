@@ -2,15 +2,15 @@
 import { GroundedEvalRequest as Schema, type GroundedEvalRequest, type GroundedEvalResponse } from "../../contract/nuggets.ts";
 import { IMPORTANCE_WEIGHT, judgeNugget, SUPPORT_VALUE, termSupport } from "../../domain/answering/nuggets.ts";
 import { splitSentences } from "../../domain/text/sentences.ts";
-import type { Store } from "../../ports.ts";
+import type { DocumentStore } from "../../ports/documents.ts";
 
 /** A cited span backs its claim when it holds at least this share of the claim's terms. */
 const CITATION_SUPPORT = 0.5;
 
 export class GroundedEvalService {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Pick<DocumentStore, "chunksByHash">) {}
 
-  evaluate(workspaceId: string, input: GroundedEvalRequest): GroundedEvalResponse {
+  async evaluate(workspaceId: string, input: GroundedEvalRequest): Promise<GroundedEvalResponse> {
     const req = Schema.parse(input);
     const nuggets = req.nuggets.map((n) => {
       const j = judgeNugget(req.output, n.text);
@@ -22,12 +22,13 @@ export class GroundedEvalService {
     });
     const value = (ns: typeof nuggets) => (ns.length ? ns.reduce((a, n) => a + SUPPORT_VALUE[n.support], 0) / ns.length : 1);
     const weight = nuggets.reduce((a, n) => a + IMPORTANCE_WEIGHT[n.importance], 0);
-    const citations = (req.citations ?? []).map((c) => {
-      const exists = this.store.chunksByHash(workspaceId, c.chunk_hash).some((chunk) => chunk.text.includes(c.text_span));
+    const citations = [];
+    for (const c of req.citations ?? []) {
+      const exists = (await this.store.chunksByHash(workspaceId, c.chunk_hash)).some((chunk) => chunk.text.includes(c.text_span));
       const claim = c.claim ?? bestSentence(req.output, c.text_span);
       const ratio = claim ? termSupport(claim, c.text_span) : 0;
-      return { chunk_hash: c.chunk_hash, exists, supports: exists && ratio >= CITATION_SUPPORT, support_ratio: round(ratio), claim };
-    });
+      citations.push({ chunk_hash: c.chunk_hash, exists, supports: exists && ratio >= CITATION_SUPPORT, support_ratio: round(ratio), claim });
+    }
     return {
       nuggets,
       nugget_recall: round(value(nuggets)),

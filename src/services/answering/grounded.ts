@@ -5,7 +5,8 @@ import type { Citation } from "../../contract/citation.ts";
 import { GroundedAnswerRequest as Schema, type GroundedAnswerRequest, type GroundedAnswerResponse, type TrajectoryStep } from "../../contract/grounded.ts";
 import { ANSWER_THRESHOLD, planAnswer, type AnswerPlan } from "../../domain/answering/answer.ts";
 import type { Language } from "../../domain/answering/language.ts";
-import type { Clock, ChunkRecord } from "../../ports.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { ChunkRecord } from "../../ports/documents.ts";
 import type { LayerSwitches } from "../../cognitive/params.ts";
 import type { CognitivePipeline, Thought } from "../../cognitive/pipeline.ts";
 import type { AnswerState } from "../../cognitive/types.ts";
@@ -91,7 +92,7 @@ export class GroundedService {
       const rejected = plan.ranked.slice(0, 3).map((s) => cite(s, s.score));
       step("abstain", performance.now(), { reason: decision.reason });
       const details = { trajectory_id: trajectoryId, confidence: round(plan.confidence), threshold, rejected, steps };
-      this.record(call, trajectoryId, req, steps, { outcome: "insufficient_evidence", error: { code: "insufficient_evidence", message: INSUFFICIENT, details } });
+      await this.record(call, trajectoryId, req, steps, { outcome: "insufficient_evidence", error: { code: "insufficient_evidence", message: INSUFFICIENT, details } });
       throw new AppError("insufficient_evidence", INSUFFICIENT, details);
     }
     const best = plan.selected[0]!;
@@ -99,13 +100,13 @@ export class GroundedService {
     const citations = plan.selected.map((s) => cite(s, plan.confidence));
     step("answer", performance.now(), { answer, citations: citations.map((c) => ({ chunk_hash: c.chunk_hash, text_span: c.text_span })) });
     const response = { question: req.question, answer, answer_type: plan.answerType, confidence: round(plan.confidence), citations, trajectory_id: trajectoryId, steps };
-    this.record(call, trajectoryId, req, steps, { outcome: "answered", response });
+    await this.record(call, trajectoryId, req, steps, { outcome: "answered", response });
     return response;
   }
 
   /** One event per step plus the request and outcome, all under the trajectory id, in one append. */
-  private record(call: CallContext, trajectoryId: string, req: unknown, steps: TrajectoryStep[], outcome: Record<string, unknown>): void {
-    this.audit.record(call, [
+  private async record(call: CallContext, trajectoryId: string, req: unknown, steps: TrajectoryStep[], outcome: Record<string, unknown>): Promise<void> {
+    await this.audit.record(call, [
       this.audit.draft(call, "grounded.request", { request: req }, trajectoryId),
       ...steps.map((s) => this.audit.draft(call, `grounded.step.${s.name}`, s, trajectoryId)),
       this.audit.draft(call, "grounded.outcome", outcome, trajectoryId),

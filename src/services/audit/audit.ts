@@ -1,14 +1,15 @@
 // Audit service: records write and answer events with actor and workspace, pages them, replays trajectories.
 import { AppError } from "../../contract/errors.ts";
 import { AuditRequest as AuditRequestSchema, type AuditEvent, type AuditRequest, type AuditResponse } from "../../contract/audit.ts";
-import type { Clock, EventDraft, StoredEvent, Store } from "../../ports.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { AuditLog, EventDraft, StoredEvent } from "../../ports/audit-log.ts";
 import type { CallContext } from "../context.ts";
-import { verifyChain, type ChainBreak } from "../../domain/audit/event-hash.ts";
+import { chainChecker, type ChainBreak } from "../../domain/audit/event-hash.ts";
 import { cursorOrder, pageBySeq } from "../cursor.ts";
 
 export class AuditService {
   constructor(
-    private readonly store: Store,
+    private readonly store: AuditLog,
     private readonly clock: Clock,
   ) {}
 
@@ -16,39 +17,32 @@ export class AuditService {
     return draftEvent(call, type, payload, this.clock.now().getTime(), trajectoryId);
   }
 
-  record(call: CallContext, drafts: readonly EventDraft[]): StoredEvent[] {
+  record(call: CallContext, drafts: readonly EventDraft[]): Promise<StoredEvent[]> {
     return this.store.appendEvents(call.workspaceId, drafts);
   }
 
   /** Recomputes the workspace's hash chain; the first break (edited, removed or reordered event) or null. */
-  verify(workspaceId: string): { events: number; break: ChainBreak | null } {
+  async verify(workspaceId: string): Promise<{ events: number; break: ChainBreak | null }> {
+    const check = chainChecker();
     let events = 0;
-    const store = this.store;
-    function* all() {
-      for (let after = 0; ; ) {
-        const page = store.listEvents(workspaceId, { afterSeq: after, limit: 1000 });
-        if (page.length === 0) return;
-        events += page.length;
-        yield* page;
-        after = page.at(-1)!.seq;
-      }
-    }
     let last: StoredEvent | undefined;
-    const found = verifyChain(
-      (function* () {
-        for (const e of all()) yield (last = e);
-      })(),
-    );
-    if (found) return { events, break: found };
-    const head = store.eventHead(workspaceId);
+    for (let after = 0; ; after = last!.seq) {
+      const page = await this.store.listEvents(workspaceId, { afterSeq: after, limit: 1000 });
+      if (page.length === 0) break;
+      events += page.length;
+      const found = check(page);
+      if (found) return { events, break: found };
+      last = page.at(-1);
+    }
+    const head = await this.store.eventHead(workspaceId);
     if ((head?.seq ?? 0) !== (last?.seq ?? 0) || (head && head.hash !== last?.hash)) return { events, break: { seq: head?.seq ?? 0, reason: "head_mismatch" } };
     return { events, break: null };
   }
 
-  tail(call: CallContext, input: AuditRequest): AuditResponse {
+  async tail(call: CallContext, input: AuditRequest): Promise<AuditResponse> {
     const req = AuditRequestSchema.parse(input);
     const order = walkOrder(req, call.workspaceId);
-    const page = pageBySeq(call.workspaceId, req, (afterSeq, limit) =>
+    const page = await pageBySeq(call.workspaceId, req, (afterSeq, limit) =>
       this.store.listEvents(call.workspaceId, {
         afterSeq,
         order,
@@ -67,8 +61,8 @@ export class AuditService {
 }
 
 /** The event that opened a grounded answer's trajectory in this workspace (it holds the request), if any. */
-export function trajectoryRequest(store: Store, workspaceId: string, trajectoryId: string): StoredEvent | undefined {
-  return store.listEvents(workspaceId, { trajectoryId, types: ["grounded.request"], limit: 1 })[0];
+export async function trajectoryRequest(store: AuditLog, workspaceId: string, trajectoryId: string): Promise<StoredEvent | undefined> {
+  return (await store.listEvents(workspaceId, { trajectoryId, types: ["grounded.request"], limit: 1 }))[0];
 }
 
 /** Newest first is a tail; a replay reads in run order; a cursor continues the walk it came from; `order` says otherwise. */

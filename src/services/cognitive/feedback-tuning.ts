@@ -5,7 +5,8 @@ import { withSwitches, type CognitiveConfig } from "../../cognitive/params.ts";
 import type { CognitivePipeline } from "../../cognitive/pipeline.ts";
 import { recordTunerRun, type TunerDecision } from "../../cognitive/records.ts";
 import { tune, type Measurement } from "../../cognitive/tuner.ts";
-import type { Store } from "../../ports.ts";
+import type { AuditLog } from "../../ports/audit-log.ts";
+import type { Store } from "../../ports/store.ts";
 import { trajectoryRequest } from "../audit/audit.ts";
 import { FEEDBACK_EVENT } from "./feedback.ts";
 import type { MemoryService } from "../memory/memory.ts";
@@ -24,14 +25,14 @@ export const MIN_FEEDBACK_CASES = 4;
 const MIN_GAIN = 0.005;
 
 /** Reports with a query (their own, or their grounded answer's question), merged per workspace and query, ordered by query. */
-export function feedbackCases(store: Store, workspaceIds: readonly string[]): FeedbackCase[] {
+export async function feedbackCases(store: AuditLog, workspaceIds: readonly string[]): Promise<FeedbackCase[]> {
   const byKey = new Map<string, { workspaceId: string; query: string; used: Set<string>; unhelpful: Set<string> }>();
   for (const workspaceId of workspaceIds)
     for (let after = 0; ; ) {
-      const page = store.listEvents(workspaceId, { afterSeq: after, limit: 1000, types: [FEEDBACK_EVENT] });
+      const page = await store.listEvents(workspaceId, { afterSeq: after, limit: 1000, types: [FEEDBACK_EVENT] });
       for (const e of page) {
         const p = JSON.parse(e.payload) as { chunk_hashes: string[]; outcome: string; query?: string };
-        const query = p.query ?? (e.trajectoryId ? questionOf(store, workspaceId, e.trajectoryId) : undefined);
+        const query = p.query ?? (e.trajectoryId ? await questionOf(store, workspaceId, e.trajectoryId) : undefined);
         if (!query) continue;
         // By query first: workspace ids are random, and the held-in split should not depend on them.
         const key = `${query}\u0000${workspaceId}`;
@@ -46,8 +47,8 @@ export function feedbackCases(store: Store, workspaceIds: readonly string[]): Fe
   return [...byKey.keys()].sort().map((k) => byKey.get(k)!);
 }
 
-function questionOf(store: Store, workspaceId: string, trajectoryId: string): string | undefined {
-  const request = trajectoryRequest(store, workspaceId, trajectoryId);
+async function questionOf(store: AuditLog, workspaceId: string, trajectoryId: string): Promise<string | undefined> {
+  const request = await trajectoryRequest(store, workspaceId, trajectoryId);
   return request ? (JSON.parse(request.payload) as { request?: { question?: string } }).request?.question : undefined;
 }
 
@@ -93,7 +94,7 @@ export async function tuneFromFeedback(
   try {
     const metric = `feedback: reciprocal rank of used minus unhelpful citations in the top ${K}, karma off (held-in: even case index of ${cases.length})`;
     const result = await tune(start, TUNER_KNOBS, measure, { runId: opts.runId, metric, minGain: MIN_GAIN, ...(opts.log ? { log: opts.log } : {}) });
-    recordTunerRun(deps.store, deps.now(), result.decisions, { run_id: opts.runId, params: result.config.params, enabled: { ...result.config.enabled } });
+    await recordTunerRun(deps.store, deps.now(), result.decisions, { run_id: opts.runId, params: result.config.params, enabled: { ...result.config.enabled } });
     return { cases: cases.length, baseline: result.baseline, final: result.final, decisions: result.decisions, config: result.config };
   } finally {
     deps.pipeline.configure(start);

@@ -3,7 +3,10 @@ import type { FeedbackRequest, FeedbackResponse } from "../../contract/feedback.
 import { FeedbackRequest as FeedbackSchema } from "../../contract/feedback.ts";
 import { AppError } from "../../contract/errors.ts";
 import type { KarmaLedger } from "../../cognitive/layers/karma.ts";
-import type { Clock, Store } from "../../ports.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { AuditLog } from "../../ports/audit-log.ts";
+import type { DocumentStore } from "../../ports/documents.ts";
+import type { WorkspaceStore } from "../../ports/workspaces.ts";
 import { draftEvent, trajectoryRequest } from "../audit/audit.ts";
 import type { CallContext } from "../context.ts";
 
@@ -11,30 +14,31 @@ export const FEEDBACK_EVENT = "memory.feedback";
 
 export class FeedbackService {
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<DocumentStore, "hasChunkHash"> & AuditLog,
     private readonly ledger: KarmaLedger,
     private readonly clock: Clock,
   ) {}
 
-  record(call: CallContext, input: FeedbackRequest): FeedbackResponse {
+  async record(call: CallContext, input: FeedbackRequest): Promise<FeedbackResponse> {
     const req = FeedbackSchema.parse(input);
     const hashes = [...new Set(req.chunk_hashes)];
-    const unknown = hashes.find((h) => !this.store.hasChunkHash(call.workspaceId, h));
+    let unknown: string | undefined;
+    for (const h of hashes) if (!unknown && !(await this.store.hasChunkHash(call.workspaceId, h))) unknown = h;
     if (unknown) throw new AppError("evidence_not_found", `no stored passage with chunk_hash ${unknown} in this workspace`, { chunk_hash: unknown });
     // A report on an answer must name one this workspace gave: else it would teach the tuner nothing, silently.
-    if (req.trajectory_id !== undefined && !trajectoryRequest(this.store, call.workspaceId, req.trajectory_id))
+    if (req.trajectory_id !== undefined && !(await trajectoryRequest(this.store, call.workspaceId, req.trajectory_id)))
       throw new AppError("not_found", `no trajectory '${req.trajectory_id}' in this workspace`);
-    this.store.appendEvents(call.workspaceId, [draftEvent(call, FEEDBACK_EVENT, { chunk_hashes: hashes, outcome: req.outcome, ...(req.query === undefined ? {} : { query: req.query }) }, this.clock.now().getTime(), req.trajectory_id ?? null)]);
+    await this.store.appendEvents(call.workspaceId, [draftEvent(call, FEEDBACK_EVENT, { chunk_hashes: hashes, outcome: req.outcome, ...(req.query === undefined ? {} : { query: req.query }) }, this.clock.now().getTime(), req.trajectory_id ?? null)]);
     this.ledger.record(call.workspaceId, hashes, req.outcome === "used");
     return { recorded: hashes.length, outcome: req.outcome };
   }
 }
 
 /** Replays every workspace's feedback events into the ledger, so learned outcomes survive a restart. */
-export function replayFeedback(store: Store, ledger: KarmaLedger): void {
-  for (const ws of store.listWorkspaces())
+export async function replayFeedback(store: Pick<WorkspaceStore, "listWorkspaces"> & AuditLog, ledger: KarmaLedger): Promise<void> {
+  for (const ws of await store.listWorkspaces())
     for (let after = 0; ; ) {
-      const page = store.listEvents(ws.id, { afterSeq: after, limit: 1000, types: [FEEDBACK_EVENT] });
+      const page = await store.listEvents(ws.id, { afterSeq: after, limit: 1000, types: [FEEDBACK_EVENT] });
       for (const e of page) {
         const p = JSON.parse(e.payload) as { chunk_hashes: string[]; outcome: string };
         ledger.record(ws.id, p.chunk_hashes, p.outcome === "used");

@@ -11,50 +11,50 @@ import type { ChunkTallies } from "../../cognitive/tallies.ts";
 type R = CognitiveResponses;
 
 /** One workspace's counters; everything else the snapshot reads is global (config, tuner, ablation). */
-export const snapshotOf = (stack: CognitiveStack, workspaceId: string): R["snapshot"] => {
-  const snap = cognitiveSnapshot(stack.pipeline, stack.store, { workspaceId });
+export const snapshotOf = async (stack: CognitiveStack, workspaceId: string): Promise<R["snapshot"]> => {
+  const snap = await cognitiveSnapshot(stack.pipeline, stack.store, { workspaceId });
   return { workspace_id: workspaceId, layers: snap.layers, tuner: snap.tuner, ablation: snap.ablation, stress: snap.stress };
 };
 
-export const layersOf = (stack: CognitiveStack, workspaceId: string): LayerSummary[] => cognitiveSnapshot(stack.pipeline, stack.store, { workspaceId }).layers;
+export const layersOf = async (stack: CognitiveStack, workspaceId: string): Promise<LayerSummary[]> => (await cognitiveSnapshot(stack.pipeline, stack.store, { workspaceId })).layers;
 
-const summaryOf = (stack: CognitiveStack, workspaceId: string, id: LayerId): LayerSummary => layersOf(stack, workspaceId).find((l) => l.id === id)!;
+const summaryOf = async (stack: CognitiveStack, workspaceId: string, id: LayerId): Promise<LayerSummary> => (await layersOf(stack, workspaceId)).find((l) => l.id === id)!;
 
-export function layerState(stack: CognitiveStack, workspaceId: string, id: LayerId): R["layer"] {
+export async function layerState(stack: CognitiveStack, workspaceId: string, id: LayerId): Promise<R["layer"]> {
   const layer = stack.pipeline.layers.find((l) => l.id === id);
   const params = (stack.pipeline.current.params as unknown as Record<string, unknown>)[id] ?? null;
-  return { ...summaryOf(stack, workspaceId, id), optional: layer?.optional ?? false, counter_names: [...(layer?.counters ?? [])], params, state: layer?.inspect?.(workspaceId) ?? null };
+  return { ...(await summaryOf(stack, workspaceId, id)), optional: layer?.optional ?? false, counter_names: [...(layer?.counters ?? [])], params, state: layer?.inspect?.(workspaceId) ?? null };
 }
 
-export function healthOf(stack: CognitiveStack, workspaceId: string): R["health"] {
+export async function healthOf(stack: CognitiveStack, workspaceId: string): Promise<R["health"]> {
   const cost = stack.pipeline.costPerLayer();
-  const layers = layersOf(stack, workspaceId).map((l) => ({ id: l.id, enabled: l.enabled, failures: l.counters.failures ?? 0, calls_in_process: cost[l.id]?.calls ?? 0, failures_in_process: cost[l.id]?.failures ?? 0 }));
+  const layers = (await layersOf(stack, workspaceId)).map((l) => ({ id: l.id, enabled: l.enabled, failures: l.counters.failures ?? 0, calls_in_process: cost[l.id]?.calls ?? 0, failures_in_process: cost[l.id]?.failures ?? 0 }));
   return { status: "ok", layers, counter_flush_failures: stack.pipeline.counters.flushFailures };
 }
 
-export function stateOf(stack: CognitiveStack, limit: number): R["state"] {
+export async function stateOf(stack: CognitiveStack, limit: number): Promise<R["state"]> {
   const { enabled, params } = stack.pipeline.current;
-  return { enabled: { ...enabled }, params: { ...params }, tuner_decisions: tunerDecisions(stack.store, { limit }), ablation: latestAblation(stack.store), stress: latestStress(stack.store), cost_in_process: stack.pipeline.costPerLayer() };
+  return { enabled: { ...enabled }, params: { ...params }, tuner_decisions: await tunerDecisions(stack.store, { limit }), ablation: await latestAblation(stack.store), stress: await latestStress(stack.store), cost_in_process: stack.pipeline.costPerLayer() };
 }
 
-export function goalsOf(stack: CognitiveStack, workspaceId: string, loops: OpenLoopsResponse): R["goals"] {
+export async function goalsOf(stack: CognitiveStack, workspaceId: string, loops: OpenLoopsResponse): Promise<R["goals"]> {
   const { enabled, params } = stack.pipeline.current;
-  return { layer: "sankalpa", enabled: enabled.sankalpa, boost: params.sankalpa.boost, counters: summaryOf(stack, workspaceId, "sankalpa").counters, open_loops: loops.loops, truncated: loops.truncated };
+  return { layer: "sankalpa", enabled: enabled.sankalpa, boost: params.sankalpa.boost, counters: (await summaryOf(stack, workspaceId, "sankalpa")).counters, open_loops: loops.loops, truncated: loops.truncated };
 }
 
 const tallyOf = (tallies: ChunkTallies, workspaceId: string) => tallies.summary(workspaceId)[workspaceId] ?? { chunks: 0, total: 0 };
 
-export function karmaOf(stack: CognitiveStack, workspaceId: string): R["karma"] {
+export async function karmaOf(stack: CognitiveStack, workspaceId: string): Promise<R["karma"]> {
   const { enabled, params } = stack.pipeline.current;
-  return { layer: "karma", enabled: enabled.karma, weight: params.karma.weight, counters: summaryOf(stack, workspaceId, "karma").counters, ledger: tallyOf(stack.karma, workspaceId) };
+  return { layer: "karma", enabled: enabled.karma, weight: params.karma.weight, counters: (await summaryOf(stack, workspaceId, "karma")).counters, ledger: tallyOf(stack.karma, workspaceId) };
 }
 
-export function chittaOf(stack: CognitiveStack, workspaceId: string): R["chitta"] {
+export async function chittaOf(stack: CognitiveStack, workspaceId: string): Promise<R["chitta"]> {
   const { enabled, params } = stack.pipeline.current;
-  return { layer: "chitta", enabled: enabled.chitta, ...params.chitta, counters: summaryOf(stack, workspaceId, "chitta").counters, impressions: tallyOf(stack.impressions, workspaceId) };
+  return { layer: "chitta", enabled: enabled.chitta, ...params.chitta, counters: (await summaryOf(stack, workspaceId, "chitta")).counters, impressions: tallyOf(stack.impressions, workspaceId) };
 }
 
-export function identityOf(stack: CognitiveStack, call: CallContext): R["identity"] {
+export async function identityOf(stack: CognitiveStack, call: CallContext): Promise<R["identity"]> {
   const { enabled, params } = stack.pipeline.current;
   return {
     layer: "ahamkara",
@@ -63,14 +63,14 @@ export function identityOf(stack: CognitiveStack, call: CallContext): R["identit
     workspace_name: call.workspaceName,
     actor_id: call.actorId,
     weight: params.ahamkara.weight,
-    counters: summaryOf(stack, call.workspaceId, "ahamkara").counters,
+    counters: (await summaryOf(stack, call.workspaceId, "ahamkara")).counters,
   };
 }
 
-export function functionalStateOf(stack: CognitiveStack, workspaceId: string): R["functional-state"] {
+export async function functionalStateOf(stack: CognitiveStack, workspaceId: string): Promise<R["functional-state"]> {
   const { enabled, params } = stack.pipeline.current;
   return {
-    prana: { budget_ms: params.prana.budgetMs, max_query_terms: params.prana.maxQueryTerms, counters: summaryOf(stack, workspaceId, "prana").counters },
+    prana: { budget_ms: params.prana.budgetMs, max_query_terms: params.prana.maxQueryTerms, counters: (await summaryOf(stack, workspaceId, "prana")).counters },
     enabled_layers: LAYER_IDS.filter((id) => enabled[id]),
     disabled_layers: LAYER_IDS.filter((id) => !enabled[id]),
     health: "ok",

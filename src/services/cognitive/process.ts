@@ -21,6 +21,6 @@ export async function processQuery(grounded: GroundedService, traces: TraceLog, 
     evidence: (d.thought.evidence?.items ?? []).slice(0, input.k ?? 8).map((i) => ({ chunk_hash: i.chunk.chunkHash, source_path: i.chunk.sourcePath, anchor: i.chunk.anchor, score: Number(i.score.toFixed(6)), flags: i.flags })),
     steps: d.thought.trace,
   };
-  traces.put(result, call.workspaceId);
+  await traces.put(result, call.workspaceId);
   return result;
 }

@@ -4,7 +4,8 @@ import { UpliftRequest as UpliftSchema } from "../../contract/uplift.ts";
 import type { CognitivePipeline } from "../../cognitive/pipeline.ts";
 import { cognitiveSnapshot } from "../../cognitive/stats.ts";
 import { parseDuration } from "../../contract/duration.ts";
-import type { Clock, Store } from "../../ports.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { CognitiveStore } from "../../ports/cognitive.ts";
 import type { CallContext } from "../context.ts";
 
 const HOUR = 3_600_000;
@@ -12,16 +13,16 @@ const HOUR = 3_600_000;
 export class UpliftService {
   constructor(
     private readonly pipeline: CognitivePipeline,
-    private readonly store: Store,
+    private readonly store: CognitiveStore,
     private readonly clock: Clock,
   ) {}
 
-  uplift(call: CallContext, input: UpliftRequest): UpliftResponse {
+  async uplift(call: CallContext, input: UpliftRequest): Promise<UpliftResponse> {
     const req = UpliftSchema.parse(input);
     const window = req.since === undefined ? null : parseDuration(req.since);
     // Counters are bucketed by hour: the window starts on the hour that holds its start, so a bucket is never half-counted.
     const since = window === null ? undefined : Math.floor((this.clock.now().getTime() - window) / HOUR) * HOUR;
-    const snap = cognitiveSnapshot(this.pipeline, this.store, { ...(since === undefined ? {} : { since }), workspaceId: call.workspaceId });
+    const snap = await cognitiveSnapshot(this.pipeline, this.store, { ...(since === undefined ? {} : { since }), workspaceId: call.workspaceId });
     return {
       since: since === undefined ? null : new Date(since).toISOString(),
       layers: snap.layers.map((l) => ({ id: l.id, job: l.job, enabled: l.enabled, counters: l.counters, uplift: l.uplift, stress_uplift: l.stress_uplift })),

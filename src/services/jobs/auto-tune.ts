@@ -4,7 +4,10 @@ import type { CognitivePipeline } from "../../cognitive/pipeline.ts";
 import { RECORD_KINDS } from "../../cognitive/records.ts";
 import { runtimeCognitiveConfig } from "../../cognitive/runtime-config.ts";
 import { buildCognitiveStack } from "../../cognitive/stack.ts";
-import type { Clock, Store, StoredEvent, WordNeighbours } from "../../ports.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { Store } from "../../ports/store.ts";
+import type { StoredEvent } from "../../ports/audit-log.ts";
+import type { WordNeighbours } from "../../ports/embedding.ts";
 import { FEEDBACK_EVENT } from "../cognitive/feedback.ts";
 import { feedbackCases, MIN_FEEDBACK_CASES, tuneFromFeedback, type FeedbackTuning } from "../cognitive/feedback-tuning.ts";
 import { MemoryService } from "../memory/memory.ts";
@@ -33,26 +36,27 @@ export class AutoTuner {
   /** Tunes if feedback arrived since the last run and there are enough cases; null when it had nothing to do. */
   async runOnce(): Promise<FeedbackTuning | null> {
     const { store, now, env } = this.deps;
-    const newest = new Map(store.listWorkspaces().map((w) => [w.id, store.listEvents(w.id, { types: [FEEDBACK_EVENT], order: "desc", limit: 1 })[0]] as const));
-    if (!this.isFresh(newest)) return null;
-    const cases = feedbackCases(store, [...newest.keys()]);
+    const newest = new Map<string, StoredEvent | undefined>();
+    for (const w of await store.listWorkspaces()) newest.set(w.id, (await store.listEvents(w.id, { types: [FEEDBACK_EVENT], order: "desc", limit: 1 }))[0]);
+    if (!(await this.isFresh(newest))) return null;
+    const cases = await feedbackCases(store, [...newest.keys()]);
     if (cases.length < MIN_FEEDBACK_CASES) return null;
     // Read before the run: a report that lands while it measures is the next run's.
     this.seen = new Map([...newest].map(([ws, e]) => [ws, e?.seq ?? 0]));
     // From the parameters a server started now would have (a CLI or eval run may have recorded newer ones).
-    this.deps.shadow.pipeline.configure(runtimeCognitiveConfig(store, env));
+    this.deps.shadow.pipeline.configure(await runtimeCognitiveConfig(store, env));
     const result = await tuneFromFeedback({ store, memory: this.deps.shadow.memory, pipeline: this.deps.shadow.pipeline, now }, cases, { runId: `auto-${new Date(now()).toISOString()}`, signal: this.stopping.signal });
-    this.deps.live.configure(runtimeCognitiveConfig(store, env));
+    this.deps.live.configure(await runtimeCognitiveConfig(store, env));
     const kept = result.decisions.filter((d) => d.kept);
     this.deps.log(`auto-tune on ${result.cases} feedback queries: ${kept.length ? kept.map((d) => `${d.layer}.${d.parameter} ${String(d.before)} -> ${String(d.after)}`).join(", ") : "no change kept"}`);
     return result;
   }
 
   /** Feedback newer than the last run: by event seq once this process has run, else by time against the latest recorded run. */
-  private isFresh(newest: ReadonlyMap<string, StoredEvent | undefined>): boolean {
+  private async isFresh(newest: ReadonlyMap<string, StoredEvent | undefined>): Promise<boolean> {
     const seen = this.seen;
     if (seen) return [...newest].some(([ws, e]) => (e?.seq ?? 0) > (seen.get(ws) ?? 0));
-    const lastRun = this.deps.store.listCognitiveRecords({ kind: RECORD_KINDS.tuned, limit: 1 })[0]?.at ?? -Infinity;
+    const lastRun = (await this.deps.store.listCognitiveRecords({ kind: RECORD_KINDS.tuned, limit: 1 }))[0]?.at ?? -Infinity;
     return [...newest.values()].some((e) => e !== undefined && e.at > lastRun);
   }
 
@@ -79,8 +83,8 @@ export class AutoTuner {
 }
 
 /** The automatic tuner of a runtime, measuring on a shadow pipeline over the same store and indexes (its replays are dry). */
-export function createAutoTuner(deps: { store: Store; retriever: Retriever; clock: Clock; lexicon: WordNeighbours | null; live: CognitivePipeline; env: NodeJS.ProcessEnv; log: (msg: string) => void }): AutoTuner {
+export async function createAutoTuner(deps: { store: Store; retriever: Retriever; clock: Clock; lexicon: WordNeighbours | null; live: CognitivePipeline; env: NodeJS.ProcessEnv; log: (msg: string) => void }): Promise<AutoTuner> {
   const now = () => deps.clock.now().getTime();
-  const shadow = buildCognitiveStack({ store: deps.store, now, lexicon: deps.lexicon, config: deps.live.current, log: deps.log, restore: false });
+  const shadow = await buildCognitiveStack({ store: deps.store, now, lexicon: deps.lexicon, config: deps.live.current, log: deps.log, restore: false });
   return new AutoTuner({ store: deps.store, live: deps.live, shadow: { memory: new MemoryService(deps.store, deps.retriever, deps.clock, shadow.pipeline), pipeline: shadow.pipeline }, env: deps.env, now, log: deps.log });
 }

@@ -1,6 +1,7 @@
 // Background embedding: fills vectors the active embedder lacks (a new embedder, earlier failures) without blocking recall.
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Embedder, Store } from "../../ports.ts";
+import type { Embedder } from "../../ports/embedding.ts";
+import type { DocumentStore } from "../../ports/documents.ts";
 
 const BATCH = 128;
 
@@ -11,16 +12,16 @@ export interface Reembedder {
 }
 
 /** Runs a pass at start (an embedder switch leaves every chunk without a vector) and whenever kicked. */
-export function startReembedder(store: Store, embedder: Embedder, log: (msg: string) => void, retryMs = 30_000): Reembedder {
+export function startReembedder(store: Pick<DocumentStore, "chunksMissingEmbedding" | "putEmbeddings">, embedder: Embedder, log: (msg: string) => void, retryMs = 30_000): Reembedder {
   let stopped = false;
   let running: Promise<void> | null = null;
   const pass = async () => {
     while (!stopped) {
-      const todo = store.chunksMissingEmbedding(embedder.id, BATCH);
+      const todo = await store.chunksMissingEmbedding(embedder.id, BATCH);
       if (todo.length === 0) return;
       try {
         const vectors = await embedder.embed(todo.map((t) => t.text));
-        if (!stopped) store.putEmbeddings(embedder.id, new Map(todo.map((t, i) => [t.chunkHash, vectors[i]!])));
+        if (!stopped) await store.putEmbeddings(embedder.id, new Map(todo.map((t, i) => [t.chunkHash, vectors[i]!])));
       } catch (err) {
         log(`background embedding failed, retrying in ${retryMs} ms: ${(err as Error).message}`);
         await sleep(retryMs, undefined, { ref: false });

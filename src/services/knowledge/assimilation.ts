@@ -19,7 +19,11 @@ import { knowledgeMaturity, MATURITY_LEVEL, NEXT_STAGE } from "../../domain/know
 import { practise, renderArtefact, type Reflected } from "../../domain/knowledge/practice.ts";
 import { reflect } from "../../domain/knowledge/reflection.ts";
 import { splitSentences } from "../../domain/text/sentences.ts";
-import type { ChunkRecord, Clock, EventDraft, RecordKind, RecordRow, Store, StoredRecord } from "../../ports.ts";
+import type { ChunkRecord } from "../../ports/documents.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { EventDraft } from "../../ports/audit-log.ts";
+import type { RecordKind, RecordRow, RecordStore, StoredRecord } from "../../ports/records.ts";
+import type { DocumentStore } from "../../ports/documents.ts";
 import { draftEvent } from "../audit/audit.ts";
 import { citationOf, spanCitation } from "../memory/citations.ts";
 import type { CallContext } from "../context.ts";
@@ -34,7 +38,7 @@ const MAX_VAULT_COUNTERPOINTS = 10;
 
 export class AssimilationService {
   constructor(
-    private readonly store: Store,
+    private readonly store: RecordStore & Pick<DocumentStore, "getDocument" | "documentChunks">,
     private readonly ingest: IngestService,
     private readonly memory: MemoryService,
     private readonly clock: Clock,
@@ -45,9 +49,9 @@ export class AssimilationService {
     const req = ShravanSchema.parse(input);
     const ws = call.workspaceId;
     const id = contentId("shravan", req);
-    const existing = this.store.getRecord(ws, id);
+    const existing = await this.store.getRecord(ws, id);
     if (existing) return existing.body as ShravanRecord;
-    for (const parent of req.lineage.parent_ids) this.expect(ws, parent, "shravan", "lineage.parent_ids names a capture");
+    for (const parent of req.lineage.parent_ids) await this.expect(ws, parent, "shravan", "lineage.parent_ids names a capture");
 
     const now = this.clock.now();
     const sourcePath = `knowledge/shravan/${id}.md`;
@@ -72,21 +76,22 @@ export class AssimilationService {
       source_path: sourcePath,
     };
     const event = draftEvent(call, "knowledge.captured", { id, source_title: req.source_title, source_path: sourcePath }, now.getTime());
-    return this.store.insertRecord(ws, { id, kind: "shravan", group: null, parentId: null, status: null, createdAt: now.getTime(), body }, { events: [event], document: note.write }).record.body as ShravanRecord;
+    const { record } = await this.store.insertRecord(ws, { id, kind: "shravan", group: null, parentId: null, status: null, createdAt: now.getTime(), body }, { events: [event], document: note.write });
+    return record.body as ShravanRecord;
   }
 
   /** Reflects on a capture once: claims, questions, principles and counterpoints, each cited to its sentence. */
   async reflect(call: CallContext, input: MananRequest): Promise<MananRecord> {
     const req = MananSchema.parse(input);
     const ws = call.workspaceId;
-    const shravan = this.expect(ws, req.shravan_id, "shravan", "manan reflects on a capture").body as ShravanRecord;
-    const done = this.store.childRecords(ws, shravan.id).find((r) => r.kind === "manan");
+    const shravan = (await this.expect(ws, req.shravan_id, "shravan", "manan reflects on a capture")).body as ShravanRecord;
+    const done = (await this.store.childRecords(ws, shravan.id)).find((r) => r.kind === "manan");
     if (done) throw new AppError("wrong_stage", `${shravan.id} was already reflected on (${done.id})`, { manan_id: done.id });
-    const doc = this.store.getDocument(ws, shravan.source_path);
+    const doc = await this.store.getDocument(ws, shravan.source_path);
     if (!doc) throw new AppError("not_found", `the content of ${shravan.id} was forgotten (${shravan.source_path})`);
 
     const now = this.clock.now();
-    const chunks = this.store.documentChunks(ws, shravan.source_path);
+    const chunks = await this.store.documentChunks(ws, shravan.source_path);
     const cite = (start: number, end: number): Citation => citeSpan(chunks, doc.sourcePath, doc.content, start, end, now);
     const sentences = reflect(doc.content).map((s) => ({ role: s.role, text: doc.content.slice(s.start, s.end), citation: cite(s.start, s.end) }));
     const claims = sentences.filter((s) => s.role === "claim").map(({ text, citation }) => ({ text, citation }));
@@ -114,7 +119,7 @@ export class AssimilationService {
     };
     body.citations = uniqueCitations([...body.claims, ...body.principles, ...body.counterpoints, ...body.questions].map((x) => x.citation));
     const event = draftEvent(call, "knowledge.reflected", { id: body.id, shravan_id: shravan.id, claims: claims.length, counterpoints: body.counterpoints.length }, now.getTime());
-    return this.insertStage(ws, body.id, "manan", shravan.id, now, body, [event]) as MananRecord;
+    return (await this.insertStage(ws, body.id, "manan", shravan.id, now, body, [event])) as MananRecord;
   }
 
   /** Other stored passages that share a claim's subject but negate it, contrast with it, or give another figure. */
@@ -142,10 +147,10 @@ export class AssimilationService {
   async implement(call: CallContext, input: NididhyasanRequest): Promise<NididhyasanRecord> {
     const req = NididhyasanSchema.parse(input);
     const ws = call.workspaceId;
-    const manan = this.expect(ws, req.manan_id, "manan", "nididhyasan practises a reflection").body as MananRecord;
-    const done = this.store.childRecords(ws, manan.id).find((r) => r.kind === "nididhyasan" && (r.body as NididhyasanRecord).implementation_type === req.implementation_type);
+    const manan = (await this.expect(ws, req.manan_id, "manan", "nididhyasan practises a reflection")).body as MananRecord;
+    const done = (await this.store.childRecords(ws, manan.id)).find((r) => r.kind === "nididhyasan" && (r.body as NididhyasanRecord).implementation_type === req.implementation_type);
     if (done) throw new AppError("wrong_stage", `${manan.id} was already practised as a ${req.implementation_type} (${done.id})`, { nididhyasan_id: done.id });
-    const shravan = this.store.getRecord(ws, manan.shravan_id)?.body as ShravanRecord | undefined;
+    const shravan = (await this.store.getRecord(ws, manan.shravan_id))?.body as ShravanRecord | undefined;
 
     const now = this.clock.now();
     const refd = (x: { text: string; citation: Citation | null }): Reflected<Citation> => ({ text: x.text, ref: x.citation });
@@ -193,19 +198,19 @@ export class AssimilationService {
     const events = [draftEvent(call, "knowledge.practiced", { id, manan_id: manan.id, implementation_type: req.implementation_type }, now.getTime())];
     if (proposal) events.push(draftEvent(call, "knowledge.proposal_created", { id: proposal.id, nididhyasan_id: id, target_source_path: proposal.target_source_path }, now.getTime()));
     const records = proposal ? [{ id: proposal.id, kind: "proposal" as const, group: null, parentId: id, status: "pending", createdAt: now.getTime(), body: proposal }] : [];
-    return this.insertStage(ws, id, "nididhyasan", manan.id, now, body, events, records) as NididhyasanRecord;
+    return (await this.insertStage(ws, id, "nididhyasan", manan.id, now, body, events, records)) as NididhyasanRecord;
   }
 
   /** A record of the expected kind: unknown or foreign ids are 404, an id of another stage is 409. */
-  private expect(ws: string, id: string, kind: RecordKind, what: string): StoredRecord {
-    const found = this.store.getRecord(ws, id);
+  private async expect(ws: string, id: string, kind: RecordKind, what: string): Promise<StoredRecord> {
+    const found = await this.store.getRecord(ws, id);
     if (!found || found.kind === "decision") throw new AppError("not_found", `no record '${id}' in this workspace`);
     if (found.kind !== kind) throw new AppError("wrong_stage", `${what} (${kind}_...); '${id}' is a ${found.kind} record`, { expected: kind, actual: found.kind });
     return found;
   }
 
-  private insertStage(ws: string, id: string, kind: RecordKind, parentId: string, now: Date, body: unknown, events: EventDraft[], records: RecordRow[] = []): unknown {
-    const { record, created } = this.store.insertRecord(ws, { id, kind, group: null, parentId, status: null, createdAt: now.getTime(), body }, { events, records });
+  private async insertStage(ws: string, id: string, kind: RecordKind, parentId: string, now: Date, body: unknown, events: EventDraft[], records: RecordRow[] = []): Promise<unknown> {
+    const { record, created } = await this.store.insertRecord(ws, { id, kind, group: null, parentId, status: null, createdAt: now.getTime(), body }, { events, records });
     // Two concurrent transitions of the same record: the second finds the first's row and gets the same 409 a later call would.
     if (!created) throw new AppError("wrong_stage", `${parentId} moved on concurrently (${id})`, { id });
     return record.body;

@@ -4,7 +4,9 @@ import { DecisionListRequest as ListSchema, DecisionRecordRequest as RecordSchem
 import { AppError } from "../../contract/errors.ts";
 import { renderDecisionNote } from "../../domain/knowledge/decision-note.ts";
 import { contentId } from "../../domain/text/content-id.ts";
-import type { Clock, Store } from "../../ports.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { DocumentStore } from "../../ports/documents.ts";
+import type { RecordStore } from "../../ports/records.ts";
 import { draftEvent } from "../audit/audit.ts";
 import { citationOf } from "../memory/citations.ts";
 import type { CallContext } from "../context.ts";
@@ -13,7 +15,7 @@ import type { IngestService } from "../memory/ingest.ts";
 
 export class DecisionRecordService {
   constructor(
-    private readonly store: Store,
+    private readonly store: RecordStore & Pick<DocumentStore, "chunksByHash">,
     private readonly ingest: IngestService,
     private readonly clock: Clock,
   ) {}
@@ -23,15 +25,16 @@ export class DecisionRecordService {
     const ws = call.workspaceId;
     // The ref hashes what was decided (not who or when), so a retried or repeated request finds the first record.
     const ref = contentId("dec", { ...req, evidence: [...new Set(req.evidence)].sort() });
-    const existing = this.store.getRecord(ws, ref);
+    const existing = await this.store.getRecord(ws, ref);
     if (existing) return existing.body as DecisionRecord;
 
     const now = this.clock.now();
-    const evidence = req.evidence.map((hash) => {
-      const chunk = this.store.chunksByHash(ws, hash)[0];
+    const evidence = [];
+    for (const hash of req.evidence) {
+      const [chunk] = await this.store.chunksByHash(ws, hash);
       if (!chunk) throw new AppError("evidence_not_found", `no stored passage with chunk_hash ${hash} in this workspace`, { chunk_hash: hash });
-      return citationOf(chunk, 1, now);
-    });
+      evidence.push(citationOf(chunk, 1, now));
+    }
     const fields = { ref, title: req.title, status: req.status, date: req.date ?? null, context: req.context ?? null, decision: req.decision, chosenOption: req.chosen_option ?? null, consequences: req.consequences ?? null, options: req.options };
     const sourcePath = `decisions/${req.namespace}/${ref}.md`;
     const note = await this.ingest.prepareNote(ws, sourcePath, renderDecisionNote(fields), now);
@@ -52,19 +55,19 @@ export class DecisionRecordService {
       citations: [...note.citations, ...evidence],
     };
     const audit = draftEvent(call, "decision.recorded", { ref, namespace: req.namespace, title: req.title, source_path: sourcePath }, now.getTime());
-    const { record } = this.store.insertRecord(ws, { id: ref, kind: "decision", group: req.namespace, parentId: null, status: null, createdAt: now.getTime(), body }, { events: [audit], document: note.write });
+    const { record } = await this.store.insertRecord(ws, { id: ref, kind: "decision", group: req.namespace, parentId: null, status: null, createdAt: now.getTime(), body }, { events: [audit], document: note.write });
     return record.body as DecisionRecord;
   }
 
-  get(call: CallContext, req: DecisionGetRequest): DecisionRecord {
-    const found = this.store.getRecord(call.workspaceId, req.ref);
+  async get(call: CallContext, req: DecisionGetRequest): Promise<DecisionRecord> {
+    const found = await this.store.getRecord(call.workspaceId, req.ref);
     if (!found || found.kind !== "decision") throw new AppError("not_found", `no decision '${req.ref}' in this workspace`);
     return found.body as DecisionRecord;
   }
 
-  list(call: CallContext, input: DecisionListRequest): DecisionListResponse {
+  async list(call: CallContext, input: DecisionListRequest): Promise<DecisionListResponse> {
     const req = ListSchema.parse(input);
-    const page = pageBySeq(call.workspaceId, req, (afterSeq, limit) => this.store.listRecords(call.workspaceId, { kinds: ["decision"], group: req.namespace, afterSeq, order: "desc", limit }));
+    const page = await pageBySeq(call.workspaceId, req, (afterSeq, limit) => this.store.listRecords(call.workspaceId, { kinds: ["decision"], group: req.namespace, afterSeq, order: "desc", limit }));
     return { decisions: page.rows.map((r) => r.body as DecisionRecord), next_cursor: page.next_cursor };
   }
 }

@@ -2,7 +2,7 @@
 import type { DecisionExtractRequest, DecisionExtractResponse } from "../../contract/decisions.ts";
 import { extractDecisions } from "../../domain/knowledge/decisions.ts";
 import { contentHash } from "../../domain/text/hash.ts";
-import type { Clock } from "../../ports.ts";
+import type { Clock } from "../../ports/clock.ts";
 import { spanCitation } from "../memory/citations.ts";
 
 export class DecisionService {

@@ -10,7 +10,7 @@ import {
 } from "../../contract/assimilation.ts";
 import type { z } from "zod";
 import type { RecordSummary } from "../../contract/assimilation.ts";
-import type { RecordKind, Store, StoredRecord } from "../../ports.ts";
+import type { RecordKind, RecordStore, StoredRecord } from "../../ports/records.ts";
 import type { CallContext } from "../context.ts";
 import { pageBySeq } from "../cursor.ts";
 
@@ -18,13 +18,14 @@ type Summary = z.infer<typeof RecordSummary>;
 const STAGE_KINDS: RecordKind[] = ["shravan", "manan", "nididhyasan"];
 
 export class KnowledgeStatusService {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: RecordStore) {}
 
-  status(call: CallContext, input: KnowledgeStatusRequest): KnowledgeStatusResponse {
+  async status(call: CallContext, input: KnowledgeStatusRequest): Promise<KnowledgeStatusResponse> {
     const req = StatusSchema.parse(input);
+    const counts = await this.store.countRecords(call.workspaceId);
     const count = (kind: RecordKind, pick: (c: { status: string | null; childless: boolean }) => boolean = () => true) =>
-      this.store.countRecords(call.workspaceId).filter((c) => c.kind === kind && pick(c)).reduce((n, c) => n + c.count, 0);
-    const page = this.page(call, { kinds: STAGE_KINDS, order: "desc" }, req);
+      counts.filter((c) => c.kind === kind && pick(c)).reduce((n, c) => n + c.count, 0);
+    const page = await this.page(call, { kinds: STAGE_KINDS, order: "desc" }, req);
     return {
       counts: { captured: count("shravan"), reflected: count("manan"), practiced: count("nididhyasan") },
       awaiting: { reflection: count("shravan", (c) => c.childless), practice: count("manan", (c) => c.childless) },
@@ -34,10 +35,10 @@ export class KnowledgeStatusService {
     };
   }
 
-  review(call: CallContext, input: KnowledgeReviewRequest): KnowledgeReviewResponse {
+  async review(call: CallContext, input: KnowledgeReviewRequest): Promise<KnowledgeReviewResponse> {
     const req = ReviewSchema.parse(input);
     const kinds: RecordKind[] = req.needs === "reflection" ? ["shravan"] : req.needs === "practice" ? ["manan"] : ["shravan", "manan"];
-    const page = this.page(call, { kinds, order: "asc", childless: true }, req);
+    const page = await this.page(call, { kinds, order: "asc", childless: true }, req);
     return { items: page.rows.map((r) => ({ ...summary(r), needs: r.kind === "shravan" ? ("reflection" as const) : ("practice" as const) })), next_cursor: page.next_cursor };
   }
 

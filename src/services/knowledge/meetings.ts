@@ -3,7 +3,7 @@ import type { MeetingExtractRequest, MeetingExtractResponse } from "../../contra
 import { contentHash } from "../../domain/text/hash.ts";
 import { lineAt } from "../../domain/text/lines.ts";
 import { extractMeeting, type ItemDraft, type TurnSpan } from "../../domain/meetings/copilot.ts";
-import type { Clock } from "../../ports.ts";
+import type { Clock } from "../../ports/clock.ts";
 import { spanCitation } from "../memory/citations.ts";
 
 export class MeetingService {

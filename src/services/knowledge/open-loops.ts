@@ -3,7 +3,8 @@ import { z } from "zod";
 import type { OpenLoop, OpenLoopsRequest, OpenLoopsResponse } from "../../contract/open-loops.ts";
 import { OpenLoopsRequest as OpenLoopsRequestSchema } from "../../contract/open-loops.ts";
 import { findOpenLoops } from "../../domain/knowledge/open-loops.ts";
-import type { Clock, Store } from "../../ports.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { DocumentStore } from "../../ports/documents.ts";
 import { citationOf, spanCitation } from "../memory/citations.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
 
@@ -11,11 +12,11 @@ const LoopPosition = z.tuple([z.string(), z.number().int().min(1)]);
 
 export class OpenLoopService {
   constructor(
-    private readonly store: Store,
+    private readonly store: DocumentStore,
     private readonly clock: Clock,
   ) {}
 
-  list(workspaceId: string, input: OpenLoopsRequest): OpenLoopsResponse {
+  async list(workspaceId: string, input: OpenLoopsRequest): Promise<OpenLoopsResponse> {
     const req = OpenLoopsRequestSchema.parse(input);
     const now = this.clock.now();
     const loops: OpenLoop[] = [];
@@ -25,11 +26,11 @@ export class OpenLoopService {
       const last = loops.at(-1);
       return { loops, truncated, next_cursor: truncated && last ? encodeCursor(workspaceId, [last.source_path, last.line]) : null };
     };
-    for (const doc of this.store.listDocuments(workspaceId, req.source_path_prefix)) {
+    for (const doc of await this.store.listDocuments(workspaceId, req.source_path_prefix)) {
       if (after && doc.sourcePath < after[0]) continue;
       const found = findOpenLoops(doc.content).filter((l) => !after || doc.sourcePath > after[0] || l.line > after[1]);
       if (found.length === 0) continue;
-      const chunks = this.store.documentChunks(workspaceId, doc.sourcePath);
+      const chunks = await this.store.documentChunks(workspaceId, doc.sourcePath);
       let at = 0;
       for (const loop of found) {
         if (loops.length === req.limit) return page(true);

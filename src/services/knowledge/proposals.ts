@@ -1,7 +1,8 @@
 // Governed long-term memory: a practice artefact proposed for memory reaches the vault only when a named reviewer approves it.
 import { ProposalListRequest as ListSchema, ProposalReviewRequest as ReviewSchema, type Proposal, type ProposalListRequest, type ProposalListResponse, type ProposalReviewRequest } from "../../contract/assimilation.ts";
 import { AppError } from "../../contract/errors.ts";
-import type { Clock, Store } from "../../ports.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { RecordStore } from "../../ports/records.ts";
 import { draftEvent } from "../audit/audit.ts";
 import type { CallContext } from "../context.ts";
 import { pageBySeq } from "../cursor.ts";
@@ -9,14 +10,14 @@ import type { IngestService } from "../memory/ingest.ts";
 
 export class ProposalService {
   constructor(
-    private readonly store: Store,
+    private readonly store: RecordStore,
     private readonly ingest: IngestService,
     private readonly clock: Clock,
   ) {}
 
-  list(call: CallContext, input: ProposalListRequest): ProposalListResponse {
+  async list(call: CallContext, input: ProposalListRequest): Promise<ProposalListResponse> {
     const req = ListSchema.parse(input);
-    const page = pageBySeq(call.workspaceId, req, (afterSeq, limit) => this.store.listRecords(call.workspaceId, { kinds: ["proposal"], status: req.status, afterSeq, order: "asc", limit }));
+    const page = await pageBySeq(call.workspaceId, req, (afterSeq, limit) => this.store.listRecords(call.workspaceId, { kinds: ["proposal"], status: req.status, afterSeq, order: "asc", limit }));
     return { proposals: page.rows.map((r) => r.body as Proposal), next_cursor: page.next_cursor };
   }
 
@@ -25,7 +26,7 @@ export class ProposalService {
     const req = ReviewSchema.parse(input);
     const ws = call.workspaceId;
     if (!call.actorId) throw new AppError("reviewer_required", "reviewing a memory proposal needs an x-svc-actor-id naming the reviewer (the audit log records who approved what)");
-    const found = this.store.getRecord(ws, req.proposal_id);
+    const found = await this.store.getRecord(ws, req.proposal_id);
     if (!found || found.kind !== "proposal") throw new AppError("not_found", `no proposal '${req.proposal_id}' in this workspace`);
     const proposal = found.body as Proposal;
     if (proposal.status !== "pending") throw new AppError("wrong_stage", `proposal ${proposal.id} was already ${proposal.status}`, { status: proposal.status });
@@ -36,7 +37,7 @@ export class ProposalService {
     const reviewed: Proposal = { ...proposal, status, reviewed_at: now.toISOString(), reviewed_by: call.actorId, note: req.note ?? null };
     const write = status === "approved" ? (await this.ingest.prepareNote(ws, proposal.target_source_path, proposal.content, now)).write : undefined;
     const event = draftEvent(call, `knowledge.proposal_${status}`, { id: proposal.id, nididhyasan_id: proposal.nididhyasan_id, target_source_path: proposal.target_source_path, note: reviewed.note }, now.getTime());
-    const done = this.store.transitionRecord(ws, proposal.id, "pending", status, reviewed, { events: [event], document: write });
+    const done = await this.store.transitionRecord(ws, proposal.id, "pending", status, reviewed, { events: [event], document: write });
     if (!done) throw new AppError("wrong_stage", `proposal ${proposal.id} was reviewed concurrently`);
     return reviewed;
   }

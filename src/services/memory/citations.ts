@@ -1,7 +1,7 @@
 // Builds Citation objects from stored chunks: the one place their fields are filled.
 import type { Citation } from "../../contract/citation.ts";
 import { contentHash } from "../../domain/text/hash.ts";
-import type { ChunkRecord } from "../../ports.ts";
+import type { ChunkRecord } from "../../ports/documents.ts";
 
 /** `span` narrows text_span to a sub-range of the chunk text (still a literal substring of the source). */
 export function citationOf(chunk: Pick<ChunkRecord, "chunkHash" | "sourcePath" | "anchor" | "text">, score: number, retrievedAt: Date, span?: { start: number; end: number }): Citation {

@@ -5,7 +5,12 @@ import type { IngestRequest, IngestResponse } from "../../contract/memory.ts";
 import { chunkDocument, inferKind } from "../../domain/text/chunk.ts";
 import { contentHash } from "../../domain/text/hash.ts";
 import { tokenize } from "../../domain/text/tokenize.ts";
-import type { ChunkInput, Clock, DocumentWrite, Embedder, EventDraft, NewVectors, Store } from "../../ports.ts";
+import type { ChunkInput, DocumentWrite, NewVectors } from "../../ports/documents.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { Embedder } from "../../ports/embedding.ts";
+import type { EventDraft } from "../../ports/audit-log.ts";
+import type { AuditLog } from "../../ports/audit-log.ts";
+import type { DocumentStore } from "../../ports/documents.ts";
 import { looksBinary } from "./binary.ts";
 import { draftEvent } from "../audit/audit.ts";
 import { citationOf } from "./citations.ts";
@@ -17,7 +22,7 @@ const SLICE = 256;
 
 export class IngestService {
   constructor(
-    private readonly store: Store,
+    private readonly store: DocumentStore & Pick<AuditLog, "appendEvents">,
     private readonly embedder: Embedder | null,
     private readonly clock: Clock,
     private readonly log: (msg: string) => void = () => {},
@@ -28,8 +33,8 @@ export class IngestService {
   /** With `call`, a memory.ingest audit event is written in the same transaction as the chunks. */
   async ingest(workspaceId: string, req: IngestRequest, call?: CallContext): Promise<IngestResponse> {
     const { result, write, audit } = await this.prepare(workspaceId, req, call);
-    if (write) this.store.replaceDocument(workspaceId, write.doc, write.chunks, audit, write.vectors);
-    else if (audit) this.store.appendEvents(workspaceId, [audit]);
+    if (write) await this.store.replaceDocument(workspaceId, write.doc, write.chunks, audit, write.vectors);
+    else if (audit) await this.store.appendEvents(workspaceId, [audit]);
     return result;
   }
 
@@ -44,8 +49,8 @@ export class IngestService {
     const kind = req.kind ?? inferKind(sourcePath);
     const now = this.clock.now().getTime();
     const authoredAt = req.timestamp ? Date.parse(req.timestamp) : now;
-    const previous = this.store.getDocument(workspaceId, sourcePath);
-    const oldChunks = previous ? this.store.documentChunks(workspaceId, sourcePath) : [];
+    const previous = await this.store.getDocument(workspaceId, sourcePath);
+    const oldChunks = previous ? await this.store.documentChunks(workspaceId, sourcePath) : [];
     const ref = (c: { chunkHash: string; anchor: string }) => ({ chunk_hash: c.chunkHash, anchor: c.anchor });
     const event = (r: IngestResponse) =>
       call &&
@@ -64,7 +69,8 @@ export class IngestService {
     const oldHashes = new Set(oldChunks.map((c) => c.chunkHash));
     const newHashes = new Set(chunks.map((c) => c.chunkHash));
     const added = chunks.filter((c) => !oldHashes.has(c.chunkHash));
-    const deduplicated = new Set(added.filter((c) => this.store.hasChunkHash(workspaceId, c.chunkHash)).map((c) => c.chunkHash)).size;
+    let deduplicated = 0;
+    for (const hash of new Set(added.map((c) => c.chunkHash))) if (await this.store.hasChunkHash(workspaceId, hash)) deduplicated++;
     const vectors = await this.embedMissing(added);
     const result: IngestResponse = {
       source_path: sourcePath,
@@ -87,14 +93,14 @@ export class IngestService {
    */
   async prepareNote(workspaceId: string, sourcePath: string, content: string, now: Date): Promise<{ write: DocumentWrite | undefined; citations: Citation[] }> {
     const { write } = await this.prepare(workspaceId, { content, source_path: sourcePath, kind: "markdown" });
-    const chunks = write?.chunks ?? this.store.documentChunks(workspaceId, sourcePath);
+    const chunks = write?.chunks ?? (await this.store.documentChunks(workspaceId, sourcePath));
     return { write: write ?? undefined, citations: chunks.map((c) => citationOf({ ...c, sourcePath }, 1, now)) };
   }
 
   /** Embeds texts the cache lacks; on embedder failure the ingest still lands and the background job fills vectors later. */
   private async embedMissing(chunks: readonly ChunkInput[]): Promise<NewVectors | undefined> {
     if (!this.embedder || chunks.length === 0) return undefined;
-    const have = this.store.getEmbeddings(this.embedder.id, chunks.map((c) => c.chunkHash));
+    const have = await this.store.getEmbeddings(this.embedder.id, chunks.map((c) => c.chunkHash));
     const todo = [...new Map(chunks.filter((c) => !have.has(c.chunkHash)).map((c) => [c.chunkHash, c.text])).entries()];
     const byHash = new Map<string, Float32Array>();
     try {

@@ -4,7 +4,9 @@ import type { ForgetRequest, ForgetResponse, PackRequest, PackResponse, RecallFi
 import { PackRequest as PackRequestSchema, RecallRequest as RecallRequestSchema } from "../../contract/memory.ts";
 import { planPack } from "../../domain/retrieval/pack.ts";
 import { termsOf } from "../../cognitive/terms.ts";
-import type { ChunkFilter, Clock, Store } from "../../ports.ts";
+import type { ChunkFilter } from "../../search/types.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { DocumentStore } from "../../ports/documents.ts";
 import type { Evidence } from "../../cognitive/types.ts";
 import type { LayerSwitches } from "../../cognitive/params.ts";
 import type { CognitivePipeline } from "../../cognitive/pipeline.ts";
@@ -23,7 +25,7 @@ export interface ThinkOptions {
 
 export class MemoryService {
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<DocumentStore, "forgetSource" | "forgetChunkHash" | "wasForgotten" | "getDocument">,
     private readonly retriever: Retriever,
     private readonly clock: Clock,
     private readonly cognition: CognitivePipeline,
@@ -53,14 +55,15 @@ export class MemoryService {
   }
 
   /** With `call`, a memory.forget audit event is written in the same transaction as the removal. */
-  forget(workspaceId: string, req: ForgetRequest, call?: CallContext): ForgetResponse {
+  async forget(workspaceId: string, req: ForgetRequest, call?: CallContext): Promise<ForgetResponse> {
     const now = this.clock.now().getTime();
     const byPath = "source_path" in req;
     const audit = call && draftEvent(call, "memory.forget", byPath ? { source_path: req.source_path, chunk_hash: null } : { source_path: null, chunk_hash: req.chunk_hash }, now);
-    const removed = byPath ? this.store.forgetSource(workspaceId, req.source_path, now, audit) : this.store.forgetChunkHash(workspaceId, req.chunk_hash, now, audit);
-    if (removed.length === 0 && !this.store.wasForgotten(workspaceId, byPath ? { sourcePath: req.source_path } : { chunkHash: req.chunk_hash }))
+    const removed = byPath ? await this.store.forgetSource(workspaceId, req.source_path, now, audit) : await this.store.forgetChunkHash(workspaceId, req.chunk_hash, now, audit);
+    if (removed.length === 0 && !(await this.store.wasForgotten(workspaceId, byPath ? { sourcePath: req.source_path } : { chunkHash: req.chunk_hash })))
       throw new AppError("not_found", byPath ? `no source '${req.source_path}' in this workspace` : `no chunk ${req.chunk_hash} in this workspace`);
-    const removedSources = [...new Set(removed.map((r) => r.sourcePath))].filter((p) => !this.store.getDocument(workspaceId, p));
+    const removedSources = [];
+    for (const path of new Set(removed.map((r) => r.sourcePath))) if (!(await this.store.getDocument(workspaceId, path))) removedSources.push(path);
     return {
       removed: removed.map((r) => ({ chunk_hash: r.chunkHash, anchor: r.anchor, source_path: r.sourcePath })),
       removed_sources: removedSources,

@@ -1,5 +1,5 @@
 // Cognitive-stack persistence in SQLite: hourly counter buckets, chitta's impressions, JSON records (tuner decisions, ablations) and process() traces.
-import type { CognitiveRecord, CognitiveRecordQuery, CounterIncrement, CounterQuery, CounterTotal, ImpressionIncrement, StoredCognitiveRecord } from "../../ports.ts";
+import type { CognitiveRecord, CognitiveRecordQuery, CounterIncrement, CounterQuery, CounterTotal, ImpressionIncrement, StoredCognitiveRecord } from "../../ports/cognitive.ts";
 import type { Db } from "./open.ts";
 
 interface RecordRow {

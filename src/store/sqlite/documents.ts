@@ -1,6 +1,6 @@
 // Documents and their chunks: atomic replace, forget with tombstones, and row reads.
 import type { Db } from "./open.ts";
-import type { ChunkInput, ChunkRecord, DocumentRecord, RemovedChunk } from "../../ports.ts";
+import type { ChunkInput, ChunkRecord, DocumentRecord, RemovedChunk } from "../../ports/documents.ts";
 import type { DocumentKind } from "../../domain/text/chunk.ts";
 import { OP_ADD, OP_REMOVE } from "./schema.ts";
 

@@ -1,7 +1,7 @@
 // The audit log in SQLite: appends extend the workspace's hash chain under the write lock.
 import { randomUUID } from "node:crypto";
 import type { Db } from "./open.ts";
-import type { EventDraft, EventQuery, StoredEvent } from "../../ports.ts";
+import type { EventDraft, EventQuery, StoredEvent } from "../../ports/audit-log.ts";
 import { canonicalJson, eventHash, GENESIS_HASH } from "../../domain/audit/event-hash.ts";
 
 /** A row of the events table as SQLite returns it. */

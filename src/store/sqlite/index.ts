@@ -1,35 +1,19 @@
-// The embedded default Store: one SQLite file (WAL) for truth, in-memory indexes for speed.
-import type {
-  ChunkFilter,
-  ChunkInput,
-  CognitiveRecord,
-  CognitiveRecordQuery,
-  CounterIncrement,
-  ImpressionIncrement,
-  CounterQuery,
-  DocumentRecord,
-  DocumentWrite,
-  EventDraft,
-  EventQuery,
-  NewVectors,
-  RecordQuery,
-  RecordRow,
-  RecordSideEffects,
-  RemovedChunk,
-  StoredRecord,
-  Store,
-  TokenRecord,
-} from "../../ports.ts";
+// The embedded default Store: one SQLite file (WAL). Calls are synchronous underneath and resolve at once.
+import type { CognitiveRecord, CognitiveRecordQuery, CounterIncrement, CounterQuery, ImpressionIncrement } from "../../ports/cognitive.ts";
+import type { EventDraft, EventQuery } from "../../ports/audit-log.ts";
+import type { ChunkInput, DocumentRecord, DocumentWrite, NewVectors, RemovedChunk } from "../../ports/documents.ts";
+import type { RecordQuery, RecordRow, RecordSideEffects, StoredRecord } from "../../ports/records.ts";
+import type { Store } from "../../ports/store.ts";
+import type { TokenRecord } from "../../ports/workspaces.ts";
 import { openDatabase, type Db } from "./open.ts";
 import { WorkspaceRepo } from "./workspaces.ts";
 import { DocumentRepo } from "./documents.ts";
-import { LiveIndexes } from "./live-index.ts";
 import { EventRepo } from "./events.ts";
 import { RecordRepo } from "./records.ts";
 import { CognitiveRepo } from "./cognitive.ts";
+import { SearchFeedRepo } from "./search-feed.ts";
 import { startBackgroundCheckpoints, type Checkpointer } from "./checkpointer.ts";
-// eslint-disable-next-line no-restricted-imports -- the search engine moves out of the store in the next step
-import { fromBlob, toBlob } from "../../embed/vector.ts";
+import { fromBlob, toBlob } from "./vector-blob.ts";
 
 export interface SqliteOptions {
   synchronous?: "normal" | "full";
@@ -45,7 +29,7 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): Store {
 class SqliteStore implements Store {
   private readonly workspaces: WorkspaceRepo;
   private readonly documents: DocumentRepo;
-  private readonly indexes: LiveIndexes;
+  private readonly feed: SearchFeedRepo;
   private readonly events: EventRepo;
   private readonly records: RecordRepo;
   private readonly cognitive: CognitiveRepo;
@@ -57,7 +41,7 @@ class SqliteStore implements Store {
   ) {
     this.workspaces = new WorkspaceRepo(db);
     this.documents = new DocumentRepo(db);
-    this.indexes = new LiveIndexes(db);
+    this.feed = new SearchFeedRepo(db);
     this.events = new EventRepo(db);
     this.records = new RecordRepo(db);
     this.cognitive = new CognitiveRepo(db);
@@ -69,23 +53,23 @@ class SqliteStore implements Store {
     };
   }
 
-  ensureWorkspace = (name: string, now: number) => this.workspaces.ensure(name, now);
-  findWorkspace = (nameOrId: string) => this.workspaces.find(nameOrId);
-  listWorkspaces = () => this.workspaces.list();
-  insertToken = (t: TokenRecord, hash: string) => this.workspaces.insertToken(t, hash);
-  findTokenByHash = (hash: string) => this.workspaces.findTokenByHash(hash);
-  listTokens = (workspaceId?: string) => this.workspaces.listTokens(workspaceId);
-  revokeToken = (id: string, now: number) => this.workspaces.revokeToken(id, now);
+  ensureWorkspace = async (name: string, now: number) => this.workspaces.ensure(name, now);
+  findWorkspace = async (nameOrId: string) => this.workspaces.find(nameOrId);
+  listWorkspaces = async () => this.workspaces.list();
+  insertToken = async (t: TokenRecord, hash: string) => this.workspaces.insertToken(t, hash);
+  findTokenByHash = async (hash: string) => this.workspaces.findTokenByHash(hash);
+  listTokens = async (workspaceId?: string) => this.workspaces.listTokens(workspaceId);
+  revokeToken = async (id: string, now: number) => this.workspaces.revokeToken(id, now);
 
-  getDocument = (ws: string, path: string) => this.documents.get(ws, path);
-  documentChunks = (ws: string, path: string) => this.documents.chunksOf(ws, path);
-  listDocuments = (ws: string, prefix?: string) => this.documents.list(ws, prefix);
-  hasChunkHash = (ws: string, hash: string) => this.documents.hasChunkHash(ws, hash);
-  chunksByHash = (ws: string, hash: string) => this.documents.chunksByHash(ws, hash);
-  wasForgotten = (ws: string, key: { sourcePath?: string; chunkHash?: string }) => this.documents.wasForgotten(ws, key);
-  getChunks = (ws: string, ids: readonly number[]) => this.documents.getChunks(ws, ids);
+  getDocument = async (ws: string, path: string) => this.documents.get(ws, path);
+  documentChunks = async (ws: string, path: string) => this.documents.chunksOf(ws, path);
+  listDocuments = async (ws: string, prefix?: string) => this.documents.list(ws, prefix);
+  hasChunkHash = async (ws: string, hash: string) => this.documents.hasChunkHash(ws, hash);
+  chunksByHash = async (ws: string, hash: string) => this.documents.chunksByHash(ws, hash);
+  wasForgotten = async (ws: string, key: { sourcePath?: string; chunkHash?: string }) => this.documents.wasForgotten(ws, key);
+  getChunks = async (ws: string, ids: readonly number[]) => this.documents.getChunks(ws, ids);
 
-  replaceDocument(ws: string, doc: DocumentRecord, chunks: ChunkInput[], audit?: EventDraft, vectors?: NewVectors): void {
+  async replaceDocument(ws: string, doc: DocumentRecord, chunks: ChunkInput[], audit?: EventDraft, vectors?: NewVectors): Promise<void> {
     this.inTransaction(() => this.applySideEffects(ws, { events: audit && [audit], document: { doc, chunks, vectors } }));
   }
 
@@ -97,7 +81,7 @@ class SqliteStore implements Store {
     if (also?.events?.length) this.events.append(ws, also.events);
   }
 
-  insertRecord(ws: string, record: RecordRow, also?: RecordSideEffects): { record: StoredRecord; created: boolean } {
+  async insertRecord(ws: string, record: RecordRow, also?: RecordSideEffects): Promise<{ record: StoredRecord; created: boolean }> {
     return this.inTransaction(() => {
       const created = this.records.insert(ws, record);
       if (created) this.applySideEffects(ws, also);
@@ -105,7 +89,7 @@ class SqliteStore implements Store {
     });
   }
 
-  transitionRecord(ws: string, id: string, from: string, to: string, body: unknown, also?: RecordSideEffects): StoredRecord | undefined {
+  async transitionRecord(ws: string, id: string, from: string, to: string, body: unknown, also?: RecordSideEffects): Promise<StoredRecord | undefined> {
     return this.inTransaction(() => {
       if (!this.records.transition(ws, id, from, to, body)) return undefined;
       this.applySideEffects(ws, also);
@@ -113,16 +97,16 @@ class SqliteStore implements Store {
     });
   }
 
-  getRecord = (ws: string, id: string) => this.records.get(ws, id);
-  childRecords = (ws: string, parentId: string) => this.records.children(ws, parentId);
-  listRecords = (ws: string, q: RecordQuery) => this.records.list(ws, q);
-  countRecords = (ws: string) => this.records.counts(ws);
+  getRecord = async (ws: string, id: string) => this.records.get(ws, id);
+  childRecords = async (ws: string, parentId: string) => this.records.children(ws, parentId);
+  listRecords = async (ws: string, q: RecordQuery) => this.records.list(ws, q);
+  countRecords = async (ws: string) => this.records.counts(ws);
 
-  forgetSource(ws: string, path: string, now: number, audit?: EventDraft) {
+  async forgetSource(ws: string, path: string, now: number, audit?: EventDraft): Promise<RemovedChunk[]> {
     return this.inTransaction(() => this.withForgetEvent(ws, this.documents.forgetSource(ws, path, now), { sourcePath: path }, audit));
   }
 
-  forgetChunkHash(ws: string, hash: string, now: number, audit?: EventDraft) {
+  async forgetChunkHash(ws: string, hash: string, now: number, audit?: EventDraft): Promise<RemovedChunk[]> {
     return this.inTransaction(() => this.withForgetEvent(ws, this.documents.forgetChunkHash(ws, hash, now), { chunkHash: hash }, audit));
   }
 
@@ -132,45 +116,23 @@ class SqliteStore implements Store {
     return removed;
   }
 
-  /** One write transaction around a change and its audit event; the in-memory indexes catch up on next read. */
+  /** One write transaction around a change and its audit event; the search engine sees it at its next change check. */
   private inTransaction<T>(fn: () => T): T {
     try {
       return this.db.transaction(fn).immediate();
     } finally {
-      this.indexes.invalidate();
+      this.feed.wrote();
     }
   }
 
-  warm(ws: string, embedder?: { id: string; dimensions: number }): void {
-    this.indexes.get(ws);
-    if (embedder) this.indexes.vectors(ws, embedder.id, embedder.dimensions);
-  }
+  changeMarker = () => this.feed.changeMarker();
+  latestChange = async () => this.feed.latestChange();
+  changesSince = async (seq: number, limit: number) => this.feed.changesSince(seq, limit);
+  indexedChunks = async (ws: string, afterId: number, limit: number) => this.feed.indexedChunks(ws, afterId, limit);
+  vectorCount = async (ws: string, embedderId: string) => this.feed.vectorCount(ws, embedderId);
+  chunkVectors = async (ws: string, embedderId: string, afterId: number, limit: number) => this.feed.chunkVectors(ws, embedderId, afterId, limit);
 
-  searchLexical(ws: string, terms: readonly string[], k: number, filter: ChunkFilter) {
-    const index = this.indexes.get(ws);
-    return index.bm25.search(terms, k, index.accept(filter));
-  }
-
-  lexicalScores(ws: string, terms: readonly string[], ids: readonly number[]) {
-    const bm25 = this.indexes.get(ws).bm25;
-    return ids.map((id) => bm25.score(terms, id));
-  }
-
-  lexicalMaxScore = (ws: string, terms: readonly string[]) => this.indexes.get(ws).bm25.maxScore(terms);
-
-  searchDense(ws: string, embedderId: string, query: Float32Array, k: number, filter: ChunkFilter) {
-    const index = this.indexes.get(ws);
-    return this.indexes.vectors(ws, embedderId, query.length).search(query, k, index.accept(filter));
-  }
-
-  denseSimilarities(ws: string, embedderId: string, query: Float32Array, ids: readonly number[]) {
-    const index = this.indexes.vectors(ws, embedderId, query.length);
-    return ids.map((id) => index.similarity(query, id));
-  }
-
-  chunkVector = (ws: string, embedderId: string, dims: number, id: number) => this.indexes.vectors(ws, embedderId, dims).get(id);
-
-  getEmbeddings(embedderId: string, hashes: readonly string[]): Map<string, Float32Array> {
+  async getEmbeddings(embedderId: string, hashes: readonly string[]): Promise<Map<string, Float32Array>> {
     const stmt = this.vectorStmts.get;
     const out = new Map<string, Float32Array>();
     for (const h of new Set(hashes)) {
@@ -180,8 +142,7 @@ class SqliteStore implements Store {
     return out;
   }
 
-  /** Stores vectors for chunks already stored and re-announces those chunks, so loaded vector indexes pick them up. */
-  putEmbeddings(embedderId: string, entries: ReadonlyMap<string, Float32Array>): void {
+  async putEmbeddings(embedderId: string, entries: ReadonlyMap<string, Float32Array>): Promise<void> {
     const announce = this.vectorStmts.announce;
     this.inTransaction(() => {
       this.insertVectors(embedderId, entries);
@@ -194,7 +155,7 @@ class SqliteStore implements Store {
     for (const [hash, vector] of entries) insert.run(embedderId, hash, toBlob(vector));
   }
 
-  chunksMissingEmbedding(embedderId: string, limit: number) {
+  async chunksMissingEmbedding(embedderId: string, limit: number): Promise<{ chunkHash: string; text: string }[]> {
     return this.db
       .prepare(
         `SELECT chunk_hash AS chunkHash, MIN(text) AS text FROM chunks k
@@ -204,18 +165,18 @@ class SqliteStore implements Store {
       .all(embedderId, limit) as { chunkHash: string; text: string }[];
   }
 
-  appendEvents = (ws: string, drafts: readonly EventDraft[]) => this.events.append(ws, drafts);
-  listEvents = (ws: string, q: EventQuery) => this.events.list(ws, q);
-  eventHead = (ws: string) => this.events.head(ws);
+  appendEvents = async (ws: string, drafts: readonly EventDraft[]) => this.events.append(ws, drafts);
+  listEvents = async (ws: string, q: EventQuery) => this.events.list(ws, q);
+  eventHead = async (ws: string) => this.events.head(ws);
 
-  addCounters = (rows: readonly CounterIncrement[]) => this.cognitive.addCounters(rows);
-  counterTotals = (q: CounterQuery) => this.cognitive.counterTotals(q);
-  addImpressions = (rows: readonly ImpressionIncrement[]) => this.cognitive.addImpressions(rows);
-  listImpressions = () => this.cognitive.listImpressions();
-  appendCognitiveRecords = (records: readonly CognitiveRecord[]) => this.cognitive.append(records);
-  listCognitiveRecords = (q: CognitiveRecordQuery) => this.cognitive.list(q);
-  putTrace = (workspaceId: string, traceId: string, at: number, payload: unknown, keep: number) => this.cognitive.putTrace(workspaceId, traceId, at, payload, keep);
-  getTrace = (workspaceId: string, traceId: string) => this.cognitive.getTrace(workspaceId, traceId);
+  addCounters = async (rows: readonly CounterIncrement[]) => this.cognitive.addCounters(rows);
+  counterTotals = async (q: CounterQuery) => this.cognitive.counterTotals(q);
+  addImpressions = async (rows: readonly ImpressionIncrement[]) => this.cognitive.addImpressions(rows);
+  listImpressions = async () => this.cognitive.listImpressions();
+  appendCognitiveRecords = async (records: readonly CognitiveRecord[]) => this.cognitive.append(records);
+  listCognitiveRecords = async (q: CognitiveRecordQuery) => this.cognitive.list(q);
+  putTrace = async (workspaceId: string, traceId: string, at: number, payload: unknown, keep: number) => this.cognitive.putTrace(workspaceId, traceId, at, payload, keep);
+  getTrace = async (workspaceId: string, traceId: string) => this.cognitive.getTrace(workspaceId, traceId);
 
   async close(): Promise<void> {
     await this.checkpointer?.stop();

@@ -1,6 +1,6 @@
 // Knowledge records in SQLite: decisions, assimilation stages and proposals in one keyed, insertion-ordered table.
 import type { Db } from "./open.ts";
-import type { RecordKind, RecordQuery, RecordRow, StoredRecord } from "../../ports.ts";
+import type { RecordKind, RecordQuery, RecordRow, StoredRecord } from "../../ports/records.ts";
 
 interface Row {
   seq: number;

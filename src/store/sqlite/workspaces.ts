@@ -1,7 +1,7 @@
 // Workspaces and hashed bearer tokens in the embedded store.
 import { randomUUID } from "node:crypto";
 import type { Db } from "./open.ts";
-import type { TokenRecord, Workspace } from "../../ports.ts";
+import type { TokenRecord, Workspace } from "../../ports/workspaces.ts";
 
 interface TokenRow {
   id: string;

@@ -44,7 +44,7 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
     }),
   );
   app.use("/v1/*", async (c, next) => {
-    c.set("call", runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id")));
+    c.set("call", await runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id")));
     await next();
   });
 

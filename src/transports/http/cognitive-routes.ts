@@ -17,39 +17,39 @@ export function mountCognitiveRoutes<E extends Env>(app: Hono<E>, runtime: Runti
   const sdk = new Hono<{ Variables: { call: CallContext } }>();
   const stack = runtime.cognitive;
   sdk.use("*", async (c, next) => {
-    c.set("call", runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id")));
+    c.set("call", await runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id")));
     await next();
   });
   const ws = (c: { get(key: "call"): CallContext }) => c.get("call").workspaceId;
 
-  sdk.get("/health", (c) => c.json(healthOf(stack, ws(c))));
-  sdk.get("/snapshot", (c) => c.json(snapshotOf(stack, ws(c))));
-  sdk.get("/layers", (c) => c.json({ layers: layersOf(stack, ws(c)) }));
-  sdk.get("/layers/:layer_id", (c) => {
+  sdk.get("/health", async (c) => c.json(await healthOf(stack, ws(c))));
+  sdk.get("/snapshot", async (c) => c.json(await snapshotOf(stack, ws(c))));
+  sdk.get("/layers", async (c) => c.json({ layers: await layersOf(stack, ws(c)) }));
+  sdk.get("/layers/:layer_id", async (c) => {
     const id = LayerId.safeParse(c.req.param("layer_id"));
     if (!id.success) throw new AppError("not_found", `no layer '${c.req.param("layer_id")}'`, { valid_layer_ids: [...LAYER_IDS] });
-    return c.json(layerState(stack, ws(c), id.data));
+    return c.json(await layerState(stack, ws(c), id.data));
   });
-  sdk.get("/state", (c) => {
+  sdk.get("/state", async (c) => {
     const parsed = CognitiveStateRequest.safeParse(c.req.query());
     if (!parsed.success) throw validationError(parsed.error);
-    return c.json(stateOf(stack, parsed.data.limit));
+    return c.json(await stateOf(stack, parsed.data.limit));
   });
-  sdk.get("/goals", async (c) => c.json(goalsOf(stack, ws(c), await runtime.handlers.open_loops(c.get("call"), { limit: GOAL_LOOPS }))));
-  sdk.get("/karma", (c) => c.json(karmaOf(stack, ws(c))));
-  sdk.get("/chitta", (c) => c.json(chittaOf(stack, ws(c))));
-  sdk.get("/identity", (c) => c.json(identityOf(stack, c.get("call"))));
-  sdk.get("/functional-state", (c) => c.json(functionalStateOf(stack, ws(c))));
+  sdk.get("/goals", async (c) => c.json(await goalsOf(stack, ws(c), await runtime.handlers.open_loops(c.get("call"), { limit: GOAL_LOOPS }))));
+  sdk.get("/karma", async (c) => c.json(await karmaOf(stack, ws(c))));
+  sdk.get("/chitta", async (c) => c.json(await chittaOf(stack, ws(c))));
+  sdk.get("/identity", async (c) => c.json(await identityOf(stack, c.get("call"))));
+  sdk.get("/functional-state", async (c) => c.json(await functionalStateOf(stack, ws(c))));
   sdk.post("/process", async (c) => {
     const parsed = CognitiveProcessRequest.safeParse(await readJson(c));
     if (!parsed.success) throw validationError(parsed.error);
     const body: CognitiveResponses["process"] = await processQuery(runtime.grounded, runtime.traces, c.get("call"), parsed.data);
     return c.json(body);
   });
-  sdk.get("/traces/:trace_id", (c) => {
+  sdk.get("/traces/:trace_id", async (c) => {
     const id = TraceIdParam.safeParse(c.req.param("trace_id"));
     // Traces are keyed by an unguessable id and stored with their workspace; another workspace's id is 404 as well.
-    const trace: CognitiveResponses["trace"] | undefined = id.success ? runtime.traces.get(id.data, ws(c)) : undefined;
+    const trace: CognitiveResponses["trace"] | undefined = id.success ? await runtime.traces.get(id.data, ws(c)) : undefined;
     if (!trace) throw new AppError("not_found", `no trace '${c.req.param("trace_id")}' in this workspace (the newest ${TRACES_KEPT} are kept)`);
     return c.json(trace);
   });

@@ -11,18 +11,18 @@ import { LiveRuns, type StreamEvent } from "./live-runs.ts";
 const live = new LiveRuns();
 
 /** Event ids are `<trajectory_id>/<n>`: n counts events of that run, so a resumed client gets exactly what it missed. */
-export function groundedStream(
+export async function groundedStream(
   c: Context,
   call: CallContext,
   body: GroundedAnswerRequest | null,
   grounded: GroundedService,
   audit: AuditService,
   log: (msg: string) => void,
-): Response {
+): Promise<Response> {
   const resume = parseLastEventId(c.req.header("last-event-id"));
   if (!body && !resume) throw new AppError("invalid_request", "Last-Event-ID must be '<trajectory_id>/<n>' as sent by this stream");
   // A finished run is rebuilt before any stream opens: unknown here (404 from the log) or an id it never sent is a plain 404.
-  const finished = resume && !live.has(resume.trajectoryId, call.workspaceId) ? fromLog(call, audit, resume.trajectoryId) : null;
+  const finished = resume && !live.has(resume.trajectoryId, call.workspaceId) ? await fromLog(call, audit, resume.trajectoryId) : null;
   const sent = resume ? (finished?.length ?? live.sentBy(resume.trajectoryId)) : undefined;
   if (resume && sent !== undefined && resume.n >= sent) throw new AppError("not_found", `run ${resume.trajectoryId} sent events 0 to ${sent - 1}, not ${resume.n}`);
   return streamSSE(c, async (stream) => {
@@ -61,8 +61,8 @@ export function groundedStream(
 }
 
 /** Rebuilds a finished run's events from the audit log (the authoritative record); 404 when this workspace has no such run. */
-function fromLog(call: CallContext, audit: AuditService, trajectoryId: string): StreamEvent[] {
-  const { events } = audit.tail(call, { trajectory_id: trajectoryId, limit: 1000 });
+async function fromLog(call: CallContext, audit: AuditService, trajectoryId: string): Promise<StreamEvent[]> {
+  const { events } = await audit.tail(call, { trajectory_id: trajectoryId, limit: 1000 });
   const rebuilt: StreamEvent[] = [];
   for (const e of events) {
     if (e.type === "grounded.request") rebuilt.push({ event: "run_started", data: { trajectory_id: trajectoryId } });

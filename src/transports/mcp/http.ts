@@ -11,7 +11,7 @@ export const MCP_PATH = "/mcp";
 /** Mounts POST /mcp (and 405s for GET/DELETE); /mcp sits outside /v1, so it authenticates here itself. Errors go to the app's onError. */
 export function mountMcpHttp<E extends Env>(app: Hono<E>, runtime: Runtime): void {
   app.post(MCP_PATH, async (c) => {
-    const call = runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id"));
+    const call = await runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id"));
     const server = createMcpServer(runtime, call);
     // No sessionIdGenerator = stateless: any replica can answer any request, nothing to keep between calls.
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true, maxRequestBodySize: limits.maxBodyBytes });
@@ -24,8 +24,8 @@ export function mountMcpHttp<E extends Env>(app: Hono<E>, runtime: Runtime): voi
     }
   });
   // Stateless: no server-initiated SSE stream and no session to delete; MCP allows 405 for both (Streamable HTTP, GET/DELETE).
-  app.on(["GET", "DELETE"], MCP_PATH, (c) => {
-    runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id"));
+  app.on(["GET", "DELETE"], MCP_PATH, async (c) => {
+    await runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id"));
     c.header("Allow", "POST");
     throw new AppError("method_not_allowed", `${c.req.method} ${MCP_PATH} is not offered: this MCP endpoint is stateless, use POST`);
   });

@@ -49,7 +49,7 @@ export function toolError(err: AppError): CallToolResult {
  * Low-level Server rather than McpServer.registerTool: McpServer validates arguments itself and answers failures with
  * free text, while ours must run the full zod schema (e.g. forget's exactly-one-of union) and return the invalid_request envelope.
  */
-export function createMcpServer(runtime: Runtime, call: CallContext | (() => CallContext)): Server {
+export function createMcpServer(runtime: Runtime, call: CallContext | (() => Promise<CallContext>)): Server {
   const server = new Server({ name: "smriti", version: runtime.version }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolDefinitions }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
@@ -58,7 +58,7 @@ export function createMcpServer(runtime: Runtime, call: CallContext | (() => Cal
     const op = operations[id];
     const handler = runtime.handlers[id] as (call: CallContext, input: unknown) => Promise<Record<string, unknown>>;
     try {
-      const ctx = typeof call === "function" ? call() : call;
+      const ctx = typeof call === "function" ? await call() : call;
       const parsed = op.input.safeParse(request.params.arguments ?? {});
       if (!parsed.success) return toolError(validationError(parsed.error));
       const output = await handler(ctx, parsed.data);

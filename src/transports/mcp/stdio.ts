@@ -13,7 +13,7 @@ export interface StdioMcp {
 
 export async function serveMcpStdio(
   runtime: Runtime,
-  call: CallContext | (() => CallContext),
+  call: CallContext | (() => Promise<CallContext>),
   io: { stdin: Readable; stdout: Writable } = { stdin: process.stdin, stdout: process.stdout },
 ): Promise<StdioMcp> {
   const server = createMcpServer(runtime, call);

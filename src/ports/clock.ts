@@ -1,0 +1,7 @@
+// Wall clock, injected so the domain and tests stay deterministic.
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };

@@ -1,0 +1,41 @@
+// What a store hands the search module (src/search/): the chunks to index and the log of changes to catch up on.
+import type { DocumentStore } from "./documents.ts";
+
+/** A stored chunk as the in-memory indexes hold it: no text, only what scoring and filters read. */
+export interface IndexedChunk {
+  id: number;
+  sourcePath: string;
+  /** Its BM25 terms, space-separated (as ingest stored them). */
+  terms: string;
+  authoredAt: number;
+  chunkHash: string;
+}
+
+/** One committed change to a workspace's chunks, in commit order. */
+export interface ChunkChange {
+  seq: number;
+  workspaceId: string;
+  chunkId: number;
+  removed: boolean;
+  /** The chunk as added (or announced again when its vector arrived); null when removed, or removed again since. */
+  chunk: IndexedChunk | null;
+}
+
+/** Vectors of newly added chunks are read by hash, as the document store stores them. */
+export interface SearchFeed extends Pick<DocumentStore, "getEmbeddings"> {
+  /**
+   * Cheap and synchronous, asked before every search: a number that changes whenever a write may have committed
+   * since the last call (this process's or another's), so an unchanged one means the indexes are current without a look.
+   */
+  changeMarker(): number;
+  /** The seq of the latest change (a fresh reader starts after it). */
+  latestChange(): Promise<number>;
+  /** Changes after `seq`, oldest first, at most `limit`. */
+  changesSince(seq: number, limit: number): Promise<ChunkChange[]>;
+  /** One page of the workspace's chunks by id, after `afterId`. */
+  indexedChunks(workspaceId: string, afterId: number, limit: number): Promise<IndexedChunk[]>;
+  /** How many of the workspace's chunks have a vector from this embedder (sizes the index before it loads). */
+  vectorCount(workspaceId: string, embedderId: string): Promise<number>;
+  /** One page of the workspace's chunk vectors from this embedder, by chunk id after `afterId`. */
+  chunkVectors(workspaceId: string, embedderId: string, afterId: number, limit: number): Promise<{ id: number; vector: Float32Array }[]>;
+}

@@ -1,0 +1,137 @@
+// The search engine: per-workspace in-memory indexes fed by any store's SearchFeed, kept current by its change log.
+import type { ChunkChange, SearchFeed } from "../ports/search-feed.ts";
+import { runSearch, type SearchRequest, type SearchResult } from "./request.ts";
+import { VectorIndex } from "./vector-index.ts";
+import { WorkspaceIndex } from "./workspace-index.ts";
+
+/** Rows per page when a workspace's chunks or vectors load. */
+const PAGE = 10_000;
+
+/**
+ * Freshness rule: before each search the feed's synchronous change marker is compared with the last one seen; only
+ * when it moved (a write committed, here or in another process) or an index is not loaded yet does the search await
+ * the store. Loads and catch-ups run one at a time and apply their changes synchronously, so a search never sees
+ * half of a committed write.
+ */
+export class SearchEngine {
+  private readonly workspaces = new Map<string, WorkspaceIndex>();
+  private marker: number | null = null;
+  private lastSeq = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly feed: SearchFeed) {}
+
+  /** Candidates and their signals for one request, from one index state. */
+  async search(req: SearchRequest): Promise<SearchResult> {
+    const dense = req.dense ? { id: req.dense.embedderId, dimensions: req.dense.vector.length } : undefined;
+    const index = this.current(req.workspaceId, dense) ?? (await this.refresh(req.workspaceId, dense));
+    return runSearch(index, dense ? (index.vectors.get(dense.id) ?? null) : null, req);
+  }
+
+  /** Loads the workspace's indexes now (the server does this before it reports ready) instead of on its first search. */
+  async warm(workspaceId: string, embedder?: { id: string; dimensions: number }): Promise<void> {
+    await this.refresh(workspaceId, embedder);
+  }
+
+  /** The loaded index when nothing changed since the last look and every index the request needs is loaded; else undefined. */
+  private current(workspaceId: string, dense: { id: string } | undefined): WorkspaceIndex | undefined {
+    if (this.feed.changeMarker() !== this.marker) return undefined;
+    const index = this.workspaces.get(workspaceId);
+    return index && (!dense || index.vectors.has(dense.id)) ? index : undefined;
+  }
+
+  /** Catches up, loads what is missing, and returns the workspace's index; one refresh runs at a time. */
+  private refresh(workspaceId: string, dense: { id: string; dimensions: number } | undefined): Promise<WorkspaceIndex> {
+    const run = this.queue.then(async () => {
+      await this.catchUp();
+      const index = this.workspaces.get(workspaceId) ?? (await this.load(workspaceId));
+      if (dense && !index.vectors.has(dense.id)) await this.loadVectors(index, workspaceId, dense.id, dense.dimensions);
+      return index;
+    });
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /** Replays every change committed since the last look on the loaded workspaces, all at once. */
+  private async catchUp(): Promise<void> {
+    const marker = this.feed.changeMarker();
+    if (marker === this.marker) return;
+    if (this.workspaces.size === 0) this.lastSeq = await this.feed.latestChange();
+    else {
+      const changes = await this.changesSince(this.lastSeq);
+      const vectors = await this.vectorsOf(changes, (ws) => this.workspaces.get(ws));
+      for (const change of changes) this.apply(this.workspaces.get(change.workspaceId), change, vectors);
+      this.lastSeq = changes.at(-1)?.seq ?? this.lastSeq;
+    }
+    this.marker = marker;
+  }
+
+  /** Loads a workspace page by page, then replays what changed meanwhile (idempotently: a page may already hold it). */
+  private async load(workspaceId: string): Promise<WorkspaceIndex> {
+    const index = new WorkspaceIndex();
+    for (let after = 0; ; ) {
+      const page = await this.feed.indexedChunks(workspaceId, after, PAGE);
+      for (const chunk of page) index.add(chunk);
+      if (page.length < PAGE) break;
+      after = page.at(-1)!.id;
+    }
+    await this.replaySince(index, workspaceId);
+    this.workspaces.set(workspaceId, index);
+    return index;
+  }
+
+  private async loadVectors(index: WorkspaceIndex, workspaceId: string, embedderId: string, dimensions: number): Promise<void> {
+    const vectors = new VectorIndex(dimensions, (await this.feed.vectorCount(workspaceId, embedderId)) + 1024);
+    for (let after = 0; ; ) {
+      const page = await this.feed.chunkVectors(workspaceId, embedderId, after, PAGE);
+      for (const row of page) vectors.add(row.id, row.vector);
+      if (page.length < PAGE) break;
+      after = page.at(-1)!.id;
+    }
+    index.vectors.set(embedderId, vectors);
+    await this.replaySince(index, workspaceId);
+  }
+
+  /** Applies this workspace's changes after the engine's last seq: what committed while its pages were read. */
+  private async replaySince(index: WorkspaceIndex, workspaceId: string): Promise<void> {
+    const changes = (await this.changesSince(this.lastSeq)).filter((c) => c.workspaceId === workspaceId);
+    const vectors = await this.vectorsOf(changes, () => index);
+    for (const change of changes) this.apply(index, change, vectors);
+  }
+
+  private async changesSince(seq: number): Promise<ChunkChange[]> {
+    const all: ChunkChange[] = [];
+    for (let after = seq; ; ) {
+      const page = await this.feed.changesSince(after, PAGE);
+      all.push(...page);
+      if (page.length < PAGE) return all;
+      after = page.at(-1)!.seq;
+    }
+  }
+
+  /** Vectors of the added chunks, for every vector index loaded in their workspaces (by embedder id, then chunk hash). */
+  private async vectorsOf(changes: readonly ChunkChange[], indexOf: (ws: string) => WorkspaceIndex | undefined): Promise<Map<string, Map<string, Float32Array>>> {
+    const wanted = new Map<string, string[]>();
+    for (const c of changes) {
+      const embedders = c.chunk ? indexOf(c.workspaceId)?.vectors.keys() : undefined;
+      for (const embedderId of embedders ?? []) {
+        const hashes = wanted.get(embedderId) ?? [];
+        if (hashes.push(c.chunk!.chunkHash) === 1) wanted.set(embedderId, hashes);
+      }
+    }
+    const out = new Map<string, Map<string, Float32Array>>();
+    for (const [embedderId, hashes] of wanted) out.set(embedderId, await this.feed.getEmbeddings(embedderId, hashes));
+    return out;
+  }
+
+  private apply(index: WorkspaceIndex | undefined, change: ChunkChange, vectors: Map<string, Map<string, Float32Array>>): void {
+    if (!index) return;
+    if (change.removed) return index.remove(change.chunkId);
+    if (!change.chunk) return; // added, then removed again later in the log
+    index.add(change.chunk);
+    for (const [embedderId, vectorIndex] of index.vectors) {
+      const vector = vectors.get(embedderId)?.get(change.chunk.chunkHash);
+      if (vector) vectorIndex.add(change.chunkId, vector);
+    }
+  }
+}

@@ -1,0 +1,64 @@
+// The one coarse search call: everything a recall scores, read from one index state without awaiting anything.
+import type { VectorIndex } from "./vector-index.ts";
+import type { WorkspaceIndex } from "./workspace-index.ts";
+import type { ChunkFilter } from "./types.ts";
+
+export interface SearchRequest {
+  workspaceId: string;
+  /** The query's BM25 terms. */
+  terms: readonly string[];
+  /** BM25 hits to collect; 0 skips the lexical leg (every candidate still gets its BM25). */
+  lexicalK: number;
+  /** The dense signal: every candidate's cosine with `vector`; its own top `k` join the candidates when k > 0. */
+  dense: { embedderId: string; vector: Float32Array; k: number } | null;
+  /** Expansion terms: their top `k` hits join the candidates and every candidate gets each term's BM25 (only when they hit). */
+  expansion: { terms: readonly string[]; k: number } | null;
+  filter: ChunkFilter;
+}
+
+/** One candidate with every raw signal; ranks are 1-based within their leg, null when the leg did not return it. */
+export interface SearchHit {
+  id: number;
+  bm25: number;
+  lexicalRank: number | null;
+  /** Cosine with the query vector; null without a dense signal or when the chunk has no vector. */
+  dense: number | null;
+  denseRank: number | null;
+  /** BM25 of each expansion term, in the request's order (empty when the expansion terms hit nothing). */
+  expansion: number[];
+}
+
+export interface SearchResult {
+  /** Lexical hits first (best first), then dense-only, then expansion-only candidates. */
+  hits: SearchHit[];
+  /** The best BM25 any chunk could get for the query's terms (the lexical signal's scale). */
+  maxBm25: number;
+  /** The same for each expansion term alone. */
+  expansionMax: number[];
+}
+
+/** Runs the request over a current index (and its vector index when the request is dense). */
+export function runSearch(index: WorkspaceIndex, vectors: VectorIndex | null, req: SearchRequest): SearchResult {
+  const accept = index.accept(req.filter);
+  const lexical = req.lexicalK > 0 ? index.bm25.search(req.terms, req.lexicalK, accept) : [];
+  const dense = req.dense && vectors && req.dense.k > 0 ? vectors.search(req.dense.vector, req.dense.k, accept) : [];
+  const expTerms = req.expansion?.terms ?? [];
+  const expansionHits = expTerms.length > 0 ? index.bm25.search(expTerms, req.expansion!.k, accept) : [];
+  const lexRank = new Map(lexical.map((h, i) => [h.id, { rank: i + 1, score: h.score }]));
+  const denseRank = new Map(dense.map((h, i) => [h.id, { rank: i + 1, score: h.score }]));
+  const ids = [...new Set([...lexRank.keys(), ...denseRank.keys(), ...expansionHits.map((h) => h.id)])];
+  const query = req.dense?.vector;
+  const hits = ids.map((id): SearchHit => {
+    const lex = lexRank.get(id);
+    const den = denseRank.get(id);
+    return {
+      id,
+      bm25: lex?.score ?? index.bm25.score(req.terms, id),
+      lexicalRank: lex?.rank ?? null,
+      dense: den?.score ?? (query && vectors ? vectors.similarity(query, id) : null),
+      denseRank: den?.rank ?? null,
+      expansion: expansionHits.length > 0 ? expTerms.map((t) => index.bm25.score([t], id)) : [],
+    };
+  });
+  return { hits, maxBm25: index.bm25.maxScore(req.terms), expansionMax: expTerms.map((t) => index.bm25.maxScore([t])) };
+}

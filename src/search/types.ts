@@ -1,0 +1,41 @@
+// The shapes of retrieval, shared by the search engine, the cognitive layers and the services above them.
+
+export type Mode = "hybrid" | "lexical" | "vector";
+
+/** Metadata filters evaluated inside the indexes, so k results survive filtering. */
+export interface ChunkFilter {
+  sourcePathPrefix?: string | undefined;
+  since?: number | undefined;
+  until?: number | undefined;
+}
+
+export interface ExpansionTerm {
+  term: string;
+  weight: number;
+}
+
+export interface Candidate {
+  id: number;
+  /** Calibrated P(relevant); non-increasing along the returned order. */
+  score: number;
+  /** Stage 1 logit; the order is by this, then by id. */
+  base: number;
+  bm25: number;
+  lexical: number;
+  lexicalRank: number | null;
+  dense: number | null;
+  denseRank: number | null;
+  contributions: Record<string, number>;
+}
+
+export interface RetrievalQuery {
+  workspaceId: string;
+  query: string;
+  k: number;
+  mode: Mode;
+  filter: ChunkFilter;
+  /** Weighted extra BM25 terms (query expansion): scored like query terms times their weight, and they bring in candidates of their own. */
+  expansion?: readonly ExpansionTerm[] | undefined;
+  /** Multiplies the hybrid dense weight (sabha's council weights; 1 = the calibrated fusion). */
+  denseScale?: number | undefined;
+}

@@ -1,0 +1,19 @@
+// Every port's conformance suite, for an adapter that implements them all: runStoreSuite("sqlite", () => openSqliteStore(file)).
+import { runAuditLogSuite } from "./audit-log.ts";
+import { runCognitiveStoreSuite } from "./cognitive.ts";
+import { runDocumentStoreSuite } from "./documents.ts";
+import { runRecordStoreSuite } from "./records.ts";
+import { runSearchFeedSuite } from "./search-feed.ts";
+import type { StoreFactory } from "./support.ts";
+import { runWorkspaceStoreSuite } from "./workspaces.ts";
+
+export type { StoreFactory };
+
+export function runStoreSuite(name: string, makeStore: StoreFactory): void {
+  runWorkspaceStoreSuite(name, makeStore);
+  runDocumentStoreSuite(name, makeStore);
+  runSearchFeedSuite(name, makeStore);
+  runAuditLogSuite(name, makeStore);
+  runRecordStoreSuite(name, makeStore);
+  runCognitiveStoreSuite(name, makeStore);
+}

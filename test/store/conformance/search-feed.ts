@@ -1,0 +1,122 @@
+// The SearchFeed port: what the search engine loads and catches up on, seen through searches.
+import { describe, expect, it } from "vitest";
+import { tokenize } from "../../../src/domain/text/tokenize.ts";
+import type { ChunkFilter } from "../../../src/search/types.ts";
+import { T0 } from "../../helpers/documents.ts";
+import { DAY, dense, draft, engineOf, lexical, put, storeHandles, unit, type StoreFactory } from "./support.ts";
+
+export function runSearchFeedSuite(name: string, makeStore: StoreFactory): void {
+  describe(`SearchFeed conformance: ${name}`, () => {
+    const { fresh, twoWorkspaces } = storeHandles(makeStore);
+  describe("lexical search", () => {
+    it("filters by path prefix and authored time (since inclusive, until exclusive) inside the search", async () => {
+      const { store, a } = await twoWorkspaces();
+      await put(store, a, "notes/old.md", "# Old\n\nThe kestrel report, first edition.\n", { authoredAt: T0 });
+      await put(store, a, "notes/new.md", "# New\n\nThe kestrel report, second edition.\n", { authoredAt: T0 + 10 * DAY });
+      await put(store, a, "archive/x.md", "# X\n\nAn archived kestrel report.\n", { authoredAt: T0 + 5 * DAY });
+      const terms = tokenize("kestrel report");
+      const paths = async (filter: ChunkFilter, k = 10) =>
+        (await store.getChunks(a, (await lexical(store, a, terms, k, filter)).map((h) => h.id))).map((c) => c.sourcePath).sort();
+      expect(await paths({})).toEqual(["archive/x.md", "notes/new.md", "notes/old.md"]);
+      expect(await paths({ sourcePathPrefix: "notes/" })).toEqual(["notes/new.md", "notes/old.md"]);
+      expect(await paths({ sourcePathPrefix: "notes/" }, 1)).toHaveLength(1);
+      expect(await paths({ since: T0 + 5 * DAY })).toEqual(["archive/x.md", "notes/new.md"]);
+      expect(await paths({ until: T0 + 5 * DAY })).toEqual(["notes/old.md"]);
+      expect(await paths({ since: T0 + DAY, until: T0 + 10 * DAY })).toEqual(["archive/x.md"]);
+      expect(await paths({ sourcePathPrefix: "zzz" })).toEqual([]);
+    });
+
+    it("a candidate another leg brings in carries the same BM25 as the lexical leg gives it, and maxBm25 bounds them", async () => {
+      const { store, a } = await twoWorkspaces();
+      for (let i = 0; i < 12; i++) await put(store, a, `d${i}.md`, `# D${i}\n\n${"falcon ".repeat(i % 4 + 1)}migrates over ${i % 2 ? "mountains" : "coasts"} in spring ${i}.\n`);
+      const terms = tokenize("falcon mountains spring");
+      const hits = await lexical(store, a, terms, 100, {});
+      expect(hits).toHaveLength(12);
+      const byExpansion = await engineOf(store).search({ workspaceId: a, terms, lexicalK: 0, dense: null, expansion: { terms: tokenize("coasts"), k: 100 }, filter: {} });
+      expect(byExpansion.hits).toHaveLength(6);
+      for (const h of byExpansion.hits) {
+        expect(h.lexicalRank).toBeNull();
+        expect(h.bm25).toBeCloseTo(hits.find((x) => x.id === h.id)!.score, 9);
+        expect(h.expansion[0]).toBeGreaterThan(0);
+      }
+      for (const h of hits) expect(h.score).toBeLessThanOrEqual(byExpansion.maxBm25);
+      expect(byExpansion.expansionMax[0]).toBeGreaterThan(0);
+    });
+  });
+
+  describe("dense search", () => {
+    it("scopes vectors and events too", async () => {
+      const { store, a, b } = await twoWorkspaces();
+      await put(store, a, "a.md", "# A\n\nAlpha vector text.\n");
+      await put(store, b, "b.md", "# B\n\nBeta vector text.\n");
+      const [ca] = await store.documentChunks(a, "a.md");
+      const [cb] = await store.documentChunks(b, "b.md");
+      await store.putEmbeddings("emb@1", new Map([[ca!.chunkHash, unit(1, 0, 0)], [cb!.chunkHash, unit(1, 0.1, 0)]]));
+      expect((await dense(store, a, "emb@1", unit(1, 0, 0), 10, {})).map((h) => h.id)).toEqual([ca!.id]);
+      expect((await dense(store, b, "emb@1", unit(1, 0, 0), 10, {})).map((h) => h.id)).toEqual([cb!.id]);
+      await store.appendEvents(a, [draft("x", 1)]);
+      expect(await store.listEvents(b, { limit: 10 })).toEqual([]);
+    });
+
+    it("dense search sees vectors put after the index was loaded, for every chunk with that text", async () => {
+      const { store, a } = await twoWorkspaces();
+      await put(store, a, "e.md", "# E\n\nA paragraph about ibis.\n\n# F\n\nA paragraph about storks.\n");
+      await put(store, a, "dup.md", "# E\n\nA paragraph about ibis.\n");
+      const [c1, c2] = await store.documentChunks(a, "e.md");
+      const [d1] = await store.documentChunks(a, "dup.md");
+      await store.putEmbeddings("emb@1", new Map([[c2!.chunkHash, unit(0, 1, 0)]]));
+      expect((await dense(store, a, "emb@1", unit(1, 0, 0), 10, {})).map((h) => h.id)).toEqual([c2!.id]);
+      await store.putEmbeddings("emb@1", new Map([[c1!.chunkHash, unit(1, 0, 0)]]));
+      const hits = await dense(store, a, "emb@1", unit(1, 0, 0), 10, {});
+      expect(hits.slice(0, 2).map((h) => h.id).sort()).toEqual([c1!.id, d1!.id].sort());
+      expect(hits[0]!.score).toBeCloseTo(1, 6);
+      await put(store, a, "plain.md", "# P\n\nA paragraph about nothing with no vector.\n");
+      // Lexical candidates get their cosine too; a chunk without a vector gets null.
+      const both = await engineOf(store).search({ workspaceId: a, terms: tokenize("paragraph"), lexicalK: 10, dense: { embedderId: "emb@1", vector: unit(1, 0, 0), k: 0 }, expansion: null, filter: {} });
+      const cosine = new Map(both.hits.map((h) => [h.id, h.dense]));
+      expect(cosine.get(c2!.id)).toBeCloseTo(0, 6);
+      expect(cosine.get(d1!.id)).toBeCloseTo(1, 6);
+      expect(cosine.get((await store.documentChunks(a, "plain.md"))[0]!.id)).toBeNull();
+      expect(both.hits.every((h) => h.denseRank === null)).toBe(true);
+      expect((await dense(store, a, "emb@1", unit(1, 0, 0), 10, { sourcePathPrefix: "dup" })).map((h) => h.id)).toEqual([d1!.id]);
+      await store.forgetSource(a, "dup.md", T0);
+      expect((await dense(store, a, "emb@1", unit(1, 0, 0), 10, {})).map((h) => h.id)).toEqual([c1!.id, c2!.id]);
+    });
+  });
+
+  describe("a second handle on the same storage", () => {
+    it("sees documents, replacements, forgets and vectors written by the first, after its indexes are loaded", async () => {
+      const writer = fresh();
+      const ws = (await writer.ensureWorkspace("alpha", T0)).id;
+      await put(writer, ws, "x.md", "# X\n\nThe first note mentions the albatross.\n");
+      const reader = fresh(writer);
+      expect((await reader.findWorkspace("alpha"))?.id).toBe(ws);
+      expect(await lexical(reader, ws, tokenize("albatross"), 10, {})).toHaveLength(1);
+
+      // The reader's index is now loaded: later writes must reach it through the changes log.
+      await put(writer, ws, "y.md", "# Y\n\nA second note about the cormorant.\n");
+      expect(await lexical(reader, ws, tokenize("cormorant"), 10, {})).toHaveLength(1);
+      await put(writer, ws, "x.md", "# X\n\nThe first note now mentions the gannet.\n");
+      expect(await lexical(reader, ws, tokenize("albatross"), 10, {})).toEqual([]);
+      const gannet = await lexical(reader, ws, tokenize("gannet"), 10, {});
+      expect((await reader.getChunks(ws, gannet.map((h) => h.id))).map((c) => c.text)).toEqual(["# X\n\nThe first note now mentions the gannet."]);
+      await writer.forgetSource(ws, "y.md", T0);
+      expect(await lexical(reader, ws, tokenize("cormorant"), 10, {})).toEqual([]);
+      expect(await reader.wasForgotten(ws, { sourcePath: "y.md" })).toBe(true);
+
+      const [chunk] = await reader.documentChunks(ws, "x.md");
+      expect(await dense(reader, ws, "emb@1", unit(1, 0), 10, {})).toEqual([]);
+      await writer.putEmbeddings("emb@1", new Map([[chunk!.chunkHash, unit(1, 0)]]));
+      expect((await dense(reader, ws, "emb@1", unit(1, 0), 10, {})).map((h) => h.id)).toEqual([chunk!.id]);
+
+      // And the other way round.
+      await put(reader, ws, "z.md", "# Z\n\nWritten by the second handle: puffin.\n");
+      expect(await lexical(writer, ws, tokenize("puffin"), 10, {})).toHaveLength(1);
+      const wsB = (await reader.ensureWorkspace("beta", T0)).id;
+      await put(reader, wsB, "b.md", "# B\n\nBeta's skua.\n");
+      expect(await lexical(writer, wsB, tokenize("skua"), 10, {})).toHaveLength(1);
+      expect(await lexical(writer, ws, tokenize("skua"), 10, {})).toEqual([]);
+    });
+  });
+  });
+}

@@ -1,0 +1,37 @@
+// The WorkspaceStore port: workspaces by name or id, tokens by hash.
+import { describe, expect, it } from "vitest";
+import { T0 } from "../../helpers/documents.ts";
+import { storeHandles, type StoreFactory } from "./support.ts";
+
+export function runWorkspaceStoreSuite(name: string, makeStore: StoreFactory): void {
+  describe(`WorkspaceStore conformance: ${name}`, () => {
+    const { fresh, twoWorkspaces } = storeHandles(makeStore);
+  describe("workspaces and tokens", () => {
+    it("ensureWorkspace is idempotent and findWorkspace resolves names and ids", async () => {
+      const store = fresh();
+      const w1 = await store.ensureWorkspace("alpha", T0);
+      const w2 = await store.ensureWorkspace("alpha", T0 + 5);
+      expect(w2).toEqual(w1);
+      expect(await store.findWorkspace("alpha")).toEqual(w1);
+      expect(await store.findWorkspace(w1.id)).toEqual(w1);
+      expect(await store.findWorkspace("nobody")).toBeUndefined();
+      await store.ensureWorkspace("beta", T0 + 1);
+      expect((await store.listWorkspaces()).map((w) => w.name)).toEqual(["alpha", "beta"]);
+    });
+
+    it("stores tokens by hash, lists them per workspace and revokes once", async () => {
+      const { store, a, b } = await twoWorkspaces();
+      await store.insertToken({ id: "tok_a", workspaceId: a, actors: ["alice"], label: "ci", createdAt: T0, revokedAt: null }, "hash-a");
+      await store.insertToken({ id: "tok_b", workspaceId: b, actors: [], label: null, createdAt: T0 + 1, revokedAt: null }, "hash-b");
+      expect(await store.findTokenByHash("hash-a")).toEqual({ id: "tok_a", workspaceId: a, actors: ["alice"], label: "ci", createdAt: T0, revokedAt: null });
+      expect(await store.findTokenByHash("nope")).toBeUndefined();
+      expect((await store.listTokens(a)).map((t) => t.id)).toEqual(["tok_a"]);
+      expect((await store.listTokens()).map((t) => t.id)).toEqual(["tok_a", "tok_b"]);
+      expect(await store.revokeToken("tok_a", T0 + 9)).toBe(true);
+      expect(await store.revokeToken("tok_a", T0 + 10)).toBe(false);
+      expect(await store.revokeToken("tok_missing", T0)).toBe(false);
+      expect((await store.findTokenByHash("hash-a"))?.revokedAt).toBe(T0 + 9);
+    });
+  });
+  });
+}
