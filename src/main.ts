@@ -12,7 +12,8 @@ import { runtimeCognitiveConfig } from "./cognitive/runtime-config.ts";
 import type { CognitiveConfig } from "./cognitive/params.ts";
 import type { Runtime } from "./runtime.ts";
 import { AuthService, DEFAULT_WORKSPACE } from "./services/auth.ts";
-import { buildHandlers } from "./services/handlers.ts";
+import { buildHandlers, buildStreamHandlers } from "./services/handlers.ts";
+import { AnswerStreams } from "./services/answering/answer-stream.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { AuditService } from "./services/audit/audit.ts";
 import { DecisionService } from "./services/knowledge/decisions.ts";
@@ -68,6 +69,10 @@ export interface FullRuntime extends Runtime {
   ingest: IngestService;
   /** The CLI reviews memory proposals directly. */
   proposals: ProposalService;
+  grounded: GroundedService;
+  audit: AuditService;
+  /** process() traces, read back by id. */
+  traces: TraceLog;
   retriever: Retriever;
   /** The in-memory indexes (the server warms them before it reports ready). */
   search: SearchEngine;
@@ -105,6 +110,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   // The server tunes itself on feedback unless its parameters were given (tests, the eval) or tuned ones are ignored.
   const autoTuner = opts.autoTune && opts.cognitive === undefined && config.autoTuneMinutes > 0 && config.env.SMRITI_TUNED !== "0" ? await createAutoTuner({ store, retriever, clock, lexicon, live: cognitive.pipeline, env: config.env, log }) : null;
   autoTuner?.start(config.autoTuneMinutes);
+  const traces = new TraceLog(store, () => clock.now().getTime(), log);
+  const answerStreams = new AnswerStreams(grounded, store, clock, log);
   return {
     version: VERSION,
     auth,
@@ -123,7 +130,11 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       proposals,
       feedback: new FeedbackService(store, cognitive.karma, clock),
       uplift: new UpliftService(cognitive.pipeline, store, clock),
+      cognitive,
+      traces,
+      answerStreams,
     }),
+    streams: buildStreamHandlers({ answerStreams }),
     proposals,
     grounded,
     audit,
@@ -136,7 +147,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     search,
     embedder,
     cognitive,
-    traces: new TraceLog(store, () => clock.now().getTime(), log),
+    traces,
     autoTuner,
     async close() {
       await autoTuner?.stop();

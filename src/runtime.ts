@@ -1,25 +1,17 @@
-// What transports need from the composed service: auth, operation handlers, and housekeeping.
+// What transports need from the composed service: auth, a handler per route of the table, metrics and housekeeping.
 import type { AuthService } from "./services/auth.ts";
-import type { Handlers } from "./services/handlers.ts";
-import type { AuditService } from "./services/audit/audit.ts";
-import type { GroundedService } from "./services/answering/grounded.ts";
+import type { Handlers, StreamHandlers } from "./services/handlers.ts";
 import type { Metrics } from "./observability/metrics.ts";
-import type { CognitiveStack } from "./cognitive/stack.ts";
-import type { TraceLog } from "./services/cognitive/traces.ts";
 
 export interface Runtime {
   version: string;
   auth: AuthService;
+  /** The JSON rows of the route table (Memory API and inspection routes), by route id. */
   handlers: Handlers;
-  /** For the one route outside the table: the grounded answer as a server-sent event stream. */
-  grounded: GroundedService;
-  audit: AuditService;
+  /** The stream rows, by route id. */
+  streams: StreamHandlers;
   /** Served at GET /metrics in Prometheus exposition format. */
   metrics: Metrics;
-  /** The layer stack the /sdk/cognitive inspection routes read. */
-  cognitive: CognitiveStack;
-  /** process() traces, read back by id. */
-  traces: TraceLog;
   log: (msg: string) => void;
   close(): Promise<void>;
 }

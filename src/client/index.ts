@@ -1,13 +1,12 @@
 // TypeScript client for the Smriti Memory API: one typed method per operation of the contract's table (no node: imports).
-import type { z } from "zod";
 import type { ErrorBody } from "../contract/errors.ts";
-import { fillPath, operations, pathParameters, type OperationId, type Operations } from "../contract/operations.ts";
+import { fillPath, pathParameters, routes, type JsonRouteId, type RouteInput, type RouteOutput } from "../contract/routes.ts";
 import type { GroundedAnswerRequest } from "../contract/grounded.ts";
-import { cognitiveCalls, type Send } from "./cognitive.ts";
+import { cognitiveCalls } from "./cognitive.ts";
 import { parseSse, type SseEvent } from "./sse.ts";
 
-export type Input<K extends OperationId> = z.input<Operations[K]["input"]>;
-export type Output<K extends OperationId> = z.output<Operations[K]["output"]>;
+export type Input<K extends JsonRouteId> = RouteInput<K>;
+export type Output<K extends JsonRouteId> = RouteOutput<K>;
 export type { SseEvent };
 
 /** A 4xx/5xx from the service, with its stable `code` (README "Errors"). */
@@ -40,9 +39,9 @@ export function createClient(opts: ClientOptions) {
     ...extra,
   });
 
-  /** Calls any operation of the table by id. */
-  async function call<K extends OperationId>(id: K, input: Input<K>): Promise<Output<K>> {
-    const op = operations[id];
+  /** Calls any JSON route of the table by id. */
+  async function call<K extends JsonRouteId>(id: K, input: Input<K>): Promise<Output<K>> {
+    const op = routes[id];
     const url = new URL(fillPath(op.path, input as Record<string, unknown>), opts.baseUrl);
     const init: RequestInit = { method: op.method, headers: headers(op.method === "GET" ? {} : { "content-type": "application/json" }) };
     if (op.method === "GET") {
@@ -54,13 +53,9 @@ export function createClient(opts: ClientOptions) {
     return (await parse(await doFetch(url, init))) as Output<K>;
   }
 
-  /** A request outside the operation table (the /sdk/cognitive routes). */
-  const send: Send = async (method, path, body) =>
-    parse(await doFetch(new URL(path, opts.baseUrl), { method, headers: headers(body === undefined ? {} : { "content-type": "application/json" }), ...(body === undefined ? {} : { body: JSON.stringify(body) }) }));
-
   return {
     call,
-    ...cognitiveCalls(send),
+    ...cognitiveCalls(call),
     recall: (input: Input<"recall">) => call("recall", input),
     ingest: (input: Input<"ingest">) => call("ingest", input),
     forget: (input: Input<"forget">) => call("forget", input),
@@ -85,8 +80,9 @@ export function createClient(opts: ClientOptions) {
     openLoops: (input: Input<"open_loops"> = {}) => call("open_loops", input),
     /** The answer run as server-sent events; pass the last seen event id to resume after a disconnect. */
     async *groundedAnswerStream(input: GroundedAnswerRequest | null, resume?: { lastEventId: string }): AsyncGenerator<SseEvent> {
-      const res = await doFetch(new URL("/v1/grounded/answer/stream", opts.baseUrl), {
-        method: "POST",
+      const row = routes.grounded_answer_stream;
+      const res = await doFetch(new URL(row.path, opts.baseUrl), {
+        method: row.method,
         headers: headers({ "content-type": "application/json", ...(resume ? { "last-event-id": resume.lastEventId } : {}) }),
         ...(resume ? {} : { body: JSON.stringify(input) }),
       });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { LAYER_IDS, LayerId } from "./cognitive-layers.ts";
 import { limits } from "./limits.ts";
 import { OpenLoop } from "./open-loops.ts";
+import { op } from "./route.ts";
 
 /** Where the inspection routes live (outside /v1: advisory, not part of the Memory API table). */
 export const COGNITIVE_PREFIX = "/sdk/cognitive";
@@ -175,35 +176,33 @@ export type CognitiveTrace = z.infer<typeof CognitiveTrace>;
 
 export const TraceIdParam = z.string().min(1).max(200);
 
-/** Every inspection response by route, so the client is typed from here. */
-export const cognitiveResponses = {
-  health: CognitiveHealthResponse,
-  snapshot: CognitiveSnapshotResponse,
-  layers: CognitiveLayersResponse,
-  layer: CognitiveLayerState,
-  state: CognitiveStateResponse,
-  goals: CognitiveGoalsResponse,
-  karma: CognitiveKarmaResponse,
-  chitta: CognitiveChittaResponse,
-  identity: CognitiveIdentityResponse,
-  "functional-state": CognitiveFunctionalStateResponse,
-  process: CognitiveTrace,
-  trace: CognitiveTrace,
-} as const;
-export type CognitiveResponses = { [K in keyof typeof cognitiveResponses]: z.infer<(typeof cognitiveResponses)[K]> };
+const TAG = "cognitive inspection";
+const NoInput = z.object({});
+/** A path segment naming a layer: an unknown one is 404 with the valid ids (the handler says so), not a 400. */
+const LayerIdParam = z.object({ layer_id: z.string().meta({ enum: [...LAYER_IDS] }) });
 
-/** Every inspection route (under COGNITIVE_PREFIX) with what it takes: the OpenAPI document is generated from this. */
-export const cognitiveRoutes: Record<keyof typeof cognitiveResponses, { method: "GET" | "POST"; path: string; summary: string; query?: z.ZodType; body?: z.ZodType }> = {
-  health: { method: "GET", path: "/health", summary: "Whether the stack serves, and each layer's failures" },
-  snapshot: { method: "GET", path: "/snapshot", summary: "Every layer with its counters and uplift, the tuner's decisions and the latest ablation" },
-  layers: { method: "GET", path: "/layers", summary: "The thirteen layers: job, switch, counters, uplift" },
-  layer: { method: "GET", path: "/layers/{layer_id}", summary: "One layer: its parameters and what it has learned in this workspace (404 with the valid ids for an unknown one)" },
-  state: { method: "GET", path: "/state", summary: "Switches, parameters, the latest tuner decisions, ablation and in-process cost", query: CognitiveStateRequest },
-  goals: { method: "GET", path: "/goals", summary: "sankalpa: the open loops it boosts on goal queries" },
-  karma: { method: "GET", path: "/karma", summary: "karma: the outcome ledger fed by /v1/memory/feedback" },
-  chitta: { method: "GET", path: "/chitta", summary: "chitta: impressions of served chunks" },
-  identity: { method: "GET", path: "/identity", summary: "ahamkara: who first-person words resolve to for this caller" },
-  "functional-state": { method: "GET", path: "/functional-state", summary: "prana's budget and which layers are on" },
-  process: { method: "POST", path: "/process", summary: "A bounded pass of a query through the stack (no audit event, counters or learning; it stores only its trace); returns trace_id and confidence", body: CognitiveProcessRequest },
-  trace: { method: "GET", path: "/traces/{trace_id}", summary: "A trace of /process, in its workspace (stored; the newest 1000 per workspace are kept)" },
+/** The inspection routes as rows of the route table: advisory and read-only (only /process writes: its trace), no MCP tools. */
+export const cognitiveRoutes = {
+  cognitive_health: op({ method: "GET", path: `${COGNITIVE_PREFIX}/health`, tag: TAG, summary: "Whether the stack serves, and each layer's failures", input: NoInput, output: CognitiveHealthResponse }),
+  cognitive_snapshot: op({ method: "GET", path: `${COGNITIVE_PREFIX}/snapshot`, tag: TAG, summary: "Every layer with its counters and uplift, the tuner's decisions and the latest ablation", input: NoInput, output: CognitiveSnapshotResponse }),
+  cognitive_layers: op({ method: "GET", path: `${COGNITIVE_PREFIX}/layers`, tag: TAG, summary: "The thirteen layers: job, switch, counters, uplift", input: NoInput, output: CognitiveLayersResponse }),
+  cognitive_layer: op({ method: "GET", path: `${COGNITIVE_PREFIX}/layers/{layer_id}`, tag: TAG, summary: "One layer: its parameters and what it has learned in this workspace (404 with the valid ids for an unknown one)", input: LayerIdParam, output: CognitiveLayerState }),
+  cognitive_state: op({ method: "GET", path: `${COGNITIVE_PREFIX}/state`, tag: TAG, summary: "Switches, parameters, the latest tuner decisions, ablation and in-process cost", input: CognitiveStateRequest, output: CognitiveStateResponse }),
+  cognitive_goals: op({ method: "GET", path: `${COGNITIVE_PREFIX}/goals`, tag: TAG, summary: "sankalpa: the open loops it boosts on goal queries", input: NoInput, output: CognitiveGoalsResponse }),
+  cognitive_karma: op({ method: "GET", path: `${COGNITIVE_PREFIX}/karma`, tag: TAG, summary: "karma: the outcome ledger fed by /v1/memory/feedback", input: NoInput, output: CognitiveKarmaResponse }),
+  cognitive_chitta: op({ method: "GET", path: `${COGNITIVE_PREFIX}/chitta`, tag: TAG, summary: "chitta: impressions of served chunks", input: NoInput, output: CognitiveChittaResponse }),
+  cognitive_identity: op({ method: "GET", path: `${COGNITIVE_PREFIX}/identity`, tag: TAG, summary: "ahamkara: who first-person words resolve to for this caller", input: NoInput, output: CognitiveIdentityResponse }),
+  cognitive_functional_state: op({ method: "GET", path: `${COGNITIVE_PREFIX}/functional-state`, tag: TAG, summary: "prana's budget and which layers are on", input: NoInput, output: CognitiveFunctionalStateResponse }),
+  cognitive_process: op({
+    method: "POST",
+    path: `${COGNITIVE_PREFIX}/process`,
+    tag: TAG,
+    summary: "A bounded pass of a query through the stack (no audit event, counters or learning; it stores only its trace); returns trace_id and confidence",
+    input: CognitiveProcessRequest,
+    output: CognitiveTrace,
+  }),
+  cognitive_trace: op({ method: "GET", path: `${COGNITIVE_PREFIX}/traces/{trace_id}`, tag: TAG, summary: "A trace of /process, in its workspace (stored; the newest 1000 per workspace are kept)", input: z.object({ trace_id: TraceIdParam }), output: CognitiveTrace }),
 };
+
+/** Each inspection route's response, by route id. */
+export type CognitiveResponses = { [K in keyof typeof cognitiveRoutes]: z.infer<(typeof cognitiveRoutes)[K]["output"]> };

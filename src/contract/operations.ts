@@ -1,5 +1,5 @@
-// The public operations as data: one row feeds the HTTP routes, the MCP tools, the OpenAPI document and the client.
-import type { z } from "zod";
+// The public Memory API operations as rows of the route table (routes.ts): each feeds an HTTP route, an MCP tool, OpenAPI and the client.
+import { op } from "./route.ts";
 import { AuditRequest, AuditResponse } from "./audit.ts";
 import { FeedbackRequest, FeedbackResponse } from "./feedback.ts";
 import { UpliftRequest, UpliftResponse } from "./uplift.ts";
@@ -28,21 +28,6 @@ import { ForgetRequest, ForgetResponse, IngestRequest, IngestResponse, PackReque
 
 /** The contract's own version (SPEC: v1.1 added the assimilation lifecycle; the contract is a draft), apart from the package's. */
 export const API_VERSION = "1.1.0-draft";
-
-export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
-  method: "GET" | "POST";
-  /** `{name}` segments are path parameters: input fields carried in the URL. */
-  path: string;
-  /** MCP tool name; absent for HTTP-only operations. */
-  tool?: string;
-  summary: string;
-  /** Written for the agents that read MCP tool lists. */
-  description: string;
-  input: I;
-  output: O;
-}
-
-const op = <I extends z.ZodType, O extends z.ZodType>(o: Operation<I, O>) => o;
 
 export const operations = {
   recall: op({
@@ -285,13 +270,4 @@ export const operations = {
 
 export type Operations = typeof operations;
 
-/** Names of an operation path's `{name}` parameters, in order. */
-export function pathParameters(path: string): string[] {
-  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-}
-
-/** The path with its parameters filled from the input (URL-encoded). */
-export function fillPath(path: string, input: Record<string, unknown>): string {
-  return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(input[name] ?? "")));
-}
 export type OperationId = keyof Operations;

@@ -1,6 +1,13 @@
-// Binds each public operation to its service call; transports look handlers up by operation id.
+// Binds each row of the route table to its service call; transports look handlers up by route id.
 import type { z } from "zod";
-import type { OperationId, Operations } from "../contract/operations.ts";
+import { AppError } from "../contract/errors.ts";
+import type { StreamMessage } from "../contract/route.ts";
+import type { JsonRouteId, Routes, StreamRouteId } from "../contract/routes.ts";
+import type { CognitiveStack } from "../cognitive/stack.ts";
+import type { AnswerStreams } from "./answering/answer-stream.ts";
+import { chittaOf, functionalStateOf, goalsOf, healthOf, identityOf, karmaOf, layersOf, layerState, snapshotOf, stateOf } from "./cognitive/inspection.ts";
+import { processQuery } from "./cognitive/process.ts";
+import { TRACES_KEPT, type TraceLog } from "./cognitive/traces.ts";
 import type { CallContext } from "./context.ts";
 import type { IngestService } from "./memory/ingest.ts";
 import type { MemoryService } from "./memory/memory.ts";
@@ -17,8 +24,15 @@ import type { ProposalService } from "./knowledge/proposals.ts";
 import type { FeedbackService } from "./cognitive/feedback.ts";
 import type { UpliftService } from "./cognitive/uplift.ts";
 
-export type Handler<K extends OperationId> = (ctx: CallContext, input: z.output<Operations[K]["input"]>) => Promise<z.input<Operations[K]["output"]>>;
-export type Handlers = { [K in OperationId]: Handler<K> };
+export type Handler<K extends JsonRouteId> = (ctx: CallContext, input: z.output<Routes[K]["input"]>) => Promise<z.input<Routes[K]["output"]>>;
+export type Handlers = { [K in JsonRouteId]: Handler<K> };
+
+/** Opens a stream: a new one from its validated input, or the rest of one after the Last-Event-ID a client sent back. */
+export type StreamHandler<K extends StreamRouteId> = (ctx: CallContext, input: z.output<Routes[K]["input"]> | null, lastEventId: string | null) => Promise<AsyncIterable<StreamMessage>>;
+export type StreamHandlers = { [K in StreamRouteId]: StreamHandler<K> };
+
+/** First page of open loops goals shows: sankalpa's view, not a listing API (that is GET /v1/open_loops). */
+const GOAL_LOOPS = 20;
 
 export interface Services {
   memory: MemoryService;
@@ -35,6 +49,9 @@ export interface Services {
   proposals: ProposalService;
   feedback: FeedbackService;
   uplift: UpliftService;
+  cognitive: CognitiveStack;
+  traces: TraceLog;
+  answerStreams: AnswerStreams;
 }
 
 export function buildHandlers(s: Services): Handlers {
@@ -61,5 +78,28 @@ export function buildHandlers(s: Services): Handlers {
     decision_get: async (ctx, input) => s.decisionRecords.get(ctx, input),
     meeting_extract: async (_ctx, input) => s.meetings.extract(input),
     open_loops: async (ctx, input) => s.openLoops.list(ctx.workspaceId, input),
+    cognitive_health: (ctx) => healthOf(s.cognitive, ctx.workspaceId),
+    cognitive_snapshot: (ctx) => snapshotOf(s.cognitive, ctx.workspaceId),
+    cognitive_layers: async (ctx) => ({ layers: await layersOf(s.cognitive, ctx.workspaceId) }),
+    cognitive_layer: (ctx, input) => layerState(s.cognitive, ctx.workspaceId, input.layer_id),
+    cognitive_state: (_ctx, input) => stateOf(s.cognitive, input.limit),
+    cognitive_goals: async (ctx) => goalsOf(s.cognitive, ctx.workspaceId, await s.openLoops.list(ctx.workspaceId, { limit: GOAL_LOOPS })),
+    cognitive_karma: (ctx) => karmaOf(s.cognitive, ctx.workspaceId),
+    cognitive_chitta: (ctx) => chittaOf(s.cognitive, ctx.workspaceId),
+    cognitive_identity: (ctx) => identityOf(s.cognitive, ctx),
+    cognitive_functional_state: (ctx) => functionalStateOf(s.cognitive, ctx.workspaceId),
+    cognitive_process: (ctx, input) => processQuery(s.grounded, s.traces, ctx, input),
+    cognitive_trace: async (ctx, input) => {
+      // Traces are keyed by an unguessable id and stored with their workspace; another workspace's id is 404 as well.
+      const trace = await s.traces.get(input.trace_id, ctx.workspaceId);
+      if (!trace) throw new AppError("not_found", `no trace '${input.trace_id}' in this workspace (the newest ${TRACES_KEPT} are kept)`);
+      return trace;
+    },
+  };
+}
+
+export function buildStreamHandlers(s: Pick<Services, "answerStreams">): StreamHandlers {
+  return {
+    grounded_answer_stream: (ctx, input, lastEventId) => s.answerStreams.open(ctx, input, lastEventId),
   };
 }

@@ -2,7 +2,8 @@
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { limits } from "../../src/contract/limits.ts";
-import { fillPath, operations, pathParameters, type OperationId } from "../../src/contract/operations.ts";
+import { operations, type OperationId } from "../../src/contract/operations.ts";
+import { fillPath, pathParameters } from "../../src/contract/routes.ts";
 import { contentHash } from "../../src/domain/text/hash.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 

@@ -1,7 +1,7 @@
 // The /sdk/cognitive routes over HTTP: auth, per-workspace payloads, process -> trace round trip, and 4xx with stable codes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LAYER_IDS } from "../../src/contract/cognitive-layers.ts";
-import { cognitiveResponses } from "../../src/contract/cognitive.ts";
+import { cognitiveRoutes, COGNITIVE_PREFIX } from "../../src/contract/cognitive.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
 let s: TestService;
@@ -17,11 +17,11 @@ const errorCode = (r: { body: { error?: { code: string } } }) => r.body.error?.c
 
 describe("GET /sdk/cognitive/*", () => {
   it("every route answers in its contract shape", async () => {
-    for (const [name, schema] of Object.entries(cognitiveResponses)) {
-      if (name === "process" || name === "trace") continue;
-      const r = await get(name === "layer" ? "layers/viveka" : name);
+    for (const [name, row] of Object.entries(cognitiveRoutes)) {
+      if (row.method !== "GET" || name === "cognitive_trace") continue;
+      const r = await get(row.path.slice(COGNITIVE_PREFIX.length + 1).replace("{layer_id}", "viveka"));
       expect(r.status, name).toBe(200);
-      expect(schema.safeParse(r.body).success, name).toBe(true);
+      expect(row.output.safeParse(r.body).success, name).toBe(true);
     }
   });
 
@@ -69,7 +69,7 @@ describe("POST /sdk/cognitive/process and GET traces/{id}", () => {
   it("returns trace_id and confidence, and the trace reads back in its workspace only", async () => {
     const r = await json(await s.post("/sdk/cognitive/process", { query: "how often does the admin password rotate?", k: 3 }));
     expect(r.status).toBe(200);
-    expect(cognitiveResponses.process.parse(r.body)).toMatchObject({ trace_id: expect.stringMatching(/^trace_/), evidence: [{ source_path: "plan.md" }] });
+    expect(cognitiveRoutes.cognitive_process.output.parse(r.body)).toMatchObject({ trace_id: expect.stringMatching(/^trace_/), evidence: [{ source_path: "plan.md" }] });
     expect(typeof r.body.confidence).toBe("number");
     const back = await get(`traces/${String(r.body.trace_id)}`);
     expect(back.body).toEqual(r.body);

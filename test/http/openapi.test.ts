@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { COGNITIVE_PREFIX, cognitiveRoutes } from "../../src/contract/cognitive.ts";
-import { fillPath, operations, pathParameters, type OperationId } from "../../src/contract/operations.ts";
+import { operations, type OperationId } from "../../src/contract/operations.ts";
+import { fillPath, pathParameters, routes } from "../../src/contract/routes.ts";
 import { createAjv2020, type Ajv2020Like } from "../helpers/ajv.ts";
 import { recordAblation, recordStress } from "../../src/cognitive/records.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
@@ -57,10 +58,11 @@ describe("GET /v1/openapi.json", () => {
     expect(anonymous.status).toBe(200);
   });
 
-  it("also names the routes outside the table: health, metrics, MCP and the answer stream", () => {
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/healthz", "/metrics", "/mcp", "/v1/grounded/answer/stream"]));
-    expect(doc.paths["/mcp"]!["post"]).toBeDefined();
-    expect(doc.paths["/metrics"]!["get"]).toBeDefined();
+  it("names every row of the route table: the operations, the answer stream, the inspection routes and the service's own", () => {
+    for (const row of Object.values(routes)) expect(doc.paths[row.path]?.[row.method.toLowerCase()], `${row.method} ${row.path}`).toBeDefined();
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/healthz", "/metrics", "/mcp", "/v1/openapi.json", "/v1/grounded/answer/stream"]));
+    expect(doc.paths["/v1/grounded/answer/stream"]!["post"]!.parameters?.some((p) => p.name === "Last-Event-ID")).toBe(true);
+    expect(doc.paths["/v1/grounded/answer/stream"]!["post"]!.responses["404"]).toBeDefined();
   });
 
   it("lists every operation of the table at its path and method, with id and tool name", () => {
@@ -272,7 +274,7 @@ describe("real responses validate against the documented schemas", () => {
 });
 
 describe("the /sdk/cognitive inspection routes in the document", () => {
-  const sdkEntry = (id: keyof typeof cognitiveRoutes) => doc.paths[COGNITIVE_PREFIX + cognitiveRoutes[id].path]?.[cognitiveRoutes[id].method.toLowerCase()];
+  const sdkEntry = (id: keyof typeof cognitiveRoutes) => doc.paths[cognitiveRoutes[id].path]?.[cognitiveRoutes[id].method.toLowerCase()];
 
   it("lists every route with its parameters, and real responses (and a 404) validate against it", async () => {
     await svc.post("/v1/memory/ingest", { source_path: "mission.md", content: SEED });
@@ -287,22 +289,23 @@ describe("the /sdk/cognitive inspection routes in the document", () => {
     expect(body.stress?.run_id).toBe("s1");
     const processed = (await (await svc.post(`${COGNITIVE_PREFIX}/process`, { query: "where does the crew train?" })).json()) as { trace_id: string };
     const urls: Record<keyof typeof cognitiveRoutes, string> = {
-      health: "/health", snapshot: "/snapshot", layers: "/layers", layer: "/layers/viveka", state: "/state", goals: "/goals", karma: "/karma",
-      chitta: "/chitta", identity: "/identity", "functional-state": "/functional-state", process: "/process", trace: `/traces/${processed.trace_id}`,
+      cognitive_health: "/health", cognitive_snapshot: "/snapshot", cognitive_layers: "/layers", cognitive_layer: "/layers/viveka", cognitive_state: "/state",
+      cognitive_goals: "/goals", cognitive_karma: "/karma", cognitive_chitta: "/chitta", cognitive_identity: "/identity",
+      cognitive_functional_state: "/functional-state", cognitive_process: "/process", cognitive_trace: `/traces/${processed.trace_id}`,
     };
     for (const id of Object.keys(cognitiveRoutes) as (keyof typeof cognitiveRoutes)[]) {
       const e = sdkEntry(id);
       expect(e, id).toBeDefined();
       expect(e!.parameters?.filter((p) => p.in === "path").map((p) => p.name)).toEqual(pathParameters(cognitiveRoutes[id].path));
-      const res = id === "process" ? await svc.post(COGNITIVE_PREFIX + urls[id], { query: "crew" }) : await svc.get(COGNITIVE_PREFIX + urls[id], id === "state" ? { limit: "3" } : {});
+      const res = id === "cognitive_process" ? await svc.post(COGNITIVE_PREFIX + urls[id], { query: "crew" }) : await svc.get(COGNITIVE_PREFIX + urls[id], id === "cognitive_state" ? { limit: "3" } : {});
       expect(res.status, id).toBe(200);
       expectValid(e!.responses["200"]!.content!["application/json"]!.schema, await res.json(), id);
     }
-    expect(sdkEntry("state")!.parameters?.some((p) => p.name === "limit" && p.in === "query")).toBe(true);
-    expect(sdkEntry("process")!.requestBody).toBeDefined();
+    expect(sdkEntry("cognitive_state")!.parameters?.some((p) => p.name === "limit" && p.in === "query")).toBe(true);
+    expect(sdkEntry("cognitive_process")!.requestBody).toBeDefined();
     const missing = await svc.get(`${COGNITIVE_PREFIX}/layers/cortex`);
     expect(missing.status).toBe(404);
-    expectValid(sdkEntry("layer")!.responses["404"]!.content!["application/json"]!.schema, await missing.json(), "layer 404");
+    expectValid(sdkEntry("cognitive_layer")!.responses["404"]!.content!["application/json"]!.schema, await missing.json(), "layer 404");
   });
 });
 

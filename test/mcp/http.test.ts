@@ -2,7 +2,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { operations, type Operation } from "../../src/contract/operations.ts";
+import { operations } from "../../src/contract/operations.ts";
+import type { Operation } from "../../src/contract/route.ts";
 import { tableTools } from "../helpers/mcp-client.ts";
 import type { RunningServer } from "../../src/transports/http/serve.ts";
 import { z } from "zod";

@@ -1,6 +1,7 @@
 // The embedded default Store: one SQLite file (WAL). Calls are synchronous underneath and resolve at once.
 import type { CognitiveRecord, CognitiveRecordQuery, CounterIncrement, CounterQuery, ImpressionIncrement } from "../../ports/cognitive.ts";
 import type { EventDraft, EventQuery } from "../../ports/audit-log.ts";
+import type { StreamEventDraft } from "../../ports/event-log.ts";
 import type { ChunkInput, DocumentRecord, DocumentWrite, NewVectors, RemovedChunk } from "../../ports/documents.ts";
 import type { RecordQuery, RecordRow, RecordSideEffects, StoredRecord } from "../../ports/records.ts";
 import type { Store } from "../../ports/store.ts";
@@ -9,6 +10,7 @@ import { openDatabase, type Db } from "./open.ts";
 import { WorkspaceRepo } from "./workspaces.ts";
 import { DocumentRepo } from "./documents.ts";
 import { EventRepo } from "./events.ts";
+import { EventLogRepo } from "./event-log.ts";
 import { RecordRepo } from "./records.ts";
 import { CognitiveRepo } from "./cognitive.ts";
 import { SearchFeedRepo } from "./search-feed.ts";
@@ -31,6 +33,7 @@ class SqliteStore implements Store {
   private readonly documents: DocumentRepo;
   private readonly feed: SearchFeedRepo;
   private readonly events: EventRepo;
+  private readonly streams: EventLogRepo;
   private readonly records: RecordRepo;
   private readonly cognitive: CognitiveRepo;
   private readonly vectorStmts;
@@ -43,6 +46,7 @@ class SqliteStore implements Store {
     this.documents = new DocumentRepo(db);
     this.feed = new SearchFeedRepo(db);
     this.events = new EventRepo(db);
+    this.streams = new EventLogRepo(db);
     this.records = new RecordRepo(db);
     this.cognitive = new CognitiveRepo(db);
     // Prepared once: every ingest reads and writes vectors.
@@ -168,6 +172,10 @@ class SqliteStore implements Store {
   appendEvents = async (ws: string, drafts: readonly EventDraft[]) => this.events.append(ws, drafts);
   listEvents = async (ws: string, q: EventQuery) => this.events.list(ws, q);
   eventHead = async (ws: string) => this.events.head(ws);
+
+  appendStream = async (ws: string, stream: string, drafts: readonly StreamEventDraft[]) => this.streams.append(ws, stream, drafts);
+  readStream = async (ws: string, stream: string, afterSeq: number, limit: number) => this.streams.read(ws, stream, afterSeq, limit);
+  subscribeStream = (ws: string, stream: string, wake: () => void) => this.streams.subscribe(ws, stream, wake);
 
   addCounters = async (rows: readonly CounterIncrement[]) => this.cognitive.addCounters(rows);
   counterTotals = async (q: CounterQuery) => this.cognitive.counterTotals(q);

@@ -107,6 +107,9 @@ export const migrations: readonly string[] = [
   // process() traces, so a trace reads back after a restart and from another process on the same data (the CLI on --data).
   `CREATE TABLE cognitive_traces (seq INTEGER PRIMARY KEY AUTOINCREMENT, trace_id TEXT NOT NULL UNIQUE, workspace_id TEXT NOT NULL, at INTEGER NOT NULL, payload TEXT NOT NULL);
    CREATE INDEX cognitive_traces_by_workspace ON cognitive_traces (workspace_id, seq);`,
+  // The event log's streams (answer runs, later sessions): numbered per stream, read after a seq by a resuming client.
+  `CREATE TABLE stream_events (workspace_id TEXT NOT NULL, stream TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, at INTEGER NOT NULL, data TEXT NOT NULL,
+     PRIMARY KEY (workspace_id, stream, seq)) WITHOUT ROWID;`,
 ];
 
 export const OP_ADD = 1;

@@ -1,19 +1,20 @@
-// The Hono app: one loop mounts every operation of the table behind bearer auth, plus health and OpenAPI.
-import { Hono } from "hono";
+// The Hono app: one loop mounts every row of the route table behind bearer auth; the service's own routes beside them.
+import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { AppError, toAppError, validationError } from "../../contract/errors.ts";
 import { limits } from "../../contract/limits.ts";
-import { GroundedAnswerRequest } from "../../contract/grounded.ts";
-import { operations, type OperationId } from "../../contract/operations.ts";
+import type { Operation, Route, StreamMessage, StreamOperation } from "../../contract/route.ts";
+import { routes, type RouteId } from "../../contract/routes.ts";
 import type { CallContext } from "../../services/context.ts";
 import type { Runtime } from "../../runtime.ts";
 import { errorResponse } from "./errors.ts";
 import { openApiDocument } from "./openapi.ts";
-import { groundedStream } from "./grounded-stream.ts";
 import { readJson } from "./read-json.ts";
-import { mountCognitiveRoutes } from "./cognitive-routes.ts";
+import { lastEventId, sse } from "./sse.ts";
 
 type Env = { Variables: { call: CallContext; errorCode?: string } };
+type JsonHandler = (call: CallContext, input: unknown) => Promise<unknown>;
+type StreamHandler = (call: CallContext, input: unknown, lastEventId: string | null) => Promise<AsyncIterable<StreamMessage>>;
 
 export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void): Hono<Env> {
   const app = new Hono<Env>();
@@ -29,10 +30,10 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
     runtime.metrics.httpDuration.observe({ method: c.req.method, route, status: String(c.res.status) }, (performance.now() - started) / 1000);
     if (code) runtime.metrics.httpErrors.inc({ method: c.req.method, route, code });
   });
-  app.get("/healthz", (c) => c.json({ status: "ok", version: runtime.version }));
-  app.get("/metrics", async (c) => c.text(await runtime.metrics.registry.metrics(), 200, { "content-type": runtime.metrics.registry.contentType }));
+  app.get(routes.healthz.path, (c) => c.json({ status: "ok", version: runtime.version }));
+  app.get(routes.metrics.path, async (c) => c.text(await runtime.metrics.registry.metrics(), 200, { "content-type": runtime.metrics.registry.contentType }));
   const openapi = openApiDocument(runtime.version);
-  app.get("/v1/openapi.json", (c) => c.json(openapi));
+  app.get(routes.openapi.path, (c) => c.json(openapi));
 
   app.use(
     "*",
@@ -43,33 +44,22 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
       },
     }),
   );
-  app.use("/v1/*", async (c, next) => {
-    c.set("call", await runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id")));
-    await next();
-  });
-
-  for (const id of Object.keys(operations) as OperationId[]) {
-    const op = operations[id];
-    const handler = runtime.handlers[id] as (call: CallContext, input: unknown) => Promise<unknown>;
-    app.on(op.method, honoPath(op.path), async (c) => {
-      // Path parameters join the query of a GET; no POST of the table has any, so a body is validated exactly as sent.
-      const parsed = op.input.safeParse(op.method === "GET" ? { ...c.req.query(), ...c.req.param() } : await readJson(c));
-      if (!parsed.success) throw validationError(parsed.error);
-      return c.json(await handler(c.get("call"), parsed.data));
+  // One bearer check for every authenticated prefix of the table, so an unknown path under it is 401 before 404.
+  for (const prefix of authenticatedPrefixes())
+    app.use(prefix, async (c, next) => {
+      c.set("call", await runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id")));
+      await next();
     });
+
+  for (const [id, row] of Object.entries(routes) as [RouteId, Route][]) {
+    if (row.kind === "service") continue;
+    if (row.kind === "stream") mountStream(app, row, runtime.streams[id as keyof Runtime["streams"]] as StreamHandler);
+    else mountJson(app, row, runtime.handlers[id as keyof Runtime["handlers"]] as JsonHandler);
   }
-  app.post("/v1/grounded/answer/stream", async (c) => {
-    // A resuming client replays from the log; a new run is validated before the stream opens, so bad input is a plain 4xx.
-    if (c.req.header("last-event-id")) return groundedStream(c, c.get("call"), null, runtime.grounded, runtime.audit, runtime.log);
-    const parsed = GroundedAnswerRequest.safeParse(await readJson(c));
-    if (!parsed.success) throw validationError(parsed.error);
-    return groundedStream(c, c.get("call"), parsed.data, runtime.grounded, runtime.audit, runtime.log);
-  });
-  mountCognitiveRoutes(app, runtime);
   extra?.(app);
   // A known path with another method is 405 with Allow, not 404: the client has the right URL, wrong verb.
-  const allowed = new Map<string, Set<string>>([["/v1/grounded/answer/stream", new Set(["POST"])]]);
-  for (const op of Object.values(operations)) allowed.set(honoPath(op.path), (allowed.get(honoPath(op.path)) ?? new Set()).add(op.method));
+  const allowed = new Map<string, Set<string>>();
+  for (const row of Object.values(routes) as Route[]) if (row.kind !== "service") allowed.set(honoPath(row.path), (allowed.get(honoPath(row.path)) ?? new Set()).add(row.method));
   for (const [path, methods] of allowed)
     app.all(path, (c) => {
       c.header("Allow", [...methods].join(", "));
@@ -78,5 +68,29 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
   return app;
 }
 
-/** Hono writes path parameters as `:name`; the operation table uses OpenAPI's `{name}`. */
+function mountJson(app: Hono<Env>, row: Operation, handler: JsonHandler): void {
+  app.on(row.method, honoPath(row.path), async (c) => c.json(await handler(c.get("call"), await inputOf(c, row))));
+}
+
+/** A resuming client (Last-Event-ID) continues its stream; a new one is validated before the stream opens, so bad input is a plain 4xx. */
+function mountStream(app: Hono<Env>, row: StreamOperation, handler: StreamHandler): void {
+  app.on(row.method, honoPath(row.path), async (c) => {
+    const resume = lastEventId(c);
+    return sse(c, await handler(c.get("call"), resume ? null : await inputOf(c, row), resume));
+  });
+}
+
+/** Path parameters join the query of a GET; no POST of the table has any, so a body is validated exactly as sent. */
+async function inputOf(c: Context<Env>, row: Operation | StreamOperation): Promise<unknown> {
+  const parsed = row.input.safeParse(row.method === "GET" ? { ...c.req.query(), ...c.req.param() } : await readJson(c));
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
+}
+
+/** `/v1/*`, `/sdk/*`: the first segment of every table-driven row (the service's own routes check for themselves). */
+function authenticatedPrefixes(): string[] {
+  return [...new Set((Object.values(routes) as Route[]).filter((r) => r.kind !== "service").map((r) => `/${r.path.split("/")[1]}/*`))];
+}
+
+/** Hono writes path parameters as `:name`; the route table uses OpenAPI's `{name}`. */
 const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");

@@ -2,6 +2,7 @@
 import { runAuditLogSuite } from "./audit-log.ts";
 import { runCognitiveStoreSuite } from "./cognitive.ts";
 import { runDocumentStoreSuite } from "./documents.ts";
+import { runEventLogSuite } from "./event-log.ts";
 import { runRecordStoreSuite } from "./records.ts";
 import { runSearchFeedSuite } from "./search-feed.ts";
 import type { StoreFactory } from "./support.ts";
@@ -14,6 +15,7 @@ export function runStoreSuite(name: string, makeStore: StoreFactory): void {
   runDocumentStoreSuite(name, makeStore);
   runSearchFeedSuite(name, makeStore);
   runAuditLogSuite(name, makeStore);
+  runEventLogSuite(name, makeStore);
   runRecordStoreSuite(name, makeStore);
   runCognitiveStoreSuite(name, makeStore);
 }

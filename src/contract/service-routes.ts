@@ -1,0 +1,21 @@
+// The service's own routes as rows of the route table: liveness, metrics, this API's document, MCP over HTTP.
+import { service } from "./route.ts";
+
+export const serviceRoutes = {
+  healthz: service({ method: "GET", path: "/healthz", summary: "Liveness and readiness", auth: false, response: { description: "Ready" } }),
+  metrics: service({
+    method: "GET",
+    path: "/metrics",
+    summary: "Prometheus exposition: per-route latency and errors, cognitive layer counters",
+    auth: false,
+    response: { description: "text/plain; version=0.0.4", contentType: "text/plain" },
+  }),
+  openapi: service({ method: "GET", path: "/v1/openapi.json", summary: "This document: every route, generated from the same schemas that validate requests", auth: false, response: { description: "OpenAPI 3.1", contentType: "application/json" } }),
+  mcp: service({
+    method: "POST",
+    path: "/mcp",
+    summary: "The x-mcp-tool operations as MCP tools over Streamable HTTP (JSON-RPC; see the MCP specification)",
+    auth: true,
+    response: { description: "JSON-RPC response, or an SSE stream of them" },
+  }),
+};

@@ -1,0 +1,26 @@
+// Event streams (a grounded-answer run today, agent sessions next): an append-only log per stream, read after a seq, followed live.
+
+/** An event before the log gives it its place in the stream. */
+export interface StreamEventDraft {
+  type: string;
+  at: number;
+  data: unknown;
+}
+
+/** A logged event: its stream's seq counts from 1 with no gaps. */
+export interface StreamEvent extends StreamEventDraft {
+  stream: string;
+  seq: number;
+}
+
+export interface EventLog {
+  /** Appends to the workspace's stream in one write, after its last event. */
+  appendStream(workspaceId: string, stream: string, drafts: readonly StreamEventDraft[]): Promise<StreamEvent[]>;
+  /** The stream's events after `afterSeq`, oldest first, at most `limit`; none for an unknown stream or another workspace's. */
+  readStream(workspaceId: string, stream: string, afterSeq: number, limit: number): Promise<StreamEvent[]>;
+  /**
+   * Calls `wake` after each append to the stream through this handle; readers then read after their seq. Returns the
+   * unsubscribe. A follower that must see appends made by another process also polls (followStream does).
+   */
+  subscribeStream(workspaceId: string, stream: string, wake: () => void): () => void;
+}

@@ -1,0 +1,54 @@
+// The event log's streams in SQLite: one row per event, numbered per stream; appends wake this handle's followers.
+import type { StreamEvent, StreamEventDraft } from "../../ports/event-log.ts";
+import type { Db } from "./open.ts";
+
+interface Row {
+  stream: string;
+  seq: number;
+  type: string;
+  at: number;
+  data: string;
+}
+
+export class EventLogRepo {
+  private readonly s;
+  private readonly followers = new Map<string, Set<() => void>>();
+
+  constructor(private readonly db: Db) {
+    this.s = {
+      last: db.prepare("SELECT COALESCE(MAX(seq), 0) FROM stream_events WHERE workspace_id = ? AND stream = ?").pluck(),
+      insert: db.prepare("INSERT INTO stream_events (workspace_id, stream, seq, type, at, data) VALUES (?, ?, ?, ?, ?, ?)"),
+      read: db.prepare("SELECT stream, seq, type, at, data FROM stream_events WHERE workspace_id = ? AND stream = ? AND seq > ? ORDER BY seq LIMIT ?"),
+    };
+  }
+
+  append(workspaceId: string, stream: string, drafts: readonly StreamEventDraft[]): StreamEvent[] {
+    const events = this.db
+      .transaction(() => {
+        let seq = this.s.last.get(workspaceId, stream) as number;
+        return drafts.map((d) => {
+          this.s.insert.run(workspaceId, stream, ++seq, d.type, d.at, JSON.stringify(d.data ?? null));
+          return { stream, seq, type: d.type, at: d.at, data: d.data };
+        });
+      })
+      .immediate();
+    for (const wake of this.followers.get(key(workspaceId, stream)) ?? []) wake();
+    return events;
+  }
+
+  read(workspaceId: string, stream: string, afterSeq: number, limit: number): StreamEvent[] {
+    return (this.s.read.all(workspaceId, stream, afterSeq, limit) as Row[]).map((r) => ({ stream: r.stream, seq: r.seq, type: r.type, at: r.at, data: JSON.parse(r.data) as unknown }));
+  }
+
+  subscribe(workspaceId: string, stream: string, wake: () => void): () => void {
+    const k = key(workspaceId, stream);
+    const set = this.followers.get(k) ?? new Set();
+    this.followers.set(k, set.add(wake));
+    return () => {
+      set.delete(wake);
+      if (set.size === 0) this.followers.delete(k);
+    };
+  }
+}
+
+const key = (workspaceId: string, stream: string) => `${workspaceId}\u0000${stream}`;

@@ -1,0 +1,53 @@
+// followStream over a real SQLite store: backlog then live events, the terminal event ends it, another process's appends arrive by polling.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { StreamEvent } from "../../src/ports/event-log.ts";
+import { followStream } from "../../src/services/streams/follow.ts";
+import { openSqliteStore } from "../../src/store/sqlite/index.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "smriti-follow-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const ev = (type: string, data: unknown = null) => ({ type, at: Date.now(), data });
+const isDone = (e: StreamEvent) => e.type === "done";
+
+async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+  const all: StreamEvent[] = [];
+  for await (const e of events) all.push(e);
+  return all;
+}
+
+describe("followStream", () => {
+  it("yields the logged events after the seq, then each new one as it is appended, and ends after the terminal one", async () => {
+    const store = openSqliteStore(join(dir, "one.db"));
+    try {
+      await store.appendStream("ws", "run", [ev("a"), ev("b")]);
+      const followed = collect(followStream(store, "ws", "run", 1, isDone));
+      await new Promise((r) => setTimeout(r, 20));
+      await store.appendStream("ws", "run", [ev("c")]);
+      await store.appendStream("ws", "run", [ev("done"), ev("after")]);
+      expect((await followed).map((e) => [e.seq, e.type])).toEqual([[2, "b"], [3, "c"], [4, "done"]]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("sees events appended through another handle (another process) without a wake-up, by polling", async () => {
+    const file = join(dir, "two.db");
+    const reader = openSqliteStore(file);
+    const writer = openSqliteStore(file);
+    try {
+      const started = Date.now();
+      const followed = collect(followStream(reader, "ws", "run", 0, isDone));
+      await new Promise((r) => setTimeout(r, 50));
+      await writer.appendStream("ws", "run", [ev("x"), ev("done")]);
+      expect((await followed).map((e) => e.type)).toEqual(["x", "done"]);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await reader.close();
+      await writer.close();
+    }
+  });
+});
