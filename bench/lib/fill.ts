@@ -3,7 +3,7 @@
 //
 // The vectors go straight into the `embeddings` table (the store's own codec, toBlob) instead of through
 // Store.putEmbeddings, whose per-hash change announcement is what made the measured path too slow.
-// Recall then loads them exactly as it loads vectors written by ingest (a fresh LiveIndexes load).
+// Recall then loads them exactly as it loads vectors written by ingest (the search engine's first load).
 import Database from "better-sqlite3";
 import type { BenchDocument } from "../corpus/documents.ts";
 import { progress } from "./log.ts";

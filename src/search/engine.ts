@@ -59,7 +59,7 @@ export class SearchEngine {
     if (this.workspaces.size === 0) this.lastSeq = await this.feed.latestChange();
     else {
       const changes = await this.changesSince(this.lastSeq);
-      const vectors = await this.vectorsOf(changes, (ws) => this.workspaces.get(ws));
+      const vectors = await this.vectorsOf(changes, (ws) => this.workspaces.get(ws)?.vectors.keys() ?? []);
       for (const change of changes) this.apply(this.workspaces.get(change.workspaceId), change, vectors);
       this.lastSeq = changes.at(-1)?.seq ?? this.lastSeq;
     }
@@ -75,28 +75,30 @@ export class SearchEngine {
       if (page.length < PAGE) break;
       after = page.at(-1)!.id;
     }
-    await this.replaySince(index, workspaceId);
+    const { changes, vectors } = await this.pending(workspaceId, []);
+    for (const change of changes) this.apply(index, change, vectors);
     this.workspaces.set(workspaceId, index);
     return index;
   }
 
+  /** Loads one embedder's vectors of a workspace; searches see the index only once it is whole and caught up. */
   private async loadVectors(index: WorkspaceIndex, workspaceId: string, embedderId: string, dimensions: number): Promise<void> {
-    const vectors = new VectorIndex(dimensions, (await this.feed.vectorCount(workspaceId, embedderId)) + 1024);
+    const loaded = new VectorIndex(dimensions, (await this.feed.vectorCount(workspaceId, embedderId)) + 1024);
     for (let after = 0; ; ) {
       const page = await this.feed.chunkVectors(workspaceId, embedderId, after, PAGE);
-      for (const row of page) vectors.add(row.id, row.vector);
+      for (const row of page) loaded.add(row.id, row.vector);
       if (page.length < PAGE) break;
       after = page.at(-1)!.id;
     }
-    index.vectors.set(embedderId, vectors);
-    await this.replaySince(index, workspaceId);
+    const { changes, vectors } = await this.pending(workspaceId, [embedderId]);
+    index.vectors.set(embedderId, loaded);
+    for (const change of changes) this.apply(index, change, vectors);
   }
 
-  /** Applies this workspace's changes after the engine's last seq: what committed while its pages were read. */
-  private async replaySince(index: WorkspaceIndex, workspaceId: string): Promise<void> {
+  /** This workspace's changes after the engine's last seq (what committed while pages were read), with their vectors. */
+  private async pending(workspaceId: string, embedderIds: readonly string[]) {
     const changes = (await this.changesSince(this.lastSeq)).filter((c) => c.workspaceId === workspaceId);
-    const vectors = await this.vectorsOf(changes, () => index);
-    for (const change of changes) this.apply(index, change, vectors);
+    return { changes, vectors: await this.vectorsOf(changes, () => embedderIds) };
   }
 
   private async changesSince(seq: number): Promise<ChunkChange[]> {
@@ -109,12 +111,12 @@ export class SearchEngine {
     }
   }
 
-  /** Vectors of the added chunks, for every vector index loaded in their workspaces (by embedder id, then chunk hash). */
-  private async vectorsOf(changes: readonly ChunkChange[], indexOf: (ws: string) => WorkspaceIndex | undefined): Promise<Map<string, Map<string, Float32Array>>> {
+  /** Vectors of the added chunks from the embedders each workspace needs (by embedder id, then chunk hash). */
+  private async vectorsOf(changes: readonly ChunkChange[], embeddersOf: (ws: string) => Iterable<string>): Promise<Map<string, Map<string, Float32Array>>> {
     const wanted = new Map<string, string[]>();
     for (const c of changes) {
-      const embedders = c.chunk ? indexOf(c.workspaceId)?.vectors.keys() : undefined;
-      for (const embedderId of embedders ?? []) {
+      if (!c.chunk) continue;
+      for (const embedderId of embeddersOf(c.workspaceId)) {
         const hashes = wanted.get(embedderId) ?? [];
         if (hashes.push(c.chunk!.chunkHash) === 1) wanted.set(embedderId, hashes);
       }

@@ -12,9 +12,9 @@ export function lastEventId(c: Context): string | null {
 }
 
 /** Writes the messages as server-sent events until they end or the client goes away (the source is then closed). */
-export function sse(c: Context, messages: AsyncIterable<StreamMessage>): Response {
+export function sse(c: Context, messages: AsyncIterable<StreamMessage>, heartbeatMs = HEARTBEAT_MS): Response {
   return streamSSE(c, async (stream) => {
-    const heartbeat = setInterval(() => void stream.write(": keep-alive\n\n").catch(() => {}), HEARTBEAT_MS);
+    const heartbeat = setInterval(() => void stream.write(": keep-alive\n\n").catch(() => {}), heartbeatMs);
     const source = messages[Symbol.asyncIterator]();
     stream.onAbort(() => void source.return?.());
     try {
