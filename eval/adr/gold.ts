@@ -1,4 +1,4 @@
-// The gold fields of an ADR file, read from its own sections by a deliberately naive line reader independent of src/domain/decisions.ts.
+// The gold fields of an ADR file, read from its own sections by a deliberately naive line reader independent of src/domain/knowledge/decisions.ts.
 
 export interface AdrGold {
   title: string;

@@ -1,5 +1,5 @@
 // Part-of-speech tags of a sentence, from wink-nlp's English lite model (shipped in the npm package, ~4 MB on disk): the
-// Tagger the answerer is given (src/domain/language.ts).
+// Tagger the answerer is given (src/domain/answering/language.ts).
 import { createRequire } from "node:module";
 import type { Model, WinkMethods } from "wink-nlp";
 import type { Tagged, Tagger } from "../domain/answering/language.ts";

@@ -21,6 +21,12 @@ export interface ChunkChange {
   chunk: IndexedChunk | null;
 }
 
+/** Rows of one page and where the next starts (null after the last); the cursor is the adapter's own keyset. */
+export interface Page<T> {
+  rows: T[];
+  next: string | null;
+}
+
 /** Vectors of newly added chunks are read by hash, as the document store stores them. */
 export interface SearchFeed extends Pick<DocumentStore, "getEmbeddings"> {
   /**
@@ -32,10 +38,10 @@ export interface SearchFeed extends Pick<DocumentStore, "getEmbeddings"> {
   latestChange(): Promise<number>;
   /** Changes after `seq`, oldest first, at most `limit`. */
   changesSince(seq: number, limit: number): Promise<ChunkChange[]>;
-  /** One page of the workspace's chunks by id, after `afterId`. */
-  indexedChunks(workspaceId: string, afterId: number, limit: number): Promise<IndexedChunk[]>;
+  /** One page of the workspace's chunks in the adapter's order, from `cursor` (null: the first page). */
+  indexedChunks(workspaceId: string, cursor: string | null, limit: number): Promise<Page<IndexedChunk>>;
   /** How many of the workspace's chunks have a vector from this embedder (sizes the index before it loads). */
   vectorCount(workspaceId: string, embedderId: string): Promise<number>;
-  /** One page of the workspace's chunk vectors from this embedder, by chunk id after `afterId`. */
-  chunkVectors(workspaceId: string, embedderId: string, afterId: number, limit: number): Promise<{ id: number; vector: Float32Array }[]>;
+  /** One page of the workspace's chunk vectors from this embedder, from `cursor` (null: the first page). */
+  chunkVectors(workspaceId: string, embedderId: string, cursor: string | null, limit: number): Promise<Page<{ id: number; vector: Float32Array }>>;
 }

@@ -69,11 +69,10 @@ export class SearchEngine {
   /** Loads a workspace page by page, then replays what changed meanwhile (idempotently: a page may already hold it). */
   private async load(workspaceId: string): Promise<WorkspaceIndex> {
     const index = new WorkspaceIndex();
-    for (let after = 0; ; ) {
-      const page = await this.feed.indexedChunks(workspaceId, after, PAGE);
-      for (const chunk of page) index.add(chunk);
-      if (page.length < PAGE) break;
-      after = page.at(-1)!.id;
+    for (let cursor: string | null = null; ; ) {
+      const page = await this.feed.indexedChunks(workspaceId, cursor, PAGE);
+      for (const chunk of page.rows) index.add(chunk);
+      if ((cursor = page.next) === null) break;
     }
     const { changes, vectors } = await this.pending(workspaceId, []);
     for (const change of changes) this.apply(index, change, vectors);
@@ -84,11 +83,10 @@ export class SearchEngine {
   /** Loads one embedder's vectors of a workspace; searches see the index only once it is whole and caught up. */
   private async loadVectors(index: WorkspaceIndex, workspaceId: string, embedderId: string, dimensions: number): Promise<void> {
     const loaded = new VectorIndex(dimensions, (await this.feed.vectorCount(workspaceId, embedderId)) + 1024);
-    for (let after = 0; ; ) {
-      const page = await this.feed.chunkVectors(workspaceId, embedderId, after, PAGE);
-      for (const row of page) loaded.add(row.id, row.vector);
-      if (page.length < PAGE) break;
-      after = page.at(-1)!.id;
+    for (let cursor: string | null = null; ; ) {
+      const page = await this.feed.chunkVectors(workspaceId, embedderId, cursor, PAGE);
+      for (const row of page.rows) loaded.add(row.id, row.vector);
+      if ((cursor = page.next) === null) break;
     }
     const { changes, vectors } = await this.pending(workspaceId, [embedderId]);
     index.vectors.set(embedderId, loaded);

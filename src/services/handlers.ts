@@ -27,8 +27,11 @@ import type { UpliftService } from "./cognitive/uplift.ts";
 export type Handler<K extends JsonRouteId> = (ctx: CallContext, input: z.output<Routes[K]["input"]>) => Promise<z.input<Routes[K]["output"]>>;
 export type Handlers = { [K in JsonRouteId]: Handler<K> };
 
-/** Opens a stream: a new one from its validated input, or the rest of one after the Last-Event-ID a client sent back. */
-export type StreamHandler<K extends StreamRouteId> = (ctx: CallContext, input: z.output<Routes[K]["input"]> | null, lastEventId: string | null) => Promise<AsyncIterable<StreamMessage>>;
+/**
+ * Opens a stream: a new one from its validated input, or the rest of one after the Last-Event-ID a client sent back.
+ * `signal` aborts when the client goes away; what it missed stays in the event log.
+ */
+export type StreamHandler<K extends StreamRouteId> = (ctx: CallContext, input: z.output<Routes[K]["input"]> | null, lastEventId: string | null, signal: AbortSignal) => Promise<AsyncIterable<StreamMessage>>;
 export type StreamHandlers = { [K in StreamRouteId]: StreamHandler<K> };
 
 /** First page of open loops goals shows: sankalpa's view, not a listing API (that is GET /v1/open_loops). */
@@ -100,6 +103,6 @@ export function buildHandlers(s: Services): Handlers {
 
 export function buildStreamHandlers(s: Pick<Services, "answerStreams">): StreamHandlers {
   return {
-    grounded_answer_stream: (ctx, input, lastEventId) => s.answerStreams.open(ctx, input, lastEventId),
+    grounded_answer_stream: (ctx, input, lastEventId, signal) => s.answerStreams.open(ctx, input, lastEventId, signal),
   };
 }

@@ -140,10 +140,11 @@ describe("the answer stream", () => {
     expect(closed).not.toHaveBeenCalled(); // the run is still going: retrieve is waiting on the embedder
     abort.abort();
 
-    // The server-side stream callback ran to its end (no writer stuck on a vanished reader).
+    // The server-side stream callback ran to its end (no writer stuck on a vanished reader), while the run goes on.
     await vi.waitFor(() => expect(closed).toHaveBeenCalled(), { timeout: 10_000, interval: 25 });
     embedder.delayMs = 0;
 
+    await vi.waitFor(async () => expect((await auditQuery(svc, { trajectory_id: trajectoryId })).status).toBe(200), { timeout: 10_000, interval: 25 });
     const { events: log } = await audit(svc, { trajectory_id: trajectoryId });
     expect(log.map((e) => e.type)[0]).toBe("grounded.request");
     expect(log.at(-1)!.type).toBe("grounded.outcome");
@@ -172,6 +173,22 @@ describe("resuming a run that is still going", () => {
     expect(rest.map((e) => e.event)).toEqual(["step", "step", "step", "step", "run_complete"]);
     expect(rest.map((e) => e.id)).toEqual([1, 2, 3, 4, 5].map((n) => `${trajectoryId}/${n}`));
     expect((rest.at(-1)!.data as { response: { answer: string } }).response.answer).toBe(FACTOIDS[0]!.answer);
+  });
+});
+
+describe("resuming a run the service stopped in the middle of", () => {
+  it("gets the logged rest and then an error end (the run cannot finish any more), logged once for later resumes", async () => {
+    // A run logged by a process that stopped after its first step: the log holds run_started and one step, no end.
+    const trajectoryId = "traj_00000000-0000-4000-8000-000000000001";
+    await svc.runtime.store.appendStream(svc.workspaceId, trajectoryId, [
+      { type: "run_started", at: Date.now(), data: { trajectory_id: trajectoryId } },
+      { type: "step", at: Date.now(), data: { name: "retrieve", ms: 1, detail: {} } },
+    ]);
+    const rest = await resume(`${trajectoryId}/0`);
+    expect(rest.map((e) => [e.id, e.event])).toEqual([[`${trajectoryId}/1`, "step"], [`${trajectoryId}/2`, "run_complete"]]);
+    expect(rest.at(-1)!.data).toMatchObject({ status: "error", error: { code: "internal_error" } });
+    expect(await resume(`${trajectoryId}/1`)).toEqual(rest.slice(1));
+    expect((await svc.runtime.store.readStream(svc.workspaceId, trajectoryId, 0, 10)).filter((e) => e.type === "run_complete")).toHaveLength(1);
   });
 });
 

@@ -16,7 +16,7 @@ describe("sse()", () => {
         closed = true;
       }
     }
-    const app = new Hono().get("/s", (c) => sse(c, source(), 30));
+    const app = new Hono().get("/s", (c) => sse(c, source(), { heartbeatMs: 30 }));
     const res = await app.request("/s");
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
     const blocks = (await res.text()).split("\n\n").filter(Boolean);

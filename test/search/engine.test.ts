@@ -20,9 +20,9 @@ function counted(feed: SearchFeed) {
     changeMarker: () => feed.changeMarker(),
     latestChange: () => feed.latestChange(),
     changesSince: (seq, limit) => (calls.changes++, feed.changesSince(seq, limit)),
-    indexedChunks: (ws, after, limit) => (calls.pages++, feed.indexedChunks(ws, after, limit)),
+    indexedChunks: (ws, cursor, limit) => (calls.pages++, feed.indexedChunks(ws, cursor, limit)),
     vectorCount: (ws, id) => feed.vectorCount(ws, id),
-    chunkVectors: (ws, id, after, limit) => feed.chunkVectors(ws, id, after, limit),
+    chunkVectors: (ws, id, cursor, limit) => feed.chunkVectors(ws, id, cursor, limit),
     getEmbeddings: (id, hashes) => feed.getEmbeddings(id, hashes),
   };
   return { wrapped, calls };

@@ -24,7 +24,7 @@ describe("followStream", () => {
     const store = openSqliteStore(join(dir, "one.db"));
     try {
       await store.appendStream("ws", "run", [ev("a"), ev("b")]);
-      const followed = collect(followStream(store, "ws", "run", 1, isDone));
+      const followed = collect(followStream(store, "ws", "run", { afterSeq: 1, isLast: isDone }));
       await new Promise((r) => setTimeout(r, 20));
       await store.appendStream("ws", "run", [ev("c")]);
       await store.appendStream("ws", "run", [ev("done"), ev("after")]);
@@ -40,7 +40,7 @@ describe("followStream", () => {
     const writer = openSqliteStore(file);
     try {
       const started = Date.now();
-      const followed = collect(followStream(reader, "ws", "run", 0, isDone));
+      const followed = collect(followStream(reader, "ws", "run", { afterSeq: 0, isLast: isDone }));
       await new Promise((r) => setTimeout(r, 50));
       await writer.appendStream("ws", "run", [ev("x"), ev("done")]);
       expect((await followed).map((e) => e.type)).toEqual(["x", "done"]);
@@ -48,6 +48,21 @@ describe("followStream", () => {
     } finally {
       await reader.close();
       await writer.close();
+    }
+  });
+
+  it("ends at once when its signal aborts while it waits for the next event (a client that left)", async () => {
+    const store = openSqliteStore(join(dir, "three.db"));
+    try {
+      await store.appendStream("ws", "run", [ev("a")]);
+      const gone = new AbortController();
+      const started = performance.now();
+      const followed = collect(followStream(store, "ws", "run", { afterSeq: 0, isLast: isDone, signal: gone.signal }));
+      setTimeout(() => gone.abort(), 30);
+      expect((await followed).map((e) => e.type)).toEqual(["a"]);
+      expect(performance.now() - started).toBeLessThan(500); // well before its 1 s poll would have woken it
+    } finally {
+      await store.close();
     }
   });
 });

@@ -1,4 +1,4 @@
-// Tuning CONFIDENCE (src/domain/answer.ts): --fit fits it on the tune rows, --cv-confidence cross-validates it over the tune vaults.
+// Tuning CONFIDENCE (src/domain/answering/answer.ts): --fit fits it on the tune rows, --cv-confidence cross-validates it over the tune vaults.
 import { fitLogistic, logLoss, predict } from "../../calibrate/logistic.ts";
 import { textTable } from "../../table.ts";
 import { maxOver, tokenF1 } from "../squad.ts";

@@ -1,4 +1,4 @@
-// Tuning SENTENCE (src/domain/sentence-score.ts): --cv-sentences scans the weight of the indirect matches end to end.
+// Tuning SENTENCE (src/domain/answering/sentence-score.ts): --cv-sentences scans the weight of the indirect matches end to end.
 import { planAnswer, SENTENCE } from "../../../src/domain/answering/answer.ts";
 import { containsNormalized, maxOver, tokenF1 } from "../squad.ts";
 import { isLocomo, pct, tuneLanguage, type Harvested } from "./harvest.ts";

@@ -1,4 +1,4 @@
-// Tuning SPAN (src/domain/span-score.ts): the ranking fit, 4-fold cross-validation over the tune vaults (per candidate and end
+// Tuning SPAN (src/domain/answering/span-score.ts): the ranking fit, 4-fold cross-validation over the tune vaults (per candidate and end
 // to end), the paired ablation of each feature, and the fit that is pasted into the source.
 import { planAnswer, SPAN_MIN } from "../../../src/domain/answering/answer.ts";
 import { meanInterval } from "../../bootstrap.ts";

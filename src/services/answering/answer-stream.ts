@@ -15,6 +15,9 @@ const isLast = (e: StreamEvent) => e.type === "run_complete";
 const toMessage = (e: StreamEvent): StreamMessage => ({ id: `${e.stream}/${e.seq - 1}`, event: e.type, data: e.data });
 
 export class AnswerStreams {
+  /** Runs going on in this process: a run logged without its end and not here was cut off by a restart. */
+  private readonly running = new Set<string>();
+
   constructor(
     private readonly grounded: GroundedService,
     private readonly log: EventLog,
@@ -23,41 +26,45 @@ export class AnswerStreams {
   ) {}
 
   /** A new run (it goes on, and is logged, whether or not anyone listens), or the rest of one after `lastEventId`. */
-  async open(call: CallContext, body: GroundedAnswerRequest | null, lastEventId: string | null): Promise<AsyncIterable<StreamMessage>> {
-    if (lastEventId !== null) return this.resume(call, lastEventId);
+  async open(call: CallContext, body: GroundedAnswerRequest | null, lastEventId: string | null, signal?: AbortSignal): Promise<AsyncIterable<StreamMessage>> {
+    if (lastEventId !== null) return this.resume(call, lastEventId, signal);
     const trajectoryId = `traj_${randomUUID()}`;
-    void this.run(call, body!, trajectoryId);
-    return this.follow(call, trajectoryId, 0);
+    this.running.add(trajectoryId);
+    void this.run(call, body!, trajectoryId).finally(() => this.running.delete(trajectoryId));
+    return this.follow(call, trajectoryId, 0, signal);
   }
 
-  private async resume(call: CallContext, lastEventId: string): Promise<AsyncIterable<StreamMessage>> {
+  private async resume(call: CallContext, lastEventId: string, signal?: AbortSignal): Promise<AsyncIterable<StreamMessage>> {
     const m = EVENT_ID.exec(lastEventId.trim());
     if (!m) throw new AppError("invalid_request", "Last-Event-ID must be '<trajectory_id>/<n>' as sent by this stream");
     const [trajectoryId, n] = [m[1]!, Number(m[2])];
     const ws = call.workspaceId;
-    // The run's events are in this workspace's log from its first one on, so an unknown or foreign run is a plain 404.
-    if ((await this.log.readStream(ws, trajectoryId, 0, 1)).length === 0) throw new AppError("not_found", `no answer run '${trajectoryId}' in this workspace`);
+    // Ids are handed out only after their event is logged (in this workspace), so an id with no event was never sent.
     const [seen] = await this.log.readStream(ws, trajectoryId, n, 1);
-    if (!seen && (await this.finished(ws, trajectoryId, n))) throw new AppError("not_found", `run ${trajectoryId} sent no event ${n}`);
-    // After the run's last event nothing is missing: the stream opens and ends.
-    return seen && isLast(seen) ? (async function* () {})() : this.follow(call, trajectoryId, n + 1);
+    if (!seen) throw new AppError("not_found", `no event ${n} of an answer run '${trajectoryId}' in this workspace`);
+    if (isLast(seen)) return (async function* () {})(); // after the run's last event nothing is missing
+    await this.endIfCutOff(ws, trajectoryId);
+    return this.follow(call, trajectoryId, n + 1, signal);
   }
 
-  /** True when the run has ended (it holds at most n events here, so one read covers it). */
-  private async finished(workspaceId: string, trajectoryId: string, n: number): Promise<boolean> {
-    return (await this.log.readStream(workspaceId, trajectoryId, 0, Math.min(n + 1, 10_000))).some(isLast);
+  /** A run whose process stopped before its end gets its end now (an error), so its followers finish too. */
+  private async endIfCutOff(workspaceId: string, trajectoryId: string): Promise<void> {
+    if (this.running.has(trajectoryId) || (await this.log.readStream(workspaceId, trajectoryId, 0, 10_000)).some(isLast)) return;
+    const e = new AppError("internal_error", "the run was cut off (the service stopped before it finished); ask again");
+    await this.log.appendStream(workspaceId, trajectoryId, [{ type: "run_complete", at: this.clock.now().getTime(), data: { status: "error", ...errorBody(e) } }]);
   }
 
-  private async *follow(call: CallContext, trajectoryId: string, afterSeq: number): AsyncGenerator<StreamMessage> {
-    for await (const e of followStream(this.log, call.workspaceId, trajectoryId, afterSeq, isLast)) yield toMessage(e);
+  private async *follow(call: CallContext, trajectoryId: string, afterSeq: number, signal?: AbortSignal): AsyncGenerator<StreamMessage> {
+    for await (const e of followStream(this.log, call.workspaceId, trajectoryId, { afterSeq, isLast, signal })) yield toMessage(e);
   }
 
   /** Runs the answer, logging each event as it happens; a failure ends the run with run_complete status error. */
   private async run(call: CallContext, body: GroundedAnswerRequest, trajectoryId: string): Promise<void> {
     let logged: Promise<unknown> = Promise.resolve();
+    // In order, and each on its own: one failed append (a busy database) must not silence the rest, least of all the end.
     const emit = (type: string, data: unknown) => {
       const draft = { type, at: this.clock.now().getTime(), data };
-      logged = logged.then(() => this.log.appendStream(call.workspaceId, trajectoryId, [draft]));
+      logged = logged.then(() => this.log.appendStream(call.workspaceId, trajectoryId, [draft])).catch((err: unknown) => this.logError(`grounded stream ${trajectoryId}: ${type} not logged (${(err as Error).message})`));
     };
     emit("run_started", { trajectory_id: trajectoryId });
     try {
@@ -68,6 +75,6 @@ export class AnswerStreams {
       const e = err instanceof AppError ? err : new AppError("internal_error", "internal error");
       emit("run_complete", { status: "error", ...errorBody(e) });
     }
-    await logged.catch((err: unknown) => this.logError(`grounded stream ${trajectoryId}: not logged (${(err as Error).message})`));
+    await logged;
   }
 }

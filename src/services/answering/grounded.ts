@@ -26,7 +26,6 @@ export interface Deliberation {
 }
 
 export interface AnswerHooks {
-  onStart?(trajectoryId: string): void;
   onStep?(step: TrajectoryStep): void;
 }
 
@@ -60,7 +59,6 @@ export class GroundedService {
       steps.push(s);
       hooks.onStep?.(s);
     };
-    hooks.onStart?.(trajectoryId);
     const now = this.clock.now();
 
     let t = performance.now();

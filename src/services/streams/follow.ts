@@ -5,28 +5,40 @@ import type { EventLog, StreamEvent } from "../../ports/event-log.ts";
 const POLL_MS = 1_000;
 const PAGE = 500;
 
-/** Yields the stream's events after `afterSeq` in order, waiting for more, and returns after the first `isLast` one. */
-export async function* followStream(log: EventLog, workspaceId: string, stream: string, afterSeq: number, isLast: (e: StreamEvent) => boolean): AsyncGenerator<StreamEvent> {
+export interface Follow {
+  afterSeq: number;
+  isLast(e: StreamEvent): boolean;
+  /** Ends the follow at once (the client went away), even while it waits for the next event. */
+  signal?: AbortSignal | undefined;
+}
+
+/** Yields the stream's events after `afterSeq` in order, waiting for more; returns after the first `isLast` one or on abort. */
+export async function* followStream(log: EventLog, workspaceId: string, stream: string, opts: Follow): AsyncGenerator<StreamEvent> {
   let woken = () => {};
+  let timer: NodeJS.Timeout | undefined;
   const unsubscribe = log.subscribeStream(workspaceId, stream, () => woken());
+  const abort = () => woken();
+  opts.signal?.addEventListener("abort", abort);
   try {
-    for (let seq = afterSeq; ; ) {
+    for (let seq = opts.afterSeq; !opts.signal?.aborted; ) {
       // Armed before the read, so an append between the read and the wait is not missed.
-      let timer: NodeJS.Timeout | undefined;
       const wake = new Promise<void>((resolve) => {
         woken = resolve;
         timer = setTimeout(resolve, POLL_MS);
       });
       const page = await log.readStream(workspaceId, stream, seq, PAGE);
       for (const event of page) {
+        if (opts.signal?.aborted) return;
         yield event;
-        if (isLast(event)) return clearTimeout(timer);
+        if (opts.isLast(event)) return;
         seq = event.seq;
       }
       if (page.length < PAGE) await wake;
       clearTimeout(timer);
     }
   } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener("abort", abort);
     unsubscribe();
   }
 }

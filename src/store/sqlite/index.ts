@@ -132,9 +132,9 @@ class SqliteStore implements Store {
   changeMarker = () => this.feed.changeMarker();
   latestChange = async () => this.feed.latestChange();
   changesSince = async (seq: number, limit: number) => this.feed.changesSince(seq, limit);
-  indexedChunks = async (ws: string, afterId: number, limit: number) => this.feed.indexedChunks(ws, afterId, limit);
+  indexedChunks = async (ws: string, cursor: string | null, limit: number) => this.feed.indexedChunks(ws, cursor, limit);
   vectorCount = async (ws: string, embedderId: string) => this.feed.vectorCount(ws, embedderId);
-  chunkVectors = async (ws: string, embedderId: string, afterId: number, limit: number) => this.feed.chunkVectors(ws, embedderId, afterId, limit);
+  chunkVectors = async (ws: string, embedderId: string, cursor: string | null, limit: number) => this.feed.chunkVectors(ws, embedderId, cursor, limit);
 
   async getEmbeddings(embedderId: string, hashes: readonly string[]): Promise<Map<string, Float32Array>> {
     const stmt = this.vectorStmts.get;

@@ -1,5 +1,5 @@
 // The SearchFeed of the SQLite store: chunk pages, vector pages and the changes log, read by the search engine.
-import type { ChunkChange, IndexedChunk } from "../../ports/search-feed.ts";
+import type { ChunkChange, IndexedChunk, Page } from "../../ports/search-feed.ts";
 import type { Db } from "./open.ts";
 import { OP_ADD } from "./schema.ts";
 import { fromBlob } from "./vector-blob.ts";
@@ -35,13 +35,17 @@ export class SearchFeedRepo {
     this.s = {
       dataVersion: db.prepare("PRAGMA data_version").pluck(),
       maxSeq: db.prepare("SELECT COALESCE(MAX(seq), 0) FROM changes").pluck(),
-      chunks: db.prepare("SELECT id, source_path, terms, authored_at, chunk_hash FROM chunks WHERE workspace_id = ? AND id > ? ORDER BY id LIMIT ?"),
+      // Keyset pages in the order of the chunks_by_source index (workspace_id, source_path, rowid): no sort per page.
+      chunks: db.prepare(
+        "SELECT id, source_path, terms, authored_at, chunk_hash FROM chunks WHERE workspace_id = ? AND (source_path, id) > (?, ?) ORDER BY source_path, id LIMIT ?",
+      ),
       changes: db.prepare(
         `SELECT c.seq, c.workspace_id, c.chunk_id, c.op, k.source_path, k.terms, k.authored_at, k.chunk_hash
          FROM changes c LEFT JOIN chunks k ON k.id = c.chunk_id WHERE c.seq > ? ORDER BY c.seq LIMIT ?`,
       ),
       vectors: db.prepare(
-        "SELECT k.id, e.vector FROM chunks k JOIN embeddings e ON e.chunk_hash = k.chunk_hash AND e.embedder_id = ? WHERE k.workspace_id = ? AND k.id > ? ORDER BY k.id LIMIT ?",
+        `SELECT k.id, k.source_path, e.vector FROM chunks k CROSS JOIN embeddings e ON e.chunk_hash = k.chunk_hash AND e.embedder_id = ?
+         WHERE k.workspace_id = ? AND (k.source_path, k.id) > (?, ?) ORDER BY k.source_path, k.id LIMIT ?`,
       ),
       vectorCount: db.prepare("SELECT COUNT(*) FROM chunks k JOIN embeddings e ON e.chunk_hash = k.chunk_hash AND e.embedder_id = ? WHERE k.workspace_id = ?").pluck(),
     };
@@ -74,11 +78,20 @@ export class SearchFeedRepo {
     }));
   }
 
-  indexedChunks = (workspaceId: string, afterId: number, limit: number): IndexedChunk[] => (this.s.chunks.all(workspaceId, afterId, limit) as ChunkRow[]).map(toIndexed);
+  indexedChunks(workspaceId: string, cursor: string | null, limit: number): Page<IndexedChunk> {
+    const rows = this.s.chunks.all(workspaceId, ...after(cursor), limit) as ChunkRow[];
+    return { rows: rows.map(toIndexed), next: nextCursor(rows, limit) };
+  }
 
   vectorCount = (workspaceId: string, embedderId: string): number => this.s.vectorCount.get(embedderId, workspaceId) as number;
 
-  chunkVectors(workspaceId: string, embedderId: string, afterId: number, limit: number): { id: number; vector: Float32Array }[] {
-    return (this.s.vectors.all(embedderId, workspaceId, afterId, limit) as { id: number; vector: Buffer }[]).map((r) => ({ id: r.id, vector: fromBlob(r.vector) }));
+  chunkVectors(workspaceId: string, embedderId: string, cursor: string | null, limit: number): Page<{ id: number; vector: Float32Array }> {
+    const rows = this.s.vectors.all(embedderId, workspaceId, ...after(cursor), limit) as { id: number; source_path: string; vector: Buffer }[];
+    return { rows: rows.map((r) => ({ id: r.id, vector: fromBlob(r.vector) })), next: nextCursor(rows, limit) };
   }
 }
+
+/** A page cursor is the last row's (source_path, id); the first page starts before every row. */
+const after = (cursor: string | null): [string, number] => (cursor ? (JSON.parse(cursor) as [string, number]) : ["", 0]);
+const nextCursor = (rows: readonly { id: number; source_path: string }[], limit: number): string | null =>
+  rows.length < limit ? null : JSON.stringify([rows.at(-1)!.source_path, rows.at(-1)!.id]);

@@ -14,7 +14,7 @@ import { lastEventId, sse } from "./sse.ts";
 
 type Env = { Variables: { call: CallContext; errorCode?: string } };
 type JsonHandler = (call: CallContext, input: unknown) => Promise<unknown>;
-type StreamHandler = (call: CallContext, input: unknown, lastEventId: string | null) => Promise<AsyncIterable<StreamMessage>>;
+type StreamHandler = (call: CallContext, input: unknown, lastEventId: string | null, signal: AbortSignal) => Promise<AsyncIterable<StreamMessage>>;
 
 export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void): Hono<Env> {
   const app = new Hono<Env>();
@@ -76,7 +76,8 @@ function mountJson(app: Hono<Env>, row: Operation, handler: JsonHandler): void {
 function mountStream(app: Hono<Env>, row: StreamOperation, handler: StreamHandler): void {
   app.on(row.method, honoPath(row.path), async (c) => {
     const resume = lastEventId(c);
-    return sse(c, await handler(c.get("call"), resume ? null : await inputOf(c, row), resume));
+    const gone = new AbortController();
+    return sse(c, await handler(c.get("call"), resume ? null : await inputOf(c, row), resume, gone.signal), { onAbort: () => gone.abort() });
   });
 }
 
@@ -87,9 +88,20 @@ async function inputOf(c: Context<Env>, row: Operation | StreamOperation): Promi
   return parsed.data;
 }
 
-/** `/v1/*`, `/sdk/*`: the first segment of every table-driven row (the service's own routes check for themselves). */
+/** `/v1/*`, `/sdk/cognitive/*`: the common prefix of the table-driven rows under each first segment (the service's own routes check for themselves). */
 function authenticatedPrefixes(): string[] {
-  return [...new Set((Object.values(routes) as Route[]).filter((r) => r.kind !== "service").map((r) => `/${r.path.split("/")[1]}/*`))];
+  const groups = new Map<string, string[][]>();
+  for (const row of Object.values(routes) as Route[]) {
+    if (row.kind === "service") continue;
+    const segments = row.path.split("/").slice(1);
+    groups.set(segments[0]!, [...(groups.get(segments[0]!) ?? []), segments]);
+  }
+  return [...groups.values()].map((paths) => {
+    const first = paths[0]!;
+    let n = 0;
+    while (n < first.length - 1 && !first[n]!.startsWith("{") && paths.every((p) => n < p.length - 1 && p[n] === first[n])) n++;
+    return `/${first.slice(0, n).join("/")}/*`;
+  });
 }
 
 /** Hono writes path parameters as `:name`; the route table uses OpenAPI's `{name}`. */

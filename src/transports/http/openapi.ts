@@ -61,7 +61,8 @@ function streamOperation(id: string, row: StreamOperation) {
 }
 
 function serviceOperation(id: string, row: ServiceRoute) {
-  const content = row.response.contentType ? { content: { [row.response.contentType]: { schema: { type: "string" } } } } : {};
+  const type = row.response.contentType === "application/json" ? "object" : "string";
+  const content = row.response.contentType ? { content: { [row.response.contentType]: { schema: { type } } } } : {};
   return {
     operationId: id,
     summary: row.summary,

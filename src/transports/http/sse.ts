@@ -11,12 +11,15 @@ export function lastEventId(c: Context): string | null {
   return c.req.header("last-event-id")?.trim() || null;
 }
 
-/** Writes the messages as server-sent events until they end or the client goes away (the source is then closed). */
-export function sse(c: Context, messages: AsyncIterable<StreamMessage>, heartbeatMs = HEARTBEAT_MS): Response {
+/**
+ * Writes the messages as server-sent events until they end or the client goes away; then `onAbort` runs (the handler's
+ * signal, which ends a source waiting for its next message) and the source is closed.
+ */
+export function sse(c: Context, messages: AsyncIterable<StreamMessage>, opts: { heartbeatMs?: number; onAbort?: () => void } = {}): Response {
   return streamSSE(c, async (stream) => {
-    const heartbeat = setInterval(() => void stream.write(": keep-alive\n\n").catch(() => {}), heartbeatMs);
+    const heartbeat = setInterval(() => void stream.write(": keep-alive\n\n").catch(() => {}), opts.heartbeatMs ?? HEARTBEAT_MS);
     const source = messages[Symbol.asyncIterator]();
-    stream.onAbort(() => void source.return?.());
+    stream.onAbort(() => opts.onAbort?.());
     try {
       for (let next = await source.next(); !next.done && !stream.aborted; next = await source.next())
         await stream.writeSSE({ id: next.value.id, event: next.value.event, data: JSON.stringify(next.value.data) });

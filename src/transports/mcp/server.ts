@@ -3,7 +3,8 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { AppError, errorBody, toAppError, validationError } from "../../contract/errors.ts";
-import { operations, type OperationId } from "../../contract/operations.ts";
+import type { Operation, Route } from "../../contract/route.ts";
+import { routes, type JsonRouteId, type RouteId } from "../../contract/routes.ts";
 import type { CallContext } from "../../services/context.ts";
 import type { Runtime } from "../../runtime.ts";
 
@@ -25,19 +26,19 @@ function objectSchema(js: JsonObjectSchema): Tool["inputSchema"] {
   } as Tool["inputSchema"];
 }
 
-/** Tool name -> operation id, for every row that names a tool. */
-const toolOperations = new Map<string, OperationId>(
-  (Object.keys(operations) as OperationId[]).flatMap((id) => {
-    const tool = operations[id].tool;
-    return tool ? [[tool, id] as const] : [];
-  }),
+/** Tool name -> JSON route, for every row of the route table that names a tool. */
+const toolRoutes = new Map<string, { id: JsonRouteId; row: Operation }>(
+  (Object.entries(routes) as [RouteId, Route][]).flatMap(([id, row]) => (row.kind !== "stream" && row.kind !== "service" && row.tool ? [[row.tool, { id: id as JsonRouteId, row }] as const] : [])),
 );
 
 // Computed once: the table is static and a stateless HTTP server builds a server per request.
-const toolDefinitions: Tool[] = [...toolOperations].map(([name, id]) => {
-  const op = operations[id];
-  return { name, title: op.summary, description: op.description, inputSchema: jsonSchema(op.input, "input"), outputSchema: jsonSchema(op.output, "output") };
-});
+const toolDefinitions: Tool[] = [...toolRoutes].map(([name, { row }]) => ({
+  name,
+  title: row.summary,
+  description: row.description,
+  inputSchema: jsonSchema(row.input, "input"),
+  outputSchema: jsonSchema(row.output, "output"),
+}));
 
 /** Renders an AppError as an isError result carrying the HTTP error envelope, so clients branch on the same codes. */
 export function toolError(err: AppError): CallToolResult {
@@ -53,10 +54,10 @@ export function createMcpServer(runtime: Runtime, call: CallContext | (() => Pro
   const server = new Server({ name: "smriti", version: runtime.version }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolDefinitions }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const id = toolOperations.get(request.params.name);
-    if (!id) return toolError(new AppError("not_found", `no tool '${request.params.name}'; call tools/list`));
-    const op = operations[id];
-    const handler = runtime.handlers[id] as (call: CallContext, input: unknown) => Promise<Record<string, unknown>>;
+    const tool = toolRoutes.get(request.params.name);
+    if (!tool) return toolError(new AppError("not_found", `no tool '${request.params.name}'; call tools/list`));
+    const op = tool.row;
+    const handler = runtime.handlers[tool.id] as (call: CallContext, input: unknown) => Promise<Record<string, unknown>>;
     try {
       const ctx = typeof call === "function" ? await call() : call;
       const parsed = op.input.safeParse(request.params.arguments ?? {});

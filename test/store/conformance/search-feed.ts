@@ -44,6 +44,35 @@ export function runSearchFeedSuite(name: string, makeStore: StoreFactory): void 
     });
   });
 
+  describe("pages", () => {
+    it("pages every chunk and every vector of one workspace exactly once, whatever the page size", async () => {
+      const { store, a, b } = await twoWorkspaces();
+      for (const path of ["m.md", "a.md", "z/q.md"]) await put(store, a, path, `# ${path}\n\nOne ${path} part.\n\n# Two\n\nAnother ${path} part.\n`);
+      await put(store, b, "b.md", "# B\n\nBeta only.\n");
+      const mine = (await Promise.all(["m.md", "a.md", "z/q.md"].map((p) => store.documentChunks(a, p)))).flat();
+      await store.putEmbeddings("emb@1", new Map(mine.slice(0, 4).map((c, i) => [c.chunkHash, unit(1, i, 0)])));
+      for (const size of [1, 2, 5, 100]) {
+        const chunks: number[] = [];
+        for (let cursor: string | null = null, n = 0; n === 0 || cursor !== null; n++) {
+          const page = await store.indexedChunks(a, cursor, size);
+          expect(page.rows.length).toBeLessThanOrEqual(size);
+          chunks.push(...page.rows.map((r) => r.id));
+          cursor = page.next;
+        }
+        expect(chunks.sort((x, y) => x - y), `page size ${size}`).toEqual(mine.map((c) => c.id).sort((x, y) => x - y));
+        const vectors: number[] = [];
+        for (let cursor: string | null = null, n = 0; n === 0 || cursor !== null; n++) {
+          const page = await store.chunkVectors(a, "emb@1", cursor, size);
+          vectors.push(...page.rows.map((r) => r.id));
+          cursor = page.next;
+        }
+        expect(vectors.sort((x, y) => x - y), `page size ${size}`).toEqual(mine.slice(0, 4).map((c) => c.id).sort((x, y) => x - y));
+      }
+      expect(await store.vectorCount(a, "emb@1")).toBe(4);
+      expect(await store.vectorCount(b, "emb@1")).toBe(0);
+    });
+  });
+
   describe("dense search", () => {
     it("scopes vectors and events too", async () => {
       const { store, a, b } = await twoWorkspaces();
