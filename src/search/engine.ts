@@ -4,8 +4,8 @@ import { runSearch, type SearchRequest, type SearchResult } from "./request.ts";
 import { VectorIndex } from "./vector-index.ts";
 import { WorkspaceIndex } from "./workspace-index.ts";
 
-/** Rows per page when a workspace's chunks or vectors load. */
-const PAGE = 10_000;
+/** Rows per page when a workspace loads: small enough to die young (10,000 rows per page left RSS 40 MB higher at 100k chunks). */
+const PAGE = 1_000;
 
 /**
  * Freshness rule: before each search the feed's synchronous change marker is compared with the last one seen; only
