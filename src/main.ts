@@ -70,7 +70,6 @@ export interface FullRuntime extends Runtime {
   /** The CLI reviews memory proposals directly. */
   proposals: ProposalService;
   grounded: GroundedService;
-  audit: AuditService;
   /** process() traces, read back by id. */
   traces: TraceLog;
   retriever: Retriever;
@@ -137,7 +136,6 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     streams: buildStreamHandlers({ answerStreams }),
     proposals,
     grounded,
-    audit,
     metrics: createMetrics(() => cognitive.pipeline.counters.totals()),
     log,
     store,
