@@ -22,10 +22,11 @@ const Chunk = z.object({
   usage: z.object({ prompt_tokens: z.number().int().min(0), completion_tokens: z.number().int().min(0) }).nullish(),
 });
 
-/** Turns a stream's `data:` payloads into provider events: text at once, each tool call once its fragments are whole. */
+/** Turns a stream's `data:` payloads into provider events: text at once, the tool calls whole once the model finishes. */
 export class ChatStreamAssembler {
   private readonly calls = new Map<number, { id: string; name: string; arguments: string }>();
   private finishReason: string | null = null;
+  private callsSent = false;
   private ended = false;
 
   /** One `data:` payload (without the prefix); returns the events it completes. */
@@ -52,22 +53,30 @@ export class ChatStreamAssembler {
       }
       this.finishReason = choice.finish_reason ?? this.finishReason;
     }
+    // The model is done once it says why: its tool calls are whole then (before the usage chunk that may follow).
+    if (this.finishReason !== null) out.push(...this.takeCalls());
     if (chunk.data.usage) out.push({ type: "usage", inputTokens: chunk.data.usage.prompt_tokens, outputTokens: chunk.data.usage.completion_tokens });
     return out;
   }
 
-  /** The end of the stream: the assembled tool calls and done; a stream that never said why it finished was cut off. */
+  /** The end of the stream: done; a stream that never said why it finished was cut off. */
   end(): ProviderEvent[] {
     if (this.ended) return [];
     this.ended = true;
     if (this.finishReason === null) throw new ProviderError("cut", "the stream ended before the model finished");
-    const calls: ProviderEvent[] = [...this.calls.entries()]
+    return [...this.takeCalls(), { type: "done", finishReason: this.finishReason }];
+  }
+
+  /** The assembled tool calls in index order, once. */
+  private takeCalls(): ProviderEvent[] {
+    if (this.callsSent) return [];
+    this.callsSent = true;
+    return [...this.calls.entries()]
       .sort(([a], [b]) => a - b)
       .map(([index, c]): ProviderEvent => {
         if (!c.name) throw new ProviderError("protocol", `tool call ${index} has no name`);
         const call: ToolCallRequest = { id: c.id || `call_${index}`, name: c.name, arguments: c.arguments || "{}" };
         return { type: "tool_call", call };
       });
-    return [...calls, { type: "done", finishReason: this.finishReason }];
   }
 }

@@ -44,6 +44,6 @@ export interface LlmProvider {
   /** e.g. "openai", "extractive". */
   readonly id: string;
   readonly model: string;
-  /** One model step: text deltas as they come, then complete tool calls, usage, and done. Throws ProviderError. */
+  /** One model step: text deltas as they come, the complete tool calls when the model finishes, usage, then done. Throws ProviderError. */
   step(req: { messages: readonly ChatMessage[]; tools: readonly ToolSpec[]; signal?: AbortSignal | undefined }): AsyncIterable<ProviderEvent>;
 }
