@@ -1,5 +1,5 @@
 // The search engine: per-workspace in-memory indexes fed by any store's SearchFeed, kept current by its change log.
-import type { ChunkChange, SearchFeed } from "../ports/search-feed.ts";
+import type { ChunkChange, Page, SearchFeed } from "../ports/search-feed.ts";
 import { runSearch, type SearchRequest, type SearchResult } from "./request.ts";
 import { VectorIndex } from "./vector-index.ts";
 import { WorkspaceIndex } from "./workspace-index.ts";
@@ -69,11 +69,7 @@ export class SearchEngine {
   /** Loads a workspace page by page, then replays what changed meanwhile (idempotently: a page may already hold it). */
   private async load(workspaceId: string): Promise<WorkspaceIndex> {
     const index = new WorkspaceIndex();
-    for (let cursor: string | null = null; ; ) {
-      const page = await this.feed.indexedChunks(workspaceId, cursor, PAGE);
-      for (const chunk of page.rows) index.add(chunk);
-      if ((cursor = page.next) === null) break;
-    }
+    await eachPage((cursor) => this.feed.indexedChunks(workspaceId, cursor, PAGE), (chunk) => index.add(chunk));
     const { changes, vectors } = await this.pending(workspaceId, []);
     for (const change of changes) this.apply(index, change, vectors);
     this.workspaces.set(workspaceId, index);
@@ -83,11 +79,7 @@ export class SearchEngine {
   /** Loads one embedder's vectors of a workspace; searches see the index only once it is whole and caught up. */
   private async loadVectors(index: WorkspaceIndex, workspaceId: string, embedderId: string, dimensions: number): Promise<void> {
     const loaded = new VectorIndex(dimensions, (await this.feed.vectorCount(workspaceId, embedderId)) + 1024);
-    for (let cursor: string | null = null; ; ) {
-      const page = await this.feed.chunkVectors(workspaceId, embedderId, cursor, PAGE);
-      for (const row of page.rows) loaded.add(row.id, row.vector);
-      if ((cursor = page.next) === null) break;
-    }
+    await eachPage((cursor) => this.feed.chunkVectors(workspaceId, embedderId, cursor, PAGE), (row) => loaded.add(row.id, row.vector));
     const { changes, vectors } = await this.pending(workspaceId, [embedderId]);
     index.vectors.set(embedderId, loaded);
     for (const change of changes) this.apply(index, change, vectors);
@@ -133,5 +125,14 @@ export class SearchEngine {
       const vector = vectors.get(embedderId)?.get(change.chunk.chunkHash);
       if (vector) vectorIndex.add(change.chunkId, vector);
     }
+  }
+}
+
+/** Walks a feed's pages from the first, handing each row to `take`. */
+async function eachPage<T>(fetch: (cursor: string | null) => Promise<Page<T>>, take: (row: T) => void): Promise<void> {
+  for (let cursor: string | null = null; ; ) {
+    const page = await fetch(cursor);
+    for (const row of page.rows) take(row);
+    if ((cursor = page.next) === null) return;
   }
 }

@@ -1,6 +1,7 @@
 // The SearchFeed port: what the search engine loads and catches up on, seen through searches.
 import { describe, expect, it } from "vitest";
 import { tokenize } from "../../../src/domain/text/tokenize.ts";
+import type { Page } from "../../../src/ports/search-feed.ts";
 import type { ChunkFilter } from "../../../src/search/types.ts";
 import { T0 } from "../../helpers/documents.ts";
 import { DAY, dense, draft, engineOf, lexical, put, storeHandles, unit, type StoreFactory } from "./support.ts";
@@ -51,22 +52,21 @@ export function runSearchFeedSuite(name: string, makeStore: StoreFactory): void 
       await put(store, b, "b.md", "# B\n\nBeta only.\n");
       const mine = (await Promise.all(["m.md", "a.md", "z/q.md"].map((p) => store.documentChunks(a, p)))).flat();
       await store.putEmbeddings("emb@1", new Map(mine.slice(0, 4).map((c, i) => [c.chunkHash, unit(1, i, 0)])));
-      for (const size of [1, 2, 5, 100]) {
-        const chunks: number[] = [];
+      /** Every row id of a paged read, checking each page keeps to the size. */
+      const allIds = async (size: number, read: (cursor: string | null) => Promise<Page<{ id: number }>>) => {
+        const ids: number[] = [];
         for (let cursor: string | null = null, n = 0; n === 0 || cursor !== null; n++) {
-          const page = await store.indexedChunks(a, cursor, size);
+          const page = await read(cursor);
           expect(page.rows.length).toBeLessThanOrEqual(size);
-          chunks.push(...page.rows.map((r) => r.id));
+          ids.push(...page.rows.map((r) => r.id));
           cursor = page.next;
         }
-        expect(chunks.sort((x, y) => x - y), `page size ${size}`).toEqual(mine.map((c) => c.id).sort((x, y) => x - y));
-        const vectors: number[] = [];
-        for (let cursor: string | null = null, n = 0; n === 0 || cursor !== null; n++) {
-          const page = await store.chunkVectors(a, "emb@1", cursor, size);
-          vectors.push(...page.rows.map((r) => r.id));
-          cursor = page.next;
-        }
-        expect(vectors.sort((x, y) => x - y), `page size ${size}`).toEqual(mine.slice(0, 4).map((c) => c.id).sort((x, y) => x - y));
+        return ids.sort((x, y) => x - y);
+      };
+      const sorted = (chunks: readonly { id: number }[]) => chunks.map((c) => c.id).sort((x, y) => x - y);
+      for (const size of [1, 2, 5, 100]) {
+        expect(await allIds(size, (cursor) => store.indexedChunks(a, cursor, size)), `page size ${size}`).toEqual(sorted(mine));
+        expect(await allIds(size, (cursor) => store.chunkVectors(a, "emb@1", cursor, size)), `page size ${size}`).toEqual(sorted(mine.slice(0, 4)));
       }
       expect(await store.vectorCount(a, "emb@1")).toBe(4);
       expect(await store.vectorCount(b, "emb@1")).toBe(0);
