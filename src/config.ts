@@ -9,6 +9,7 @@ const Env = z.object({
   SVC_MULTI_TENANT: z.enum(["0", "1", ""]).default("0"),
   SMRITI_SYNC: z.enum(["normal", "full"]).default("normal"),
   SMRITI_DENSE_KNN: z.enum(["0", "1", ""]).default(""),
+  SMRITI_POLICY_DIR: z.string().optional(),
   SMRITI_AUTOTUNE_MINUTES: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().min(0).default(30)),
 });
 
@@ -21,6 +22,10 @@ export interface Config {
   synchronous: "normal" | "full";
   /** Hybrid recall also takes nearest neighbours from a scan of every vector; null = decide by embedder. */
   denseKnn: boolean | null;
+  /** Session policy files (policy_path names one inside it). */
+  policyDir: string;
+  /** Each session's task workspace for file tools: <sessionsDir>/<workspace>/<session>. */
+  sessionsDir: string;
   /** The server's automatic tuner checks for new feedback this often; 0 = off. */
   autoTuneMinutes: number;
   env: NodeJS.ProcessEnv;
@@ -36,6 +41,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | unde
     host: flags.host ?? e.SMRITI_HOST,
     dataDir,
     dbFile: resolve(dataDir, "smriti.db"),
+    policyDir: resolve(e.SMRITI_POLICY_DIR ?? resolve(dataDir, "policies")),
+    sessionsDir: resolve(dataDir, "sessions"),
     multiTenant: e.SVC_MULTI_TENANT === "1",
     synchronous: e.SMRITI_SYNC,
     denseKnn: e.SMRITI_DENSE_KNN === "" ? null : e.SMRITI_DENSE_KNN === "1",

@@ -36,6 +36,14 @@ import { defaultRetrievalConfig, type RetrievalConfig } from "./search/retrieval
 import { Retriever } from "./search/retriever.ts";
 import { SearchEngine } from "./search/engine.ts";
 import { openSqliteStore } from "./store/sqlite/index.ts";
+import { createProviderSet } from "./llm/providers.ts";
+import type { ProviderSet } from "./ports/llm.ts";
+import { ChatSessions } from "./sessions/chat-sessions.ts";
+import { Harness } from "./sessions/harness.ts";
+import { buildSessionHandlers, buildSessionStreamHandlers } from "./sessions/handlers.ts";
+import { SessionLog } from "./sessions/session-log.ts";
+import { fileTools } from "./sessions/tools/file-tools.ts";
+import { memoryTools } from "./sessions/tools/memory-tools.ts";
 
 export const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
@@ -61,6 +69,8 @@ export interface RuntimeOptions {
    * The eval turns it off: runtimes over one shared store must each start from the same state to be compared.
    */
   restoreLearned?: boolean;
+  /** The session providers (default: from SMRITI_LLM_*). */
+  providers?: ProviderSet;
 }
 
 export interface FullRuntime extends Runtime {
@@ -111,10 +121,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   autoTuner?.start(config.autoTuneMinutes);
   const traces = new TraceLog(store, () => clock.now().getTime(), log);
   const answerStreams = new AnswerStreams(grounded, store, clock, log);
-  return {
-    version: VERSION,
-    auth,
-    handlers: buildHandlers({
+  const serviceHandlers = buildHandlers({
       memory,
       ingest,
       grounded,
@@ -132,8 +139,25 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       cognitive,
       traces,
       answerStreams,
-    }),
-    streams: buildStreamHandlers({ answerStreams }),
+    });
+  const providers = opts.providers ?? createProviderSet(config.env);
+  const sessionLog = new SessionLog(store, clock);
+  const harness = new Harness({
+    log: sessionLog,
+    providers,
+    tools: [...memoryTools(serviceHandlers), ...fileTools],
+    clock,
+    policyDir: config.policyDir,
+    taskRoot: config.sessionsDir,
+    layerTotals: async (workspaceId) => new Map((await cognitive.pipeline.counters.totals({ workspaceId })).map((t) => [`${t.layer}.${t.counter}`, t.n])),
+    logError: log,
+  });
+  const chat = new ChatSessions(sessionLog, harness, providers, config.policyDir, log);
+  return {
+    version: VERSION,
+    auth,
+    handlers: { ...serviceHandlers, ...buildSessionHandlers(chat) },
+    streams: { ...buildStreamHandlers({ answerStreams }), ...buildSessionStreamHandlers(chat) },
     proposals,
     grounded,
     metrics: createMetrics(() => cognitive.pipeline.counters.totals()),
@@ -148,6 +172,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     traces,
     autoTuner,
     async close() {
+      await chat.drain();
       await autoTuner?.stop();
       await cognitive.stop();
       await reembed?.stop();

@@ -78,7 +78,20 @@ export const sessionEvents = {
     "chat finalizer",
     z.object({ status: z.string(), kind: z.string(), provider_requested: z.string(), provider_actual: z.string(), reason: z.string(), failure_count: count }),
   ),
-  subagent_event: event("debug", true, "subagent registry and tool callbacks", z.object({ agent_id: id, status: z.string(), parent_session_id: id })),
+  subagent_event: event(
+    "debug",
+    true,
+    "subagent registry and tool callbacks",
+    z.object({
+      agent_id: id,
+      status: z.string(),
+      parent_session_id: id,
+      session_id: z.string().optional().describe("The sub-agent's own session (its full log)."),
+      question: z.string().optional(),
+      answer: z.string().nullable().optional(),
+      citations: count.optional(),
+    }),
+  ),
   turn_start: event("debug", true, "harness callbacks", z.object({ ...turn, message: z.string() })),
   turn_start_tools: event("debug", true, "harness callbacks", z.object({ ...turn, tools: z.array(z.string()) })),
   token: event("default", true, "provider streaming and harness", z.object({ ...turn, text: z.string() })),
@@ -95,7 +108,7 @@ export const sessionEvents = {
   ),
   tool_batch: event("debug", true, "harness scheduler", z.object({ ...turn, tool_call_ids: z.array(id).min(2) })),
   tool_selected: event("debug", true, "semantic tool selection", z.object({ ...turn, offered: z.array(z.object({ name: z.string(), score: z.number() })) })),
-  tool_validation_error: event("debug", true, "argument validation and repair loop", z.object({ tool_call_id: id, tool_name: z.string(), attempt: count, issues: z.array(z.unknown()) })),
+  tool_validation_error: event("debug", true, "argument validation and repair loop", z.object({ tool_call_id: id, tool_name: z.string(), attempt: count, issues: z.array(z.unknown()), arguments: z.string().describe("The arguments as the model wrote them.") })),
   context_warning: event("default", true, "context warning tracker", z.object({ used_tokens: count, budget_tokens: count, threshold: z.number().min(0).max(1) })),
   context_compacted: event(
     "default",
@@ -117,7 +130,21 @@ export const sessionEvents = {
     "chat cognition summary (the spec's 'the service' row)",
     z.object({ ...turn, layers: z.array(z.string()).describe("Layers that changed something in the turn's look-ups."), guardrails: z.array(z.string()).describe("Flags such as injection-like text or contradictions.") }),
   ),
-  approval_required: event("default", true, "chat and background runtime", z.object({ request_id: id, tool_name: z.string(), reason: z.string() })),
+  approval_required: event(
+    "default",
+    true,
+    "chat and background runtime",
+    z.object({
+      request_id: id,
+      tool_name: z.string(),
+      reason: z.string(),
+      turn_id: z.string().optional(),
+      tool_call_id: z.string().optional(),
+      arguments: z.record(z.string(), z.unknown()).optional(),
+      /** The calls of the paused wave still to run, this one first: the turn goes on with them after the decision. */
+      pending: z.array(z.object({ id, name: z.string(), arguments: z.string() })).optional(),
+    }),
+  ),
   approval_applied: event("default", true, "chat and background runtime", z.object({ request_id: id, tool_name: z.string(), decision: z.enum(["approve", "deny"]) })),
   turn_end: event("default", true, "chat and background runtime", z.object({ ...turn, status: z.enum(["completed", "error", "awaiting_approval", "cancelled"]) })),
   completed: event("default", true, "chat and background runtime", z.object({ session_id: id })),
@@ -127,3 +154,7 @@ export const sessionEvents = {
 
 export type SessionEventType = keyof typeof sessionEvents;
 export type SessionEventData<K extends SessionEventType> = z.infer<(typeof sessionEvents)[K]["data"]>;
+
+/** GET /stream-events: every type a session stream can carry, as the console must handle them (SPEC rule 7). */
+export const streamEventList = () =>
+  Object.entries(sessionEvents).map(([type, e]) => ({ type, tier: e.tier, persisted: e.persisted, emitted_by: e.emittedBy }));

@@ -46,6 +46,7 @@ export const operations = {
     method: "POST",
     path: "/v1/memory/ingest",
     tool: "service_ingest",
+    writes: true,
     summary: "Add a file or text to the vault and index it",
     description:
       "Store text in this workspace's memory so it can be recalled later. Give the full file content and its source_path; " +
@@ -57,6 +58,7 @@ export const operations = {
     method: "POST",
     path: "/v1/memory/forget",
     tool: "service_forget",
+    writes: true,
     summary: "Unindex by source_path or chunk_hash (idempotent)",
     description:
       "Remove content from memory so it is never recalled again: pass source_path to drop a whole source, or chunk_hash (from a citation) to drop one passage everywhere it occurs. Safe to repeat.",
@@ -78,6 +80,7 @@ export const operations = {
     method: "POST",
     path: "/v1/memory/feedback",
     tool: "service_feedback",
+    writes: true,
     summary: "Report which citations were used or unhelpful (outcome feedback)",
     description:
       "Tell memory which citations you actually used in your answer (outcome 'used') or found unhelpful ('unhelpful'), by chunk_hash. " +
@@ -100,6 +103,7 @@ export const operations = {
     method: "POST",
     path: "/v1/memory/assimilation/shravan",
     tool: "service_shravan_add",
+    writes: true,
     summary: "Capture knowledge with its source, authority, trust, lineage and questions (stage 1: shravan)",
     description:
       "Capture something learned, with where it came from: source_type, source_title, authority, trust_score and relevance_score (0-1), lineage (origin, parent capture ids), open questions and how to cite the original. " +
@@ -111,6 +115,7 @@ export const operations = {
     method: "POST",
     path: "/v1/memory/assimilation/manan",
     tool: "service_manan_reflect",
+    writes: true,
     summary: "Reflect on a capture: claims, questions, counterpoints, principles (stage 2: manan)",
     description:
       "Reflect on a capture (shravan_id): its claims, questions, principles and counterpoints, each the cited sentence it came from. Counterpoints include other stored passages that negate a claim, contrast with it or give a different figure. " +
@@ -122,6 +127,7 @@ export const operations = {
     method: "POST",
     path: "/v1/memory/assimilation/nididhyasan",
     tool: "service_nididhyasan_implement",
+    writes: true,
     summary: "Turn a reflection into a habit, task, rule, checklist, project or principle (stage 3: nididhyasan)",
     description:
       "Turn a reflection (manan_id) into a practical artefact of implementation_type habit, task, rule, checklist, project or principle, each item citing the sentence it comes from. " +
@@ -216,6 +222,7 @@ export const operations = {
     method: "POST",
     path: "/v1/decisions",
     tool: "service_decisions_record",
+    writes: true,
     summary: "Record a decision (idempotent)",
     description:
       "Store a decision so it can be listed, fetched by ref and recalled later: title, decision, status (default accepted), optional date, context, consequences, considered options, " +

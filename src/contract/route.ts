@@ -12,6 +12,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   summary: string;
   /** Written for the agents that read MCP tool lists (tools need one). */
   description?: string;
+  /** Changes what the workspace holds: sessions ask for approval before it (approval_mode on-write); MCP marks the rest read-only. */
+  writes?: boolean;
   /** An OpenAPI tag grouping the row (the inspection routes). */
   tag?: string;
   input: I;

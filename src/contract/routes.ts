@@ -5,9 +5,10 @@ import { cognitiveRoutes } from "./cognitive.ts";
 import { operations } from "./operations.ts";
 import type { Operation, StreamOperation } from "./route.ts";
 import { serviceRoutes } from "./service-routes.ts";
+import { sessionRoutes } from "./sessions.ts";
 import { streamRoutes } from "./streams.ts";
 
-export const routes = { ...operations, ...streamRoutes, ...cognitiveRoutes, ...serviceRoutes };
+export const routes = { ...operations, ...streamRoutes, ...sessionRoutes, ...cognitiveRoutes, ...serviceRoutes };
 
 export type Routes = typeof routes;
 export type RouteId = keyof Routes;

@@ -11,6 +11,13 @@ export const serviceRoutes = {
     response: { description: "text/plain; version=0.0.4", contentType: "text/plain" },
   }),
   openapi: service({ method: "GET", path: "/v1/openapi.json", summary: "This document: every route, generated from the same schemas that validate requests", auth: false, response: { description: "OpenAPI 3.1", contentType: "application/json" } }),
+  stream_events: service({
+    method: "GET",
+    path: "/stream-events",
+    summary: "The event types a session stream emits, each with its tier and persistence (the console handles exactly these)",
+    auth: false,
+    response: { description: "{ events: [{ type, tier, persisted, emitted_by }] }" },
+  }),
   mcp: service({
     method: "POST",
     path: "/mcp",

@@ -10,6 +10,9 @@ const Chunk = z.object({
         delta: z
           .object({
             content: z.string().nullish(),
+            // Reasoning models served by Ollama, vLLM or DeepSeek stream their stated reasoning beside the content.
+            reasoning_content: z.string().nullish(),
+            reasoning: z.string().nullish(),
             tool_calls: z
               .array(z.object({ index: z.number().int().min(0), id: z.string().nullish(), function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish() }))
               .nullish(),
@@ -43,6 +46,8 @@ export class ChatStreamAssembler {
     if (!chunk.success) throw new ProviderError("protocol", `unexpected stream chunk: ${chunk.error.issues[0]?.message ?? "invalid"}`);
     const out: ProviderEvent[] = [];
     for (const choice of chunk.data.choices) {
+      const reasoning = choice.delta?.reasoning_content ?? choice.delta?.reasoning;
+      if (reasoning) out.push({ type: "thinking", text: reasoning });
       if (choice.delta?.content) out.push({ type: "text", text: choice.delta.content });
       for (const part of choice.delta?.tool_calls ?? []) {
         const call = this.calls.get(part.index) ?? { id: "", name: "", arguments: "" };

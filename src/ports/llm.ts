@@ -25,6 +25,8 @@ export interface ToolCallRequest {
 
 export type ProviderEvent =
   | { type: "text"; text: string }
+  /** What the model or agent states about its plan (a reasoning model's reasoning deltas); never invented by the harness. */
+  | { type: "thinking"; text: string }
   | { type: "tool_call"; call: ToolCallRequest }
   | { type: "usage"; inputTokens: number; outputTokens: number }
   | { type: "done"; finishReason: string };
@@ -46,4 +48,14 @@ export interface LlmProvider {
   readonly model: string;
   /** One model step: text deltas as they come, the complete tool calls when the model finishes, usage, then done. Throws ProviderError. */
   step(req: { messages: readonly ChatMessage[]; tools: readonly ToolSpec[]; signal?: AbortSignal | undefined }): AsyncIterable<ProviderEvent>;
+}
+
+/** The providers a service is configured with, and the fallback order a turn walks when one fails. */
+export interface ProviderSet {
+  readonly defaultProvider: string;
+  readonly ids: readonly string[];
+  /** The provider asked for (with the session's model when given), then the configured fallbacks; extractive last. */
+  chain(provider: string, model: string | null): LlmProvider[];
+  /** The model's context budget in tokens (configured, or the provider's default). */
+  contextTokens(provider: string): number;
 }

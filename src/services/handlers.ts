@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { AppError } from "../contract/errors.ts";
 import type { StreamMessage } from "../contract/route.ts";
 import type { JsonRouteId, Routes, StreamRouteId } from "../contract/routes.ts";
+import type { sessionRoutes } from "../contract/sessions.ts";
 import type { CognitiveStack } from "../cognitive/stack.ts";
 import type { AnswerStreams } from "./answering/answer-stream.ts";
 import { chittaOf, functionalStateOf, goalsOf, healthOf, identityOf, karmaOf, layersOf, layerState, snapshotOf, stateOf } from "./cognitive/inspection.ts";
@@ -26,13 +27,24 @@ import type { UpliftService } from "./cognitive/uplift.ts";
 
 export type Handler<K extends JsonRouteId> = (ctx: CallContext, input: z.output<Routes[K]["input"]>) => Promise<z.input<Routes[K]["output"]>>;
 export type Handlers = { [K in JsonRouteId]: Handler<K> };
+/** The rows the session runtime answers (src/sessions builds them); the services answer the rest. */
+type SessionRouteId = keyof typeof sessionRoutes;
+export type ServiceHandlers = Omit<Handlers, SessionRouteId>;
 
 /**
  * Opens a stream: a new one from its validated input, or the rest of one after the Last-Event-ID a client sent back.
  * `signal` aborts when the client goes away; what it missed stays in the event log.
  */
-export type StreamHandler<K extends StreamRouteId> = (ctx: CallContext, input: z.output<Routes[K]["input"]> | null, lastEventId: string | null, signal: AbortSignal) => Promise<AsyncIterable<StreamMessage>>;
+export type StreamHandler<K extends StreamRouteId> = (
+  ctx: CallContext,
+  input: z.output<Routes[K]["input"]> | null,
+  lastEventId: string | null,
+  signal: AbortSignal,
+  /** The path parameters, which a resuming request (no validated input) still names its stream by. */
+  path: Record<string, string>,
+) => Promise<AsyncIterable<StreamMessage>>;
 export type StreamHandlers = { [K in StreamRouteId]: StreamHandler<K> };
+export type ServiceStreamHandlers = Omit<StreamHandlers, SessionRouteId>;
 
 /** First page of open loops goals shows: sankalpa's view, not a listing API (that is GET /v1/open_loops). */
 const GOAL_LOOPS = 20;
@@ -57,7 +69,7 @@ export interface Services {
   answerStreams: AnswerStreams;
 }
 
-export function buildHandlers(s: Services): Handlers {
+export function buildHandlers(s: Services): ServiceHandlers {
   return {
     recall: (ctx, input) => s.memory.recall(ctx.workspaceId, input, { call: ctx }),
     ingest: (ctx, input) => s.ingest.ingest(ctx.workspaceId, input, ctx),
@@ -101,7 +113,7 @@ export function buildHandlers(s: Services): Handlers {
   };
 }
 
-export function buildStreamHandlers(s: Pick<Services, "answerStreams">): StreamHandlers {
+export function buildStreamHandlers(s: Pick<Services, "answerStreams">): ServiceStreamHandlers {
   return {
     grounded_answer_stream: (ctx, input, lastEventId, signal) => s.answerStreams.open(ctx, input, lastEventId, signal),
   };

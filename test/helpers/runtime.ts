@@ -18,6 +18,8 @@ export interface TestServiceOptions {
   /** Workspace of the default token (default "default"). */
   workspace?: string;
   clock?: Clock;
+  /** More configuration (SMRITI_LLM_*, SMRITI_POLICY_DIR, ...). */
+  env?: Record<string, string>;
 }
 
 export interface TestService {
@@ -38,7 +40,7 @@ export interface TestService {
 
 export async function startTestService(opts: TestServiceOptions = {}): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), "smriti-test-"));
-  const config = loadConfig({ SVC_MULTI_TENANT: opts.multiTenant ? "1" : "0" }, { data: dataDir });
+  const config = loadConfig({ SVC_MULTI_TENANT: opts.multiTenant ? "1" : "0", ...opts.env }, { data: dataDir });
   const runtime = await createRuntime(config, { embedder: opts.embedder ?? null, log: () => {}, ...(opts.clock ? { clock: opts.clock } : {}) });
   const app = createHttpApp(runtime);
   const issueToken = async (workspace = opts.workspace ?? "default", actors: string[] = []) => {

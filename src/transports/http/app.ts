@@ -2,6 +2,7 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { AppError, toAppError, validationError } from "../../contract/errors.ts";
+import { streamEventList } from "../../contract/events.ts";
 import { limits } from "../../contract/limits.ts";
 import type { Operation, Route, StreamMessage, StreamOperation } from "../../contract/route.ts";
 import { routes, type RouteId } from "../../contract/routes.ts";
@@ -14,7 +15,7 @@ import { lastEventId, sse } from "./sse.ts";
 
 type Env = { Variables: { call: CallContext; errorCode?: string } };
 type JsonHandler = (call: CallContext, input: unknown) => Promise<unknown>;
-type StreamHandler = (call: CallContext, input: unknown, lastEventId: string | null, signal: AbortSignal) => Promise<AsyncIterable<StreamMessage>>;
+type StreamHandler = (call: CallContext, input: unknown, lastEventId: string | null, signal: AbortSignal, path: Record<string, string>) => Promise<AsyncIterable<StreamMessage>>;
 
 export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void): Hono<Env> {
   const app = new Hono<Env>();
@@ -31,6 +32,7 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
     if (code) runtime.metrics.httpErrors.inc({ method: c.req.method, route, code });
   });
   app.get(routes.healthz.path, (c) => c.json({ status: "ok", version: runtime.version }));
+  app.get(routes.stream_events.path, (c) => c.json({ events: streamEventList() }));
   app.get(routes.metrics.path, async (c) => c.text(await runtime.metrics.registry.metrics(), 200, { "content-type": runtime.metrics.registry.contentType }));
   const openapi = openApiDocument(runtime.version);
   app.get(routes.openapi.path, (c) => c.json(openapi));
@@ -72,18 +74,29 @@ function mountJson(app: Hono<Env>, row: Operation, handler: JsonHandler): void {
   app.on(row.method, honoPath(row.path), async (c) => c.json(await handler(c.get("call"), await inputOf(c, row))));
 }
 
-/** A resuming client (Last-Event-ID) continues its stream; a new one is validated before the stream opens, so bad input is a plain 4xx. */
+/**
+ * A resuming client (Last-Event-ID) continues its stream (a GET's parameters are still validated; a POST's body is not
+ * sent again); a new one is validated before the stream opens, so bad input is a plain 4xx.
+ */
 function mountStream(app: Hono<Env>, row: StreamOperation, handler: StreamHandler): void {
   app.on(row.method, honoPath(row.path), async (c) => {
     const resume = lastEventId(c);
     const gone = new AbortController();
-    return sse(c, await handler(c.get("call"), resume ? null : await inputOf(c, row), resume, gone.signal), { onAbort: () => gone.abort() });
+    const input = resume && row.method === "POST" ? null : await inputOf(c, row);
+    return sse(c, await handler(c.get("call"), input, resume, gone.signal, c.req.param()), { onAbort: () => gone.abort() });
   });
 }
 
-/** Path parameters join the query of a GET; no POST of the table has any, so a body is validated exactly as sent. */
+/** Path parameters join the query of a GET and the body of a POST (a body must be a JSON object then). */
 async function inputOf(c: Context<Env>, row: Operation | StreamOperation): Promise<unknown> {
-  const parsed = row.input.safeParse(row.method === "GET" ? { ...c.req.query(), ...c.req.param() } : await readJson(c));
+  const params = c.req.param();
+  let input: unknown;
+  if (row.method === "GET") input = { ...c.req.query(), ...params };
+  else {
+    input = await readJson(c);
+    if (Object.keys(params).length && typeof input === "object" && input !== null && !Array.isArray(input)) input = { ...input, ...params };
+  }
+  const parsed = row.input.safeParse(input);
   if (!parsed.success) throw validationError(parsed.error);
   return parsed.data;
 }

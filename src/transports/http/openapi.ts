@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document, generated from the route table and the same zod schemas that validate requests.
 import { z } from "zod";
 import { ErrorBody, errorStatus } from "../../contract/errors.ts";
+import { sessionEvents, type SessionEventType } from "../../contract/events.ts";
 import { API_VERSION } from "../../contract/operations.ts";
 import type { Operation, Route, ServiceRoute, StreamOperation } from "../../contract/route.ts";
 import { pathParameters, routes } from "../../contract/routes.ts";
@@ -43,10 +44,27 @@ function jsonOperation(id: string, row: Operation) {
   };
 }
 
+/** components.schemas name of an event's data; each stream's 200 lists its events by these refs. */
+const eventSchemaName = (event: string) => `event.${event}`;
+
+/** Every event of every stream, once: its data schema, and for session events the spec's tier and persistence. */
+function eventSchemas(): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const row of Object.values(routes) as Route[]) {
+    if (row.kind !== "stream") continue;
+    for (const [name, schema] of Object.entries(row.events)) {
+      const session = sessionEvents[name as SessionEventType] as (typeof sessionEvents)[SessionEventType] | undefined;
+      out[eventSchemaName(name)] = { ...z.toJSONSchema(schema, { io: "output", target: "draft-2020-12", unrepresentable: "any" }), ...(session ? { "x-tier": session.tier, "x-persisted": session.persisted } : {}) };
+    }
+  }
+  return out;
+}
+
 /** A stream's body is optional: a resuming request sends only Last-Event-ID. */
 function streamOperation(id: string, row: StreamOperation) {
   const { parameters, ...body } = request(row, false);
   const names = Object.keys(row.events);
+  const data = { description: "The JSON `data:` of each event, by its `event:` name (x-events).", oneOf: names.map((n) => ({ $ref: `#/components/schemas/${eventSchemaName(n)}` })) };
   return {
     operationId: id,
     summary: row.summary,
@@ -54,7 +72,7 @@ function streamOperation(id: string, row: StreamOperation) {
     parameters: [...parameters, { name: "Last-Event-ID", in: "header", required: false, schema: { type: "string" }, description: row.resume }],
     ...body,
     responses: {
-      "200": { description: `text/event-stream of ${names.slice(0, -1).join(", ")} and ${names.at(-1)} events`, content: { "text/event-stream": { schema: { type: "string" } } } },
+      "200": { description: `text/event-stream of ${names.slice(0, -1).join(", ")} and ${names.at(-1)} events`, "x-events": names, content: { "text/event-stream": { schema: data } } },
       ...errors(),
     },
   };
@@ -82,7 +100,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
     openapi: "3.1.0",
     info: { title: "Smriti Memory API", version: API_VERSION, "x-service-version": version, description: "Memory and grounded retrieval for AI agents. Every memory-bearing response carries citations." },
     servers: [{ url: "/" }],
-    components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "Workspace-bound token from `smriti token create`." } } },
+    components: { schemas: eventSchemas(), securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "Workspace-bound token from `smriti token create`." } } },
     paths,
   };
 }

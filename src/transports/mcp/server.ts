@@ -1,30 +1,12 @@
 // MCP tools generated from the operation table: the same zod schemas, handlers and error envelope as the HTTP routes.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 import { AppError, errorBody, toAppError, validationError } from "../../contract/errors.ts";
 import type { Operation, Route } from "../../contract/route.ts";
+import { toolSchema } from "../../contract/tool-schema.ts";
 import { routes, type JsonRouteId, type RouteId } from "../../contract/routes.ts";
 import type { CallContext } from "../../services/context.ts";
 import type { Runtime } from "../../runtime.ts";
-
-// draft-7 like the SDK's own McpServer, because the SDK client validates outputSchema with a draft-07 Ajv.
-const jsonSchema = (schema: z.ZodType, io: "input" | "output") => objectSchema(z.toJSONSchema(schema, { io, target: "draft-7", unrepresentable: "any" }) as JsonObjectSchema);
-
-type JsonObjectSchema = { type?: unknown; properties?: Record<string, unknown>; required?: string[]; anyOf?: JsonObjectSchema[]; [k: string]: unknown };
-
-/** MCP wants `type: "object"` at the top: a union of objects (forget's "exactly one of") becomes one object with oneOf on required keys. */
-function objectSchema(js: JsonObjectSchema): Tool["inputSchema"] {
-  if (js.type === "object" || !js.anyOf?.every((s) => s.type === "object")) return js as Tool["inputSchema"];
-  const { anyOf, ...rest } = js;
-  return {
-    ...rest,
-    type: "object",
-    properties: Object.assign({}, ...anyOf.map((s) => s.properties ?? {})) as Record<string, object>,
-    additionalProperties: false,
-    oneOf: anyOf.map((s) => ({ required: s.required ?? [] })),
-  } as Tool["inputSchema"];
-}
 
 /** Tool name -> JSON route, for every row of the route table that names a tool. */
 const toolRoutes = new Map<string, { id: JsonRouteId; row: Operation }>(
@@ -36,8 +18,9 @@ const toolDefinitions: Tool[] = [...toolRoutes].map(([name, { row }]) => ({
   name,
   title: row.summary,
   description: row.description,
-  inputSchema: jsonSchema(row.input, "input"),
-  outputSchema: jsonSchema(row.output, "output"),
+  inputSchema: toolSchema(row.input, "input") as Tool["inputSchema"],
+  outputSchema: toolSchema(row.output, "output") as Tool["outputSchema"],
+  annotations: { readOnlyHint: !row.writes },
 }));
 
 /** Renders an AppError as an isError result carrying the HTTP error envelope, so clients branch on the same codes. */

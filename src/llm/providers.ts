@@ -1,0 +1,52 @@
+// The configured providers and their fallback order, from SMRITI_LLM_* (README "Sessions and models").
+import { z } from "zod";
+import type { LlmProvider, ProviderSet } from "../ports/llm.ts";
+import { createExtractiveProvider, EXTRACTIVE_ID } from "./extractive.ts";
+import { createOpenAiProvider } from "./openai.ts";
+
+const blankIsUnset = (v: unknown) => (v === "" ? undefined : v);
+
+const LlmEnv = z.object({
+  SMRITI_LLM_PROVIDER: z.preprocess(blankIsUnset, z.enum(["extractive", "openai"]).default("extractive")),
+  SMRITI_LLM_BASE_URL: z.preprocess(blankIsUnset, z.url().optional()),
+  SMRITI_LLM_API_KEY: z.preprocess(blankIsUnset, z.string().optional()),
+  SMRITI_LLM_MODEL: z.preprocess(blankIsUnset, z.string().optional()),
+  /** Comma-separated provider ids tried after the session's own; extractive always ends the chain. */
+  SMRITI_LLM_FALLBACK: z.preprocess(blankIsUnset, z.string().optional()),
+  SMRITI_LLM_TIMEOUT_MS: z.preprocess(blankIsUnset, z.coerce.number().int().min(100).default(60_000)),
+  SMRITI_LLM_CONTEXT_TOKENS: z.preprocess(blankIsUnset, z.coerce.number().int().min(512).optional()),
+});
+
+/** Context budgets when none is configured: a small local model's window; extractive reads whole tool results. */
+const DEFAULT_CONTEXT = { openai: 8_192, extractive: 32_000 } as const;
+
+export function createProviderSet(env: NodeJS.ProcessEnv, opts: { fetch?: typeof fetch } = {}): ProviderSet {
+  const parsed = LlmEnv.safeParse(env);
+  if (!parsed.success) throw new Error(`bad model configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  const e = parsed.data;
+  const openaiConfigured = e.SMRITI_LLM_BASE_URL !== undefined;
+  if (e.SMRITI_LLM_PROVIDER === "openai" && !openaiConfigured) throw new Error("SMRITI_LLM_PROVIDER=openai needs SMRITI_LLM_BASE_URL (e.g. http://127.0.0.1:11434 for Ollama)");
+  const ids = openaiConfigured ? ["openai", EXTRACTIVE_ID] : [EXTRACTIVE_ID];
+  const fallback = (e.SMRITI_LLM_FALLBACK ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const unknown = fallback.filter((f) => !ids.includes(f));
+  if (unknown.length) throw new Error(`SMRITI_LLM_FALLBACK names providers that are not configured: ${unknown.join(", ")}`);
+  const extractive = createExtractiveProvider();
+  const openai = new Map<string, LlmProvider>();
+  const instance = (id: string, model: string | null): LlmProvider => {
+    if (id === EXTRACTIVE_ID) return extractive;
+    const m = model ?? e.SMRITI_LLM_MODEL ?? "llama3.1";
+    let p = openai.get(m);
+    if (!p) openai.set(m, (p = createOpenAiProvider({ baseUrl: e.SMRITI_LLM_BASE_URL!, apiKey: e.SMRITI_LLM_API_KEY, model: m, timeoutMs: e.SMRITI_LLM_TIMEOUT_MS, fetch: opts.fetch })));
+    return p;
+  };
+  return {
+    defaultProvider: e.SMRITI_LLM_PROVIDER,
+    ids,
+    chain(provider, model) {
+      const order = [...new Set([provider, ...fallback.filter((f) => f !== EXTRACTIVE_ID), EXTRACTIVE_ID])];
+      // The session's model belongs to its own provider; fallbacks run their configured model.
+      return order.map((id) => instance(id, id === provider ? model : null));
+    },
+    contextTokens: (provider) => e.SMRITI_LLM_CONTEXT_TOKENS ?? DEFAULT_CONTEXT[provider as keyof typeof DEFAULT_CONTEXT] ?? DEFAULT_CONTEXT.openai,
+  };
+}

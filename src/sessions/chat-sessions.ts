@@ -1,0 +1,211 @@
+// Chat sessions: create, post a message (the turn runs on whether or not anyone listens, and streams from the log),
+// decide an approval, branch, read the detail, follow the events. Everything a client sees is read back from the log.
+import { AppError } from "../contract/errors.ts";
+import type { SessionEventData } from "../contract/events.ts";
+import type { StreamMessage } from "../contract/route.ts";
+import type { ChatSessionDetail, CreateChatSession } from "../contract/sessions.ts";
+import type { StreamEvent } from "../ports/event-log.ts";
+import type { ProviderSet } from "../ports/llm.ts";
+import type { CallContext } from "../services/context.ts";
+import { followStream } from "../services/streams/follow.ts";
+import { channelOf } from "./channel.ts";
+import type { Harness } from "./harness.ts";
+import { eventId, newSessionId, newTurnId, parseEventId, parseResumeCursor, resumeCursor, type SessionPoint } from "./ids.ts";
+import { loadPolicy } from "./policy.ts";
+import { artifacts, isDecided, latestState, openTurn, pendingApproval, resumePoints, subagents, turnCount } from "./projection.ts";
+import { resolveSandbox } from "./sandbox.ts";
+import { toMessage, type SessionLog } from "./session-log.ts";
+
+type State = SessionEventData<"session_state">;
+
+/** The last event of what one message (or one decision) streams back: the turn ended, failed, or waits for an operator. */
+const endsSegment = (e: StreamEvent) => e.type === "completed" || e.type === "error" || (e.type === "turn_end" && (e.data as { status: string }).status === "awaiting_approval");
+
+export class ChatSessions {
+  /** Turns running in this process, by workspace and session: a turn open in the log and not here was cut off. */
+  private readonly running = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly log: SessionLog,
+    private readonly harness: Harness,
+    private readonly providers: ProviderSet,
+    private readonly policyDir: string,
+    private readonly logError: (msg: string) => void,
+  ) {}
+
+  async create(call: CallContext, body: CreateChatSession): Promise<State> {
+    const provider = body.provider ?? this.providers.defaultProvider;
+    if (!this.providers.ids.includes(provider)) throw new AppError("invalid_request", `provider '${provider}' is not configured; configured: ${this.providers.ids.join(", ")}`);
+    if (body.policy_path) await loadPolicy(this.policyDir, body.policy_path);
+    const sessionId = newSessionId();
+    const sandbox = resolveSandbox(body.sandbox_mode);
+    const state: State = {
+      session_id: sessionId,
+      status: "idle",
+      provider,
+      model: body.model ?? this.providers.chain(provider, null)[0]!.model,
+      agent_profile: body.agent_profile,
+      permission_mode: body.permission_mode,
+      approval_mode: body.approval_mode,
+      think_level: body.think_level,
+      policy_path: body.policy_path,
+      sandbox_mode: body.sandbox_mode,
+      sandbox_isolation: sandbox.resolved,
+      workspace_id: call.workspaceId,
+      context_budget_tokens: body.context_budget_tokens ?? this.providers.contextTokens(provider),
+      tool_timeout_ms: body.tool_timeout_ms,
+      updated_at: new Date().toISOString(),
+    };
+    await this.log.append(call.workspaceId, sessionId, "session_state", state);
+    return state;
+  }
+
+  /** Starts a turn and streams it: `session` first (not logged), then the turn's events until it ends or pauses. */
+  async message(call: CallContext, input: { session_id: string; message: string }, signal: AbortSignal): Promise<AsyncIterable<StreamMessage>> {
+    const { events, state } = await this.load(call, input.session_id);
+    this.assertIdle(call, input.session_id, events);
+    const turnId = newTurnId();
+    this.start(call, input.session_id, () => this.harness.turn(call, input.session_id, state, turnId, input.message));
+    const after = events.at(-1)!.seq;
+    const follow = this.follow(call, input.session_id, after, signal);
+    return (async function* () {
+      yield { id: eventId(input.session_id, after), event: "session", data: { session_id: input.session_id } };
+      yield* follow;
+    })();
+  }
+
+  /** Applies an operator's decision to the pending approval and streams the rest of the paused turn. */
+  async decide(call: CallContext, input: { session_id: string; request_id: string; decision: "approve" | "deny"; note?: string | undefined }, signal: AbortSignal): Promise<AsyncIterable<StreamMessage>> {
+    const { events, state } = await this.load(call, input.session_id);
+    const asked = events.find((e) => e.type === "approval_required" && (e.data as { request_id: string }).request_id === input.request_id);
+    if (!asked) throw new AppError("not_found", `no approval request '${input.request_id}' in this session`);
+    if (isDecided(events, input.request_id)) throw new AppError("approval_settled", `approval request '${input.request_id}' was already decided`);
+    if (this.running.has(this.key(call, input.session_id))) throw new AppError("turn_in_progress", "a turn is running in this session");
+    const approval = asked.data as SessionEventData<"approval_required">;
+    const turnStart = events.findLast((e) => e.type === "turn_start" && e.seq < asked.seq)!.data as { turn_id: string; message: string };
+    const after = events.at(-1)!.seq;
+    this.start(call, input.session_id, async () => {
+      await this.log.append(call.workspaceId, input.session_id, "approval_applied", { request_id: input.request_id, tool_name: approval.tool_name, decision: input.decision });
+      await this.harness.resume(call, input.session_id, state, turnStart.turn_id, turnStart.message, approval, input.decision);
+    });
+    return this.follow(call, input.session_id, after, signal);
+  }
+
+  async detail(call: CallContext, sessionId: string): Promise<ChatSessionDetail> {
+    const { events, state } = await this.load(call, sessionId);
+    return {
+      session: state,
+      last_event_id: eventId(sessionId, events.at(-1)!.seq),
+      turns: turnCount(events),
+      pending_approval: pendingApproval(events),
+      resume_points: resumePoints(events),
+      subagents: subagents(events) as ChatSessionDetail["subagents"],
+      background_artifacts: artifacts(events) as ChatSessionDetail["background_artifacts"],
+      channel: channelOf(sessionId, events),
+    };
+  }
+
+  /** A new session whose conversation is the source's up to the point, seeded with a resume_seed checkpoint; the source is not touched. */
+  async branch(call: CallContext, input: { session_id: string; from_event_id?: string | undefined; resume_cursor?: string | undefined }): Promise<ChatSessionDetail> {
+    const { events, state } = await this.load(call, input.session_id);
+    const point = input.from_event_id !== undefined ? parseEventId(input.from_event_id) : parseResumeCursor(input.resume_cursor!);
+    if (point.sessionId !== input.session_id) throw new AppError("event_not_in_session", `that ${input.from_event_id ? "event" : "cursor"} belongs to another session, not ${input.session_id}`);
+    const at = events.find((e) => e.seq === point.seq);
+    if (!at) throw new AppError("not_found", `session ${input.session_id} has no event ${point.seq}`);
+    if (input.resume_cursor !== undefined && !resumePoints(events).some((r) => r.resume_cursor === input.resume_cursor)) throw new AppError("invalid_cursor", "that cursor is not one of the session's resume_points");
+    const sessionId = newSessionId();
+    const cursor = resumeCursor(point);
+    const seeded: State = {
+      ...state,
+      session_id: sessionId,
+      status: "idle",
+      approval_request_id: null,
+      last_error: null,
+      parent_session_id: input.session_id,
+      branch_source_event_id: eventId(point.sessionId, point.seq),
+      branch_resume_cursor: cursor,
+      updated_at: new Date().toISOString(),
+    };
+    await this.log.append(call.workspaceId, sessionId, "session_state", seeded);
+    const turns = turnCount(events.filter((e) => e.seq <= point.seq));
+    await this.log.append(call.workspaceId, sessionId, "session_checkpoint", {
+      session_id: sessionId,
+      sequence: 1,
+      checkpoint_type: "resume_seed",
+      status: "seeded",
+      summary_text: `branched from ${input.session_id} after event ${point.seq} (${turns} turn${turns === 1 ? "" : "s"} carried over)`,
+      resume_cursor: cursor,
+    });
+    return this.detail(call, sessionId);
+  }
+
+  /** The session's events after Last-Event-ID (or from the start), then live ones unless `follow` is false. */
+  async events(call: CallContext, input: { session_id: string; follow: boolean } | null, lastEventId: string | null, sessionId: string, signal: AbortSignal): Promise<AsyncIterable<StreamMessage>> {
+    const { events } = await this.load(call, sessionId);
+    const after = lastEventId === null ? 0 : this.afterSeq(sessionId, parseEventId(lastEventId), events);
+    if (input?.follow === false) {
+      const upTo = events.at(-1)!.seq;
+      return this.follow(call, sessionId, after, signal, (e) => e.seq >= upTo, after >= upTo);
+    }
+    return this.follow(call, sessionId, after, signal, () => false);
+  }
+
+  /** The rest of a message's or decision's stream after Last-Event-ID. */
+  async resumeSegment(call: CallContext, sessionId: string, lastEventId: string, signal: AbortSignal): Promise<AsyncIterable<StreamMessage>> {
+    const { events } = await this.load(call, sessionId);
+    const after = this.afterSeq(sessionId, parseEventId(lastEventId), events);
+    const seen = events.find((e) => e.seq === after);
+    return this.follow(call, sessionId, after, signal, endsSegment, seen !== undefined && endsSegment(seen));
+  }
+
+  private afterSeq(sessionId: string, point: SessionPoint, events: readonly StreamEvent[]): number {
+    if (point.sessionId !== sessionId) throw new AppError("event_not_in_session", `Last-Event-ID belongs to another session, not ${sessionId}`);
+    if (point.seq > events.at(-1)!.seq) throw new AppError("not_found", `session ${sessionId} has no event ${point.seq} yet`);
+    return point.seq;
+  }
+
+  private follow(call: CallContext, sessionId: string, afterSeq: number, signal: AbortSignal, isLast = endsSegment, done = false): AsyncIterable<StreamMessage> {
+    const log = this.log.log;
+    return (async function* () {
+      if (done) return;
+      for await (const e of followStream(log, call.workspaceId, sessionId, { afterSeq, isLast, signal })) yield toMessage(e);
+    })();
+  }
+
+  /** The session's events and current state; 404 for an unknown session or another workspace's. A turn cut off by a restart is ended first. */
+  private async load(call: CallContext, sessionId: string): Promise<{ events: StreamEvent[]; state: State }> {
+    let events = await this.log.all(call.workspaceId, sessionId);
+    const state = latestState(events);
+    if (!state || state.agent_profile === undefined) throw new AppError("not_found", `no chat session '${sessionId}' in this workspace`);
+    const open = openTurn(events);
+    if (open && !this.running.has(this.key(call, sessionId))) {
+      await this.harness.fail(call, sessionId, state, open.turnId, "turn_interrupted", "the service stopped during this turn; what it logged is kept, send the message again to retry");
+      events = await this.log.all(call.workspaceId, sessionId);
+    }
+    return { events, state: latestState(events)! };
+  }
+
+  private assertIdle(call: CallContext, sessionId: string, events: readonly StreamEvent[]): void {
+    if (this.running.has(this.key(call, sessionId))) throw new AppError("turn_in_progress", "a turn is running in this session; wait for it to end (follow GET /sessions/{id}/events/stream)");
+    const pending = pendingApproval(events);
+    if (pending) throw new AppError("awaiting_approval", `the session waits for a decision on ${pending.tool_name} (request ${pending.request_id})`, { request_id: pending.request_id });
+  }
+
+  /** Runs a turn in the background, marked running until it settles (synchronously, so a second request sees it). */
+  private start(call: CallContext, sessionId: string, run: () => Promise<void>): void {
+    const key = this.key(call, sessionId);
+    const p = run()
+      .catch((err: unknown) => this.logError(`session ${sessionId}: ${err instanceof Error ? err.message : String(err)}`))
+      .finally(() => this.running.delete(key));
+    this.running.set(key, p);
+  }
+
+  private key(call: CallContext, sessionId: string): string {
+    return `${call.workspaceId}\u0000${sessionId}`;
+  }
+
+  /** Waits for the turns running now (a clean shutdown lets them log their end). */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.running.values()]);
+  }
+}

@@ -1,0 +1,344 @@
+// The turn loop: ask the provider for a step, stream its text, validate and run the tool calls it asks for, repeat
+// until it answers; then the response, its reflection, retrieval and cognition summaries, usage and the turn's end.
+// Every step reads the conversation back from the session's log, so a turn paused for approval (or cut off by a
+// restart) goes on from exactly what was logged.
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { z } from "zod";
+import { AppError } from "../contract/errors.ts";
+import { toolSchema } from "../contract/tool-schema.ts";
+import type { SessionEventData } from "../contract/events.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { StreamEvent } from "../ports/event-log.ts";
+import { ProviderError, type ChatMessage, type ProviderSet, type ToolCallRequest } from "../ports/llm.ts";
+import type { CallContext } from "../services/context.ts";
+import { COMPACT_AT, compact, tokensOf, WARN_AT } from "./context-budget.ts";
+import { messagesOf } from "./history.ts";
+import { newAgentId, newRequestId, newSessionId, newTurnId, parseResumeCursor, resumeCursor } from "./ids.ts";
+import { loadPolicy, type PolicyFile } from "./policy.ts";
+import { resolveSandbox } from "./sandbox.ts";
+import type { Emit, SessionLog } from "./session-log.ts";
+import { runCall, type CallScope, type Decided, type ValidCall } from "./tool-runner.ts";
+import { ToolSelector } from "./tool-selection.ts";
+import type { SessionTool } from "./tools/tool.ts";
+import { reflect, turnCitations, turnPack } from "./turn-evidence.ts";
+
+type State = SessionEventData<"session_state">;
+type Approval = SessionEventData<"approval_required">;
+
+/** Provider steps per turn before it ends as an error (a model that never stops calling tools). */
+export const MAX_STEPS = 8;
+/** Rounds of invalid tool arguments sent back to the model per turn before the turn gives up. */
+export const MAX_REPAIRS = 2;
+const BRANCH_DEPTH = 32;
+/** The agent_profile of a delegated sub-agent's session. */
+export const SUBAGENT_PROFILE = "subagent";
+
+export interface HarnessDeps {
+  log: SessionLog;
+  providers: ProviderSet;
+  /** Every tool a session may be offered (memory tools, file tools); delegate is the harness's own. */
+  tools: readonly SessionTool[];
+  clock: Clock;
+  policyDir: string;
+  /** Task workspaces live under <taskRoot>/<workspace>/<session>. */
+  taskRoot: string;
+  /** Cognitive layer counter totals of a workspace, `layer.counter` -> n: the turn's cognition summary is their change. */
+  layerTotals(workspaceId: string): Promise<Map<string, number>>;
+  logError(msg: string): void;
+}
+
+/** Counters that mean a guardrail acted (flagged injection, dropped invalid or duplicate evidence, withheld an answer). */
+const GUARDRAILS = new Set(["injection_flagged", "items_dropped_invalid", "answers_blocked_uncited", "answers_withheld", "chunks_dropped_duplicate"]);
+
+interface Turn {
+  call: CallContext;
+  sessionId: string;
+  turnId: string;
+  message: string;
+  state: State;
+  emit: Emit;
+  scope: CallScope;
+  offered: SessionTool[];
+  usage: { input: number; output: number };
+  repairs: number;
+  /** Provider failures in this turn (transport_diagnostic's failure_count). */
+  failures: number;
+  layersBefore: Map<string, number>;
+}
+
+export class Harness {
+  private readonly selector: ToolSelector;
+  private readonly delegate: SessionTool;
+
+  constructor(private readonly deps: HarnessDeps) {
+    this.delegate = this.delegateTool();
+    this.selector = new ToolSelector([...deps.tools, this.delegate]);
+  }
+
+  /** A new turn for `message`; resolves when it ends, pauses for approval or fails (each logged). */
+  async turn(call: CallContext, sessionId: string, state: State, turnId: string, message: string): Promise<void> {
+    const t = await this.begin(call, sessionId, state, turnId, message);
+    await this.guard(t, async () => {
+      await t.emit("turn_start", { turn_id: turnId, message });
+      await t.emit("session_state", { ...state, status: "running", updated_at: this.iso() });
+      const offered = this.selector.select(message, (tool) => this.eligible(tool, state));
+      t.offered = offered.map((o) => o.tool);
+      await t.emit("tool_selected", { turn_id: turnId, offered: offered.map((o) => ({ name: o.tool.name, score: o.score })) });
+      await t.emit("turn_start_tools", { turn_id: turnId, tools: t.offered.map((o) => o.name) });
+      await this.loop(t);
+    });
+  }
+
+  /** Goes on with a turn paused by `approval` once an operator decided (approval_applied is already logged). */
+  async resume(call: CallContext, sessionId: string, state: State, turnId: string, message: string, approval: Approval, decision: "approve" | "deny"): Promise<void> {
+    const t = await this.begin(call, sessionId, state, turnId, message);
+    await this.guard(t, async () => {
+      await t.emit("session_state", { ...state, status: "running", approval_request_id: null, updated_at: this.iso() });
+      t.offered = this.selector.select(message, (tool) => this.eligible(tool, state)).map((o) => o.tool);
+      const pending = approval.pending ?? [];
+      if (await this.runWave(t, pending, decision)) await this.loop(t);
+    });
+  }
+
+  private async begin(call: CallContext, sessionId: string, state: State, turnId: string, message: string): Promise<Turn> {
+    const emit = this.deps.log.emitter(call.workspaceId, sessionId);
+    let policy: PolicyFile | null = null;
+    if (state.policy_path) policy = await loadPolicy(this.deps.policyDir, state.policy_path).catch(() => null);
+    const scope: CallScope = {
+      call,
+      sessionId,
+      taskDir: join(this.deps.taskRoot, call.workspaceId, sessionId),
+      state,
+      emit,
+      policy,
+      sandbox: resolveSandbox(state.sandbox_mode as "auto"),
+      timeoutMs: Number((state as { tool_timeout_ms?: number }).tool_timeout_ms ?? 30_000),
+      now: () => performance.now(),
+      notified: { sandbox: false },
+    };
+    const layersBefore = await this.deps.layerTotals(call.workspaceId).catch(() => new Map<string, number>());
+    return { call, sessionId, turnId, message, state, emit, scope, offered: [], usage: { input: 0, output: 0 }, repairs: 0, failures: 0, layersBefore };
+  }
+
+  /** Any failure ends the turn as an error the stream shows (and the session takes the next message). */
+  private async guard(t: Turn, body: () => Promise<void>): Promise<void> {
+    try {
+      await body();
+    } catch (err) {
+      if (!(err instanceof AppError) && !(err instanceof ProviderError)) this.deps.logError(`session ${t.sessionId}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      const e = err instanceof AppError ? err : new AppError("internal_error", err instanceof ProviderError ? `every provider failed; the last: ${err.message}` : "the turn failed");
+      await this.fail(t.call, t.sessionId, t.state, t.turnId, e.code === "internal_error" && err instanceof ProviderError ? "provider_failed" : e.code, e.message).catch((err2: unknown) => this.deps.logError(`session ${t.sessionId}: end not logged (${String(err2)})`));
+    }
+  }
+
+  /** Ends a turn as an error: turn_end, the idle state with last_error, then error (the stream's last event). */
+  async fail(call: CallContext, sessionId: string, state: State, turnId: string | null, code: string, message: string): Promise<void> {
+    const emit = this.deps.log.emitter(call.workspaceId, sessionId);
+    if (turnId) await emit("turn_end", { turn_id: turnId, status: "error" });
+    await emit("session_state", { ...state, status: "idle", approval_request_id: null, last_error: message, updated_at: this.iso() });
+    await emit("error", { code, message, turn_id: turnId });
+  }
+
+  private async loop(t: Turn): Promise<void> {
+    for (let step = 0; step < MAX_STEPS; step++) {
+      const messages = await this.prompt(t);
+      const { text, calls } = await this.step(t, messages);
+      if (calls.length === 0) return this.finish(t, text);
+      const valid = await this.validate(t, calls);
+      if (!(await this.runWave(t, valid, undefined))) return;
+    }
+    throw new AppError("internal_error", `the model kept calling tools for ${MAX_STEPS} steps without answering`);
+  }
+
+  /** The system prompt and the conversation from the log, compacted first when it is over the budget. */
+  private async prompt(t: Turn): Promise<ChatMessage[]> {
+    const budget = Number((t.state as { context_budget_tokens?: number }).context_budget_tokens ?? this.deps.providers.contextTokens(t.state.provider));
+    let events = await this.deps.log.all(t.call.workspaceId, t.sessionId);
+    let messages = [this.system(t), ...(await this.history(t.call.workspaceId, t.sessionId, events))];
+    let used = tokensOf(messages);
+    if (used >= COMPACT_AT * budget) {
+      const c = compact(messages.slice(1));
+      if (c) {
+        const last = events.at(-1)!;
+        await t.emit("context_compacted", { ...c, resume_cursor: resumeCursor({ sessionId: t.sessionId, seq: last.seq }) });
+        events = await this.deps.log.all(t.call.workspaceId, t.sessionId);
+        messages = [this.system(t), ...(await this.history(t.call.workspaceId, t.sessionId, events))];
+        used = tokensOf(messages);
+      }
+    }
+    // Each threshold warns once until a compaction brings the prompt back under it.
+    const sinceCompaction = events.slice(events.findLastIndex((e) => e.type === "context_compacted") + 1);
+    const warned = Math.max(0, ...sinceCompaction.filter((e) => e.type === "context_warning").map((e) => (e.data as { threshold: number }).threshold));
+    const reached = WARN_AT.filter((w) => used >= w * budget).at(-1);
+    if (reached !== undefined && reached > warned) await t.emit("context_warning", { used_tokens: used, budget_tokens: budget, threshold: reached });
+    return messages;
+  }
+
+  private system(t: Turn): ChatMessage {
+    return {
+      role: "system",
+      content:
+        `You are Smriti's ${t.state.agent_profile} agent. Answer from this workspace's memory only, through the tools offered; ` +
+        "cite what you use and say plainly when memory holds no evidence.",
+    };
+  }
+
+  /** The session's conversation; a branch starts with its source's, up to the branch point. */
+  private async history(workspaceId: string, sessionId: string, events: readonly StreamEvent[], depth = 0): Promise<ChatMessage[]> {
+    const seed = events.find((e) => e.type === "session_checkpoint" && (e.data as { checkpoint_type: string }).checkpoint_type === "resume_seed");
+    const cursor = (seed?.data as { resume_cursor: string | null } | undefined)?.resume_cursor;
+    if (!cursor || depth >= BRANCH_DEPTH) return messagesOf(events);
+    const point = parseResumeCursor(cursor);
+    const source = await this.deps.log.all(workspaceId, point.sessionId, point.seq);
+    return messagesOf(events, await this.history(workspaceId, point.sessionId, source, depth + 1));
+  }
+
+  /** One provider step down the fallback chain: text streams as tokens; a failed provider hands the step to the next. */
+  private async step(t: Turn, messages: ChatMessage[]): Promise<{ text: string; calls: ToolCallRequest[] }> {
+    const chain = this.deps.providers.chain(t.state.provider, t.state.model || null);
+    const specs = t.offered.map((o) => ({ name: o.name, description: o.description, parameters: o.parameters }));
+    for (let i = 0; ; i++) {
+      const provider = chain[i]!;
+      let [text, thinking] = ["", ""];
+      const calls: ToolCallRequest[] = [];
+      try {
+        for await (const ev of provider.step({ messages, tools: specs })) {
+          if (ev.type === "text") {
+            text += ev.text;
+            await t.emit("token", { turn_id: t.turnId, text: ev.text });
+          } else if (ev.type === "thinking") thinking += ev.text;
+          else if (ev.type === "tool_call") calls.push(ev.call);
+          else if (ev.type === "usage") [t.usage.input, t.usage.output] = [t.usage.input + ev.inputTokens, t.usage.output + ev.outputTokens];
+        }
+        if (thinking && t.state.think_level !== "off") await t.emit("thinking", { turn_id: t.turnId, text: thinking });
+        return { text, calls };
+      } catch (err) {
+        if (!(err instanceof ProviderError)) throw err;
+        const next = chain[i + 1];
+        await t.emit("transport_diagnostic", {
+          status: next ? "fallback" : "failed",
+          kind: err.kind,
+          provider_requested: chain[0]!.id,
+          provider_actual: (next ?? provider).id,
+          reason: `${provider.id}: ${err.message}`,
+          failure_count: ++t.failures,
+        });
+        if (!next) throw err;
+      }
+    }
+  }
+
+  /** Checks each call's name and arguments; a bad one goes back to the model as a validation error (a bounded repair loop). */
+  private async validate(t: Turn, calls: readonly ToolCallRequest[]): Promise<ToolCallRequest[]> {
+    const valid: ToolCallRequest[] = [];
+    let invalid = 0;
+    for (const c of calls) {
+      const id = `call_${randomBytes(8).toString("hex")}`;
+      const tool = t.offered.find((o) => o.name === c.name);
+      let issues: unknown[] = [];
+      let json: unknown;
+      try {
+        json = JSON.parse(c.arguments);
+      } catch {
+        issues = [{ message: "arguments are not JSON" }];
+      }
+      if (!tool) issues = [{ message: `no tool '${c.name}' is offered in this turn` }];
+      else if (!issues.length) {
+        const parsed = tool.input.safeParse(json);
+        if (!parsed.success) issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+      }
+      if (!issues.length) valid.push({ ...c, id });
+      else {
+        invalid++;
+        await t.emit("tool_validation_error", { tool_call_id: id, tool_name: c.name, attempt: t.repairs + 1, issues, arguments: c.arguments });
+      }
+    }
+    if (invalid && ++t.repairs > MAX_REPAIRS) throw new AppError("invalid_request", `the model's tool arguments were still invalid after ${MAX_REPAIRS} repairs`);
+    return valid;
+  }
+
+  /** Runs a wave of calls in order; false when one waits for approval (the turn is paused and logged so). */
+  private async runWave(t: Turn, calls: readonly ToolCallRequest[], first: Decided): Promise<boolean> {
+    if (calls.length > 1) await t.emit("tool_batch", { turn_id: t.turnId, tool_call_ids: calls.map((c) => c.id) });
+    for (const [i, c] of calls.entries()) {
+      const tool = t.offered.find((o) => o.name === c.name) ?? [...this.deps.tools, this.delegate].find((o) => o.name === c.name);
+      const input = tool?.input.safeParse(JSON.parse(c.arguments));
+      if (!tool || !input?.success) throw new AppError("internal_error", `tool call ${c.id} can no longer be run`);
+      const call: ValidCall = { id: c.id, name: c.name, input: input.data as Record<string, unknown>, raw: c.arguments };
+      const status = await runCall(t.scope, tool, call, i === 0 ? first : undefined);
+      if (status === "ask") {
+        await this.pause(t, tool, call, calls.slice(i));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private async pause(t: Turn, tool: SessionTool, call: ValidCall, pending: readonly ToolCallRequest[]): Promise<void> {
+    const requestId = newRequestId();
+    const reason = tool.writes ? `${tool.name} changes what the workspace holds` : `${tool.name} needs an operator's approval in this session`;
+    await t.emit("approval_required", { request_id: requestId, tool_name: tool.name, reason, turn_id: t.turnId, tool_call_id: call.id, arguments: call.input, pending: pending.map((p) => ({ id: p.id, name: p.name, arguments: p.arguments })) });
+    await t.emit("session_state", { ...t.state, status: "awaiting_approval", approval_request_id: requestId, updated_at: this.iso() });
+    await t.emit("turn_end", { turn_id: t.turnId, status: "awaiting_approval" });
+  }
+
+  private async finish(t: Turn, text: string): Promise<void> {
+    const events = await this.deps.log.all(t.call.workspaceId, t.sessionId);
+    const turnEvents = events.slice(events.findLastIndex((e) => e.type === "turn_start"));
+    const citations = turnCitations(turnEvents);
+    await t.emit("response", { turn_id: t.turnId, text, citations });
+    await t.emit("reflection", { turn_id: t.turnId, ...reflect(text, citations) });
+    await t.emit("retrieval", { turn_id: t.turnId, citations, pack: turnPack(turnEvents) });
+    const after = await this.deps.layerTotals(t.call.workspaceId).catch(() => new Map<string, number>());
+    const changed = [...after].filter(([k, n]) => n > (t.layersBefore.get(k) ?? 0)).map(([k]) => k);
+    await t.emit("cognition", { turn_id: t.turnId, layers: [...new Set(changed.map((k) => k.split(".")[0]!))].sort(), guardrails: changed.filter((k) => GUARDRAILS.has(k.split(".")[1]!)).sort() });
+    // The extractive agent costs nothing; a model's price is not known here (null, not a guess).
+    const free = t.state.provider === "extractive";
+    await t.emit("usage", { turn_id: t.turnId, input_tokens: t.usage.input, output_tokens: t.usage.output, cost_usd: free ? 0 : null });
+    await t.emit("turn_end", { turn_id: t.turnId, status: "completed" });
+    await t.emit("session_state", { ...t.state, status: "idle", approval_request_id: null, updated_at: this.iso() });
+    await t.emit("completed", { session_id: t.sessionId });
+  }
+
+  /** File tools need a write-capable session; a sub-agent does not delegate further. */
+  private eligible(tool: SessionTool, state: State): boolean {
+    if (tool.files) return state.permission_mode !== "read-only";
+    return tool !== this.delegate || state.agent_profile !== SUBAGENT_PROFILE;
+  }
+
+  private iso(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  /** delegate: a read-only sub-agent session answers a sub-question; its snapshot is kept on the parent (subagent_event). */
+  private delegateTool(): SessionTool {
+    const input = z.strictObject({ question: z.string().trim().min(1).max(2_000).describe("One self-contained sub-question.") });
+    return {
+      name: "delegate",
+      description: "Hand one sub-question to a sub-agent that answers it from memory with citations; use it to split a multi-part question.",
+      parameters: toolSchema(input, "input"),
+      input,
+      writes: false,
+      run: async (ctx, raw) => {
+        const { question } = raw as { question: string };
+        const scope = ctx as CallScope;
+        const parent = scope.state;
+        const [agentId, sessionId] = [newAgentId(), newSessionId()];
+        const snapshot = { agent_id: agentId, parent_session_id: ctx.sessionId, session_id: sessionId, question };
+        await scope.emit("subagent_event", { ...snapshot, status: "running" });
+        const state: State = { ...parent, session_id: sessionId, status: "idle", agent_profile: SUBAGENT_PROFILE, permission_mode: "read-only", approval_mode: "never", policy_path: null, parent_session_id: ctx.sessionId };
+        const log = this.deps.log;
+        await log.append(ctx.call.workspaceId, sessionId, "session_state", state);
+        await this.turn(ctx.call, sessionId, state, newTurnId(), question);
+        const events = await log.all(ctx.call.workspaceId, sessionId);
+        const response = events.findLast((e) => e.type === "response")?.data as SessionEventData<"response"> | undefined;
+        const failed = events.at(-1)?.type === "error";
+        await scope.emit("subagent_event", { ...snapshot, status: failed ? "failed" : "completed", answer: response?.text ?? null, citations: response?.citations.length ?? 0 });
+        if (failed || !response) throw new AppError("internal_error", `the sub-agent failed: ${String((events.at(-1)?.data as { message?: string }).message ?? "no answer")}`);
+        return { result: { agent_id: agentId, session_id: sessionId, question, answer: response.text, citations: response.citations } };
+      },
+    };
+  }
+}
+

@@ -1,0 +1,32 @@
+// The conversation a provider sees, rebuilt from the session's log (and, for a branch, its source up to the branch point).
+import type { ChatMessage } from "../ports/llm.ts";
+import type { StreamEvent } from "../ports/event-log.ts";
+
+type Data = Record<string, unknown>;
+
+/** Model messages from logged events: user turns, each tool call with its outcome, responses; a compaction folds what came before. */
+export function messagesOf(events: readonly StreamEvent[], prefix: readonly ChatMessage[] = []): ChatMessage[] {
+  let out: ChatMessage[] = [...prefix];
+  const args = new Map<string, string>();
+  const call = (id: string, name: string, content: string) => {
+    out.push({ role: "assistant", content: "", toolCalls: [{ id, name, arguments: args.get(id) ?? "{}" }] }, { role: "tool", content, toolCallId: id });
+  };
+  for (const e of events) {
+    const d = e.data as Data;
+    if (e.type === "turn_start") out.push({ role: "user", content: String(d.message) });
+    else if (e.type === "tool_call") args.set(String(d.tool_call_id), JSON.stringify(withoutId(d.arguments as Data)));
+    else if (e.type === "approval_required" && d.tool_call_id) args.set(String(d.tool_call_id), JSON.stringify(d.arguments ?? {}));
+    else if (e.type === "tool_validation_error") {
+      args.set(String(d.tool_call_id), String(d.arguments));
+      call(String(d.tool_call_id), String(d.tool_name), JSON.stringify({ status: "invalid_arguments", issues: d.issues }));
+    } else if (e.type === "tool_outcome") call(String(d.tool_call_id), String(d.tool_name), JSON.stringify({ status: d.status, ...(d.result as Data) }));
+    else if (e.type === "response") out.push({ role: "assistant", content: String(d.text) });
+    else if (e.type === "context_compacted") out = [{ role: "system", content: `Summary of the earlier conversation: ${String(d.summary)}` }, ...out.slice(out.length - Number(d.preserved_messages))];
+  }
+  return out;
+}
+
+function withoutId(args: Data): Data {
+  const { _tool_call_id: _, ...rest } = args;
+  return rest;
+}

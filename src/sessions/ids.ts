@@ -1,0 +1,36 @@
+// Session ids, event ids (`<session_id>/<seq>`, what SSE sends) and resume cursors (an opaque handle on one point of a session).
+import { randomUUID } from "node:crypto";
+import { AppError } from "../contract/errors.ts";
+
+export const newSessionId = () => `ses_${randomUUID()}`;
+export const newRequestId = () => `apr_${randomUUID()}`;
+export const newTurnId = () => `trn_${randomUUID()}`;
+export const newAgentId = () => `agt_${randomUUID()}`;
+
+export const eventId = (sessionId: string, seq: number) => `${sessionId}/${seq}`;
+
+/** A point of a session's log: everything up to and including `seq`. */
+export interface SessionPoint {
+  sessionId: string;
+  seq: number;
+}
+
+/** The session and seq of an event id this service sent; malformed ids are a 400. */
+export function parseEventId(id: string): SessionPoint {
+  const m = /^(ses_[0-9a-f-]{36})\/(\d+)$/.exec(id.trim());
+  if (!m) throw new AppError("invalid_request", "an event id is '<session_id>/<seq>' as sent by the session stream");
+  return { sessionId: m[1]!, seq: Number(m[2]) };
+}
+
+/** Opaque to clients (they pass it back); versioned so its form can change. */
+export const resumeCursor = (p: SessionPoint) => `rc1.${Buffer.from(`${p.sessionId}/${p.seq}`).toString("base64url")}`;
+
+export function parseResumeCursor(cursor: string): SessionPoint {
+  const m = /^rc1\.([A-Za-z0-9_-]+)$/.exec(cursor);
+  try {
+    if (m) return parseEventId(Buffer.from(m[1]!, "base64url").toString("utf8"));
+  } catch {
+    // falls through to the cursor error
+  }
+  throw new AppError("invalid_cursor", "resume_cursor is not one this service handed out (take one from resume_points)");
+}

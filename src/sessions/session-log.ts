@@ -1,0 +1,43 @@
+// A session's events in the event log: each appended one is checked against its schema in the registry first.
+import { sessionEvents, type SessionEventData, type SessionEventType } from "../contract/events.ts";
+import type { StreamMessage } from "../contract/route.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { EventLog, StreamEvent } from "../ports/event-log.ts";
+import { eventId } from "./ids.ts";
+
+const PAGE = 1_000;
+
+export type Emit = <K extends SessionEventType>(type: K, data: SessionEventData<K>) => Promise<StreamEvent | null>;
+
+export class SessionLog {
+  constructor(
+    readonly log: EventLog,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Logs a persisted event (the registry says which are); an unpersisted one only passes its schema. */
+  async append<K extends SessionEventType>(workspaceId: string, sessionId: string, type: K, data: SessionEventData<K>): Promise<StreamEvent | null> {
+    const def = sessionEvents[type];
+    const checked = def.data.parse(data) as unknown;
+    if (!def.persisted) return null;
+    const [logged] = await this.log.appendStream(workspaceId, sessionId, [{ type, at: this.clock.now().getTime(), data: checked }]);
+    return logged!;
+  }
+
+  emitter(workspaceId: string, sessionId: string): Emit {
+    return (type, data) => this.append(workspaceId, sessionId, type, data);
+  }
+
+  /** Every event of the session up to `throughSeq`, oldest first; [] for an unknown session or another workspace's. */
+  async all(workspaceId: string, sessionId: string, throughSeq = Number.MAX_SAFE_INTEGER): Promise<StreamEvent[]> {
+    const out: StreamEvent[] = [];
+    for (let after = 0; ; ) {
+      const page = await this.log.readStream(workspaceId, sessionId, after, PAGE);
+      for (const e of page) if (e.seq <= throughSeq) out.push(e);
+      if (page.length < PAGE || page.at(-1)!.seq >= throughSeq) return out;
+      after = page.at(-1)!.seq;
+    }
+  }
+}
+
+export const toMessage = (e: StreamEvent): StreamMessage => ({ id: eventId(e.stream, e.seq), event: e.type, data: e.data });

@@ -1,0 +1,96 @@
+// One tool call's lifecycle (SPEC "Tool call lifecycle"): policy, approval, sandbox notice, hooks, the call under a
+// timeout, then tool_result on the post-hook success path only and tool_outcome always.
+import { AppError, errorBody } from "../contract/errors.ts";
+import type { SessionEventData } from "../contract/events.ts";
+import { decide, hooksFor, type Hook, type PolicyFile } from "./policy.ts";
+import { runSandboxed, type Sandbox } from "./sandbox.ts";
+import type { Emit } from "./session-log.ts";
+import type { SessionTool, ToolContext, ToolRun } from "./tools/tool.ts";
+
+type State = SessionEventData<"session_state">;
+type Status = SessionEventData<"tool_outcome">["status"];
+
+export interface ValidCall {
+  id: string;
+  name: string;
+  /** Already checked against the tool's schema. */
+  input: Record<string, unknown>;
+  /** As the model wrote them (what an approval keeps). */
+  raw: string;
+}
+
+export interface CallScope extends ToolContext {
+  state: State;
+  emit: Emit;
+  policy: PolicyFile | null;
+  sandbox: Sandbox;
+  timeoutMs: number;
+  now(): number;
+  /** The sandbox notice goes out once per turn, before the first call that needs it. */
+  notified: { sandbox: boolean };
+}
+
+/** An operator's answer to this call's approval request, when it had one. */
+export type Decided = "approve" | "deny" | undefined;
+
+const OUTCOME_TYPE: Record<Status, string> = { ok: "json", artifact: "file", error: "error", timeout: "timeout", denied: "denial" };
+
+class HookFailed extends Error {}
+
+/** Runs the call, or returns "ask" when it must wait for an operator (nothing about it is logged yet but the policy decision). */
+export async function runCall(scope: CallScope, tool: SessionTool, call: ValidCall, decided: Decided): Promise<Status | "ask"> {
+  const outcome = async (status: Status, result: Record<string, unknown>, started: number) => {
+    await scope.emit("tool_outcome", { tool_call_id: call.id, tool_name: tool.name, outcome_type: OUTCOME_TYPE[status], status, elapsed_ms: Math.round(scope.now() - started), result });
+    return status;
+  };
+  if (decided === "deny") return outcome("denied", { reason: "an operator denied the call" }, scope.now());
+  if (decided === undefined) {
+    const d = decide(tool, scope.state, scope.policy);
+    const { policy_path, permission_mode, approval_mode } = scope.state;
+    await scope.emit("policy_decision", { subject: tool.name, outcome: d.outcome, reason: d.reason, source: d.source, policy_path, permission_mode, approval_mode });
+    if (d.outcome === "deny") return outcome("denied", { reason: d.reason }, scope.now());
+    if (d.outcome === "ask") return "ask";
+  }
+  const hooks = { before: hooksFor(scope.policy, "before", tool.name), after: hooksFor(scope.policy, "after", tool.name) };
+  if ((tool.files || hooks.before.length || hooks.after.length) && !scope.notified.sandbox) {
+    scope.notified.sandbox = true;
+    const s = scope.sandbox;
+    await scope.emit("sandbox_notice", { requested_backend: s.requested, resolved_backend: s.resolved, isolation: s.isolation, reason: s.reason });
+  }
+  await scope.emit("tool_call", { name: tool.name, arguments: { ...call.input, _tool_call_id: call.id }, tool_call_id: call.id });
+  const started = scope.now();
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), scope.timeoutMs);
+  const hook = async (h: Hook, phase: Hook["phase"], result?: Record<string, unknown>) => {
+    if (timeout.signal.aborted) return; // the call already ended as a timeout: nothing more of it is logged
+    const input = JSON.stringify({ phase, session_id: scope.sessionId, tool_call_id: call.id, tool_name: tool.name, arguments: call.input, ...(result ? { result } : {}) });
+    const run = await runSandboxed(scope.sandbox, h.command, scope.taskDir, input, timeout.signal);
+    await scope.emit("hook_event", { hook: h.name, phase, tool_call_id: call.id, tool_name: tool.name, status: run.ok ? "ok" : "error" });
+    if (!run.ok && !timeout.signal.aborted) throw new HookFailed(`${phase} hook '${h.name}' failed (${run.detail})`);
+  };
+  try {
+    const run = await Promise.race([
+      (async (): Promise<ToolRun | "blocked"> => {
+        try {
+          for (const h of hooks.before) await hook(h, "before");
+        } catch (err) {
+          if (err instanceof HookFailed) return "blocked";
+          throw err;
+        }
+        const done = await tool.run(scope, call.input, timeout.signal);
+        for (const h of hooks.after) await hook(h, "after", done.result);
+        return done;
+      })(),
+      new Promise<"timeout">((resolve) => timeout.signal.addEventListener("abort", () => resolve("timeout"))),
+    ]);
+    if (run === "timeout") return await outcome("timeout", { reason: `no result within ${scope.timeoutMs} ms` }, started);
+    if (run === "blocked") return await outcome("denied", { reason: "a before hook blocked the call" }, started);
+    await scope.emit("tool_result", { tool_call_id: call.id, tool_name: tool.name, result: run.result });
+    return await outcome(run.artifact ? "artifact" : "ok", run.result, started);
+  } catch (err) {
+    const e = err instanceof AppError ? err : new AppError("internal_error", err instanceof Error ? err.message : String(err));
+    return await outcome("error", errorBody(e), started);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,49 @@
+// What a turn's tool results add up to: the citations it used, the pack it read, and the post-turn reflection check.
+import type { SessionEventData } from "../contract/events.ts";
+import { splitSentences } from "../domain/text/sentences.ts";
+import type { Citation } from "../contract/citation.ts";
+import type { StreamEvent } from "../ports/event-log.ts";
+
+type Outcome = SessionEventData<"tool_outcome">;
+type Result = Record<string, unknown>;
+
+/** Citations in the turn's successful tool results (answers, hits, pack items, delegated answers), first seen first, one per chunk and span. */
+export function turnCitations(events: readonly StreamEvent[]): Citation[] {
+  const seen = new Map<string, Citation>();
+  for (const o of outcomes(events)) {
+    const r = o.result;
+    const found = [...list(r.citations), ...list(r.hits), ...list(r.items).map((i) => (i as { citation?: unknown }).citation)] as (Citation | undefined)[];
+    for (const c of found) if (c?.chunk_hash && !seen.has(`${c.chunk_hash}\u0000${c.text_span}`)) seen.set(`${c.chunk_hash}\u0000${c.text_span}`, c);
+  }
+  return [...seen.values()];
+}
+
+/** The context pack a turn read, as the retrieval event summarizes it. */
+export function turnPack(events: readonly StreamEvent[]): { items: number; used_tokens: number; budget_tokens: number } | null {
+  const pack = outcomes(events).findLast((o) => o.tool_name === "service_pack")?.result;
+  return pack ? { items: list(pack.items).length, used_tokens: Number(pack.used_tokens ?? 0), budget_tokens: Number(pack.budget_tokens ?? 0) } : null;
+}
+
+const outcomes = (events: readonly StreamEvent[]) =>
+  events.flatMap((e) => (e.type === "tool_outcome" && ["ok", "artifact"].includes((e.data as Outcome).status) ? [e.data as Outcome & { result: Result }] : []));
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+const words = (text: string) => new Set((text.toLowerCase().match(/[\p{L}\p{N}]{4,}/gu) ?? []).filter((w) => !STOP.has(w)));
+const STOP = new Set(["that", "this", "with", "from", "have", "were", "they", "there", "their", "what", "which", "when", "memory", "holds", "evidence", "answers"]);
+
+/**
+ * Every sentence of the response with content words must be backed: most of its words occur in one cited span.
+ * A response that says memory holds no evidence makes no claim, and passes.
+ */
+export function reflect(text: string, citations: readonly Citation[]): { check: string; passed: boolean; detail: string } {
+  const spans = citations.map((c) => words(c.text_span));
+  const sentences = splitSentences(text).map((s) => text.slice(s.start, s.end));
+  const claims = sentences.filter((s) => words(s).size > 0);
+  const unbacked = claims.filter((s) => {
+    const w = [...words(s)];
+    return !spans.some((span) => w.filter((x) => span.has(x)).length >= Math.ceil(w.length * 0.6));
+  });
+  const check = "every sentence of the response is backed by a cited span";
+  if (claims.length === 0) return { check, passed: true, detail: "the response makes no claim" };
+  return { check, passed: unbacked.length === 0, detail: unbacked.length ? `${unbacked.length} of ${claims.length} sentences have no citation behind them: "${unbacked[0]!.slice(0, 120)}"` : `${claims.length} of ${claims.length} sentences backed by ${citations.length} citations` };
+}

@@ -1,0 +1,35 @@
+// Session test helpers: create a session, post a message and read its stream, read a session's whole log.
+import { parseSse, type SseEvent } from "../../src/client/sse.ts";
+import type { TestService } from "../helpers/runtime.ts";
+
+export async function readSse(res: Response): Promise<SseEvent[]> {
+  if (!res.ok || !res.body) throw new Error(`stream failed: ${res.status} ${await res.text()}`);
+  const out: SseEvent[] = [];
+  for await (const e of parseSse(res.body)) out.push(e);
+  return out;
+}
+
+export async function createSession(svc: TestService, body: Record<string, unknown> = {}): Promise<string> {
+  const res = await svc.post("/chat/sessions", body);
+  if (res.status !== 200) throw new Error(`create failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { session_id: string }).session_id;
+}
+
+export const send = async (svc: TestService, sessionId: string, message: string) => readSse(await svc.post(`/chat/sessions/${sessionId}/messages`, { message }));
+
+export const decide = async (svc: TestService, sessionId: string, requestId: string, decision: "approve" | "deny") =>
+  readSse(await svc.post(`/chat/sessions/${sessionId}/approvals/${requestId}`, { decision }));
+
+/** Every logged event of the session, as GET /sessions/{id}/events/stream?follow=false sends them. */
+export const logOf = async (svc: TestService, sessionId: string) => readSse(await svc.get(`/sessions/${sessionId}/events/stream`, { follow: "false" }));
+
+export const types = (events: readonly SseEvent[]) => events.map((e) => e.event);
+export const dataOf = <T = Record<string, unknown>>(events: readonly SseEvent[], type: string) => events.filter((e) => e.event === type).map((e) => e.data as T);
+
+/** Runs of token events collapse to one, so a sequence does not depend on how many pieces the answer came in. */
+export const collapseTokens = (list: readonly (string | undefined)[]) => list.filter((t, i) => t !== "token" || list[i - 1] !== "token");
+
+/** A turn's opening after `session`, one allowed tool call, and a successful turn's closing, as the harness emits them. */
+export const OPENING = ["turn_start", "session_state", "tool_selected", "turn_start_tools"];
+export const TOOL_RUN = ["policy_decision", "tool_call", "tool_result", "tool_outcome"];
+export const CLOSING = ["response", "reflection", "retrieval", "cognition", "usage", "turn_end", "session_state", "completed"];
