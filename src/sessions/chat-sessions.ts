@@ -155,7 +155,9 @@ export class ChatSessions {
     const { events } = await this.load(call, sessionId);
     const after = this.afterSeq(sessionId, parseEventId(lastEventId), events);
     const seen = events.find((e) => e.seq === after);
-    return this.follow(call, sessionId, after, signal, endsSegment, seen !== undefined && endsSegment(seen));
+    // `session` carries the id of the event before its turn, often the last turn's end: then the new turn follows it.
+    const nothingAfter = seen !== undefined && endsSegment(seen) && seen.seq === events.at(-1)!.seq && !this.running.has(this.key(call, sessionId));
+    return this.follow(call, sessionId, after, signal, endsSegment, nothingAfter);
   }
 
   private afterSeq(sessionId: string, point: SessionPoint, events: readonly StreamEvent[]): number {

@@ -34,6 +34,7 @@ export function compact(messages: readonly ChatMessage[]): Compaction | null {
   const cut = userAt.at(-KEEP_TURNS);
   if (cut === undefined || cut === 0) return null;
   const older = messages.slice(0, cut);
+  if (!older.some((m) => m.role === "user")) return null; // only an earlier summary left: folding it again saves nothing
   const lines = older.flatMap((m) => {
     if (m.role !== "user" && !(m.role === "assistant" && m.content) && m.role !== "system") return [];
     const first = splitSentences(m.content)[0];

@@ -1,0 +1,109 @@
+// Every session route refuses bad input, missing and foreign tokens, unknown sessions and a message during a running
+// turn with a stable code, and logs nothing for a refused request.
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { limits } from "../../src/contract/limits.ts";
+import { openSse, startChatServer, type ChatServer } from "../helpers/chat-server.ts";
+import { startTestService, type TestService } from "../helpers/runtime.ts";
+import { createSession, readSse } from "./support.ts";
+
+const UNKNOWN = "ses_00000000-0000-0000-0000-000000000000";
+
+describe("session routes refuse bad requests", () => {
+  let wire: ChatServer;
+  let svc: TestService;
+  let foreign: string;
+  let sid: string;
+  let db: Database.Database;
+  const logged = () => (db.prepare("SELECT COUNT(*) AS n FROM stream_events").get() as { n: number }).n;
+  const code = async (res: Response) => [res.status, ((await res.json()) as { error: { code: string } }).error.code];
+  beforeAll(async () => {
+    wire = await startChatServer();
+    svc = await startTestService({ multiTenant: true, env: { SMRITI_LLM_PROVIDER: "openai", SMRITI_LLM_BASE_URL: wire.base } });
+    foreign = (await svc.issueToken("other-team")).token;
+    sid = await createSession(svc);
+    db = new Database(svc.config.dbFile, { readonly: true });
+  });
+  afterAll(async () => {
+    db.close();
+    await svc.cleanup();
+    await wire.close();
+  });
+
+  /** Each route with a request it would accept. */
+  const routes = () =>
+    [
+      ["POST", "/chat/sessions", {}],
+      ["GET", `/chat/sessions/${sid}`, null],
+      ["POST", `/chat/sessions/${sid}/branch`, { from_event_id: `${sid}/1` }],
+      ["POST", `/chat/sessions/${sid}/messages`, { message: "hi" }],
+      ["POST", `/chat/sessions/${sid}/approvals/apr_00000000-0000-0000-0000-000000000000`, { decision: "approve" }],
+      ["GET", `/sessions/${sid}/events/stream?follow=false`, null],
+    ] as const;
+
+  it("401 without a token or with a bad one, for every route", async () => {
+    const before = logged();
+    for (const [method, path, body] of routes())
+      for (const authorization of [null, "Bearer smr_not-a-token"]) {
+        const headers: Record<string, string> = { "content-type": "application/json", ...(authorization ? { authorization } : {}) };
+        const res = await svc.app.request(path, { method, headers, ...(body ? { body: JSON.stringify(body) } : {}) });
+        expect(await code(res), `${method} ${path}`).toEqual([401, "unauthorized"]);
+      }
+    expect(logged()).toBe(before);
+  });
+
+  it("404 for another workspace's session and for an unknown one, on every session route", async () => {
+    const before = logged();
+    for (const [method, path, body] of routes().slice(1)) {
+      for (const [p, token] of [
+        [path, foreign],
+        [path.replace(sid, UNKNOWN), svc.token],
+      ] as const) {
+        const res = await svc.app.request(p, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+        expect(await code(res), `${method} ${p}`).toEqual([404, "not_found"]);
+      }
+    }
+    expect(logged()).toBe(before);
+  });
+
+  it("400 for malformed JSON and wrong types, 413 for an oversize body, on every POST", async () => {
+    const before = logged();
+    const wrong: Record<string, object> = {
+      "/chat/sessions": { permission_mode: "root", tool_timeout_ms: "soon" },
+      branch: { from_event_id: 12 },
+      messages: { message: ["hi"] },
+      approvals: { decision: "maybe" },
+    };
+    for (const [method, path, body] of routes()) {
+      if (method !== "POST") continue;
+      expect(await code(await svc.post(path, "{not json")), path).toEqual([400, "malformed_json"]);
+      const key = Object.keys(wrong).find((k) => path.endsWith(k) || path.includes(`/${k}`))!;
+      expect(await code(await svc.post(path, wrong[key])), path).toEqual([400, "invalid_request"]);
+      expect(await code(await svc.post(path, { ...body, padding: "x".repeat(limits.maxBodyBytes) })), path).toEqual([413, "payload_too_large"]);
+    }
+    expect(await code(await svc.get(`/sessions/${sid}/events/stream`, { follow: "perhaps" }))).toEqual([400, "invalid_request"]);
+    expect(await code(await svc.get("/chat/sessions/not-a-session"))).toEqual([400, "invalid_request"]);
+    expect(logged()).toBe(before);
+  });
+
+  it("409 turn_in_progress for a message or a decision while a turn runs, and a bad Last-Event-ID is refused", async () => {
+    let release = () => {};
+    wire.script((res) => {
+      openSse(res);
+      release = () => res.end('data: {"choices":[{"index":0,"delta":{"content":"late"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n');
+    });
+    const first = await svc.post(`/chat/sessions/${sid}/messages`, { message: "slow one" });
+    await new Promise((r) => setTimeout(r, 100));
+    const before = logged();
+    expect(await code(await svc.post(`/chat/sessions/${sid}/messages`, { message: "another" }))).toEqual([409, "turn_in_progress"]);
+    expect(logged()).toBe(before);
+    release();
+    const events = await readSse(first);
+    expect(events.at(-1)!.event).toBe("completed");
+    const other = await createSession(svc);
+    const resume = (id: string) => svc.get(`/sessions/${sid}/events/stream`, { follow: "false" }, { "last-event-id": id });
+    expect(await code(await resume(`${other}/1`))).toEqual([400, "event_not_in_session"]);
+    expect(await code(await resume(`${sid}/99999`))).toEqual([404, "not_found"]);
+    expect(await code(await resume("nonsense"))).toEqual([400, "invalid_request"]);
+  });
+});
