@@ -16,6 +16,7 @@ import { ingestToSize } from "./scenarios/ingest-to-size.ts";
 import { benchPack } from "./scenarios/pack.ts";
 import { benchRecall, type Mode } from "./scenarios/recall.ts";
 import { benchLayers } from "./scenarios/layers.ts";
+import { benchSessions } from "./scenarios/sessions.ts";
 import type { Embedder } from "../src/ports/embedding.ts";
 
 const MODES: Mode[] = ["lexical", "hybrid", "vector"];
@@ -62,10 +63,12 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
   const srv = await startServer(rt.runtime);
   progress(`${label}: recall over HTTP`);
   const http = await benchHttpRecall(srv, { warmup: httpW!, sequential: httpS!, concurrent: httpC! }, limits.httpSequential, limits.httpConcurrent);
+  progress(`${label}: chat sessions over HTTP (extractive provider)`);
+  const sessions = await benchSessions(srv, rt.runtime, spare!.slice(0, 200).map((q) => `What do we know about ${q}?`), spare!.slice(200, 2_200), { turns: 60, idleQueries: 200 });
   let contention = null;
   if (opts.contention) {
     progress(`${label}: recall while ingesting 200 x 50 chunks over HTTP`);
-    contention = await benchContention(srv, spare!, {
+    contention = await benchContention(srv, spare!.slice(2_200), {
       idleQueries: 200,
       documents: 200,
       chunksPerDocument: 50,
@@ -86,6 +89,7 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
     layers,
     http,
     contention,
+    sessions,
     benchProcessMemory,
   };
 }

@@ -12,9 +12,10 @@ import { createClient, type SmritiClient } from "./client/index.ts";
 /**
  * Optional dependencies forwarded to createRuntime (the stack builder).
  * Honoured: dataDir / dbPath, config, memoryStore, cognitive, embedder, workspace, actorId.
- * Accepted but unused: policyCatalog, decisionStore, llmProvider. The service needs no language model (answers are
- * extractive), keeps decisions in the memory store, and has no policy engine; they are accepted so callers written
- * against the spec's builder signature work unchanged.
+ * Accepted but unused: policyCatalog, decisionStore, llmProvider. Memory answers need no language model (they are
+ * extractive), decisions live in the memory store, and sessions take their providers and policy files from
+ * configuration (SMRITI_LLM_*, SMRITI_POLICY_DIR); they are accepted so callers written against the spec's builder
+ * signature work unchanged.
  */
 export interface LocalClientOptions {
   /** Data directory (default $SMRITI_DATA_DIR or ./data). */
@@ -33,11 +34,11 @@ export interface LocalClientOptions {
   workspace?: string | undefined;
   /** Actor first-person words resolve to (x-svc-actor-id). */
   actorId?: string;
-  /** Accepted, unused: no policy engine. */
+  /** Accepted, unused: session policy files come from SMRITI_POLICY_DIR. */
   policyCatalog?: unknown;
   /** Accepted, unused: decisions live in the memory store. */
   decisionStore?: unknown;
-  /** Accepted, unused: the service calls no language model. */
+  /** Accepted, unused: session providers come from SMRITI_LLM_* configuration. */
   llmProvider?: unknown;
 }
 

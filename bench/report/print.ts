@@ -62,8 +62,13 @@ function sizeSection(s: SizeResults): string[] {
               row("ingest HTTP request (50 chunks)", c.ingest.request, "-", `${c.ingest.chunksPerSec} chunks/s, ${c.ingest.documents}/${c.ingest.plannedDocuments} docs`),
             ]
           : []),
+        row("chat turn: first token (extractive)", s.sessions.firstToken, "-", "POST to first token event"),
+        row("chat turn: whole turn (extractive)", s.sessions.turn, "-", `${s.sessions.eventsPerTurn} events/turn`),
+        row("recall HTTP idle (client proc)", s.sessions.recallCost.idle, "-", "-"),
+        row("recall HTTP during chat turns", s.sessions.recallCost.duringTurns, "-", `p50 x${s.sessions.recallCost.p50Ratio}, ${s.sessions.recallCost.turns} turns`),
       ],
     ),
+    `one SSE stream: ${s.sessions.sse.events} logged events in ${s.sessions.sse.seconds} s = ${s.sessions.sse.eventsPerSec} events/s`,
     "",
     renderTable(["cognitive layer", "us per hybrid recall (all on)", "failures"], s.layers.perLayer.map((l) => [l.layer, l.usPerRecall, l.failures])),
     "",

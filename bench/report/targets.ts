@@ -22,5 +22,8 @@ export function checkTargets(at: SizeResults): TargetCheck[] {
     check("hybrid recall top-10 p99 (in-process)", "<= 20 ms", hybrid?.p99 ?? NaN, "ms", (hybrid?.p99 ?? Infinity) <= 20),
     check("ingest, default GloVe embedder", ">= 10,000 chunks/s", ingestRate, "chunks/s", ingestRate >= 10_000, ingestNote),
     check("RSS after loading (fresh process, GloVe)", "<= 400 MB", at.coldStart.glove.memoryLoaded.rssMB, "MB", at.coldStart.glove.memoryLoaded.rssMB <= 400),
+    check("chat turn time to first token p50 (extractive, HTTP)", "<= 50 ms", at.sessions.firstToken.p50, "ms", at.sessions.firstToken.p50 <= 50),
+    check("events/s one SSE stream sustains", ">= 5,000", at.sessions.sse.eventsPerSec, "events/s", at.sessions.sse.eventsPerSec >= 5_000),
+    check("recall p50 while chat turns run / idle", "<= 1.10", at.sessions.recallCost.p50Ratio, "x", at.sessions.recallCost.p50Ratio <= 1.1),
   ];
 }

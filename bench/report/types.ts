@@ -7,6 +7,7 @@ import type { DbSize } from "../lib/db-size.ts";
 import type { PackResult } from "../scenarios/pack.ts";
 import type { LayersResult } from "../scenarios/layers.ts";
 import type { RecallResult } from "../scenarios/recall.ts";
+import type { SessionsResult } from "../scenarios/sessions.ts";
 import type { CommitInfo, MachineInfo } from "../lib/machine.ts";
 import type { MemorySnapshot } from "../lib/memory.ts";
 
@@ -23,6 +24,8 @@ export interface SizeResults {
   layers: LayersResult;
   http: HttpRecallResult;
   contention: ContentionResult | null;
+  /** Chat turns with the extractive provider over HTTP, one SSE stream's throughput, recall while turns run. */
+  sessions: SessionsResult;
   /** The bench process itself after recall runs on this size (includes its corpus and ingest garbage). */
   benchProcessMemory: MemorySnapshot;
 }

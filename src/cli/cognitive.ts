@@ -5,38 +5,11 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { createClient, SmritiError, type SmritiClient } from "../client/index.ts";
-import { createLocalClient } from "../local-client.ts";
 import { feedbackCases, MIN_FEEDBACK_CASES, tuneFromFeedback } from "../services/cognitive/feedback-tuning.ts";
-import { addDataOption, CliError, configFrom, type DataOptions, printJson, requireData, withRuntime } from "./shared.ts";
+import { addTargetOptions, withClient, type Target } from "./client-target.ts";
+import { addDataOption, CliError, type DataOptions, printJson, withRuntime } from "./shared.ts";
 
-interface Target extends DataOptions {
-  url?: string;
-  workspace: string;
-  json?: boolean;
-}
-
-/** A running server when --url is given (token from SMRITI_TOKEN), else the data directory in-process. */
-async function withClient<T>(opts: Target, fn: (client: SmritiClient) => Promise<T>): Promise<T> {
-  const token = process.env.SMRITI_TOKEN;
-  if (opts.url && !token) throw new CliError("set SMRITI_TOKEN to a token of the server's workspace to use --url");
-  if (!opts.url) requireData(configFrom(opts));
-  const local = opts.url ? null : await createLocalClient({ dataDir: opts.data, workspace: opts.workspace }).catch((err: Error) => Promise.reject(new CliError(err.message)));
-  try {
-    return await fn(local ?? createClient({ baseUrl: opts.url!, token: token! }));
-  } catch (err) {
-    if (err instanceof SmritiError) throw new CliError(`${err.code}: ${err.message}`);
-    throw err;
-  } finally {
-    await local?.close();
-  }
-}
-
-const target = (cmd: Command) =>
-  addDataOption(cmd)
-    .option("--url <url>", "ask a running server instead (token from $SMRITI_TOKEN)")
-    .option("--workspace <name>", "workspace (in-process only; a token fixes it)", "default")
-    .option("--json", "print the JSON response");
+const target = (cmd: Command) => addTargetOptions(cmd).option("--json", "print the JSON response");
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const pairs = (r: Record<string, number> | null) => (r && Object.keys(r).length ? Object.entries(r).map(([k, v]) => `${k}=${v}`).join(" ") : "-");

@@ -10,6 +10,7 @@ import { registerMcp } from "./mcp.ts";
 import { registerAudit } from "./audit.ts";
 import { registerProposals } from "./proposals.ts";
 import { registerCognitive } from "./cognitive.ts";
+import { registerChat } from "./chat.ts";
 import { CliError } from "./shared.ts";
 
 const program = new Command("smriti").version(VERSION).description("Memory and grounded retrieval for AI agents");
@@ -22,6 +23,7 @@ registerMcp(program);
 registerAudit(program);
 registerProposals(program);
 registerCognitive(program);
+registerChat(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -3,11 +3,13 @@ import type { ErrorBody } from "../contract/errors.ts";
 import { fillPath, pathParameters, routes, type JsonRouteId, type RouteInput, type RouteOutput } from "../contract/routes.ts";
 import type { GroundedAnswerRequest } from "../contract/grounded.ts";
 import { cognitiveCalls } from "./cognitive.ts";
+import { sessionCalls } from "./sessions.ts";
 import { parseSse, type SseEvent } from "./sse.ts";
 
 export type Input<K extends JsonRouteId> = RouteInput<K>;
 export type Output<K extends JsonRouteId> = RouteOutput<K>;
 export type { SseEvent };
+export type { SessionEvent, ResumeOptions } from "./sessions.ts";
 
 /** A 4xx/5xx from the service, with its stable `code` (README "Errors"). */
 export class SmritiError extends Error {
@@ -53,9 +55,19 @@ export function createClient(opts: ClientOptions) {
     return (await parse(await doFetch(url, init))) as Output<K>;
   }
 
+  /** Opens a stream route; a resuming request sends Last-Event-ID and no body. */
+  const open = (method: "GET" | "POST", path: string, body: unknown, lastEventId: string | null, signal?: AbortSignal) =>
+    doFetch(new URL(path, opts.baseUrl), {
+      method,
+      headers: headers({ ...(body !== null ? { "content-type": "application/json" } : {}), ...(lastEventId ? { "last-event-id": lastEventId } : {}) }),
+      ...(body !== null ? { body: JSON.stringify(body) } : {}),
+      ...(signal ? { signal } : {}),
+    });
+
   return {
     call,
     ...cognitiveCalls(call),
+    ...sessionCalls(call, open, parse),
     recall: (input: Input<"recall">) => call("recall", input),
     ingest: (input: Input<"ingest">) => call("ingest", input),
     forget: (input: Input<"forget">) => call("forget", input),

@@ -1,5 +1,5 @@
 // What isolation hooks and file tools get, said honestly: bubblewrap when it is installed, else a plain child process.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 
@@ -12,13 +12,22 @@ export interface Sandbox {
   reason: string;
 }
 
-const BWRAP = ["/usr/bin/bwrap", "/bin/bwrap"].find((p) => existsSync(p)) ?? null;
+const BWRAP_ARGS = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-all", "--die-with-parent"];
 
-export function resolveSandbox(requested: SandboxMode, bwrap: string | null = BWRAP): Sandbox {
-  if (requested !== "process" && bwrap)
-    return { requested, resolved: "bubblewrap", isolation: "namespaces: no network, read-only root, only the task workspace writable", reason: `bubblewrap found at ${bwrap}` };
-  const reason = requested === "process" ? "a plain child process was asked for" : "bubblewrap is not installed (apt install bubblewrap)";
-  return { requested, resolved: "process", isolation: "weaker: hooks run as the service's user in the task workspace with an empty environment; file tools are path-confined", reason };
+/** bubblewrap's path when it is installed and can make its namespaces here (containers may forbid it); probed once. */
+let usable: { path: string | null; why: string } | undefined;
+function bubblewrap(): { path: string | null; why: string } {
+  if (usable) return usable;
+  const path = ["/usr/bin/bwrap", "/bin/bwrap"].find((p) => existsSync(p)) ?? null;
+  if (!path) return (usable = { path: null, why: "bubblewrap is not installed (apt install bubblewrap)" });
+  const probe = spawnSync(path, [...BWRAP_ARGS, "--", "/bin/true"], { timeout: 5_000 });
+  return (usable = probe.status === 0 ? { path, why: `bubblewrap at ${path}` } : { path: null, why: `bubblewrap at ${path} cannot create namespaces here (${probe.stderr?.toString().trim() || "no detail"})` });
+}
+
+export function resolveSandbox(requested: SandboxMode): Sandbox {
+  const bwrap = requested === "process" ? { path: null, why: "a plain child process was asked for" } : bubblewrap();
+  if (bwrap.path) return { requested, resolved: "bubblewrap", isolation: "namespaces: no network, read-only root, only the task workspace writable", reason: bwrap.why };
+  return { requested, resolved: "process", isolation: "weaker: hooks run as the service's user in the task workspace with an empty environment; file tools are path-confined", reason: bwrap.why };
 }
 
 export interface HookRun {
@@ -31,7 +40,7 @@ export async function runSandboxed(sandbox: Sandbox, argv: readonly string[], di
   await mkdir(dir, { recursive: true });
   const [cmd, ...args] =
     sandbox.resolved === "bubblewrap"
-      ? [BWRAP!, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--bind", dir, dir, "--unshare-all", "--die-with-parent", "--chdir", dir, "--", ...argv]
+      ? [bubblewrap().path!, ...BWRAP_ARGS, "--bind", dir, dir, "--chdir", dir, "--", ...argv]
       : argv;
   return new Promise((resolve) => {
     const child = spawn(cmd!, args, { cwd: dir, env: { PATH: "/usr/local/bin:/usr/bin:/bin" }, signal, stdio: ["pipe", "ignore", "pipe"] });

@@ -1,6 +1,6 @@
 // Governance through HTTP: a policy file's deny and ask rules, before and after hooks, a tool timeout, the artifact
 // status of a file the session writes (confined to its task workspace), and the honest sandbox notice.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -78,6 +78,27 @@ describe("session governance", () => {
     expect(notice[0]).toMatchObject({ requested_backend: "auto" });
     expect(["bubblewrap", "process"]).toContain(notice[0]!.resolved_backend);
     if (notice[0]!.resolved_backend === "process") expect(String(notice[0]!.isolation)).toMatch(/^weaker/);
+  });
+
+  it("runs hooks under the sandbox the notice names: bubblewrap keeps a hook from writing outside the task workspace", async () => {
+    const outside = join(svc.dataDir, "escaped.txt");
+    policy("escape.json", { hooks: [{ name: "escape", phase: "before", tools: "*", command: ["/bin/sh", "-c", `cat >/dev/null; echo x > ${outside}`] }] });
+    for (const sandbox_mode of ["auto", "process"] as const) {
+      rmSync(outside, { force: true });
+      wire.script(callTools({ name: "service_recall", args: '{"query":"archive"}' }), say("ok"));
+      const sid = await createSession(svc, { policy_path: "escape.json", sandbox_mode });
+      const events = await send(svc, sid, "Where is the archive?");
+      const notice = dataOf(events, "sandbox_notice")[0]!;
+      const status = dataOf(events, "tool_outcome")[0]!.status;
+      if (notice.resolved_backend === "bubblewrap") {
+        // Outside the task workspace the hook sees a read-only root and a private /tmp: the host file is never written.
+        expect(existsSync(outside)).toBe(false);
+      } else {
+        expect(notice.isolation).toMatch(/^weaker/);
+        expect([status, existsSync(outside)]).toEqual(["ok", true]); // what "weaker" means: nothing stops it
+      }
+      if (sandbox_mode === "process") expect(notice).toMatchObject({ resolved_backend: "process", reason: "a plain child process was asked for" });
+    }
   });
 
   it("ends a call that outlives tool_timeout_ms as a timeout", async () => {
