@@ -50,6 +50,9 @@ export const SessionState = z.looseObject({
   updated_at: z.string().optional(),
   ended_at: z.string().nullable().optional(),
   resume_context: z.unknown().optional(),
+  // Additive (this service's own): the session's context budget and tool timeout.
+  context_budget_tokens: count.optional(),
+  tool_timeout_ms: count.optional(),
 });
 
 export const ToolOutcomeStatus = z.enum(["ok", "timeout", "error", "denied", "artifact"]);

@@ -33,7 +33,6 @@ function plan(message: string, offered: ReadonlySet<string>): Planned[] {
     return out;
   }
   add("service_grounded_answer", { question: message }, "answer from cited evidence only");
-  add("service_pack", { intent: message, budget_tokens: 512 }, "gather the surrounding context within 512 tokens");
   if (DECISIONS.test(message)) add("service_decisions_list", { limit: 5 }, "check recorded decisions");
   if (LOOPS.test(message)) add("service_open_loops", { limit: 10 }, "list open loops");
   return out;
@@ -90,27 +89,43 @@ function parse(content: string): Result {
   }
 }
 
+/** After the answer: the context a model would have been handed for it, for the turn's retrieval record. */
+const PACK = { name: "service_pack", budgetTokens: 512 };
+
 export function createExtractiveProvider(): LlmProvider {
   let calls = 0;
+  const call = (name: string, args: Record<string, unknown>): ProviderEvent => ({ type: "tool_call", call: { id: `call_x${++calls}`, name, arguments: JSON.stringify(args) } satisfies ToolCallRequest });
   return {
     id: EXTRACTIVE_ID,
     model: "extractive-1",
     async *step({ messages, tools }): AsyncGenerator<ProviderEvent> {
       const inputTokens = messages.reduce((n, m) => n + estimateTokens(m.content), 0);
+      const offered = new Set(tools.map((t) => t.name));
       const last = messages.at(-1);
+      const turn = messages.slice(messages.findLastIndex((m) => m.role === "user"));
       if (last?.role === "user") {
-        const planned = plan(last.content, new Set(tools.map((t) => t.name)));
+        const planned = plan(last.content, offered);
         if (planned.length) {
-          yield { type: "thinking", text: `Plan: ${planned.map((p) => `${p.why} (${p.name})`).join("; ")}.` };
-          for (const p of planned) yield { type: "tool_call", call: { id: `call_x${++calls}`, name: p.name, arguments: JSON.stringify(p.args) } satisfies ToolCallRequest };
+          const then = planned.some((p) => p.name === "service_grounded_answer") && offered.has(PACK.name) ? `; then ${PACK.name} for the surrounding context` : "";
+          yield { type: "thinking", text: `Plan: ${planned.map((p) => `${p.why} (${p.name})`).join("; ")}${then}.` };
+          for (const p of planned) yield call(p.name, p.args);
           yield { type: "usage", inputTokens, outputTokens: 0 };
           return yield { type: "done", finishReason: "tool_calls" };
         }
       }
-      const text = last?.role === "user" ? "I have no memory tools in this session to look that up." : compose(turnResults(messages));
+      // Answered already (the text came with the pack call): nothing more to say.
+      if (turn.some((m) => m.role === "assistant" && m.content)) return yield { type: "done", finishReason: "stop" };
+      const results = turnResults(messages);
+      const text = last?.role === "user" ? "I have no memory tools in this session to look that up." : compose(results);
       // Streamed a word at a time, as a model would, so clients render it the same way.
       for (const piece of text.match(/\S+\s*/g) ?? []) yield { type: "text", text: piece };
       yield { type: "usage", inputTokens, outputTokens: estimateTokens(text) };
+      // The answer streams as soon as the evidence is in; the pack that records its context comes after it.
+      const answered = results.some((r) => r.name === "service_grounded_answer");
+      if (answered && offered.has(PACK.name) && !results.some((r) => r.name === PACK.name)) {
+        yield call(PACK.name, { intent: turn[0]!.content, budget_tokens: PACK.budgetTokens });
+        return yield { type: "done", finishReason: "tool_calls" };
+      }
       yield { type: "done", finishReason: "stop" };
     },
   };

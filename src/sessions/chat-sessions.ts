@@ -12,14 +12,11 @@ import { channelOf } from "./channel.ts";
 import type { Harness } from "./harness.ts";
 import { eventId, newSessionId, newTurnId, parseEventId, parseResumeCursor, resumeCursor, type SessionPoint } from "./ids.ts";
 import { loadPolicy } from "./policy.ts";
-import { artifacts, isDecided, latestState, openTurn, pendingApproval, resumePoints, subagents, turnCount } from "./projection.ts";
+import { artifacts, endsSegment, isDecided, latestState, openTurn, pendingApproval, resumePoints, subagents, turnCount } from "./projection.ts";
 import { resolveSandbox } from "./sandbox.ts";
 import { toMessage, type SessionLog } from "./session-log.ts";
 
 type State = SessionEventData<"session_state">;
-
-/** The last event of what one message (or one decision) streams back: the turn ended, failed, or waits for an operator. */
-const endsSegment = (e: StreamEvent) => e.type === "completed" || e.type === "error" || (e.type === "turn_end" && (e.data as { status: string }).status === "awaiting_approval");
 
 export class ChatSessions {
   /** Turns running in this process, by workspace and session: a turn open in the log and not here was cut off. */

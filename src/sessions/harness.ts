@@ -16,7 +16,8 @@ import { COMPACT_AT, compact, tokensOf, WARN_AT } from "./context-budget.ts";
 import { messagesOf } from "./history.ts";
 import { newAgentId, newRequestId, newSessionId, newTurnId, parseResumeCursor, resumeCursor } from "./ids.ts";
 import { loadPolicy, type PolicyFile } from "./policy.ts";
-import { resolveSandbox } from "./sandbox.ts";
+import { resolveSandbox, type SandboxMode } from "./sandbox.ts";
+import { endsSegment } from "./projection.ts";
 import type { Emit, SessionLog } from "./session-log.ts";
 import { runCall, type CallScope, type Decided, type ValidCall } from "./tool-runner.ts";
 import { ToolSelector } from "./tool-selection.ts";
@@ -57,7 +58,16 @@ interface Turn {
   turnId: string;
   message: string;
   state: State;
+  /** Logs an event, keeps it in `events`, then lets the event loop serve others (a turn never holds it for long). */
   emit: Emit;
+  /** The session's log, read once when the turn (or its continuation) begins and kept up to date by `emit`. */
+  events: StreamEvent[];
+  /** For a branch: the source's conversation up to the branch point (read once). */
+  prefix: ChatMessage[];
+  /** What the model said in this turn's successful steps: the response. */
+  text: string;
+  /** Why the turn cannot run (an unreadable policy file), raised inside the turn's guard. */
+  blocked: AppError | null;
   scope: CallScope;
   offered: SessionTool[];
   usage: { input: number; output: number };
@@ -102,9 +112,19 @@ export class Harness {
   }
 
   private async begin(call: CallContext, sessionId: string, state: State, turnId: string, message: string): Promise<Turn> {
-    const emit = this.deps.log.emitter(call.workspaceId, sessionId);
+    const logged = this.deps.log.emitter(call.workspaceId, sessionId);
+    const events = await this.deps.log.all(call.workspaceId, sessionId);
+    const emit: Emit = async (type, data) => {
+      const e = await logged(type, data);
+      if (e) events.push(e);
+      // Not after the last event: the turn must be over (and the session free) by the time its stream ends.
+      if (e && !endsSegment(e)) await new Promise((resolve) => setImmediate(resolve));
+      return e;
+    };
     let policy: PolicyFile | null = null;
-    if (state.policy_path) policy = await loadPolicy(this.deps.policyDir, state.policy_path).catch(() => null);
+    let blocked: AppError | null = null;
+    // A policy that cannot be read stops the turn: running without its deny rules would be worse than not running.
+    if (state.policy_path) policy = await loadPolicy(this.deps.policyDir, state.policy_path).catch((err: unknown) => ((blocked = err instanceof AppError ? err : new AppError("invalid_request", String(err))), null));
     const scope: CallScope = {
       call,
       sessionId,
@@ -112,18 +132,20 @@ export class Harness {
       state,
       emit,
       policy,
-      sandbox: resolveSandbox(state.sandbox_mode as "auto"),
-      timeoutMs: Number((state as { tool_timeout_ms?: number }).tool_timeout_ms ?? 30_000),
+      sandbox: resolveSandbox(state.sandbox_mode as SandboxMode),
+      timeoutMs: state.tool_timeout_ms ?? 30_000,
       now: () => performance.now(),
       notified: { sandbox: false },
     };
     const layersBefore = await this.deps.layerTotals(call.workspaceId).catch(() => new Map<string, number>());
-    return { call, sessionId, turnId, message, state, emit, scope, offered: [], usage: { input: 0, output: 0 }, repairs: 0, failures: 0, layersBefore };
+    const prefix = await this.prefix(call.workspaceId, events);
+    return { call, sessionId, turnId, message, state, emit, events, prefix, text: "", blocked, scope, offered: [], usage: { input: 0, output: 0 }, repairs: 0, failures: 0, layersBefore };
   }
 
   /** Any failure ends the turn as an error the stream shows (and the session takes the next message). */
   private async guard(t: Turn, body: () => Promise<void>): Promise<void> {
     try {
+      if (t.blocked) throw t.blocked;
       await body();
     } catch (err) {
       if (!(err instanceof AppError) && !(err instanceof ProviderError)) this.deps.logError(`session ${t.sessionId}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -143,8 +165,8 @@ export class Harness {
   private async loop(t: Turn): Promise<void> {
     for (let step = 0; step < MAX_STEPS; step++) {
       const messages = await this.prompt(t);
-      const { text, calls } = await this.step(t, messages);
-      if (calls.length === 0) return this.finish(t, text);
+      const { calls } = await this.step(t, messages);
+      if (calls.length === 0) return this.finish(t);
       const valid = await this.validate(t, calls);
       if (!(await this.runWave(t, valid, undefined))) return;
     }
@@ -153,22 +175,19 @@ export class Harness {
 
   /** The system prompt and the conversation from the log, compacted first when it is over the budget. */
   private async prompt(t: Turn): Promise<ChatMessage[]> {
-    const budget = Number((t.state as { context_budget_tokens?: number }).context_budget_tokens ?? this.deps.providers.contextTokens(t.state.provider));
-    let events = await this.deps.log.all(t.call.workspaceId, t.sessionId);
-    let messages = [this.system(t), ...(await this.history(t.call.workspaceId, t.sessionId, events))];
+    const budget = t.state.context_budget_tokens ?? this.deps.providers.contextTokens(t.state.provider);
+    let messages = [this.system(t), ...messagesOf(t.events, t.prefix)];
     let used = tokensOf(messages);
     if (used >= COMPACT_AT * budget) {
       const c = compact(messages.slice(1));
       if (c) {
-        const last = events.at(-1)!;
-        await t.emit("context_compacted", { ...c, resume_cursor: resumeCursor({ sessionId: t.sessionId, seq: last.seq }) });
-        events = await this.deps.log.all(t.call.workspaceId, t.sessionId);
-        messages = [this.system(t), ...(await this.history(t.call.workspaceId, t.sessionId, events))];
+        await t.emit("context_compacted", { ...c, resume_cursor: resumeCursor({ sessionId: t.sessionId, seq: t.events.at(-1)!.seq }) });
+        messages = [this.system(t), ...messagesOf(t.events, t.prefix)];
         used = tokensOf(messages);
       }
     }
     // Each threshold warns once until a compaction brings the prompt back under it.
-    const sinceCompaction = events.slice(events.findLastIndex((e) => e.type === "context_compacted") + 1);
+    const sinceCompaction = t.events.slice(t.events.findLastIndex((e) => e.type === "context_compacted") + 1);
     const warned = Math.max(0, ...sinceCompaction.filter((e) => e.type === "context_warning").map((e) => (e.data as { threshold: number }).threshold));
     const reached = WARN_AT.filter((w) => used >= w * budget).at(-1);
     if (reached !== undefined && reached > warned) await t.emit("context_warning", { used_tokens: used, budget_tokens: budget, threshold: reached });
@@ -184,18 +203,18 @@ export class Harness {
     };
   }
 
-  /** The session's conversation; a branch starts with its source's, up to the branch point. */
-  private async history(workspaceId: string, sessionId: string, events: readonly StreamEvent[], depth = 0): Promise<ChatMessage[]> {
+  /** A branch's conversation before its own events: its source's, up to the branch point (and so on up the branches). */
+  private async prefix(workspaceId: string, events: readonly StreamEvent[], depth = 0): Promise<ChatMessage[]> {
     const seed = events.find((e) => e.type === "session_checkpoint" && (e.data as { checkpoint_type: string }).checkpoint_type === "resume_seed");
     const cursor = (seed?.data as { resume_cursor: string | null } | undefined)?.resume_cursor;
-    if (!cursor || depth >= BRANCH_DEPTH) return messagesOf(events);
+    if (!cursor || depth >= BRANCH_DEPTH) return [];
     const point = parseResumeCursor(cursor);
     const source = await this.deps.log.all(workspaceId, point.sessionId, point.seq);
-    return messagesOf(events, await this.history(workspaceId, point.sessionId, source, depth + 1));
+    return messagesOf(source, await this.prefix(workspaceId, source, depth + 1));
   }
 
   /** One provider step down the fallback chain: text streams as tokens; a failed provider hands the step to the next. */
-  private async step(t: Turn, messages: ChatMessage[]): Promise<{ text: string; calls: ToolCallRequest[] }> {
+  private async step(t: Turn, messages: ChatMessage[]): Promise<{ calls: ToolCallRequest[] }> {
     const chain = this.deps.providers.chain(t.state.provider, t.state.model || null);
     const specs = t.offered.map((o) => ({ name: o.name, description: o.description, parameters: o.parameters }));
     for (let i = 0; ; i++) {
@@ -212,7 +231,8 @@ export class Harness {
           else if (ev.type === "usage") [t.usage.input, t.usage.output] = [t.usage.input + ev.inputTokens, t.usage.output + ev.outputTokens];
         }
         if (thinking && t.state.think_level !== "off") await t.emit("thinking", { turn_id: t.turnId, text: thinking });
-        return { text, calls };
+        t.text += text; // a failed step's partial text stays in the log as tokens, but is no part of the response
+        return { calls };
       } catch (err) {
         if (!(err instanceof ProviderError)) throw err;
         const next = chain[i + 1];
@@ -283,9 +303,9 @@ export class Harness {
     await t.emit("turn_end", { turn_id: t.turnId, status: "awaiting_approval" });
   }
 
-  private async finish(t: Turn, text: string): Promise<void> {
-    const events = await this.deps.log.all(t.call.workspaceId, t.sessionId);
-    const turnEvents = events.slice(events.findLastIndex((e) => e.type === "turn_start"));
+  private async finish(t: Turn): Promise<void> {
+    const text = t.text;
+    const turnEvents = t.events.slice(t.events.findLastIndex((e) => e.type === "turn_start"));
     const citations = turnCitations(turnEvents);
     await t.emit("response", { turn_id: t.turnId, text, citations });
     await t.emit("reflection", { turn_id: t.turnId, ...reflect(text, citations) });

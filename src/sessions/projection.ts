@@ -9,6 +9,9 @@ type Approval = SessionEventData<"approval_required">;
 
 const data = <T>(e: StreamEvent) => e.data as T;
 
+/** The last event of what one message (or one decision) streams back: the turn ended, failed, or waits for an operator. */
+export const endsSegment = (e: StreamEvent) => e.type === "completed" || e.type === "error" || (e.type === "turn_end" && (e.data as { status: string }).status === "awaiting_approval");
+
 export const latestState = (events: readonly StreamEvent[]): State | null => {
   const e = events.findLast((x) => x.type === "session_state");
   return e ? data<State>(e) : null;

@@ -24,10 +24,9 @@ describe("a chat turn with the extractive provider", () => {
       "session",
       ...OPENING,
       "thinking",
-      "tool_batch",
-      ...TOOL_RUN,
-      ...TOOL_RUN,
-      "token",
+      ...TOOL_RUN, // the grounded answer
+      "token", // streamed as soon as the evidence is in
+      ...TOOL_RUN, // then the pack that records the answer's context
       ...CLOSING,
     ]);
     for (const e of events) {
@@ -42,13 +41,13 @@ describe("a chat turn with the extractive provider", () => {
     expect(NOTE).toContain(response!.citations[0]!.text_span);
     // The tokens are the response, streamed.
     expect(dataOf<{ text: string }>(events, "token").map((t) => t.text).join("")).toBe(response!.text);
-    expect(dataOf(events, "thinking")[0]!.text).toMatch(/^Plan: .*service_grounded_answer/);
+    expect(dataOf(events, "thinking")[0]!.text).toMatch(/^Plan: answer from cited evidence only \(service_grounded_answer\); then service_pack/);
     const outcomes = dataOf<{ tool_name: string; status: string; tool_call_id: string; elapsed_ms: number }>(events, "tool_outcome");
     expect(outcomes.map((o) => [o.tool_name, o.status])).toEqual([["service_grounded_answer", "ok"], ["service_pack", "ok"]]);
-    // Every tool event carries the call's id; the batch names both.
+    // Every tool event carries the call's id.
     const calls = dataOf<{ tool_call_id: string; arguments: { _tool_call_id: string } }>(events, "tool_call");
     expect(calls.map((c) => c.arguments._tool_call_id)).toEqual(calls.map((c) => c.tool_call_id));
-    expect(dataOf(events, "tool_batch")[0]!.tool_call_ids).toEqual(outcomes.map((o) => o.tool_call_id));
+    expect(calls.map((c) => c.tool_call_id)).toEqual(outcomes.map((o) => o.tool_call_id));
     expect(dataOf(events, "reflection")[0]).toMatchObject({ passed: true });
     expect(dataOf(events, "retrieval")[0]).toMatchObject({ pack: { items: 1 } });
     expect(dataOf(events, "usage")[0]).toMatchObject({ cost_usd: 0 });

@@ -58,7 +58,7 @@ describe("chat turns on an OpenAI-compatible server", () => {
     const sid = await createSession(svc);
     const events = await send(svc, sid, "Who picked PostgreSQL?");
     const at = types(events).indexOf("transport_diagnostic");
-    expect(types(events).slice(at - 1, at + 3)).toEqual(["token", "transport_diagnostic", "thinking", "tool_batch"]);
+    expect(types(events).slice(at - 1, at + 3)).toEqual(["token", "transport_diagnostic", "thinking", "policy_decision"]);
     expect(dataOf(events, "transport_diagnostic")[0]).toEqual({ status: "fallback", kind: "cut", provider_requested: "openai", provider_actual: "extractive", reason: expect.stringMatching(/^openai: /), failure_count: 1 });
     expect(dataOf(events, "response")[0]!.text).toMatch(/^Alice\./);
     expect(types(events).at(-1)).toBe("completed");
@@ -74,10 +74,11 @@ describe("chat turns on an OpenAI-compatible server", () => {
       wire.script(script);
       const sid = await createSession(svc);
       const events = await send(svc, sid, "Who picked PostgreSQL?");
-      // Both steps of the turn (plan, answer) go to openai first and fall back; the count is the turn's.
+      // Each step of the turn (plan; answer and pack; end) goes to openai first and falls back; the count is the turn's.
       expect(dataOf(events, "transport_diagnostic").map((d) => [d.kind, d.failure_count])).toEqual([
         [kind, 1],
         [kind, 2],
+        [kind, 3],
       ]);
       expect(types(events).at(-1)).toBe("completed");
     }
