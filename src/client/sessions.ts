@@ -1,5 +1,5 @@
 // The chat session calls of the client, and session streams that resume by themselves after a drop; no node: imports.
-import type { SessionEventData, SessionEventType } from "../contract/events.ts";
+import { endsTurnSegment, type SessionEventData, type SessionEventType } from "../contract/events.ts";
 import type { JsonRouteId, RouteInput, RouteOutput } from "../contract/routes.ts";
 import { parseSse } from "./sse.ts";
 
@@ -18,8 +18,7 @@ export interface ResumeOptions {
   signal?: AbortSignal;
 }
 
-/** The last event of what a message or a decision streams back. */
-const endsTurn = (e: SessionEvent) => e.event === "completed" || e.event === "error" || (e.event === "turn_end" && e.data.status === "awaiting_approval");
+const endsTurn = (e: SessionEvent) => endsTurnSegment(e.event, e.data);
 
 /**
  * Yields a stream's events; when the connection drops before `isEnd`, reconnects with Last-Event-ID and goes on, so

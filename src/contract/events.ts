@@ -161,3 +161,6 @@ export type SessionEventData<K extends SessionEventType> = z.infer<(typeof sessi
 /** GET /stream-events: every type a session stream can carry, as the console must handle them (SPEC rule 7). */
 export const streamEventList = () =>
   Object.entries(sessionEvents).map(([type, e]) => ({ type, tier: e.tier, persisted: e.persisted, emitted_by: e.emittedBy }));
+
+/** The last event of what one message (or one approval decision) streams back: the turn ended, failed, or waits for an operator. */
+export const endsTurnSegment = (type: string, data: unknown) => type === "completed" || type === "error" || (type === "turn_end" && (data as { status?: string }).status === "awaiting_approval");

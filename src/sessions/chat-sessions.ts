@@ -77,6 +77,7 @@ export class ChatSessions {
     const asked = events.find((e) => e.type === "approval_required" && (e.data as { request_id: string }).request_id === input.request_id);
     if (!asked) throw new AppError("not_found", `no approval request '${input.request_id}' in this session`);
     if (isDecided(events, input.request_id)) throw new AppError("approval_settled", `approval request '${input.request_id}' was already decided`);
+    if (pendingApproval(events)?.request_id !== input.request_id) throw new AppError("approval_settled", `approval request '${input.request_id}' no longer waits: its turn ended`);
     if (this.running.has(this.key(call, input.session_id))) throw new AppError("turn_in_progress", "a turn is running in this session");
     const approval = asked.data as SessionEventData<"approval_required">;
     const turnStart = events.findLast((e) => e.type === "turn_start" && e.seq < asked.seq)!.data as { turn_id: string; message: string };
@@ -177,7 +178,7 @@ export class ChatSessions {
     const state = latestState(events);
     if (!state || state.agent_profile === undefined) throw new AppError("not_found", `no chat session '${sessionId}' in this workspace`);
     const open = openTurn(events);
-    if (open && !this.running.has(this.key(call, sessionId))) {
+    if (open && !this.running.has(this.key(call, sessionId)) && !this.harness.isLive(call.workspaceId, sessionId)) {
       await this.harness.fail(call, sessionId, state, open.turnId, "turn_interrupted", "the service stopped during this turn; what it logged is kept, send the message again to retry");
       events = await this.log.all(call.workspaceId, sessionId);
     }

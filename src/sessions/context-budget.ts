@@ -13,9 +13,6 @@ const SUMMARY_SENTENCES = 12;
 
 export const tokensOf = (messages: readonly ChatMessage[]) => messages.reduce((n, m) => n + estimateTokens(m.content) + 4, 0);
 
-/** The thresholds crossed going from `before` to `now` tokens. */
-export const crossed = (before: number, now: number, budget: number) => WARN_AT.filter((t) => before < t * budget && now >= t * budget);
-
 export interface Compaction {
   original_count: number;
   compacted_count: number;

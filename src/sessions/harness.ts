@@ -1,7 +1,7 @@
 // The turn loop: ask the provider for a step, stream its text, validate and run the tool calls it asks for, repeat
 // until it answers; then the response, its reflection, retrieval and cognition summaries, usage and the turn's end.
-// Every step reads the conversation back from the session's log, so a turn paused for approval (or cut off by a
-// restart) goes on from exactly what was logged.
+// Each step's conversation is rebuilt from the session's log (read once per turn, kept current as events are logged),
+// so a turn paused for approval (or cut off by a restart) goes on from exactly what was logged.
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { z } from "zod";
@@ -15,14 +15,14 @@ import type { CallContext } from "../services/context.ts";
 import { COMPACT_AT, compact, tokensOf, WARN_AT } from "./context-budget.ts";
 import { messagesOf } from "./history.ts";
 import { newAgentId, newRequestId, newSessionId, newTurnId, parseResumeCursor, resumeCursor } from "./ids.ts";
-import { loadPolicy, type PolicyFile } from "./policy.ts";
+import { loadPolicy, SUBAGENT_PROFILE, type PolicyFile } from "./policy.ts";
 import { resolveSandbox, type SandboxMode } from "./sandbox.ts";
 import { endsSegment } from "./projection.ts";
 import type { Emit, SessionLog } from "./session-log.ts";
 import { runCall, type CallScope, type Decided, type ValidCall } from "./tool-runner.ts";
 import { ToolSelector } from "./tool-selection.ts";
 import type { SessionTool } from "./tools/tool.ts";
-import { reflect, turnCitations, turnPack } from "./turn-evidence.ts";
+import { reflect, turnCitations, turnPack, turnText } from "./turn-evidence.ts";
 
 type State = SessionEventData<"session_state">;
 type Approval = SessionEventData<"approval_required">;
@@ -32,8 +32,6 @@ export const MAX_STEPS = 8;
 /** Rounds of invalid tool arguments sent back to the model per turn before the turn gives up. */
 export const MAX_REPAIRS = 2;
 const BRANCH_DEPTH = 32;
-/** The agent_profile of a delegated sub-agent's session. */
-export const SUBAGENT_PROFILE = "subagent";
 
 export interface HarnessDeps {
   log: SessionLog;
@@ -64,8 +62,6 @@ interface Turn {
   events: StreamEvent[];
   /** For a branch: the source's conversation up to the branch point (read once). */
   prefix: ChatMessage[];
-  /** What the model said in this turn's successful steps: the response. */
-  text: string;
   /** Why the turn cannot run (an unreadable policy file), raised inside the turn's guard. */
   blocked: AppError | null;
   scope: CallScope;
@@ -80,18 +76,26 @@ interface Turn {
 export class Harness {
   private readonly selector: ToolSelector;
   private readonly delegate: SessionTool;
+  /** Sessions with a turn running in this process (a sub-agent's too), by workspace and session. */
+  private readonly live = new Set<string>();
 
   constructor(private readonly deps: HarnessDeps) {
     this.delegate = this.delegateTool();
     this.selector = new ToolSelector([...deps.tools, this.delegate]);
   }
 
+  /** Whether a turn of the session runs in this process now: a turn open in the log and not live here was cut off. */
+  isLive(workspaceId: string, sessionId: string): boolean {
+    return this.live.has(`${workspaceId}\u0000${sessionId}`);
+  }
+
   /** A new turn for `message`; resolves when it ends, pauses for approval or fails (each logged). */
   async turn(call: CallContext, sessionId: string, state: State, turnId: string, message: string): Promise<void> {
-    const t = await this.begin(call, sessionId, state, turnId, message);
+    const t = await this.open(call, sessionId, state, turnId, message);
+    if (!t) return;
     await this.guard(t, async () => {
       await t.emit("turn_start", { turn_id: turnId, message });
-      await t.emit("session_state", { ...state, status: "running", updated_at: this.iso() });
+      await t.emit("session_state", { ...t.state, status: "running", updated_at: this.iso() });
       const offered = this.selector.select(message, (tool) => this.eligible(tool, state));
       t.offered = offered.map((o) => o.tool);
       await t.emit("tool_selected", { turn_id: turnId, offered: offered.map((o) => ({ name: o.tool.name, score: o.score })) });
@@ -102,16 +106,22 @@ export class Harness {
 
   /** Goes on with a turn paused by `approval` once an operator decided (approval_applied is already logged). */
   async resume(call: CallContext, sessionId: string, state: State, turnId: string, message: string, approval: Approval, decision: "approve" | "deny"): Promise<void> {
-    const t = await this.begin(call, sessionId, state, turnId, message);
+    const t = await this.open(call, sessionId, state, turnId, message);
+    if (!t) return;
     await this.guard(t, async () => {
-      await t.emit("session_state", { ...state, status: "running", approval_request_id: null, updated_at: this.iso() });
+      await t.emit("session_state", { ...t.state, status: "running", approval_request_id: null, updated_at: this.iso() });
       t.offered = this.selector.select(message, (tool) => this.eligible(tool, state)).map((o) => o.tool);
+      // The turn's budgets go on from where the pause left them (in-process usage before the pause is not logged).
+      const turnEvents = t.events.slice(t.events.findLastIndex((e) => e.type === "turn_start"));
+      t.failures = turnEvents.filter((e) => e.type === "transport_diagnostic").length;
+      t.repairs = Math.max(0, ...turnEvents.filter((e) => e.type === "tool_validation_error").map((e) => (e.data as { attempt: number }).attempt));
       const pending = approval.pending ?? [];
       if (await this.runWave(t, pending, decision)) await this.loop(t);
     });
   }
 
-  private async begin(call: CallContext, sessionId: string, state: State, turnId: string, message: string): Promise<Turn> {
+  private async begin(call: CallContext, sessionId: string, prior: State, turnId: string, message: string): Promise<Turn> {
+    const state: State = { ...prior, last_error: null }; // a new turn (or its continuation) starts clean
     const logged = this.deps.log.emitter(call.workspaceId, sessionId);
     const events = await this.deps.log.all(call.workspaceId, sessionId);
     const emit: Emit = async (type, data) => {
@@ -135,15 +145,17 @@ export class Harness {
       sandbox: resolveSandbox(state.sandbox_mode as SandboxMode),
       timeoutMs: state.tool_timeout_ms ?? 30_000,
       now: () => performance.now(),
-      notified: { sandbox: false },
+      notified: { hooks: false, files: false },
     };
     const layersBefore = await this.deps.layerTotals(call.workspaceId).catch(() => new Map<string, number>());
     const prefix = await this.prefix(call.workspaceId, events);
-    return { call, sessionId, turnId, message, state, emit, events, prefix, text: "", blocked, scope, offered: [], usage: { input: 0, output: 0 }, repairs: 0, failures: 0, layersBefore };
+    return { call, sessionId, turnId, message, state, emit, events, prefix, blocked, scope, offered: [], usage: { input: 0, output: 0 }, repairs: 0, failures: 0, layersBefore };
   }
 
   /** Any failure ends the turn as an error the stream shows (and the session takes the next message). */
   private async guard(t: Turn, body: () => Promise<void>): Promise<void> {
+    const key = `${t.call.workspaceId}\u0000${t.sessionId}`;
+    this.live.add(key);
     try {
       if (t.blocked) throw t.blocked;
       await body();
@@ -151,6 +163,19 @@ export class Harness {
       if (!(err instanceof AppError) && !(err instanceof ProviderError)) this.deps.logError(`session ${t.sessionId}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       const e = err instanceof AppError ? err : new AppError("internal_error", err instanceof ProviderError ? `every provider failed; the last: ${err.message}` : "the turn failed");
       await this.fail(t.call, t.sessionId, t.state, t.turnId, e.code === "internal_error" && err instanceof ProviderError ? "provider_failed" : e.code, e.message).catch((err2: unknown) => this.deps.logError(`session ${t.sessionId}: end not logged (${String(err2)})`));
+    } finally {
+      this.live.delete(key);
+    }
+  }
+
+  /** begin(), or, when even that fails (the store is unreachable), an error the waiting stream ends on. */
+  private async open(call: CallContext, sessionId: string, state: State, turnId: string, message: string): Promise<Turn | null> {
+    try {
+      return await this.begin(call, sessionId, state, turnId, message);
+    } catch (err) {
+      this.deps.logError(`session ${sessionId}: the turn could not start (${err instanceof Error ? err.message : String(err)})`);
+      await this.fail(call, sessionId, state, null, "internal_error", "the turn could not start; try again").catch(() => {});
+      return null;
     }
   }
 
@@ -219,19 +244,16 @@ export class Harness {
     const specs = t.offered.map((o) => ({ name: o.name, description: o.description, parameters: o.parameters }));
     for (let i = 0; ; i++) {
       const provider = chain[i]!;
-      let [text, thinking] = ["", ""];
+      let thinking = "";
       const calls: ToolCallRequest[] = [];
       try {
         for await (const ev of provider.step({ messages, tools: specs })) {
-          if (ev.type === "text") {
-            text += ev.text;
-            await t.emit("token", { turn_id: t.turnId, text: ev.text });
-          } else if (ev.type === "thinking") thinking += ev.text;
+          if (ev.type === "text") await t.emit("token", { turn_id: t.turnId, text: ev.text });
+          else if (ev.type === "thinking") thinking += ev.text;
           else if (ev.type === "tool_call") calls.push(ev.call);
           else if (ev.type === "usage") [t.usage.input, t.usage.output] = [t.usage.input + ev.inputTokens, t.usage.output + ev.outputTokens];
         }
         if (thinking && t.state.think_level !== "off") await t.emit("thinking", { turn_id: t.turnId, text: thinking });
-        t.text += text; // a failed step's partial text stays in the log as tokens, but is no part of the response
         return { calls };
       } catch (err) {
         if (!(err instanceof ProviderError)) throw err;
@@ -304,8 +326,8 @@ export class Harness {
   }
 
   private async finish(t: Turn): Promise<void> {
-    const text = t.text;
     const turnEvents = t.events.slice(t.events.findLastIndex((e) => e.type === "turn_start"));
+    const text = turnText(turnEvents);
     const citations = turnCitations(turnEvents);
     await t.emit("response", { turn_id: t.turnId, text, citations });
     await t.emit("reflection", { turn_id: t.turnId, ...reflect(text, citations) });
@@ -340,17 +362,20 @@ export class Harness {
       parameters: toolSchema(input, "input"),
       input,
       writes: false,
-      run: async (ctx, raw) => {
+      run: async (ctx, raw, signal) => {
         const { question } = raw as { question: string };
         const scope = ctx as CallScope;
         const parent = scope.state;
         const [agentId, sessionId] = [newAgentId(), newSessionId()];
         const snapshot = { agent_id: agentId, parent_session_id: ctx.sessionId, session_id: sessionId, question };
         await scope.emit("subagent_event", { ...snapshot, status: "running" });
-        const state: State = { ...parent, session_id: sessionId, status: "idle", agent_profile: SUBAGENT_PROFILE, permission_mode: "read-only", approval_mode: "never", policy_path: null, parent_session_id: ctx.sessionId };
+        // The parent's policy file goes with it (its denies and hooks hold); with no operator to ask, its asks deny.
+        const state: State = { ...parent, session_id: sessionId, status: "idle", agent_profile: SUBAGENT_PROFILE, permission_mode: "read-only", approval_mode: "never", parent_session_id: ctx.sessionId };
         const log = this.deps.log;
         await log.append(ctx.call.workspaceId, sessionId, "session_state", state);
         await this.turn(ctx.call, sessionId, state, newTurnId(), question);
+        // Timed out meanwhile: the parent's call has ended, so nothing more is said in its log (the sub-agent's own log keeps all).
+        if (signal.aborted) return { result: { agent_id: agentId, session_id: sessionId } };
         const events = await log.all(ctx.call.workspaceId, sessionId);
         const response = events.findLast((e) => e.type === "response")?.data as SessionEventData<"response"> | undefined;
         const failed = events.at(-1)?.type === "error";

@@ -25,6 +25,9 @@ export const PolicyFile = z.strictObject({
 export type PolicyFile = z.infer<typeof PolicyFile>;
 export type Hook = PolicyFile["hooks"][number];
 
+/** The agent_profile of a delegated sub-agent's session: no operator watches it, so what would ask is denied. */
+export const SUBAGENT_PROFILE = "subagent";
+
 export interface PolicyDecision {
   outcome: "allow" | "deny" | "ask";
   reason: string;
@@ -34,9 +37,15 @@ export interface PolicyDecision {
 export interface Modes {
   permission_mode: "read-only" | "workspace-write" | "full";
   approval_mode: "never" | "on-write" | "always";
+  agent_profile: string;
 }
 
 export function decide(tool: { name: string; writes: boolean }, modes: Modes, policy: PolicyFile | null): PolicyDecision {
+  const d = rule(tool, modes, policy);
+  return d.outcome === "ask" && modes.agent_profile === SUBAGENT_PROFILE ? { outcome: "deny", reason: `${d.reason}; a sub-agent has no operator to ask`, source: d.source } : d;
+}
+
+function rule(tool: { name: string; writes: boolean }, modes: Modes, policy: PolicyFile | null): PolicyDecision {
   if (tool.writes && modes.permission_mode === "read-only") return { outcome: "deny", reason: `${tool.name} writes and the session is read-only`, source: "permission_mode" };
   const rule = policy?.tools[tool.name] ?? policy?.tools["*"];
   if (rule === "deny") return { outcome: "deny", reason: `the policy denies ${tool.name}`, source: "policy" };

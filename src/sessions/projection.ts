@@ -1,6 +1,6 @@
 // What a session's log says about it now: its state, an open turn, a pending approval, resume points, sub-agents and
 // artifacts. The log is authoritative; all of this is recomputed from it (after a restart too).
-import type { SessionEventData } from "../contract/events.ts";
+import { endsTurnSegment, type SessionEventData } from "../contract/events.ts";
 import type { StreamEvent } from "../ports/event-log.ts";
 import { eventId, resumeCursor } from "./ids.ts";
 
@@ -10,7 +10,7 @@ type Approval = SessionEventData<"approval_required">;
 const data = <T>(e: StreamEvent) => e.data as T;
 
 /** The last event of what one message (or one decision) streams back: the turn ended, failed, or waits for an operator. */
-export const endsSegment = (e: StreamEvent) => e.type === "completed" || e.type === "error" || (e.type === "turn_end" && (e.data as { status: string }).status === "awaiting_approval");
+export const endsSegment = (e: StreamEvent) => endsTurnSegment(e.type, e.data);
 
 export const latestState = (events: readonly StreamEvent[]): State | null => {
   const e = events.findLast((x) => x.type === "session_state");
@@ -29,11 +29,15 @@ export function openTurn(events: readonly StreamEvent[]): { turnId: string } | n
   return open && turnId ? { turnId } : null;
 }
 
-/** The approval the session waits on: the last one asked and not yet decided. */
+/** The approval the session waits on: the last one asked, whose turn paused for it (not one cut off by a crash), not yet decided. */
 export function pendingApproval(events: readonly StreamEvent[]): Approval | null {
-  const decided = new Set(events.filter((e) => e.type === "approval_applied").map((e) => data<{ request_id: string }>(e).request_id));
-  const asked = events.findLast((e) => e.type === "approval_required");
-  return asked && !decided.has(data<Approval>(asked).request_id) ? data<Approval>(asked) : null;
+  const at = events.findLastIndex((e) => e.type === "approval_required");
+  if (at < 0) return null;
+  const asked = data<Approval>(events[at]!);
+  const after = events.slice(at + 1);
+  const paused = after.some((e) => e.type === "turn_end" && data<{ status: string }>(e).status === "awaiting_approval");
+  const settled = after.some((e) => e.type === "error" || (e.type === "approval_applied" && data<{ request_id: string }>(e).request_id === asked.request_id));
+  return paused && !settled ? asked : null;
 }
 
 export const isDecided = (events: readonly StreamEvent[], requestId: string) =>
@@ -50,12 +54,14 @@ export interface ResumePoint {
 /** Oldest first: checkpoints (a branch's resume_seed among them), decided approvals and completed turns. */
 export function resumePoints(events: readonly StreamEvent[]): ResumePoint[] {
   const out: ResumePoint[] = [];
-  const point = (e: StreamEvent, kind: ResumePoint["kind"], label: string) =>
-    out.push({ resume_cursor: resumeCursor({ sessionId: e.stream, seq: e.seq }), event_id: eventId(e.stream, e.seq), kind, label, at: new Date(e.at).toISOString() });
+  const point = (e: StreamEvent, kind: ResumePoint["kind"], label: string, cursor = resumeCursor({ sessionId: e.stream, seq: e.seq })) =>
+    out.push({ resume_cursor: cursor, event_id: eventId(e.stream, e.seq), kind, label, at: new Date(e.at).toISOString() });
   const messages = new Map<string, string>();
   for (const e of events) {
     if (e.type === "turn_start") messages.set(data<{ turn_id: string }>(e).turn_id, data<{ message: string }>(e).message);
     if (e.type === "session_checkpoint") point(e, "checkpoint", `${data<{ checkpoint_type: string }>(e).checkpoint_type}: ${data<{ summary_text: string }>(e).summary_text}`);
+    // A compaction's own cursor: the conversation as it stood just before the fold.
+    if (e.type === "context_compacted") point(e, "checkpoint", `compaction: ${data<{ original_count: number }>(e).original_count} messages folded`, data<{ resume_cursor: string }>(e).resume_cursor);
     if (e.type === "approval_applied") point(e, "approval", `${data<{ decision: string }>(e).decision} ${data<{ tool_name: string }>(e).tool_name}`);
     if (e.type === "turn_end" && data<{ status: string }>(e).status === "completed") point(e, "turn", `after "${clip(messages.get(data<{ turn_id: string }>(e).turn_id) ?? "", 80)}"`);
   }

@@ -27,7 +27,7 @@ function bubblewrap(): { path: string | null; why: string } {
 export function resolveSandbox(requested: SandboxMode): Sandbox {
   const bwrap = requested === "process" ? { path: null, why: "a plain child process was asked for" } : bubblewrap();
   if (bwrap.path) return { requested, resolved: "bubblewrap", isolation: "namespaces: no network, read-only root, only the task workspace writable", reason: bwrap.why };
-  return { requested, resolved: "process", isolation: "weaker: hooks run as the service's user in the task workspace with an empty environment; file tools are path-confined", reason: bwrap.why };
+  return { requested, resolved: "process", isolation: "weaker: a child process with the service's user rights, in the task workspace with an empty environment", reason: bwrap.why };
 }
 
 export interface HookRun {

@@ -26,8 +26,8 @@ export interface CallScope extends ToolContext {
   sandbox: Sandbox;
   timeoutMs: number;
   now(): number;
-  /** The sandbox notice goes out once per turn, before the first call that needs it. */
-  notified: { sandbox: boolean };
+  /** A sandbox notice goes out once per turn for hooks and once for file tools, before the first call that needs it. */
+  notified: { hooks: boolean; files: boolean };
 }
 
 /** An operator's answer to this call's approval request, when it had one. */
@@ -36,6 +36,9 @@ export type Decided = "approve" | "deny" | undefined;
 const OUTCOME_TYPE: Record<Status, string> = { ok: "json", artifact: "file", error: "error", timeout: "timeout", denied: "denial" };
 
 class HookFailed extends Error {}
+
+/** What file tools get, whatever the sandbox: said as plainly as the sandbox's own isolation. */
+const FILE_TOOLS_ISOLATION = "weaker: the service's own process; paths are confined to the task workspace and may not pass through symbolic links";
 
 /** Runs the call, or returns "ask" when it must wait for an operator (nothing about it is logged yet but the policy decision). */
 export async function runCall(scope: CallScope, tool: SessionTool, call: ValidCall, decided: Decided): Promise<Status | "ask"> {
@@ -52,10 +55,14 @@ export async function runCall(scope: CallScope, tool: SessionTool, call: ValidCa
     if (d.outcome === "ask") return "ask";
   }
   const hooks = { before: hooksFor(scope.policy, "before", tool.name), after: hooksFor(scope.policy, "after", tool.name) };
-  if ((tool.files || hooks.before.length || hooks.after.length) && !scope.notified.sandbox) {
-    scope.notified.sandbox = true;
-    const s = scope.sandbox;
-    await scope.emit("sandbox_notice", { requested_backend: s.requested, resolved_backend: s.resolved, isolation: s.isolation, reason: s.reason });
+  const s = scope.sandbox;
+  if ((hooks.before.length || hooks.after.length) && !scope.notified.hooks) {
+    scope.notified.hooks = true;
+    await scope.emit("sandbox_notice", { requested_backend: s.requested, resolved_backend: s.resolved, isolation: `hooks: ${s.isolation}`, reason: s.reason });
+  }
+  if (tool.files && !scope.notified.files) {
+    scope.notified.files = true;
+    await scope.emit("sandbox_notice", { requested_backend: s.requested, resolved_backend: "in-process", isolation: FILE_TOOLS_ISOLATION, reason: "file tools run inside the service; only hooks run under the sandbox" });
   }
   await scope.emit("tool_call", { name: tool.name, arguments: { ...call.input, _tool_call_id: call.id }, tool_call_id: call.id });
   const started = scope.now();

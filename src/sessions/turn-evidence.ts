@@ -24,6 +24,24 @@ export function turnPack(events: readonly StreamEvent[]): { items: number; used_
   return pack ? { items: list(pack.items).length, used_tokens: Number(pack.used_tokens ?? 0), budget_tokens: Number(pack.budget_tokens ?? 0) } : null;
 }
 
+/**
+ * What the model said in the turn, from its tokens: a step's text counts once the step got through (its tool calls
+ * began or the turn answered); a step that failed over to the next provider (transport_diagnostic) said nothing.
+ * Read from the log, so a turn resumed after an approval (or a restart) keeps what it said before the pause.
+ */
+export function turnText(turnEvents: readonly StreamEvent[]): string {
+  let [said, step] = ["", ""];
+  for (const e of turnEvents) {
+    if (e.type === "token") step += (e.data as { text: string }).text;
+    else if (e.type === "transport_diagnostic") step = "";
+    else if (STEP_ENDS.has(e.type)) [said, step] = [said + step, ""];
+  }
+  return said + step;
+}
+
+/** Events that follow a provider step that got through: its tool calls begin. */
+const STEP_ENDS = new Set(["tool_batch", "tool_validation_error", "policy_decision", "tool_call", "approval_required"]);
+
 const outcomes = (events: readonly StreamEvent[]) =>
   events.flatMap((e) => (e.type === "tool_outcome" && ["ok", "artifact"].includes((e.data as Outcome).status) ? [e.data as Outcome & { result: Result }] : []));
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);

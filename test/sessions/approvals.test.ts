@@ -1,6 +1,7 @@
 // Approvals through HTTP: a write pauses the turn, approve runs it, deny ends it denied, a decision counts once, and a
 // pending approval survives a restart of the service.
-import { rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SseEvent } from "../../src/client/sse.ts";
 import { createRuntime } from "../../src/main.ts";
@@ -74,6 +75,28 @@ describe("approvals", () => {
     expect(dataOf(denied, "policy_decision")[0]).toMatchObject({ outcome: "deny", source: "permission_mode", permission_mode: "read-only" });
     expect(dataOf(denied, "tool_outcome")[0]).toMatchObject({ status: "denied" });
     expect(types(denied)).not.toContain("tool_call");
+  });
+
+  it("keeps what a turn said before an approval pause in its response", async () => {
+    await svc.post("/v1/memory/ingest", { source_path: "storage.md", content: "# Storage\n\nAlice picked PostgreSQL in March 2024 for the billing service.\n" });
+    const sid = await createSession(svc, { approval_mode: "always" });
+    const first = await send(svc, sid, "Who picked PostgreSQL?");
+    const rest = await decide(svc, sid, pending(first).request_id, "approve"); // the grounded answer
+    const last = await decide(svc, sid, pending(rest).request_id, "approve"); // the pack, asked for after the answer was said
+    expect(dataOf(last, "tool_outcome")[0]).toMatchObject({ tool_name: "service_pack", status: "ok" });
+    expect(dataOf(last, "response")[0]!.text).toMatch(/^Alice\. Evidence: /);
+    expect(dataOf(last, "reflection")[0]).toMatchObject({ passed: true });
+  });
+
+  it("gives a delegated sub-agent its parent's policy file, with its asks denied", async () => {
+    mkdirSync(svc.config.policyDir, { recursive: true });
+    writeFileSync(join(svc.config.policyDir, "ask-answers.json"), JSON.stringify({ tools: { service_grounded_answer: "ask" } }));
+    const sid = await createSession(svc, { policy_path: "ask-answers.json" });
+    const events = await send(svc, sid, "Who picked PostgreSQL? What needs migrating?");
+    const child = dataOf<{ session_id: string; status: string }>(events, "subagent_event").at(-1)!;
+    const childLog = await logOf(svc, child.session_id);
+    expect(dataOf(childLog, "policy_decision")[0]).toMatchObject({ subject: "service_grounded_answer", outcome: "deny", source: "policy", policy_path: "ask-answers.json" });
+    expect(types(childLog)).not.toContain("approval_required");
   });
 
   it("keeps a pending approval across a restart of the service, and approving it then finishes the turn", async () => {

@@ -1,6 +1,6 @@
 // Governance through HTTP: a policy file's deny and ask rules, before and after hooks, a tool timeout, the artifact
 // status of a file the session writes (confined to its task workspace), and the honest sandbox notice.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -77,7 +77,7 @@ describe("session governance", () => {
     expect(notice).toHaveLength(1); // once per turn, before the first call that runs a hook
     expect(notice[0]).toMatchObject({ requested_backend: "auto" });
     expect(["bubblewrap", "process"]).toContain(notice[0]!.resolved_backend);
-    if (notice[0]!.resolved_backend === "process") expect(String(notice[0]!.isolation)).toMatch(/^weaker/);
+    if (notice[0]!.resolved_backend === "process") expect(String(notice[0]!.isolation)).toMatch(/^hooks: weaker/);
   });
 
   it("runs hooks under the sandbox the notice names: bubblewrap keeps a hook from writing outside the task workspace", async () => {
@@ -94,7 +94,7 @@ describe("session governance", () => {
         // Outside the task workspace the hook sees a read-only root and a private /tmp: the host file is never written.
         expect(existsSync(outside)).toBe(false);
       } else {
-        expect(notice.isolation).toMatch(/^weaker/);
+        expect(notice.isolation).toMatch(/^hooks: weaker/);
         expect([status, existsSync(outside)]).toEqual(["ok", true]); // what "weaker" means: nothing stops it
       }
       if (sandbox_mode === "process") expect(notice).toMatchObject({ resolved_backend: "process", reason: "a plain child process was asked for" });
@@ -133,6 +133,20 @@ describe("session governance", () => {
     expect(readFileSync(join(svc.config.sessionsDir, svc.workspaceId, sid, "notes/plan.md"), "utf8")).toBe("# Plan\n");
     const detail = (await (await svc.get(`/chat/sessions/${sid}`)).json()) as { background_artifacts: { type: string; path: string }[] };
     expect(detail.background_artifacts).toMatchObject([{ type: "file", path: "notes/plan.md" }]);
+    // File tools run in the service itself, and the notice says so rather than naming the hooks' sandbox.
+    expect(dataOf(events, "sandbox_notice")).toEqual([{ requested_backend: "auto", resolved_backend: "in-process", isolation: expect.stringMatching(/^weaker: /), reason: expect.any(String) }]);
+  });
+
+  it("refuses a file path through a symbolic link, even a dangling one that points outside", async () => {
+    const sid = await createSession(svc, { approval_mode: "never" });
+    const taskDir = join(svc.config.sessionsDir, svc.workspaceId, sid);
+    const outside = join(svc.dataDir, "linked-outside.md");
+    mkdirSync(taskDir, { recursive: true });
+    symlinkSync(outside, join(taskDir, "out.md"));
+    wire.script(callTools({ name: "file_write", args: '{"path":"out.md","content":"x"}' }), say("no"));
+    const events = await send(svc, sid, "Write the out file");
+    expect(dataOf(events, "tool_outcome")[0]).toMatchObject({ status: "error", result: { error: { message: expect.stringContaining("symbolic link") } } });
+    expect(existsSync(outside)).toBe(false);
   });
 
   it("does not offer file tools to a read-only session", async () => {

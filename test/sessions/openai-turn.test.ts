@@ -107,6 +107,8 @@ describe("chat turns on an OpenAI-compatible server", () => {
     expect(dataOf(events, "error")[0]).toMatchObject({ code: "invalid_request" });
     expect(dataOf(events, "session_state").at(-1)).toMatchObject({ status: "idle", last_error: expect.stringContaining("repairs") });
     wire.script(say("Hello again."));
-    expect(types(await send(svc, sid, "hello")).at(-1)).toBe("completed");
+    const next = await send(svc, sid, "hello");
+    expect(types(next).at(-1)).toBe("completed");
+    expect(dataOf(next, "session_state").map((s) => s.last_error)).toEqual([null, null]); // the old error is not carried on
   });
 });

@@ -1,6 +1,6 @@
 // File tools for write-capable sessions, confined to the session's task workspace directory.
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { z } from "zod";
 import { AppError } from "../../contract/errors.ts";
@@ -10,22 +10,21 @@ import type { SessionTool } from "./tool.ts";
 const MAX_FILE_BYTES = 1_000_000;
 const RelPath = z.string().min(1).max(300).describe("A path inside the session's task workspace, e.g. notes/plan.md.");
 
-/** The absolute path of `rel` inside `root`; anything that escapes it (.., absolute paths, symlinks out) is refused. */
+/** The absolute path of `rel` inside `root`; anything that leaves it (.., absolute paths) or passes a symbolic link is refused. */
 async function inside(root: string, rel: string): Promise<string> {
   await mkdir(root, { recursive: true });
   const realRoot = await realpath(root);
   const target = resolve(realRoot, rel);
   if (target !== realRoot && !target.startsWith(realRoot + sep)) throw new AppError("invalid_request", `'${rel}' is outside the session's task workspace`);
-  // The deepest existing ancestor must resolve inside too, so a symlink cannot lead out.
-  let probe = target;
-  for (;;) {
-    const real = await realpath(probe).catch(() => null);
-    if (real !== null) {
-      if (real !== realRoot && !real.startsWith(realRoot + sep)) throw new AppError("invalid_request", `'${rel}' leads outside the session's task workspace`);
-      return target;
-    }
-    probe = dirname(probe);
+  // No component may be a link: a dangling one (a hook could make it) would carry a write outside.
+  let at = realRoot;
+  for (const part of relative(realRoot, target).split(sep).filter(Boolean)) {
+    at = join(at, part);
+    const info = await lstat(at).catch(() => null);
+    if (info === null) break; // not there yet: nothing below it can be a link
+    if (info.isSymbolicLink()) throw new AppError("invalid_request", `'${rel}' passes through a symbolic link; file tools do not follow links`);
   }
+  return target;
 }
 
 const tool = (t: Omit<SessionTool, "parameters" | "files">): SessionTool => ({ ...t, files: true, parameters: toolSchema(t.input, "input") });
