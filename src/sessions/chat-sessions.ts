@@ -10,7 +10,7 @@ import type { CallContext } from "../services/context.ts";
 import { followStream } from "../services/streams/follow.ts";
 import { channelOf } from "./channel.ts";
 import type { Harness } from "./harness.ts";
-import { eventId, newSessionId, newTurnId, parseEventId, parseResumeCursor, resumeCursor, type SessionPoint } from "./ids.ts";
+import { eventId, newSessionId, newTurnId, parseEventId, parseResumeCursor, resumeCursor, sessionKey, type SessionPoint } from "./ids.ts";
 import { loadPolicy } from "./policy.ts";
 import { artifacts, endsSegment, isDecided, latestState, openTurn, pendingApproval, resumePoints, subagents, turnCount } from "./projection.ts";
 import { resolveSandbox } from "./sandbox.ts";
@@ -201,7 +201,7 @@ export class ChatSessions {
   }
 
   private key(call: CallContext, sessionId: string): string {
-    return `${call.workspaceId}\u0000${sessionId}`;
+    return sessionKey(call.workspaceId, sessionId);
   }
 
   /** Waits for the turns running now (a clean shutdown lets them log their end). */

@@ -14,7 +14,7 @@ import { ProviderError, type ChatMessage, type ProviderSet, type ToolCallRequest
 import type { CallContext } from "../services/context.ts";
 import { COMPACT_AT, compact, tokensOf, WARN_AT } from "./context-budget.ts";
 import { messagesOf } from "./history.ts";
-import { newAgentId, newRequestId, newSessionId, newTurnId, parseResumeCursor, resumeCursor } from "./ids.ts";
+import { newAgentId, newRequestId, newSessionId, newTurnId, parseResumeCursor, resumeCursor, sessionKey } from "./ids.ts";
 import { loadPolicy, SUBAGENT_PROFILE, type PolicyFile } from "./policy.ts";
 import { resolveSandbox, type SandboxMode } from "./sandbox.ts";
 import { endsSegment } from "./projection.ts";
@@ -86,7 +86,7 @@ export class Harness {
 
   /** Whether a turn of the session runs in this process now: a turn open in the log and not live here was cut off. */
   isLive(workspaceId: string, sessionId: string): boolean {
-    return this.live.has(`${workspaceId}\u0000${sessionId}`);
+    return this.live.has(sessionKey(workspaceId, sessionId));
   }
 
   /** A new turn for `message`; resolves when it ends, pauses for approval or fails (each logged). */
@@ -154,7 +154,7 @@ export class Harness {
 
   /** Any failure ends the turn as an error the stream shows (and the session takes the next message). */
   private async guard(t: Turn, body: () => Promise<void>): Promise<void> {
-    const key = `${t.call.workspaceId}\u0000${t.sessionId}`;
+    const key = sessionKey(t.call.workspaceId, t.sessionId);
     this.live.add(key);
     try {
       if (t.blocked) throw t.blocked;

@@ -9,6 +9,9 @@ export const newAgentId = () => `agt_${randomUUID()}`;
 
 export const eventId = (sessionId: string, seq: number) => `${sessionId}/${seq}`;
 
+/** A session's key among others in one process (ids are unique, the workspace keeps tenants apart anyway). */
+export const sessionKey = (workspaceId: string, sessionId: string) => `${workspaceId}\u0000${sessionId}`;
+
 /** A point of a session's log: everything up to and including `seq`. */
 export interface SessionPoint {
   sessionId: string;

@@ -13,7 +13,10 @@ export function turnCitations(events: readonly StreamEvent[]): Citation[] {
   for (const o of outcomes(events)) {
     const r = o.result;
     const found = [...list(r.citations), ...list(r.hits), ...list(r.items).map((i) => (i as { citation?: unknown }).citation)] as (Citation | undefined)[];
-    for (const c of found) if (c?.chunk_hash && !seen.has(`${c.chunk_hash}\u0000${c.text_span}`)) seen.set(`${c.chunk_hash}\u0000${c.text_span}`, c);
+    for (const c of found) {
+      const key = c?.chunk_hash ? `${c.chunk_hash}\u0000${c.text_span}` : null;
+      if (key && !seen.has(key)) seen.set(key, c!);
+    }
   }
   return [...seen.values()];
 }
