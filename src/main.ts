@@ -152,7 +152,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     layerTotals: async (workspaceId) => new Map((await cognitive.pipeline.counters.totals({ workspaceId })).map((t) => [`${t.layer}.${t.counter}`, t.n])),
     logError: log,
   });
-  const chat = new ChatSessions(sessionLog, harness, providers, config.policyDir, log);
+  const chat = new ChatSessions(sessionLog, harness, providers, config.policyDir);
   return {
     version: VERSION,
     auth,
@@ -172,7 +172,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     traces,
     autoTuner,
     async close() {
-      await chat.drain();
+      await harness.drain();
       await autoTuner?.stop();
       await cognitive.stop();
       await reembed?.stop();

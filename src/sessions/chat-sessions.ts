@@ -10,7 +10,7 @@ import type { CallContext } from "../services/context.ts";
 import { followStream } from "../services/streams/follow.ts";
 import { channelOf } from "./channel.ts";
 import type { Harness } from "./harness.ts";
-import { eventId, newSessionId, newTurnId, parseEventId, parseResumeCursor, resumeCursor, sessionKey, type SessionPoint } from "./ids.ts";
+import { eventId, newSessionId, newTurnId, parseEventId, parseResumeCursor, resumeCursor, type SessionPoint } from "./ids.ts";
 import { loadPolicy } from "./policy.ts";
 import { artifacts, endsSegment, isDecided, latestState, openTurn, pendingApproval, resumePoints, subagents, turnCount } from "./projection.ts";
 import { resolveSandbox } from "./sandbox.ts";
@@ -19,15 +19,11 @@ import { toMessage, type SessionLog } from "./session-log.ts";
 type State = SessionEventData<"session_state">;
 
 export class ChatSessions {
-  /** Turns running in this process, by workspace and session: a turn open in the log and not here was cut off. */
-  private readonly running = new Map<string, Promise<void>>();
-
   constructor(
     private readonly log: SessionLog,
     private readonly harness: Harness,
     private readonly providers: ProviderSet,
     private readonly policyDir: string,
-    private readonly logError: (msg: string) => void,
   ) {}
 
   async create(call: CallContext, body: CreateChatSession): Promise<State> {
@@ -59,10 +55,10 @@ export class ChatSessions {
 
   /** Starts a turn and streams it: `session` first (not logged), then the turn's events until it ends or pauses. */
   async message(call: CallContext, input: { session_id: string; message: string }, signal: AbortSignal): Promise<AsyncIterable<StreamMessage>> {
-    const { events, state } = await this.load(call, input.session_id);
+    const { events, state } = await this.current(call, input.session_id);
     this.assertIdle(call, input.session_id, events);
     const turnId = newTurnId();
-    this.start(call, input.session_id, () => this.harness.turn(call, input.session_id, state, turnId, input.message));
+    void this.harness.turn(call, input.session_id, state, turnId, input.message); // runs on whether or not anyone listens; logs its own failures
     const after = events.at(-1)!.seq;
     const follow = this.follow(call, input.session_id, after, signal);
     return (async function* () {
@@ -73,24 +69,20 @@ export class ChatSessions {
 
   /** Applies an operator's decision to the pending approval and streams the rest of the paused turn. */
   async decide(call: CallContext, input: { session_id: string; request_id: string; decision: "approve" | "deny"; note?: string | undefined }, signal: AbortSignal): Promise<AsyncIterable<StreamMessage>> {
-    const { events, state } = await this.load(call, input.session_id);
+    const { events, state } = await this.current(call, input.session_id);
     const asked = events.find((e) => e.type === "approval_required" && (e.data as { request_id: string }).request_id === input.request_id);
     if (!asked) throw new AppError("not_found", `no approval request '${input.request_id}' in this session`);
-    if (isDecided(events, input.request_id)) throw new AppError("approval_settled", `approval request '${input.request_id}' was already decided`);
-    if (pendingApproval(events)?.request_id !== input.request_id) throw new AppError("approval_settled", `approval request '${input.request_id}' no longer waits: its turn ended`);
-    if (this.running.has(this.key(call, input.session_id))) throw new AppError("turn_in_progress", "a turn is running in this session");
-    const approval = asked.data as SessionEventData<"approval_required">;
+    if (pendingApproval(events)?.request_id !== input.request_id)
+      throw new AppError("approval_settled", `approval request '${input.request_id}' ${isDecided(events, input.request_id) ? "was already decided" : "no longer waits: its turn ended"}`);
+    this.assertNotRunning(call, input.session_id);
     const turnStart = events.findLast((e) => e.type === "turn_start" && e.seq < asked.seq)!.data as { turn_id: string; message: string };
     const after = events.at(-1)!.seq;
-    this.start(call, input.session_id, async () => {
-      await this.log.append(call.workspaceId, input.session_id, "approval_applied", { request_id: input.request_id, tool_name: approval.tool_name, decision: input.decision });
-      await this.harness.resume(call, input.session_id, state, turnStart.turn_id, turnStart.message, approval, input.decision);
-    });
+    void this.harness.resume(call, input.session_id, state, turnStart.turn_id, turnStart.message, asked.data as SessionEventData<"approval_required">, input.decision);
     return this.follow(call, input.session_id, after, signal);
   }
 
   async detail(call: CallContext, sessionId: string): Promise<ChatSessionDetail> {
-    const { events, state } = await this.load(call, sessionId);
+    const { events, state } = await this.current(call, sessionId);
     return {
       session: state,
       last_event_id: eventId(sessionId, events.at(-1)!.seq),
@@ -105,7 +97,7 @@ export class ChatSessions {
 
   /** A new session whose conversation is the source's up to the point, seeded with a resume_seed checkpoint; the source is not touched. */
   async branch(call: CallContext, input: { session_id: string; from_event_id?: string | undefined; resume_cursor?: string | undefined }): Promise<ChatSessionDetail> {
-    const { events, state } = await this.load(call, input.session_id);
+    const { events, state } = await this.current(call, input.session_id);
     const point = input.from_event_id !== undefined ? parseEventId(input.from_event_id) : parseResumeCursor(input.resume_cursor!);
     if (point.sessionId !== input.session_id) throw new AppError("event_not_in_session", `that ${input.from_event_id ? "event" : "cursor"} belongs to another session, not ${input.session_id}`);
     const at = events.find((e) => e.seq === point.seq);
@@ -139,7 +131,7 @@ export class ChatSessions {
 
   /** The session's events after Last-Event-ID (or from the start), then live ones unless `follow` is false. */
   async events(call: CallContext, input: { session_id: string; follow: boolean } | null, lastEventId: string | null, sessionId: string, signal: AbortSignal): Promise<AsyncIterable<StreamMessage>> {
-    const { events } = await this.load(call, sessionId);
+    const { events } = await this.current(call, sessionId);
     const after = lastEventId === null ? 0 : this.afterSeq(sessionId, parseEventId(lastEventId), events);
     if (input?.follow === false) {
       const upTo = events.at(-1)!.seq;
@@ -150,11 +142,11 @@ export class ChatSessions {
 
   /** The rest of a message's or decision's stream after Last-Event-ID. */
   async resumeSegment(call: CallContext, sessionId: string, lastEventId: string, signal: AbortSignal): Promise<AsyncIterable<StreamMessage>> {
-    const { events } = await this.load(call, sessionId);
+    const { events } = await this.current(call, sessionId);
     const after = this.afterSeq(sessionId, parseEventId(lastEventId), events);
     const seen = events.find((e) => e.seq === after);
     // `session` carries the id of the event before its turn, often the last turn's end: then the new turn follows it.
-    const nothingAfter = seen !== undefined && endsSegment(seen) && seen.seq === events.at(-1)!.seq && !this.running.has(this.key(call, sessionId));
+    const nothingAfter = seen !== undefined && endsSegment(seen) && seen.seq === events.at(-1)!.seq && !this.harness.isLive(call.workspaceId, sessionId);
     return this.follow(call, sessionId, after, signal, endsSegment, nothingAfter);
   }
 
@@ -172,13 +164,16 @@ export class ChatSessions {
     })();
   }
 
-  /** The session's events and current state; 404 for an unknown session or another workspace's. A turn cut off by a restart is ended first. */
-  private async load(call: CallContext, sessionId: string): Promise<{ events: StreamEvent[]; state: State }> {
+  /**
+   * The session's events and state as they stand; 404 for an unknown session or another workspace's. A turn open in
+   * the log but running nowhere here was cut off by a restart: it is ended (logged) first, so every reader sees it ended.
+   */
+  private async current(call: CallContext, sessionId: string): Promise<{ events: StreamEvent[]; state: State }> {
     let events = await this.log.all(call.workspaceId, sessionId);
     const state = latestState(events);
     if (!state || state.agent_profile === undefined) throw new AppError("not_found", `no chat session '${sessionId}' in this workspace`);
     const open = openTurn(events);
-    if (open && !this.running.has(this.key(call, sessionId)) && !this.harness.isLive(call.workspaceId, sessionId)) {
+    if (open && !this.harness.isLive(call.workspaceId, sessionId)) {
       await this.harness.fail(call, sessionId, state, open.turnId, "turn_interrupted", "the service stopped during this turn; what it logged is kept, send the message again to retry");
       events = await this.log.all(call.workspaceId, sessionId);
     }
@@ -186,26 +181,12 @@ export class ChatSessions {
   }
 
   private assertIdle(call: CallContext, sessionId: string, events: readonly StreamEvent[]): void {
-    if (this.running.has(this.key(call, sessionId))) throw new AppError("turn_in_progress", "a turn is running in this session; wait for it to end (follow GET /sessions/{id}/events/stream)");
+    this.assertNotRunning(call, sessionId);
     const pending = pendingApproval(events);
     if (pending) throw new AppError("awaiting_approval", `the session waits for a decision on ${pending.tool_name} (request ${pending.request_id})`, { request_id: pending.request_id });
   }
 
-  /** Runs a turn in the background, marked running until it settles (synchronously, so a second request sees it). */
-  private start(call: CallContext, sessionId: string, run: () => Promise<void>): void {
-    const key = this.key(call, sessionId);
-    const p = run()
-      .catch((err: unknown) => this.logError(`session ${sessionId}: ${err instanceof Error ? err.message : String(err)}`))
-      .finally(() => this.running.delete(key));
-    this.running.set(key, p);
-  }
-
-  private key(call: CallContext, sessionId: string): string {
-    return sessionKey(call.workspaceId, sessionId);
-  }
-
-  /** Waits for the turns running now (a clean shutdown lets them log their end). */
-  async drain(): Promise<void> {
-    await Promise.allSettled([...this.running.values()]);
+  private assertNotRunning(call: CallContext, sessionId: string): void {
+    if (this.harness.isLive(call.workspaceId, sessionId)) throw new AppError("turn_in_progress", "a turn is running in this session; wait for it to end (follow GET /sessions/{id}/events/stream)");
   }
 }

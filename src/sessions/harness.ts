@@ -17,7 +17,7 @@ import { messagesOf } from "./history.ts";
 import { newAgentId, newRequestId, newSessionId, newTurnId, parseResumeCursor, resumeCursor, sessionKey } from "./ids.ts";
 import { loadPolicy, SUBAGENT_PROFILE, type PolicyFile } from "./policy.ts";
 import { resolveSandbox, type SandboxMode } from "./sandbox.ts";
-import { endsSegment } from "./projection.ts";
+import { currentTurn, endsSegment } from "./projection.ts";
 import type { Emit, SessionLog } from "./session-log.ts";
 import { runCall, type CallScope, type Decided, type ValidCall } from "./tool-runner.ts";
 import { ToolSelector } from "./tool-selection.ts";
@@ -76,8 +76,8 @@ interface Turn {
 export class Harness {
   private readonly selector: ToolSelector;
   private readonly delegate: SessionTool;
-  /** Sessions with a turn running in this process (a sub-agent's too), by workspace and session. */
-  private readonly live = new Set<string>();
+  /** Turns running in this process (a sub-agent's too), by sessionKey; marked before the turn's first await. */
+  private readonly live = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: HarnessDeps) {
     this.delegate = this.delegateTool();
@@ -90,34 +90,54 @@ export class Harness {
   }
 
   /** A new turn for `message`; resolves when it ends, pauses for approval or fails (each logged). */
-  async turn(call: CallContext, sessionId: string, state: State, turnId: string, message: string): Promise<void> {
-    const t = await this.open(call, sessionId, state, turnId, message);
-    if (!t) return;
-    await this.guard(t, async () => {
-      await t.emit("turn_start", { turn_id: turnId, message });
-      await t.emit("session_state", { ...t.state, status: "running", updated_at: this.iso() });
-      const offered = this.selector.select(message, (tool) => this.eligible(tool, state));
-      t.offered = offered.map((o) => o.tool);
-      await t.emit("tool_selected", { turn_id: turnId, offered: offered.map((o) => ({ name: o.tool.name, score: o.score })) });
-      await t.emit("turn_start_tools", { turn_id: turnId, tools: t.offered.map((o) => o.name) });
-      await this.loop(t);
+  turn(call: CallContext, sessionId: string, state: State, turnId: string, message: string): Promise<void> {
+    return this.track(call.workspaceId, sessionId, async () => {
+      const t = await this.open(call, sessionId, state, turnId, message);
+      if (!t) return;
+      await this.guard(t, async () => {
+        await t.emit("turn_start", { turn_id: turnId, message });
+        await t.emit("session_state", { ...t.state, status: "running", updated_at: this.iso() });
+        const offered = this.selector.select(message, (tool) => this.eligible(tool, state));
+        t.offered = offered.map((o) => o.tool);
+        await t.emit("tool_selected", { turn_id: turnId, offered: offered.map((o) => ({ name: o.tool.name, score: o.score })) });
+        await t.emit("turn_start_tools", { turn_id: turnId, tools: t.offered.map((o) => o.name) });
+        await this.loop(t);
+      });
     });
   }
 
-  /** Goes on with a turn paused by `approval` once an operator decided (approval_applied is already logged). */
-  async resume(call: CallContext, sessionId: string, state: State, turnId: string, message: string, approval: Approval, decision: "approve" | "deny"): Promise<void> {
-    const t = await this.open(call, sessionId, state, turnId, message);
-    if (!t) return;
-    await this.guard(t, async () => {
-      await t.emit("session_state", { ...t.state, status: "running", approval_request_id: null, updated_at: this.iso() });
-      t.offered = this.selector.select(message, (tool) => this.eligible(tool, state)).map((o) => o.tool);
-      // The turn's budgets go on from where the pause left them (in-process usage before the pause is not logged).
-      const turnEvents = t.events.slice(t.events.findLastIndex((e) => e.type === "turn_start"));
-      t.failures = turnEvents.filter((e) => e.type === "transport_diagnostic").length;
-      t.repairs = Math.max(0, ...turnEvents.filter((e) => e.type === "tool_validation_error").map((e) => (e.data as { attempt: number }).attempt));
-      const pending = approval.pending ?? [];
-      if (await this.runWave(t, pending, decision)) await this.loop(t);
+  /** Logs an operator's decision on `approval` and goes on with the turn it paused. */
+  resume(call: CallContext, sessionId: string, state: State, turnId: string, message: string, approval: Approval, decision: "approve" | "deny"): Promise<void> {
+    return this.track(call.workspaceId, sessionId, async () => {
+      await this.deps.log.append(call.workspaceId, sessionId, "approval_applied", { request_id: approval.request_id, tool_name: approval.tool_name, decision });
+      const t = await this.open(call, sessionId, state, turnId, message);
+      if (!t) return;
+      await this.guard(t, async () => {
+        await t.emit("session_state", { ...t.state, status: "running", approval_request_id: null, updated_at: this.iso() });
+        t.offered = this.selector.select(message, (tool) => this.eligible(tool, state)).map((o) => o.tool);
+        // The turn's budgets go on from where the pause left them (in-process usage before the pause is not logged).
+        const turnEvents = currentTurn(t.events);
+        t.failures = turnEvents.filter((e) => e.type === "transport_diagnostic").length;
+        t.repairs = Math.max(0, ...turnEvents.filter((e) => e.type === "tool_validation_error").map((e) => (e.data as { attempt: number }).attempt));
+        if (await this.runWave(t, approval.pending ?? [], decision)) await this.loop(t);
+      });
     });
+  }
+
+  /** Waits for the turns running now (a clean shutdown lets them log their end). */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.live.values()]);
+  }
+
+  /** Runs a turn marked live from its first moment (synchronously, so a second request on the session sees it) to its end. */
+  private track(workspaceId: string, sessionId: string, body: () => Promise<void>): Promise<void> {
+    const key = sessionKey(workspaceId, sessionId);
+    if (this.live.has(key)) return Promise.reject(new AppError("turn_in_progress", "a turn is running in this session"));
+    const run = body()
+      .catch((err: unknown) => this.deps.logError(`session ${sessionId}: ${err instanceof Error ? err.message : String(err)}`))
+      .finally(() => this.live.delete(key));
+    this.live.set(key, run);
+    return run;
   }
 
   private async begin(call: CallContext, sessionId: string, prior: State, turnId: string, message: string): Promise<Turn> {
@@ -154,8 +174,6 @@ export class Harness {
 
   /** Any failure ends the turn as an error the stream shows (and the session takes the next message). */
   private async guard(t: Turn, body: () => Promise<void>): Promise<void> {
-    const key = sessionKey(t.call.workspaceId, t.sessionId);
-    this.live.add(key);
     try {
       if (t.blocked) throw t.blocked;
       await body();
@@ -163,8 +181,6 @@ export class Harness {
       if (!(err instanceof AppError) && !(err instanceof ProviderError)) this.deps.logError(`session ${t.sessionId}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       const e = err instanceof AppError ? err : new AppError("internal_error", err instanceof ProviderError ? `every provider failed; the last: ${err.message}` : "the turn failed");
       await this.fail(t.call, t.sessionId, t.state, t.turnId, e.code === "internal_error" && err instanceof ProviderError ? "provider_failed" : e.code, e.message).catch((err2: unknown) => this.deps.logError(`session ${t.sessionId}: end not logged (${String(err2)})`));
-    } finally {
-      this.live.delete(key);
     }
   }
 
@@ -326,7 +342,7 @@ export class Harness {
   }
 
   private async finish(t: Turn): Promise<void> {
-    const turnEvents = t.events.slice(t.events.findLastIndex((e) => e.type === "turn_start"));
+    const turnEvents = currentTurn(t.events);
     const text = turnText(turnEvents);
     const citations = turnCitations(turnEvents);
     await t.emit("response", { turn_id: t.turnId, text, citations });

@@ -12,6 +12,9 @@ const data = <T>(e: StreamEvent) => e.data as T;
 /** The last event of what one message (or one decision) streams back: the turn ended, failed, or waits for an operator. */
 export const endsSegment = (e: StreamEvent) => endsTurnSegment(e.type, e.data);
 
+/** The events of the session's latest turn, from its turn_start on. */
+export const currentTurn = (events: readonly StreamEvent[]) => events.slice(Math.max(0, events.findLastIndex((e) => e.type === "turn_start")));
+
 export const latestState = (events: readonly StreamEvent[]): State | null => {
   const e = events.findLast((x) => x.type === "session_state");
   return e ? data<State>(e) : null;
