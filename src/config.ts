@@ -10,6 +10,8 @@ const Env = z.object({
   SMRITI_SYNC: z.enum(["normal", "full"]).default("normal"),
   SMRITI_DENSE_KNN: z.enum(["0", "1", ""]).default(""),
   SMRITI_POLICY_DIR: z.string().optional(),
+  SMRITI_SESSION_HEARTBEAT_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
+  SMRITI_MAX_RUNNING_SESSIONS: z.coerce.number().int().min(1).max(10_000).default(256),
   SMRITI_AUTOTUNE_MINUTES: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().min(0).default(30)),
 });
 
@@ -26,6 +28,10 @@ export interface Config {
   policyDir: string;
   /** Each session's task workspace for file tools: <sessionsDir>/<workspace>/<session>. */
   sessionsDir: string;
+  /** How often the supervisor marks its runs alive; a run silent for 3 of these is recovered. */
+  heartbeatMs: number;
+  /** Background runs one process runs at once; the rest wait queued. */
+  maxRunningSessions: number;
   /** The server's automatic tuner checks for new feedback this often; 0 = off. */
   autoTuneMinutes: number;
   env: NodeJS.ProcessEnv;
@@ -47,6 +53,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | unde
     synchronous: e.SMRITI_SYNC,
     denseKnn: e.SMRITI_DENSE_KNN === "" ? null : e.SMRITI_DENSE_KNN === "1",
     autoTuneMinutes: e.SMRITI_AUTOTUNE_MINUTES,
+    heartbeatMs: e.SMRITI_SESSION_HEARTBEAT_MS,
+    maxRunningSessions: e.SMRITI_MAX_RUNNING_SESSIONS,
     env,
   };
 }

@@ -39,6 +39,9 @@ import { openSqliteStore } from "./store/sqlite/index.ts";
 import { createProviderSet } from "./llm/providers.ts";
 import type { ProviderSet } from "./ports/llm.ts";
 import { ChatSessions } from "./sessions/chat-sessions.ts";
+import { BackgroundSessions } from "./sessions/background/background-sessions.ts";
+import { NativeEngine } from "./sessions/background/native-engine.ts";
+import { Supervisor } from "./sessions/background/supervisor.ts";
 import { Harness } from "./sessions/harness.ts";
 import { buildSessionHandlers, buildSessionStreamHandlers } from "./sessions/handlers.ts";
 import { SessionLog } from "./sessions/session-log.ts";
@@ -69,6 +72,8 @@ export interface RuntimeOptions {
    * The eval turns it off: runtimes over one shared store must each start from the same state to be compared.
    */
   restoreLearned?: boolean;
+  /** Run background sessions: recover what a restart cut off and keep heartbeats (the serving process does; one-shot CLI commands queue only). */
+  supervise?: boolean;
   /** The session providers (default: from SMRITI_LLM_*). */
   providers?: ProviderSet;
 }
@@ -87,6 +92,8 @@ export interface FullRuntime extends Runtime {
   search: SearchEngine;
   embedder: Embedder | null;
   cognitive: CognitiveStack;
+  /** Runs the background sessions (started only in runtimes opened with `supervise`). */
+  supervisor: Supervisor;
   /** The automatic tuner (runtimes opened with `autoTune`, as `smriti serve` does, and the store's own parameters); null otherwise. */
   autoTuner: AutoTuner | null;
 }
@@ -141,7 +148,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       answerStreams,
     });
   const providers = opts.providers ?? createProviderSet(config.env);
-  const sessionLog = new SessionLog(store, clock);
+  const sessionLog = new SessionLog(store, store, clock);
   const harness = new Harness({
     log: sessionLog,
     providers,
@@ -153,11 +160,22 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     logError: log,
   });
   const chat = new ChatSessions(sessionLog, harness, providers, config.policyDir);
+  const supervisor = new Supervisor({
+    log: sessionLog,
+    engines: { native: new NativeEngine(harness, sessionLog) },
+    clock,
+    heartbeatMs: config.heartbeatMs,
+    maxRunning: config.maxRunningSessions,
+    taskRoot: config.sessionsDir,
+    logError: log,
+  });
+  if (opts.supervise) await supervisor.start();
+  const background = new BackgroundSessions(sessionLog, supervisor, providers, config.policyDir, config.sessionsDir);
   return {
     version: VERSION,
     auth,
-    handlers: { ...serviceHandlers, ...buildSessionHandlers(chat) },
-    streams: { ...buildStreamHandlers({ answerStreams }), ...buildSessionStreamHandlers(chat) },
+    handlers: { ...serviceHandlers, ...buildSessionHandlers(chat, background) },
+    streams: { ...buildStreamHandlers({ answerStreams }), ...buildSessionStreamHandlers(chat, background) },
     proposals,
     grounded,
     metrics: createMetrics(() => cognitive.pipeline.counters.totals()),
@@ -171,7 +189,9 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     cognitive,
     traces,
     autoTuner,
+    supervisor,
     async close() {
+      await supervisor.close();
       await harness.drain();
       await autoTuner?.stop();
       await cognitive.stop();

@@ -16,7 +16,7 @@ export function registerServe(program: Command): void {
       const config = configFrom(opts);
       const log = (msg: string) => process.stderr.write(`[smriti] ${msg}\n`);
       log(`data: ${config.dbFile}`);
-      const runtime = await createRuntime(config, { background: true, autoTune: true, log });
+      const runtime = await createRuntime(config, { background: true, autoTune: true, supervise: true, log });
       const defaultWs = (await runtime.store.findWorkspace(DEFAULT_WORKSPACE))!;
       if ((await runtime.store.listTokens(defaultWs.id)).length === 0) {
         const issued = await runtime.auth.issue({ workspace: DEFAULT_WORKSPACE, label: "first start" });

@@ -19,6 +19,7 @@ export const errorStatus = {
   turn_in_progress: 409,
   awaiting_approval: 409,
   approval_settled: 409,
+  invalid_transition: 409,
   event_not_in_session: 400,
   wrong_stage: 409,
   evidence_not_found: 422,

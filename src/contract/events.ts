@@ -1,6 +1,7 @@
 // The session and agent events (SPEC "Session and agent events"): one schema per type, with its tier and whether it is persisted.
 import { z } from "zod";
 import { Citation } from "./citation.ts";
+import { HealthSnapshot } from "./health.ts";
 
 /** default: shown in the operator's default view; debug: only in the debug view (SPEC rules 1-2). */
 export type Tier = "default" | "debug";
@@ -65,7 +66,18 @@ export const sessionEvents = {
     "default",
     true,
     "background runtime",
-    z.object({ session_id: id, sequence: count, checkpoint_type: z.string(), status: z.string(), summary_text: z.string(), resume_cursor: z.string().nullable() }),
+    z.object({
+      session_id: id,
+      sequence: count,
+      checkpoint_type: z.string(),
+      status: z.string(),
+      summary_text: z.string(),
+      resume_cursor: z.string().nullable(),
+      // Additive: a typed artifact the checkpoint persists (task graph, task workspace, run record, final output).
+      artifact: z.looseObject({ type: z.string() }).optional(),
+      // Additive: the health budgets a health_pause checkpoint paused for (resuming waives them).
+      budgets: z.array(z.string()).optional(),
+    }),
   ),
   policy_decision: event(
     "debug",
@@ -119,7 +131,23 @@ export const sessionEvents = {
     "compactor",
     z.object({ original_count: count, compacted_count: count, tokens_saved: count, summary: z.string(), preserved_messages: count, resume_cursor: z.string() }),
   ),
-  step_progress: event("default", true, "native agentic background runtime", z.object({ step: count, total: count.nullable(), label: z.string(), status: z.string() })),
+  step_progress: event(
+    "default",
+    true,
+    "native agentic background runtime",
+    z.object({
+      step: count,
+      total: count.nullable(),
+      label: z.string(),
+      status: z.string(),
+      // Additive: what the step cost, so budgets see it before the turn's usage event.
+      turn_id: z.string().optional(),
+      input_tokens: count.optional(),
+      output_tokens: count.optional(),
+      context_tokens: count.optional(),
+      budget_tokens: count.optional(),
+    }),
+  ),
   usage: event("debug", true, "turn finalizer", z.object({ ...turn, input_tokens: count, output_tokens: count, cost_usd: z.number().min(0).nullable() })),
   retrieval: event(
     "default",
@@ -146,13 +174,15 @@ export const sessionEvents = {
       arguments: z.record(z.string(), z.unknown()).optional(),
       /** The calls of the paused wave still to run, this one first: the turn goes on with them after the decision. */
       pending: z.array(z.object({ id, name: z.string(), arguments: z.string() })).optional(),
+      /** A health-policy approval: the budgets crossed (approving waives them for the rest of the session). */
+      budgets: z.array(z.string()).optional(),
     }),
   ),
   approval_applied: event("default", true, "chat and background runtime", z.object({ request_id: id, tool_name: z.string(), decision: z.enum(["approve", "deny"]) })),
   turn_end: event("default", true, "chat and background runtime", z.object({ ...turn, status: z.enum(["completed", "error", "awaiting_approval", "cancelled"]) })),
   completed: event("default", true, "chat and background runtime", z.object({ session_id: id })),
   error: event("default", true, "chat and background runtime", z.object({ code: z.string(), message: z.string(), turn_id: z.string().nullable() })),
-  health_snapshot: event("default", false, "health stream route", z.looseObject({ score: z.number().min(0).max(1), flags: z.object({ stuck: z.boolean(), waiting: z.boolean(), degraded: z.boolean(), budget: z.boolean() }) })),
+  health_snapshot: event("default", false, "health stream route", HealthSnapshot),
 };
 
 export type SessionEventType = keyof typeof sessionEvents;

@@ -1,6 +1,7 @@
 // The one route table: every HTTP route of the service as a row. One loop mounts them, one builds the MCP tools from
 // the rows that name a tool, one writes the OpenAPI document, and the client is typed from them.
 import type { z } from "zod";
+import { backgroundRoutes } from "./background.ts";
 import { cognitiveRoutes } from "./cognitive.ts";
 import { operations } from "./operations.ts";
 import type { Operation, StreamOperation } from "./route.ts";
@@ -8,9 +9,11 @@ import { serviceRoutes } from "./service-routes.ts";
 import { sessionRoutes } from "./sessions.ts";
 import { streamRoutes } from "./streams.ts";
 
-export const routes = { ...operations, ...streamRoutes, ...sessionRoutes, ...cognitiveRoutes, ...serviceRoutes };
+export const routes = { ...operations, ...streamRoutes, ...sessionRoutes, ...backgroundRoutes, ...cognitiveRoutes, ...serviceRoutes };
 
 export type Routes = typeof routes;
+/** The rows the session runtime answers (src/sessions builds them); the services answer the rest. */
+export type SessionRouteId = keyof typeof sessionRoutes | keyof typeof backgroundRoutes;
 export type RouteId = keyof Routes;
 /** Rows answered with one JSON body: the Memory API operations and the inspection routes. */
 export type JsonRouteId = { [K in RouteId]: Routes[K] extends Operation ? K : never }[RouteId];

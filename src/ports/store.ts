@@ -5,9 +5,10 @@ import type { DocumentStore } from "./documents.ts";
 import type { EventLog } from "./event-log.ts";
 import type { RecordStore } from "./records.ts";
 import type { SearchFeed } from "./search-feed.ts";
+import type { SessionIndex } from "./session-index.ts";
 import type { WorkspaceStore } from "./workspaces.ts";
 
 /** What an adapter (store/sqlite, later store/postgres) provides; services take only the ports they use. */
-export interface Store extends WorkspaceStore, DocumentStore, AuditLog, EventLog, RecordStore, CognitiveStore, SearchFeed {
+export interface Store extends WorkspaceStore, DocumentStore, AuditLog, EventLog, RecordStore, CognitiveStore, SearchFeed, SessionIndex {
   close(): Promise<void>;
 }

@@ -2,8 +2,7 @@
 import type { z } from "zod";
 import { AppError } from "../contract/errors.ts";
 import type { StreamMessage } from "../contract/route.ts";
-import type { JsonRouteId, Routes, StreamRouteId } from "../contract/routes.ts";
-import type { sessionRoutes } from "../contract/sessions.ts";
+import type { JsonRouteId, Routes, SessionRouteId, StreamRouteId } from "../contract/routes.ts";
 import type { CognitiveStack } from "../cognitive/stack.ts";
 import type { AnswerStreams } from "./answering/answer-stream.ts";
 import { chittaOf, functionalStateOf, goalsOf, healthOf, identityOf, karmaOf, layersOf, layerState, snapshotOf, stateOf } from "./cognitive/inspection.ts";
@@ -27,8 +26,6 @@ import type { UpliftService } from "./cognitive/uplift.ts";
 
 export type Handler<K extends JsonRouteId> = (ctx: CallContext, input: z.output<Routes[K]["input"]>) => Promise<z.input<Routes[K]["output"]>>;
 export type Handlers = { [K in JsonRouteId]: Handler<K> };
-/** The rows the session runtime answers (src/sessions builds them); the services answer the rest. */
-type SessionRouteId = keyof typeof sessionRoutes;
 export type ServiceHandlers = Omit<Handlers, SessionRouteId>;
 
 /**

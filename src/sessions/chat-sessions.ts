@@ -9,7 +9,7 @@ import type { ProviderSet } from "../ports/llm.ts";
 import type { CallContext } from "../services/context.ts";
 import { followStream } from "../services/streams/follow.ts";
 import { channelOf } from "./channel.ts";
-import type { Harness } from "./harness.ts";
+import { isBackground, type Harness } from "./harness.ts";
 import { eventId, newSessionId, newTurnId, parseEventId, parseResumeCursor, resumeCursor, type SessionPoint } from "./ids.ts";
 import { loadPolicy } from "./policy.ts";
 import { artifacts, endsSegment, isDecided, latestState, openTurn, pendingApproval, resumePoints, subagents, turnCount } from "./projection.ts";
@@ -131,7 +131,7 @@ export class ChatSessions {
 
   /** The session's events after Last-Event-ID (or from the start), then live ones unless `follow` is false. */
   async events(call: CallContext, input: { session_id: string; follow: boolean } | null, lastEventId: string | null, sessionId: string, signal: AbortSignal): Promise<AsyncIterable<StreamMessage>> {
-    const { events } = await this.current(call, sessionId);
+    const { events } = await this.current(call, sessionId, true);
     const after = lastEventId === null ? 0 : this.afterSeq(sessionId, parseEventId(lastEventId), events);
     if (input?.follow === false) {
       const upTo = events.at(-1)!.seq;
@@ -168,10 +168,15 @@ export class ChatSessions {
    * The session's events and state as they stand; 404 for an unknown session or another workspace's. A turn open in
    * the log but running nowhere here was cut off by a restart: it is ended (logged) first, so every reader sees it ended.
    */
-  private async current(call: CallContext, sessionId: string): Promise<{ events: StreamEvent[]; state: State }> {
+  private async current(call: CallContext, sessionId: string, anyKind = false): Promise<{ events: StreamEvent[]; state: State }> {
     let events = await this.log.all(call.workspaceId, sessionId);
     const state = latestState(events);
     if (!state || state.agent_profile === undefined) throw new AppError("not_found", `no chat session '${sessionId}' in this workspace`);
+    // A background session's stream reads like any other; its turns are its supervisor's to end or go on with.
+    if (isBackground(state)) {
+      if (anyKind) return { events, state };
+      throw new AppError("not_found", `'${sessionId}' is a background session: use /sessions/${sessionId}`);
+    }
     const open = openTurn(events);
     if (open && !this.harness.isLive(call.workspaceId, sessionId)) {
       await this.harness.fail(call, sessionId, state, open.turnId, "turn_interrupted", "the service stopped during this turn; what it logged is kept, send the message again to retry");

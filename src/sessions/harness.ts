@@ -27,6 +27,37 @@ import { reflect, turnCitations, turnPack, turnText } from "./turn-evidence.ts";
 type State = SessionEventData<"session_state">;
 type Approval = SessionEventData<"approval_required">;
 
+/** How a turn (or its continuation) ended: its caller decides what the session does next (chat: idle; background: the supervisor). */
+export type TurnOutcome =
+  | { status: "completed" }
+  | { status: "awaiting_approval" }
+  | { status: "stopped" }
+  | { status: "error"; code: string; message: string; transient: boolean };
+
+/** A state's common fields (a sub-agent is a chat session even when a background run delegates to it). */
+const chatState = (s: State): State => ({
+  session_id: s.session_id,
+  status: s.status,
+  provider: s.provider,
+  model: s.model,
+  agent_profile: s.agent_profile,
+  permission_mode: s.permission_mode,
+  approval_mode: s.approval_mode,
+  think_level: s.think_level,
+  policy_path: s.policy_path,
+  sandbox_mode: s.sandbox_mode,
+  sandbox_isolation: s.sandbox_isolation,
+  workspace_id: s.workspace_id,
+  context_budget_tokens: s.context_budget_tokens,
+  tool_timeout_ms: s.tool_timeout_ms,
+});
+
+/** A background run's caller asked it to stop (pause, cancel, a health budget): raised at the turn's next event. */
+class RunStopped extends Error {}
+
+/** A background session (it has an engine) reports steps and checkpoints, and leaves its end state to the supervisor. */
+export const isBackground = (state: State) => state.engine !== undefined;
+
 /** Provider steps per turn before it ends as an error (a model that never stops calling tools). */
 export const MAX_STEPS = 8;
 /** Rounds of invalid tool arguments sent back to the model per turn before the turn gives up. */
@@ -71,6 +102,8 @@ interface Turn {
   /** Provider failures in this turn (transport_diagnostic's failure_count). */
   failures: number;
   layersBefore: Map<string, number>;
+  /** Set by a background run's supervisor to stop the turn at its next event. */
+  signal: AbortSignal | undefined;
 }
 
 export class Harness {
@@ -90,38 +123,56 @@ export class Harness {
   }
 
   /** A new turn for `message`; resolves when it ends, pauses for approval or fails (each logged). */
-  turn(call: CallContext, sessionId: string, state: State, turnId: string, message: string): Promise<void> {
+  turn(call: CallContext, sessionId: string, state: State, turnId: string, message: string, signal?: AbortSignal): Promise<TurnOutcome> {
     return this.track(call.workspaceId, sessionId, async () => {
-      const t = await this.open(call, sessionId, state, turnId, message);
-      if (!t) return;
-      await this.guard(t, async () => {
+      const t = await this.open(call, sessionId, state, turnId, message, signal);
+      if ("status" in t) return t;
+      return this.guard(t, async () => {
         await t.emit("turn_start", { turn_id: turnId, message });
         await t.emit("session_state", { ...t.state, status: "running", updated_at: this.iso() });
         const offered = this.selector.select(message, (tool) => this.eligible(tool, state));
         t.offered = offered.map((o) => o.tool);
         await t.emit("tool_selected", { turn_id: turnId, offered: offered.map((o) => ({ name: o.tool.name, score: o.score })) });
         await t.emit("turn_start_tools", { turn_id: turnId, tools: t.offered.map((o) => o.name) });
-        await this.loop(t);
+        return this.loop(t);
       });
     });
   }
 
-  /** Logs an operator's decision on `approval` and goes on with the turn it paused. */
-  resume(call: CallContext, sessionId: string, state: State, turnId: string, message: string, approval: Approval, decision: "approve" | "deny"): Promise<void> {
+  /** Goes on with a turn cut off by a restart or stopped by its supervisor, from what its log holds (no call with an outcome runs again). */
+  proceed(call: CallContext, sessionId: string, state: State, turnId: string, message: string, signal?: AbortSignal): Promise<TurnOutcome> {
     return this.track(call.workspaceId, sessionId, async () => {
-      await this.deps.log.append(call.workspaceId, sessionId, "approval_applied", { request_id: approval.request_id, tool_name: approval.tool_name, decision });
-      const t = await this.open(call, sessionId, state, turnId, message);
-      if (!t) return;
-      await this.guard(t, async () => {
+      const t = await this.open(call, sessionId, state, turnId, message, signal);
+      if ("status" in t) return t;
+      return this.guard(t, async () => {
         await t.emit("session_state", { ...t.state, status: "running", approval_request_id: null, updated_at: this.iso() });
+        this.carryBudgets(t);
         t.offered = this.selector.select(message, (tool) => this.eligible(tool, state)).map((o) => o.tool);
-        // The turn's budgets go on from where the pause left them (in-process usage before the pause is not logged).
-        const turnEvents = currentTurn(t.events);
-        t.failures = turnEvents.filter((e) => e.type === "transport_diagnostic").length;
-        t.repairs = Math.max(0, ...turnEvents.filter((e) => e.type === "tool_validation_error").map((e) => (e.data as { attempt: number }).attempt));
-        if (await this.runWave(t, approval.pending ?? [], decision)) await this.loop(t);
+        return this.loop(t);
       });
     });
+  }
+
+  /** Logs an operator's decision on `approval` (unless its caller `applied` it already) and goes on with the turn it paused. */
+  resume(call: CallContext, sessionId: string, state: State, turnId: string, message: string, approval: Approval, decision: "approve" | "deny", signal?: AbortSignal, opts: { applied?: boolean } = {}): Promise<TurnOutcome> {
+    return this.track(call.workspaceId, sessionId, async () => {
+      if (!opts.applied) await this.deps.log.append(call.workspaceId, sessionId, "approval_applied", { request_id: approval.request_id, tool_name: approval.tool_name, decision });
+      const t = await this.open(call, sessionId, state, turnId, message, signal);
+      if ("status" in t) return t;
+      return this.guard(t, async () => {
+        await t.emit("session_state", { ...t.state, status: "running", approval_request_id: null, updated_at: this.iso() });
+        t.offered = this.selector.select(message, (tool) => this.eligible(tool, state)).map((o) => o.tool);
+        this.carryBudgets(t);
+        return (await this.runWave(t, approval.pending ?? [], decision)) ? this.loop(t) : { status: "awaiting_approval" };
+      });
+    });
+  }
+
+  /** The turn's budgets go on from where a pause left them (in-process usage before the pause is not logged). */
+  private carryBudgets(t: Turn): void {
+    const turnEvents = currentTurn(t.events);
+    t.failures = turnEvents.filter((e) => e.type === "transport_diagnostic").length;
+    t.repairs = Math.max(0, ...turnEvents.filter((e) => e.type === "tool_validation_error").map((e) => (e.data as { attempt: number }).attempt));
   }
 
   /** Waits for the turns running now (a clean shutdown lets them log their end). */
@@ -130,21 +181,26 @@ export class Harness {
   }
 
   /** Runs a turn marked live from its first moment (synchronously, so a second request on the session sees it) to its end. */
-  private track(workspaceId: string, sessionId: string, body: () => Promise<void>): Promise<void> {
+  private track(workspaceId: string, sessionId: string, body: () => Promise<TurnOutcome>): Promise<TurnOutcome> {
     const key = sessionKey(workspaceId, sessionId);
     if (this.live.has(key)) return Promise.reject(new AppError("turn_in_progress", "a turn is running in this session"));
     const run = body()
-      .catch((err: unknown) => this.deps.logError(`session ${sessionId}: ${err instanceof Error ? err.message : String(err)}`))
+      .catch((err: unknown): TurnOutcome => {
+        const message = err instanceof Error ? err.message : String(err);
+        this.deps.logError(`session ${sessionId}: ${message}`);
+        return { status: "error", code: "internal_error", message, transient: true };
+      })
       .finally(() => this.live.delete(key));
-    this.live.set(key, run);
+    this.live.set(key, run.then(() => {}));
     return run;
   }
 
-  private async begin(call: CallContext, sessionId: string, prior: State, turnId: string, message: string): Promise<Turn> {
+  private async begin(call: CallContext, sessionId: string, prior: State, turnId: string, message: string, signal: AbortSignal | undefined): Promise<Turn> {
     const state: State = { ...prior, last_error: null }; // a new turn (or its continuation) starts clean
     const logged = this.deps.log.emitter(call.workspaceId, sessionId);
     const events = await this.deps.log.all(call.workspaceId, sessionId);
     const emit: Emit = async (type, data) => {
+      if (signal?.aborted) throw new RunStopped();
       const e = await logged(type, data);
       if (e) events.push(e);
       // Not after the last event: the turn must be over (and the session free) by the time its stream ends.
@@ -169,29 +225,37 @@ export class Harness {
     };
     const layersBefore = await this.deps.layerTotals(call.workspaceId).catch(() => new Map<string, number>());
     const prefix = await this.prefix(call.workspaceId, events);
-    return { call, sessionId, turnId, message, state, emit, events, prefix, blocked, scope, offered: [], usage: { input: 0, output: 0 }, repairs: 0, failures: 0, layersBefore };
+    return { call, sessionId, turnId, message, state, emit, events, prefix, blocked, scope, offered: [], usage: { input: 0, output: 0 }, repairs: 0, failures: 0, layersBefore, signal };
   }
 
-  /** Any failure ends the turn as an error the stream shows (and the session takes the next message). */
-  private async guard(t: Turn, body: () => Promise<void>): Promise<void> {
+  /**
+   * Any failure ends the turn as an error: a chat session logs it and takes the next message; a background one ends the
+   * turn and leaves retry or failure to its supervisor (a provider's or the runtime's failure is transient, a refusal not).
+   */
+  private async guard(t: Turn, body: () => Promise<TurnOutcome>): Promise<TurnOutcome> {
+    const endTurn = (status: "error" | "cancelled") => this.deps.log.append(t.call.workspaceId, t.sessionId, "turn_end", { turn_id: t.turnId, status });
     try {
       if (t.blocked) throw t.blocked;
-      await body();
+      return await body();
     } catch (err) {
+      if (err instanceof RunStopped) return endTurn("cancelled").then((): TurnOutcome => ({ status: "stopped" }));
       if (!(err instanceof AppError) && !(err instanceof ProviderError)) this.deps.logError(`session ${t.sessionId}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       const e = err instanceof AppError ? err : new AppError("internal_error", err instanceof ProviderError ? `every provider failed; the last: ${err.message}` : "the turn failed");
-      await this.fail(t.call, t.sessionId, t.state, t.turnId, e.code === "internal_error" && err instanceof ProviderError ? "provider_failed" : e.code, e.message).catch((err2: unknown) => this.deps.logError(`session ${t.sessionId}: end not logged (${String(err2)})`));
+      const code = e.code === "internal_error" && err instanceof ProviderError ? "provider_failed" : e.code;
+      const ended = isBackground(t.state) ? endTurn("error") : this.fail(t.call, t.sessionId, t.state, t.turnId, code, e.message);
+      await ended.catch((err2: unknown) => this.deps.logError(`session ${t.sessionId}: end not logged (${String(err2)})`));
+      return { status: "error", code, message: e.message, transient: !(err instanceof AppError) };
     }
   }
 
   /** begin(), or, when even that fails (the store is unreachable), an error the waiting stream ends on. */
-  private async open(call: CallContext, sessionId: string, state: State, turnId: string, message: string): Promise<Turn | null> {
+  private async open(call: CallContext, sessionId: string, state: State, turnId: string, message: string, signal: AbortSignal | undefined): Promise<Turn | TurnOutcome> {
     try {
-      return await this.begin(call, sessionId, state, turnId, message);
+      return await this.begin(call, sessionId, state, turnId, message, signal);
     } catch (err) {
       this.deps.logError(`session ${sessionId}: the turn could not start (${err instanceof Error ? err.message : String(err)})`);
-      await this.fail(call, sessionId, state, null, "internal_error", "the turn could not start; try again").catch(() => {});
-      return null;
+      if (!isBackground(state)) await this.fail(call, sessionId, state, null, "internal_error", "the turn could not start; try again").catch(() => {});
+      return { status: "error", code: "internal_error", message: "the turn could not start", transient: true };
     }
   }
 
@@ -203,13 +267,16 @@ export class Harness {
     await emit("error", { code, message, turn_id: turnId });
   }
 
-  private async loop(t: Turn): Promise<void> {
+  private async loop(t: Turn): Promise<TurnOutcome> {
     for (let step = 0; step < MAX_STEPS; step++) {
       const messages = await this.prompt(t);
+      const before = { ...t.usage };
       const { calls } = await this.step(t, messages);
+      if (isBackground(t.state)) await this.progress(t, messages, before, calls);
       if (calls.length === 0) return this.finish(t);
       const valid = await this.validate(t, calls);
-      if (!(await this.runWave(t, valid, undefined))) return;
+      if (!(await this.runWave(t, valid, undefined))) return { status: "awaiting_approval" };
+      if (isBackground(t.state) && valid.length) await this.checkpoint(t, valid);
     }
     throw new AppError("internal_error", `the model kept calling tools for ${MAX_STEPS} steps without answering`);
   }
@@ -341,7 +408,31 @@ export class Harness {
     await t.emit("turn_end", { turn_id: t.turnId, status: "awaiting_approval" });
   }
 
-  private async finish(t: Turn): Promise<void> {
+  /** A background run's step: what it did and cost (budgets read it before the turn's usage). */
+  private async progress(t: Turn, messages: ChatMessage[], before: { input: number; output: number }, calls: readonly ToolCallRequest[]): Promise<void> {
+    const step = currentTurn(t.events).filter((e) => e.type === "step_progress").length + 1;
+    await t.emit("step_progress", {
+      step,
+      total: null,
+      label: calls.length ? `call ${calls.map((c) => c.name).join(", ")}` : "answer",
+      status: "done",
+      turn_id: t.turnId,
+      input_tokens: t.usage.input - before.input,
+      output_tokens: t.usage.output - before.output,
+      context_tokens: tokensOf(messages),
+      budget_tokens: t.state.context_budget_tokens ?? this.deps.providers.contextTokens(t.state.provider),
+    });
+  }
+
+  /** After a wave of calls: a checkpoint a recovery (or a branch) goes on from. */
+  private async checkpoint(t: Turn, calls: readonly ToolCallRequest[]): Promise<void> {
+    const sequence = t.events.filter((e) => e.type === "session_checkpoint").length + 1;
+    const outcomes = new Map(t.events.filter((e) => e.type === "tool_outcome").map((e) => [(e.data as { tool_call_id: string }).tool_call_id, (e.data as { status: string }).status]));
+    const summary = calls.map((c) => `${c.name} ${outcomes.get(c.id) ?? "not run"}`).join(", ");
+    await t.emit("session_checkpoint", { session_id: t.sessionId, sequence, checkpoint_type: "step", status: "ok", summary_text: summary, resume_cursor: resumeCursor({ sessionId: t.sessionId, seq: t.events.at(-1)!.seq }) });
+  }
+
+  private async finish(t: Turn): Promise<TurnOutcome> {
     const turnEvents = currentTurn(t.events);
     const text = turnText(turnEvents);
     const citations = turnCitations(turnEvents);
@@ -355,8 +446,10 @@ export class Harness {
     const free = t.state.provider === "extractive";
     await t.emit("usage", { turn_id: t.turnId, input_tokens: t.usage.input, output_tokens: t.usage.output, cost_usd: free ? 0 : null });
     await t.emit("turn_end", { turn_id: t.turnId, status: "completed" });
+    if (isBackground(t.state)) return { status: "completed" };
     await t.emit("session_state", { ...t.state, status: "idle", approval_request_id: null, updated_at: this.iso() });
     await t.emit("completed", { session_id: t.sessionId });
+    return { status: "completed" };
   }
 
   /** File tools need a write-capable session; a sub-agent does not delegate further. */
@@ -386,7 +479,7 @@ export class Harness {
         const snapshot = { agent_id: agentId, parent_session_id: ctx.sessionId, session_id: sessionId, question };
         await scope.emit("subagent_event", { ...snapshot, status: "running" });
         // The parent's policy file goes with it (its denies and hooks hold); with no operator to ask, its asks deny.
-        const state: State = { ...parent, session_id: sessionId, status: "idle", agent_profile: SUBAGENT_PROFILE, permission_mode: "read-only", approval_mode: "never", parent_session_id: ctx.sessionId };
+        const state: State = { ...chatState(parent), session_id: sessionId, status: "idle", agent_profile: SUBAGENT_PROFILE, permission_mode: "read-only", approval_mode: "never", parent_session_id: ctx.sessionId };
         const log = this.deps.log;
         await log.append(ctx.call.workspaceId, sessionId, "session_state", state);
         await this.turn(ctx.call, sessionId, state, newTurnId(), question);

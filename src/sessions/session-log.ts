@@ -1,8 +1,10 @@
-// A session's events in the event log: each appended one is checked against its schema in the registry first.
+// A session's events in the event log: each appended one is checked against its schema in the registry first, and each
+// session_state is mirrored into the session's row (what lists sessions and what the supervisor scans).
 import { sessionEvents, type SessionEventData, type SessionEventType } from "../contract/events.ts";
 import type { StreamMessage } from "../contract/route.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { EventLog, StreamEvent } from "../ports/event-log.ts";
+import type { SessionIndex } from "../ports/session-index.ts";
 import { eventId } from "./ids.ts";
 
 const PAGE = 1_000;
@@ -12,6 +14,7 @@ export type Emit = <K extends SessionEventType>(type: K, data: SessionEventData<
 export class SessionLog {
   constructor(
     readonly log: EventLog,
+    readonly index: SessionIndex,
     private readonly clock: Clock,
   ) {}
 
@@ -20,8 +23,16 @@ export class SessionLog {
     const def = sessionEvents[type];
     const checked = def.data.parse(data) as unknown;
     if (!def.persisted) return null;
-    const [logged] = await this.log.appendStream(workspaceId, sessionId, [{ type, at: this.clock.now().getTime(), data: checked }]);
+    const at = this.clock.now().getTime();
+    const [logged] = await this.log.appendStream(workspaceId, sessionId, [{ type, at, data: checked }]);
+    if (type === "session_state") await this.mirror(workspaceId, sessionId, checked as SessionEventData<"session_state">, at);
     return logged!;
+  }
+
+  /** The row of a session as its state says (a background session has an engine); creation time is kept on update. */
+  mirror(workspaceId: string, sessionId: string, state: SessionEventData<"session_state">, at: number): Promise<void> {
+    const kind = state.engine === undefined ? "chat" : "background";
+    return this.index.upsertSession({ workspaceId, sessionId, kind, status: state.status, state, createdAt: at, updatedAt: at, heartbeatAt: null });
   }
 
   emitter(workspaceId: string, sessionId: string): Emit {

@@ -41,7 +41,7 @@ export interface TestService {
 export async function startTestService(opts: TestServiceOptions = {}): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), "smriti-test-"));
   const config = loadConfig({ SVC_MULTI_TENANT: opts.multiTenant ? "1" : "0", ...opts.env }, { data: dataDir });
-  const runtime = await createRuntime(config, { embedder: opts.embedder ?? null, log: () => {}, ...(opts.clock ? { clock: opts.clock } : {}) });
+  const runtime = await createRuntime(config, { embedder: opts.embedder ?? null, log: process.env.SMRITI_TEST_LOG ? (m) => console.error(m) : () => {}, supervise: true, ...(opts.clock ? { clock: opts.clock } : {}) });
   const app = createHttpApp(runtime);
   const issueToken = async (workspace = opts.workspace ?? "default", actors: string[] = []) => {
     const issued = await runtime.auth.issue({ workspace, actors });

@@ -4,6 +4,7 @@ import type { EventDraft, EventQuery } from "../../ports/audit-log.ts";
 import type { StreamEventDraft } from "../../ports/event-log.ts";
 import type { ChunkInput, DocumentRecord, DocumentWrite, NewVectors, RemovedChunk } from "../../ports/documents.ts";
 import type { RecordQuery, RecordRow, RecordSideEffects, StoredRecord } from "../../ports/records.ts";
+import type { SessionQuery, SessionRow } from "../../ports/session-index.ts";
 import type { Store } from "../../ports/store.ts";
 import type { TokenRecord } from "../../ports/workspaces.ts";
 import { openDatabase, type Db } from "./open.ts";
@@ -14,6 +15,7 @@ import { EventLogRepo } from "./event-log.ts";
 import { RecordRepo } from "./records.ts";
 import { CognitiveRepo } from "./cognitive.ts";
 import { SearchFeedRepo } from "./search-feed.ts";
+import { SessionRepo } from "./sessions.ts";
 import { startBackgroundCheckpoints, type Checkpointer } from "./checkpointer.ts";
 import { fromBlob, toBlob } from "./vector-blob.ts";
 
@@ -36,6 +38,7 @@ class SqliteStore implements Store {
   private readonly streams: EventLogRepo;
   private readonly records: RecordRepo;
   private readonly cognitive: CognitiveRepo;
+  private readonly sessions: SessionRepo;
   private readonly vectorStmts;
 
   constructor(
@@ -49,6 +52,7 @@ class SqliteStore implements Store {
     this.streams = new EventLogRepo(db);
     this.records = new RecordRepo(db);
     this.cognitive = new CognitiveRepo(db);
+    this.sessions = new SessionRepo(db);
     // Prepared once: every ingest reads and writes vectors.
     this.vectorStmts = {
       get: db.prepare("SELECT vector FROM embeddings WHERE embedder_id = ? AND chunk_hash = ?").pluck(),
@@ -176,6 +180,12 @@ class SqliteStore implements Store {
   appendStream = async (ws: string, stream: string, drafts: readonly StreamEventDraft[]) => this.streams.append(ws, stream, drafts);
   readStream = async (ws: string, stream: string, afterSeq: number, limit: number) => this.streams.read(ws, stream, afterSeq, limit);
   subscribeStream = (ws: string, stream: string, wake: () => void) => this.streams.subscribe(ws, stream, wake);
+
+  upsertSession = async (row: SessionRow) => this.sessions.upsert(row);
+  getSession = async (ws: string, id: string) => this.sessions.get(ws, id);
+  listSessions = async (ws: string, q: SessionQuery) => this.sessions.list(ws, q);
+  heartbeatSessions = async (keys: readonly { workspaceId: string; sessionId: string }[], at: number) => this.sessions.heartbeat(keys, at);
+  sessionsInStatus = async (kind: SessionRow["kind"], statuses: readonly string[]) => this.sessions.inStatus(kind, statuses);
 
   addCounters = async (rows: readonly CounterIncrement[]) => this.cognitive.addCounters(rows);
   counterTotals = async (q: CounterQuery) => this.cognitive.counterTotals(q);

@@ -110,6 +110,10 @@ export const migrations: readonly string[] = [
   // The event log's streams (answer runs, later sessions): numbered per stream, read after a seq by a resuming client.
   `CREATE TABLE stream_events (workspace_id TEXT NOT NULL, stream TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, at INTEGER NOT NULL, data TEXT NOT NULL,
      PRIMARY KEY (workspace_id, stream, seq)) WITHOUT ROWID;`,
+  // Sessions as rows (each mirrors its latest session_state): listing by status, and the supervisor's recovery scans.
+  `CREATE TABLE sessions (seq INTEGER PRIMARY KEY AUTOINCREMENT, workspace_id TEXT NOT NULL, session_id TEXT NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL,
+     state TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, heartbeat_at INTEGER, UNIQUE (workspace_id, session_id));
+   CREATE INDEX sessions_by_status ON sessions (kind, status);`,
 ];
 
 export const OP_ADD = 1;

@@ -112,7 +112,8 @@ function authenticatedPrefixes(): string[] {
   return [...groups.values()].map((paths) => {
     const first = paths[0]!;
     let n = 0;
-    while (n < first.length - 1 && !first[n]!.startsWith("{") && paths.every((p) => n < p.length - 1 && p[n] === first[n])) n++;
+    // `/a/b/*` also matches `/a/b` itself, so a path may end where the prefix does (GET /sessions beside /sessions/{id}).
+    while (n < first.length && !first[n]!.startsWith("{") && paths.every((p) => n < p.length && p[n] === first[n])) n++;
     return `/${first.slice(0, n).join("/")}/*`;
   });
 }

@@ -1,0 +1,304 @@
+// Background sessions as operators drive them: start, list, read, pause, resume or branch, cancel, decide an approval,
+// follow the health. Each transition the spec's state table allows is checked here against the log's current state;
+// the supervisor runs what is runnable.
+import { createHash } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { AppError } from "../../contract/errors.ts";
+import type { BackgroundSessionDetail, SessionList, StartBackgroundSession } from "../../contract/background.ts";
+import type { SessionEventData } from "../../contract/events.ts";
+import type { HealthSnapshot } from "../../contract/health.ts";
+import type { StreamMessage } from "../../contract/route.ts";
+import type { StreamEvent } from "../../ports/event-log.ts";
+import type { ProviderSet } from "../../ports/llm.ts";
+import type { CallContext } from "../../services/context.ts";
+import { channelOf } from "../channel.ts";
+import { isBackground } from "../harness.ts";
+import { eventId, newSessionId, parseEventId, parseResumeCursor, resumeCursor, type SessionPoint } from "../ids.ts";
+import { loadPolicy } from "../policy.ts";
+import { artifacts, latestState } from "../projection.ts";
+import { resolveSandbox } from "../sandbox.ts";
+import type { SessionLog } from "../session-log.ts";
+import type { ResumeContext, State } from "./engine.ts";
+import { healthOf } from "./health.ts";
+import { policyOf, TERMINAL, type StopReason, type Supervisor } from "./supervisor.ts";
+import { taskGraph } from "./task-graph.ts";
+
+type Approval = SessionEventData<"approval_required">;
+type Data = Record<string, unknown>;
+
+const CHECKPOINTS = 50;
+const PAUSABLE = new Set(["running", "queued", "recovering"]);
+
+export class BackgroundSessions {
+  constructor(
+    private readonly log: SessionLog,
+    private readonly supervisor: Supervisor,
+    private readonly providers: ProviderSet,
+    private readonly policyDir: string,
+    private readonly taskRoot: string,
+  ) {}
+
+  async start(call: CallContext, body: StartBackgroundSession): Promise<BackgroundSessionDetail> {
+    const provider = body.provider ?? this.providers.defaultProvider;
+    if (!this.providers.ids.includes(provider)) throw new AppError("invalid_request", `provider '${provider}' is not configured; configured: ${this.providers.ids.join(", ")}`);
+    if (body.policy_path) await loadPolicy(this.policyDir, body.policy_path);
+    if (body.expires_at && Date.parse(body.expires_at) <= Date.now()) throw new AppError("invalid_request", "expires_at is in the past");
+    const sessionId = newSessionId();
+    const writes = body.permission_mode !== "read-only";
+    const graph = writes ? taskGraph(body.task) : null;
+    const resume: ResumeContext = {
+      task: body.task,
+      actor_id: call.actorId,
+      token_id: call.tokenId,
+      workspace_name: call.workspaceName,
+      command: body.command,
+      agent_url: body.agent_url,
+      metadata: body.metadata,
+    };
+    const state: State = {
+      session_id: sessionId,
+      status: "queued",
+      provider,
+      model: body.model ?? this.providers.chain(provider, null)[0]!.model,
+      agent_profile: body.agent_profile,
+      permission_mode: body.permission_mode,
+      approval_mode: body.approval_mode,
+      think_level: body.think_level,
+      policy_path: body.policy_path,
+      sandbox_mode: body.sandbox_mode,
+      sandbox_isolation: resolveSandbox(body.sandbox_mode).resolved,
+      engine: body.engine,
+      runner_kind: "supervisor",
+      approval_request_id: null,
+      workspace_id: call.workspaceId,
+      task_graph_id: graph?.id ?? null,
+      process_id: null,
+      attempt_count: 0,
+      max_retries: body.max_retries,
+      expires_at: body.expires_at ?? null,
+      parent_session_id: null,
+      branch_source_event_id: null,
+      branch_resume_cursor: null,
+      last_heartbeat_at: null,
+      last_error: null,
+      updated_at: new Date().toISOString(),
+      ended_at: null,
+      resume_context: resume,
+      context_budget_tokens: body.context_budget_tokens ?? this.providers.contextTokens(provider),
+      tool_timeout_ms: body.tool_timeout_ms,
+    };
+    await this.log.append(call.workspaceId, sessionId, "session_state", state);
+    const job = { workspaceId: call.workspaceId, sessionId };
+    // Write-capable sessions get their task graph and an isolated task workspace before they run, both kept as artifacts.
+    if (graph) {
+      const dir = join(this.taskRoot, call.workspaceId, sessionId);
+      await mkdir(dir, { recursive: true });
+      await this.supervisor.checkpoint(job, "task_graph", "prepared", `${graph.nodes.length} task${graph.nodes.length === 1 ? "" : "s"}`, { artifact: { type: "task_graph", ...graph } });
+      await this.supervisor.checkpoint(job, "task_workspace", "prepared", dir, { artifact: { type: "task_workspace", path: dir, isolation: state.sandbox_isolation } });
+    }
+    this.supervisor.enqueue(call.workspaceId, sessionId);
+    return this.detail(call, sessionId);
+  }
+
+  async list(call: CallContext, q: { status?: string | undefined; kind?: "chat" | "background" | undefined; cursor?: string | undefined; limit: number }): Promise<SessionList> {
+    const beforeSeq = q.cursor === undefined ? undefined : parseListCursor(q.cursor);
+    const rows = await this.log.index.listSessions(call.workspaceId, { status: q.status, kind: q.kind, beforeSeq, limit: q.limit + 1 });
+    const page = rows.slice(0, q.limit);
+    const sessions = await Promise.all(
+      page.map(async (row) => {
+        const state = row.state as State;
+        if (row.kind === "chat") return { session: state, kind: row.kind, health: null };
+        const events = await this.log.all(call.workspaceId, row.sessionId);
+        const current = latestState(events) ?? state;
+        return { session: this.withHeartbeat(current, row.heartbeatAt), kind: row.kind, health: this.health(events, current, row.heartbeatAt) };
+      }),
+    );
+    return { sessions, next_cursor: rows.length > q.limit ? `sl1.${page.at(-1)!.seq}` : null };
+  }
+
+  async detail(call: CallContext, sessionId: string): Promise<BackgroundSessionDetail> {
+    const { events, state, heartbeatAt } = await this.current(call, sessionId);
+    const checkpoints = events.filter((e) => e.type === "session_checkpoint");
+    return {
+      session: this.withHeartbeat(state, heartbeatAt),
+      last_event_id: eventId(sessionId, events.at(-1)!.seq),
+      task: (state.resume_context as ResumeContext).task,
+      policy: policyOf(state),
+      pending_approval: pendingOf(events, state),
+      checkpoints: checkpoints
+        .slice(-CHECKPOINTS)
+        .reverse()
+        .map((e) => ({ ...(e.data as SessionEventData<"session_checkpoint">), event_id: eventId(sessionId, e.seq), at: new Date(e.at).toISOString() })),
+      artifacts: [
+        ...checkpoints.filter((e) => (e.data as Data).artifact).map((e) => ({ ...((e.data as Data).artifact as { type: string }), event_id: eventId(sessionId, e.seq), seq: e.seq })),
+        ...artifacts(events).map((a) => ({ ...(a as { type: string; event_id: string }), seq: parseEventId(String(a.event_id)).seq })),
+      ]
+        .sort((a, b) => b.seq - a.seq)
+        .map(({ seq: _seq, ...a }) => a),
+      health: this.health(events, state, heartbeatAt),
+      channel: channelOf(sessionId, events),
+    };
+  }
+
+  /** running, queued or recovering -> paused (not terminal: row, checkpoints and artifacts kept). */
+  async pause(call: CallContext, sessionId: string): Promise<BackgroundSessionDetail> {
+    return this.halt(call, sessionId, { kind: "pause" }, PAUSABLE);
+  }
+
+  /** Any status but a terminal one -> cancelled (terminal). */
+  async cancel(call: CallContext, sessionId: string): Promise<BackgroundSessionDetail> {
+    return this.halt(call, sessionId, { kind: "cancel" }, new Set(["running", "queued", "recovering", "paused", "awaiting_approval"]));
+  }
+
+  private async halt(call: CallContext, sessionId: string, reason: StopReason & { kind: "pause" | "cancel" }, from: ReadonlySet<string>): Promise<BackgroundSessionDetail> {
+    const { state } = await this.current(call, sessionId);
+    if (!from.has(state.status)) throw transition(state.status, reason.kind, from);
+    if (!(await this.supervisor.stop(call.workspaceId, sessionId, reason))) {
+      this.supervisor.dequeue(call.workspaceId, sessionId);
+      const at = new Date().toISOString();
+      const job = { workspaceId: call.workspaceId, sessionId };
+      const status = reason.kind === "pause" ? "paused" : "cancelled";
+      await this.supervisor.checkpoint(job, status, status, `${status} by an operator while ${state.status}`);
+      await this.log.append(call.workspaceId, sessionId, "session_state", { ...state, status, approval_request_id: null, updated_at: at, ...(status === "cancelled" ? { ended_at: at } : {}) });
+    }
+    return this.detail(call, sessionId);
+  }
+
+  /** No point: a paused session is requeued. With from_event_id or resume_cursor: a new session branched from that point. */
+  async resume(call: CallContext, input: { session_id: string; from_event_id?: string | undefined; resume_cursor?: string | undefined }): Promise<BackgroundSessionDetail> {
+    const { events, state } = await this.current(call, input.session_id);
+    if (input.from_event_id !== undefined || input.resume_cursor !== undefined) return this.branch(call, input, events, state);
+    if (state.status !== "paused") throw transition(state.status, "resume", new Set(["paused"]));
+    await this.log.append(call.workspaceId, input.session_id, "session_state", { ...state, status: "queued", updated_at: new Date().toISOString() });
+    this.supervisor.enqueue(call.workspaceId, input.session_id);
+    return this.detail(call, input.session_id);
+  }
+
+  private async branch(call: CallContext, input: { session_id: string; from_event_id?: string | undefined; resume_cursor?: string | undefined }, events: StreamEvent[], state: State): Promise<BackgroundSessionDetail> {
+    const point: SessionPoint = input.from_event_id !== undefined ? parseEventId(input.from_event_id) : parseResumeCursor(input.resume_cursor!);
+    if (point.sessionId !== input.session_id) throw new AppError("event_not_in_session", `that ${input.from_event_id ? "event" : "cursor"} belongs to another session, not ${input.session_id}`);
+    if (!events.some((e) => e.seq === point.seq)) throw new AppError("not_found", `session ${input.session_id} has no event ${point.seq}`);
+    const upTo = events.filter((e) => e.seq <= point.seq);
+    const start = upTo.findLast((e) => e.type === "turn_start");
+    const turnId = start ? String((start.data as Data).turn_id) : null;
+    const finished = turnId !== null && upTo.some((e) => e.type === "turn_end" && (e.data as Data).turn_id === turnId && (e.data as Data).status === "completed");
+    const sessionId = newSessionId();
+    const cursor = resumeCursor(point);
+    const resume: ResumeContext = { ...(state.resume_context as ResumeContext), continue_turn_id: turnId && !finished ? turnId : undefined };
+    const at = new Date().toISOString();
+    const seeded: State = {
+      ...state,
+      session_id: sessionId,
+      status: "queued",
+      approval_request_id: null,
+      process_id: null,
+      attempt_count: 0,
+      parent_session_id: input.session_id,
+      branch_source_event_id: eventId(point.sessionId, point.seq),
+      branch_resume_cursor: cursor,
+      last_heartbeat_at: null,
+      last_error: null,
+      updated_at: at,
+      ended_at: null,
+      resume_context: resume,
+    };
+    await this.log.append(call.workspaceId, sessionId, "session_state", seeded);
+    const goesOn = resume.continue_turn_id ? "goes on with the task from there" : "runs the task again from there";
+    // The seed's cursor is the source's point (the harness reads the source's conversation up to it), not the branch's own end.
+    await this.supervisor.checkpoint({ workspaceId: call.workspaceId, sessionId }, "resume_seed", "seeded", `branched from ${input.session_id} after event ${point.seq}; ${goesOn}`, { cursor });
+    this.supervisor.enqueue(call.workspaceId, sessionId);
+    return this.detail(call, sessionId);
+  }
+
+  /** An operator's decision on what the session waits for: a tool call (its turn goes on) or a health budget. */
+  async decide(call: CallContext, input: { session_id: string; request_id: string; decision: "approve" | "deny" }): Promise<BackgroundSessionDetail> {
+    const { events, state } = await this.current(call, input.session_id);
+    const pending = pendingOf(events, state);
+    if (pending?.request_id !== input.request_id) {
+      const asked = events.some((e) => e.type === "approval_required" && (e.data as Data).request_id === input.request_id);
+      if (!asked) throw new AppError("not_found", `no approval request '${input.request_id}' in this session`);
+      throw new AppError("approval_settled", `approval request '${input.request_id}' no longer waits (the session is ${state.status})`);
+    }
+    await this.log.append(call.workspaceId, input.session_id, "approval_applied", { request_id: input.request_id, tool_name: pending.tool_name, decision: input.decision });
+    const at = new Date().toISOString();
+    if (pending.tool_name === "health_policy" && input.decision === "deny") {
+      await this.supervisor.checkpoint({ workspaceId: call.workspaceId, sessionId: input.session_id }, "cancelled", "cancelled", "an operator denied going on past the health budget");
+      await this.log.append(call.workspaceId, input.session_id, "session_state", { ...state, status: "cancelled", approval_request_id: null, updated_at: at, ended_at: at });
+    } else {
+      // A denied tool call still goes on: the turn hears it was denied and answers without it.
+      await this.log.append(call.workspaceId, input.session_id, "session_state", { ...state, status: "queued", approval_request_id: null, updated_at: at });
+      this.supervisor.enqueue(call.workspaceId, input.session_id);
+    }
+    return this.detail(call, input.session_id);
+  }
+
+  /** The snapshot now, and again each time it changes; ends after a terminal status. The id is the snapshot's hash. */
+  async healthStream(call: CallContext, sessionId: string, lastEventId: string | null, signal: AbortSignal): Promise<AsyncIterable<StreamMessage>> {
+    await this.current(call, sessionId);
+    return this.snapshots(call, sessionId, lastEventId, signal);
+  }
+
+  private async *snapshots(call: CallContext, sessionId: string, lastEventId: string | null, signal: AbortSignal): AsyncGenerator<StreamMessage> {
+    let last = lastEventId;
+    while (!signal.aborted) {
+      const { events, state, heartbeatAt } = await this.current(call, sessionId);
+      const snapshot = this.health(events, state, heartbeatAt);
+      const id = `hs1.${createHash("sha256").update(JSON.stringify(snapshot)).digest("base64url").slice(0, 16)}`;
+      if (id !== last) yield { id, event: "health_snapshot", data: snapshot };
+      last = id;
+      if (TERMINAL.has(state.status)) return;
+      // The heartbeat ages between appends: a stuck run shows without a new event.
+      await changeOrTick(this.log, call.workspaceId, sessionId, this.supervisor.staleMs / 3, signal);
+    }
+  }
+
+  private health(events: readonly StreamEvent[], state: State, heartbeatAt: number | null): HealthSnapshot {
+    return healthOf({ events, state, policy: policyOf(state), heartbeatAt, now: Date.now(), staleMs: this.supervisor.staleMs });
+  }
+
+  private withHeartbeat(state: State, heartbeatAt: number | null): State {
+    return { ...state, last_heartbeat_at: heartbeatAt === null ? (state.last_heartbeat_at ?? null) : new Date(heartbeatAt).toISOString() };
+  }
+
+  /** The session's log, latest state and heartbeat; 404 for an unknown session, another workspace's, or a chat session. */
+  private async current(call: CallContext, sessionId: string): Promise<{ events: StreamEvent[]; state: State; heartbeatAt: number | null }> {
+    const events = await this.log.all(call.workspaceId, sessionId);
+    const state = latestState(events);
+    if (!state || !isBackground(state)) throw new AppError("not_found", `no background session '${sessionId}' in this workspace${state ? " (it is a chat session: GET /chat/sessions/{id})" : ""}`);
+    const row = await this.log.index.getSession(call.workspaceId, sessionId);
+    return { events, state, heartbeatAt: row?.heartbeatAt ?? null };
+  }
+}
+
+/** What the session waits on: the request its state names. */
+function pendingOf(events: readonly StreamEvent[], state: State): Approval | null {
+  if (state.status !== "awaiting_approval" || !state.approval_request_id) return null;
+  const asked = events.findLast((e) => e.type === "approval_required" && (e.data as Data).request_id === state.approval_request_id);
+  return asked ? (asked.data as Approval) : null;
+}
+
+function transition(status: string, action: string, from: ReadonlySet<string>): AppError {
+  return new AppError("invalid_transition", `cannot ${action} a session that is ${status}; ${action} applies to: ${[...from].join(", ")}`, { status, action, allowed: [...from] });
+}
+
+function parseListCursor(cursor: string): number {
+  const m = /^sl1\.(\d+)$/.exec(cursor);
+  if (!m) throw new AppError("invalid_cursor", "cursor is not a next_cursor this service handed out");
+  return Number(m[1]);
+}
+
+/** Resolves after the session's next append or `ms`, whichever comes first (or at once when the client left). */
+function changeOrTick(log: SessionLog, workspaceId: string, sessionId: string, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      unsubscribe();
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const unsubscribe = log.log.subscribeStream(workspaceId, sessionId, done);
+    signal.addEventListener("abort", done);
+  });
+}

@@ -1,0 +1,54 @@
+// What runs a background session's task: the native harness or a bridge to another agent. The supervisor owns the
+// session's status around a run; an engine runs once and says how it ended.
+import type { SessionEventData } from "../../contract/events.ts";
+import type { StreamEvent } from "../../ports/event-log.ts";
+import type { CallContext } from "../../services/context.ts";
+import type { TurnOutcome } from "../harness.ts";
+import type { Emit } from "../session-log.ts";
+
+export type State = SessionEventData<"session_state">;
+
+/** What a background session keeps to run again after a restart (its session_state's resume_context). */
+export interface ResumeContext {
+  task: string;
+  actor_id: string | null;
+  token_id: string;
+  workspace_name: string;
+  command?: string[] | undefined;
+  agent_url?: string | undefined;
+  /** A branch taken inside an unfinished turn of its source goes on with that turn. */
+  continue_turn_id?: string | undefined;
+  /** The start request's metadata: the health policy (policy.health, policy.enforcement) and labels. */
+  metadata: { policy: unknown; labels?: Record<string, string> | undefined };
+}
+
+export interface RunContext {
+  call: CallContext;
+  sessionId: string;
+  /** The run's state: status running, attempt_count counted, this process's id. */
+  state: State;
+  resume: ResumeContext;
+  /** The session's log as the run found it. */
+  events: readonly StreamEvent[];
+  emit: Emit;
+  /** Aborts when the supervisor stops the run (pause, cancel, a health budget, shutdown). */
+  signal: AbortSignal;
+  taskDir: string;
+}
+
+/** How the run ended; a completed one says what it produced. */
+export type RunOutcome = Exclude<TurnOutcome, { status: "completed" }> | { status: "completed"; output: string; citations: number };
+
+export interface BackgroundEngine {
+  readonly id: string;
+  run(ctx: RunContext): Promise<RunOutcome>;
+}
+
+export const resumeContextOf = (state: State) => state.resume_context as ResumeContext;
+
+export const callOf = (state: State, resume: ResumeContext): CallContext => ({
+  workspaceId: state.workspace_id!,
+  workspaceName: resume.workspace_name,
+  tokenId: resume.token_id,
+  actorId: resume.actor_id,
+});

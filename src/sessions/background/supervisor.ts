@@ -1,0 +1,330 @@
+// The supervisor: runs background sessions (at most maxRunning at once, the rest queued), keeps their heartbeats,
+// watches their health budgets, stops them when asked, and decides what a run's end means for the session: completed,
+// recovering (a transient failure with retries left), failed, expired, paused, cancelled or awaiting an approval.
+// At start it recovers what a crash cut off; every tick it picks up stale runs and sessions queued by another process.
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { randomUUID } from "node:crypto";
+import { HealthPolicy } from "../../contract/health.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { StreamEvent } from "../../ports/event-log.ts";
+import { newRequestId, resumeCursor, sessionKey } from "../ids.ts";
+import { clip, latestState } from "../projection.ts";
+import type { SessionLog } from "../session-log.ts";
+import { callOf, resumeContextOf, type BackgroundEngine, type RunOutcome, type State } from "./engine.ts";
+import { healthOf, tripped } from "./health.ts";
+
+/** What a stopped run becomes. */
+export type StopReason = { kind: "pause" } | { kind: "cancel" } | { kind: "shutdown" } | { kind: "health"; action: "approval" | "pause"; budgets: string[] };
+
+/** Statuses a supervisor runs (or goes on running after a restart). */
+const RUNNABLE = new Set(["queued", "running", "recovering"]);
+export const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+/** Retries wait 250 ms, 500 ms, ... up to 30 s. */
+const backoff = (attempt: number) => Math.min(30_000, 250 * 2 ** Math.max(0, attempt - 1));
+
+export interface SupervisorDeps {
+  log: SessionLog;
+  engines: Record<string, BackgroundEngine>;
+  clock: Clock;
+  heartbeatMs: number;
+  maxRunning: number;
+  taskRoot: string;
+  logError(msg: string): void;
+}
+
+export interface CheckpointExtras {
+  /** A typed artifact the checkpoint persists. */
+  artifact?: { type: string } & Record<string, unknown>;
+  /** The budgets a health pause paused for. */
+  budgets?: string[];
+  /** Where the checkpoint resumes from, when not the log's end (a branch's seed points into its source). */
+  cursor?: string;
+}
+
+interface Job {
+  workspaceId: string;
+  sessionId: string;
+}
+
+interface LiveRun {
+  controller: AbortController;
+  reason: StopReason | null;
+  done: Promise<void>;
+  job: Job;
+  /** The log as the health watcher last read it. */
+  events: StreamEvent[];
+  watching: boolean;
+}
+
+export class Supervisor {
+  readonly processId = `${hostname()}:${process.pid}`;
+  readonly staleMs: number;
+  private readonly live = new Map<string, LiveRun>();
+  private readonly queue = new Map<string, Job>();
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+
+  constructor(private readonly deps: SupervisorDeps) {
+    this.staleMs = 3 * deps.heartbeatMs;
+  }
+
+  /** Recovers what a restart cut off, then ticks (heartbeats, budgets, stale runs, sessions queued elsewhere). */
+  async start(): Promise<void> {
+    this.running = true;
+    await this.scan(true);
+    this.timer = setInterval(() => void this.tick(), this.deps.heartbeatMs);
+    this.timer.unref();
+  }
+
+  /** Stops ticking and hands each live run back as recovering (the next start goes on with it). */
+  async close(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearInterval(this.timer);
+    this.queue.clear();
+    await Promise.all([...this.live.keys()].map((key) => this.stopKey(key, { kind: "shutdown" })));
+  }
+
+  isLive(workspaceId: string, sessionId: string): boolean {
+    return this.live.has(sessionKey(workspaceId, sessionId));
+  }
+
+  get liveCount(): number {
+    return this.live.size;
+  }
+
+  enqueue(workspaceId: string, sessionId: string): void {
+    if (!this.running) return; // a one-shot CLI process: a serving process picks the session up
+    const key = sessionKey(workspaceId, sessionId);
+    if (!this.live.has(key)) this.queue.set(key, { workspaceId, sessionId });
+    this.pump();
+  }
+
+  /** Takes a session off the queue; false when it was not waiting there. */
+  dequeue(workspaceId: string, sessionId: string): boolean {
+    return this.queue.delete(sessionKey(workspaceId, sessionId));
+  }
+
+  /** Stops a live run and waits until its end is logged; false when it does not run here. */
+  stop(workspaceId: string, sessionId: string, reason: StopReason): Promise<boolean> {
+    return this.stopKey(sessionKey(workspaceId, sessionId), reason);
+  }
+
+  private async stopKey(key: string, reason: StopReason): Promise<boolean> {
+    const run = this.live.get(key);
+    if (!run) return false;
+    run.reason ??= reason;
+    run.controller.abort();
+    await run.done;
+    return true;
+  }
+
+  private pump(): void {
+    for (const [key, job] of this.queue) {
+      if (this.live.size >= this.deps.maxRunning) return;
+      this.queue.delete(key);
+      this.dispatch(key, job);
+    }
+  }
+
+  /** Marks the run live synchronously (a second dispatch or a pause sees it), then runs it. */
+  private dispatch(key: string, job: Job): void {
+    if (this.live.has(key)) return;
+    const run: LiveRun = { controller: new AbortController(), reason: null, done: Promise.resolve(), job, events: [], watching: false };
+    this.live.set(key, run);
+    run.done = this.run(run)
+      .catch((err: unknown) => this.deps.logError(`background session ${job.sessionId}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
+      .finally(() => {
+        this.live.delete(key);
+        this.pump();
+      });
+  }
+
+  private async run(run: LiveRun): Promise<void> {
+    const { workspaceId, sessionId } = run.job;
+    const events = await this.deps.log.all(workspaceId, sessionId);
+    const state = latestState(events);
+    if (!state || !RUNNABLE.has(state.status)) return; // paused or cancelled while it waited
+    if (this.expired(state)) return this.expire(run.job, state);
+    const now = this.deps.clock.now();
+    const resume = resumeContextOf(state);
+    const running: State = { ...state, status: "running", attempt_count: (state.attempt_count ?? 0) + 1, process_id: this.processId, last_heartbeat_at: now.toISOString(), last_error: null, ended_at: null };
+    await this.deps.log.index.heartbeatSessions([run.job], now.getTime());
+    const engine = this.deps.engines[state.engine ?? "native"]!;
+    const emit = this.deps.log.emitter(workspaceId, sessionId);
+    const runId = `run_${randomUUID()}`;
+    await this.checkpoint(run.job, "run_record", "started", `run ${running.attempt_count} (${engine.id}) in ${this.processId}`, { artifact: { type: "run_record", run_id: runId, engine: engine.id, attempt: running.attempt_count, process_id: this.processId } });
+    run.events = await this.deps.log.all(workspaceId, sessionId);
+    const unsubscribe = this.deps.log.log.subscribeStream(workspaceId, sessionId, () => this.watch(run));
+    let outcome: RunOutcome;
+    try {
+      outcome = await engine.run({ call: callOf(state, resume), sessionId, state: running, resume, events: run.events, emit, signal: run.controller.signal, taskDir: join(this.deps.taskRoot, workspaceId, sessionId) });
+    } finally {
+      unsubscribe();
+    }
+    await this.settle(run, running, outcome);
+  }
+
+  /** What the run's end means for the session. */
+  private async settle(run: LiveRun, running: State, outcome: RunOutcome): Promise<void> {
+    const job = run.job;
+    const emit = this.deps.log.emitter(job.workspaceId, job.sessionId);
+    const at = this.iso();
+    if (outcome.status === "completed") {
+      await this.checkpoint(job, "final_output", "completed", clip(outcome.output || "(no output)", 200), { artifact: { type: "final_output", text: outcome.output, citations: outcome.citations } });
+      await emit("session_state", { ...running, status: "completed", approval_request_id: null, updated_at: at, ended_at: at });
+      await emit("completed", { session_id: job.sessionId });
+    } else if (outcome.status === "stopped") await this.stopped(job, running, run.reason ?? { kind: "shutdown" });
+    else if (outcome.status === "error") {
+      if (outcome.transient && !this.running) return this.handBack(job, running, outcome.message);
+      if (outcome.transient && running.attempt_count! <= running.max_retries!) return this.recovering(job, running, outcome.message);
+      await this.fail(job, running, outcome.code, outcome.transient ? `${outcome.message} (no retries left after ${running.attempt_count} runs)` : outcome.message);
+    }
+    // awaiting_approval: the engine logged the request and the waiting state.
+  }
+
+  private async stopped(job: Job, running: State, reason: StopReason): Promise<void> {
+    const emit = this.deps.log.emitter(job.workspaceId, job.sessionId);
+    const at = this.iso();
+    if (reason.kind === "shutdown") return this.handBack(job, running, "the service shut down during the run");
+    if (reason.kind === "cancel") {
+      await this.checkpoint(job, "cancelled", "cancelled", "cancelled by an operator");
+      await emit("session_state", { ...running, status: "cancelled", approval_request_id: null, updated_at: at, ended_at: at });
+      return;
+    }
+    if (reason.kind === "pause") {
+      await this.checkpoint(job, "paused", "paused", "paused by an operator");
+      await emit("session_state", { ...running, status: "paused", updated_at: at });
+      return;
+    }
+    const why = `health budget crossed: ${reason.budgets.join(", ")}`;
+    if (reason.action === "pause") {
+      await this.checkpoint(job, "health_pause", "paused", why, { budgets: reason.budgets });
+      await emit("session_state", { ...running, status: "paused", updated_at: at });
+      return;
+    }
+    const requestId = newRequestId();
+    await emit("approval_required", { request_id: requestId, tool_name: "health_policy", reason: `${why}; approve to go on past it`, budgets: reason.budgets });
+    await emit("session_state", { ...running, status: "awaiting_approval", approval_request_id: requestId, updated_at: at });
+  }
+
+  /** A transient failure with retries left: recovering now, running again after a backoff. */
+  private async recovering(job: Job, state: State, why: string): Promise<void> {
+    await this.deps.log.append(job.workspaceId, job.sessionId, "session_state", { ...state, status: "recovering", last_error: why, updated_at: this.iso() });
+    await this.checkpoint(job, "recovery", "recovering", `attempt ${state.attempt_count} failed (${clip(why, 120)}); retrying`);
+    setTimeout(() => this.enqueue(job.workspaceId, job.sessionId), backoff(state.attempt_count ?? 1)).unref();
+  }
+
+  /** A shutdown hands the run back: recovering, for the next start to go on with (a restart is not the run's fault). */
+  private async handBack(job: Job, state: State, why: string): Promise<void> {
+    await this.deps.log.append(job.workspaceId, job.sessionId, "session_state", { ...state, status: "recovering", last_error: why, updated_at: this.iso() });
+  }
+
+  private async fail(job: Job, state: State, code: string, message: string): Promise<void> {
+    const emit = this.deps.log.emitter(job.workspaceId, job.sessionId);
+    const at = this.iso();
+    await emit("session_state", { ...state, status: "failed", approval_request_id: null, last_error: message, updated_at: at, ended_at: at });
+    await emit("error", { code, message, turn_id: null });
+  }
+
+  private expired(state: State): boolean {
+    return state.expires_at != null && Date.parse(state.expires_at) <= this.deps.clock.now().getTime();
+  }
+
+  private async expire(job: Job, state: State): Promise<void> {
+    await this.checkpoint(job, "expired", "failed", `expired at ${state.expires_at!} before it could run`);
+    await this.fail(job, state, "session_expired", `the session expired at ${state.expires_at!}`);
+  }
+
+  /** A checkpoint at the log's end (its cursor resumes or branches from there), with a typed artifact when it persists one. */
+  async checkpoint(job: Job, type: string, status: string, summary: string, opts: CheckpointExtras = {}): Promise<void> {
+    const events = await this.deps.log.all(job.workspaceId, job.sessionId);
+    const sequence = events.filter((e) => e.type === "session_checkpoint").length + 1;
+    const cursor = opts.cursor ?? (events.length ? resumeCursor({ sessionId: job.sessionId, seq: events.at(-1)!.seq }) : null);
+    const { artifact, budgets } = opts;
+    await this.deps.log.append(job.workspaceId, job.sessionId, "session_checkpoint", {
+      session_id: job.sessionId,
+      sequence,
+      checkpoint_type: type,
+      status,
+      summary_text: summary,
+      resume_cursor: cursor,
+      ...(artifact ? { artifact } : {}),
+      ...(budgets ? { budgets } : {}),
+    });
+  }
+
+  /** After each append to a live run's log: read what is new and act on a crossed budget (once per burst of events). */
+  private watch(run: LiveRun): void {
+    if (run.watching || run.reason) return;
+    run.watching = true;
+    setImmediate(() => void this.checkBudgets(run).finally(() => (run.watching = false)));
+  }
+
+  private async checkBudgets(run: LiveRun): Promise<void> {
+    if (run.reason) return;
+    const { workspaceId, sessionId } = run.job;
+    const after = run.events.at(-1)?.seq ?? 0;
+    run.events.push(...(await this.deps.log.log.readStream(workspaceId, sessionId, after, 10_000)));
+    const state = latestState(run.events);
+    if (!state) return;
+    const policy = policyOf(state);
+    const now = this.deps.clock.now().getTime();
+    const crossed = tripped(healthOf({ events: run.events, state, policy, heartbeatAt: now, now, staleMs: this.staleMs }), policy);
+    if (crossed.length && !run.reason) {
+      run.reason = { kind: "health", action: policy.health.action, budgets: crossed };
+      run.controller.abort();
+    }
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      const now = this.deps.clock.now().getTime();
+      const live = [...this.live.values()];
+      if (live.length) await this.deps.log.index.heartbeatSessions(live.map((r) => r.job), now);
+      for (const run of live) this.watch(run); // runtime budgets move with the clock
+      await this.scan(false);
+    } catch (err) {
+      this.deps.logError(`supervisor tick: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /**
+   * Runs nobody runs: at start every running, recovering or queued row; later, rows whose heartbeat went stale and rows
+   * queued by another process (a CLI on the same data). The log decides: a row behind its log is rewritten from it.
+   */
+  private async scan(atStart: boolean): Promise<void> {
+    const now = this.deps.clock.now().getTime();
+    for (const row of await this.deps.log.index.sessionsInStatus("background", [...RUNNABLE])) {
+      const key = sessionKey(row.workspaceId, row.sessionId);
+      if (this.live.has(key) || this.queue.has(key)) continue;
+      // Queued elsewhere and left waiting for a while (not one being prepared or queued here a moment ago).
+      const stale = row.status === "queued" ? now - row.updatedAt > this.staleMs : row.heartbeatAt === null || now - row.heartbeatAt > this.staleMs;
+      if (!atStart && !stale) continue;
+      const events = await this.deps.log.all(row.workspaceId, row.sessionId);
+      const state = latestState(events);
+      if (!state) continue;
+      if (state.status !== row.status) await this.deps.log.mirror(row.workspaceId, row.sessionId, state, now);
+      const job = { workspaceId: row.workspaceId, sessionId: row.sessionId };
+      if (state.status === "running") await this.crashed(job, state);
+      else if (RUNNABLE.has(state.status)) this.enqueue(job.workspaceId, job.sessionId);
+    }
+  }
+
+  /** A run cut off (its process died): a transient failure, so recovering while retries are left, else failed. */
+  private async crashed(job: Job, state: State): Promise<void> {
+    const why = `the service stopped during run ${state.attempt_count ?? 0}`;
+    if ((state.attempt_count ?? 0) <= (state.max_retries ?? 0)) {
+      await this.recovering(job, state, why);
+      return;
+    }
+    await this.fail(job, state, "retries_exhausted", `${why}; no retries left after ${state.attempt_count} runs`);
+  }
+
+  private iso(): string {
+    return this.deps.clock.now().toISOString();
+  }
+}
+
+/** The health policy in a background session's state (defaults when it has none). */
+export const policyOf = (state: State): HealthPolicy => HealthPolicy.parse(resumeContextOf(state).metadata.policy ?? {});

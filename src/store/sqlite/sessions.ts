@@ -1,0 +1,70 @@
+// Session rows in SQLite: one per session, newest first by insertion order, with the supervisor's heartbeat beside it.
+import type { SessionKind, SessionQuery, SessionRow, StoredSessionRow } from "../../ports/session-index.ts";
+import type { Db } from "./open.ts";
+
+interface Row {
+  seq: number;
+  workspace_id: string;
+  session_id: string;
+  kind: SessionKind;
+  status: string;
+  state: string;
+  created_at: number;
+  updated_at: number;
+  heartbeat_at: number | null;
+}
+
+const toSession = (r: Row): StoredSessionRow => ({
+  seq: r.seq,
+  workspaceId: r.workspace_id,
+  sessionId: r.session_id,
+  kind: r.kind,
+  status: r.status,
+  state: JSON.parse(r.state) as Record<string, unknown>,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  heartbeatAt: r.heartbeat_at,
+});
+
+export class SessionRepo {
+  private readonly s;
+
+  constructor(private readonly db: Db) {
+    this.s = {
+      upsert: db.prepare(
+        `INSERT INTO sessions (workspace_id, session_id, kind, status, state, created_at, updated_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (workspace_id, session_id) DO UPDATE SET status = excluded.status, state = excluded.state, updated_at = excluded.updated_at,
+           heartbeat_at = COALESCE(excluded.heartbeat_at, heartbeat_at)`,
+      ),
+      get: db.prepare("SELECT * FROM sessions WHERE workspace_id = ? AND session_id = ?"),
+      list: db.prepare(
+        `SELECT * FROM sessions WHERE workspace_id = @ws AND seq < @before AND (@status IS NULL OR status = @status) AND (@kind IS NULL OR kind = @kind)
+         ORDER BY seq DESC LIMIT @limit`,
+      ),
+      beat: db.prepare("UPDATE sessions SET heartbeat_at = ? WHERE workspace_id = ? AND session_id = ?"),
+      inStatus: db.prepare("SELECT * FROM sessions WHERE kind = ? AND status IN (SELECT value FROM json_each(?)) ORDER BY seq"),
+    };
+  }
+
+  upsert(r: SessionRow): void {
+    this.s.upsert.run(r.workspaceId, r.sessionId, r.kind, r.status, JSON.stringify(r.state), r.createdAt, r.updatedAt, r.heartbeatAt);
+  }
+
+  get(workspaceId: string, sessionId: string): StoredSessionRow | undefined {
+    const r = this.s.get.get(workspaceId, sessionId) as Row | undefined;
+    return r && toSession(r);
+  }
+
+  list(workspaceId: string, q: SessionQuery): StoredSessionRow[] {
+    const rows = this.s.list.all({ ws: workspaceId, before: q.beforeSeq ?? Number.MAX_SAFE_INTEGER, status: q.status ?? null, kind: q.kind ?? null, limit: q.limit }) as Row[];
+    return rows.map(toSession);
+  }
+
+  heartbeat(keys: readonly { workspaceId: string; sessionId: string }[], at: number): void {
+    this.db.transaction(() => keys.forEach((k) => this.s.beat.run(at, k.workspaceId, k.sessionId)))();
+  }
+
+  inStatus(kind: SessionKind, statuses: readonly string[]): StoredSessionRow[] {
+    return (this.s.inStatus.all(kind, JSON.stringify(statuses)) as Row[]).map(toSession);
+  }
+}
