@@ -35,20 +35,39 @@ export interface HookRun {
   detail: string;
 }
 
+export interface CommandRun {
+  /** The exit status; null when it was killed or could not start. */
+  code: number | null;
+  stdout: string;
+  /** The last 2,000 characters of stderr (or why it could not start). */
+  stderr: string;
+}
+
+/** What a command may print before the rest is cut (a bridge's output is an artifact, not a stream). */
+const MAX_STDOUT = 1_000_000;
+
 /** Runs argv in the task workspace (created if need be) with `input` on stdin, under the sandbox; killed when `signal` aborts. */
-export async function runSandboxed(sandbox: Sandbox, argv: readonly string[], dir: string, input: string, signal: AbortSignal): Promise<HookRun> {
+export async function runCommand(sandbox: Sandbox, argv: readonly string[], dir: string, input: string, signal: AbortSignal): Promise<CommandRun> {
   await mkdir(dir, { recursive: true });
   const [cmd, ...args] =
     sandbox.resolved === "bubblewrap"
       ? [bubblewrap().path!, ...BWRAP_ARGS, "--bind", dir, dir, "--chdir", dir, "--", ...argv]
       : argv;
   return new Promise((resolve) => {
-    const child = spawn(cmd!, args, { cwd: dir, env: { PATH: "/usr/local/bin:/usr/bin:/bin" }, signal, stdio: ["pipe", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (b: Buffer) => (stderr = (stderr + b.toString("utf8")).slice(-500)));
-    child.on("error", (err) => resolve({ ok: false, detail: err.message }));
-    child.on("close", (code) => resolve({ ok: code === 0, detail: code === 0 ? "exit 0" : `exit ${code ?? "signal"}: ${stderr.trim()}` }));
-    child.stdin.on("error", () => {}); // a hook that exits without reading its input
+    const child = spawn(cmd!, args, { cwd: dir, env: { PATH: "/usr/local/bin:/usr/bin:/bin" }, signal, stdio: ["pipe", "pipe", "pipe"] });
+    let [stdout, stderr] = ["", ""];
+    child.stdout.on("data", (b: Buffer) => (stdout = (stdout + b.toString("utf8")).slice(0, MAX_STDOUT)));
+    child.stderr.on("data", (b: Buffer) => (stderr = (stderr + b.toString("utf8")).slice(-2_000)));
+    child.on("error", (err) => resolve({ code: null, stdout, stderr: err.message }));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.on("error", () => {}); // a command that exits without reading its input
     child.stdin.end(input);
   });
+}
+
+/** A hook: runCommand, ok on exit 0, else the exit status and stderr's end. */
+export async function runSandboxed(sandbox: Sandbox, argv: readonly string[], dir: string, input: string, signal: AbortSignal): Promise<HookRun> {
+  const run = await runCommand(sandbox, argv, dir, input, signal);
+  if (run.code === 0) return { ok: true, detail: "exit 0" };
+  return { ok: false, detail: run.code === null && !signal.aborted ? run.stderr : `exit ${run.code ?? "signal"}: ${run.stderr.trim().slice(-500)}` };
 }

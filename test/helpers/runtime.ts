@@ -20,6 +20,8 @@ export interface TestServiceOptions {
   clock?: Clock;
   /** More configuration (SMRITI_LLM_*, SMRITI_POLICY_DIR, ...). */
   env?: Record<string, string>;
+  /** An existing data directory, as after a restart (default: a new temporary one). */
+  dataDir?: string;
 }
 
 export interface TestService {
@@ -39,7 +41,7 @@ export interface TestService {
 }
 
 export async function startTestService(opts: TestServiceOptions = {}): Promise<TestService> {
-  const dataDir = mkdtempSync(join(tmpdir(), "smriti-test-"));
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "smriti-test-"));
   const config = loadConfig({ SVC_MULTI_TENANT: opts.multiTenant ? "1" : "0", ...opts.env }, { data: dataDir });
   const runtime = await createRuntime(config, { embedder: opts.embedder ?? null, log: process.env.SMRITI_TEST_LOG ? (m) => console.error(m) : () => {}, supervise: true, ...(opts.clock ? { clock: opts.clock } : {}) });
   const app = createHttpApp(runtime);

@@ -44,6 +44,7 @@ export class BackgroundSessions {
     if (!this.providers.ids.includes(provider)) throw new AppError("invalid_request", `provider '${provider}' is not configured; configured: ${this.providers.ids.join(", ")}`);
     if (body.policy_path) await loadPolicy(this.policyDir, body.policy_path);
     if (body.expires_at && Date.parse(body.expires_at) <= Date.now()) throw new AppError("invalid_request", "expires_at is in the past");
+    if (!this.supervisor.engines.includes(body.engine)) throw new AppError("invalid_request", `engine '${body.engine}' is not available here; available: ${this.supervisor.engines.join(", ")}`);
     const sessionId = newSessionId();
     const writes = body.permission_mode !== "read-only";
     const graph = writes ? taskGraph(body.task) : null;

@@ -89,6 +89,11 @@ export class Supervisor {
     return this.live.has(sessionKey(workspaceId, sessionId));
   }
 
+  /** The engines this supervisor runs. */
+  get engines(): string[] {
+    return Object.keys(this.deps.engines);
+  }
+
   get liveCount(): number {
     return this.live.size;
   }

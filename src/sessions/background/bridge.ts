@@ -1,0 +1,49 @@
+// What both bridge engines do around handing the task on: the policy check (the bridged agent is one "tool" whose name
+// is the engine's), the approval it may wait for, and the sandbox notice. They emit no per-tool events (SPEC "Bridge engines").
+import { newRequestId } from "../ids.ts";
+import { decide, loadPolicy, type PolicyFile } from "../policy.ts";
+import type { Sandbox } from "../sandbox.ts";
+import type { RunContext, RunOutcome } from "./engine.ts";
+
+type Data = Record<string, unknown>;
+
+/**
+ * Logs the run's running state and the policy decision for handing the task to `subject`; null when it may go ahead,
+ * else how the run ends (denied, or waiting for an operator). An operator's decision on an earlier request counts.
+ */
+export async function gate(ctx: RunContext, subject: string, writes: boolean, policyDir: string): Promise<RunOutcome | null> {
+  const { state, emit } = ctx;
+  await emit("session_state", { ...state, updated_at: new Date().toISOString() });
+  // An unreadable policy file stops the run: going on without its deny rules would be worse.
+  let policy: PolicyFile | null = null;
+  if (state.policy_path) {
+    try {
+      policy = await loadPolicy(policyDir, state.policy_path);
+    } catch (err) {
+      return { status: "error", code: "invalid_request", message: err instanceof Error ? err.message : String(err), transient: false };
+    }
+  }
+  let d = decide({ name: subject, writes }, state, policy);
+  if (d.outcome === "ask") {
+    const decided = lastDecision(ctx, subject);
+    if (decided) d = decided === "approve" ? { outcome: "allow", reason: "an operator approved it", source: d.source } : { outcome: "deny", reason: "an operator denied it", source: d.source };
+  }
+  await emit("policy_decision", { subject, outcome: d.outcome, reason: d.reason, source: d.source, policy_path: state.policy_path, permission_mode: state.permission_mode, approval_mode: state.approval_mode });
+  if (d.outcome === "deny") return { status: "error", code: "policy_denied", message: `${subject}: ${d.reason}`, transient: false };
+  if (d.outcome === "allow") return null;
+  const requestId = newRequestId();
+  await emit("approval_required", { request_id: requestId, tool_name: subject, reason: d.reason });
+  await emit("session_state", { ...state, status: "awaiting_approval", approval_request_id: requestId, updated_at: new Date().toISOString() });
+  return { status: "awaiting_approval" };
+}
+
+export const notice = (ctx: RunContext, sandbox: Pick<Sandbox, "requested" | "resolved" | "isolation" | "reason">) =>
+  ctx.emit("sandbox_notice", { requested_backend: sandbox.requested, resolved_backend: sandbox.resolved, isolation: sandbox.isolation, reason: sandbox.reason });
+
+/** The decision on the latest approval asked for `subject`, if one was applied. */
+function lastDecision(ctx: RunContext, subject: string): "approve" | "deny" | null {
+  const asked = ctx.events.findLast((e) => e.type === "approval_required" && (e.data as Data).tool_name === subject);
+  if (!asked) return null;
+  const applied = ctx.events.find((e) => e.type === "approval_applied" && (e.data as Data).request_id === (asked.data as Data).request_id);
+  return applied ? ((applied.data as Data).decision as "approve" | "deny") : null;
+}
