@@ -55,7 +55,7 @@ const chatState = (s: State): State => ({
 /** A background run's caller asked it to stop (pause, cancel, a health budget): raised at the turn's next event. */
 class RunStopped extends Error {}
 
-/** A background session (it has an engine) reports steps and checkpoints, and leaves its end state to the supervisor. */
+/** A background session (it has an engine) reports steps and checkpoints; its supervisor logs its status (running and its end). */
 export const isBackground = (state: State) => state.engine !== undefined;
 
 /** Provider steps per turn before it ends as an error (a model that never stops calling tools). */
@@ -129,7 +129,7 @@ export class Harness {
       if ("status" in t) return t;
       return this.guard(t, async () => {
         await t.emit("turn_start", { turn_id: turnId, message });
-        await t.emit("session_state", { ...t.state, status: "running", updated_at: this.iso() });
+        if (!isBackground(t.state)) await t.emit("session_state", { ...t.state, status: "running", updated_at: this.iso() });
         const offered = this.selector.select(message, (tool) => this.eligible(tool, state));
         t.offered = offered.map((o) => o.tool);
         await t.emit("tool_selected", { turn_id: turnId, offered: offered.map((o) => ({ name: o.tool.name, score: o.score })) });
@@ -145,7 +145,7 @@ export class Harness {
       const t = await this.open(call, sessionId, state, turnId, message, signal);
       if ("status" in t) return t;
       return this.guard(t, async () => {
-        await t.emit("session_state", { ...t.state, status: "running", approval_request_id: null, updated_at: this.iso() });
+        if (!isBackground(t.state)) await t.emit("session_state", { ...t.state, status: "running", approval_request_id: null, updated_at: this.iso() });
         this.carryBudgets(t);
         t.offered = this.selector.select(message, (tool) => this.eligible(tool, state)).map((o) => o.tool);
         return this.loop(t);
@@ -160,7 +160,7 @@ export class Harness {
       const t = await this.open(call, sessionId, state, turnId, message, signal);
       if ("status" in t) return t;
       return this.guard(t, async () => {
-        await t.emit("session_state", { ...t.state, status: "running", approval_request_id: null, updated_at: this.iso() });
+        if (!isBackground(t.state)) await t.emit("session_state", { ...t.state, status: "running", approval_request_id: null, updated_at: this.iso() });
         t.offered = this.selector.select(message, (tool) => this.eligible(tool, state)).map((o) => o.tool);
         this.carryBudgets(t);
         return (await this.runWave(t, approval.pending ?? [], decision)) ? this.loop(t) : { status: "awaiting_approval" };

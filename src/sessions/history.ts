@@ -37,6 +37,8 @@ export function messagesOf(events: readonly StreamEvent[], prefix: readonly Chat
     }
     else if (e.type === "context_compacted") out = [{ role: "system", content: `Summary of the earlier conversation: ${String(d.summary)}` }, ...out.slice(out.length - Number(d.preserved_messages))];
   }
+  // Text a turn said before it was cut off (a restart, a stop): it was said, so the turn goes on after it, not again.
+  if (said) out.push({ role: "assistant", content: said });
   return out;
 }
 

@@ -29,6 +29,16 @@ export class SessionLog {
     return logged!;
   }
 
+  /** Logs several persisted events in one write: all or none of them (a run's start is its state and its run record together). */
+  async appendAll(workspaceId: string, sessionId: string, items: readonly { type: SessionEventType; data: unknown }[]): Promise<StreamEvent[]> {
+    const at = this.clock.now().getTime();
+    const drafts = items.map(({ type, data }) => ({ type, at, data: sessionEvents[type].data.parse(data) as unknown }));
+    const logged = await this.log.appendStream(workspaceId, sessionId, drafts);
+    const state = drafts.findLast((d) => d.type === "session_state");
+    if (state) await this.mirror(workspaceId, sessionId, state.data as SessionEventData<"session_state">, at);
+    return logged;
+  }
+
   /** The row of a session as its state says (a background session has an engine); creation time is kept on update. */
   mirror(workspaceId: string, sessionId: string, state: SessionEventData<"session_state">, at: number): Promise<void> {
     const kind = state.engine === undefined ? "chat" : "background";

@@ -8,12 +8,11 @@ import type { RunContext, RunOutcome } from "./engine.ts";
 type Data = Record<string, unknown>;
 
 /**
- * Logs the run's running state and the policy decision for handing the task to `subject`; null when it may go ahead,
+ * Logs the policy decision for handing the task to `subject`; null when it may go ahead,
  * else how the run ends (denied, or waiting for an operator). An operator's decision on an earlier request counts.
  */
 export async function gate(ctx: RunContext, subject: string, writes: boolean, policyDir: string): Promise<RunOutcome | null> {
   const { state, emit } = ctx;
-  await emit("session_state", { ...state, updated_at: new Date().toISOString() });
   // An unreadable policy file stops the run: going on without its deny rules would be worse.
   let policy: PolicyFile | null = null;
   if (state.policy_path) {

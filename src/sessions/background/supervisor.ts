@@ -5,6 +5,7 @@
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
+import type { SessionEventData } from "../../contract/events.ts";
 import { HealthPolicy } from "../../contract/health.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { StreamEvent } from "../../ports/event-log.ts";
@@ -13,6 +14,8 @@ import { clip, latestState } from "../projection.ts";
 import type { SessionLog } from "../session-log.ts";
 import { callOf, resumeContextOf, type BackgroundEngine, type RunOutcome, type State } from "./engine.ts";
 import { healthOf, tripped } from "./health.ts";
+
+type Checkpoint = SessionEventData<"session_checkpoint">;
 
 /** What a stopped run becomes. */
 export type StopReason = { kind: "pause" } | { kind: "cancel" } | { kind: "shutdown" } | { kind: "health"; action: "approval" | "pause"; budgets: string[] };
@@ -157,9 +160,10 @@ export class Supervisor {
     await this.deps.log.index.heartbeatSessions([run.job], now.getTime());
     const engine = this.deps.engines[state.engine ?? "native"]!;
     const emit = this.deps.log.emitter(workspaceId, sessionId);
-    const runId = `run_${randomUUID()}`;
-    await this.checkpoint(run.job, "run_record", "started", `run ${running.attempt_count} (${engine.id}) in ${this.processId}`, { artifact: { type: "run_record", run_id: runId, engine: engine.id, attempt: running.attempt_count, process_id: this.processId } });
-    run.events = await this.deps.log.all(workspaceId, sessionId);
+    // The running state and the run's record in one write: attempt_count always equals the run records.
+    const artifact = { type: "run_record", run_id: `run_${randomUUID()}`, engine: engine.id, attempt: running.attempt_count, process_id: this.processId };
+    const record = this.checkpointData(run.job, events, "run_record", "started", `run ${running.attempt_count} (${engine.id}) in ${this.processId}`, { artifact });
+    run.events = [...events, ...(await this.deps.log.appendAll(workspaceId, sessionId, [{ type: "session_state", data: running }, { type: "session_checkpoint", data: record }]))];
     const unsubscribe = this.deps.log.log.subscribeStream(workspaceId, sessionId, () => this.watch(run));
     let outcome: RunOutcome;
     try {
@@ -244,19 +248,14 @@ export class Supervisor {
   /** A checkpoint at the log's end (its cursor resumes or branches from there), with a typed artifact when it persists one. */
   async checkpoint(job: Job, type: string, status: string, summary: string, opts: CheckpointExtras = {}): Promise<void> {
     const events = await this.deps.log.all(job.workspaceId, job.sessionId);
+    await this.deps.log.append(job.workspaceId, job.sessionId, "session_checkpoint", this.checkpointData(job, events, type, status, summary, opts));
+  }
+
+  private checkpointData(job: Job, events: readonly StreamEvent[], type: string, status: string, summary: string, opts: CheckpointExtras): Checkpoint {
     const sequence = events.filter((e) => e.type === "session_checkpoint").length + 1;
     const cursor = opts.cursor ?? (events.length ? resumeCursor({ sessionId: job.sessionId, seq: events.at(-1)!.seq }) : null);
     const { artifact, budgets } = opts;
-    await this.deps.log.append(job.workspaceId, job.sessionId, "session_checkpoint", {
-      session_id: job.sessionId,
-      sequence,
-      checkpoint_type: type,
-      status,
-      summary_text: summary,
-      resume_cursor: cursor,
-      ...(artifact ? { artifact } : {}),
-      ...(budgets ? { budgets } : {}),
-    });
+    return { session_id: job.sessionId, sequence, checkpoint_type: type, status, summary_text: summary, resume_cursor: cursor, ...(artifact ? { artifact } : {}), ...(budgets ? { budgets } : {}) };
   }
 
   /** After each append to a live run's log: read what is new and act on a crossed budget (once per burst of events). */
