@@ -11,6 +11,7 @@ import { registerAudit } from "./audit.ts";
 import { registerProposals } from "./proposals.ts";
 import { registerCognitive } from "./cognitive.ts";
 import { registerChat } from "./chat.ts";
+import { registerSessions } from "./sessions.ts";
 import { CliError } from "./shared.ts";
 
 const program = new Command("smriti").version(VERSION).description("Memory and grounded retrieval for AI agents");
@@ -24,6 +25,7 @@ registerAudit(program);
 registerProposals(program);
 registerCognitive(program);
 registerChat(program);
+registerSessions(program);
 
 try {
   await program.parseAsync(process.argv);

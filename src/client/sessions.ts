@@ -1,4 +1,4 @@
-// The chat session calls of the client, and session streams that resume by themselves after a drop; no node: imports.
+// The session calls of the client (chat and background), and session streams that resume by themselves after a drop; no node: imports.
 import { endsTurnSegment, type SessionEventData, type SessionEventType } from "../contract/events.ts";
 import type { JsonRouteId, RouteInput, RouteOutput } from "../contract/routes.ts";
 import { parseSse } from "./sse.ts";
@@ -67,6 +67,21 @@ export function sessionCalls(call: Call, open: Open, check: (res: Response) => P
     /** Approves or denies a pending tool call and yields the rest of the paused turn. */
     decideApproval: (sessionId: string, requestId: string, decision: "approve" | "deny", opts: ResumeOptions & { note?: string } = {}) =>
       resuming((last) => open("POST", path(sessionId, `/approvals/${encodeURIComponent(requestId)}`), last ? null : { decision, ...(opts.note ? { note: opts.note } : {}) }, last, opts.signal), endsTurn, false, opts, check),
+    /** POST /sessions: a background session for `task` (engine, modes, max_retries, expires_at, metadata.policy); returns its detail. */
+    startSession: (input: RouteInput<"session_start">) => call("session_start", input),
+    /** GET /sessions: chat and background sessions, newest first (status, kind, cursor, limit). */
+    listSessions: (input: RouteInput<"session_list"> = {}) => call("session_list", input),
+    /** GET /sessions/{id}: a background session's row, checkpoints, artifacts, health and channel. */
+    getSession: (sessionId: string) => call("session_get", { session_id: sessionId }),
+    pauseSession: (sessionId: string) => call("session_pause", { session_id: sessionId }),
+    /** Requeues a paused session; with a point (from_event_id or resume_cursor), branches a new one from it. */
+    resumeSession: (sessionId: string, from: { from_event_id?: string; resume_cursor?: string } = {}) => call("session_resume", { session_id: sessionId, ...from }),
+    cancelSession: (sessionId: string) => call("session_cancel", { session_id: sessionId }),
+    /** Approves or denies what a background session waits on (a tool call, a bridged command, a health budget). */
+    decideSessionApproval: (sessionId: string, requestId: string, decision: "approve" | "deny") => call("session_approval", { session_id: sessionId, request_id: requestId, decision }),
+    /** The session's health snapshot, then again each time it changes, until the session ends. */
+    sessionHealth: (sessionId: string, opts: ResumeOptions = {}) =>
+      resuming((last) => open("GET", `/sessions/${encodeURIComponent(sessionId)}/health/stream`, null, last, opts.signal), () => false, true, opts, check),
     /** Every event of a session from the start (or after lastEventId); with follow, stays open for new ones. */
     sessionEvents: (sessionId: string, opts: ResumeOptions & { follow?: boolean } = {}) =>
       resuming((last) => open("GET", `/sessions/${encodeURIComponent(sessionId)}/events/stream?follow=${opts.follow === false ? "false" : "true"}`, null, last, opts.signal), () => false, opts.follow === false, opts, check),

@@ -160,8 +160,8 @@ export class BackgroundSessions {
       const at = new Date().toISOString();
       const job = { workspaceId: call.workspaceId, sessionId };
       const status = reason.kind === "pause" ? "paused" : "cancelled";
-      await this.supervisor.checkpoint(job, status, status, `${status} by an operator while ${state.status}`);
-      await this.log.append(call.workspaceId, sessionId, "session_state", { ...state, status, approval_request_id: null, updated_at: at, ...(status === "cancelled" ? { ended_at: at } : {}) });
+      const next = { ...state, status, approval_request_id: null, updated_at: at, ...(status === "cancelled" ? { ended_at: at } : {}) };
+      await this.supervisor.checkpoint(job, status, status, `${status} by an operator while ${state.status}`, {}, { type: "session_state", data: next });
     }
     return this.detail(call, sessionId);
   }
@@ -224,8 +224,8 @@ export class BackgroundSessions {
     await this.log.append(call.workspaceId, input.session_id, "approval_applied", { request_id: input.request_id, tool_name: pending.tool_name, decision: input.decision });
     const at = new Date().toISOString();
     if (pending.tool_name === "health_policy" && input.decision === "deny") {
-      await this.supervisor.checkpoint({ workspaceId: call.workspaceId, sessionId: input.session_id }, "cancelled", "cancelled", "an operator denied going on past the health budget");
-      await this.log.append(call.workspaceId, input.session_id, "session_state", { ...state, status: "cancelled", approval_request_id: null, updated_at: at, ended_at: at });
+      const cancelled = { ...state, status: "cancelled", approval_request_id: null, updated_at: at, ended_at: at };
+      await this.supervisor.checkpoint({ workspaceId: call.workspaceId, sessionId: input.session_id }, "cancelled", "cancelled", "an operator denied going on past the health budget", {}, { type: "session_state", data: cancelled });
     } else {
       // A denied tool call still goes on: the turn hears it was denied and answers without it.
       await this.log.append(call.workspaceId, input.session_id, "session_state", { ...state, status: "queued", approval_request_id: null, updated_at: at });

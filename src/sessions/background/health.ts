@@ -78,7 +78,7 @@ export function measure(events: readonly StreamEvent[], now: number): Record<Exc
   for (const [turn, n] of stepTokens) tokens += usageByTurn.get(turn) ?? n;
   for (const [turn, n] of usageByTurn) if (!stepTokens.has(turn)) tokens += n;
   return {
-    max_runtime_minutes: Math.round(runtimeMs / 6_000) / 10,
+    max_runtime_minutes: Math.round(runtimeMs / 60) / 1_000,
     max_total_tokens: tokens,
     max_cost_usd: Math.round(cost * 1e6) / 1e6,
     max_context_usage_pct: Math.round(context * 10) / 10,

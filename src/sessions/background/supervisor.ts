@@ -5,7 +5,7 @@
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
-import type { SessionEventData } from "../../contract/events.ts";
+import type { SessionEventData, SessionEventType } from "../../contract/events.ts";
 import { HealthPolicy } from "../../contract/health.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { StreamEvent } from "../../ports/event-log.ts";
@@ -177,12 +177,11 @@ export class Supervisor {
   /** What the run's end means for the session. */
   private async settle(run: LiveRun, running: State, outcome: RunOutcome): Promise<void> {
     const job = run.job;
-    const emit = this.deps.log.emitter(job.workspaceId, job.sessionId);
     const at = this.iso();
     if (outcome.status === "completed") {
-      await this.checkpoint(job, "final_output", "completed", clip(outcome.output || "(no output)", 200), { artifact: { type: "final_output", text: outcome.output, citations: outcome.citations } });
-      await emit("session_state", { ...running, status: "completed", approval_request_id: null, updated_at: at, ended_at: at });
-      await emit("completed", { session_id: job.sessionId });
+      const artifact = { type: "final_output", text: outcome.output, citations: outcome.citations };
+      const ended = { ...running, status: "completed", approval_request_id: null, updated_at: at, ended_at: at };
+      await this.checkpoint(job, "final_output", "completed", clip(outcome.output || "(no output)", 200), { artifact }, { type: "session_state", data: ended }, { type: "completed", data: { session_id: job.sessionId } });
     } else if (outcome.status === "stopped") await this.stopped(job, running, run.reason ?? { kind: "shutdown" });
     else if (outcome.status === "error") {
       if (outcome.transient && !this.running) return this.handBack(job, running, outcome.message);
@@ -193,34 +192,24 @@ export class Supervisor {
   }
 
   private async stopped(job: Job, running: State, reason: StopReason): Promise<void> {
-    const emit = this.deps.log.emitter(job.workspaceId, job.sessionId);
     const at = this.iso();
+    const state = (status: string) => ({ type: "session_state" as const, data: { ...running, status, approval_request_id: null, updated_at: at, ...(status === "cancelled" ? { ended_at: at } : {}) } });
     if (reason.kind === "shutdown") return this.handBack(job, running, "the service shut down during the run");
-    if (reason.kind === "cancel") {
-      await this.checkpoint(job, "cancelled", "cancelled", "cancelled by an operator");
-      await emit("session_state", { ...running, status: "cancelled", approval_request_id: null, updated_at: at, ended_at: at });
-      return;
-    }
-    if (reason.kind === "pause") {
-      await this.checkpoint(job, "paused", "paused", "paused by an operator");
-      await emit("session_state", { ...running, status: "paused", updated_at: at });
-      return;
-    }
+    if (reason.kind === "cancel") return this.checkpoint(job, "cancelled", "cancelled", "cancelled by an operator", {}, state("cancelled"));
+    if (reason.kind === "pause") return this.checkpoint(job, "paused", "paused", "paused by an operator", {}, state("paused"));
     const why = `health budget crossed: ${reason.budgets.join(", ")}`;
-    if (reason.action === "pause") {
-      await this.checkpoint(job, "health_pause", "paused", why, { budgets: reason.budgets });
-      await emit("session_state", { ...running, status: "paused", updated_at: at });
-      return;
-    }
+    if (reason.action === "pause") return this.checkpoint(job, "health_pause", "paused", why, { budgets: reason.budgets }, state("paused"));
     const requestId = newRequestId();
-    await emit("approval_required", { request_id: requestId, tool_name: "health_policy", reason: `${why}; approve to go on past it`, budgets: reason.budgets });
-    await emit("session_state", { ...running, status: "awaiting_approval", approval_request_id: requestId, updated_at: at });
+    await this.deps.log.appendAll(job.workspaceId, job.sessionId, [
+      { type: "approval_required", data: { request_id: requestId, tool_name: "health_policy", reason: `${why}; approve to go on past it`, budgets: reason.budgets } },
+      { type: "session_state", data: { ...running, status: "awaiting_approval", approval_request_id: requestId, updated_at: at } },
+    ]);
   }
 
   /** A transient failure with retries left: recovering now, running again after a backoff. */
   private async recovering(job: Job, state: State, why: string): Promise<void> {
-    await this.deps.log.append(job.workspaceId, job.sessionId, "session_state", { ...state, status: "recovering", last_error: why, updated_at: this.iso() });
-    await this.checkpoint(job, "recovery", "recovering", `attempt ${state.attempt_count} failed (${clip(why, 120)}); retrying`);
+    const recovering = { ...state, status: "recovering", last_error: why, updated_at: this.iso() };
+    await this.checkpoint(job, "recovery", "recovering", `attempt ${state.attempt_count} failed (${clip(why, 120)}); retrying`, {}, { type: "session_state", data: recovering });
     setTimeout(() => this.enqueue(job.workspaceId, job.sessionId), backoff(state.attempt_count ?? 1)).unref();
   }
 
@@ -229,11 +218,17 @@ export class Supervisor {
     await this.deps.log.append(job.workspaceId, job.sessionId, "session_state", { ...state, status: "recovering", last_error: why, updated_at: this.iso() });
   }
 
+  /** failed with last_error, then `error`, in one write. */
   private async fail(job: Job, state: State, code: string, message: string): Promise<void> {
-    const emit = this.deps.log.emitter(job.workspaceId, job.sessionId);
     const at = this.iso();
-    await emit("session_state", { ...state, status: "failed", approval_request_id: null, last_error: message, updated_at: at, ended_at: at });
-    await emit("error", { code, message, turn_id: null });
+    await this.deps.log.appendAll(job.workspaceId, job.sessionId, this.failure(state, code, message, at));
+  }
+
+  private failure(state: State, code: string, message: string, at: string): { type: SessionEventType; data: unknown }[] {
+    return [
+      { type: "session_state", data: { ...state, status: "failed", approval_request_id: null, last_error: message, updated_at: at, ended_at: at } },
+      { type: "error", data: { code, message, turn_id: null } },
+    ];
   }
 
   private expired(state: State): boolean {
@@ -241,14 +236,15 @@ export class Supervisor {
   }
 
   private async expire(job: Job, state: State): Promise<void> {
-    await this.checkpoint(job, "expired", "failed", `expired at ${state.expires_at!} before it could run`);
-    await this.fail(job, state, "session_expired", `the session expired at ${state.expires_at!}`);
+    const failure = this.failure(state, "session_expired", `the session expired at ${state.expires_at!}`, this.iso());
+    await this.checkpoint(job, "expired", "failed", `expired at ${state.expires_at!} before it could run`, {}, ...failure);
   }
 
   /** A checkpoint at the log's end (its cursor resumes or branches from there), with a typed artifact when it persists one. */
-  async checkpoint(job: Job, type: string, status: string, summary: string, opts: CheckpointExtras = {}): Promise<void> {
+  /** Logs a checkpoint and, in the same write, the events that go with it (the state it leaves the session in). */
+  async checkpoint(job: Job, type: string, status: string, summary: string, opts: CheckpointExtras = {}, ...also: { type: SessionEventType; data: unknown }[]): Promise<void> {
     const events = await this.deps.log.all(job.workspaceId, job.sessionId);
-    await this.deps.log.append(job.workspaceId, job.sessionId, "session_checkpoint", this.checkpointData(job, events, type, status, summary, opts));
+    await this.deps.log.appendAll(job.workspaceId, job.sessionId, [{ type: "session_checkpoint", data: this.checkpointData(job, events, type, status, summary, opts) }, ...also]);
   }
 
   private checkpointData(job: Job, events: readonly StreamEvent[], type: string, status: string, summary: string, opts: CheckpointExtras): Checkpoint {
