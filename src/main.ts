@@ -40,6 +40,7 @@ import { createProviderSet } from "./llm/providers.ts";
 import type { ProviderSet } from "./ports/llm.ts";
 import { ChatSessions } from "./sessions/chat-sessions.ts";
 import { BackgroundSessions } from "./sessions/background/background-sessions.ts";
+import { A2aEngine } from "./sessions/background/a2a-engine.ts";
 import { CommandEngine } from "./sessions/background/command-engine.ts";
 import { NativeEngine } from "./sessions/background/native-engine.ts";
 import { Supervisor } from "./sessions/background/supervisor.ts";
@@ -163,7 +164,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const chat = new ChatSessions(sessionLog, harness, providers, config.policyDir);
   const supervisor = new Supervisor({
     log: sessionLog,
-    engines: { native: new NativeEngine(harness, sessionLog), command: new CommandEngine(config.policyDir) },
+    engines: { native: new NativeEngine(harness, sessionLog), command: new CommandEngine(config.policyDir), a2a: new A2aEngine(config.policyDir) },
     clock,
     heartbeatMs: config.heartbeatMs,
     maxRunning: config.maxRunningSessions,

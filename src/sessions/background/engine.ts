@@ -34,6 +34,17 @@ export interface RunContext {
   /** Aborts when the supervisor stops the run (pause, cancel, a health budget, shutdown). */
   signal: AbortSignal;
   taskDir: string;
+  /** Logs a checkpoint at the log's end (a bridge keeps its remote run id this way). */
+  checkpoint(type: string, status: string, summary: string, extras?: CheckpointExtras): Promise<void>;
+}
+
+export interface CheckpointExtras {
+  /** A typed artifact the checkpoint persists. */
+  artifact?: { type: string } & Record<string, unknown>;
+  /** The budgets a health pause paused for. */
+  budgets?: string[];
+  /** Where the checkpoint resumes from, when not the log's end (a branch's seed points into its source). */
+  cursor?: string;
 }
 
 /** How the run ended; a completed one says what it produced. */

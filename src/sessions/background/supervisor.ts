@@ -12,7 +12,7 @@ import type { StreamEvent } from "../../ports/event-log.ts";
 import { newRequestId, resumeCursor, sessionKey } from "../ids.ts";
 import { clip, latestState } from "../projection.ts";
 import type { SessionLog } from "../session-log.ts";
-import { callOf, resumeContextOf, type BackgroundEngine, type RunOutcome, type State } from "./engine.ts";
+import { callOf, resumeContextOf, type BackgroundEngine, type CheckpointExtras, type RunOutcome, type State } from "./engine.ts";
 import { healthOf, tripped } from "./health.ts";
 
 type Checkpoint = SessionEventData<"session_checkpoint">;
@@ -34,15 +34,6 @@ export interface SupervisorDeps {
   maxRunning: number;
   taskRoot: string;
   logError(msg: string): void;
-}
-
-export interface CheckpointExtras {
-  /** A typed artifact the checkpoint persists. */
-  artifact?: { type: string } & Record<string, unknown>;
-  /** The budgets a health pause paused for. */
-  budgets?: string[];
-  /** Where the checkpoint resumes from, when not the log's end (a branch's seed points into its source). */
-  cursor?: string;
 }
 
 interface Job {
@@ -167,7 +158,17 @@ export class Supervisor {
     const unsubscribe = this.deps.log.log.subscribeStream(workspaceId, sessionId, () => this.watch(run));
     let outcome: RunOutcome;
     try {
-      outcome = await engine.run({ call: callOf(state, resume), sessionId, state: running, resume, events: run.events, emit, signal: run.controller.signal, taskDir: join(this.deps.taskRoot, workspaceId, sessionId) });
+      outcome = await engine.run({
+        call: callOf(state, resume),
+        sessionId,
+        state: running,
+        resume,
+        events: run.events,
+        emit,
+        signal: run.controller.signal,
+        taskDir: join(this.deps.taskRoot, workspaceId, sessionId),
+        checkpoint: (type, status, summary, extras) => this.checkpoint(run.job, type, status, summary, extras),
+      });
     } finally {
       unsubscribe();
     }
