@@ -17,10 +17,16 @@ import { benchPack } from "./scenarios/pack.ts";
 import { benchRecall, type Mode } from "./scenarios/recall.ts";
 import { benchLayers } from "./scenarios/layers.ts";
 import { benchSessions } from "./scenarios/sessions.ts";
+import { benchBackground } from "./scenarios/background.ts";
+import { startPacedModel } from "./lib/paced-model.ts";
 import type { Embedder } from "../src/ports/embedding.ts";
 
 const MODES: Mode[] = ["lexical", "hybrid", "vector"];
 const TAIL_CHUNKS = 500;
+/** Background sessions started at once (issue target: >= 200 running at the same time). */
+const BACKGROUND_SESSIONS = 250;
+/** How long the model double takes per step: what makes a real model's runs overlap. */
+const PACED_MODEL_MS = 3_000;
 
 export async function benchSize(dir: string, docs: readonly BenchDocument[], vocab: readonly string[], glove: Embedder, opts: BenchOptions): Promise<SizeResults> {
   const chunks = docs.reduce((n, d) => n + d.sections, 0);
@@ -47,7 +53,8 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
   const coldGlove = await benchColdStart(gloveDir, "glove", all[0]!);
   const coldNone = await benchColdStart(noneDir, "none", all[1]!);
 
-  const rt = await openRuntime(gloveDir, glove);
+  const model = await startPacedModel(PACED_MODEL_MS);
+  const rt = await openRuntime(gloveDir, glove, { SMRITI_LLM_BASE_URL: model.url });
   const recall = [];
   const sets: Record<Mode, [string[], string[]]> = { lexical: [lexW!, lexQ!], hybrid: [hybW!, hybQ!], vector: [vecW!, vecQ!] };
   for (const mode of MODES) {
@@ -65,6 +72,11 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
   const http = await benchHttpRecall(srv, { warmup: httpW!, sequential: httpS!, concurrent: httpC! }, limits.httpSequential, limits.httpConcurrent);
   progress(`${label}: chat sessions over HTTP (extractive provider)`);
   const sessions = await benchSessions(srv, rt.runtime, spare!.slice(0, 200).map((q) => `What do we know about ${q}?`), spare!.slice(200, 2_200), { turns: 60, idleQueries: 200 });
+  const tasks = spare!.slice(0, BACKGROUND_SESSIONS + 5).map((q) => `What do we know about ${q}?`);
+  progress(`${label}: ${BACKGROUND_SESSIONS} background sessions at once (extractive agent)`);
+  const backgroundExtractive = await benchBackground(srv, rt.runtime, rt.workspaceId, tasks, "extractive");
+  progress(`${label}: ${BACKGROUND_SESSIONS} background sessions at once (a model double taking ${PACED_MODEL_MS} ms a step)`);
+  const backgroundPaced = await benchBackground(srv, rt.runtime, rt.workspaceId, tasks, "openai");
   let contention = null;
   if (opts.contention) {
     progress(`${label}: recall while ingesting 200 x 50 chunks over HTTP`);
@@ -78,6 +90,7 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
   }
   await srv.server.close();
   await rt.runtime.close();
+  await model.close();
   return {
     chunks,
     documents: docs.length,
@@ -90,6 +103,7 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
     http,
     contention,
     sessions,
+    background: { extractive: backgroundExtractive, paced: { ...backgroundPaced, provider: `model double, ${PACED_MODEL_MS} ms/step` } },
     benchProcessMemory,
   };
 }

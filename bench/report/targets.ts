@@ -25,5 +25,9 @@ export function checkTargets(at: SizeResults): TargetCheck[] {
     check("chat turn time to first token p50 (extractive, HTTP)", "<= 50 ms", at.sessions.firstToken.p50, "ms", at.sessions.firstToken.p50 <= 50),
     check("events/s one SSE stream sustains", ">= 5,000", at.sessions.sse.eventsPerSec, "events/s", at.sessions.sse.eventsPerSec >= 5_000),
     check("recall p50 while chat turns run / idle", "<= 1.10", at.sessions.recallCost.p50Ratio, "x", at.sessions.recallCost.p50Ratio <= 1.1),
+    ...[at.background.extractive, at.background.paced].flatMap((b) => [
+      check(`background sessions running at once (${b.provider})`, ">= 200", b.peakRunning, "sessions", b.peakRunning >= 200),
+      check(`background session live event latency p99 (${b.provider})`, "<= 50 ms", b.eventLatency.p99, "ms", b.eventLatency.p99 <= 50),
+    ]),
   ];
 }

@@ -8,6 +8,7 @@ import type { PackResult } from "../scenarios/pack.ts";
 import type { LayersResult } from "../scenarios/layers.ts";
 import type { RecallResult } from "../scenarios/recall.ts";
 import type { SessionsResult } from "../scenarios/sessions.ts";
+import type { BackgroundResult } from "../scenarios/background.ts";
 import type { CommitInfo, MachineInfo } from "../lib/machine.ts";
 import type { MemorySnapshot } from "../lib/memory.ts";
 
@@ -26,6 +27,7 @@ export interface SizeResults {
   contention: ContentionResult | null;
   /** Chat turns with the extractive provider over HTTP, one SSE stream's throughput, recall while turns run. */
   sessions: SessionsResult;
+  background: { extractive: BackgroundResult; paced: BackgroundResult };
   /** The bench process itself after recall runs on this size (includes its corpus and ingest garbage). */
   benchProcessMemory: MemorySnapshot;
 }

@@ -102,3 +102,37 @@ describe("background runs cut by kill -9", () => {
     }
   }, 180_000);
 });
+
+describe("a run whose heartbeat stops", () => {
+  it("is recovered by another service process on the same data once its heartbeat is stale", async () => {
+    const dataDir = join(root, "two");
+    const env = cliEnv({ SMRITI_SESSION_HEARTBEAT_MS: "100" });
+    const setup = await createRuntime(loadConfig(env, { data: dataDir }), { embedder: null, log: () => {} });
+    const token = (await setup.auth.issue({ workspace: "default", actors: [] })).token;
+    await setup.close();
+    const call = (url: string, path: string, body?: object) =>
+      fetch(`${url}${path}`, { method: body ? "POST" : "GET", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const watcher = await startServe(dataDir, env); // idle: nothing to recover when it starts
+    const runner = await startServe(dataDir, env);
+    try {
+      const res = await call(runner.url, "/sessions", { task: "t", engine: "command", command: ["sh", "-c", "sleep 30"], approval_mode: "never" });
+      const sid = ((await res.json()) as { session: { session_id: string } }).session.session_id;
+      const detail = async () => (await (await call(watcher.url, `/sessions/${sid}`)).json()) as { session: { status: string; process_id: string; attempt_count: number } };
+      let d = await detail();
+      while (d.session.status !== "running") d = await ((await new Promise((r) => setTimeout(r, 20))), detail());
+      const first = d.session.process_id;
+      runner.child.kill("SIGKILL"); // its heartbeat stops; no restart of it
+      await new Promise((r) => runner.child.once("exit", r));
+      const until = Date.now() + 10_000;
+      while ((d.session.process_id === first || d.session.status !== "running") && Date.now() < until) d = await ((await new Promise((r) => setTimeout(r, 50))), detail());
+      expect(d.session).toMatchObject({ status: "running", attempt_count: 2 });
+      expect(d.session.process_id).not.toBe(first);
+      const log = await readSse(await call(watcher.url, `/sessions/${sid}/events/stream?follow=false`));
+      expect(log.filter((e) => e.event === "session_state").map((e) => (e.data as Data).status)).toEqual(["queued", "running", "recovering", "running"]);
+      expect((await call(watcher.url, `/sessions/${sid}/cancel`, {})).status).toBe(200);
+    } finally {
+      await watcher.stop();
+      await runner.stop();
+    }
+  }, 60_000);
+});

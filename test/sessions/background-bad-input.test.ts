@@ -1,0 +1,105 @@
+// Every background-session route refuses a missing or bad token, another workspace's session, an unknown one,
+// malformed JSON, wrong types and oversize bodies with a stable code, and writes nothing for a refused request.
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { limits } from "../../src/contract/limits.ts";
+import { startTestService, type TestService } from "../helpers/runtime.ts";
+import { startBackground, waitFor } from "./background-support.ts";
+
+const UNKNOWN = "ses_00000000-0000-0000-0000-000000000000";
+const REQUEST = "apr_00000000-0000-0000-0000-000000000000";
+
+describe("background session routes refuse bad requests", () => {
+  let svc: TestService;
+  let foreign: string;
+  let sid: string;
+  let db: Database.Database;
+  const written = () => (db.prepare("SELECT (SELECT COUNT(*) FROM stream_events) + (SELECT COUNT(*) FROM sessions) AS n").get() as { n: number }).n;
+  const code = async (res: Response) => [res.status, ((await res.json()) as { error: { code: string } }).error.code];
+  beforeAll(async () => {
+    svc = await startTestService({ multiTenant: true, env: { SMRITI_SESSION_HEARTBEAT_MS: "100" } });
+    foreign = (await svc.issueToken("other-team")).token;
+    sid = (await startBackground(svc, { task: "t", engine: "command", command: ["sh", "-c", "echo done"], approval_mode: "never" })).session.session_id;
+    await waitFor(svc, sid, ["completed"]);
+    db = new Database(svc.config.dbFile, { readonly: true });
+  });
+  afterAll(async () => {
+    db.close();
+    await svc.cleanup();
+  });
+
+  /** Each route with a request it would accept (for a session in the right state). */
+  const routes = () =>
+    [
+      ["POST", "/sessions", { task: "t" }],
+      ["GET", "/sessions", null],
+      ["GET", `/sessions/${sid}`, null],
+      ["POST", `/sessions/${sid}/pause`, {}],
+      ["POST", `/sessions/${sid}/resume`, {}],
+      ["POST", `/sessions/${sid}/cancel`, {}],
+      ["POST", `/sessions/${sid}/approvals/${REQUEST}`, { decision: "approve" }],
+      ["GET", `/sessions/${sid}/health/stream`, null],
+    ] as const;
+
+  it("401 without a token or with a bad one, for every route", async () => {
+    const before = written();
+    for (const [method, path, body] of routes())
+      for (const authorization of [null, "Bearer smr_not-a-token"]) {
+        const headers: Record<string, string> = { "content-type": "application/json", ...(authorization ? { authorization } : {}) };
+        const res = await svc.app.request(path, { method, headers, ...(body ? { body: JSON.stringify(body) } : {}) });
+        expect(await code(res), `${method} ${path}`).toEqual([401, "unauthorized"]);
+      }
+    expect(written()).toBe(before);
+  });
+
+  it("404 for another workspace's session and for an unknown one, on every session route", async () => {
+    const before = written();
+    for (const [method, path, body] of routes().slice(2))
+      for (const [p, token] of [
+        [path, foreign],
+        [path.replace(sid, UNKNOWN), svc.token],
+      ] as const) {
+        const res = await svc.app.request(p, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+        expect(await code(res), `${method} ${p}`).toEqual([404, "not_found"]);
+      }
+    // The other workspace's list does not show it.
+    const theirs = (await (await svc.app.request("/sessions", { headers: { authorization: `Bearer ${foreign}` } })).json()) as { sessions: unknown[] };
+    expect(theirs.sessions).toEqual([]);
+    expect(written()).toBe(before);
+  });
+
+  it("400 for malformed JSON and wrong types, 413 for an oversize body, on every POST; 400 for bad list parameters", async () => {
+    const before = written();
+    const wrong: Record<string, object> = {
+      "/sessions": { task: 42, max_retries: "many" },
+      pause: { force: true },
+      resume: { from_event_id: "nope", resume_cursor: 3 },
+      cancel: { extra: true },
+      approvals: { decision: "maybe" },
+    };
+    for (const [method, path, body] of routes()) {
+      if (method !== "POST") continue;
+      expect(await code(await svc.post(path, "{not json")), path).toEqual([400, "malformed_json"]);
+      const key = Object.keys(wrong).find((k) => path.endsWith(k) || path.includes(`/${k}/`))!;
+      expect(await code(await svc.post(path, wrong[key])), path).toEqual([400, "invalid_request"]);
+      expect(await code(await svc.post(path, { ...body, padding: "x".repeat(limits.maxBodyBytes) })), path).toEqual([413, "payload_too_large"]);
+    }
+    expect(await code(await svc.get("/sessions", { status: "asleep" }))).toEqual([400, "invalid_request"]);
+    expect(await code(await svc.get("/sessions", { cursor: "page-2" }))).toEqual([400, "invalid_cursor"]);
+    expect(await code(await svc.get("/sessions", { limit: "0" }))).toEqual([400, "invalid_request"]);
+    expect(await code(await svc.get("/sessions/not-a-session"))).toEqual([400, "invalid_request"]);
+    expect(written()).toBe(before);
+  });
+
+  it("409 for transitions the state table does not allow, 404 for an unknown approval, writing nothing", async () => {
+    const before = written();
+    expect(await code(await svc.post(`/sessions/${sid}/pause`, {}))).toEqual([409, "invalid_transition"]);
+    expect(await code(await svc.post(`/sessions/${sid}/resume`, {}))).toEqual([409, "invalid_transition"]);
+    expect(await code(await svc.post(`/sessions/${sid}/cancel`, {}))).toEqual([409, "invalid_transition"]);
+    expect(await code(await svc.post(`/sessions/${sid}/approvals/${REQUEST}`, { decision: "approve" }))).toEqual([404, "not_found"]);
+    expect(await code(await svc.post(`/sessions/${sid}/resume`, { from_event_id: `${UNKNOWN}/1` }))).toEqual([400, "event_not_in_session"]);
+    expect(await code(await svc.post(`/sessions/${sid}/resume`, { from_event_id: `${sid}/9999` }))).toEqual([404, "not_found"]);
+    expect(await code(await svc.post(`/sessions/${sid}/resume`, { resume_cursor: "rc1.garbage!" }))).toEqual([400, "invalid_cursor"]);
+    expect(written()).toBe(before);
+  });
+});
