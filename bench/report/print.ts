@@ -73,7 +73,7 @@ function sizeSection(s: SizeResults): string[] {
       (b) =>
         `background sessions (${b.provider}): ${b.sessions} started at once, ${b.peakRunning} running at the peak, done in ${b.seconds} s ` +
         `(${b.completedPerMinute} completed/min, ${b.failed} not completed, ${b.eventsPerSession} events each); ` +
-        `live event latency to ${b.followed} SSE followers p50 ${b.eventLatency.p50} / p99 ${b.eventLatency.p99} ms`,
+        `event delivery to ${b.followed} SSE followers (another process) p50 ${b.eventLatency.p50} / p99 ${b.eventLatency.p99} ms`,
     ),
     "",
     renderTable(["cognitive layer", "us per hybrid recall (all on)", "failures"], s.layers.perLayer.map((l) => [l.layer, l.usPerRecall, l.failures])),

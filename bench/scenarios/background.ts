@@ -1,9 +1,10 @@
 // Background sessions with the extractive agent: start many at once over HTTP and let the supervisor run them. How many
 // ran at the same moment, how many completed per minute, and how late their events reached clients following them.
-import { parseSse } from "../../src/client/sse.ts";
 import type { FullRuntime } from "../../src/main.ts";
 import type { BenchServer } from "../lib/server.ts";
 import { round, summarize, type LatencySummary } from "../lib/stats.ts";
+import { forkClient, isType, nextMessage } from "../workers/ipc.ts";
+import type { FollowClientCommand, FollowClientInit, FollowClientReport } from "../workers/protocol.ts";
 
 export interface BackgroundResult {
   /** extractive, or a paced model double (ms per step). */
@@ -15,7 +16,7 @@ export interface BackgroundResult {
   completedPerMinute: number;
   failed: number;
   eventsPerSession: number;
-  /** From an event's append to its arrival at a client following the session over SSE (events logged after it connected), ms. */
+  /** An event's delivery to a client process following the session over SSE: from its append (or, when it was logged before the stream opened, from the opening) to its arrival, ms. */
   eventLatency: LatencySummary;
   followed: number;
 }
@@ -31,18 +32,6 @@ export async function benchBackground(srv: BenchServer, rt: FullRuntime, workspa
     if (!res.ok) throw new Error(`start failed: ${res.status} ${await res.text()}`);
     return ((await res.json()) as { session: { session_id: string } }).session.session_id;
   };
-  /** A client following the session from its start: when each event arrives, and when it connected. */
-  const follow = async (id: string) => {
-    const res = await fetch(`${srv.url}/sessions/${id}/events/stream`, { headers });
-    // The stream is open once its headers are in: what was logged before was read back, not delivered live.
-    const connected = Date.now();
-    const seen: { seq: number; at: number }[] = [];
-    for await (const e of parseSse(res.body!)) {
-      seen.push({ seq: Number(e.id!.split("/")[1]), at: Date.now() });
-      if (e.event === "completed" || e.event === "error") break;
-    }
-    return { id, seen, connected };
-  };
   const done = async (ids: readonly string[]) => {
     for (;;) {
       const rows = await Promise.all(ids.map((id) => rt.store.getSession(workspaceId, id)));
@@ -52,25 +41,34 @@ export async function benchBackground(srv: BenchServer, rt: FullRuntime, workspa
   };
   await done(await Promise.all(tasks.slice(0, 5).map(start))); // warm-up
 
+  const follower = forkClient("./follow-client.ts", { url: srv.url, token: srv.token } satisfies FollowClientInit);
+  await nextMessage(follower, isType("ready"));
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rt.supervisor.liveCount)), 2);
   const t0 = performance.now();
-  const followers: Promise<Awaited<ReturnType<typeof follow>>>[] = [];
+  let followed = 0;
+  const every = Math.ceil((tasks.length - 5) / FOLLOWED);
   const ids = await Promise.all(
     tasks.slice(5).map(async (task, i) => {
       const id = await start(task);
-      if (i % Math.ceil((tasks.length - 5) / FOLLOWED) === 0) followers.push(follow(id));
+      if (i % every === 0) {
+        follower.send({ type: "follow", sessionId: id } satisfies FollowClientCommand);
+        followed++;
+      }
       return id;
     }),
   );
   const rows = await done(ids);
   const seconds = (performance.now() - t0) / 1000;
   clearInterval(sampler);
+  follower.send({ type: "report" } satisfies FollowClientCommand);
+  const report = await nextMessage<FollowClientReport>(follower, isType("arrivals"));
+  follower.kill();
   const latencies: number[] = [];
-  for (const { id, seen, connected } of await Promise.all(followers)) {
-    const logged = new Map((await rt.store.readStream(workspaceId, id, 0, 10_000)).map((e) => [e.seq, e.at]));
-    // Events logged before the client connected were read back from the log, not delivered live: not a latency.
-    for (const s of seen) if ((logged.get(s.seq) ?? 0) >= connected) latencies.push(Math.max(0, s.at - logged.get(s.seq)!));
+  for (const { sessionId, seen, connected } of report.sessions) {
+    const logged = new Map((await rt.store.readStream(workspaceId, sessionId, 0, 10_000)).map((e) => [e.seq, e.at]));
+    // From when the client could first have it: its append, or the stream's opening for what was logged before.
+    for (const s of seen) latencies.push(Math.max(0, s.at - Math.max(connected, logged.get(s.seq) ?? connected)));
   }
   let events = 0;
   for (const id of ids) events += (await rt.store.readStream(workspaceId, id, 0, 10_000)).length;
@@ -83,6 +81,6 @@ export async function benchBackground(srv: BenchServer, rt: FullRuntime, workspa
     failed: rows.filter((r) => r!.status !== "completed").length,
     eventsPerSession: round(events / ids.length, 1),
     eventLatency: summarize(latencies),
-    followed: followers.length,
+    followed,
   };
 }

@@ -35,3 +35,17 @@ export interface IngestClientDone {
   seconds: number;
   requestMs: number[];
 }
+
+export interface FollowClientInit {
+  url: string;
+  token: string;
+}
+
+/** `follow`: open the session's event stream now; `report`: once every followed stream ended, send what arrived when. */
+export type FollowClientCommand = { type: "follow"; sessionId: string } | { type: "report" };
+
+export interface FollowClientReport {
+  type: "arrivals";
+  /** Per followed session: when its stream opened (its headers arrived) and when each event arrived (ms since the epoch). */
+  sessions: { sessionId: string; connected: number; seen: { seq: number; at: number }[] }[];
+}

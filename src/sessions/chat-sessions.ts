@@ -11,10 +11,9 @@ import { followStream } from "../services/streams/follow.ts";
 import { channelOf } from "./channel.ts";
 import { isBackground, type Harness } from "./harness.ts";
 import { eventId, newSessionId, newTurnId, parseEventId, parseResumeCursor, resumeCursor, type SessionPoint } from "./ids.ts";
-import { loadPolicy } from "./policy.ts";
 import { artifacts, endsSegment, isDecided, latestState, openTurn, pendingApproval, resumePoints, subagents, turnCount } from "./projection.ts";
-import { resolveSandbox } from "./sandbox.ts";
 import { toMessage, type SessionLog } from "./session-log.ts";
+import { newSessionState } from "./session-state.ts";
 
 type State = SessionEventData<"session_state">;
 
@@ -27,29 +26,8 @@ export class ChatSessions {
   ) {}
 
   async create(call: CallContext, body: CreateChatSession): Promise<State> {
-    const provider = body.provider ?? this.providers.defaultProvider;
-    if (!this.providers.ids.includes(provider)) throw new AppError("invalid_request", `provider '${provider}' is not configured; configured: ${this.providers.ids.join(", ")}`);
-    if (body.policy_path) await loadPolicy(this.policyDir, body.policy_path);
-    const sessionId = newSessionId();
-    const sandbox = resolveSandbox(body.sandbox_mode);
-    const state: State = {
-      session_id: sessionId,
-      status: "idle",
-      provider,
-      model: body.model ?? this.providers.chain(provider, null)[0]!.model,
-      agent_profile: body.agent_profile,
-      permission_mode: body.permission_mode,
-      approval_mode: body.approval_mode,
-      think_level: body.think_level,
-      policy_path: body.policy_path,
-      sandbox_mode: body.sandbox_mode,
-      sandbox_isolation: sandbox.resolved,
-      workspace_id: call.workspaceId,
-      context_budget_tokens: body.context_budget_tokens ?? this.providers.contextTokens(provider),
-      tool_timeout_ms: body.tool_timeout_ms,
-      updated_at: new Date().toISOString(),
-    };
-    await this.log.append(call.workspaceId, sessionId, "session_state", state);
+    const state = await newSessionState(this.providers, this.policyDir, call, body, newSessionId(), "idle");
+    await this.log.append(call.workspaceId, state.session_id, "session_state", state);
     return state;
   }
 

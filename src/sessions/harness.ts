@@ -17,6 +17,7 @@ import { messagesOf } from "./history.ts";
 import { newAgentId, newRequestId, newSessionId, newTurnId, parseResumeCursor, resumeCursor, sessionKey } from "./ids.ts";
 import { loadPolicy, SUBAGENT_PROFILE, type PolicyFile } from "./policy.ts";
 import { resolveSandbox, type SandboxMode } from "./sandbox.ts";
+import { commonFields } from "./session-state.ts";
 import { currentTurn, endsSegment } from "./projection.ts";
 import type { Emit, SessionLog } from "./session-log.ts";
 import { runCall, type CallScope, type Decided, type ValidCall } from "./tool-runner.ts";
@@ -34,26 +35,15 @@ export type TurnOutcome =
   | { status: "stopped" }
   | { status: "error"; code: string; message: string; transient: boolean };
 
-/** A state's common fields (a sub-agent is a chat session even when a background run delegates to it). */
-const chatState = (s: State): State => ({
-  session_id: s.session_id,
-  status: s.status,
-  provider: s.provider,
-  model: s.model,
-  agent_profile: s.agent_profile,
-  permission_mode: s.permission_mode,
-  approval_mode: s.approval_mode,
-  think_level: s.think_level,
-  policy_path: s.policy_path,
-  sandbox_mode: s.sandbox_mode,
-  sandbox_isolation: s.sandbox_isolation,
-  workspace_id: s.workspace_id,
-  context_budget_tokens: s.context_budget_tokens,
-  tool_timeout_ms: s.tool_timeout_ms,
-});
-
-/** A background run's caller asked it to stop (pause, cancel, a health budget): raised at the turn's next event. */
+/**
+ * A background run's caller asked it to stop (pause, cancel, a health budget): raised only where nothing is half done,
+ * before a model step, between its text deltas, and before a tool call starts (a call that started logs its outcome).
+ */
 class RunStopped extends Error {}
+
+const stopPoint = (t: { signal: AbortSignal | undefined }) => {
+  if (t.signal?.aborted) throw new RunStopped();
+};
 
 /** A background session (it has an engine) reports steps and checkpoints; its supervisor logs its status (running and its end). */
 export const isBackground = (state: State) => state.engine !== undefined;
@@ -200,7 +190,6 @@ export class Harness {
     const logged = this.deps.log.emitter(call.workspaceId, sessionId);
     const events = await this.deps.log.all(call.workspaceId, sessionId);
     const emit: Emit = async (type, data) => {
-      if (signal?.aborted) throw new RunStopped();
       const e = await logged(type, data);
       if (e) events.push(e);
       // Not after the last event: the turn must be over (and the session free) by the time its stream ends.
@@ -269,6 +258,7 @@ export class Harness {
 
   private async loop(t: Turn): Promise<TurnOutcome> {
     for (let step = 0; step < MAX_STEPS; step++) {
+      stopPoint(t);
       const messages = await this.prompt(t);
       const before = { ...t.usage };
       const { calls } = await this.step(t, messages);
@@ -331,6 +321,7 @@ export class Harness {
       const calls: ToolCallRequest[] = [];
       try {
         for await (const ev of provider.step({ messages, tools: specs })) {
+          stopPoint(t);
           if (ev.type === "text") await t.emit("token", { turn_id: t.turnId, text: ev.text });
           else if (ev.type === "thinking") thinking += ev.text;
           else if (ev.type === "tool_call") calls.push(ev.call);
@@ -387,6 +378,7 @@ export class Harness {
   private async runWave(t: Turn, calls: readonly ToolCallRequest[], first: Decided): Promise<boolean> {
     if (calls.length > 1) await t.emit("tool_batch", { turn_id: t.turnId, tool_call_ids: calls.map((c) => c.id) });
     for (const [i, c] of calls.entries()) {
+      stopPoint(t);
       const tool = t.offered.find((o) => o.name === c.name) ?? [...this.deps.tools, this.delegate].find((o) => o.name === c.name);
       const input = tool?.input.safeParse(JSON.parse(c.arguments));
       if (!tool || !input?.success) throw new AppError("internal_error", `tool call ${c.id} can no longer be run`);
@@ -479,7 +471,7 @@ export class Harness {
         const snapshot = { agent_id: agentId, parent_session_id: ctx.sessionId, session_id: sessionId, question };
         await scope.emit("subagent_event", { ...snapshot, status: "running" });
         // The parent's policy file goes with it (its denies and hooks hold); with no operator to ask, its asks deny.
-        const state: State = { ...chatState(parent), session_id: sessionId, status: "idle", agent_profile: SUBAGENT_PROFILE, permission_mode: "read-only", approval_mode: "never", parent_session_id: ctx.sessionId };
+        const state: State = { ...commonFields(parent), session_id: sessionId, status: "idle", agent_profile: SUBAGENT_PROFILE, permission_mode: "read-only", approval_mode: "never", parent_session_id: ctx.sessionId };
         const log = this.deps.log;
         await log.append(ctx.call.workspaceId, sessionId, "session_state", state);
         await this.turn(ctx.call, sessionId, state, newTurnId(), question);

@@ -17,6 +17,15 @@ const root = mkdtempSync(join(tmpdir(), "smriti-bg-crash-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const TRIALS = 10;
+
+/** A token of the data directory's default workspace, and a fetch of a server's route with it. */
+async function caller(dataDir: string, env: NodeJS.ProcessEnv) {
+  const setup = await createRuntime(loadConfig(env, { data: dataDir }), { embedder: null, log: () => {} });
+  const token = (await setup.auth.issue({ workspace: "default", actors: [] })).token;
+  await setup.close();
+  return (url: string, path: string, body?: object) =>
+    fetch(`${url}${path}`, { method: body ? "POST" : "GET", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+}
 const TASKS = ["Who picked PostgreSQL?", "Remember that the reports job moves to Tuesday.", "What is still to do? Who picked PostgreSQL?"];
 type Data = Record<string, unknown>;
 
@@ -24,11 +33,7 @@ describe("background runs cut by kill -9", () => {
   it("end completed or failed by the rules, with nothing lost, duplicated or run twice", async () => {
     const dataDir = join(root, "data");
     const env = cliEnv({ SMRITI_SESSION_HEARTBEAT_MS: "100" });
-    const setup = await createRuntime(loadConfig(env, { data: dataDir }), { embedder: null, log: () => {} });
-    const token = (await setup.auth.issue({ workspace: "default", actors: [] })).token;
-    await setup.close();
-    const call = (url: string, path: string, body?: object) =>
-      fetch(`${url}${path}`, { method: body ? "POST" : "GET", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const call = await caller(dataDir, env);
     const rand = prng(14);
     const sessions: string[] = [];
     const seen = new Map<string, SseEvent>(); // every event a client received before a kill, by id
@@ -107,11 +112,7 @@ describe("a run whose heartbeat stops", () => {
   it("is recovered by another service process on the same data once its heartbeat is stale", async () => {
     const dataDir = join(root, "two");
     const env = cliEnv({ SMRITI_SESSION_HEARTBEAT_MS: "100" });
-    const setup = await createRuntime(loadConfig(env, { data: dataDir }), { embedder: null, log: () => {} });
-    const token = (await setup.auth.issue({ workspace: "default", actors: [] })).token;
-    await setup.close();
-    const call = (url: string, path: string, body?: object) =>
-      fetch(`${url}${path}`, { method: body ? "POST" : "GET", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const call = await caller(dataDir, env);
     const watcher = await startServe(dataDir, env); // idle: nothing to recover when it starts
     const runner = await startServe(dataDir, env);
     try {

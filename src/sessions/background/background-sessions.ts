@@ -15,10 +15,9 @@ import type { CallContext } from "../../services/context.ts";
 import { channelOf } from "../channel.ts";
 import { isBackground } from "../harness.ts";
 import { eventId, newSessionId, parseEventId, parseResumeCursor, resumeCursor, type SessionPoint } from "../ids.ts";
-import { loadPolicy } from "../policy.ts";
 import { artifacts, latestState } from "../projection.ts";
-import { resolveSandbox } from "../sandbox.ts";
 import type { SessionLog } from "../session-log.ts";
+import { newSessionState } from "../session-state.ts";
 import type { ResumeContext, State } from "./engine.ts";
 import { healthOf } from "./health.ts";
 import { policyOf, TERMINAL, type StopReason, type Supervisor } from "./supervisor.ts";
@@ -40,9 +39,6 @@ export class BackgroundSessions {
   ) {}
 
   async start(call: CallContext, body: StartBackgroundSession): Promise<BackgroundSessionDetail> {
-    const provider = body.provider ?? this.providers.defaultProvider;
-    if (!this.providers.ids.includes(provider)) throw new AppError("invalid_request", `provider '${provider}' is not configured; configured: ${this.providers.ids.join(", ")}`);
-    if (body.policy_path) await loadPolicy(this.policyDir, body.policy_path);
     if (body.expires_at && Date.parse(body.expires_at) <= Date.now()) throw new AppError("invalid_request", "expires_at is in the past");
     if (!this.supervisor.engines.includes(body.engine)) throw new AppError("invalid_request", `engine '${body.engine}' is not available here; available: ${this.supervisor.engines.join(", ")}`);
     const sessionId = newSessionId();
@@ -58,21 +54,10 @@ export class BackgroundSessions {
       metadata: body.metadata,
     };
     const state: State = {
-      session_id: sessionId,
-      status: "queued",
-      provider,
-      model: body.model ?? this.providers.chain(provider, null)[0]!.model,
-      agent_profile: body.agent_profile,
-      permission_mode: body.permission_mode,
-      approval_mode: body.approval_mode,
-      think_level: body.think_level,
-      policy_path: body.policy_path,
-      sandbox_mode: body.sandbox_mode,
-      sandbox_isolation: resolveSandbox(body.sandbox_mode).resolved,
+      ...(await newSessionState(this.providers, this.policyDir, call, body, sessionId, "queued")),
       engine: body.engine,
       runner_kind: "supervisor",
       approval_request_id: null,
-      workspace_id: call.workspaceId,
       task_graph_id: graph?.id ?? null,
       process_id: null,
       attempt_count: 0,
@@ -83,11 +68,8 @@ export class BackgroundSessions {
       branch_resume_cursor: null,
       last_heartbeat_at: null,
       last_error: null,
-      updated_at: new Date().toISOString(),
       ended_at: null,
       resume_context: resume,
-      context_budget_tokens: body.context_budget_tokens ?? this.providers.contextTokens(provider),
-      tool_timeout_ms: body.tool_timeout_ms,
     };
     await this.log.append(call.workspaceId, sessionId, "session_state", state);
     const job = { workspaceId: call.workspaceId, sessionId };
@@ -221,7 +203,10 @@ export class BackgroundSessions {
       if (!asked) throw new AppError("not_found", `no approval request '${input.request_id}' in this session`);
       throw new AppError("approval_settled", `approval request '${input.request_id}' no longer waits (the session is ${state.status})`);
     }
-    await this.log.append(call.workspaceId, input.session_id, "approval_applied", { request_id: input.request_id, tool_name: pending.tool_name, decision: input.decision });
+    // Decided before a restart cut the rest short: the decision stands, only the requeue is left to do.
+    const decided = events.find((e) => e.type === "approval_applied" && (e.data as Data).request_id === input.request_id);
+    if (decided && (decided.data as Data).decision !== input.decision) throw new AppError("approval_settled", `approval request '${input.request_id}' was already decided: ${String((decided.data as Data).decision)}`);
+    if (!decided) await this.log.append(call.workspaceId, input.session_id, "approval_applied", { request_id: input.request_id, tool_name: pending.tool_name, decision: input.decision });
     const at = new Date().toISOString();
     if (pending.tool_name === "health_policy" && input.decision === "deny") {
       const cancelled = { ...state, status: "cancelled", approval_request_id: null, updated_at: at, ended_at: at };

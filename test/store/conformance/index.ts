@@ -5,6 +5,7 @@ import { runDocumentStoreSuite } from "./documents.ts";
 import { runEventLogSuite } from "./event-log.ts";
 import { runRecordStoreSuite } from "./records.ts";
 import { runSearchFeedSuite } from "./search-feed.ts";
+import { runSessionIndexSuite } from "./session-index.ts";
 import type { StoreFactory } from "./support.ts";
 import { runWorkspaceStoreSuite } from "./workspaces.ts";
 
@@ -18,4 +19,5 @@ export function runStoreSuite(name: string, makeStore: StoreFactory): void {
   runEventLogSuite(name, makeStore);
   runRecordStoreSuite(name, makeStore);
   runCognitiveStoreSuite(name, makeStore);
+  runSessionIndexSuite(name, makeStore);
 }

@@ -1,0 +1,52 @@
+// The SessionIndex port: a row per session (status, state, heartbeat), listed newest first with filters and keyset
+// pages, scanned across workspaces by kind and status, kept apart per workspace.
+import { describe, expect, it } from "vitest";
+import type { SessionRow } from "../../../src/ports/session-index.ts";
+import { T0 } from "../../helpers/documents.ts";
+import { storeHandles, type StoreFactory } from "./support.ts";
+
+const row = (workspaceId: string, sessionId: string, kind: SessionRow["kind"], status: string, at = T0): SessionRow => ({
+  workspaceId,
+  sessionId,
+  kind,
+  status,
+  state: { session_id: sessionId, status },
+  createdAt: at,
+  updatedAt: at,
+  heartbeatAt: null,
+});
+
+export function runSessionIndexSuite(name: string, makeStore: StoreFactory): void {
+  describe(`SessionIndex conformance: ${name}`, () => {
+    const { twoWorkspaces } = storeHandles(makeStore);
+
+    it("updates a row in place (status, state, time; creation time and order kept) and lists newest first with filters and pages", async () => {
+      const { store, a } = await twoWorkspaces();
+      await store.upsertSession(row(a, "s1", "background", "queued", T0));
+      await store.upsertSession(row(a, "s2", "chat", "idle", T0 + 1));
+      await store.upsertSession(row(a, "s3", "background", "queued", T0 + 2));
+      await store.upsertSession({ ...row(a, "s1", "background", "running", T0 + 9), state: { session_id: "s1", status: "running", attempt_count: 1 } });
+      const s1 = await store.getSession(a, "s1");
+      expect(s1).toMatchObject({ status: "running", createdAt: T0, updatedAt: T0 + 9, state: { attempt_count: 1 } });
+      expect((await store.listSessions(a, { limit: 10 })).map((r) => r.sessionId)).toEqual(["s3", "s2", "s1"]);
+      expect((await store.listSessions(a, { kind: "background", limit: 10 })).map((r) => r.sessionId)).toEqual(["s3", "s1"]);
+      expect((await store.listSessions(a, { status: "running", limit: 10 })).map((r) => r.sessionId)).toEqual(["s1"]);
+      const first = await store.listSessions(a, { limit: 2 });
+      expect((await store.listSessions(a, { limit: 2, beforeSeq: first.at(-1)!.seq })).map((r) => r.sessionId)).toEqual(["s1"]);
+    });
+
+    it("keeps heartbeats (an upsert without one keeps the last), scans by kind and status across workspaces, and keeps workspaces apart", async () => {
+      const { store, a, b } = await twoWorkspaces();
+      await store.upsertSession(row(a, "x", "background", "running"));
+      await store.upsertSession(row(b, "y", "background", "recovering"));
+      await store.upsertSession(row(b, "z", "chat", "running"));
+      await store.heartbeatSessions([{ workspaceId: a, sessionId: "x" }], T0 + 50);
+      await store.upsertSession(row(a, "x", "background", "running", T0 + 60));
+      expect((await store.getSession(a, "x"))!.heartbeatAt).toBe(T0 + 50);
+      const scanned = await store.sessionsInStatus("background", ["running", "recovering"]);
+      expect(scanned.map((r) => [r.workspaceId, r.sessionId])).toEqual([[a, "x"], [b, "y"]]);
+      expect(await store.getSession(b, "x")).toBeUndefined();
+      expect(await store.listSessions(b, { kind: "background", limit: 10 })).toHaveLength(1);
+    });
+  });
+}
