@@ -144,6 +144,7 @@ export const sessionEvents = {
       turn_id: z.string().optional(),
       input_tokens: count.optional(),
       output_tokens: count.optional(),
+      cost_usd: z.number().min(0).nullable().optional(),
       context_tokens: count.optional(),
       budget_tokens: count.optional(),
     }),

@@ -15,6 +15,9 @@ const LlmEnv = z.object({
   SMRITI_LLM_FALLBACK: z.preprocess(blankIsUnset, z.string().optional()),
   SMRITI_LLM_TIMEOUT_MS: z.preprocess(blankIsUnset, z.coerce.number().int().min(100).default(60_000)),
   SMRITI_LLM_CONTEXT_TOKENS: z.preprocess(blankIsUnset, z.coerce.number().int().min(512).optional()),
+  /** The model's price in USD per million input / output tokens: usage and the cost budget use it (unset: cost unknown). */
+  SMRITI_LLM_USD_PER_MTOK_IN: z.preprocess(blankIsUnset, z.coerce.number().min(0).optional()),
+  SMRITI_LLM_USD_PER_MTOK_OUT: z.preprocess(blankIsUnset, z.coerce.number().min(0).optional()),
 });
 
 /** Context budgets when none is configured: a small local model's window; extractive reads whole tool results. */
@@ -46,6 +49,11 @@ export function createProviderSet(env: NodeJS.ProcessEnv, opts: { fetch?: typeof
       const order = [...new Set([provider, ...fallback.filter((f) => f !== EXTRACTIVE_ID), EXTRACTIVE_ID])];
       // The session's model belongs to its own provider; fallbacks run their configured model.
       return order.map((id) => instance(id, id === provider ? model : null));
+    },
+    costUsd(provider, input, output) {
+      if (provider === EXTRACTIVE_ID) return 0;
+      const [pin, pout] = [e.SMRITI_LLM_USD_PER_MTOK_IN, e.SMRITI_LLM_USD_PER_MTOK_OUT];
+      return pin === undefined || pout === undefined ? null : (input * pin + output * pout) / 1e6;
     },
     contextTokens: (provider) => e.SMRITI_LLM_CONTEXT_TOKENS ?? DEFAULT_CONTEXT[provider as keyof typeof DEFAULT_CONTEXT] ?? DEFAULT_CONTEXT.openai,
   };

@@ -56,6 +56,8 @@ export interface ProviderSet {
   readonly ids: readonly string[];
   /** The provider asked for (with the session's model when given), then the configured fallbacks; extractive last. */
   chain(provider: string, model: string | null): LlmProvider[];
+  /** What tokens cost on the provider in USD: 0 for extractive, null when no price is configured. */
+  costUsd(provider: string, inputTokens: number, outputTokens: number): number | null;
   /** The model's context budget in tokens (configured, or the provider's default). */
   contextTokens(provider: string): number;
 }

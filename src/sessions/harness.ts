@@ -403,14 +403,16 @@ export class Harness {
   /** A background run's step: what it did and cost (budgets read it before the turn's usage). */
   private async progress(t: Turn, messages: ChatMessage[], before: { input: number; output: number }, calls: readonly ToolCallRequest[]): Promise<void> {
     const step = currentTurn(t.events).filter((e) => e.type === "step_progress").length + 1;
+    const [input, output] = [t.usage.input - before.input, t.usage.output - before.output];
     await t.emit("step_progress", {
       step,
       total: null,
       label: calls.length ? `call ${calls.map((c) => c.name).join(", ")}` : "answer",
       status: "done",
       turn_id: t.turnId,
-      input_tokens: t.usage.input - before.input,
-      output_tokens: t.usage.output - before.output,
+      input_tokens: input,
+      output_tokens: output,
+      cost_usd: this.deps.providers.costUsd(t.state.provider, input, output),
       context_tokens: tokensOf(messages),
       budget_tokens: t.state.context_budget_tokens ?? this.deps.providers.contextTokens(t.state.provider),
     });
@@ -434,9 +436,9 @@ export class Harness {
     const after = await this.deps.layerTotals(t.call.workspaceId).catch(() => new Map<string, number>());
     const changed = [...after].filter(([k, n]) => n > (t.layersBefore.get(k) ?? 0)).map(([k]) => k);
     await t.emit("cognition", { turn_id: t.turnId, layers: [...new Set(changed.map((k) => k.split(".")[0]!))].sort(), guardrails: changed.filter((k) => GUARDRAILS.has(k.split(".")[1]!)).sort() });
-    // The extractive agent costs nothing; a model's price is not known here (null, not a guess).
-    const free = t.state.provider === "extractive";
-    await t.emit("usage", { turn_id: t.turnId, input_tokens: t.usage.input, output_tokens: t.usage.output, cost_usd: free ? 0 : null });
+    // The extractive agent costs nothing; a model's price is the configured one, or unknown (null, not a guess).
+    const cost = this.deps.providers.costUsd(t.state.provider, t.usage.input, t.usage.output);
+    await t.emit("usage", { turn_id: t.turnId, input_tokens: t.usage.input, output_tokens: t.usage.output, cost_usd: cost });
     await t.emit("turn_end", { turn_id: t.turnId, status: "completed" });
     if (isBackground(t.state)) return { status: "completed" };
     await t.emit("session_state", { ...t.state, status: "idle", approval_request_id: null, updated_at: this.iso() });

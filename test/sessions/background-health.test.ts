@@ -32,6 +32,7 @@ describe("health budgets", () => {
       ["max_runtime_minutes", 0.01, log(state("running"), ["token", { turn_id: "t", text: "x" }])],
       ["max_total_tokens", 100, log(state("running"), ["step_progress", { step: 1, total: null, label: "l", status: "done", turn_id: "t", input_tokens: 90, output_tokens: 20 }])],
       ["max_cost_usd", 0.5, log(state("running"), ["usage", { turn_id: "t", input_tokens: 1, output_tokens: 1, cost_usd: 0.75 }])],
+      ["max_cost_usd", 0.5, log(state("running"), ["step_progress", { step: 1, total: null, label: "l", status: "done", turn_id: "t", input_tokens: 1, output_tokens: 1, cost_usd: 0.3 }], ["step_progress", { step: 2, total: null, label: "l", status: "done", turn_id: "t", input_tokens: 1, output_tokens: 1, cost_usd: 0.3 }])],
       ["max_context_usage_pct", 50, log(state("running"), ["step_progress", { step: 1, total: null, label: "l", status: "done", context_tokens: 600, budget_tokens: 1000 }])],
       ["max_failed_tool_calls", 1, log(state("running"), call("a", {}, "c1"), outcome("c1", "error", 1), call("b", {}, "c2"), outcome("c2", "timeout", 1))],
       ["max_loop_warnings", 0, log(state("running"), call("a", { q: 1 }, "c1"), call("a", { q: 1 }, "c2"))],

@@ -112,3 +112,29 @@ describe("chat turns on an OpenAI-compatible server", () => {
     expect(dataOf(next, "session_state").map((s) => s.last_error)).toEqual([null, null]); // the old error is not carried on
   });
 });
+
+describe("a model's configured price", () => {
+  it("prices usage and each background step (the cost budget then trips on it)", async () => {
+    const wire = await startChatServer();
+    const env = { SMRITI_LLM_PROVIDER: "openai", SMRITI_LLM_BASE_URL: wire.base, SMRITI_LLM_USD_PER_MTOK_IN: "2", SMRITI_LLM_USD_PER_MTOK_OUT: "8", SMRITI_SESSION_HEARTBEAT_MS: "100" };
+    const svc = await startTestService({ env });
+    try {
+      wire.script(say("Hello."));
+      const events = await send(svc, await createSession(svc), "hi");
+      const usage = dataOf<{ input_tokens: number; output_tokens: number; cost_usd: number }>(events, "usage")[0]!;
+      expect(usage.input_tokens).toBeGreaterThan(0);
+      expect(usage.cost_usd).toBeCloseTo((usage.input_tokens * 2 + usage.output_tokens * 8) / 1e6, 12);
+      wire.script(callTools({ name: "service_recall", args: '{"query":"anything"}' }), say("Done."));
+      const res = await svc.post("/sessions", { task: "look it up", approval_mode: "never", metadata: { policy: { health: { action: "pause", max_cost_usd: 0.0001 } } } });
+      const sid = ((await res.json()) as { session: { session_id: string } }).session.session_id;
+      let detail: { session: { status: string }; checkpoints: { checkpoint_type: string; budgets?: string[] }[] };
+      do detail = (await (await svc.get(`/sessions/${sid}`)).json()) as typeof detail;
+      while (!["paused", "completed", "failed"].includes(detail.session.status) && (await new Promise((r) => setTimeout(r, 20))) === undefined);
+      expect(detail.session.status).toBe("paused");
+      expect(detail.checkpoints[0]).toMatchObject({ checkpoint_type: "health_pause", budgets: ["max_cost_usd"] });
+    } finally {
+      await svc.cleanup();
+      await wire.close();
+    }
+  });
+});

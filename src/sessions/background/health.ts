@@ -35,9 +35,8 @@ export function budgetsOf(policy: HealthPolicy): Partial<Record<BudgetName, numb
 export function measure(events: readonly StreamEvent[], now: number): Record<Exclude<BudgetName, "min_score">, number> {
   let runningSince: number | null = null;
   let runtimeMs = 0;
-  const usageByTurn = new Map<string, number>();
-  const stepTokens = new Map<string, number>();
-  let cost = 0;
+  const usageByTurn = new Map<string, { tokens: number; cost: number }>();
+  const steps = new Map<string, { tokens: number; cost: number }>();
   let context = 0;
   let failed = 0;
   let latency = 0;
@@ -52,11 +51,11 @@ export function measure(events: readonly StreamEvent[], now: number): Record<Exc
       if (runningSince !== null) runtimeMs += e.at - runningSince;
       runningSince = d.status === "running" ? e.at : null;
     } else if (e.type === "usage") {
-      usageByTurn.set(String(d.turn_id), Number(d.input_tokens) + Number(d.output_tokens));
-      cost += typeof d.cost_usd === "number" ? d.cost_usd : 0;
+      usageByTurn.set(String(d.turn_id), { tokens: Number(d.input_tokens) + Number(d.output_tokens), cost: Number(d.cost_usd ?? 0) });
     } else if (e.type === "step_progress") {
       const turn = String(d.turn_id ?? "");
-      stepTokens.set(turn, (stepTokens.get(turn) ?? 0) + Number(d.input_tokens ?? 0) + Number(d.output_tokens ?? 0));
+      const sum = steps.get(turn) ?? { tokens: 0, cost: 0 };
+      steps.set(turn, { tokens: sum.tokens + Number(d.input_tokens ?? 0) + Number(d.output_tokens ?? 0), cost: sum.cost + Number(d.cost_usd ?? 0) });
       if (d.budget_tokens) context = (100 * Number(d.context_tokens ?? 0)) / Number(d.budget_tokens);
     } else if (e.type === "context_warning") context = (100 * Number(d.used_tokens)) / Number(d.budget_tokens);
     else if (e.type === "tool_outcome") {
@@ -73,10 +72,12 @@ export function measure(events: readonly StreamEvent[], now: number): Record<Exc
     } else if (e.type === "response" && (d.citations as unknown[]).length === 0) noEvidence++;
   }
   if (runningSince !== null) runtimeMs += Math.max(0, now - runningSince);
-  // A finished turn's usage event has its total; an unfinished one counts its steps so far.
-  let tokens = 0;
-  for (const [turn, n] of stepTokens) tokens += usageByTurn.get(turn) ?? n;
-  for (const [turn, n] of usageByTurn) if (!stepTokens.has(turn)) tokens += n;
+  // A finished turn's usage event has its totals; an unfinished one counts its steps so far.
+  let [tokens, cost] = [0, 0];
+  for (const [turn, sum] of [...steps, ...[...usageByTurn].filter(([turn]) => !steps.has(turn))]) {
+    const total = usageByTurn.get(turn) ?? sum;
+    [tokens, cost] = [tokens + total.tokens, cost + total.cost];
+  }
   return {
     max_runtime_minutes: Math.round(runtimeMs / 60) / 1_000,
     max_total_tokens: tokens,
