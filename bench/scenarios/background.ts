@@ -1,10 +1,10 @@
-// Background sessions with the extractive agent: start many at once over HTTP and let the supervisor run them. How many
-// ran at the same moment, how many completed per minute, and how late their events reached clients following them.
+// Background sessions: a client process starts many at once over HTTP and follows some; the supervisor runs them. How
+// many ran at the same moment, how many completed per minute, and how late their events reached the client.
 import type { FullRuntime } from "../../src/main.ts";
 import type { BenchServer } from "../lib/server.ts";
 import { round, summarize, type LatencySummary } from "../lib/stats.ts";
 import { forkClient, isType, nextMessage } from "../workers/ipc.ts";
-import type { FollowClientCommand, FollowClientInit, FollowClientReport } from "../workers/protocol.ts";
+import type { SessionClientCommand, SessionClientInit, SessionClientReport, SessionClientStarted } from "../workers/protocol.ts";
 
 export interface BackgroundResult {
   /** extractive, or a paced model double (ms per step). */
@@ -25,45 +25,33 @@ const FOLLOWED = 25;
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 
 export async function benchBackground(srv: BenchServer, rt: FullRuntime, workspaceId: string, tasks: readonly string[], provider: string): Promise<BackgroundResult> {
-  const headers = { authorization: `Bearer ${srv.token}`, "content-type": "application/json" };
-  const start = async (task: string) => {
-    const body = JSON.stringify({ task, provider, approval_mode: "never", permission_mode: "read-only" });
-    const res = await fetch(`${srv.url}/sessions`, { method: "POST", headers, body });
-    if (!res.ok) throw new Error(`start failed: ${res.status} ${await res.text()}`);
-    return ((await res.json()) as { session: { session_id: string } }).session.session_id;
+  const client = forkClient("./session-client.ts", { url: srv.url, token: srv.token } satisfies SessionClientInit);
+  await nextMessage(client, isType("ready"));
+  const startAll = async (batch: readonly string[], followEvery: number) => {
+    // Both listeners first: the two answers may come in one read of the channel.
+    const started = nextMessage<SessionClientStarted>(client, isType("started"));
+    const arrivals = nextMessage<SessionClientReport>(client, isType("arrivals"));
+    client.send({ type: "start", tasks: [...batch], provider, followEvery } satisfies SessionClientCommand);
+    return { sessionIds: (await started).sessionIds, report: await arrivals };
   };
   const done = async (ids: readonly string[]) => {
     for (;;) {
       const rows = await Promise.all(ids.map((id) => rt.store.getSession(workspaceId, id)));
       if (rows.every((r) => r && TERMINAL.has(r.status))) return rows;
-      await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 100)); // the service's own process: poll gently
     }
   };
-  await done(await Promise.all(tasks.slice(0, 5).map(start))); // warm-up
+  await done((await startAll(tasks.slice(0, 5), 1_000)).sessionIds); // warm-up
 
-  const follower = forkClient("./follow-client.ts", { url: srv.url, token: srv.token } satisfies FollowClientInit);
-  await nextMessage(follower, isType("ready"));
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rt.supervisor.liveCount)), 2);
   const t0 = performance.now();
-  let followed = 0;
-  const every = Math.ceil((tasks.length - 5) / FOLLOWED);
-  const ids = await Promise.all(
-    tasks.slice(5).map(async (task, i) => {
-      const id = await start(task);
-      if (i % every === 0) {
-        follower.send({ type: "follow", sessionId: id } satisfies FollowClientCommand);
-        followed++;
-      }
-      return id;
-    }),
-  );
+  const followEvery = Math.ceil((tasks.length - 5) / FOLLOWED);
+  const { sessionIds: ids, report } = await startAll(tasks.slice(5), followEvery);
   const rows = await done(ids);
   const seconds = (performance.now() - t0) / 1000;
   clearInterval(sampler);
-  follower.send({ type: "report" } satisfies FollowClientCommand);
-  const report = await nextMessage<FollowClientReport>(follower, isType("arrivals"));
-  follower.kill();
+  client.kill();
   const latencies: number[] = [];
   for (const { sessionId, seen, connected } of report.sessions) {
     const logged = new Map((await rt.store.readStream(workspaceId, sessionId, 0, 10_000)).map((e) => [e.seq, e.at]));
@@ -81,6 +69,6 @@ export async function benchBackground(srv: BenchServer, rt: FullRuntime, workspa
     failed: rows.filter((r) => r!.status !== "completed").length,
     eventsPerSession: round(events / ids.length, 1),
     eventLatency: summarize(latencies),
-    followed,
+    followed: report.sessions.length,
   };
 }

@@ -36,15 +36,20 @@ export interface IngestClientDone {
   requestMs: number[];
 }
 
-export interface FollowClientInit {
+export interface SessionClientInit {
   url: string;
   token: string;
 }
 
-/** `follow`: open the session's event stream now; `report`: once every followed stream ended, send what arrived when. */
-export type FollowClientCommand = { type: "follow"; sessionId: string } | { type: "report" };
+/** `start`: start these tasks at once and follow every `followEvery`-th; the client answers with `started`, then `arrivals` once every followed stream ended. */
+export type SessionClientCommand = { type: "start"; tasks: string[]; provider: string; followEvery: number };
 
-export interface FollowClientReport {
+export interface SessionClientStarted {
+  type: "started";
+  sessionIds: string[];
+}
+
+export interface SessionClientReport {
   type: "arrivals";
   /** Per followed session: when its stream opened (its headers arrived) and when each event arrived (ms since the epoch). */
   sessions: { sessionId: string; connected: number; seen: { seq: number; at: number }[] }[];
