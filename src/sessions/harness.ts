@@ -92,7 +92,7 @@ interface Turn {
   /** Provider failures in this turn (transport_diagnostic's failure_count). */
   failures: number;
   layersBefore: Map<string, number>;
-  /** Set by a background run's supervisor to stop the turn at its next event. */
+  /** Set by a background run's supervisor to stop the turn at its next stop point. */
   signal: AbortSignal | undefined;
 }
 
@@ -135,9 +135,7 @@ export class Harness {
       const t = await this.open(call, sessionId, state, turnId, message, signal);
       if ("status" in t) return t;
       return this.guard(t, async () => {
-        if (!isBackground(t.state)) await t.emit("session_state", { ...t.state, status: "running", approval_request_id: null, updated_at: this.iso() });
-        this.carryBudgets(t);
-        t.offered = this.selector.select(message, (tool) => this.eligible(tool, state)).map((o) => o.tool);
+        await this.goOn(t);
         return this.loop(t);
       });
     });
@@ -150,16 +148,19 @@ export class Harness {
       const t = await this.open(call, sessionId, state, turnId, message, signal);
       if ("status" in t) return t;
       return this.guard(t, async () => {
-        if (!isBackground(t.state)) await t.emit("session_state", { ...t.state, status: "running", approval_request_id: null, updated_at: this.iso() });
-        t.offered = this.selector.select(message, (tool) => this.eligible(tool, state)).map((o) => o.tool);
-        this.carryBudgets(t);
+        await this.goOn(t);
         return (await this.runWave(t, approval.pending ?? [], decision)) ? this.loop(t) : { status: "awaiting_approval" };
       });
     });
   }
 
-  /** The turn's budgets go on from where a pause left them (in-process usage before the pause is not logged). */
-  private carryBudgets(t: Turn): void {
+  /**
+   * A continued turn: running again (a chat session says so; a background one's supervisor did), the tools offered
+   * again, and its budgets from where the pause left them (in-process usage before the pause is not logged).
+   */
+  private async goOn(t: Turn): Promise<void> {
+    if (!isBackground(t.state)) await t.emit("session_state", { ...t.state, status: "running", approval_request_id: null, updated_at: this.iso() });
+    t.offered = this.selector.select(t.message, (tool) => this.eligible(tool, t.state)).map((o) => o.tool);
     const turnEvents = currentTurn(t.events);
     t.failures = turnEvents.filter((e) => e.type === "transport_diagnostic").length;
     t.repairs = Math.max(0, ...turnEvents.filter((e) => e.type === "tool_validation_error").map((e) => (e.data as { attempt: number }).attempt));
