@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { limits } from "../../src/contract/limits.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { startBackground, waitFor } from "./background-support.ts";
+import { errorCode, expectNotFound, expectUnauthorized } from "./support.ts";
 
 const UNKNOWN = "ses_00000000-0000-0000-0000-000000000000";
 const REQUEST = "apr_00000000-0000-0000-0000-000000000000";
@@ -15,7 +16,7 @@ describe("background session routes refuse bad requests", () => {
   let sid: string;
   let db: Database.Database;
   const written = () => (db.prepare("SELECT (SELECT COUNT(*) FROM stream_events) + (SELECT COUNT(*) FROM sessions) AS n").get() as { n: number }).n;
-  const code = async (res: Response) => [res.status, ((await res.json()) as { error: { code: string } }).error.code];
+  const code = errorCode;
   beforeAll(async () => {
     svc = await startTestService({ multiTenant: true, env: { SMRITI_SESSION_HEARTBEAT_MS: "100" } });
     foreign = (await svc.issueToken("other-team")).token;
@@ -43,25 +44,13 @@ describe("background session routes refuse bad requests", () => {
 
   it("401 without a token or with a bad one, for every route", async () => {
     const before = written();
-    for (const [method, path, body] of routes())
-      for (const authorization of [null, "Bearer smr_not-a-token"]) {
-        const headers: Record<string, string> = { "content-type": "application/json", ...(authorization ? { authorization } : {}) };
-        const res = await svc.app.request(path, { method, headers, ...(body ? { body: JSON.stringify(body) } : {}) });
-        expect(await code(res), `${method} ${path}`).toEqual([401, "unauthorized"]);
-      }
+    await expectUnauthorized(svc, routes());
     expect(written()).toBe(before);
   });
 
   it("404 for another workspace's session and for an unknown one, on every session route", async () => {
     const before = written();
-    for (const [method, path, body] of routes().slice(2))
-      for (const [p, token] of [
-        [path, foreign],
-        [path.replace(sid, UNKNOWN), svc.token],
-      ] as const) {
-        const res = await svc.app.request(p, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
-        expect(await code(res), `${method} ${p}`).toEqual([404, "not_found"]);
-      }
+    await expectNotFound(svc, routes().slice(2), sid, foreign);
     // The other workspace's list does not show it.
     const theirs = (await (await svc.app.request("/sessions", { headers: { authorization: `Bearer ${foreign}` } })).json()) as { sessions: unknown[] };
     expect(theirs.sessions).toEqual([]);

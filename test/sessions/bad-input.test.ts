@@ -5,9 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { limits } from "../../src/contract/limits.ts";
 import { openSse, startChatServer, type ChatServer } from "../helpers/chat-server.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
-import { createSession, readSse } from "./support.ts";
+import { createSession, errorCode, expectNotFound, expectUnauthorized, readSse } from "./support.ts";
 
-const UNKNOWN = "ses_00000000-0000-0000-0000-000000000000";
 
 describe("session routes refuse bad requests", () => {
   let wire: ChatServer;
@@ -16,7 +15,7 @@ describe("session routes refuse bad requests", () => {
   let sid: string;
   let db: Database.Database;
   const logged = () => (db.prepare("SELECT COUNT(*) AS n FROM stream_events").get() as { n: number }).n;
-  const code = async (res: Response) => [res.status, ((await res.json()) as { error: { code: string } }).error.code];
+  const code = errorCode;
   beforeAll(async () => {
     wire = await startChatServer();
     svc = await startTestService({ multiTenant: true, env: { SMRITI_LLM_PROVIDER: "openai", SMRITI_LLM_BASE_URL: wire.base } });
@@ -43,26 +42,13 @@ describe("session routes refuse bad requests", () => {
 
   it("401 without a token or with a bad one, for every route", async () => {
     const before = logged();
-    for (const [method, path, body] of routes())
-      for (const authorization of [null, "Bearer smr_not-a-token"]) {
-        const headers: Record<string, string> = { "content-type": "application/json", ...(authorization ? { authorization } : {}) };
-        const res = await svc.app.request(path, { method, headers, ...(body ? { body: JSON.stringify(body) } : {}) });
-        expect(await code(res), `${method} ${path}`).toEqual([401, "unauthorized"]);
-      }
+    await expectUnauthorized(svc, routes());
     expect(logged()).toBe(before);
   });
 
   it("404 for another workspace's session and for an unknown one, on every session route", async () => {
     const before = logged();
-    for (const [method, path, body] of routes().slice(1)) {
-      for (const [p, token] of [
-        [path, foreign],
-        [path.replace(sid, UNKNOWN), svc.token],
-      ] as const) {
-        const res = await svc.app.request(p, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
-        expect(await code(res), `${method} ${p}`).toEqual([404, "not_found"]);
-      }
-    }
+    await expectNotFound(svc, routes().slice(1), sid, foreign);
     expect(logged()).toBe(before);
   });
 

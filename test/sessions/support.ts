@@ -1,4 +1,5 @@
 // Session test helpers: create a session, post a message and read its stream, read a session's whole log.
+import { expect } from "vitest";
 import { parseSse, type SseEvent } from "../../src/client/sse.ts";
 import type { TestService } from "../helpers/runtime.ts";
 
@@ -33,3 +34,31 @@ export const collapseTokens = (list: readonly (string | undefined)[]) => list.fi
 export const OPENING = ["turn_start", "session_state", "tool_selected", "turn_start_tools"];
 export const TOOL_RUN = ["policy_decision", "tool_call", "tool_result", "tool_outcome"];
 export const CLOSING = ["response", "reflection", "retrieval", "cognition", "usage", "turn_end", "session_state", "completed"];
+
+/** A route with a request it would accept: method, path, JSON body (null for a GET). */
+export type RouteCase = readonly [method: string, path: string, body: object | null];
+
+export const errorCode = async (res: Response) => [res.status, ((await res.json()) as { error: { code: string } }).error.code];
+
+/** Each route answers 401 unauthorized without a token and with a bad one. */
+export async function expectUnauthorized(svc: TestService, routes: readonly RouteCase[]): Promise<void> {
+  for (const [method, path, body] of routes)
+    for (const authorization of [null, "Bearer smr_not-a-token"]) {
+      const headers: Record<string, string> = { "content-type": "application/json", ...(authorization ? { authorization } : {}) };
+      const res = await svc.app.request(path, { method, headers, ...(body ? { body: JSON.stringify(body) } : {}) });
+      expect(await errorCode(res), `${method} ${path}`).toEqual([401, "unauthorized"]);
+    }
+}
+
+/** Each route about session `sid` answers 404 to another workspace's token, and for an unknown session id. */
+export async function expectNotFound(svc: TestService, routes: readonly RouteCase[], sid: string, foreignToken: string): Promise<void> {
+  const unknown = "ses_00000000-0000-0000-0000-000000000000";
+  for (const [method, path, body] of routes)
+    for (const [p, token] of [
+      [path, foreignToken],
+      [path.replace(sid, unknown), svc.token],
+    ] as const) {
+      const res = await svc.app.request(p, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      expect(await errorCode(res), `${method} ${p}`).toEqual([404, "not_found"]);
+    }
+}
