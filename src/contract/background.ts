@@ -2,7 +2,7 @@
 // list, read, pause, resume or branch, cancel, decide its approvals, follow its health, as rows of the route table.
 import { z } from "zod";
 import { op, stream } from "./route.ts";
-import { Channel, CreateChatSession, EventId, SessionRef } from "./sessions.ts";
+import { ApprovalDecision, Channel, CreateChatSession, EventId, SessionRef } from "./sessions.ts";
 import { SessionState, sessionEvents } from "./events.ts";
 import { HealthPolicy, HealthSnapshot } from "./health.ts";
 
@@ -31,13 +31,6 @@ export const ResumeRequest = z
   .strictObject({ session_id: SessionRef.shape.session_id, from_event_id: EventId.optional(), resume_cursor: z.string().min(1).max(400).optional() })
   .refine((b) => b.from_event_id === undefined || b.resume_cursor === undefined, { message: "give at most one of from_event_id or resume_cursor" });
 
-export const SessionDecision = z.strictObject({
-  session_id: SessionRef.shape.session_id,
-  request_id: z.string().regex(/^apr_[0-9a-f-]{36}$/, "must be a request_id from approval_required"),
-  decision: z.enum(["approve", "deny"]),
-  note: z.string().max(2_000).optional(),
-});
-
 export const SessionListRequest = z.strictObject({
   status: SessionStatus.optional(),
   kind: z.enum(["chat", "background"]).optional().describe("Only chat or only background sessions (default both)."),
@@ -65,8 +58,6 @@ export const SessionSummary = z.object({ session: SessionState, kind: z.enum(["c
 export const SessionList = z.object({ sessions: z.array(SessionSummary), next_cursor: z.string().nullable() });
 export type SessionList = z.infer<typeof SessionList>;
 
-export const HealthStreamRequest = z.strictObject({ session_id: SessionRef.shape.session_id });
-
 export const backgroundRoutes = {
   session_start: op({ method: "POST", path: "/sessions", summary: "Start a background session", tag: "sessions", input: StartBackgroundSession, output: BackgroundSessionDetail }),
   session_list: op({ method: "GET", path: "/sessions", summary: "List sessions (chat and background), newest first", tag: "sessions", input: SessionListRequest, output: SessionList }),
@@ -74,12 +65,12 @@ export const backgroundRoutes = {
   session_pause: op({ method: "POST", path: "/sessions/{session_id}/pause", summary: "Pause a background session (not terminal)", tag: "sessions", input: SessionRef, output: BackgroundSessionDetail }),
   session_resume: op({ method: "POST", path: "/sessions/{session_id}/resume", summary: "Requeue a paused session, or branch a new one from from_event_id or resume_cursor", tag: "sessions", input: ResumeRequest, output: BackgroundSessionDetail }),
   session_cancel: op({ method: "POST", path: "/sessions/{session_id}/cancel", summary: "Cancel a background session (terminal)", tag: "sessions", input: SessionRef, output: BackgroundSessionDetail }),
-  session_approval: op({ method: "POST", path: "/sessions/{session_id}/approvals/{request_id}", summary: "Approve or deny what a background session waits on", tag: "sessions", input: SessionDecision, output: BackgroundSessionDetail }),
+  session_approval: op({ method: "POST", path: "/sessions/{session_id}/approvals/{request_id}", summary: "Approve or deny what a background session waits on", tag: "sessions", input: ApprovalDecision, output: BackgroundSessionDetail }),
   session_health: stream({
     method: "GET",
     path: "/sessions/{session_id}/health/stream",
     summary: "The session's health snapshot, sent again whenever it changes (and only then)",
-    input: HealthStreamRequest,
+    input: SessionRef,
     events: { health_snapshot: HealthSnapshot },
     resume: "The last snapshot's id; the stream sends the current snapshot again only if it differs.",
   }),

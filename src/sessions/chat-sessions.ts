@@ -10,7 +10,7 @@ import type { CallContext } from "../services/context.ts";
 import { followStream } from "../services/streams/follow.ts";
 import { channelOf } from "./channel.ts";
 import { isBackground, type Harness } from "./harness.ts";
-import { eventId, newSessionId, newTurnId, parseEventId, parseResumeCursor, resumeCursor, type SessionPoint } from "./ids.ts";
+import { branchPoint, eventId, newSessionId, newTurnId, parseEventId, resumeCursor, type SessionPoint } from "./ids.ts";
 import { artifacts, endsSegment, isDecided, latestState, openTurn, pendingApproval, resumePoints, subagents, turnCount } from "./projection.ts";
 import { toMessage, type SessionLog } from "./session-log.ts";
 import { newSessionState } from "./session-state.ts";
@@ -76,10 +76,7 @@ export class ChatSessions {
   /** A new session whose conversation is the source's up to the point, seeded with a resume_seed checkpoint; the source is not touched. */
   async branch(call: CallContext, input: { session_id: string; from_event_id?: string | undefined; resume_cursor?: string | undefined }): Promise<ChatSessionDetail> {
     const { events, state } = await this.current(call, input.session_id);
-    const point = input.from_event_id !== undefined ? parseEventId(input.from_event_id) : parseResumeCursor(input.resume_cursor!);
-    if (point.sessionId !== input.session_id) throw new AppError("event_not_in_session", `that ${input.from_event_id ? "event" : "cursor"} belongs to another session, not ${input.session_id}`);
-    const at = events.find((e) => e.seq === point.seq);
-    if (!at) throw new AppError("not_found", `session ${input.session_id} has no event ${point.seq}`);
+    const point = branchPoint(input.session_id, events.at(-1)!.seq, input);
     if (input.resume_cursor !== undefined && !resumePoints(events).some((r) => r.resume_cursor === input.resume_cursor)) throw new AppError("invalid_cursor", "that cursor is not one of the session's resume_points");
     const sessionId = newSessionId();
     const cursor = resumeCursor(point);

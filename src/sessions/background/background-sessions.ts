@@ -14,7 +14,7 @@ import type { ProviderSet } from "../../ports/llm.ts";
 import type { CallContext } from "../../services/context.ts";
 import { channelOf } from "../channel.ts";
 import { isBackground } from "../harness.ts";
-import { eventId, newSessionId, parseEventId, parseResumeCursor, resumeCursor, type SessionPoint } from "../ids.ts";
+import { branchPoint, eventId, newSessionId, parseEventId, resumeCursor } from "../ids.ts";
 import { artifacts, latestState } from "../projection.ts";
 import type { SessionLog } from "../session-log.ts";
 import { newSessionState } from "../session-state.ts";
@@ -159,9 +159,7 @@ export class BackgroundSessions {
   }
 
   private async branch(call: CallContext, input: { session_id: string; from_event_id?: string | undefined; resume_cursor?: string | undefined }, events: StreamEvent[], state: State): Promise<BackgroundSessionDetail> {
-    const point: SessionPoint = input.from_event_id !== undefined ? parseEventId(input.from_event_id) : parseResumeCursor(input.resume_cursor!);
-    if (point.sessionId !== input.session_id) throw new AppError("event_not_in_session", `that ${input.from_event_id ? "event" : "cursor"} belongs to another session, not ${input.session_id}`);
-    if (!events.some((e) => e.seq === point.seq)) throw new AppError("not_found", `session ${input.session_id} has no event ${point.seq}`);
+    const point = branchPoint(input.session_id, events.at(-1)!.seq, input);
     const upTo = events.filter((e) => e.seq <= point.seq);
     const start = upTo.findLast((e) => e.type === "turn_start");
     const turnId = start ? String((start.data as Data).turn_id) : null;

@@ -49,6 +49,8 @@ interface LiveRun {
   /** The log as the health watcher last read it. */
   events: StreamEvent[];
   watching: boolean;
+  /** The session's health policy, read once per run (it is fixed when the session starts). */
+  policy: HealthPolicy | null;
 }
 
 export class Supervisor {
@@ -129,7 +131,7 @@ export class Supervisor {
   /** Marks the run live synchronously (a second dispatch or a pause sees it), then runs it. */
   private dispatch(key: string, job: Job): void {
     if (this.live.has(key)) return;
-    const run: LiveRun = { controller: new AbortController(), reason: null, done: Promise.resolve(), job, events: [], watching: false };
+    const run: LiveRun = { controller: new AbortController(), reason: null, done: Promise.resolve(), job, events: [], watching: false, policy: null };
     this.live.set(key, run);
     run.done = this.run(run)
       .catch((err: unknown) => this.deps.logError(`background session ${job.sessionId}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
@@ -147,6 +149,7 @@ export class Supervisor {
     if (this.expired(state)) return this.expire(run.job, state);
     const now = this.deps.clock.now();
     const resume = resumeContextOf(state);
+    run.policy = policyOf(state);
     const running: State = { ...state, status: "running", attempt_count: (state.attempt_count ?? 0) + 1, process_id: this.processId, last_heartbeat_at: now.toISOString(), last_error: null, ended_at: null };
     await this.deps.log.index.heartbeatSessions([run.job], now.getTime());
     const engine = this.deps.engines[state.engine ?? "native"]!;
@@ -268,8 +271,8 @@ export class Supervisor {
     const after = run.events.at(-1)?.seq ?? 0;
     run.events.push(...(await this.deps.log.log.readStream(workspaceId, sessionId, after, 10_000)));
     const state = latestState(run.events);
-    if (!state) return;
-    const policy = policyOf(state);
+    const policy = run.policy;
+    if (!state || !policy) return;
     const now = this.deps.clock.now().getTime();
     const crossed = tripped(healthOf({ events: run.events, state, policy, heartbeatAt: now, now, staleMs: this.staleMs }), policy);
     if (crossed.length && !run.reason) {
