@@ -1,6 +1,7 @@
 // TypeScript client for the Smriti Memory API: one typed method per operation of the contract's table (no node: imports).
 import type { ErrorBody } from "../contract/errors.ts";
 import { fillPath, pathParameters, routes, type JsonRouteId, type RouteInput, type RouteOutput } from "../contract/routes.ts";
+import type { streamEventList } from "../contract/events.ts";
 import type { GroundedAnswerRequest } from "../contract/grounded.ts";
 import { cognitiveCalls } from "./cognitive.ts";
 import { sessionCalls } from "./sessions.ts";
@@ -10,6 +11,9 @@ export type Input<K extends JsonRouteId> = RouteInput<K>;
 export type Output<K extends JsonRouteId> = RouteOutput<K>;
 export type { SseEvent };
 export type { SessionEvent, ResumeOptions } from "./sessions.ts";
+export type { SessionEventType } from "../contract/events.ts";
+/** One row of GET /stream-events. */
+export type StreamEventInfo = ReturnType<typeof streamEventList>[number];
 
 /** A 4xx/5xx from the service, with its stable `code` (README "Errors"). */
 export class SmritiError extends Error {
@@ -72,6 +76,8 @@ export function createClient(opts: ClientOptions) {
     ingest: (input: Input<"ingest">) => call("ingest", input),
     forget: (input: Input<"forget">) => call("forget", input),
     pack: (input: Input<"pack">) => call("pack", input),
+    /** A stored source's text and chunk offsets: where a citation's text_span sits in what was ingested. */
+    source: (sourcePath: string) => call("source_get", { source_path: sourcePath }),
     feedback: (input: Input<"feedback">) => call("feedback", input),
     uplift: (input: Input<"uplift"> = {}) => call("uplift", input),
     shravan: (input: Input<"shravan">) => call("shravan", input),
@@ -90,6 +96,14 @@ export function createClient(opts: ClientOptions) {
     getDecision: (ref: string) => call("decision_get", { ref }),
     extractMeeting: (input: Input<"meeting_extract">) => call("meeting_extract", input),
     openLoops: (input: Input<"open_loops"> = {}) => call("open_loops", input),
+    /** GET /stream-events: every event type a session stream can carry, with its tier (default or debug view). */
+    streamEvents: async () => (await parse(await doFetch(new URL(routes.stream_events.path, opts.baseUrl)))) as { events: StreamEventInfo[] },
+    /** GET /metrics: the Prometheus exposition text (per-route latency histograms, layer counters). */
+    metricsText: async () => {
+      const res = await doFetch(new URL(routes.metrics.path, opts.baseUrl));
+      if (!res.ok) await parse(res);
+      return res.text();
+    },
     /** The answer run as server-sent events; pass the last seen event id to resume after a disconnect. */
     async *groundedAnswerStream(input: GroundedAnswerRequest | null, resume?: { lastEventId: string }): AsyncGenerator<SseEvent> {
       const row = routes.grounded_answer_stream;

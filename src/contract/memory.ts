@@ -150,3 +150,18 @@ export const PackResponse = z.object({
   }),
 });
 export type PackResponse = z.infer<typeof PackResponse>;
+
+export const SourceRequest = z.strictObject({ source_path: SourcePath.describe("The source_path a citation names.") });
+export type SourceRequest = z.infer<typeof SourceRequest>;
+
+export const SourceResponse = z
+  .object({
+    source_path: z.string(),
+    document_hash: ChunkHash,
+    kind: DocumentKind,
+    ingested_at: z.iso.datetime(),
+    content: z.string().describe("The stored source text: every citation's text_span is a substring of it."),
+    chunks: z.array(ChunkRef.extend({ start: z.number().int().min(0), end: z.number().int().min(0) })).describe("Its chunks in order: content.slice(start, end) is the chunk's text."),
+  })
+  .describe("A stored source with its chunk boundaries, so a caller can check a citation against the text it came from.");
+export type SourceResponse = z.infer<typeof SourceResponse>;

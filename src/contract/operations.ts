@@ -24,7 +24,7 @@ import { MeetingExtractRequest, MeetingExtractResponse } from "./meetings.ts";
 import { OpenLoopsRequest, OpenLoopsResponse } from "./open-loops.ts";
 import { GroundedAnswerRequest, GroundedAnswerResponse } from "./grounded.ts";
 import { GroundedEvalRequest, GroundedEvalResponse } from "./nuggets.ts";
-import { ForgetRequest, ForgetResponse, IngestRequest, IngestResponse, PackRequest, PackResponse, RecallRequest, RecallResponse } from "./memory.ts";
+import { ForgetRequest, ForgetResponse, IngestRequest, IngestResponse, PackRequest, PackResponse, RecallRequest, RecallResponse, SourceRequest, SourceResponse } from "./memory.ts";
 
 /** The contract's own version (SPEC: v1.1 added the assimilation lifecycle; the contract is a draft), apart from the package's. */
 export const API_VERSION = "1.1.0-draft";
@@ -272,6 +272,14 @@ export const operations = {
       "Resolved lines (checked boxes '- [x]', or lines containing DONE) are left out, and forgotten sources disappear. Filter with source_path_prefix; limit caps the list (truncated says when more exist).",
     input: OpenLoopsRequest,
     output: OpenLoopsResponse,
+  }),
+  source_get: op({
+    method: "GET",
+    path: "/v1/memory/source",
+    summary: "A stored source's text and chunk boundaries (to verify a citation in context)",
+    description: "Read back what ingest stored under a source_path: the normalized text, its document_hash and each chunk's hash, anchor and offsets. Forgotten or unknown sources are not_found.",
+    input: SourceRequest,
+    output: SourceResponse,
   }),
 } as const;
 

@@ -72,6 +72,7 @@ export function buildHandlers(s: Services): ServiceHandlers {
     ingest: (ctx, input) => s.ingest.ingest(ctx.workspaceId, input, ctx),
     forget: async (ctx, input) => s.memory.forget(ctx.workspaceId, input, ctx),
     pack: (ctx, input) => s.memory.pack(ctx.workspaceId, input, { call: ctx }),
+    source_get: (ctx, input) => s.memory.source(ctx.workspaceId, input),
     feedback: async (ctx, input) => s.feedback.record(ctx, input),
     uplift: async (ctx, input) => s.uplift.uplift(ctx, input),
     shravan: (ctx, input) => s.assimilation.capture(ctx, input),

@@ -32,6 +32,7 @@ const samples: { [K in OperationId]: Sample } = {
   decision_get: { valid: { ref: `dec_${"0".repeat(20)}` }, wrongTypes: { ref: "not-a-ref" } },
   meeting_extract: { valid: { transcript: "Alice: We decided to ship on Monday.\nBob: I'll write the notes.\n" }, wrongTypes: { transcript: 3, meeting_date: 20240501 } },
   open_loops: { valid: { limit: "5" }, wrongTypes: { limit: "many" } },
+  source_get: { valid: { source_path: "seed.md" }, wrongTypes: { source_path: "" } },
   // The acceptance check swaps in the hash of a stored passage.
   feedback: { valid: { chunk_hashes: [contentHash("x")], outcome: "used" }, wrongTypes: { chunk_hashes: "all", outcome: 1 } },
   uplift: { valid: { since: "7d" }, wrongTypes: { since: "banana" } },
@@ -305,6 +306,7 @@ describe("workspace isolation (SVC_MULTI_TENANT=1)", () => {
   it("the other workspace cannot forget the first one's data, by path or by hash", async () => {
     await expectError(await asBeta("/v1/memory/forget", { source_path: paths[0] }), 404, "not_found");
     await expectError(await asBeta("/v1/memory/forget", { chunk_hash: alphaHash }), 404, "not_found");
+    await expectError(await mt.get("/v1/memory/source", { source_path: paths[0]! }, { authorization: `Bearer ${beta}` }), 404, "not_found");
     const own = (await (await mt.post("/v1/memory/recall", { query: "pelican" })).json()) as { hits: { chunk_hash: string }[] };
     expect(own.hits.map((h) => h.chunk_hash)).toEqual([alphaHash]);
   });

@@ -354,3 +354,30 @@ describe("atomic replace, seen by concurrent readers", () => {
     expect(seen.old).toBeGreaterThan(0);
   });
 });
+
+describe("source", () => {
+  const read = (source_path: string) => svc.get("/v1/memory/source", { source_path });
+
+  it("returns the stored text with chunk offsets, so each citation's span is found at its anchor", async () => {
+    await ingest("ops/runbook.md", v1);
+    const hit = (await recall({ query: "standby replica failover" })).hits[0]!;
+    const res = await read(hit.source_path);
+    expect(res.status).toBe(200);
+    const source = (await res.json()) as { content: string; kind: string; chunks: { chunk_hash: string; anchor: string; start: number; end: number }[] };
+    expect(source.kind).toBe("markdown");
+    const chunk = source.chunks.find((c) => c.chunk_hash === hit.chunk_hash)!;
+    expect(chunk.anchor).toBe(hit.anchor);
+    const text = source.content.slice(chunk.start, chunk.end);
+    expect(contentHash(text)).toBe(hit.chunk_hash);
+    expect(text.includes(hit.text_span)).toBe(true);
+  });
+
+  it("is not_found for an unknown or forgotten source", async () => {
+    expect((await read("nowhere.md")).status).toBe(404);
+    await ingest("ops/runbook.md", v1);
+    await forget({ source_path: "ops/runbook.md" });
+    const res = await read("ops/runbook.md");
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("not_found");
+  });
+});

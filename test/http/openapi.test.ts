@@ -237,6 +237,7 @@ describe("real responses validate against the documented schemas", () => {
     const meeting = await check("meeting_extract", await svc.post("/v1/meetings/extract", { transcript: "[00:00:05] Ann: We decided to ship.\n[00:00:09] Bo: I'll send the notes by Friday.\n", meeting_date: "2024-05-01" }));
     expect((meeting.action_items as unknown[]).length).toBe(1);
     await check("meeting_extract", await svc.post("/v1/meetings/extract", { transcript: "no speakers\nnothing decided" }));
+    await check("source_get", await svc.get("/v1/memory/source", { source_path: "mission.md" }));
     await check("forget", await svc.post("/v1/memory/forget", { chunk_hash: hash }));
     await check("forget", await svc.post("/v1/memory/forget", { source_path: "mission.md" }));
     await check("forget", await svc.post("/v1/memory/forget", { source_path: "mission.md" }));

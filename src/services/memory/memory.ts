@@ -1,6 +1,6 @@
 // The core Memory API: recall, forget and pack over the workspace vault (ingest lives in ingest.ts).
 import { AppError } from "../../contract/errors.ts";
-import type { ForgetRequest, ForgetResponse, PackRequest, PackResponse, RecallFilters, RecallRequest, RecallResponse } from "../../contract/memory.ts";
+import type { ForgetRequest, ForgetResponse, PackRequest, PackResponse, RecallFilters, RecallRequest, RecallResponse, SourceRequest, SourceResponse } from "../../contract/memory.ts";
 import { PackRequest as PackRequestSchema, RecallRequest as RecallRequestSchema } from "../../contract/memory.ts";
 import { planPack } from "../../domain/retrieval/pack.ts";
 import { termsOf } from "../../cognitive/terms.ts";
@@ -25,7 +25,7 @@ export interface ThinkOptions {
 
 export class MemoryService {
   constructor(
-    private readonly store: Pick<DocumentStore, "forgetSource" | "forgetChunkHash" | "wasForgotten" | "getDocument">,
+    private readonly store: Pick<DocumentStore, "forgetSource" | "forgetChunkHash" | "wasForgotten" | "getDocument" | "documentChunks">,
     private readonly retriever: Retriever,
     private readonly clock: Clock,
     private readonly cognition: CognitivePipeline,
@@ -68,6 +68,20 @@ export class MemoryService {
       removed: removed.map((r) => ({ chunk_hash: r.chunkHash, anchor: r.anchor, source_path: r.sourcePath })),
       removed_sources: removedSources,
       already_forgotten: removed.length === 0,
+    };
+  }
+
+  async source(workspaceId: string, req: SourceRequest): Promise<SourceResponse> {
+    const doc = await this.store.getDocument(workspaceId, req.source_path);
+    if (!doc) throw new AppError("not_found", `no source '${req.source_path}' in this workspace`);
+    const chunks = await this.store.documentChunks(workspaceId, req.source_path);
+    return {
+      source_path: doc.sourcePath,
+      document_hash: doc.documentHash,
+      kind: doc.kind,
+      ingested_at: new Date(doc.ingestedAt).toISOString(),
+      content: doc.content,
+      chunks: chunks.map((c) => ({ chunk_hash: c.chunkHash, anchor: c.anchor, start: c.start, end: c.end })),
     };
   }
 
