@@ -47,7 +47,7 @@ export default tseslint.config(
   },
   {
     // Every store call is asynchronous: a write nobody awaits would fail silently or race its reader.
-    files: ["src/**/*.ts", "test/**/*.ts", "bench/**/*.ts", "eval/**/*.ts"],
+    files: ["src/**/*.ts", "test/**/*.ts", "bench/**/*.ts", "eval/**/*.ts", "web/**/*.ts", "web/**/*.tsx"],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
@@ -59,4 +59,6 @@ export default tseslint.config(
   ...transportRules,
   ...adapterRules,
   rule(["src/client/**/*.ts"], [...LAYERS.filter((l) => l !== "contract"), ...ROOT, "runtime.ts", ...ADAPTERS], "the client imports the contract only: it runs in browsers too", ["node:*"]),
+  // The console speaks to the service through the typed client alone (no private routes, no server code in the bundle).
+  rule(["web/src/**"], [], "the console imports the client only (src/client), never other server code", ["**/src/*", "!**/src/client", "**/src/*/**", "!**/src/client/**", "node:*"]),
 );

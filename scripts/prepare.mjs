@@ -1,18 +1,28 @@
-// npm `prepare` (runs on `npm install`/`npm ci` in a checkout and when installing from git): builds dist/ for `smriti/client`.
-// A production install (--omit=dev) has no TypeScript and needs no dist/, so it skips with a note instead of failing the install.
+// npm `prepare` (runs on `npm install`/`npm ci` in a checkout and when installing from git): builds dist/ for `smriti/client`
+// and web/dist/ for the console at /console. A production install (--omit=dev) has neither TypeScript nor Vite, so it
+// skips each with a note instead of failing the install.
 import { spawnSync } from "node:child_process";
 import { warn } from "node:console";
 import { createRequire } from "node:module";
 import process from "node:process";
-import { URL } from "node:url";
+import { fileURLToPath, pathToFileURL, URL } from "node:url";
 
-let tsc;
-try {
-  tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-} catch {
-  warn("smriti: typescript is not installed (a --omit=dev install?), so dist/ is not built; `smriti/client` needs it");
-  process.exit(0);
-}
 const root = new URL("..", import.meta.url);
-const built = spawnSync(process.execPath, [tsc, "-p", "tsconfig.client.json"], { cwd: root, stdio: "inherit" });
-process.exit(built.status ?? 1);
+const resolve = (id) => {
+  try {
+    return createRequire(import.meta.url).resolve(id);
+  } catch {
+    return null;
+  }
+};
+const run = (script, args) => spawnSync(process.execPath, [script, ...args], { cwd: root, stdio: "inherit" }).status ?? 1;
+
+const tsc = resolve("typescript/bin/tsc");
+if (!tsc) warn("smriti: typescript is not installed (a --omit=dev install?), so dist/ is not built; `smriti/client` needs it");
+else if (run(tsc, ["-p", "tsconfig.client.json"]) !== 0) process.exit(1);
+
+// vite's exports name no bin file; its package.json sits beside bin/.
+const vitePackage = resolve("vite/package.json");
+const vite = vitePackage && fileURLToPath(new URL("bin/vite.js", pathToFileURL(vitePackage)));
+if (!vite) warn("smriti: vite is not installed (a --omit=dev install?), so the console (web/dist) is not built; /console says so");
+else if (run(vite, ["build", "web", "--logLevel", "warn"]) !== 0) process.exit(1);

@@ -1,5 +1,6 @@
 // Runtime configuration from flags and environment, validated once at start-up.
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
 const Env = z.object({
@@ -12,6 +13,7 @@ const Env = z.object({
   SMRITI_POLICY_DIR: z.string().optional(),
   SMRITI_SESSION_HEARTBEAT_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
   SMRITI_MAX_RUNNING_SESSIONS: z.coerce.number().int().min(1).max(10_000).default(256),
+  SMRITI_CONSOLE_DIR: z.string().optional(),
   SMRITI_AUTOTUNE_MINUTES: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().min(0).default(30)),
 });
 
@@ -34,6 +36,8 @@ export interface Config {
   maxRunningSessions: number;
   /** The server's automatic tuner checks for new feedback this often; 0 = off. */
   autoTuneMinutes: number;
+  /** The console's built files (web/dist, made by `npm ci`'s prepare step), served at /console. */
+  consoleDir: string;
   env: NodeJS.ProcessEnv;
 }
 
@@ -55,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | unde
     autoTuneMinutes: e.SMRITI_AUTOTUNE_MINUTES,
     heartbeatMs: e.SMRITI_SESSION_HEARTBEAT_MS,
     maxRunningSessions: e.SMRITI_MAX_RUNNING_SESSIONS,
+    consoleDir: resolve(e.SMRITI_CONSOLE_DIR ?? fileURLToPath(new URL("../web/dist", import.meta.url))),
     env,
   };
 }

@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import { createRuntime } from "../main.ts";
 import { createHttpApp } from "../transports/http/app.ts";
+import { mountConsole } from "../transports/http/console.ts";
 import { listen } from "../transports/http/serve.ts";
 import { mountMcpHttp } from "../transports/mcp/http.ts";
 import { DEFAULT_WORKSPACE } from "../services/auth.ts";
@@ -25,9 +26,12 @@ export function registerServe(program: Command): void {
       const warmStart = performance.now();
       for (const ws of await runtime.store.listWorkspaces()) await runtime.search.warm(ws.id, runtime.embedder ?? undefined);
       log(`indexes loaded in ${Math.round(performance.now() - warmStart)} ms`);
-      const app = createHttpApp(runtime, (a) => mountMcpHttp(a, runtime));
+      const app = createHttpApp(runtime, (a) => {
+        mountMcpHttp(a, runtime);
+        mountConsole(a, config.consoleDir);
+      });
       const server = await listen(app, config.host, config.port);
-      log(`listening on ${server.url} (embedder: ${runtime.embedder?.id ?? "none, lexical only"})`);
+      log(`listening on ${server.url} (embedder: ${runtime.embedder?.id ?? "none, lexical only"}); console: ${server.url}/console`);
       const shutdown = async () => {
         await server.close();
         await runtime.close();

@@ -11,7 +11,9 @@ export type Input<K extends JsonRouteId> = RouteInput<K>;
 export type Output<K extends JsonRouteId> = RouteOutput<K>;
 export type { SseEvent };
 export type { SessionEvent, ResumeOptions } from "./sessions.ts";
-export type { SessionEventType } from "../contract/events.ts";
+export type { SessionEventData, SessionEventType } from "../contract/events.ts";
+export type { Citation } from "../contract/citation.ts";
+export type { HealthSnapshot } from "../contract/health.ts";
 /** One row of GET /stream-events. */
 export type StreamEventInfo = ReturnType<typeof streamEventList>[number];
 

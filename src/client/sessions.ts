@@ -16,6 +16,10 @@ export interface ResumeOptions {
   /** Start after this event id (a stream read earlier). */
   lastEventId?: string;
   signal?: AbortSignal;
+  /** Told each time the stream (re)opens, before its first event. */
+  onOpen?: () => void;
+  /** Told before each reconnect after a drop (a console shows "reconnecting"). */
+  onReconnect?: (attempt: number, error: unknown) => void;
 }
 
 const endsTurn = (e: SessionEvent) => endsTurnSegment(e.event, e.data);
@@ -35,6 +39,7 @@ async function* resuming(open: (lastEventId: string | null) => Promise<Response>
         await check(res);
         return;
       }
+      opts.onOpen?.();
       for await (const raw of parseSse(res.body)) {
         const e = raw as SessionEvent;
         [failures, last, received] = [0, e.id, received + 1];
@@ -46,9 +51,11 @@ async function* resuming(open: (lastEventId: string | null) => Promise<Response>
     } catch (err) {
       if (ended) return; // the end was seen; a broken connection while closing loses nothing
       if (opts.signal?.aborted || (err as { status?: number }).status !== undefined || ++failures > (opts.retries ?? 5)) throw err;
+      if (last !== null) opts.onReconnect?.(failures, err);
     }
     if (last === null) throw new Error("the stream dropped before its first event; nothing to resume from");
-    await new Promise((r) => setTimeout(r, 200 * 2 ** Math.max(0, failures - 1)));
+    // Doubling from 200 ms, at most 5 s apart: a long outage is retried steadily, not at ever longer gaps.
+    await new Promise((r) => setTimeout(r, Math.min(5_000, 200 * 2 ** Math.max(0, failures - 1))));
   }
 }
 

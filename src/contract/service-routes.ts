@@ -18,6 +18,13 @@ export const serviceRoutes = {
     auth: false,
     response: { description: "{ events: [{ type, tier, persisted, emitted_by }] }" },
   }),
+  console: service({
+    method: "GET",
+    path: "/console",
+    summary: "The operator console (a web page; sign in with a workspace token): sessions, approvals, health, memory, uplift",
+    auth: false,
+    response: { description: "text/html", contentType: "text/html" },
+  }),
   mcp: service({
     method: "POST",
     path: "/mcp",

@@ -1,0 +1,50 @@
+// The console's shell: sign-in, the three areas (sessions, memory, cognition) and the page the hash names.
+import { useMemo, useState } from "react";
+import { ClientContext, clientFor, forgetToken, savedToken, saveToken } from "./api.ts";
+import { CognitionPage } from "./cognition/cognition-page.tsx";
+import { MemoryPage } from "./memory/memory-page.tsx";
+import { SessionList } from "./sessions/session-list.tsx";
+import { SessionPage } from "./sessions/session-page.tsx";
+import { SignIn } from "./sign-in.tsx";
+import { href, useRoute } from "./ui/route.ts";
+
+export function App() {
+  const [token, setToken] = useState<string | null>(savedToken);
+  const [reason, setReason] = useState<string | null>(null);
+  const client = useMemo(() => (token ? clientFor(token) : null), [token]);
+  const route = useRoute();
+  if (!client) {
+    return (
+      <SignIn
+        reason={reason}
+        onSignedIn={(t) => {
+          saveToken(t);
+          setReason(null);
+          setToken(t);
+        }}
+      />
+    );
+  }
+  const signOut = () => {
+    forgetToken();
+    setToken(null);
+  };
+  const [area = "sessions", kind, id] = route;
+  return (
+    <ClientContext.Provider value={client}>
+      <nav className="top" aria-label="Console">
+        <strong>Smriti</strong>
+        <a href={href("sessions")} aria-current={area === "sessions" ? "page" : undefined}>Sessions</a>
+        <a href={href("memory")} aria-current={area === "memory" ? "page" : undefined}>Memory</a>
+        <a href={href("cognition")} aria-current={area === "cognition" ? "page" : undefined}>Cognition</a>
+        <button type="button" className="link right" onClick={signOut}>Sign out</button>
+      </nav>
+      <div className="page">
+        {area === "sessions" && (kind === "chat" || kind === "background") && id ? <SessionPage key={id} kind={kind} sessionId={id} /> : null}
+        {area === "sessions" && !id && <SessionList />}
+        {area === "memory" && <MemoryPage tab={kind} />}
+        {area === "cognition" && <CognitionPage />}
+      </div>
+    </ClientContext.Provider>
+  );
+}

@@ -1,0 +1,83 @@
+// The workspace's sessions, chat and background, newest first: status and health at a glance, filtered by status.
+import { useState } from "react";
+import type { SmritiClient } from "../../../src/client/index.ts";
+import { useClient } from "../api.ts";
+import { ErrorNote } from "../ui/error-note.tsx";
+import { Meter } from "../ui/meter.tsx";
+import { go, href } from "../ui/route.ts";
+import { useAsync } from "../ui/use-async.ts";
+import { StartForm } from "./start-form.tsx";
+
+const STATUSES = ["idle", "queued", "running", "recovering", "awaiting_approval", "paused", "completed", "failed", "cancelled"] as const;
+type Status = (typeof STATUSES)[number];
+type Page = Awaited<ReturnType<SmritiClient["listSessions"]>>;
+
+export function SessionList() {
+  const client = useClient();
+  const [status, setStatus] = useState<Status | "">("");
+  const [cursor, setCursor] = useState<string | undefined>(undefined);
+  const [starting, setStarting] = useState(false);
+  const [error, setError] = useState<unknown>(undefined);
+  const page = useAsync<Page>(() => client.listSessions({ limit: 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) }), [status, cursor]);
+
+  const newChat = async () => {
+    try {
+      const state = await client.createChatSession({});
+      go("sessions", "chat", state.session_id);
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <section aria-label="Sessions">
+      <div className="toolbar">
+        <h2>Sessions</h2>
+        <label>
+          Status{" "}
+          <select value={status} onChange={(e) => (setCursor(undefined), setStatus(e.target.value as Status | ""))} aria-label="Filter by status">
+            <option value="">any</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s.replace("_", " ")}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={page.reload}>Refresh</button>
+        <button type="button" className="primary" onClick={() => void newChat()}>New chat</button>
+        <button type="button" onClick={() => setStarting((s) => !s)} aria-expanded={starting}>Start background session</button>
+      </div>
+      {starting && <StartForm onStarted={(id) => go("sessions", "background", id)} />}
+      <ErrorNote error={error ?? page.error} />
+      <table className="sessions">
+        <thead>
+          <tr>
+            <th scope="col">Session</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Status</th>
+            <th scope="col">Health</th>
+            <th scope="col">Provider</th>
+            <th scope="col">Updated</th>
+          </tr>
+        </thead>
+        <tbody>
+          {page.data?.sessions.map(({ session, kind, health }) => (
+            <tr key={session.session_id} data-session-id={session.session_id}>
+              <td><a className="mono" href={href("sessions", kind, session.session_id)}>{session.session_id}</a></td>
+              <td>{kind}</td>
+              <td><span className={`status status-${session.status}`}>{session.status}</span></td>
+              <td>{health ? <span className="health-cell"><Meter value={health.score} label={`health of ${session.session_id}`} goodWhenHigh /> {health.score.toFixed(2)}{health.flags.budget ? " · over budget" : ""}{health.flags.stuck ? " · stuck" : ""}</span> : <span className="muted">–</span>}</td>
+              <td>{session.provider}</td>
+              <td className="muted">{session.updated_at?.replace("T", " ").slice(0, 19) ?? ""}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {page.data && page.data.sessions.length === 0 && <p className="muted">No sessions{status ? ` with status ${status}` : ""} yet.</p>}
+      <p>
+        {cursor && <button type="button" onClick={() => setCursor(undefined)}>First page</button>}
+        {page.data?.next_cursor && <button type="button" onClick={() => setCursor(page.data!.next_cursor!)}>Next page</button>}
+      </p>
+    </section>
+  );
+}
