@@ -15,7 +15,8 @@ const resolve = (id) => {
     return null;
   }
 };
-const run = (script, args) => spawnSync(process.execPath, [script, ...args], { cwd: root, stdio: "inherit" }).status ?? 1;
+// NODE_ENV=production whatever the shell says: a development value would ship React's development build.
+const run = (script, args) => spawnSync(process.execPath, [script, ...args], { cwd: root, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } }).status ?? 1;
 
 const tsc = resolve("typescript/bin/tsc");
 if (!tsc) warn("smriti: typescript is not installed (a --omit=dev install?), so dist/ is not built; `smriti/client` needs it");

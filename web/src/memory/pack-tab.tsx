@@ -16,7 +16,7 @@ export function PackTab() {
     <div>
       <QueryForm label="Intent" onRun={pack.start} busy={pack.busy}>
         <label>
-          Budget (tokens) <input type="number" min={64} step={64} value={budget} onChange={(e) => setBudget(Number(e.target.value))} />
+          Budget (tokens) <input type="number" min={64} value={budget} onChange={(e) => setBudget(Number(e.target.value))} />
         </label>
       </QueryForm>
       <ErrorNote error={pack.error} />

@@ -82,7 +82,7 @@ export function SessionPage({ kind, sessionId }: { kind: SessionKind; sessionId:
         <div className="actions">
           {kind === "background" && (
             <>
-              <button type="button" disabled={busy || !["running", "queued", "recovering", "awaiting_approval"].includes(status)} onClick={() => act(async () => void (await client.pauseSession(sessionId)))}>
+              <button type="button" disabled={busy || !["running", "queued", "recovering"].includes(status)} onClick={() => act(async () => void (await client.pauseSession(sessionId)))}>
                 Pause
               </button>
               <button type="button" disabled={busy || status !== "paused"} onClick={() => act(async () => void (await client.resumeSession(sessionId)))}>

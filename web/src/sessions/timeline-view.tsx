@@ -15,8 +15,10 @@ export interface RowActions {
 
 export function TimelineView({ rows, debug, actions }: { rows: Row[]; debug: boolean; actions: RowActions }) {
   const shown = debug ? rows : rows.filter((r) => !DEBUG_ROWS.has(r.kind));
+  // How many events the rows hold: equal to the log's count when nothing was lost or shown twice.
+  const events = rows.reduce((n, r) => n + r.events.length, 0);
   return (
-    <ol className="timeline" data-testid="timeline" data-rows={shown.length} aria-label="Session timeline">
+    <ol className="timeline" data-testid="timeline" data-rows={shown.length} data-events={events} aria-label="Session timeline">
       {shown.map((row) => (
         <TimelineRow key={row.key} row={row} debug={debug} actions={actions} />
       ))}

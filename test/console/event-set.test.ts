@@ -1,0 +1,54 @@
+// SPEC rule 7: the event types the stream route lists and the ones the console handles are one set, both ways.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { SessionEvent } from "../../src/client/index.ts";
+import { sessionEvents, type SessionEventData, type SessionEventType } from "../../src/contract/events.ts";
+import { DEBUG_ROWS, folds, Timeline } from "../../web/src/sessions/timeline.ts";
+import { eventSamples } from "../helpers/event-samples.ts";
+import { startConsoleService, type ConsoleService } from "../helpers/console-service.ts";
+
+let c: ConsoleService;
+beforeAll(async () => {
+  c = await startConsoleService();
+});
+afterAll(async () => c.close());
+
+it("GET /stream-events over HTTP equals the console's handled set", async () => {
+  const listed = (await c.client.streamEvents()).events.map((e) => e.type);
+  const handled = Object.keys(folds);
+  expect(listed.length).toBeGreaterThan(30);
+  expect(listed.filter((t) => !handled.includes(t))).toEqual([]);
+  expect(handled.filter((t) => !listed.includes(t))).toEqual([]);
+  expect(new Set(listed).size).toBe(listed.length);
+});
+
+it("each type folds once (a repeat by id changes nothing); a debug-tier event adds no default-view row but for the tool row it belongs to and the user's message", async () => {
+  const tiers = new Map((await c.client.streamEvents()).events.map((e) => [e.type, e.tier]));
+  for (const [type, data] of Object.entries(eventSamples) as [SessionEventType, unknown][]) {
+    expect(sessionEvents[type].data.safeParse(data).success, type).toBe(true);
+    const t = new Timeline();
+    expect(t.add({ id: "ses_1/1", event: type, data } as SessionEvent)).toBe(true);
+    const once = JSON.stringify(t.rows);
+    expect(t.add({ id: "ses_1/1", event: type, data } as SessionEvent)).toBe(false);
+    expect(JSON.stringify(t.rows)).toBe(once);
+    const visible = t.rows.filter((r) => !DEBUG_ROWS.has(r.kind)).map((r) => r.kind);
+    if (tiers.get(type) === "debug") expect(visible.filter((k) => k !== "tool" && k !== "message"), type).toEqual([]);
+    else if (type !== "health_snapshot" && type !== "session") expect(visible.length, type).toBe(1);
+  }
+});
+
+it("the events of one tool call fold into one row by tool_call_id, so two calls of one tool stay two rows", () => {
+  const t = new Timeline();
+  let seq = 0;
+  const add = <K extends SessionEventType>(event: K, data: SessionEventData<K>) => t.add({ id: `ses_1/${++seq}`, event, data } as SessionEvent);
+  for (const id of ["call_a", "call_b"]) {
+    add("tool_call", { name: "service_recall", arguments: { query: id }, tool_call_id: id });
+    add("hook_event", { hook: "pre", phase: "before", tool_call_id: id, tool_name: "service_recall", status: "ok" });
+  }
+  add("tool_outcome", { tool_call_id: "call_b", tool_name: "service_recall", outcome_type: "result", status: "timeout", elapsed_ms: 30000, result: {} });
+  add("tool_outcome", { tool_call_id: "call_a", tool_name: "service_recall", outcome_type: "result", status: "ok", elapsed_ms: 4, result: {} });
+  const tools = t.rows.filter((r) => r.kind === "tool");
+  expect(tools.map((r) => [r.id, r.status, r.events.length, (r.args as { query: string }).query])).toEqual([
+    ["call_a", "ok", 3, "call_a"],
+    ["call_b", "timeout", 3, "call_b"],
+  ]);
+});

@@ -1,0 +1,63 @@
+// One valid payload of every session event type (TypeScript keeps the list total; the contract's schemas check each).
+import type { SessionEventData, SessionEventType } from "../../src/contract/events.ts";
+
+const citation = { chunk_hash: `sha256:${"a".repeat(64)}`, source_path: "notes/db.md", anchor: "Database", text_span: "Alice picked PostgreSQL.", score: 0.9, retrieved_at: "2026-11-25T00:00:00.000Z" };
+const state = {
+  session_id: "ses_1",
+  status: "running",
+  provider: "extractive",
+  model: "extractive-1",
+  agent_profile: "memory-agent",
+  permission_mode: "workspace-write",
+  approval_mode: "on-write",
+  think_level: "brief",
+  policy_path: null,
+  sandbox_mode: "auto",
+  sandbox_isolation: "process",
+} as const;
+const health = {
+  session_id: "ses_1",
+  status: "running",
+  score: 0.9,
+  flags: { stuck: false, waiting: false, degraded: false, budget: false },
+  budgets: [{ name: "max_failed_tool_calls", limit: 10, value: 1, crossed: false, waived: false }],
+  memory_provenance: [],
+  audit: [],
+  recovery_hints: [],
+  through_event_id: "ses_1/3",
+};
+
+export const eventSamples: { [K in SessionEventType]: SessionEventData<K> } = {
+  session: { session_id: "ses_1" },
+  session_state: state,
+  session_checkpoint: { session_id: "ses_1", sequence: 1, checkpoint_type: "step", status: "running", summary_text: "step 1 done", resume_cursor: "cur_1" },
+  policy_decision: { subject: "service_ingest", outcome: "ask", reason: "writes need approval", source: "approval_mode", policy_path: null, permission_mode: "workspace-write", approval_mode: "on-write" },
+  hook_event: { hook: "pre_tool", phase: "before", tool_call_id: "call_1", tool_name: "service_recall", status: "ok" },
+  sandbox_notice: { requested_backend: "auto", resolved_backend: "process", isolation: "none", reason: "bubblewrap missing" },
+  transport_diagnostic: { status: "fallback", kind: "http_500", provider_requested: "openai", provider_actual: "extractive", reason: "500 from the server", failure_count: 1 },
+  subagent_event: { agent_id: "agent_1", status: "started", parent_session_id: "ses_1", question: "what changed?" },
+  turn_start: { turn_id: "turn_1", message: "Who picked PostgreSQL?" },
+  turn_start_tools: { turn_id: "turn_1", tools: ["service_recall"] },
+  token: { turn_id: "turn_1", text: "Alice" },
+  response: { turn_id: "turn_1", text: "Alice.", citations: [citation] },
+  thinking: { turn_id: "turn_1", text: "Plan: recall." },
+  reflection: { turn_id: "turn_1", check: "cited", passed: true, detail: "1 of 1" },
+  tool_call: { name: "service_recall", arguments: { query: "postgres" }, tool_call_id: "call_1" },
+  tool_result: { tool_call_id: "call_1", tool_name: "service_recall", result: { hits: [] } },
+  tool_outcome: { tool_call_id: "call_1", tool_name: "service_recall", outcome_type: "result", status: "ok", elapsed_ms: 3, result: { hits: [] } },
+  tool_batch: { turn_id: "turn_1", tool_call_ids: ["call_1", "call_2"] },
+  tool_selected: { turn_id: "turn_1", offered: [{ name: "service_recall", score: 0.8 }] },
+  tool_validation_error: { tool_call_id: "call_1", tool_name: "service_recall", attempt: 1, issues: [{ path: "query" }], arguments: "{}" },
+  context_warning: { used_tokens: 900, budget_tokens: 1000, threshold: 0.8 },
+  context_compacted: { original_count: 20, compacted_count: 5, tokens_saved: 700, summary: "earlier turns", preserved_messages: 4, resume_cursor: "cur_2" },
+  step_progress: { step: 1, total: null, label: "model step", status: "done" },
+  usage: { turn_id: "turn_1", input_tokens: 100, output_tokens: 20, cost_usd: null },
+  retrieval: { turn_id: "turn_1", citations: [citation], pack: { items: 1, used_tokens: 40, budget_tokens: 512 } },
+  cognition: { turn_id: "turn_1", layers: ["manas"], guardrails: [] },
+  approval_required: { request_id: "apr_1", tool_name: "service_ingest", reason: "on-write" },
+  approval_applied: { request_id: "apr_1", tool_name: "service_ingest", decision: "approve" },
+  turn_end: { turn_id: "turn_1", status: "completed" },
+  completed: { session_id: "ses_1" },
+  error: { code: "provider_failed", message: "the provider failed", turn_id: "turn_1" },
+  health_snapshot: health,
+};
