@@ -8,15 +8,20 @@ export interface SseEvent {
 
 export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
   const decoder = new TextDecoder();
+  const blank = /\r?\n\r?\n/g;
   let buffer = "";
   for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
     buffer += decoder.decode(chunk, { stream: true });
-    for (let end = buffer.search(/\r?\n\r?\n/); end !== -1; end = buffer.search(/\r?\n\r?\n/)) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, "");
-      const event = parseBlock(block);
+    // Walk the events of this read by position and cut the buffer once: a read holding thousands of events (a replayed
+    // log) stays linear instead of copying the rest of the buffer after each one.
+    let start = 0;
+    blank.lastIndex = 0;
+    for (let m = blank.exec(buffer); m; m = blank.exec(buffer)) {
+      const event = parseBlock(buffer.slice(start, m.index));
+      start = blank.lastIndex;
       if (event) yield event;
     }
+    buffer = buffer.slice(start);
   }
 }
 
