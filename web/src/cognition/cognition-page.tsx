@@ -64,12 +64,20 @@ function CountersOverTime({ windows }: { windows: Uplift[] }) {
           </tr>
         </thead>
         <tbody>
-          {ids.map((id) => (
-            <tr key={id}>
-              <th scope="row">{id}</th>
-              {windows.map((u, i) => <td key={WINDOWS[i]} className="num">{total(u, id)}</td>)}
-            </tr>
-          ))}
+          {ids.map((id) => {
+            const totals = windows.map((u) => total(u, id));
+            const most = Math.max(1, ...totals);
+            return (
+              <tr key={id}>
+                <th scope="row">{id}</th>
+                {totals.map((n, i) => (
+                  <td key={WINDOWS[i]} className="num">
+                    <span className="spark" style={{ width: `${(100 * n) / most}%` }} /> {n}
+                  </td>
+                ))}
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </>

@@ -1,5 +1,5 @@
 // The workspace's sessions, chat and background, newest first: status and health at a glance, filtered by status.
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { SmritiClient } from "../../../src/client/index.ts";
 import { useClient } from "../api.ts";
 import { ErrorNote } from "../ui/error-note.tsx";
@@ -10,6 +10,7 @@ import { StartForm } from "./start-form.tsx";
 
 const STATUSES = ["idle", "queued", "running", "recovering", "awaiting_approval", "paused", "completed", "failed", "cancelled"] as const;
 type Status = (typeof STATUSES)[number];
+const REFRESH_MS = 5_000;
 type Page = Awaited<ReturnType<SmritiClient["listSessions"]>>;
 
 export function SessionList() {
@@ -19,6 +20,12 @@ export function SessionList() {
   const [starting, setStarting] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
   const page = useAsync<Page>(() => client.listSessions({ limit: 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) }), [status, cursor]);
+  // Statuses and health move while an operator watches: refresh every few seconds while the tab is visible.
+  const { reload } = page;
+  useEffect(() => {
+    const timer = setInterval(() => document.visibilityState === "visible" && reload(), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [reload]);
 
   const newChat = async () => {
     try {
