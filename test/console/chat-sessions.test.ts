@@ -141,3 +141,42 @@ describe("a chat session", () => {
     await page.close();
   });
 });
+
+describe("keyboard and contrast", () => {
+  it("signs in, opens a new chat and sends a message with the keyboard alone", async () => {
+    const page = await rig.browser.newPage();
+    await page.goto(`${rig.c.url}/console/`);
+    await page.keyboard.type(rig.c.svc.token); // the token field has focus on arrival
+    await page.keyboard.press("Enter");
+    await page.getByRole("button", { name: "New chat" }).waitFor();
+    for (let i = 0; i < 20 && (await page.evaluate("document.activeElement?.textContent")) !== "New chat"; i++) await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await page.locator("#message").waitFor();
+    for (let i = 0; i < 40 && (await page.evaluate("document.activeElement?.id")) !== "message"; i++) await page.keyboard.press("Tab");
+    await page.keyboard.type("Who picked PostgreSQL?");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator("li[data-kind=text]").textContent(), { timeout: 10_000 }).toContain("Alice");
+    await page.close();
+  });
+
+  it("text colours meet WCAG AA contrast (4.5:1) on the page and panel backgrounds, in light and dark schemes", async () => {
+    for (const colorScheme of ["light", "dark"] as const) {
+      const page = await rig.browser.newPage({ colorScheme });
+      await page.goto(`${rig.c.url}/console/`);
+      const vars = (await page.evaluate(`(() => { const s = getComputedStyle(document.documentElement); return Object.fromEntries(["--bg","--panel","--fg","--muted","--accent","--ok","--warn","--bad"].map((v) => [v, s.getPropertyValue(v).trim()])); })()`)) as Record<string, string>;
+      for (const bg of ["--bg", "--panel"])
+        for (const fg of ["--fg", "--muted", "--accent", "--ok", "--warn", "--bad"]) expect(contrast(vars[fg]!, vars[bg]!), `${colorScheme} ${fg} on ${bg}`).toBeGreaterThanOrEqual(4.5);
+      await page.close();
+    }
+  });
+});
+
+/** WCAG 2 contrast ratio of two #rrggbb colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (hex: string) => {
+    const [r, g, bl] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
