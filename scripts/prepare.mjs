@@ -1,7 +1,8 @@
-// npm `prepare` (runs on `npm install`/`npm ci` in a checkout and when installing from git): builds dist/ for `smriti/client`
-// and web/dist/ for the console at /console. A production install (--omit=dev) has neither TypeScript nor Vite, so it
+// npm `prepare` (runs on `npm install`/`npm ci` in a checkout and when installing from git): builds dist/ (the service as
+// JavaScript, and `smriti/client` with its types) and web/dist/ for the console at /console. A production install (--omit=dev) has neither TypeScript nor Vite, so it
 // skips each with a note instead of failing the install.
 import { spawnSync } from "node:child_process";
+import { copyFileSync, writeFileSync } from "node:fs";
 import { warn } from "node:console";
 import { createRequire } from "node:module";
 import process from "node:process";
@@ -20,7 +21,12 @@ const run = (script, args) => spawnSync(process.execPath, [script, ...args], { c
 
 const tsc = resolve("typescript/bin/tsc");
 if (!tsc) warn("smriti: typescript is not installed (a --omit=dev install?), so dist/ is not built; `smriti/client` needs it");
-else if (run(tsc, ["-p", "tsconfig.client.json"]) !== 0) process.exit(1);
+else {
+  // The client with its declarations, then the whole service as JavaScript (bin/smriti.js runs it while it is fresh).
+  if (run(tsc, ["-p", "tsconfig.client.json"]) !== 0 || run(tsc, ["-p", "tsconfig.build.json"]) !== 0) process.exit(1);
+  copyFileSync(new URL("src/store/sqlite/checkpoint-worker.js", root), new URL("dist/store/sqlite/checkpoint-worker.js", root));
+  writeFileSync(new URL("dist/.build-stamp", root), `${new Date().toISOString()}\n`);
+}
 
 // vite's exports name no bin file; its package.json sits beside bin/.
 const vitePackage = resolve("vite/package.json");
