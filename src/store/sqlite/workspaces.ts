@@ -1,5 +1,6 @@
 // Workspaces and hashed bearer tokens in the embedded store.
 import { randomUUID } from "node:crypto";
+import type { Statement } from "better-sqlite3";
 import type { Db } from "./open.ts";
 import type { TokenRecord, Workspace } from "../../ports/workspaces.ts";
 
@@ -23,41 +24,50 @@ const toToken = (r: TokenRow): TokenRecord => ({
 });
 
 export class WorkspaceRepo {
+  // Prepared once per SQL text: every authenticated request looks up its token and workspace, and preparing a
+  // statement costs more than running this one.
+  private readonly statements = new Map<string, Statement<unknown[]>>();
   constructor(private readonly db: Db) {}
 
+  private sql(text: string): Statement<unknown[]> {
+    let statement = this.statements.get(text);
+    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
+    return statement;
+  }
+
   ensure(name: string, now: number): Workspace {
-    this.db.prepare("INSERT INTO workspaces (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING").run(`ws_${randomUUID()}`, name, now);
+    this.sql("INSERT INTO workspaces (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING").run(`ws_${randomUUID()}`, name, now);
     return this.find(name)!;
   }
 
   find(nameOrId: string): Workspace | undefined {
-    const row = this.db.prepare("SELECT id, name, created_at FROM workspaces WHERE name = ? OR id = ?").get(nameOrId, nameOrId);
+    const row = this.sql("SELECT id, name, created_at FROM workspaces WHERE name = ? OR id = ?").get(nameOrId, nameOrId);
     return row ? toWorkspace(row as never) : undefined;
   }
 
   list(): Workspace[] {
-    return (this.db.prepare("SELECT id, name, created_at FROM workspaces ORDER BY created_at, name").all() as never[]).map(toWorkspace);
+    return (this.sql("SELECT id, name, created_at FROM workspaces ORDER BY created_at, name").all() as never[]).map(toWorkspace);
   }
 
   insertToken(t: TokenRecord, tokenHash: string): void {
-    this.db
-      .prepare("INSERT INTO tokens (id, workspace_id, token_hash, actors, label, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+    this
+      .sql("INSERT INTO tokens (id, workspace_id, token_hash, actors, label, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
       .run(t.id, t.workspaceId, tokenHash, JSON.stringify(t.actors), t.label, t.createdAt, t.revokedAt);
   }
 
   findTokenByHash(tokenHash: string): TokenRecord | undefined {
-    const row = this.db.prepare("SELECT * FROM tokens WHERE token_hash = ?").get(tokenHash) as TokenRow | undefined;
+    const row = this.sql("SELECT * FROM tokens WHERE token_hash = ?").get(tokenHash) as TokenRow | undefined;
     return row ? toToken(row) : undefined;
   }
 
   listTokens(workspaceId?: string): TokenRecord[] {
     const rows = workspaceId
-      ? this.db.prepare("SELECT * FROM tokens WHERE workspace_id = ? ORDER BY created_at").all(workspaceId)
-      : this.db.prepare("SELECT * FROM tokens ORDER BY created_at").all();
+      ? this.sql("SELECT * FROM tokens WHERE workspace_id = ? ORDER BY created_at").all(workspaceId)
+      : this.sql("SELECT * FROM tokens ORDER BY created_at").all();
     return (rows as TokenRow[]).map(toToken);
   }
 
   revokeToken(id: string, now: number): boolean {
-    return this.db.prepare("UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(now, id).changes > 0;
+    return this.sql("UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(now, id).changes > 0;
   }
 }

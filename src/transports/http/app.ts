@@ -1,9 +1,7 @@
 // The Hono app: one loop mounts every row of the route table behind bearer auth; the service's own routes beside them.
 import { Hono, type Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { AppError, toAppError, validationError } from "../../contract/errors.ts";
 import { streamEventList } from "../../contract/events.ts";
-import { limits } from "../../contract/limits.ts";
 import type { Operation, Route, StreamMessage, StreamOperation } from "../../contract/route.ts";
 import { routes, type RouteId } from "../../contract/routes.ts";
 import type { CallContext } from "../../services/context.ts";
@@ -37,15 +35,6 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
   const openapi = openApiDocument(runtime.version);
   app.get(routes.openapi.path, (c) => c.json(openapi));
 
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: limits.maxBodyBytes,
-      onError: () => {
-        throw new AppError("payload_too_large", `request body exceeds ${limits.maxBodyBytes} bytes`);
-      },
-    }),
-  );
   // One bearer check for every authenticated prefix of the table, so an unknown path under it is 401 before 404.
   for (const prefix of authenticatedPrefixes())
     app.use(prefix, async (c, next) => {

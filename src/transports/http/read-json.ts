@@ -1,14 +1,35 @@
-// The JSON request body every POST route reads: 415 for other content types, 400 malformed_json for bad syntax.
+// The JSON request body every POST route reads: 415 for other content types, 413 past limits.maxBodyBytes (declared or
+// counted while reading), 400 malformed_json for bad syntax. On Node it reads the socket's IncomingMessage directly: going
+// through the Web Request (as a body-limit middleware does) builds a Request and a ReadableStream per call, which was
+// the largest single cost of a small recall over HTTP.
+import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
 import { AppError } from "../../contract/errors.ts";
+import { limits } from "../../contract/limits.ts";
+
+const tooLarge = () => new AppError("payload_too_large", `request body exceeds ${limits.maxBodyBytes} bytes`);
 
 export async function readJson(c: Context): Promise<unknown> {
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/(.+\+)?json\b/i.test(type)) throw new AppError("unsupported_media_type", "send Content-Type: application/json");
-  const text = await c.req.text();
+  if (Number(c.req.header("content-length") ?? 0) > limits.maxBodyBytes) throw tooLarge();
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const text = await readLimited(incoming ?? (c.req.raw.body as unknown as AsyncIterable<Uint8Array> | null));
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
     throw new AppError("malformed_json", `body is not valid JSON: ${(err as Error).message}`);
   }
+}
+
+async function readLimited(body: AsyncIterable<Uint8Array> | null): Promise<string> {
+  if (!body) return "";
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const part of body) {
+    size += part.byteLength;
+    if (size > limits.maxBodyBytes) throw tooLarge();
+    parts.push(part);
+  }
+  return Buffer.concat(parts).toString("utf8");
 }
