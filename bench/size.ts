@@ -11,6 +11,7 @@ import { startServer } from "./lib/server.ts";
 import type { SizeResults } from "./report/types.ts";
 import { benchColdStart } from "./scenarios/cold-start.ts";
 import { benchContention } from "./scenarios/contention.ts";
+import { benchHttpLoad, LOAD_CONNECTIONS } from "./scenarios/http-load.ts";
 import { benchHttpRecall } from "./scenarios/http-recall.ts";
 import { ingestToSize } from "./scenarios/ingest-to-size.ts";
 import { benchPack } from "./scenarios/pack.ts";
@@ -70,6 +71,8 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
   const srv = await startServer(rt.runtime);
   progress(`${label}: recall over HTTP`);
   const http = await benchHttpRecall(srv, { warmup: httpW!, sequential: httpS!, concurrent: httpC! }, limits.httpSequential, limits.httpConcurrent);
+  progress(`${label}: recall over HTTP under autocannon from another process (${LOAD_CONNECTIONS.join(", ")} connections, ${limits.loadSecondsPerStep} s each)`);
+  const httpLoad = await benchHttpLoad(srv, [...httpS!, ...httpC!], limits.loadSecondsPerStep, recall.find((r) => r.mode === "hybrid")?.p50 ?? null);
   progress(`${label}: chat sessions over HTTP (extractive provider)`);
   const sessions = await benchSessions(srv, rt.runtime, spare!.slice(0, 200).map((q) => `What do we know about ${q}?`), spare!.slice(200, 2_200), { turns: 60, idleQueries: 200 });
   const tasks = spare!.slice(0, BACKGROUND_SESSIONS + 5).map((q) => `What do we know about ${q}?`);
@@ -101,6 +104,7 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
     pack,
     layers,
     http,
+    httpLoad,
     contention,
     sessions,
     background: { extractive: backgroundExtractive, paced: { ...backgroundPaced, provider: `model double, ${PACED_MODEL_MS} ms/step` } },

@@ -13,7 +13,7 @@ export interface BenchOptions {
   /** Measured ingest stops after this long; the rest is loaded unmeasured (see scenarios/ingest-to-size.ts). */
   ingestBudgetSeconds: number;
   /** Time limits that keep a slow build's run bounded; each still makes its minimum count. */
-  limits: { recall: LoopLimits; pack: LoopLimits; httpSequential: LoopLimits; httpConcurrent: LoopLimits; contentionIngestSeconds: number };
+  limits: { recall: LoopLimits; pack: LoopLimits; httpSequential: LoopLimits; httpConcurrent: LoopLimits; contentionIngestSeconds: number; loadSecondsPerStep: number };
 }
 
 export function parseOptions(argv: readonly string[]): BenchOptions {
@@ -37,6 +37,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       httpSequential: { minCount: 300, maxSeconds: 30 },
       httpConcurrent: { minCount: 200, maxSeconds: 20 },
       contentionIngestSeconds: 40,
+      loadSecondsPerStep: quick ? 4 : 10,
     },
   };
 }

@@ -68,6 +68,15 @@ function sizeSection(s: SizeResults): string[] {
         row("recall HTTP during chat turns", s.sessions.recallCost.duringTurns, "-", `p50 x${s.sessions.recallCost.p50Ratio}, ${s.sessions.recallCost.turns} turns`),
       ],
     ),
+    ...(s.httpLoad
+      ? [
+          renderTable(
+            ["recall hybrid over HTTP, autocannon (other process)", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "queries repeated"],
+            s.httpLoad.steps.map((x) => [`${x.connections} connection(s), ${x.seconds} s`, x.requestsPerSec, x.p50, x.p99, x.errors, x.non2xx, x.queriesRepeated ? "yes" : "no"]),
+          ),
+          `HTTP overhead: p50 at 1 connection / in-process hybrid p50 = x${s.httpLoad.overheadRatio ?? "?"}`,
+        ]
+      : []),
     `one SSE stream: ${s.sessions.sse.events} logged events in ${s.sessions.sse.seconds} s = ${s.sessions.sse.eventsPerSec} events/s`,
     ...[s.background.extractive, s.background.paced].map(
       (b) =>

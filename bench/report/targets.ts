@@ -22,6 +22,16 @@ export function checkTargets(at: SizeResults): TargetCheck[] {
     check("hybrid recall top-10 p99 (in-process)", "<= 20 ms", hybrid?.p99 ?? NaN, "ms", (hybrid?.p99 ?? Infinity) <= 20),
     check("ingest, default GloVe embedder", ">= 10,000 chunks/s", ingestRate, "chunks/s", ingestRate >= 10_000, ingestNote),
     check("RSS after loading (fresh process, GloVe)", "<= 400 MB", at.coldStart.glove.memoryLoaded.rssMB, "MB", at.coldStart.glove.memoryLoaded.rssMB <= 400),
+    ...(at.httpLoad?.steps ?? []).flatMap((x) =>
+      x.connections === 16
+        ? [
+            check("HTTP recall req/s, 16 connections (autocannon)", ">= 2,000", x.requestsPerSec, "req/s", x.requestsPerSec >= 2_000),
+            check("HTTP recall p99, 16 connections (autocannon)", "<= 25 ms", x.p99, "ms", x.p99 <= 25),
+          ]
+        : x.connections === 1
+          ? [check("HTTP recall p50, one connection (autocannon)", "<= 2 ms", x.p50, "ms", x.p50 <= 2)]
+          : [],
+    ),
     check("chat turn time to first token p50 (extractive, HTTP)", "<= 50 ms", at.sessions.firstToken.p50, "ms", at.sessions.firstToken.p50 <= 50),
     check("events/s one SSE stream sustains", ">= 5,000", at.sessions.sse.eventsPerSec, "events/s", at.sessions.sse.eventsPerSec >= 5_000),
     check("recall p50 while chat turns run / idle", "<= 1.10", at.sessions.recallCost.p50Ratio, "x", at.sessions.recallCost.p50Ratio <= 1.1),

@@ -1,6 +1,7 @@
 // The shape of one bench run's results (also the JSON written to bench/results/).
 import type { ColdStartResult } from "../scenarios/cold-start.ts";
 import type { ContentionResult } from "../scenarios/contention.ts";
+import type { HttpLoadResult } from "../scenarios/http-load.ts";
 import type { HttpRecallResult } from "../scenarios/http-recall.ts";
 import type { SizedIngest } from "../scenarios/ingest-to-size.ts";
 import type { DbSize } from "../lib/db-size.ts";
@@ -24,6 +25,8 @@ export interface SizeResults {
   /** Hybrid recall with every cognitive layer on / off, and each layer's time per recall. */
   layers: LayersResult;
   http: HttpRecallResult;
+  /** autocannon from another process; absent in results written before it existed. */
+  httpLoad?: HttpLoadResult;
   contention: ContentionResult | null;
   /** Chat turns with the extractive provider over HTTP, one SSE stream's throughput, recall while turns run. */
   sessions: SessionsResult;

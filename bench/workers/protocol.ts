@@ -54,3 +54,26 @@ export interface SessionClientReport {
   /** Per followed session: when its stream opened (its headers arrived) and when each event arrived (ms since the epoch). */
   sessions: { sessionId: string; connected: number; seen: { seq: number; at: number }[] }[];
 }
+
+export interface LoadClientInit {
+  url: string;
+  token: string;
+  queries: string[];
+  mode: "hybrid" | "lexical" | "vector";
+  connections: number[];
+  seconds: number;
+}
+
+/** One autocannon run: latencies in ms (autocannon's resolution is 1 ms). */
+export interface LoadStep {
+  connections: number;
+  seconds: number;
+  requestsPerSec: number;
+  requests: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  /** True when the run outlasted the distinct queries and repeated some. */
+  queriesRepeated: boolean;
+}

@@ -1,0 +1,20 @@
+// Recall over HTTP under a real load generator in another process (autocannon at 1, 16 and 64 connections), so the
+// server has the event loop to itself, as in production; the in-process figure beside it shows the HTTP overhead.
+import type { BenchServer } from "../lib/server.ts";
+import { forkClient, isType, nextMessage } from "../workers/ipc.ts";
+import type { LoadClientInit, LoadStep } from "../workers/protocol.ts";
+
+export interface HttpLoadResult {
+  steps: LoadStep[];
+  /** HTTP p50 at one connection over the in-process hybrid p50 (ms over ms). */
+  overheadRatio: number | null;
+}
+
+export const LOAD_CONNECTIONS = [1, 16, 64];
+
+export async function benchHttpLoad(srv: BenchServer, queries: readonly string[], seconds: number, inProcessP50: number | null): Promise<HttpLoadResult> {
+  const client = forkClient("./load-client.ts", { url: srv.url, token: srv.token, queries: [...queries], mode: "hybrid", connections: LOAD_CONNECTIONS, seconds } satisfies LoadClientInit);
+  const { steps } = await nextMessage<{ steps: LoadStep[] }>(client, isType("load"));
+  const one = steps.find((s) => s.connections === 1);
+  return { steps, overheadRatio: one && inProcessP50 ? Math.round((Math.max(one.p50, 1) / inProcessP50) * 100) / 100 : null };
+}

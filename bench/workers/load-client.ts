@@ -1,0 +1,33 @@
+// A load generator in its own process: autocannon against the recall route at each connection count, for a bounded
+// time each, rotating through distinct queries; reports throughput and latency per step (loopback only).
+import autocannon from "autocannon";
+import { reply } from "./ipc.ts";
+import type { LoadClientInit, LoadStep } from "./protocol.ts";
+
+process.once("message", async (init: LoadClientInit) => {
+  const steps: LoadStep[] = [];
+  for (const connections of init.connections) {
+    let next = 0;
+    const result = await autocannon({
+      url: `${init.url}/v1/memory/recall`,
+      method: "POST",
+      connections,
+      duration: init.seconds,
+      headers: { authorization: `Bearer ${init.token}`, "content-type": "application/json" },
+      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: init.queries[next++ % init.queries.length], k: 10, mode: init.mode }) }) }],
+    });
+    steps.push({
+      connections,
+      seconds: init.seconds,
+      requestsPerSec: result.requests.average,
+      requests: result.requests.total,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.errors + result.timeouts,
+      non2xx: result.non2xx,
+      queriesRepeated: next > init.queries.length,
+    });
+  }
+  await reply({ type: "load", steps });
+  process.exit(0);
+});
