@@ -29,7 +29,7 @@ export function checkTargets(at: SizeResults): TargetCheck[] {
             check("HTTP recall p99, 16 connections (autocannon)", "<= 25 ms", x.p99, "ms", x.p99 <= 25),
           ]
         : x.connections === 1
-          ? [check("HTTP recall p50, one connection (autocannon)", "<= 2 ms", x.p50, "ms", x.p50 <= 2)]
+          ? [check("HTTP recall mean latency, one connection (autocannon)", "<= 2 ms", x.mean, "ms", x.mean <= 2, `p50 ${x.p50} ms in whole milliseconds`)]
           : [],
     ),
     check("chat turn time to first token p50 (extractive, HTTP)", "<= 50 ms", at.sessions.firstToken.p50, "ms", at.sessions.firstToken.p50 <= 50),

@@ -21,6 +21,7 @@ process.once("message", async (init: LoadClientInit) => {
       seconds: init.seconds,
       requestsPerSec: result.requests.average,
       requests: result.requests.total,
+      mean: result.latency.average,
       p50: result.latency.p50,
       p99: result.latency.p99,
       errors: result.errors + result.timeouts,

@@ -70,6 +70,8 @@ export interface LoadStep {
   seconds: number;
   requestsPerSec: number;
   requests: number;
+  /** Mean latency, ms with decimals (autocannon's percentiles are whole milliseconds). */
+  mean: number;
   p50: number;
   p99: number;
   errors: number;
