@@ -59,6 +59,28 @@ describe("over a socket", () => {
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   });
 
+  it("413 for a streamed body with no Content-Length, counted as it arrives", async () => {
+    const piece = new TextEncoder().encode("x".repeat(64 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // Far past the limit if the server kept reading; it answers once the count crosses it.
+        if (sent > limits.maxBodyBytes * 4) return controller.close();
+        sent += piece.byteLength;
+        controller.enqueue(piece);
+      },
+    });
+    const res = await fetch(`${server.url}/v1/memory/ingest`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${svc.token}` },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("payload_too_large");
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  });
+
   it("a body just under the limit is read (and then validated)", async () => {
     const padding = "z".repeat(limits.maxBodyBytes - 200);
     const res = await post("/v1/memory/recall", JSON.stringify({ query: "x", padding }));
