@@ -2,6 +2,7 @@
 import type { Db } from "./open.ts";
 import type { ChunkInput, ChunkRecord, DocumentRecord, RemovedChunk } from "../../ports/documents.ts";
 import type { DocumentKind } from "../../domain/text/chunk.ts";
+import { ChunkCache } from "./chunk-cache.ts";
 import { OP_ADD, OP_REMOVE } from "./schema.ts";
 
 interface ChunkRow {
@@ -52,6 +53,7 @@ const toDocument = (r: DocRow): DocumentRecord => ({
 
 export class DocumentRepo {
   private readonly s;
+  private readonly hot = new ChunkCache();
 
   constructor(private readonly db: Db) {
     this.s = {
@@ -162,20 +164,26 @@ export class DocumentRepo {
   }
 
   /** One prepared statement over a JSON id list: no per-call prepare, and all rows from one snapshot (per-id reads could see half a replace). */
+  /**
+   * Rows the cache does not hold are read in one statement. A row never changes and its id is never reused
+   * (AUTOINCREMENT), so a cached row is exact; rows this process removes leave the cache at once, and the ids a search
+   * asks for come from an index that has already dropped what other processes removed.
+   */
   getChunks(workspaceId: string, ids: readonly number[]): ChunkRecord[] {
-    if (ids.length === 0) return [];
-    if (ids.length === 1) {
-      const row = this.s.chunkById.get(ids[0], workspaceId) as ChunkRow | undefined;
-      return row ? [toChunk(row)] : [];
-    }
-    const byId = new Map((this.s.chunksByIds.all(JSON.stringify(ids), workspaceId) as ChunkRow[]).map((r) => [r.id, r]));
+    const missing = ids.filter((id) => !this.hot.has(id));
+    if (missing.length === 1) {
+      const row = this.s.chunkById.get(missing[0], workspaceId) as ChunkRow | undefined;
+      if (row) this.hot.put(row.id, workspaceId, toChunk(row));
+    } else if (missing.length > 1)
+      for (const row of this.s.chunksByIds.all(JSON.stringify(missing), workspaceId) as ChunkRow[]) this.hot.put(row.id, workspaceId, toChunk(row));
     return ids.flatMap((id) => {
-      const row = byId.get(id);
-      return row ? [toChunk(row)] : [];
+      const chunk = this.hot.get(id, workspaceId);
+      return chunk ? [chunk] : [];
     });
   }
 
   private removeChunk(workspaceId: string, id: number): void {
+    this.hot.delete(id);
     this.s.deleteChunk.run(id);
     this.s.logChange.run(workspaceId, id, OP_REMOVE);
   }
