@@ -1,6 +1,6 @@
 // The composition root: picks concrete adapters from configuration and wires the services.
-import { readFileSync } from "node:fs";
 import type { Config } from "./config.ts";
+import { VERSION } from "./version.ts";
 import { createEmbedderFromEnv } from "./embed/config.ts";
 import { GLOVE_EMBEDDER_ID } from "./embed/glove.ts";
 import { posTags } from "./nlp/wink-tagger.ts";
@@ -50,7 +50,7 @@ import { SessionLog } from "./sessions/session-log.ts";
 import { fileTools } from "./sessions/tools/file-tools.ts";
 import { memoryTools } from "./sessions/tools/memory-tools.ts";
 
-export const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+export { VERSION };
 
 export interface RuntimeOptions {
   /** Use this embedder instead of the configured one; null = lexical only. */

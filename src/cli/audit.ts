@@ -1,6 +1,5 @@
 // `smriti audit verify`: recomputes every workspace's hash chain and fails on any edited, removed or reordered event.
 import type { Command } from "commander";
-import { AuditService } from "../services/audit/audit.ts";
 import { addDataOption, CliError, printJson, withRuntime, type DataOptions } from "./shared.ts";
 
 export function registerAudit(program: Command): void {
@@ -13,6 +12,7 @@ export function registerAudit(program: Command): void {
       await withRuntime(
         opts,
         async (rt) => {
+          const { AuditService } = await import("../services/audit/audit.ts");
           const service = new AuditService(rt.store, { now: () => new Date() });
           const workspaces = opts.workspace ? [await rt.store.findWorkspace(opts.workspace)].filter((w) => w !== undefined) : await rt.store.listWorkspaces();
           if (opts.workspace && workspaces.length === 0) throw new CliError(`no workspace '${opts.workspace}'`);

@@ -1,7 +1,6 @@
 // Where a client command talks to: a running server when --url is given (token from SMRITI_TOKEN), else the data directory in-process.
 import type { Command } from "commander";
 import { createClient, SmritiError, type SmritiClient } from "../client/index.ts";
-import { createLocalClient } from "../local-client.ts";
 import { addDataOption, CliError, configFrom, requireData, type DataOptions } from "./shared.ts";
 
 export interface Target extends DataOptions {
@@ -14,7 +13,8 @@ export async function withClient<T>(opts: Target, fn: (client: SmritiClient) => 
   const token = process.env.SMRITI_TOKEN;
   if (opts.url && !token) throw new CliError("set SMRITI_TOKEN to a token of the server's workspace to use --url");
   if (!opts.url) requireData(configFrom(opts));
-  const local = opts.url ? null : await createLocalClient({ dataDir: opts.data, workspace: opts.workspace }).catch((err: Error) => Promise.reject(new CliError(err.message)));
+  const createLocalClient = opts.url ? null : (await import("../local-client.ts")).createLocalClient;
+  const local = !createLocalClient ? null : await createLocalClient({ dataDir: opts.data, workspace: opts.workspace }).catch((err: Error) => Promise.reject(new CliError(err.message)));
   try {
     return await fn(local ?? createClient({ baseUrl: opts.url!, token: token! }));
   } catch (err) {

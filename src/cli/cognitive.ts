@@ -5,7 +5,6 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { feedbackCases, MIN_FEEDBACK_CASES, tuneFromFeedback } from "../services/cognitive/feedback-tuning.ts";
 import { addTargetOptions, withClient, type Target } from "./client-target.ts";
 import { addDataOption, CliError, type DataOptions, printJson, withRuntime } from "./shared.ts";
 
@@ -56,6 +55,7 @@ export function registerCognitive(program: Command): void {
       withRuntime(opts, async (rt) => {
         const ws = opts.workspace === undefined ? await rt.store.listWorkspaces() : [await rt.store.findWorkspace(opts.workspace)];
         if (ws.some((w) => w === undefined)) throw new CliError(`no workspace '${opts.workspace}'`);
+        const { feedbackCases, MIN_FEEDBACK_CASES, tuneFromFeedback } = await import("../services/cognitive/feedback-tuning.ts");
         const cases = await feedbackCases(rt.store, ws.map((w) => w!.id));
         if (cases.length < MIN_FEEDBACK_CASES)
           throw new CliError(`${cases.length} queries with feedback; tuning needs at least ${MIN_FEEDBACK_CASES} (send POST /v1/memory/feedback with "query" or "trajectory_id")`);

@@ -1,6 +1,6 @@
 // The `smriti` command line: one subcommand per file, registered here.
 import { Command } from "commander";
-import { VERSION } from "../main.ts";
+import { VERSION } from "../version.ts";
 import { registerServe } from "./serve.ts";
 import { registerToken } from "./token.ts";
 import { registerIngest } from "./ingest.ts";

@@ -1,10 +1,8 @@
 // `smriti mcp`: the memory tools over MCP stdio, for agent hosts that launch their tool servers as child processes.
 import type { Command } from "commander";
 import { AppError } from "../contract/errors.ts";
-import { createRuntime } from "../main.ts";
 import { DEFAULT_WORKSPACE } from "../services/auth.ts";
 import type { CallContext } from "../services/context.ts";
-import { serveMcpStdio } from "../transports/mcp/stdio.ts";
 import { addDataOption, CliError, configFrom, POINT_ELSEWHERE, requireData, workspaceCall, type DataOptions } from "./shared.ts";
 
 export function registerMcp(program: Command): void {
@@ -17,6 +15,7 @@ export function registerMcp(program: Command): void {
       if (token) requireData(config); // a token is only ever known to the directory whose service issued it
       // stdout belongs to the protocol: every log line goes to stderr.
       const log = (msg: string) => process.stderr.write(`[smriti] ${msg}\n`);
+      const [{ createRuntime }, { serveMcpStdio }] = await Promise.all([import("../main.ts"), import("../transports/mcp/stdio.ts")]);
       const runtime = await createRuntime(config, { background: true, log });
       try {
         const actor = process.env["SMRITI_ACTOR_ID"];

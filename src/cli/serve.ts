@@ -1,10 +1,5 @@
 // `smriti serve`: the HTTP API (with MCP at /mcp) on the embedded store; prints a first token on first start.
 import type { Command } from "commander";
-import { createRuntime } from "../main.ts";
-import { createHttpApp } from "../transports/http/app.ts";
-import { mountConsole } from "../transports/http/console.ts";
-import { listen } from "../transports/http/serve.ts";
-import { mountMcpHttp } from "../transports/mcp/http.ts";
 import { DEFAULT_WORKSPACE } from "../services/auth.ts";
 import { addDataOption, configFrom, type DataOptions } from "./shared.ts";
 
@@ -17,6 +12,13 @@ export function registerServe(program: Command): void {
       const config = configFrom(opts);
       const log = (msg: string) => process.stderr.write(`[smriti] ${msg}\n`);
       log(`data: ${config.dbFile}`);
+      const [{ createRuntime }, { createHttpApp }, { mountConsole }, { listen }, { mountMcpHttp }] = await Promise.all([
+        import("../main.ts"),
+        import("../transports/http/app.ts"),
+        import("../transports/http/console.ts"),
+        import("../transports/http/serve.ts"),
+        import("../transports/mcp/http.ts"),
+      ]);
       const runtime = await createRuntime(config, { background: true, autoTune: true, supervise: true, log });
       const defaultWs = (await runtime.store.findWorkspace(DEFAULT_WORKSPACE))!;
       if ((await runtime.store.listTokens(defaultWs.id)).length === 0) {

@@ -1,8 +1,9 @@
-// Helpers every subcommand shares: data-dir options, runtime construction, output.
+// Helpers every subcommand shares: data-dir options, runtime construction, output. The runtime and the transports are
+// imported by the action that needs them, so listing commands or asking for help loads almost nothing.
 import type { Command } from "commander";
 import { existsSync } from "node:fs";
 import { loadConfig, type Config } from "../config.ts";
-import { createRuntime, type FullRuntime, type RuntimeOptions } from "../main.ts";
+import type { FullRuntime, RuntimeOptions } from "../main.ts";
 import { AppError } from "../contract/errors.ts";
 import type { CallContext } from "../services/context.ts";
 
@@ -43,6 +44,7 @@ export function configFrom(opts: DataOptions & { port?: number; host?: string })
 export async function withRuntime<T>(opts: DataOptions, fn: (rt: FullRuntime) => Promise<T>, runtimeOpts: RuntimeOptions = {}, create = false): Promise<T> {
   const config = configFrom(opts);
   if (!create) requireData(config);
+  const { createRuntime } = await import("../main.ts"); // loaded by the commands that need it, not by --help
   const rt = await createRuntime(config, { log: () => {}, notice: (msg) => process.stderr.write(`[smriti] ${msg}\n`), ...runtimeOpts });
   try {
     return await fn(rt);
