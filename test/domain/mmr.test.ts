@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { mmrOrder, type MmrItem } from "../../src/domain/retrieval/mmr.ts";
 import { isNearDuplicate, jaccard, similarity } from "../../src/domain/retrieval/similarity.ts";
+import { prng } from "../helpers/prng.ts";
 
 const item = (relevance: number, terms: string): MmrItem => ({ relevance, terms: new Set(terms.split(" ")) });
 
@@ -49,5 +50,18 @@ describe("similarity", () => {
     expect(isNearDuplicate({ terms: new Set(base) }, { terms: new Set([...base.slice(0, 8), "eleven", "twelve"]) })).toBe(false);
     expect(isNearDuplicate({ terms: new Set(base) }, { terms: new Set([...base, "eleven"]) })).toBe(true);
     expect(isNearDuplicate({ terms: new Set(base) }, { terms: new Set(base.slice(0, 5)) })).toBe(false);
+  });
+
+  it("the early-stopping check answers exactly as Jaccard >= threshold, at and around the boundary", () => {
+    const rng = prng(20261125);
+    const words = Array.from({ length: 60 }, (_, i) => `w${i}`);
+    for (let trial = 0; trial < 3000; trial++) {
+      const pickSet = () => new Set(words.filter(() => rng.next() < rng.pick([0.1, 0.3, 0.6, 0.9])));
+      const a = pickSet();
+      // Half the pairs are a small edit of the first set, so many sit near the threshold.
+      const b = rng.next() < 0.5 ? new Set([...a].filter(() => rng.next() < 0.9).concat(rng.pick(words))) : pickSet();
+      const threshold = rng.pick([0.5, 0.75, 0.8, 0.9, 1]);
+      expect(isNearDuplicate({ terms: a }, { terms: b }, threshold), `trial ${trial}`).toBe(jaccard(a, b) >= threshold);
+    }
   });
 });

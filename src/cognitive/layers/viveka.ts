@@ -2,6 +2,7 @@
 import { isNearDuplicate } from "../../domain/retrieval/similarity.ts";
 import { nudge, byScore, headSize } from "../evidence.ts";
 import { termsOf } from "../terms.ts";
+import type { ChunkRecord } from "../../ports/documents.ts";
 import type { Evidence, Layer } from "../types.ts";
 
 // Text that tries to instruct the reading model rather than inform it (prompt injection).
@@ -10,6 +11,14 @@ const INJECTION =
 
 export function looksLikeInjection(text: string): boolean {
   return INJECTION.test(text);
+}
+
+// Chunk rows are shared between recalls (the store keeps hot ones), so each is scanned once, not per recall.
+const scanned = new WeakMap<ChunkRecord, boolean>();
+function injectionIn(chunk: ChunkRecord): boolean {
+  let found = scanned.get(chunk);
+  if (found === undefined) scanned.set(chunk, (found = looksLikeInjection(chunk.text)));
+  return found;
 }
 
 export const viveka: Layer = {
@@ -26,7 +35,7 @@ export const viveka: Layer = {
     for (let i = 0; i < e.items.length; i++) {
       let item = e.items[i]!;
       if (i < head) {
-        if (looksLikeInjection(item.chunk.text)) {
+        if (injectionIn(item.chunk)) {
           ctx.count("injection_flagged");
           item = nudge(item, -injectionPenalty, "injection");
           changed = true;

@@ -26,8 +26,14 @@ export function similarity(a: Comparable, b: Comparable): number {
 export const NEAR_DUPLICATE_JACCARD = 0.8;
 
 export function isNearDuplicate(a: Comparable, b: Comparable, threshold = NEAR_DUPLICATE_JACCARD): boolean {
+  const [small, large] = a.terms.size <= b.terms.size ? [a.terms, b.terms] : [b.terms, a.terms];
   // Jaccard <= smaller / larger size, so sets of unlike sizes are told apart without intersecting them.
-  const [small, large] = a.terms.size <= b.terms.size ? [a.terms.size, b.terms.size] : [b.terms.size, a.terms.size];
-  if (small < threshold * large) return false;
-  return jaccard(a.terms, b.terms) >= threshold;
+  if (small.size < threshold * large.size) return false;
+  if (small.size === 0) return true;
+  // inter / (|a| + |b| - inter) >= t  <=>  inter >= t (|a| + |b|) / (1 + t): stop as soon as too many terms are missing,
+  // which for unlike chunks is after a few look-ups instead of the whole set (same answer as computing the Jaccard).
+  const needed = Math.ceil((threshold * (small.size + large.size)) / (1 + threshold) - 1e-9);
+  let missesLeft = small.size - needed;
+  for (const t of small) if (!large.has(t) && --missesLeft < 0) return false;
+  return true;
 }
