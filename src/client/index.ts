@@ -14,6 +14,8 @@ export type { SessionEvent, ResumeOptions } from "./sessions.ts";
 export type { SessionEventData, SessionEventType } from "../contract/events.ts";
 export type { Citation } from "../contract/citation.ts";
 export type { HealthSnapshot } from "../contract/health.ts";
+/** Every status a session can have (the enum GET /sessions filters by). */
+export { SessionStatus } from "../contract/background.ts";
 /** One row of GET /stream-events. */
 export type StreamEventInfo = ReturnType<typeof streamEventList>[number];
 

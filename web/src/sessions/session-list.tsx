@@ -1,6 +1,6 @@
 // The workspace's sessions, chat and background, newest first: status and health at a glance, filtered by status.
 import { useEffect, useState } from "react";
-import type { SmritiClient } from "../../../src/client/index.ts";
+import { SessionStatus, type SmritiClient } from "../../../src/client/index.ts";
 import { useClient } from "../api.ts";
 import { ErrorNote } from "../ui/error-note.tsx";
 import { Meter } from "../ui/meter.tsx";
@@ -8,7 +8,7 @@ import { go, href } from "../ui/route.ts";
 import { useAsync } from "../ui/use-async.ts";
 import { StartForm } from "./start-form.tsx";
 
-const STATUSES = ["idle", "queued", "running", "recovering", "awaiting_approval", "paused", "completed", "failed", "cancelled"] as const;
+const STATUSES = SessionStatus.options;
 type Status = (typeof STATUSES)[number];
 const REFRESH_MS = 5_000;
 type Page = Awaited<ReturnType<SmritiClient["listSessions"]>>;
