@@ -145,14 +145,24 @@ describe("a chat session", () => {
 describe("keyboard and contrast", () => {
   it("signs in, opens a new chat and sends a message with the keyboard alone", async () => {
     const page = await rig.browser.newPage();
+    const focused = (what: string) => page.evaluate(`document.activeElement?.${what} ?? ""`) as Promise<string>;
+    /** Presses Tab until `reached` holds for the focused element; fails with where the focus went if it never does. */
+    const tabTo = async (reached: () => Promise<boolean>, label: string) => {
+      for (let i = 0; i < 40; i++) {
+        if (await reached()) return;
+        await page.keyboard.press("Tab");
+      }
+      throw new Error(`Tab never reached ${label}; focus is on <${await focused("tagName")}> "${await focused("textContent")}"`);
+    };
     await page.goto(`${rig.c.url}/console/`);
-    await page.keyboard.type(rig.c.svc.token); // the token field has focus on arrival
+    await expect.poll(() => focused("id")).toBe("token"); // the token field has focus on arrival
+    await page.keyboard.type(rig.c.svc.token);
     await page.keyboard.press("Enter");
-    await page.getByRole("button", { name: "New chat" }).waitFor();
-    for (let i = 0; i < 20 && (await page.evaluate("document.activeElement?.textContent")) !== "New chat"; i++) await page.keyboard.press("Tab");
+    await page.getByRole("button", { name: "New chat" }).waitFor({ timeout: 10_000 });
+    await tabTo(async () => (await focused("textContent")) === "New chat", "New chat");
     await page.keyboard.press("Enter");
-    await page.locator("#message").waitFor();
-    for (let i = 0; i < 40 && (await page.evaluate("document.activeElement?.id")) !== "message"; i++) await page.keyboard.press("Tab");
+    await page.locator("#message").waitFor({ timeout: 10_000 });
+    await tabTo(async () => (await focused("id")) === "message", "the message box");
     await page.keyboard.type("Who picked PostgreSQL?");
     await page.keyboard.press("Enter");
     await expect.poll(() => page.locator("li[data-kind=text]").textContent(), { timeout: 10_000 }).toContain("Alice");
