@@ -1,13 +1,4 @@
 // A chunk's BM25 terms as a set, built once per chunk object (viveka and dhyana both compare term sets).
-import type { ChunkRecord } from "../ports/documents.ts";
+import { perChunk } from "./per-chunk.ts";
 
-const cache = new WeakMap<ChunkRecord, ReadonlySet<string>>();
-
-export function termsOf(chunk: ChunkRecord): ReadonlySet<string> {
-  let terms = cache.get(chunk);
-  if (!terms) {
-    terms = new Set(chunk.terms === "" ? [] : chunk.terms.split(" "));
-    cache.set(chunk, terms);
-  }
-  return terms;
-}
+export const termsOf = perChunk((chunk): ReadonlySet<string> => new Set(chunk.terms === "" ? [] : chunk.terms.split(" ")));

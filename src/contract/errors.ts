@@ -1,5 +1,6 @@
 // One error type with stable codes; HTTP renders {"error": {...}}, MCP returns isError results.
 import { z } from "zod";
+import { limits } from "./limits.ts";
 
 /** Every code a client may branch on, with the HTTP status it maps to. */
 export const errorStatus = {
@@ -57,6 +58,11 @@ export const ErrorBody = z
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** Turns a zod failure into the invalid_request error clients see; union failures list each branch's field issues. */
+/** A request body over limits.maxBodyBytes, whoever counted it (the table's JSON reader or MCP's limit). */
+export function bodyTooLarge(): AppError {
+  return new AppError("payload_too_large", `request body exceeds ${limits.maxBodyBytes} bytes`);
+}
+
 export function validationError(error: z.ZodError): AppError {
   const issues = flatten(error.issues, []);
   const first = issues[0];

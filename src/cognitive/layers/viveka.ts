@@ -1,8 +1,8 @@
 // viveka (discernment): tells good evidence from bad. Near-duplicates of better evidence and injection-like text sink.
 import { isNearDuplicate } from "../../domain/retrieval/similarity.ts";
 import { nudge, byScore, headSize } from "../evidence.ts";
+import { perChunk } from "../per-chunk.ts";
 import { termsOf } from "../terms.ts";
-import type { ChunkRecord } from "../../ports/documents.ts";
 import type { Evidence, Layer } from "../types.ts";
 
 // Text that tries to instruct the reading model rather than inform it (prompt injection).
@@ -14,12 +14,7 @@ export function looksLikeInjection(text: string): boolean {
 }
 
 // Chunk rows are shared between recalls (the store keeps hot ones), so each is scanned once, not per recall.
-const scanned = new WeakMap<ChunkRecord, boolean>();
-function injectionIn(chunk: ChunkRecord): boolean {
-  let found = scanned.get(chunk);
-  if (found === undefined) scanned.set(chunk, (found = looksLikeInjection(chunk.text)));
-  return found;
-}
+const injectionIn = perChunk((chunk) => looksLikeInjection(chunk.text));
 
 export const viveka: Layer = {
   id: "viveka",

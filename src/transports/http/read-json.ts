@@ -4,15 +4,13 @@
 // the largest single cost of a small recall over HTTP.
 import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
-import { AppError } from "../../contract/errors.ts";
+import { AppError, bodyTooLarge } from "../../contract/errors.ts";
 import { limits } from "../../contract/limits.ts";
-
-const tooLarge = () => new AppError("payload_too_large", `request body exceeds ${limits.maxBodyBytes} bytes`);
 
 export async function readJson(c: Context): Promise<unknown> {
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/(.+\+)?json\b/i.test(type)) throw new AppError("unsupported_media_type", "send Content-Type: application/json");
-  if (Number(c.req.header("content-length") ?? 0) > limits.maxBodyBytes) throw tooLarge();
+  if (Number(c.req.header("content-length") ?? 0) > limits.maxBodyBytes) throw bodyTooLarge();
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   const text = await readLimited(incoming ?? (c.req.raw.body as unknown as AsyncIterable<Uint8Array> | null));
   try {
@@ -28,7 +26,7 @@ async function readLimited(body: AsyncIterable<Uint8Array> | null): Promise<stri
   let size = 0;
   for await (const part of body) {
     size += part.byteLength;
-    if (size > limits.maxBodyBytes) throw tooLarge();
+    if (size > limits.maxBodyBytes) throw bodyTooLarge();
     parts.push(part);
   }
   return Buffer.concat(parts).toString("utf8");

@@ -2,7 +2,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Env, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { AppError } from "../../contract/errors.ts";
+import { AppError, bodyTooLarge } from "../../contract/errors.ts";
 import { limits } from "../../contract/limits.ts";
 import type { Runtime } from "../../runtime.ts";
 import { createMcpServer } from "./server.ts";
@@ -12,10 +12,15 @@ export const MCP_PATH = "/mcp";
 /** Mounts POST /mcp (and 405s for GET/DELETE); /mcp sits outside /v1, so it authenticates here itself. Errors go to the app's onError. */
 export function mountMcpHttp<E extends Env>(app: Hono<E>, runtime: Runtime): void {
   // The table's routes count their bodies as they read them; MCP's SDK reads its own, so the limit stands in front of it.
-  const tooLarge = () => {
-    throw new AppError("payload_too_large", `request body exceeds ${limits.maxBodyBytes} bytes`);
-  };
-  app.use(MCP_PATH, bodyLimit({ maxSize: limits.maxBodyBytes, onError: tooLarge }));
+  app.use(
+    MCP_PATH,
+    bodyLimit({
+      maxSize: limits.maxBodyBytes,
+      onError: () => {
+        throw bodyTooLarge();
+      },
+    }),
+  );
   app.post(MCP_PATH, async (c) => {
     const call = await runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id"));
     const server = createMcpServer(runtime, call);

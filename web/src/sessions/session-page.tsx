@@ -4,6 +4,7 @@ import type { SmritiClient } from "../../../src/client/index.ts";
 import { useClient } from "../api.ts";
 import { ErrorNote } from "../ui/error-note.tsx";
 import { go, href } from "../ui/route.ts";
+import { useAction } from "../ui/use-action.ts";
 import { useAsync } from "../ui/use-async.ts";
 import { HealthPanel } from "./health-panel.tsx";
 import { Composer } from "./composer.tsx";
@@ -17,39 +18,25 @@ export function SessionPage({ kind, sessionId }: { kind: SessionKind; sessionId:
   const client = useClient();
   const stream = useSessionStream(sessionId);
   const [debug, setDebug] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(undefined);
   const detail = useAsync<Detail>(() => loadDetail(client, kind, sessionId), [kind, sessionId, stream.timeline.state?.status]);
   const health = useHealth(kind === "background" ? sessionId : null, detail.data?.kind === "background" ? detail.data.health : null);
   const state = stream.timeline.state;
 
-  /** Runs an action; a streamed one feeds its events into the timeline as they come. */
-  const act = async (run: () => Promise<void>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await run();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  /** Runs an operator's action; a streamed one feeds its events into the timeline as they come. */
+  const { busy, error, start: act } = useAction((run: () => Promise<void>) => run());
+  /** A new session from a point of this one (chat: /branch; background: /resume with the point), then opens it. */
+  const branchFrom = (point: { from_event_id: string } | { resume_cursor: string }) =>
+    act(async () => {
+      const next = kind === "chat" ? await client.branchChatSession(sessionId, point) : await client.resumeSession(sessionId, point);
+      go("sessions", kind, next.session.session_id);
+    });
   const drain = async (events: AsyncIterable<Parameters<typeof stream.feed>[0]>) => {
     for await (const e of events) stream.feed(e);
   };
   const actions: RowActions = {
     busy,
-    branch: (eventId) =>
-      act(async () => {
-        const next = kind === "chat" ? await client.branchChatSession(sessionId, { from_event_id: eventId }) : await client.resumeSession(sessionId, { from_event_id: eventId });
-        go("sessions", kind, next.session.session_id);
-      }),
-    resumeFrom: (cursor) =>
-      act(async () => {
-        const next = kind === "chat" ? await client.branchChatSession(sessionId, { resume_cursor: cursor }) : await client.resumeSession(sessionId, { resume_cursor: cursor });
-        go("sessions", kind, next.session.session_id);
-      }),
+    branch: (eventId) => branchFrom({ from_event_id: eventId }),
+    resumeFrom: (cursor) => branchFrom({ resume_cursor: cursor }),
     decide: (requestId, decision) =>
       act(async () => {
         if (kind === "chat") await drain(client.decideApproval(sessionId, requestId, decision));

@@ -1,33 +1,25 @@
 // Starts a background session with a health policy: the budgets an operator cares about most, and what crossing one does.
-import { useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { useClient } from "../api.ts";
 import { ErrorNote } from "../ui/error-note.tsx";
+import { useAction } from "../ui/use-action.ts";
 
 export function StartForm({ onStarted }: { onStarted: (sessionId: string) => void }) {
   const client = useClient();
-  const [error, setError] = useState<unknown>(undefined);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
+  const { busy, error, start } = useAction(async (input: Parameters<typeof client.startSession>[0]) => onStarted((await client.startSession(input)).session.session_id));
+  const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const num = (name: string) => (f.get(name) === "" || f.get(name) === null ? undefined : Number(f.get(name)));
     const budgets = Object.fromEntries(["min_score", "max_total_tokens", "max_failed_tool_calls", "max_runtime_minutes"].map((k) => [k, num(k)]).filter(([, v]) => v !== undefined));
-    setBusy(true);
-    try {
-      const started = await client.startSession({
-        task: String(f.get("task") ?? ""),
-        approval_mode: f.get("approval_mode") as "never" | "on-write" | "always",
-        metadata: { policy: { health: { action: f.get("action") as "pause" | "approval", ...budgets }, enforcement: { mode: f.get("mode") as "enforce" | "observe" } } },
-      });
-      onStarted(started.session.session_id);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    start({
+      task: String(f.get("task") ?? ""),
+      approval_mode: f.get("approval_mode") as "never" | "on-write" | "always",
+      metadata: { policy: { health: { action: f.get("action") as "pause" | "approval", ...budgets }, enforcement: { mode: f.get("mode") as "enforce" | "observe" } } },
+    });
   };
   return (
-    <form className="panel start" onSubmit={(e) => void submit(e)} aria-label="Start a background session">
+    <form className="panel start" onSubmit={submit} aria-label="Start a background session">
       <label>Task <textarea name="task" required rows={2} placeholder="What should the agent do?" /></label>
       <div className="grid">
         <label>Approvals <select name="approval_mode" defaultValue="on-write"><option value="never">never</option><option value="on-write">on write</option><option value="always">always</option></select></label>
