@@ -1,4 +1,5 @@
 // Runtime configuration from flags and environment, validated once at start-up.
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
@@ -14,6 +15,7 @@ const Env = z.object({
   SMRITI_SESSION_HEARTBEAT_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
   SMRITI_MAX_RUNNING_SESSIONS: z.coerce.number().int().min(1).max(10_000).default(256),
   SMRITI_CONSOLE_DIR: z.string().optional(),
+  SMRITI_INGEST_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   SMRITI_AUTOTUNE_MINUTES: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().min(0).default(30)),
 });
 
@@ -36,6 +38,8 @@ export interface Config {
   maxRunningSessions: number;
   /** The server's automatic tuner checks for new feedback this often; 0 = off. */
   autoTuneMinutes: number;
+  /** Worker threads that chunk, tokenize and embed ingested documents; 0 = on the request loop. */
+  ingestWorkers: number;
   /** The console's built files (web/dist, made by `npm ci`'s prepare step), served at /console. */
   consoleDir: string;
   env: NodeJS.ProcessEnv;
@@ -55,6 +59,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | unde
     sessionsDir: resolve(dataDir, "sessions"),
     multiTenant: e.SVC_MULTI_TENANT === "1",
     synchronous: e.SMRITI_SYNC,
+    // One core stays with the loop that writes and serves; the rest analyse (at least one worker, at most four).
+    ingestWorkers: e.SMRITI_INGEST_WORKERS ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
     denseKnn: e.SMRITI_DENSE_KNN === "" ? null : e.SMRITI_DENSE_KNN === "1",
     autoTuneMinutes: e.SMRITI_AUTOTUNE_MINUTES,
     heartbeatMs: e.SMRITI_SESSION_HEARTBEAT_MS,

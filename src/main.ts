@@ -31,6 +31,7 @@ import { GroundedEvalService } from "./services/answering/grounded-eval.ts";
 import { IngestService } from "./services/memory/ingest.ts";
 import { MemoryService } from "./services/memory/memory.ts";
 import { createAutoTuner, type AutoTuner } from "./services/jobs/auto-tune.ts";
+import { IngestPool } from "./services/memory/ingest-pool.ts";
 import { startReembedder, type Reembedder } from "./services/jobs/reembed.ts";
 import { defaultRetrievalConfig, type RetrievalConfig } from "./search/retrieval-config.ts";
 import { Retriever } from "./search/retriever.ts";
@@ -117,7 +118,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   if (opts.background) cognitive.startFlushing();
   const memory = new MemoryService(store, retriever, clock, cognitive.pipeline);
   let reembed: Reembedder | null = null;
-  const ingest = new IngestService(store, embedder, clock, log, () => reembed?.kick());
+  const pool = config.ingestWorkers > 0 ? new IngestPool(config.ingestWorkers, embedder?.portable ?? null) : null;
+  const ingest = new IngestService(store, embedder, clock, log, () => reembed?.kick(), pool);
   const audit = new AuditService(store, clock);
   const words = embedder && "similarity" in embedder ? (embedder as Embedder & WordSimilarity) : null; // GloVe's word vectors; a neural embedder has none
   const grounded = new GroundedService(retriever, audit, clock, cognitive.pipeline, { similar: words ? (a, b) => words.similarity(a, b) : undefined, tag: posTags });
@@ -198,6 +200,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       await autoTuner?.stop();
       await cognitive.stop();
       await reembed?.stop();
+      await ingest.close();
       await store.close();
     },
   };

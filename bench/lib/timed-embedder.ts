@@ -15,6 +15,11 @@ export class TimedEmbedder implements Embedder {
     return this.inner.dimensions;
   }
 
+  /** Ingest workers rebuild the inner embedder: their time is not counted here (it is off the loop). */
+  get portable(): Embedder["portable"] {
+    return this.inner.portable;
+  }
+
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     const t0 = performance.now();
     try {

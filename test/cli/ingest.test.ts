@@ -108,6 +108,22 @@ describe("smriti ingest", { timeout: 120_000 }, () => {
     expect((JSON.parse(res.stdout) as IngestSummary).failed).toEqual([{ source_path: "missing.md", error: "no such file or directory" }]);
   });
 
+  it("ingests long files on its ingest workers (GloVe vectors included) and exits by itself", async () => {
+    const big = join(root, "big");
+    const section = (i: number) => `## Part ${i}\n\nThe glimmerwort ledger entry ${i} records a harbour crossing at dawn.\n`;
+    for (const name of ["a", "b", "c", "d", "e"]) {
+      mkdirSync(join(big, "docs"), { recursive: true });
+      writeFileSync(join(big, "docs", `${name}.md`), `# ${name}\n\n${Array.from({ length: 80 }, (_, i) => section(i)).join("\n")}`);
+    }
+    const env = { ...process.env, SMRITI_INGEST_WORKERS: "2" };
+    const bigData = join(root, "big-data");
+    const s = await runJson<IngestSummary>(["ingest", "docs", "--json", "--data", bigData], { cwd: big, env });
+    expect(s.ingested.map((r) => r.source_path)).toEqual(["docs/a.md", "docs/b.md", "docs/c.md", "docs/d.md", "docs/e.md"]);
+    expect(s.ingested.every((r) => r.chunks >= 40)).toBe(true);
+    const found = await runJson<{ hits: Hit[]; mode: string }>(["recall", "glimmerwort harbour crossing", "--json", "--mode", "hybrid", "--data", bigData], { cwd: big, env });
+    expect(found.hits[0]?.text_span).toContain("glimmerwort");
+  });
+
   it("finds ingested content with a citation, and not after forget", async () => {
     const { hits } = await recall("zephyrquartz quorum");
     expect(hits[0]).toMatchObject({ source_path: "notes/guide.md", anchor: "Guide", chunk_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) as unknown });

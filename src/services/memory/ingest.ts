@@ -2,16 +2,17 @@
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { AppError } from "../../contract/errors.ts";
 import type { IngestRequest, IngestResponse } from "../../contract/memory.ts";
-import { chunkDocument, inferKind } from "../../domain/text/chunk.ts";
+import { inferKind, type DocumentKind } from "../../domain/text/chunk.ts";
 import { contentHash } from "../../domain/text/hash.ts";
-import { tokenize } from "../../domain/text/tokenize.ts";
 import type { ChunkInput, DocumentWrite, NewVectors } from "../../ports/documents.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { Embedder } from "../../ports/embedding.ts";
 import type { EventDraft } from "../../ports/audit-log.ts";
 import type { AuditLog } from "../../ports/audit-log.ts";
 import type { DocumentStore } from "../../ports/documents.ts";
+import { analyseDocument } from "./analyse.ts";
 import { looksBinary } from "./binary.ts";
+import type { Analysis, IngestPool } from "./ingest-pool.ts";
 import { draftEvent } from "../audit/audit.ts";
 import { citationOf } from "./citations.ts";
 import type { Citation } from "../../contract/citation.ts";
@@ -19,6 +20,8 @@ import type { CallContext } from "../context.ts";
 
 /** Work between yields to the event loop, so one large ingest never stalls other callers for long. */
 const SLICE = 256;
+/** Shorter documents are analysed inline: a worker round trip costs more than chunking a note. */
+const POOL_MIN_CHARS = 4096;
 
 export class IngestService {
   constructor(
@@ -28,7 +31,14 @@ export class IngestService {
     private readonly log: (msg: string) => void = () => {},
     /** Called when vectors could not be computed now; the background job fills them later. */
     private readonly onDeferred: () => void = () => {},
+    /** Worker threads for chunk, tokenize and embed; null analyses on the calling loop. */
+    private pool: IngestPool | null = null,
   ) {}
+
+  /** Stops the ingest workers. */
+  async close(): Promise<void> {
+    await this.pool?.close();
+  }
 
   /** With `call`, a memory.ingest audit event is written in the same transaction as the chunks. */
   async ingest(workspaceId: string, req: IngestRequest, call?: CallContext): Promise<IngestResponse> {
@@ -60,18 +70,13 @@ export class IngestService {
       return { result, write: null, audit: event(result) || undefined };
     }
 
-    const chunks: ChunkInput[] = [];
-    for (const [i, c] of chunkDocument(req.content, kind).entries()) {
-      if (i > 0 && i % SLICE === 0) await yieldToLoop();
-      const section = kind === "markdown" && !/^L\d+-L\d+$/.test(c.anchor) ? `${c.anchor}\n` : "";
-      chunks.push({ chunkHash: c.hash, anchor: c.anchor, start: c.start, end: c.end, text: c.text, terms: tokenize(section + c.text) });
-    }
+    const { chunks, vectors: computed } = await this.analyse(req.content, kind);
     const oldHashes = new Set(oldChunks.map((c) => c.chunkHash));
     const newHashes = new Set(chunks.map((c) => c.chunkHash));
     const added = chunks.filter((c) => !oldHashes.has(c.chunkHash));
     let deduplicated = 0;
     for (const hash of new Set(added.map((c) => c.chunkHash))) if (await this.store.hasChunkHash(workspaceId, hash)) deduplicated++;
-    const vectors = await this.embedMissing(added);
+    const vectors = await this.embedMissing(added, computed && new Map(chunks.map((c, i) => [c.chunkHash, computed[i]!])));
     const result: IngestResponse = {
       source_path: sourcePath,
       document_hash: documentHash,
@@ -97,12 +102,38 @@ export class IngestService {
     return { write: write ?? undefined, citations: chunks.map((c) => citationOf({ ...c, sourcePath }, 1, now)) };
   }
 
-  /** Embeds texts the cache lacks; on embedder failure the ingest still lands and the background job fills vectors later. */
-  private async embedMissing(chunks: readonly ChunkInput[]): Promise<NewVectors | undefined> {
+  /** Chunks and terms (and vectors, when the pool embeds) from a worker, or from this loop in slices. */
+  private async analyse(content: string, kind: DocumentKind): Promise<Analysis> {
+    if (this.pool && content.length >= POOL_MIN_CHARS) {
+      try {
+        return await this.pool.analyse(content, kind);
+      } catch (err) {
+        this.log(`ingest workers failed, analysing on the request loop from now on: ${(err as Error).message}`);
+        void this.pool.close();
+        this.pool = null;
+      }
+    }
+    const chunks: ChunkInput[] = [];
+    for (const chunk of analyseDocument(content, kind)) {
+      if (chunks.length > 0 && chunks.length % SLICE === 0) await yieldToLoop();
+      chunks.push(chunk);
+    }
+    return { chunks, vectors: null };
+  }
+
+  /**
+   * Embeds texts the cache lacks (taking them from `computed` when a worker already did); on embedder failure the ingest
+   * still lands and the background job fills vectors later.
+   */
+  private async embedMissing(chunks: readonly ChunkInput[], computed: ReadonlyMap<string, Float32Array> | null): Promise<NewVectors | undefined> {
     if (!this.embedder || chunks.length === 0) return undefined;
     const have = await this.store.getEmbeddings(this.embedder.id, chunks.map((c) => c.chunkHash));
     const todo = [...new Map(chunks.filter((c) => !have.has(c.chunkHash)).map((c) => [c.chunkHash, c.text])).entries()];
     const byHash = new Map<string, Float32Array>();
+    if (computed) {
+      for (const [hash] of todo) byHash.set(hash, computed.get(hash)!);
+      return { embedderId: this.embedder.id, byHash };
+    }
     try {
       for (let i = 0; i < todo.length; i += SLICE) {
         const slice = todo.slice(i, i + SLICE);
