@@ -1,12 +1,33 @@
 // Test runner settings: real processes and sockets, so generous timeouts; the GloVe cache is built once up front.
+// Two passes: every test on the embedded SQLite store, then the service-level tests again on PostgreSQL (a schema per
+// test service; global-setup starts the server), when one is installed or SMRITI_TEST_DATABASE_URL names one.
 import { defineConfig } from "vitest/config";
+import { postgresBinDir } from "./test/helpers/postgres-cluster.ts";
+
+const postgres = Boolean(process.env["SMRITI_TEST_DATABASE_URL"] || postgresBinDir());
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",
+    projects: [
+      { extends: true, test: { name: "sqlite", include: ["test/**/*.test.ts"] } },
+      ...(postgres
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: "postgres",
+                include: ["test/{http,sessions,grounded,knowledge,cognitive,mcp,streams,memory}/**/*.test.ts"],
+                // Tampering edits a copied SQLite file: the chain checks themselves run on both stores in the store suite.
+                exclude: ["test/grounded/tamper.test.ts"],
+                env: { SMRITI_TEST_STORE: "postgres" },
+              },
+            },
+          ]
+        : []),
+    ],
   },
 });

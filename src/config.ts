@@ -15,6 +15,11 @@ const Env = z.object({
   SMRITI_SESSION_HEARTBEAT_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
   SMRITI_MAX_RUNNING_SESSIONS: z.coerce.number().int().min(1).max(10_000).default(256),
   SMRITI_CONSOLE_DIR: z.string().optional(),
+  SMRITI_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "a postgres:// or postgresql:// URL")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   SMRITI_INGEST_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   SMRITI_AUTOTUNE_MINUTES: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().min(0).default(30)),
 });
@@ -24,6 +29,8 @@ export interface Config {
   host: string;
   dataDir: string;
   dbFile: string;
+  /** PostgreSQL instead of the SQLite file in dataDir (SMRITI_DATABASE_URL). */
+  databaseUrl: string | null;
   multiTenant: boolean;
   synchronous: "normal" | "full";
   /** Hybrid recall also takes nearest neighbours from a scan of every vector; null = decide by embedder. */
@@ -55,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | unde
     host: flags.host ?? e.SMRITI_HOST,
     dataDir,
     dbFile: resolve(dataDir, "smriti.db"),
+    databaseUrl: e.SMRITI_DATABASE_URL ?? null,
     policyDir: resolve(e.SMRITI_POLICY_DIR ?? resolve(dataDir, "policies")),
     sessionsDir: resolve(dataDir, "sessions"),
     multiTenant: e.SVC_MULTI_TENANT === "1",
@@ -68,4 +76,16 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | unde
     consoleDir: resolve(e.SMRITI_CONSOLE_DIR ?? fileURLToPath(new URL("../web/dist", import.meta.url))),
     env,
   };
+}
+
+/** Where the data lives, for logs and messages: the SQLite file, or the PostgreSQL URL without its password. */
+export function describeStore(config: Config): string {
+  if (!config.databaseUrl) return config.dbFile;
+  try {
+    const url = new URL(config.databaseUrl);
+    if (url.password) url.password = "***";
+    return url.toString();
+  } catch {
+    return "postgres (unparseable URL)";
+  }
 }

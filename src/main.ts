@@ -104,7 +104,7 @@ export interface FullRuntime extends Runtime {
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<FullRuntime> {
   const log = opts.log ?? ((msg: string) => process.stderr.write(`[smriti] ${msg}\n`));
   const clock = opts.clock ?? systemClock;
-  const store = opts.store ?? openSqliteStore(config.dbFile, { synchronous: config.synchronous, backgroundCheckpoints: opts.background ?? false });
+  const store = opts.store ?? (await openStore(config, opts.background ?? false));
   await store.ensureWorkspace(DEFAULT_WORKSPACE, clock.now().getTime());
   const embedder = opts.embedder !== undefined ? opts.embedder : await createEmbedderFromEnv(config.env, { log: opts.notice ?? log });
   // The KNN leg was measured useless with GloVe (eval/results/dense-leg.json); a neural embedder's neighbours are worth the scan.
@@ -204,4 +204,11 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       await store.close();
     },
   };
+}
+
+/** The configured store: PostgreSQL when SMRITI_DATABASE_URL is set (pg loads only then), else the SQLite file. */
+export async function openStore(config: Config, background = false): Promise<Store> {
+  if (!config.databaseUrl) return openSqliteStore(config.dbFile, { synchronous: config.synchronous, backgroundCheckpoints: background });
+  const { openPostgresStore } = await import("./store/postgres/index.ts");
+  return openPostgresStore(config.databaseUrl);
 }

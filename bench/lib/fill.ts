@@ -8,7 +8,7 @@ import Database from "better-sqlite3";
 import type { BenchDocument } from "../corpus/documents.ts";
 import { progress } from "./log.ts";
 import { openRuntime } from "./runtime.ts";
-import { toBlob } from "../../src/store/sqlite/vector-blob.ts";
+import { toBlob } from "../../src/store/vector-blob.ts";
 import type { Embedder } from "../../src/ports/embedding.ts";
 
 export async function fillUnmeasured(dataDir: string, embedder: Embedder | null, docs: readonly BenchDocument[]): Promise<void> {

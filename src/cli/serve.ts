@@ -1,6 +1,7 @@
 // `smriti serve`: the HTTP API (with MCP at /mcp) on the embedded store; prints a first token on first start.
 import type { Command } from "commander";
 import { DEFAULT_WORKSPACE } from "../services/auth.ts";
+import { describeStore } from "../config.ts";
 import { addDataOption, configFrom, type DataOptions } from "./shared.ts";
 
 export function registerServe(program: Command): void {
@@ -11,7 +12,7 @@ export function registerServe(program: Command): void {
     .action(async (opts: DataOptions & { port?: number; host?: string }) => {
       const config = configFrom(opts);
       const log = (msg: string) => process.stderr.write(`[smriti] ${msg}\n`);
-      log(`data: ${config.dbFile}`);
+      log(`data: ${describeStore(config)}`);
       const [{ createRuntime }, { createHttpApp }, { mountConsole }, { listen }, { mountMcpHttp }] = await Promise.all([
         import("../main.ts"),
         import("../transports/http/app.ts"),

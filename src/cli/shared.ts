@@ -29,7 +29,7 @@ export const POINT_ELSEWHERE = "pass --data <dir> or set SMRITI_DATA_DIR";
 
 /** Fails with where it looked and how to point elsewhere when the data directory holds no database yet. */
 export function requireData(config: Config): void {
-  if (!existsSync(config.dbFile))
+  if (!config.databaseUrl && !existsSync(config.dbFile))
     throw new CliError(`no Smriti data in ${config.dataDir}: the CLI reads the data directory directly (the service's is where it was started); ${POINT_ELSEWHERE}`);
 }
 

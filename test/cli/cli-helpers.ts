@@ -1,5 +1,7 @@
 // Runs the real `smriti` command as a child process, and a real server, for the CLI tests.
 import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const BIN = fileURLToPath(new URL("../../bin/smriti.js", import.meta.url));
@@ -14,10 +16,17 @@ export interface CliResult {
   stderr: string;
 }
 
+/** On the PostgreSQL pass, a data directory a test service made names its schema (test/helpers/runtime.ts): use it too. */
+function withTestDatabase(args: readonly string[], env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const data = args.includes("--data") ? args[args.indexOf("--data") + 1] : env["SMRITI_DATA_DIR"];
+  const file = data && join(data, "test-database-url");
+  return file && existsSync(file) ? { ...env, SMRITI_DATABASE_URL: readFileSync(file, "utf8") } : env;
+}
+
 /** `input`, when given, is written to the command's stdin (then closed). */
 export function runCli(args: readonly string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env: opts.env ?? cliEnv(), stdio: [opts.input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env: withTestDatabase(args, opts.env ?? cliEnv()), stdio: [opts.input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
     if (opts.input !== undefined) child.stdin!.end(opts.input);
     let stdout = "";
     let stderr = "";

@@ -1,7 +1,7 @@
 // The inspection routes are advisory: calling every one of them (process included) changes no table and no learned tally.
-import Database from "better-sqlite3";
 import { afterEach, expect, it } from "vitest";
 import { LAYER_IDS } from "../../src/contract/cognitive-layers.ts";
+import { openDbReader, type DbReader } from "../helpers/db-reader.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
 let s: TestService;
@@ -10,17 +10,17 @@ afterEach(async () => s.cleanup());
 const TABLES = ["documents", "chunks", "events", "records", "cognitive_counters", "cognitive_records", "workspaces"];
 
 // Some tables are WITHOUT ROWID: rows compare as a sorted list of their JSON.
-const rows = (db: Database.Database, table: string) => db.prepare(`SELECT * FROM ${table}`).all().map((r) => JSON.stringify(r)).sort();
+const rows = async (db: DbReader, table: string) => (await db.all(`SELECT * FROM ${table}`)).map((r) => JSON.stringify(r)).sort();
 
 /** Every row of the memory, audit and cognitive tables, read through a second connection, plus the in-memory state. */
 async function snapshot(svc: TestService) {
-  const db = new Database(svc.config.dbFile, { readonly: true });
+  const db = await openDbReader(svc.config);
   try {
-    const tables = Object.fromEntries(TABLES.map((t) => [t, rows(db, t)]));
+    const tables = Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, await rows(db, t)])));
     const { cognitive } = svc.runtime;
     return { tables, karma: cognitive.karma.summary(), chitta: cognitive.impressions.summary(), counters: await cognitive.pipeline.counters.totals(), config: JSON.stringify(cognitive.pipeline.current) };
   } finally {
-    db.close();
+    await db.close();
   }
 }
 

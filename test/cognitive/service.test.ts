@@ -122,8 +122,8 @@ describe("side effects", () => {
     await ingestDuplicates(s);
     await s.runtime.memory.recall(s.workspaceId, { query: "write-ahead log crash durable" });
     await s.runtime.close();
-    const { openSqliteStore } = await import("../../src/store/sqlite/index.ts");
-    const reopened = openSqliteStore(s.config.dbFile);
+    const { openStore } = await import("../../src/main.ts");
+    const reopened = await openStore(s.config);
     try {
       const totals = await reopened.counterTotals({ since: Date.now() - 7 * 86_400_000 });
       expect(totals).toContainEqual({ workspaceId: s.workspaceId, layer: "viveka", counter: "chunks_demoted_duplicate", n: 1 });

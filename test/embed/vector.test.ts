@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cosine, dot, norm, normalize } from "../../src/domain/retrieval/vectors.ts";
-import { fromBlob, toBlob } from "../../src/store/sqlite/vector-blob.ts";
+import { fromBlob, toBlob } from "../../src/store/vector-blob.ts";
 
 describe("vector helpers", () => {
   it("normalize returns a unit-length copy and leaves the input untouched", () => {

@@ -2,7 +2,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AuditEvent } from "../../src/contract/audit.ts";
 import type { GroundedAnswerResponse, TrajectoryStep } from "../../src/contract/grounded.ts";
-import { loadConfig } from "../../src/config.ts";
 import { createRuntime } from "../../src/main.ts";
 import { createHttpApp } from "../../src/transports/http/app.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
@@ -82,7 +81,7 @@ describe("trajectory replay", () => {
   it("replays after a restart: a fresh runtime on the same data directory reproduces the recorded run", async () => {
     const original = await json<GroundedAnswerResponse>(svc.post("/v1/grounded/answer", { question: "How many keepers did the lighthouse have?" }), 200);
     await svc.runtime.close();
-    const runtime = await createRuntime(loadConfig({ SVC_MULTI_TENANT: "0" }, { data: svc.dataDir }), { embedder: null, log: () => {} });
+    const runtime = await createRuntime(svc.config, { embedder: null, log: () => {} });
     try {
       const restarted: TestService = { ...svc, app: createHttpApp(runtime), runtime };
       const events = await trajectory(original.trajectory_id, restarted);

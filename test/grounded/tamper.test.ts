@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventHash } from "../../src/domain/audit/event-hash.ts";
-import type { EventRow } from "../../src/store/sqlite/events.ts";
+import type { EventRow } from "../../src/store/rows.ts";
 import { runCli } from "../cli/cli-helpers.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { audit, FACTOIDS, ingestCorpus, json, UNRELATED } from "./support.ts";

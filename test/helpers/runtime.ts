@@ -1,5 +1,5 @@
 // Test harness: a real runtime on a temp SQLite vault, its Hono app, and a token, torn down by cleanup().
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig, type Config } from "../../src/config.ts";
@@ -7,6 +7,7 @@ import { createRuntime, type FullRuntime } from "../../src/main.ts";
 import type { Clock } from "../../src/ports/clock.ts";
 import type { Embedder } from "../../src/ports/embedding.ts";
 import { createHttpApp } from "../../src/transports/http/app.ts";
+import { freshSchemaUrl } from "./postgres.ts";
 
 export interface TestServiceOptions {
   /** Sets SVC_MULTI_TENANT=1 so tokens of other workspaces work. */
@@ -42,7 +43,8 @@ export interface TestService {
 
 export async function startTestService(opts: TestServiceOptions = {}): Promise<TestService> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "smriti-test-"));
-  const config = loadConfig({ SVC_MULTI_TENANT: opts.multiTenant ? "1" : "0", ...opts.env }, { data: dataDir });
+  const store = process.env["SMRITI_TEST_STORE"] === "postgres" ? { SMRITI_DATABASE_URL: await schemaOf(dataDir) } : {};
+  const config = loadConfig({ SVC_MULTI_TENANT: opts.multiTenant ? "1" : "0", ...store, ...opts.env }, { data: dataDir });
   const runtime = await createRuntime(config, { embedder: opts.embedder ?? null, log: process.env.SMRITI_TEST_LOG ? (m) => console.error(m) : () => {}, supervise: true, ...(opts.clock ? { clock: opts.clock } : {}) });
   const app = createHttpApp(runtime);
   const issueToken = async (workspace = opts.workspace ?? "default", actors: string[] = []) => {
@@ -75,4 +77,13 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** SMRITI_TEST_STORE=postgres runs the service tests on PostgreSQL: one schema per data directory, kept across restarts. */
+async function schemaOf(dataDir: string): Promise<string> {
+  const file = join(dataDir, "test-database-url");
+  if (existsSync(file)) return readFileSync(file, "utf8");
+  const url = await freshSchemaUrl();
+  writeFileSync(file, url);
+  return url;
 }

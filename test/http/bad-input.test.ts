@@ -1,10 +1,10 @@
 // Every operation of the table refuses bad input, bad credentials and foreign workspaces with the documented code, and writes nothing.
-import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { limits } from "../../src/contract/limits.ts";
 import { operations, type OperationId } from "../../src/contract/operations.ts";
 import { fillPath, pathParameters } from "../../src/contract/routes.ts";
 import { contentHash } from "../../src/domain/text/hash.ts";
+import { openDbReader, type DbReader } from "../helpers/db-reader.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
 interface Sample {
@@ -51,17 +51,16 @@ const SEED = "# Seed\n\nThe seed vault says the launch date is March 3, 2024.\n"
 let svc: TestService;
 let actorToken: string;
 let revokedToken: string;
-let db: Database.Database;
+let db: DbReader;
 
 /** Everything a write could touch: documents, chunks, the changes log and the audit log. */
-const fingerprint = () =>
-  db
-    .prepare(
-      `SELECT (SELECT COUNT(*) FROM documents) AS docs, (SELECT group_concat(document_hash) FROM documents) AS hashes,
-              (SELECT COUNT(*) FROM chunks) AS chunks, (SELECT COALESCE(MAX(seq), 0) FROM changes) AS changes,
-              (SELECT COUNT(*) FROM events) AS events, (SELECT COUNT(*) FROM forgotten) AS tombstones`,
-    )
-    .get();
+const fingerprint = async () => ({
+  hashes: await db.all("SELECT document_hash FROM documents ORDER BY source_path"),
+  chunks: await db.number("SELECT COUNT(*) FROM chunks"),
+  changes: await db.number("SELECT COALESCE(MAX(seq), 0) FROM changes"),
+  events: await db.number("SELECT COUNT(*) FROM events"),
+  tombstones: await db.number("SELECT COUNT(*) FROM forgotten"),
+});
 
 let before: unknown;
 
@@ -72,10 +71,10 @@ beforeAll(async () => {
   const revoked = await svc.issueToken("default");
   revokedToken = revoked.token;
   expect(await svc.runtime.auth.revoke(revoked.id)).toBe(true);
-  db = new Database(svc.config.dbFile, { readonly: true, fileMustExist: true });
+  db = await openDbReader(svc.config);
 });
 afterAll(async () => {
-  db.close();
+  await db.close();
   await svc.cleanup();
 });
 
@@ -105,12 +104,12 @@ describe.each(Object.keys(operations) as OperationId[])("%s", (id) => {
   const sample = samples[id];
   const isPost = op.method === "POST";
 
-  beforeAll(() => {
-    before = fingerprint();
+  beforeAll(async () => {
+    before = await fingerprint();
   });
   // Nothing below is accepted, so nothing may be written: not a document, chunk, tombstone or audit event.
-  afterEach(() => {
-    expect(fingerprint()).toEqual(before);
+  afterEach(async () => {
+    expect(await fingerprint()).toEqual(before);
   });
 
   if (isPost) {
@@ -202,34 +201,34 @@ async function acceptedInput(id: OperationId, as: Record<string, string>): Promi
 
 describe("other refusals", () => {
   let other: TestService;
-  let otherDb: Database.Database;
+  let otherDb: DbReader;
   beforeAll(async () => {
     other = await startTestService();
-    otherDb = new Database(other.config.dbFile, { readonly: true });
+    otherDb = await openDbReader(other.config);
   });
   afterAll(async () => {
-    otherDb.close();
+    await otherDb.close();
     await other.cleanup();
   });
-  const counts = () => otherDb.prepare("SELECT (SELECT COUNT(*) FROM documents) AS d, (SELECT COUNT(*) FROM chunks) AS c, (SELECT COUNT(*) FROM events) AS e").get();
+  const counts = async () => [await otherDb.number("SELECT COUNT(*) FROM documents"), await otherDb.number("SELECT COUNT(*) FROM chunks"), await otherDb.number("SELECT COUNT(*) FROM events")];
 
   it("422 binary_content for content with NUL bytes or mostly control characters, and nothing is written", async () => {
-    const start = counts();
+    const start = await counts();
     for (const content of ["PNG\u0000\u0001\u0002 header", "\u0001\u0002\u0003\u0004\u0005\u0006 binary-ish \u0007\u0008\u000e\u000f\u0010"]) {
       await expectError(await other.post("/v1/memory/ingest", { source_path: "img.png", content }), 422, "binary_content");
       expect(await other.runtime.store.getDocument(other.workspaceId, "img.png")).toBeUndefined();
-      expect(counts()).toEqual(start);
+      expect(await counts()).toEqual(start);
     }
     // Replacing an existing text source with binary keeps the old version.
     expect((await other.post("/v1/memory/ingest", { source_path: "notes.txt", content: "Plain text about ferns." })).status).toBe(200);
-    const after = counts();
+    const after = await counts();
     await expectError(await other.post("/v1/memory/ingest", { source_path: "notes.txt", content: "\u0000\u0000" }), 422, "binary_content");
-    expect(counts()).toEqual(after);
+    expect(await counts()).toEqual(after);
     expect((await other.runtime.store.getDocument(other.workspaceId, "notes.txt"))?.content).toBe("Plain text about ferns.");
   });
 
   it("400 for empty content, empty or blank queries, intents and questions", async () => {
-    const start = counts();
+    const start = await counts();
     await expectError(await other.post("/v1/memory/ingest", { source_path: "e.md", content: "" }), 400, "invalid_request");
     for (const query of ["", "   ", "\n\t"]) {
       await expectError(await other.post("/v1/memory/recall", { query }), 400, "invalid_request");
@@ -237,7 +236,7 @@ describe("other refusals", () => {
       await expectError(await other.post("/v1/grounded/answer", { question: query }), 400, "invalid_request");
     }
     await expectError(await other.post("/v1/memory/recall", {}), 400, "invalid_request");
-    expect(counts()).toEqual(start);
+    expect(await counts()).toEqual(start);
   });
 
   it("400 for out-of-range numbers and bad filters", async () => {

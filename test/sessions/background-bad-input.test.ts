@@ -1,8 +1,8 @@
 // Every background-session route refuses a missing or bad token, another workspace's session, an unknown one,
 // malformed JSON, wrong types and oversize bodies with a stable code, and writes nothing for a refused request.
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { limits } from "../../src/contract/limits.ts";
+import { openDbReader, type DbReader } from "../helpers/db-reader.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { startBackground, waitFor } from "./background-support.ts";
 import { errorCode, expectNotFound, expectUnauthorized } from "./support.ts";
@@ -14,18 +14,18 @@ describe("background session routes refuse bad requests", () => {
   let svc: TestService;
   let foreign: string;
   let sid: string;
-  let db: Database.Database;
-  const written = () => (db.prepare("SELECT (SELECT COUNT(*) FROM stream_events) + (SELECT COUNT(*) FROM sessions) AS n").get() as { n: number }).n;
+  let db: DbReader;
+  const written = () => db.number("SELECT (SELECT COUNT(*) FROM stream_events) + (SELECT COUNT(*) FROM sessions)");
   const code = errorCode;
   beforeAll(async () => {
     svc = await startTestService({ multiTenant: true, env: { SMRITI_SESSION_HEARTBEAT_MS: "100" } });
     foreign = (await svc.issueToken("other-team")).token;
     sid = (await startBackground(svc, { task: "t", engine: "command", command: ["sh", "-c", "echo done"], approval_mode: "never" })).session.session_id;
     await waitFor(svc, sid, ["completed"]);
-    db = new Database(svc.config.dbFile, { readonly: true });
+    db = await openDbReader(svc.config);
   });
   afterAll(async () => {
-    db.close();
+    await db.close();
     await svc.cleanup();
   });
 
@@ -43,22 +43,22 @@ describe("background session routes refuse bad requests", () => {
     ] as const;
 
   it("401 without a token or with a bad one, for every route", async () => {
-    const before = written();
+    const before = await written();
     await expectUnauthorized(svc, routes());
-    expect(written()).toBe(before);
+    expect(await written()).toBe(before);
   });
 
   it("404 for another workspace's session and for an unknown one, on every session route", async () => {
-    const before = written();
+    const before = await written();
     await expectNotFound(svc, routes().slice(2), sid, foreign);
     // The other workspace's list does not show it.
     const theirs = (await (await svc.app.request("/sessions", { headers: { authorization: `Bearer ${foreign}` } })).json()) as { sessions: unknown[] };
     expect(theirs.sessions).toEqual([]);
-    expect(written()).toBe(before);
+    expect(await written()).toBe(before);
   });
 
   it("400 for malformed JSON and wrong types, 413 for an oversize body, on every POST; 400 for bad list parameters", async () => {
-    const before = written();
+    const before = await written();
     const wrong: Record<string, object> = {
       "/sessions": { task: 42, max_retries: "many" },
       pause: { force: true },
@@ -77,11 +77,11 @@ describe("background session routes refuse bad requests", () => {
     expect(await code(await svc.get("/sessions", { cursor: "page-2" }))).toEqual([400, "invalid_cursor"]);
     expect(await code(await svc.get("/sessions", { limit: "0" }))).toEqual([400, "invalid_request"]);
     expect(await code(await svc.get("/sessions/not-a-session"))).toEqual([400, "invalid_request"]);
-    expect(written()).toBe(before);
+    expect(await written()).toBe(before);
   });
 
   it("409 for transitions the state table does not allow, 404 for an unknown approval, writing nothing", async () => {
-    const before = written();
+    const before = await written();
     expect(await code(await svc.post(`/sessions/${sid}/pause`, {}))).toEqual([409, "invalid_transition"]);
     expect(await code(await svc.post(`/sessions/${sid}/resume`, {}))).toEqual([409, "invalid_transition"]);
     expect(await code(await svc.post(`/sessions/${sid}/cancel`, {}))).toEqual([409, "invalid_transition"]);
@@ -89,6 +89,6 @@ describe("background session routes refuse bad requests", () => {
     expect(await code(await svc.post(`/sessions/${sid}/resume`, { from_event_id: `${UNKNOWN}/1` }))).toEqual([400, "event_not_in_session"]);
     expect(await code(await svc.post(`/sessions/${sid}/resume`, { from_event_id: `${sid}/9999` }))).toEqual([404, "not_found"]);
     expect(await code(await svc.post(`/sessions/${sid}/resume`, { resume_cursor: "rc1.garbage!" }))).toEqual([400, "invalid_cursor"]);
-    expect(written()).toBe(before);
+    expect(await written()).toBe(before);
   });
 });

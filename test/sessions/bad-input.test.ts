@@ -1,9 +1,9 @@
 // Every session route refuses bad input, missing and foreign tokens, unknown sessions and a message during a running
 // turn with a stable code, and logs nothing for a refused request.
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { limits } from "../../src/contract/limits.ts";
 import { openSse, startChatServer, type ChatServer } from "../helpers/chat-server.ts";
+import { openDbReader, type DbReader } from "../helpers/db-reader.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { createSession, errorCode, expectNotFound, expectUnauthorized, readSse } from "./support.ts";
 
@@ -13,18 +13,18 @@ describe("session routes refuse bad requests", () => {
   let svc: TestService;
   let foreign: string;
   let sid: string;
-  let db: Database.Database;
-  const logged = () => (db.prepare("SELECT COUNT(*) AS n FROM stream_events").get() as { n: number }).n;
+  let db: DbReader;
+  const logged = () => db.number("SELECT COUNT(*) FROM stream_events");
   const code = errorCode;
   beforeAll(async () => {
     wire = await startChatServer();
     svc = await startTestService({ multiTenant: true, env: { SMRITI_LLM_PROVIDER: "openai", SMRITI_LLM_BASE_URL: wire.base } });
     foreign = (await svc.issueToken("other-team")).token;
     sid = await createSession(svc);
-    db = new Database(svc.config.dbFile, { readonly: true });
+    db = await openDbReader(svc.config);
   });
   afterAll(async () => {
-    db.close();
+    await db.close();
     await svc.cleanup();
     await wire.close();
   });
@@ -41,19 +41,19 @@ describe("session routes refuse bad requests", () => {
     ] as const;
 
   it("401 without a token or with a bad one, for every route", async () => {
-    const before = logged();
+    const before = await logged();
     await expectUnauthorized(svc, routes());
-    expect(logged()).toBe(before);
+    expect(await logged()).toBe(before);
   });
 
   it("404 for another workspace's session and for an unknown one, on every session route", async () => {
-    const before = logged();
+    const before = await logged();
     await expectNotFound(svc, routes().slice(1), sid, foreign);
-    expect(logged()).toBe(before);
+    expect(await logged()).toBe(before);
   });
 
   it("400 for malformed JSON and wrong types, 413 for an oversize body, on every POST", async () => {
-    const before = logged();
+    const before = await logged();
     const wrong: Record<string, object> = {
       "/chat/sessions": { permission_mode: "root", tool_timeout_ms: "soon" },
       branch: { from_event_id: 12 },
@@ -69,7 +69,7 @@ describe("session routes refuse bad requests", () => {
     }
     expect(await code(await svc.get(`/sessions/${sid}/events/stream`, { follow: "perhaps" }))).toEqual([400, "invalid_request"]);
     expect(await code(await svc.get("/chat/sessions/not-a-session"))).toEqual([400, "invalid_request"]);
-    expect(logged()).toBe(before);
+    expect(await logged()).toBe(before);
   });
 
   it("409 turn_in_progress for a message or a decision while a turn runs, and a bad Last-Event-ID is refused", async () => {
@@ -80,9 +80,9 @@ describe("session routes refuse bad requests", () => {
     });
     const first = await svc.post(`/chat/sessions/${sid}/messages`, { message: "slow one" });
     await new Promise((r) => setTimeout(r, 100));
-    const before = logged();
+    const before = await logged();
     expect(await code(await svc.post(`/chat/sessions/${sid}/messages`, { message: "another" }))).toEqual([409, "turn_in_progress"]);
-    expect(logged()).toBe(before);
+    expect(await logged()).toBe(before);
     release();
     const events = await readSse(first);
     expect(events.at(-1)!.event).toBe("completed");

@@ -1,7 +1,7 @@
 // The SQLite adapter's hot chunk rows: least recently used out, never handed to another workspace, shared rows frozen.
 import { expect, it } from "vitest";
 import type { ChunkRecord } from "../../src/ports/documents.ts";
-import { ChunkCache } from "../../src/store/sqlite/chunk-cache.ts";
+import { ChunkCache } from "../../src/store/chunk-cache.ts";
 
 const chunk = (id: number): ChunkRecord => ({ id, sourcePath: "a.md", ord: id, chunkHash: `h${id}`, anchor: "A", start: 0, end: 1, text: "x", terms: "x", authoredAt: 0 });
 

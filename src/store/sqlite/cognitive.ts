@@ -1,14 +1,7 @@
 // Cognitive-stack persistence in SQLite: hourly counter buckets, chitta's impressions, JSON records (tuner decisions, ablations) and process() traces.
 import type { CognitiveRecord, CognitiveRecordQuery, CounterIncrement, CounterQuery, CounterTotal, ImpressionIncrement, StoredCognitiveRecord } from "../../ports/cognitive.ts";
+import { toCognitiveRecord, type CognitiveRecordRow } from "../rows.ts";
 import type { Db } from "./open.ts";
-
-interface RecordRow {
-  seq: number;
-  kind: string;
-  workspace_id: string | null;
-  at: number;
-  payload: string;
-}
 
 export class CognitiveRepo {
   private readonly s;
@@ -81,7 +74,7 @@ export class CognitiveRepo {
   }
 
   list(q: CognitiveRecordQuery): StoredCognitiveRecord[] {
-    const rows = this.db.prepare("SELECT * FROM cognitive_records WHERE kind = ? AND at >= ? ORDER BY seq DESC LIMIT ?").all(q.kind, q.since ?? 0, q.limit) as RecordRow[];
-    return rows.map((r) => ({ seq: r.seq, kind: r.kind, workspaceId: r.workspace_id, at: r.at, payload: JSON.parse(r.payload) as unknown }));
+    const rows = this.db.prepare("SELECT * FROM cognitive_records WHERE kind = ? AND at >= ? ORDER BY seq DESC LIMIT ?").all(q.kind, q.since ?? 0, q.limit) as CognitiveRecordRow[];
+    return rows.map(toCognitiveRecord);
   }
 }

@@ -1,55 +1,8 @@
 // Documents and their chunks: atomic replace, forget with tombstones, and row reads.
 import type { Db } from "./open.ts";
 import type { ChunkInput, ChunkRecord, DocumentRecord, RemovedChunk } from "../../ports/documents.ts";
-import type { DocumentKind } from "../../domain/text/chunk.ts";
-import { ChunkCache } from "./chunk-cache.ts";
-import { OP_ADD, OP_REMOVE } from "./schema.ts";
-
-interface ChunkRow {
-  id: number;
-  source_path: string;
-  ord: number;
-  chunk_hash: string;
-  anchor: string;
-  start_offset: number;
-  end_offset: number;
-  text: string;
-  terms: string;
-  authored_at: number;
-}
-
-const CHUNK_COLUMNS = "id, source_path, ord, chunk_hash, anchor, start_offset, end_offset, text, terms, authored_at";
-
-const toChunk = (r: ChunkRow): ChunkRecord => ({
-  id: r.id,
-  sourcePath: r.source_path,
-  ord: r.ord,
-  chunkHash: r.chunk_hash,
-  anchor: r.anchor,
-  start: r.start_offset,
-  end: r.end_offset,
-  text: r.text,
-  terms: r.terms,
-  authoredAt: r.authored_at,
-});
-
-interface DocRow {
-  source_path: string;
-  document_hash: string;
-  kind: DocumentKind;
-  authored_at: number;
-  ingested_at: number;
-  content: string;
-}
-
-const toDocument = (r: DocRow): DocumentRecord => ({
-  sourcePath: r.source_path,
-  documentHash: r.document_hash,
-  kind: r.kind,
-  authoredAt: r.authored_at,
-  ingestedAt: r.ingested_at,
-  content: r.content,
-});
+import { ChunkCache } from "../chunk-cache.ts";
+import { CHUNK_COLUMNS, OP_ADD, OP_REMOVE, toChunk, toDocument, toRemoved, type ChunkRow, type DocRow } from "../rows.ts";
 
 export class DocumentRepo {
   private readonly s;
@@ -188,5 +141,3 @@ export class DocumentRepo {
     this.s.logChange.run(workspaceId, id, OP_REMOVE);
   }
 }
-
-const toRemoved = (c: ChunkRecord): RemovedChunk => ({ sourcePath: c.sourcePath, chunkHash: c.chunkHash, anchor: c.anchor });

@@ -1,18 +1,12 @@
 // The event log's streams in SQLite: one row per event, numbered per stream; appends wake this handle's followers.
 import type { StreamEvent, StreamEventDraft } from "../../ports/event-log.ts";
+import { toStreamEvent, type StreamEventRow } from "../rows.ts";
+import { StreamFollowers } from "../stream-followers.ts";
 import type { Db } from "./open.ts";
-
-interface Row {
-  stream: string;
-  seq: number;
-  type: string;
-  at: number;
-  data: string;
-}
 
 export class EventLogRepo {
   private readonly s;
-  private readonly followers = new Map<string, Set<() => void>>();
+  readonly followers = new StreamFollowers();
 
   constructor(private readonly db: Db) {
     this.s = {
@@ -32,23 +26,11 @@ export class EventLogRepo {
         });
       })
       .immediate();
-    for (const wake of this.followers.get(key(workspaceId, stream)) ?? []) wake();
+    this.followers.wake(workspaceId, stream);
     return events;
   }
 
   read(workspaceId: string, stream: string, afterSeq: number, limit: number): StreamEvent[] {
-    return (this.s.read.all(workspaceId, stream, afterSeq, limit) as Row[]).map((r) => ({ stream: r.stream, seq: r.seq, type: r.type, at: r.at, data: JSON.parse(r.data) as unknown }));
-  }
-
-  subscribe(workspaceId: string, stream: string, wake: () => void): () => void {
-    const k = key(workspaceId, stream);
-    const set = this.followers.get(k) ?? new Set();
-    this.followers.set(k, set.add(wake));
-    return () => {
-      set.delete(wake);
-      if (set.size === 0) this.followers.delete(k);
-    };
+    return (this.s.read.all(workspaceId, stream, afterSeq, limit) as StreamEventRow[]).map(toStreamEvent);
   }
 }
-
-const key = (workspaceId: string, stream: string) => `${workspaceId}\u0000${stream}`;

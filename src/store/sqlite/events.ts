@@ -3,35 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "./open.ts";
 import type { EventDraft, EventQuery, StoredEvent } from "../../ports/audit-log.ts";
 import { canonicalJson, eventHash, GENESIS_HASH } from "../../domain/audit/event-hash.ts";
-
-/** A row of the events table as SQLite returns it. */
-export interface EventRow {
-  workspace_id: string;
-  seq: number;
-  id: string;
-  type: string;
-  actor_id: string | null;
-  token_id: string | null;
-  at: number;
-  trajectory_id: string | null;
-  payload: string;
-  prev_hash: string;
-  hash: string;
-}
-
-const toEvent = (r: EventRow): StoredEvent => ({
-  workspaceId: r.workspace_id,
-  seq: r.seq,
-  id: r.id,
-  type: r.type,
-  actorId: r.actor_id,
-  tokenId: r.token_id,
-  at: r.at,
-  trajectoryId: r.trajectory_id,
-  payload: r.payload,
-  prevHash: r.prev_hash,
-  hash: r.hash,
-});
+import { toEvent, type EventRow } from "../rows.ts";
 
 export class EventRepo {
   private readonly s;

@@ -17,7 +17,7 @@ import { CognitiveRepo } from "./cognitive.ts";
 import { SearchFeedRepo } from "./search-feed.ts";
 import { SessionRepo } from "./sessions.ts";
 import { startBackgroundCheckpoints, type Checkpointer } from "./checkpointer.ts";
-import { fromBlob, toBlob } from "./vector-blob.ts";
+import { fromBlob, toBlob } from "../vector-blob.ts";
 
 export interface SqliteOptions {
   synchronous?: "normal" | "full";
@@ -179,7 +179,7 @@ class SqliteStore implements Store {
 
   appendStream = async (ws: string, stream: string, drafts: readonly StreamEventDraft[]) => this.streams.append(ws, stream, drafts);
   readStream = async (ws: string, stream: string, afterSeq: number, limit: number) => this.streams.read(ws, stream, afterSeq, limit);
-  subscribeStream = (ws: string, stream: string, wake: () => void) => this.streams.subscribe(ws, stream, wake);
+  subscribeStream = (ws: string, stream: string, wake: () => void) => this.streams.followers.subscribe(ws, stream, wake);
 
   upsertSession = async (row: SessionRow) => this.sessions.upsert(row);
   getSession = async (ws: string, id: string) => this.sessions.get(ws, id);

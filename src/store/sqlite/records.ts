@@ -1,28 +1,7 @@
 // Knowledge records in SQLite: decisions, assimilation stages and proposals in one keyed, insertion-ordered table.
 import type { Db } from "./open.ts";
 import type { RecordKind, RecordQuery, RecordRow, StoredRecord } from "../../ports/records.ts";
-
-interface Row {
-  seq: number;
-  id: string;
-  kind: RecordKind;
-  grp: string | null;
-  parent_id: string | null;
-  status: string | null;
-  created_at: number;
-  body: string;
-}
-
-const toRecord = (r: Row): StoredRecord => ({
-  seq: r.seq,
-  id: r.id,
-  kind: r.kind,
-  group: r.grp,
-  parentId: r.parent_id,
-  status: r.status,
-  createdAt: r.created_at,
-  body: JSON.parse(r.body) as unknown,
-});
+import { toRecord, type RecordTableRow as Row } from "../rows.ts";
 
 export class RecordRepo {
   private readonly s;

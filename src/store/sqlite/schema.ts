@@ -115,6 +115,3 @@ export const migrations: readonly string[] = [
      state TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, heartbeat_at INTEGER, UNIQUE (workspace_id, session_id));
    CREATE INDEX sessions_by_status ON sessions (kind, status);`,
 ];
-
-export const OP_ADD = 1;
-export const OP_REMOVE = 0;

@@ -1,29 +1,8 @@
 // The SearchFeed of the SQLite store: chunk pages, vector pages and the changes log, read by the search engine.
 import type { ChunkChange, IndexedChunk, Page } from "../../ports/search-feed.ts";
 import type { Db } from "./open.ts";
-import { OP_ADD } from "./schema.ts";
-import { fromBlob } from "./vector-blob.ts";
-
-interface ChunkRow {
-  id: number;
-  source_path: string;
-  terms: string;
-  authored_at: number;
-  chunk_hash: string;
-}
-
-interface ChangeRow {
-  seq: number;
-  workspace_id: string;
-  chunk_id: number;
-  op: number;
-  source_path: string | null;
-  terms: string | null;
-  authored_at: number | null;
-  chunk_hash: string | null;
-}
-
-const toIndexed = (r: ChunkRow): IndexedChunk => ({ id: r.id, sourcePath: r.source_path, terms: r.terms, authoredAt: r.authored_at, chunkHash: r.chunk_hash });
+import { after, nextCursor, toChange, toIndexed, type ChangeRow, type IndexedRow } from "../rows.ts";
+import { fromBlob } from "../vector-blob.ts";
 
 export class SearchFeedRepo {
   private readonly s;
@@ -69,17 +48,11 @@ export class SearchFeedRepo {
   latestChange = (): number => this.s.maxSeq.get() as number;
 
   changesSince(seq: number, limit: number): ChunkChange[] {
-    return (this.s.changes.all(seq, limit) as ChangeRow[]).map((r) => ({
-      seq: r.seq,
-      workspaceId: r.workspace_id,
-      chunkId: r.chunk_id,
-      removed: r.op !== OP_ADD,
-      chunk: r.op === OP_ADD && r.terms !== null ? toIndexed({ id: r.chunk_id, source_path: r.source_path!, terms: r.terms, authored_at: r.authored_at!, chunk_hash: r.chunk_hash! }) : null,
-    }));
+    return (this.s.changes.all(seq, limit) as ChangeRow[]).map(toChange);
   }
 
   indexedChunks(workspaceId: string, cursor: string | null, limit: number): Page<IndexedChunk> {
-    const rows = this.s.chunks.all(workspaceId, ...after(cursor), limit) as ChunkRow[];
+    const rows = this.s.chunks.all(workspaceId, ...after(cursor), limit) as IndexedRow[];
     return { rows: rows.map(toIndexed), next: nextCursor(rows, limit) };
   }
 
@@ -90,8 +63,3 @@ export class SearchFeedRepo {
     return { rows: rows.map((r) => ({ id: r.id, vector: fromBlob(r.vector) })), next: nextCursor(rows, limit) };
   }
 }
-
-/** A page cursor is the last row's (source_path, id); the first page starts before every row. */
-const after = (cursor: string | null): [string, number] => (cursor ? (JSON.parse(cursor) as [string, number]) : ["", 0]);
-const nextCursor = (rows: readonly { id: number; source_path: string }[], limit: number): string | null =>
-  rows.length < limit ? null : JSON.stringify([rows.at(-1)!.source_path, rows.at(-1)!.id]);

@@ -1,30 +1,7 @@
 // Session rows in SQLite: one per session, newest first by insertion order, with the supervisor's heartbeat beside it.
 import type { SessionKind, SessionQuery, SessionRow, StoredSessionRow } from "../../ports/session-index.ts";
+import { toSession, type SessionTableRow as Row } from "../rows.ts";
 import type { Db } from "./open.ts";
-
-interface Row {
-  seq: number;
-  workspace_id: string;
-  session_id: string;
-  kind: SessionKind;
-  status: string;
-  state: string;
-  created_at: number;
-  updated_at: number;
-  heartbeat_at: number | null;
-}
-
-const toSession = (r: Row): StoredSessionRow => ({
-  seq: r.seq,
-  workspaceId: r.workspace_id,
-  sessionId: r.session_id,
-  kind: r.kind,
-  status: r.status,
-  state: JSON.parse(r.state) as Record<string, unknown>,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-  heartbeatAt: r.heartbeat_at,
-});
 
 export class SessionRepo {
   private readonly s;

@@ -3,25 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Statement } from "better-sqlite3";
 import type { Db } from "./open.ts";
 import type { TokenRecord, Workspace } from "../../ports/workspaces.ts";
-
-interface TokenRow {
-  id: string;
-  workspace_id: string;
-  actors: string;
-  label: string | null;
-  created_at: number;
-  revoked_at: number | null;
-}
-
-const toWorkspace = (r: { id: string; name: string; created_at: number }): Workspace => ({ id: r.id, name: r.name, createdAt: r.created_at });
-const toToken = (r: TokenRow): TokenRecord => ({
-  id: r.id,
-  workspaceId: r.workspace_id,
-  actors: JSON.parse(r.actors) as string[],
-  label: r.label,
-  createdAt: r.created_at,
-  revokedAt: r.revoked_at,
-});
+import { toToken, toWorkspace, type TokenRow } from "../rows.ts";
 
 export class WorkspaceRepo {
   // Prepared once per SQL text: every authenticated request looks up its token and workspace, and preparing a

@@ -33,10 +33,10 @@ export function runAuditLogSuite(name: string, makeStore: StoreFactory): void {
     })
 
     it("continues the audit chain written by the other handle", async () => {
-      const one = fresh();
+      const one = await fresh();
       const ws = (await one.ensureWorkspace("alpha", T0)).id;
       await one.appendEvents(ws, [draft("a", 1)]);
-      const two = fresh(one);
+      const two = await fresh(one);
       await two.appendEvents(ws, [draft("b", 2)]);
       await one.appendEvents(ws, [draft("c", 3)]);
       const events = await two.listEvents(ws, { limit: 10 });

@@ -8,7 +8,7 @@ export function runCognitiveStoreSuite(name: string, makeStore: StoreFactory): v
   describe("cognitive counters and records", () => {
     const HOUR = 3_600_000;
     it("sums increments per hour bucket and reads totals per workspace since a time", async () => {
-      const store = fresh();
+      const store = await fresh();
       await store.addCounters([
         { workspaceId: "w1", hour: 0, layer: "viveka", counter: "injection_flagged", n: 2 },
         { workspaceId: "w1", hour: 0, layer: "viveka", counter: "injection_flagged", n: 3 },
@@ -26,7 +26,7 @@ export function runCognitiveStoreSuite(name: string, makeStore: StoreFactory): v
     });
 
     it("sums chitta's impressions per workspace and chunk, listed per workspace smallest first, visible to another handle", async () => {
-      const one = fresh();
+      const one = await fresh();
       await one.addImpressions([
         { workspaceId: "w1", chunkHash: "sha256:a", n: 2 },
         { workspaceId: "w2", chunkHash: "sha256:a", n: 1 },
@@ -34,7 +34,7 @@ export function runCognitiveStoreSuite(name: string, makeStore: StoreFactory): v
       ]);
       await one.addImpressions([{ workspaceId: "w1", chunkHash: "sha256:b", n: 4 }]);
       await one.addImpressions([]);
-      expect(await fresh(one).listImpressions()).toEqual([
+      expect(await (await fresh(one)).listImpressions()).toEqual([
         { workspaceId: "w1", chunkHash: "sha256:a", n: 2 },
         { workspaceId: "w1", chunkHash: "sha256:b", n: 5 },
         { workspaceId: "w2", chunkHash: "sha256:a", n: 1 },
@@ -42,13 +42,13 @@ export function runCognitiveStoreSuite(name: string, makeStore: StoreFactory): v
     });
 
     it("keeps records by kind, newest first, with their JSON payloads, visible to another handle", async () => {
-      const one = fresh();
+      const one = await fresh();
       await one.appendCognitiveRecords([
         { kind: "tuner_decision", workspaceId: null, at: 10, payload: { layer: "manas", kept: true } },
         { kind: "ablation", workspaceId: null, at: 20, payload: { uplift: { viveka: { x: 0.01 } } } },
         { kind: "tuner_decision", workspaceId: "w1", at: 30, payload: { layer: "chitta", kept: false } },
       ]);
-      const two = fresh(one);
+      const two = await fresh(one);
       const decisions = await two.listCognitiveRecords({ kind: "tuner_decision", limit: 10 });
       expect(decisions.map((d) => [d.at, d.workspaceId, d.payload])).toEqual([
         [30, "w1", { layer: "chitta", kept: false }],
@@ -60,9 +60,9 @@ export function runCognitiveStoreSuite(name: string, makeStore: StoreFactory): v
     });
 
     it("keeps each workspace's newest process traces, readable only in their workspace and from another handle", async () => {
-      const one = fresh();
+      const one = await fresh();
       for (const [i, ws] of (["w1", "w1", "w2", "w1"] as const).entries()) await one.putTrace(ws, `trace_${i}`, 100 + i, { trace_id: `trace_${i}`, steps: [{ layer: "manas", n: i }] }, 2);
-      const two = fresh(one);
+      const two = await fresh(one);
       expect(await two.getTrace("w1", "trace_0")).toBeUndefined(); // w1's third trace pushed its first out
       expect(await two.getTrace("w1", "trace_1")).toEqual({ trace_id: "trace_1", steps: [{ layer: "manas", n: 1 }] });
       expect(await two.getTrace("w1", "trace_3")).toEqual({ trace_id: "trace_3", steps: [{ layer: "manas", n: 3 }] });

@@ -48,10 +48,10 @@ export function runEventLogSuite(name: string, makeStore: StoreFactory): void {
     });
 
     it("continues a stream another handle wrote, and reads what it appends", async () => {
-      const one = fresh();
+      const one = await fresh();
       const ws = (await one.ensureWorkspace("alpha", T0)).id;
       await one.appendStream(ws, "run", [ev("a", 1)]);
-      const two = fresh(one);
+      const two = await fresh(one);
       expect((await two.appendStream(ws, "run", [ev("b", 2)]))[0]!.seq).toBe(2);
       expect((await one.readStream(ws, "run", 0, 10)).map((e) => [e.seq, e.data])).toEqual([[1, 1], [2, 2]]);
     });

@@ -115,10 +115,10 @@ export function runSearchFeedSuite(name: string, makeStore: StoreFactory): void 
 
   describe("a second handle on the same storage", () => {
     it("sees documents, replacements, forgets and vectors written by the first, after its indexes are loaded", async () => {
-      const writer = fresh();
+      const writer = await fresh();
       const ws = (await writer.ensureWorkspace("alpha", T0)).id;
       await put(writer, ws, "x.md", "# X\n\nThe first note mentions the albatross.\n");
-      const reader = fresh(writer);
+      const reader = await fresh(writer);
       expect((await reader.findWorkspace("alpha"))?.id).toBe(ws);
       expect(await lexical(reader, ws, tokenize("albatross"), 10, {})).toHaveLength(1);
 

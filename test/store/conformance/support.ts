@@ -11,7 +11,7 @@ import { prepareDocument as prepare, T0 } from "../../helpers/documents.ts";
  * `makeStore()` opens a fresh, empty store; `makeStore(existing)` opens a second handle on the same
  * backing storage as `existing` (another connection, as another process would have).
  */
-export type StoreFactory = (sharedWith?: Store) => Store;
+export type StoreFactory = (sharedWith?: Store) => Store | Promise<Store>;
 
 export const DAY = 86_400_000;
 
@@ -21,13 +21,13 @@ export function storeHandles(makeStore: StoreFactory) {
   afterEach(async () => {
     for (const s of open.splice(0).reverse()) await s.close();
   });
-  const fresh = (sharedWith?: Store) => {
-    const s = makeStore(sharedWith);
+  const fresh = async (sharedWith?: Store) => {
+    const s = await makeStore(sharedWith);
     open.push(s);
     return s;
   };
   const twoWorkspaces = async () => {
-    const store = fresh();
+    const store = await fresh();
     const a = (await store.ensureWorkspace("alpha", T0)).id;
     const b = (await store.ensureWorkspace("beta", T0)).id;
     return { store, a, b };

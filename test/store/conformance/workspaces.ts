@@ -8,7 +8,7 @@ export function runWorkspaceStoreSuite(name: string, makeStore: StoreFactory): v
     const { fresh, twoWorkspaces } = storeHandles(makeStore);
   describe("workspaces and tokens", () => {
     it("ensureWorkspace is idempotent and findWorkspace resolves names and ids", async () => {
-      const store = fresh();
+      const store = await fresh();
       const w1 = await store.ensureWorkspace("alpha", T0);
       const w2 = await store.ensureWorkspace("alpha", T0 + 5);
       expect(w2).toEqual(w1);

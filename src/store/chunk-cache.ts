@@ -2,7 +2,7 @@
 // reading them from SQLite was a fifth of a small recall's CPU. It pays where queries return to the same evidence (an
 // agent's session on one topic), not for uniformly random queries over a large vault (bench/README.md). Objects are shared, so per-chunk derived data (term
 // sets) is built once too; they are frozen because every reader shares them.
-import type { ChunkRecord } from "../../ports/documents.ts";
+import type { ChunkRecord } from "../ports/documents.ts";
 
 /** About 3.9 KB a row with its term set (measured: 31.7 MB of heap for 8,192), so ~16 MB when full. */
 export const HOT_CHUNKS = 4_096;

@@ -1,4 +1,4 @@
-// How the SQLite store keeps a vector: little-endian float32 bytes in a BLOB.
+// How both stores keep a vector: little-endian float32 bytes (a SQLite BLOB, a PostgreSQL bytea).
 
 /**
  * Serialises a vector as little-endian float32 bytes (the native order on every platform

@@ -1,0 +1,38 @@
+// The event log's streams in PostgreSQL: one row per event, numbered per stream under the stream's advisory lock (writers
+// on any replica); appends wake this replica's followers, and followers of other replicas poll (followStream).
+import type { StreamEvent, StreamEventDraft } from "../../ports/event-log.ts";
+import { toStreamEvent, type StreamEventRow } from "../rows.ts";
+import { StreamFollowers } from "../stream-followers.ts";
+import { lock, transaction, type Db } from "./open.ts";
+import { LOCK } from "./schema.ts";
+
+export class EventLogRepo {
+  readonly followers = new StreamFollowers();
+
+  constructor(private readonly db: Db) {}
+
+  async append(workspaceId: string, stream: string, drafts: readonly StreamEventDraft[]): Promise<StreamEvent[]> {
+    const events = await transaction(this.db, async (c) => {
+      await lock(c, LOCK.stream, `${workspaceId}/${stream}`);
+      const { rows } = await c.query<{ seq: number }>("SELECT COALESCE(MAX(seq), 0)::bigint AS seq FROM stream_events WHERE workspace_id = $1 AND stream = $2", [workspaceId, stream]);
+      const first = rows[0]!.seq + 1;
+      const out = drafts.map((d, i) => ({ stream, seq: first + i, type: d.type, at: d.at, data: d.data }));
+      await c.query(
+        "INSERT INTO stream_events (workspace_id, stream, seq, type, at, data) SELECT $1, $2, * FROM unnest($3::bigint[], $4::text[], $5::bigint[], $6::text[])",
+        [workspaceId, stream, out.map((e) => e.seq), out.map((e) => e.type), out.map((e) => e.at), out.map((e) => JSON.stringify(e.data ?? null))],
+      );
+      return out;
+    });
+    this.followers.wake(workspaceId, stream);
+    return events;
+  }
+
+  async read(workspaceId: string, stream: string, afterSeq: number, limit: number): Promise<StreamEvent[]> {
+    const { rows } = await this.db.query<StreamEventRow>({
+      name: "stream_read",
+      text: "SELECT stream, seq, type, at, data FROM stream_events WHERE workspace_id = $1 AND stream = $2 AND seq > $3 ORDER BY seq LIMIT $4",
+      values: [workspaceId, stream, afterSeq, limit],
+    });
+    return rows.map(toStreamEvent);
+  }
+}

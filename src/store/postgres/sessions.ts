@@ -1,0 +1,44 @@
+// Session rows in PostgreSQL: one per session, newest first by insertion order, with the supervisor's heartbeat beside it.
+import type { SessionKind, SessionQuery, SessionRow, StoredSessionRow } from "../../ports/session-index.ts";
+import { toSession, type SessionTableRow } from "../rows.ts";
+import type { Db } from "./open.ts";
+
+export class SessionRepo {
+  constructor(private readonly db: Db) {}
+
+  async upsert(r: SessionRow): Promise<void> {
+    await this.db.query(
+      `INSERT INTO sessions (workspace_id, session_id, kind, status, state, created_at, updated_at, heartbeat_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (workspace_id, session_id) DO UPDATE SET status = excluded.status, state = excluded.state, updated_at = excluded.updated_at,
+         heartbeat_at = COALESCE(excluded.heartbeat_at, sessions.heartbeat_at)`,
+      [r.workspaceId, r.sessionId, r.kind, r.status, JSON.stringify(r.state), r.createdAt, r.updatedAt, r.heartbeatAt],
+    );
+  }
+
+  async get(workspaceId: string, sessionId: string): Promise<StoredSessionRow | undefined> {
+    const { rows } = await this.db.query<SessionTableRow>({ name: "session_get", text: "SELECT * FROM sessions WHERE workspace_id = $1 AND session_id = $2", values: [workspaceId, sessionId] });
+    return rows[0] && toSession(rows[0]);
+  }
+
+  async list(workspaceId: string, q: SessionQuery): Promise<StoredSessionRow[]> {
+    const { rows } = await this.db.query<SessionTableRow>(
+      `SELECT * FROM sessions WHERE workspace_id = $1 AND seq < $2 AND ($3::text IS NULL OR status = $3) AND ($4::text IS NULL OR kind = $4)
+       ORDER BY seq DESC LIMIT $5`,
+      [workspaceId, q.beforeSeq ?? Number.MAX_SAFE_INTEGER, q.status ?? null, q.kind ?? null, q.limit],
+    );
+    return rows.map(toSession);
+  }
+
+  async heartbeat(keys: readonly { workspaceId: string; sessionId: string }[], at: number): Promise<void> {
+    if (keys.length === 0) return;
+    await this.db.query(
+      "UPDATE sessions s SET heartbeat_at = $1 FROM unnest($2::text[], $3::text[]) AS k(w, id) WHERE s.workspace_id = k.w AND s.session_id = k.id",
+      [at, keys.map((k) => k.workspaceId), keys.map((k) => k.sessionId)],
+    );
+  }
+
+  async inStatus(kind: SessionKind, statuses: readonly string[]): Promise<StoredSessionRow[]> {
+    const { rows } = await this.db.query<SessionTableRow>("SELECT * FROM sessions WHERE kind = $1 AND status = ANY($2::text[]) ORDER BY seq", [kind, statuses]);
+    return rows.map(toSession);
+  }
+}

@@ -1,0 +1,31 @@
+// Reads a service's tables behind its back, on whichever store it runs (the SQLite file, or its PostgreSQL schema), so
+// tests can check that a refused request wrote nothing. SQL here must be valid in both dialects.
+import Database from "better-sqlite3";
+import pg from "pg";
+import type { Config } from "../../src/config.ts";
+
+export interface DbReader {
+  all(sql: string): Promise<Record<string, unknown>[]>;
+  /** The first row's first column, as a number (counts, max seq). */
+  number(sql: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function openDbReader(config: Config): Promise<DbReader> {
+  if (!config.databaseUrl) {
+    const db = new Database(config.dbFile, { readonly: true, fileMustExist: true });
+    return {
+      all: async (sql) => db.prepare(sql).all() as Record<string, unknown>[],
+      number: async (sql) => Number(db.prepare(sql).pluck().get()),
+      close: async () => void db.close(),
+    };
+  }
+  const client = new pg.Client(config.databaseUrl);
+  await client.connect();
+  const all = async (sql: string) => (await client.query(sql)).rows as Record<string, unknown>[];
+  return {
+    all,
+    number: async (sql) => Number(Object.values((await all(sql))[0] ?? {})[0]),
+    close: () => client.end(),
+  };
+}
