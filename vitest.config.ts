@@ -13,14 +13,14 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: "forks",
     projects: [
-      { extends: true, test: { name: "sqlite", include: ["test/**/*.test.ts"] } },
+      { extends: true, test: { name: "sqlite", include: ["test/**/*.test.ts"], exclude: ["test/replicas/**"] } },
       ...(postgres
         ? [
             {
               extends: true as const,
               test: {
                 name: "postgres",
-                include: ["test/{http,sessions,grounded,knowledge,cognitive,mcp,streams,memory}/**/*.test.ts"],
+                include: ["test/{http,sessions,grounded,knowledge,cognitive,mcp,streams,memory,replicas}/**/*.test.ts"],
                 // Tampering edits a copied SQLite file: the chain checks themselves run on both stores in the store suite.
                 exclude: ["test/grounded/tamper.test.ts"],
                 env: { SMRITI_TEST_STORE: "postgres" },

@@ -29,7 +29,11 @@ export const errorStatus = {
   invalid_cursor: 400,
   insufficient_evidence: 422,
   internal_error: 500,
+  store_unavailable: 503,
 } as const;
+
+/** Seconds a client should wait before retrying a 503 store_unavailable (sent as Retry-After). */
+export const STORE_RETRY_SECONDS = 2;
 
 export type ErrorCode = keyof typeof errorStatus;
 

@@ -8,6 +8,9 @@ import { join } from "node:path";
 
 export interface TestCluster {
   url: string;
+  /** Stops the server, keeping its data (a database outage); `resume` starts it again on the same port. */
+  pause(): void;
+  resume(): void;
   stop(): void;
 }
 
@@ -46,11 +49,18 @@ export async function startTestCluster(bin: string): Promise<TestCluster> {
   run("initdb", ["-D", data, "-A", "trust", "-U", "smriti", "-E", "UTF8", "--locale=C", "--no-sync"]);
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=400`;
-  run("pg_ctl", ["-D", data, "-l", join(dir, "server.log"), "-o", options, "-w", "start"]);
+  const start = () => run("pg_ctl", ["-D", data, "-l", join(dir, "server.log"), "-o", options, "-w", "start"]);
+  start();
   return {
     url: `postgres://smriti@127.0.0.1:${port}/postgres`,
+    pause: () => run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]),
+    resume: start,
     stop: () => {
-      spawnSync(asRoot ? "runuser" : join(bin, "pg_ctl"), asRoot ? ["-u", "postgres", "--", join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "stop"] : ["-D", data, "-m", "immediate", "stop"]);
+      try {
+        run("pg_ctl", ["-D", data, "-m", "immediate", "stop"]);
+      } catch {
+        // already stopped
+      }
       rmSync(dir, { recursive: true, force: true });
     },
   };

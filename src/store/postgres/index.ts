@@ -19,16 +19,19 @@ import { RecordRepo } from "./records.ts";
 import { LOCK } from "./schema.ts";
 import { SearchFeedRepo } from "./search-feed.ts";
 import { SessionRepo } from "./sessions.ts";
+import { guardConnectionLoss } from "./unavailable.ts";
 import { WorkspaceRepo } from "./workspaces.ts";
 import type pg from "pg";
 
 export interface PostgresOptions {
   /** Connections in this replica's pool (default 10). */
   maxConnections?: number;
+  /** How long a request waits for a connection before answering store_unavailable (default 5 s). */
+  connectTimeoutMs?: number;
 }
 
 export async function openPostgresStore(url: string, opts: PostgresOptions = {}): Promise<Store> {
-  return new PostgresStore(await openDatabase(url, { max: opts.maxConnections ?? 10 }));
+  return guardConnectionLoss(new PostgresStore(await openDatabase(url, { max: opts.maxConnections ?? 10, connectTimeoutMs: opts.connectTimeoutMs ?? 5_000 })));
 }
 
 class PostgresStore implements Store {

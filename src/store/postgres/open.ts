@@ -11,8 +11,8 @@ const types = {
     oid === pg.types.builtins.INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 };
 
-export async function openDatabase(url: string, opts: { max?: number } = {}): Promise<Db> {
-  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, types, idleTimeoutMillis: 30_000 });
+export async function openDatabase(url: string, opts: { max?: number; connectTimeoutMs?: number } = {}): Promise<Db> {
+  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, types, idleTimeoutMillis: 30_000, connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000 });
   // A connection the server drops (restart, failover) surfaces on its next query; an idle one must not crash the process.
   pool.on("error", () => {});
   await migrate(pool);
