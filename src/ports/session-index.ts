@@ -19,6 +19,13 @@ export interface SessionRow {
 /** A stored row with its insertion order, which keyset paging uses. */
 export interface StoredSessionRow extends SessionRow {
   seq: number;
+  /** The supervisor (host:pid) holding the run's lease; null when none does. */
+  owner: string | null;
+}
+
+export interface SessionKey {
+  workspaceId: string;
+  sessionId: string;
 }
 
 export interface SessionQuery {
@@ -34,8 +41,15 @@ export interface SessionIndex {
   upsertSession(row: SessionRow): Promise<void>;
   getSession(workspaceId: string, sessionId: string): Promise<StoredSessionRow | undefined>;
   listSessions(workspaceId: string, q: SessionQuery): Promise<StoredSessionRow[]>;
-  /** Marks runs alive now. */
-  heartbeatSessions(keys: readonly { workspaceId: string; sessionId: string }[], at: number): Promise<void>;
+  /**
+   * The lease on a run, so exactly one supervisor of all the processes on the store runs it: taken (and the heartbeat
+   * set) when nobody holds it, its holder's heartbeat is older than `staleBefore`, or `owner` holds it already.
+   */
+  claimSession(key: SessionKey, owner: string, now: number, staleBefore: number): Promise<boolean>;
+  /** Marks the owner's runs alive now; returns the keys among them it no longer holds (another took them over). */
+  heartbeatSessions(owner: string, keys: readonly SessionKey[], at: number): Promise<SessionKey[]>;
+  /** Lets go of the owner's leases (a run handed back or ended), so another supervisor need not wait for staleness. */
+  releaseSessions(owner: string, keys: readonly SessionKey[]): Promise<void>;
   /** Background rows of every workspace in one of `statuses` (a supervisor's start-up and stale-heartbeat scans). */
   sessionsInStatus(kind: SessionKind, statuses: readonly string[]): Promise<StoredSessionRow[]>;
 }

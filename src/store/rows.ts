@@ -178,6 +178,7 @@ export interface SessionTableRow {
   created_at: number;
   updated_at: number;
   heartbeat_at: number | null;
+  owner: string | null;
 }
 
 export const toSession = (r: SessionTableRow): StoredSessionRow => ({
@@ -190,6 +191,7 @@ export const toSession = (r: SessionTableRow): StoredSessionRow => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   heartbeatAt: r.heartbeat_at,
+  owner: r.owner,
 });
 
 export interface StreamEventRow {

@@ -111,6 +111,56 @@ describe("two replicas on one PostgreSQL database", { timeout: 120_000 }, () => 
   });
 });
 
+describe("background runs across replicas", { timeout: 120_000 }, () => {
+  type Detail = { session: { status: string; process_id: string; attempt_count: number } };
+  let a: Replica;
+  let b: Replica;
+  let c: Replica;
+  beforeAll(async () => {
+    [a, b, c] = (await startReplicas(await freshSchemaUrl(), 3, "leases")).replicas as [Replica, Replica, Replica];
+  });
+  afterAll(async () => Promise.all([a?.stop(), b?.stop(), c?.stop()]));
+
+  const start = async (r: Replica, command: string) =>
+    (await json<{ session: { session_id: string } }>(r.call("/sessions", { task: "t", engine: "command", command: ["sh", "-c", command], approval_mode: "never" }))).session.session_id;
+  const detail = (r: Replica, sid: string) => json<Detail>(r.call(`/sessions/${sid}`));
+  async function until(r: Replica, sid: string, done: (d: Detail) => boolean, ms = 20_000): Promise<Detail> {
+    const deadline = Date.now() + ms;
+    let d = await detail(r, sid);
+    while (!done(d) && Date.now() < deadline) d = await ((await new Promise((res) => setTimeout(res, 50))), detail(r, sid));
+    return d;
+  }
+
+  it("runs each session exactly once, whichever replica it was started on", async () => {
+    const sids = await Promise.all(Array.from({ length: 9 }, (_, i) => start([a, b, c][i % 3]!, "sleep 0.3")));
+    for (const sid of sids) {
+      const d = await until(a, sid, (x) => x.session.status === "completed");
+      expect(d.session).toMatchObject({ status: "completed", attempt_count: 1 });
+      const log = await readEvents(await b.call(`/sessions/${sid}/events/stream?follow=false`));
+      expect(log.filter((e) => e.event === "session_state").map((e) => (e.data as { status: string }).status)).toEqual(["queued", "running", "completed"]);
+    }
+  });
+
+  it("leaves a live replica's run alone; after kill -9 of the lease holder exactly one of the two others recovers it", async () => {
+    const sid = await start(a, "sleep 30");
+    let d = await until(b, sid, (x) => x.session.status === "running");
+    const first = d.session.process_id;
+    expect(first).toContain(`:${a.child.pid}`);
+    await new Promise((r) => setTimeout(r, 1_000)); // five heartbeats: the other replica must not take a live run
+    expect((await detail(b, sid)).session).toMatchObject({ status: "running", process_id: first, attempt_count: 1 });
+    a.child.kill("SIGKILL");
+    await new Promise((r) => a.child.once("exit", r));
+    d = await until(b, sid, (x) => x.session.process_id !== first && x.session.status === "running");
+    expect(d.session).toMatchObject({ status: "running", attempt_count: 2 });
+    expect([`:${b.child.pid}`, `:${c.child.pid}`].some((p) => d.session.process_id.endsWith(p))).toBe(true);
+    await new Promise((r) => setTimeout(r, 1_000)); // the replica that lost the claim must not run it as well
+    const log = await readEvents(await b.call(`/sessions/${sid}/events/stream?follow=false`));
+    expect(log.filter((e) => e.event === "session_state").map((e) => (e.data as { status: string }).status)).toEqual(["queued", "running", "recovering", "running"]);
+    expect(new Set(log.map((e) => e.id)).size).toBe(log.length);
+    expect((await b.call(`/sessions/${sid}/cancel`, {})).status).toBe(200);
+  });
+});
+
 describe("a replica whose database goes away", { timeout: 120_000 }, () => {
   let cluster: TestCluster;
   let r: Replica;

@@ -18,7 +18,13 @@ import { healthOf, tripped } from "./health.ts";
 type Checkpoint = SessionEventData<"session_checkpoint">;
 
 /** What a stopped run becomes. */
-export type StopReason = { kind: "pause" } | { kind: "cancel" } | { kind: "shutdown" } | { kind: "health"; action: "approval" | "pause"; budgets: string[] };
+export type StopReason =
+  | { kind: "pause" }
+  | { kind: "cancel" }
+  | { kind: "shutdown" }
+  | { kind: "health"; action: "approval" | "pause"; budgets: string[] }
+  // Another supervisor took the run over (this one looked dead): it writes nothing more, the new holder goes on.
+  | { kind: "lease_lost" };
 
 /** Statuses a supervisor runs (or goes on running after a restart). */
 const RUNNABLE = new Set(["queued", "running", "recovering"]);
@@ -135,6 +141,8 @@ export class Supervisor {
     this.live.set(key, run);
     run.done = this.run(run)
       .catch((err: unknown) => this.deps.logError(`background session ${job.sessionId}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
+      .then(() => (run.reason?.kind === "lease_lost" ? undefined : this.deps.log.index.releaseSessions(this.processId, [job])))
+      .catch((err: unknown) => this.deps.logError(`background session ${job.sessionId}: lease release: ${err instanceof Error ? err.message : String(err)}`))
       .finally(() => {
         this.live.delete(key);
         this.pump();
@@ -146,12 +154,15 @@ export class Supervisor {
     const events = await this.deps.log.all(workspaceId, sessionId);
     const state = latestState(events);
     if (!state || !RUNNABLE.has(state.status)) return; // paused or cancelled while it waited
-    if (this.expired(state)) return this.expire(run.job, state);
     const now = this.deps.clock.now();
+    if (!(await this.deps.log.index.claimSession(run.job, this.processId, now.getTime(), now.getTime() - this.staleMs))) {
+      run.reason = { kind: "lease_lost" }; // another process runs it
+      return;
+    }
+    if (this.expired(state)) return this.expire(run.job, state);
     const resume = resumeContextOf(state);
     run.policy = policyOf(state);
     const running: State = { ...state, status: "running", attempt_count: (state.attempt_count ?? 0) + 1, process_id: this.processId, last_heartbeat_at: now.toISOString(), last_error: null, ended_at: null };
-    await this.deps.log.index.heartbeatSessions([run.job], now.getTime());
     const engine = this.deps.engines[state.engine ?? "native"]!;
     const emit = this.deps.log.emitter(workspaceId, sessionId);
     // The running state and the run's record in one write: attempt_count always equals the run records.
@@ -198,6 +209,7 @@ export class Supervisor {
   private async stopped(job: Job, running: State, reason: StopReason): Promise<void> {
     const at = this.iso();
     const state = (status: string) => ({ type: "session_state" as const, data: { ...running, status, approval_request_id: null, updated_at: at, ...(status === "cancelled" ? { ended_at: at } : {}) } });
+    if (reason.kind === "lease_lost") return;
     if (reason.kind === "shutdown") return this.handBack(job, running, "the service shut down during the run");
     if (reason.kind === "cancel") return this.checkpoint(job, "cancelled", "cancelled", "cancelled by an operator", {}, state("cancelled"));
     if (reason.kind === "pause") return this.checkpoint(job, "paused", "paused", "paused by an operator", {}, state("paused"));
@@ -285,7 +297,8 @@ export class Supervisor {
     try {
       const now = this.deps.clock.now().getTime();
       const live = [...this.live.values()];
-      if (live.length) await this.deps.log.index.heartbeatSessions(live.map((r) => r.job), now);
+      const lost = live.length ? await this.deps.log.index.heartbeatSessions(this.processId, live.map((r) => r.job), now) : [];
+      for (const key of lost) void this.stop(key.workspaceId, key.sessionId, { kind: "lease_lost" });
       for (const run of live) this.watch(run); // runtime budgets move with the clock
       await this.scan(false);
     } catch (err) {
@@ -294,24 +307,29 @@ export class Supervisor {
   }
 
   /**
-   * Runs nobody runs: at start every running, recovering or queued row; later, rows whose heartbeat went stale and rows
-   * queued by another process (a CLI on the same data). The log decides: a row behind its log is rewritten from it.
+   * Runs nobody runs: at start every runnable row whose holder is gone (this process in a former life, a dead process on
+   * this host, or a heartbeat gone stale); later, stale rows and rows queued by another process (a CLI on the same
+   * data). A crashed run is claimed before it is recovered, so of several replicas exactly one recovers it. The log
+   * decides: a row behind its log is rewritten from it.
    */
   private async scan(atStart: boolean): Promise<void> {
     const now = this.deps.clock.now().getTime();
     for (const row of await this.deps.log.index.sessionsInStatus("background", [...RUNNABLE])) {
       const key = sessionKey(row.workspaceId, row.sessionId);
       if (this.live.has(key) || this.queue.has(key)) continue;
+      const holderGone = row.owner === null || row.owner === this.processId || deadOnThisHost(row.owner);
       // Queued elsewhere and left waiting for a while (not one being prepared or queued here a moment ago).
       const stale = row.status === "queued" ? now - row.updatedAt > this.staleMs : row.heartbeatAt === null || now - row.heartbeatAt > this.staleMs;
-      if (!atStart && !stale) continue;
+      if (!stale && !(atStart && holderGone)) continue;
       const events = await this.deps.log.all(row.workspaceId, row.sessionId);
       const state = latestState(events);
       if (!state) continue;
       if (state.status !== row.status) await this.deps.log.mirror(row.workspaceId, row.sessionId, state, now);
       const job = { workspaceId: row.workspaceId, sessionId: row.sessionId };
+      if (!RUNNABLE.has(state.status)) continue;
+      if (!(await this.deps.log.index.claimSession(job, this.processId, now, holderGone ? Number.MAX_SAFE_INTEGER : now - this.staleMs))) continue;
       if (state.status === "running") await this.crashed(job, state);
-      else if (RUNNABLE.has(state.status)) this.enqueue(job.workspaceId, job.sessionId);
+      else this.enqueue(job.workspaceId, job.sessionId);
     }
   }
 
@@ -327,6 +345,18 @@ export class Supervisor {
 
   private iso(): string {
     return this.deps.clock.now().toISOString();
+  }
+}
+
+/** A supervisor id (host:pid) of this host whose process no longer exists. */
+function deadOnThisHost(owner: string): boolean {
+  const [host, pid] = owner.split(":");
+  if (host !== hostname() || !pid) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ESRCH";
   }
 }
 

@@ -6,7 +6,7 @@ import type { EventDraft, EventQuery } from "../../ports/audit-log.ts";
 import type { StreamEventDraft } from "../../ports/event-log.ts";
 import type { ChunkInput, DocumentRecord, NewVectors, RemovedChunk } from "../../ports/documents.ts";
 import type { RecordQuery, RecordRow, RecordSideEffects, StoredRecord } from "../../ports/records.ts";
-import type { SessionQuery, SessionRow } from "../../ports/session-index.ts";
+import type { SessionKey, SessionQuery, SessionRow } from "../../ports/session-index.ts";
 import type { Store } from "../../ports/store.ts";
 import type { TokenRecord } from "../../ports/workspaces.ts";
 import { fromBlob, toBlob } from "../vector-blob.ts";
@@ -189,7 +189,9 @@ class PostgresStore implements Store {
   upsertSession = (row: SessionRow) => this.sessions.upsert(row);
   getSession = (ws: string, id: string) => this.sessions.get(ws, id);
   listSessions = (ws: string, q: SessionQuery) => this.sessions.list(ws, q);
-  heartbeatSessions = (keys: readonly { workspaceId: string; sessionId: string }[], at: number) => this.sessions.heartbeat(keys, at);
+  claimSession = (key: SessionKey, owner: string, now: number, staleBefore: number) => this.sessions.claim(key, owner, now, staleBefore);
+  heartbeatSessions = (owner: string, keys: readonly SessionKey[], at: number) => this.sessions.heartbeat(owner, keys, at);
+  releaseSessions = (owner: string, keys: readonly SessionKey[]) => this.sessions.release(owner, keys);
   sessionsInStatus = (kind: SessionRow["kind"], statuses: readonly string[]) => this.sessions.inStatus(kind, statuses);
 
   addCounters = (rows: readonly CounterIncrement[]) => this.cognitive.addCounters(rows);

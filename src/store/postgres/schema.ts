@@ -94,6 +94,8 @@ export const migrations: readonly string[] = [
     state TEXT NOT NULL, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, heartbeat_at BIGINT, UNIQUE (workspace_id, session_id));
   CREATE INDEX sessions_by_status ON sessions (kind, status);
   `,
+  // Leases: which supervisor runs a background session, so replicas never run it twice.
+  `ALTER TABLE sessions ADD COLUMN owner TEXT;`,
 ];
 
 /** Advisory lock keys (first int of pg_advisory_xact_lock(int, int)); always taken in this order within a transaction. */

@@ -1,5 +1,5 @@
 // Session rows in PostgreSQL: one per session, newest first by insertion order, with the supervisor's heartbeat beside it.
-import type { SessionKind, SessionQuery, SessionRow, StoredSessionRow } from "../../ports/session-index.ts";
+import type { SessionKey, SessionKind, SessionQuery, SessionRow, StoredSessionRow } from "../../ports/session-index.ts";
 import { toSession, type SessionTableRow } from "../rows.ts";
 import type { Db } from "./open.ts";
 
@@ -29,11 +29,31 @@ export class SessionRepo {
     return rows.map(toSession);
   }
 
-  async heartbeat(keys: readonly { workspaceId: string; sessionId: string }[], at: number): Promise<void> {
+  async claim(key: SessionKey, owner: string, now: number, staleBefore: number): Promise<boolean> {
+    const res = await this.db.query(
+      `UPDATE sessions SET owner = $1, heartbeat_at = $2 WHERE workspace_id = $3 AND session_id = $4
+         AND (owner IS NULL OR owner = $1 OR heartbeat_at IS NULL OR heartbeat_at < $5)`,
+      [owner, now, key.workspaceId, key.sessionId, staleBefore],
+    );
+    return res.rowCount === 1;
+  }
+
+  async heartbeat(owner: string, keys: readonly SessionKey[], at: number): Promise<SessionKey[]> {
+    if (keys.length === 0) return [];
+    const { rows } = await this.db.query<{ w: string; id: string }>(
+      `UPDATE sessions s SET heartbeat_at = $1 FROM unnest($2::text[], $3::text[]) AS k(w, id)
+       WHERE s.workspace_id = k.w AND s.session_id = k.id AND s.owner = $4 RETURNING k.w, k.id`,
+      [at, keys.map((k) => k.workspaceId), keys.map((k) => k.sessionId), owner],
+    );
+    const held = new Set(rows.map((r) => `${r.w}\u0000${r.id}`));
+    return keys.filter((k) => !held.has(`${k.workspaceId}\u0000${k.sessionId}`));
+  }
+
+  async release(owner: string, keys: readonly SessionKey[]): Promise<void> {
     if (keys.length === 0) return;
     await this.db.query(
-      "UPDATE sessions s SET heartbeat_at = $1 FROM unnest($2::text[], $3::text[]) AS k(w, id) WHERE s.workspace_id = k.w AND s.session_id = k.id",
-      [at, keys.map((k) => k.workspaceId), keys.map((k) => k.sessionId)],
+      "UPDATE sessions s SET owner = NULL FROM unnest($1::text[], $2::text[]) AS k(w, id) WHERE s.workspace_id = k.w AND s.session_id = k.id AND s.owner = $3",
+      [keys.map((k) => k.workspaceId), keys.map((k) => k.sessionId), owner],
     );
   }
 

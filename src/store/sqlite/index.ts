@@ -4,7 +4,7 @@ import type { EventDraft, EventQuery } from "../../ports/audit-log.ts";
 import type { StreamEventDraft } from "../../ports/event-log.ts";
 import type { ChunkInput, DocumentRecord, DocumentWrite, NewVectors, RemovedChunk } from "../../ports/documents.ts";
 import type { RecordQuery, RecordRow, RecordSideEffects, StoredRecord } from "../../ports/records.ts";
-import type { SessionQuery, SessionRow } from "../../ports/session-index.ts";
+import type { SessionKey, SessionQuery, SessionRow } from "../../ports/session-index.ts";
 import type { Store } from "../../ports/store.ts";
 import type { TokenRecord } from "../../ports/workspaces.ts";
 import { openDatabase, type Db } from "./open.ts";
@@ -184,7 +184,9 @@ class SqliteStore implements Store {
   upsertSession = async (row: SessionRow) => this.sessions.upsert(row);
   getSession = async (ws: string, id: string) => this.sessions.get(ws, id);
   listSessions = async (ws: string, q: SessionQuery) => this.sessions.list(ws, q);
-  heartbeatSessions = async (keys: readonly { workspaceId: string; sessionId: string }[], at: number) => this.sessions.heartbeat(keys, at);
+  claimSession = async (key: SessionKey, owner: string, now: number, staleBefore: number) => this.sessions.claim(key, owner, now, staleBefore);
+  heartbeatSessions = async (owner: string, keys: readonly SessionKey[], at: number) => this.sessions.heartbeat(owner, keys, at);
+  releaseSessions = async (owner: string, keys: readonly SessionKey[]) => this.sessions.release(owner, keys);
   sessionsInStatus = async (kind: SessionRow["kind"], statuses: readonly string[]) => this.sessions.inStatus(kind, statuses);
 
   addCounters = async (rows: readonly CounterIncrement[]) => this.cognitive.addCounters(rows);

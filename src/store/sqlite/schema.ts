@@ -114,4 +114,6 @@ export const migrations: readonly string[] = [
   `CREATE TABLE sessions (seq INTEGER PRIMARY KEY AUTOINCREMENT, workspace_id TEXT NOT NULL, session_id TEXT NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL,
      state TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, heartbeat_at INTEGER, UNIQUE (workspace_id, session_id));
    CREATE INDEX sessions_by_status ON sessions (kind, status);`,
+  // Leases: which supervisor runs a background session, so replicas on one store never run it twice.
+  `ALTER TABLE sessions ADD COLUMN owner TEXT;`,
 ];

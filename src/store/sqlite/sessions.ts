@@ -1,5 +1,5 @@
 // Session rows in SQLite: one per session, newest first by insertion order, with the supervisor's heartbeat beside it.
-import type { SessionKind, SessionQuery, SessionRow, StoredSessionRow } from "../../ports/session-index.ts";
+import type { SessionKey, SessionKind, SessionQuery, SessionRow, StoredSessionRow } from "../../ports/session-index.ts";
 import { toSession, type SessionTableRow as Row } from "../rows.ts";
 import type { Db } from "./open.ts";
 
@@ -18,7 +18,12 @@ export class SessionRepo {
         `SELECT * FROM sessions WHERE workspace_id = @ws AND seq < @before AND (@status IS NULL OR status = @status) AND (@kind IS NULL OR kind = @kind)
          ORDER BY seq DESC LIMIT @limit`,
       ),
-      beat: db.prepare("UPDATE sessions SET heartbeat_at = ? WHERE workspace_id = ? AND session_id = ?"),
+      beat: db.prepare("UPDATE sessions SET heartbeat_at = ? WHERE workspace_id = ? AND session_id = ? AND owner = ?"),
+      claim: db.prepare(
+        `UPDATE sessions SET owner = @owner, heartbeat_at = @now WHERE workspace_id = @ws AND session_id = @sid
+           AND (owner IS NULL OR owner = @owner OR heartbeat_at IS NULL OR heartbeat_at < @stale)`,
+      ),
+      release: db.prepare("UPDATE sessions SET owner = NULL WHERE workspace_id = ? AND session_id = ? AND owner = ?"),
       inStatus: db.prepare("SELECT * FROM sessions WHERE kind = ? AND status IN (SELECT value FROM json_each(?)) ORDER BY seq"),
     };
   }
@@ -37,8 +42,16 @@ export class SessionRepo {
     return rows.map(toSession);
   }
 
-  heartbeat(keys: readonly { workspaceId: string; sessionId: string }[], at: number): void {
-    this.db.transaction(() => keys.forEach((k) => this.s.beat.run(at, k.workspaceId, k.sessionId)))();
+  claim(key: SessionKey, owner: string, now: number, staleBefore: number): boolean {
+    return this.s.claim.run({ owner, now, ws: key.workspaceId, sid: key.sessionId, stale: staleBefore }).changes === 1;
+  }
+
+  heartbeat(owner: string, keys: readonly SessionKey[], at: number): SessionKey[] {
+    return this.db.transaction(() => keys.filter((k) => this.s.beat.run(at, k.workspaceId, k.sessionId, owner).changes === 0))();
+  }
+
+  release(owner: string, keys: readonly SessionKey[]): void {
+    this.db.transaction(() => keys.forEach((k) => this.s.release.run(k.workspaceId, k.sessionId, owner)))();
   }
 
   inStatus(kind: SessionKind, statuses: readonly string[]): StoredSessionRow[] {

@@ -40,13 +40,33 @@ export function runSessionIndexSuite(name: string, makeStore: StoreFactory): voi
       await store.upsertSession(row(a, "x", "background", "running"));
       await store.upsertSession(row(b, "y", "background", "recovering"));
       await store.upsertSession(row(b, "z", "chat", "running"));
-      await store.heartbeatSessions([{ workspaceId: a, sessionId: "x" }], T0 + 50);
+      expect(await store.claimSession({ workspaceId: a, sessionId: "x" }, "host:1", T0 + 40, T0)).toBe(true);
+      expect(await store.heartbeatSessions("host:1", [{ workspaceId: a, sessionId: "x" }], T0 + 50)).toEqual([]);
       await store.upsertSession(row(a, "x", "background", "running", T0 + 60));
       expect((await store.getSession(a, "x"))!.heartbeatAt).toBe(T0 + 50);
       const scanned = await store.sessionsInStatus("background", ["running", "recovering"]);
       expect(scanned.map((r) => [r.workspaceId, r.sessionId])).toEqual([[a, "x"], [b, "y"]]);
       expect(await store.getSession(b, "x")).toBeUndefined();
       expect(await store.listSessions(b, { kind: "background", limit: 10 })).toHaveLength(1);
+    });
+
+    it("leases a run to one owner at a time: taken when free, its own, or its holder's heartbeat went stale; released by its holder only", async () => {
+      const { store, a } = await twoWorkspaces();
+      const x = { workspaceId: a, sessionId: "x" };
+      await store.upsertSession(row(a, "x", "background", "queued"));
+      expect(await store.claimSession(x, "host:1", T0 + 10, T0)).toBe(true);
+      expect(await store.getSession(a, "x")).toMatchObject({ owner: "host:1", heartbeatAt: T0 + 10 });
+      expect(await store.claimSession(x, "host:2", T0 + 20, T0 + 5)).toBe(false); // heartbeat at +10 is fresh for it
+      expect(await store.claimSession(x, "host:1", T0 + 30, T0 + 5)).toBe(true); // its own
+      expect(await store.heartbeatSessions("host:2", [x], T0 + 40)).toEqual([x]); // not its lease: not beaten
+      expect((await store.getSession(a, "x"))!.heartbeatAt).toBe(T0 + 30);
+      expect(await store.claimSession(x, "host:2", T0 + 100, T0 + 31)).toBe(true); // host:1 went quiet
+      expect(await store.heartbeatSessions("host:1", [x], T0 + 110)).toEqual([x]); // host:1 learns it lost the run
+      await store.releaseSessions("host:1", [x]);
+      expect((await store.getSession(a, "x"))!.owner).toBe("host:2");
+      await store.releaseSessions("host:2", [x]);
+      expect((await store.getSession(a, "x"))!.owner).toBeNull();
+      expect(await store.claimSession({ workspaceId: a, sessionId: "nope" }, "host:1", T0, T0)).toBe(false);
     });
   });
 }
