@@ -19,6 +19,7 @@ import { benchRecall, type Mode } from "./scenarios/recall.ts";
 import { benchLayers } from "./scenarios/layers.ts";
 import { benchSessions } from "./scenarios/sessions.ts";
 import { benchBackground } from "./scenarios/background.ts";
+import { benchPostgres } from "./scenarios/postgres.ts";
 import { startPacedModel } from "./lib/paced-model.ts";
 import type { Embedder } from "../src/ports/embedding.ts";
 
@@ -94,6 +95,18 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
   await srv.server.close();
   await rt.runtime.close();
   await model.close();
+  const postgres = opts.postgres
+    ? await benchPostgres(join(dir, "postgres"), {
+        docs,
+        glove,
+        warmup: hybW!,
+        queries: hybQ!,
+        httpQueries: [...httpS!, ...httpC!],
+        limits: limits.recall,
+        ingestBudgetSeconds: opts.ingestBudgetSeconds,
+        loadSeconds: limits.loadSecondsPerStep,
+      })
+    : null;
   return {
     chunks,
     documents: docs.length,
@@ -109,5 +122,6 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
     sessions,
     background: { extractive: backgroundExtractive, paced: { ...backgroundPaced, provider: `model double, ${PACED_MODEL_MS} ms/step` } },
     benchProcessMemory,
+    postgres,
   };
 }

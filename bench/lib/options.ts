@@ -9,6 +9,8 @@ export interface BenchOptions {
   warmup: number;
   seed: number;
   contention: boolean;
+  /** The PostgreSQL comparison (scenarios/postgres.ts); `--no-postgres` leaves it out. */
+  postgres: boolean;
   keepData: boolean;
   /** Measured ingest stops after this long; the rest is loaded unmeasured (see scenarios/ingest-to-size.ts). */
   ingestBudgetSeconds: number;
@@ -29,6 +31,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     warmup: 50,
     seed: Number(value("seed") ?? 42),
     contention: !flag("no-contention"),
+    postgres: !flag("no-postgres"),
     keepData: flag("keep-data"),
     ingestBudgetSeconds: Number(value("ingest-budget") ?? 60),
     limits: {

@@ -77,6 +77,7 @@ function sizeSection(s: SizeResults): string[] {
           `HTTP overhead: mean latency at 1 connection / in-process hybrid mean = x${s.httpLoad.overheadRatio ?? "?"}`,
         ]
       : []),
+    ...(s.postgres ? postgresSection(s) : []),
     `one SSE stream: ${s.sessions.sse.events} logged events in ${s.sessions.sse.seconds} s = ${s.sessions.sse.eventsPerSec} events/s`,
     ...[s.background.extractive, s.background.paced].map(
       (b) =>
@@ -108,3 +109,33 @@ function sizeSection(s: SizeResults): string[] {
 }
 
 const fmt = (x: number) => (Number.isInteger(x) ? x.toLocaleString("en-US") : x.toFixed(2));
+
+/** SQLite and PostgreSQL side by side on the same corpus and queries. */
+function postgresSection(s: SizeResults): string[] {
+  const p = s.postgres!;
+  const sqlite = (mode: string) => s.recall.find((r) => r.mode === mode);
+  const sqliteLoad = s.httpLoad?.steps.find((x) => x.connections === 16);
+  return [
+    renderTable(
+      [`SQLite vs ${p.server}`, "SQLite", "PostgreSQL", "ratio"],
+      [
+        ...p.recall.flatMap((r) => {
+          const base = sqlite(r.mode);
+          return [
+            [`recall ${r.mode} in-process p50 ms`, base?.p50 ?? "-", r.p50, base ? round2(r.p50 / base.p50) : "-"],
+            [`recall ${r.mode} in-process p99 ms`, base?.p99 ?? "-", r.p99, base ? round2(r.p99 / base.p99) : "-"],
+          ];
+        }),
+        ["ingest chunks/s (GloVe, in-process)", s.ingest.glove.fromEmpty.chunksPerSec, p.ingest.chunksPerSec, round2(p.ingest.chunksPerSec / s.ingest.glove.fromEmpty.chunksPerSec)],
+        ["HTTP recall req/s, 16 connections, one process", sqliteLoad?.requestsPerSec ?? "-", p.replicas[0]!.requestsPerSec, sqliteLoad ? round2(p.replicas[0]!.requestsPerSec / sqliteLoad.requestsPerSec) : "-"],
+      ],
+    ),
+    renderTable(
+      ["PostgreSQL replicas (smriti serve processes)", "req/s", "p50 ms", "p99 ms", "errors"],
+      p.replicas.map((r) => [`${r.replicas} replica(s), 16 connections in all`, r.requestsPerSec, r.p50, r.p99, r.errors]),
+    ),
+    `two replicas / one: x${p.scaling} (2 cores shared by the replicas, the load generators and PostgreSQL)`,
+  ];
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;

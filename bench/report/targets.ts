@@ -40,6 +40,7 @@ export function checkTargets(at: SizeResults): TargetCheck[] {
           ? [check("HTTP recall mean latency, one connection (autocannon)", "<= 2 ms", x.mean, "ms", x.mean <= 2, `p50 ${x.p50} ms in whole milliseconds`)]
           : [],
     ),
+    ...postgresTargets(at, check),
     check("chat turn time to first token p50 (extractive, HTTP)", "<= 50 ms", at.sessions.firstToken.p50, "ms", at.sessions.firstToken.p50 <= 50),
     check("events/s one SSE stream sustains", ">= 5,000", at.sessions.sse.eventsPerSec, "events/s", at.sessions.sse.eventsPerSec >= 5_000),
     check("recall p50 while chat turns run / idle", "<= 1.10", at.sessions.recallCost.p50Ratio, "x", at.sessions.recallCost.p50Ratio <= 1.1),
@@ -47,5 +48,19 @@ export function checkTargets(at: SizeResults): TargetCheck[] {
       check(`background sessions running at once (${b.provider})`, ">= 200", b.peakRunning, "sessions", b.peakRunning >= 200),
       check(`background session event delivery p99 (${b.provider})`, "<= 50 ms", b.eventLatency.p99, "ms", b.eventLatency.p99 <= 50),
     ]),
+  ];
+}
+
+function postgresTargets(at: SizeResults, check: (metric: string, target: string, measured: number, unit: string, pass: boolean) => TargetCheck): TargetCheck[] {
+  const p = at.postgres;
+  if (!p) return [];
+  const ratio = (mode: string) => {
+    const pg = p.recall.find((r) => r.mode === mode);
+    const lite = at.recall.find((r) => r.mode === mode);
+    return pg && lite ? round2(pg.p50 / lite.p50) : NaN;
+  };
+  return [
+    check("hybrid recall p50 on PostgreSQL / on SQLite (in-process)", "<= 1.5", ratio("hybrid"), "x", ratio("hybrid") <= 1.5),
+    check("HTTP recall throughput, two PostgreSQL replicas / one", ">= 1.4", p.scaling, "x", p.scaling >= 1.4),
   ];
 }

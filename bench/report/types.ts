@@ -10,6 +10,7 @@ import type { LayersResult } from "../scenarios/layers.ts";
 import type { RecallResult } from "../scenarios/recall.ts";
 import type { SessionsResult } from "../scenarios/sessions.ts";
 import type { BackgroundResult } from "../scenarios/background.ts";
+import type { PostgresResult } from "../scenarios/postgres.ts";
 import type { CommitInfo, MachineInfo } from "../lib/machine.ts";
 import type { MemorySnapshot } from "../lib/memory.ts";
 
@@ -31,6 +32,8 @@ export interface SizeResults {
   /** Chat turns with the extractive provider over HTTP, one SSE stream's throughput, recall while turns run. */
   sessions: SessionsResult;
   background: { extractive: BackgroundResult; paced: BackgroundResult };
+  /** The same corpus on PostgreSQL: ingest, in-process recall, HTTP throughput from one and two replicas (null: skipped). */
+  postgres?: PostgresResult | null;
   /** The bench process itself after recall runs on this size (includes its corpus and ingest garbage). */
   benchProcessMemory: MemorySnapshot;
 }

@@ -35,10 +35,10 @@ export async function benchIngest(
   dataDir: string,
   embedder: Embedder | null,
   docs: readonly BenchDocument[],
-  opts: { label: string; startChunks?: number; budgetSeconds?: number; inFlight?: number },
+  opts: { label: string; startChunks?: number; budgetSeconds?: number; inFlight?: number; env?: Record<string, string> },
 ): Promise<IngestResult> {
   const timed = embedder ? new TimedEmbedder(embedder) : null;
-  const { runtime, workspaceId } = await openRuntime(dataDir, timed);
+  const { runtime, workspaceId } = await openRuntime(dataDir, timed, opts.env);
   const tenth = Math.max(1, Math.floor(docs.length / 10));
   const deadline = performance.now() + (opts.budgetSeconds ?? Infinity) * 1000;
   const marks: { at: number; chunks: number }[] = [];
