@@ -61,7 +61,8 @@ export interface DocumentStore {
   listDocuments(workspaceId: string, sourcePathPrefix?: string): Promise<DocumentRecord[]>;
   /** Replaces a source's chunks in one transaction: readers see the old version or the new, never both. */
   replaceDocument(workspaceId: string, doc: DocumentRecord, chunks: ChunkInput[], audit?: EventDraft, vectors?: NewVectors): Promise<void>;
-  hasChunkHash(workspaceId: string, chunkHash: string): Promise<boolean>;
+  /** Which of these chunk hashes the workspace holds (one look-up for a whole document's chunks). */
+  storedChunkHashes(workspaceId: string, chunkHashes: readonly string[]): Promise<Set<string>>;
   chunksByHash(workspaceId: string, chunkHash: string): Promise<ChunkRecord[]>;
   /** The audit draft, when given, is appended in the same transaction; its payload gets `removed` filled in. */
   forgetSource(workspaceId: string, sourcePath: string, now: number, audit?: EventDraft): Promise<RemovedChunk[]>;

@@ -30,8 +30,9 @@ export interface Page<T> {
 /** Vectors of newly added chunks are read by hash, as the document store stores them. */
 export interface SearchFeed extends Pick<DocumentStore, "getEmbeddings"> {
   /**
-   * Cheap and synchronous, asked before every search: a number that changes whenever a write may have committed
-   * since the last call (this process's or another's), so an unchanged one means the indexes are current without a look.
+   * Cheap and synchronous, asked before every search: a number that grows whenever a write may have committed since
+   * the last call (this process's or another's), so an unchanged one means the indexes are current without a look,
+   * and a catch-up that read it at least as high as a request's saw every commit before that request.
    */
   changeMarker(): number;
   /** The seq of the latest change (a fresh reader starts after it). */

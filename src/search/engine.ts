@@ -24,26 +24,31 @@ export class SearchEngine {
   /** Candidates and their signals for one request, from one index state. */
   async search(req: SearchRequest): Promise<SearchResult> {
     const dense = req.dense ? { id: req.dense.embedderId, dimensions: req.dense.vector.length } : undefined;
-    const index = this.current(req.workspaceId, dense) ?? (await this.refresh(req.workspaceId, dense));
+    const ticket = this.feed.changeMarker();
+    const index = this.current(ticket, req.workspaceId, dense) ?? (await this.refresh(req.workspaceId, dense, ticket));
     return runSearch(index, dense ? (index.vectors.get(dense.id) ?? null) : null, req);
   }
 
   /** Loads the workspace's indexes now (the server does this before it reports ready) instead of on its first search. */
   async warm(workspaceId: string, embedder?: { id: string; dimensions: number }): Promise<void> {
-    await this.refresh(workspaceId, embedder);
+    await this.refresh(workspaceId, embedder, this.feed.changeMarker());
   }
 
   /** The loaded index when nothing changed since the last look and every index the request needs is loaded; else undefined. */
-  private current(workspaceId: string, dense: { id: string } | undefined): WorkspaceIndex | undefined {
-    if (this.feed.changeMarker() !== this.marker) return undefined;
+  private current(ticket: number, workspaceId: string, dense: { id: string } | undefined): WorkspaceIndex | undefined {
+    if (ticket !== this.marker) return undefined;
     const index = this.workspaces.get(workspaceId);
     return index && (!dense || index.vectors.has(dense.id)) ? index : undefined;
   }
 
-  /** Catches up, loads what is missing, and returns the workspace's index; one refresh runs at a time. */
-  private refresh(workspaceId: string, dense: { id: string; dimensions: number } | undefined): Promise<WorkspaceIndex> {
+  /**
+   * Catches up, loads what is missing, and returns the workspace's index; one refresh runs at a time. `ticket` is the
+   * marker when the request arrived: a catch-up that started after it (a marker at least as high) already saw every
+   * commit the request must see, so requests queued behind one catch-up share the next instead of one each.
+   */
+  private refresh(workspaceId: string, dense: { id: string; dimensions: number } | undefined, ticket: number): Promise<WorkspaceIndex> {
     const run = this.queue.then(async () => {
-      await this.catchUp();
+      if (this.marker === null || this.marker < ticket) await this.catchUp();
       const index = this.workspaces.get(workspaceId) ?? (await this.load(workspaceId));
       if (dense && !index.vectors.has(dense.id)) await this.loadVectors(index, workspaceId, dense.id, dense.dimensions);
       return index;

@@ -14,7 +14,7 @@ export const FEEDBACK_EVENT = "memory.feedback";
 
 export class FeedbackService {
   constructor(
-    private readonly store: Pick<DocumentStore, "hasChunkHash"> & AuditLog,
+    private readonly store: Pick<DocumentStore, "storedChunkHashes"> & AuditLog,
     private readonly ledger: KarmaLedger,
     private readonly clock: Clock,
   ) {}
@@ -23,7 +23,8 @@ export class FeedbackService {
     const req = FeedbackSchema.parse(input);
     const hashes = [...new Set(req.chunk_hashes)];
     let unknown: string | undefined;
-    for (const h of hashes) if (!unknown && !(await this.store.hasChunkHash(call.workspaceId, h))) unknown = h;
+    const stored = await this.store.storedChunkHashes(call.workspaceId, hashes);
+    for (const h of hashes) if (!unknown && !stored.has(h)) unknown = h;
     if (unknown) throw new AppError("evidence_not_found", `no stored passage with chunk_hash ${unknown} in this workspace`, { chunk_hash: unknown });
     // A report on an answer must name one this workspace gave: else it would teach the tuner nothing, silently.
     if (req.trajectory_id !== undefined && !(await trajectoryRequest(this.store, call.workspaceId, req.trajectory_id)))

@@ -74,8 +74,7 @@ export class IngestService {
     const oldHashes = new Set(oldChunks.map((c) => c.chunkHash));
     const newHashes = new Set(chunks.map((c) => c.chunkHash));
     const added = chunks.filter((c) => !oldHashes.has(c.chunkHash));
-    let deduplicated = 0;
-    for (const hash of new Set(added.map((c) => c.chunkHash))) if (await this.store.hasChunkHash(workspaceId, hash)) deduplicated++;
+    const deduplicated = (await this.store.storedChunkHashes(workspaceId, [...new Set(added.map((c) => c.chunkHash))])).size;
     const vectors = await this.embedMissing(added, computed && new Map(chunks.map((c, i) => [c.chunkHash, computed[i]!])));
     const result: IngestResponse = {
       source_path: sourcePath,

@@ -38,9 +38,14 @@ export class DocumentRepo {
     return rows.map(toChunk);
   }
 
-  async hasChunkHash(workspaceId: string, chunkHash: string): Promise<boolean> {
-    const { rows } = await this.db.query({ name: "doc_has_hash", text: "SELECT 1 FROM chunks WHERE workspace_id = $1 AND chunk_hash = $2 LIMIT 1", values: [workspaceId, chunkHash] });
-    return rows.length > 0;
+  async storedChunkHashes(workspaceId: string, chunkHashes: readonly string[]): Promise<Set<string>> {
+    if (chunkHashes.length === 0) return new Set();
+    const { rows } = await this.db.query<{ chunk_hash: string }>({
+      name: "doc_stored_hashes",
+      text: "SELECT DISTINCT chunk_hash FROM chunks WHERE chunk_hash = ANY($2::text[]) AND workspace_id = $1",
+      values: [workspaceId, chunkHashes],
+    });
+    return new Set(rows.map((r) => r.chunk_hash));
   }
 
   /** Inside the caller's transaction, which holds LOCK.changes: the change log's seqs follow commit order. */

@@ -66,7 +66,7 @@ class PostgresStore implements Store {
   getDocument = (ws: string, path: string) => this.documents.get(ws, path);
   documentChunks = (ws: string, path: string) => this.documents.chunksOf(ws, path);
   listDocuments = (ws: string, prefix?: string) => this.documents.list(ws, prefix);
-  hasChunkHash = (ws: string, hash: string) => this.documents.hasChunkHash(ws, hash);
+  storedChunkHashes = (ws: string, hashes: readonly string[]) => this.documents.storedChunkHashes(ws, hashes);
   chunksByHash = (ws: string, hash: string) => this.documents.chunksByHash(ws, hash);
   wasForgotten = (ws: string, key: { sourcePath?: string; chunkHash?: string }) => this.documents.wasForgotten(ws, key);
   getChunks = (ws: string, ids: readonly number[]) => this.documents.getChunks(ws, ids);

@@ -59,8 +59,8 @@ export class DocumentRepo {
     return (this.s.hashChunks.all(workspaceId, chunkHash) as ChunkRow[]).map(toChunk);
   }
 
-  hasChunkHash(workspaceId: string, chunkHash: string): boolean {
-    return this.s.hasHash.get(workspaceId, chunkHash) !== undefined;
+  storedChunkHashes(workspaceId: string, chunkHashes: readonly string[]): Set<string> {
+    return new Set(chunkHashes.filter((h) => this.s.hasHash.get(workspaceId, h) !== undefined));
   }
 
   replace(workspaceId: string, doc: DocumentRecord, chunks: readonly ChunkInput[]): void {

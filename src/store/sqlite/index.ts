@@ -72,7 +72,7 @@ class SqliteStore implements Store {
   getDocument = async (ws: string, path: string) => this.documents.get(ws, path);
   documentChunks = async (ws: string, path: string) => this.documents.chunksOf(ws, path);
   listDocuments = async (ws: string, prefix?: string) => this.documents.list(ws, prefix);
-  hasChunkHash = async (ws: string, hash: string) => this.documents.hasChunkHash(ws, hash);
+  storedChunkHashes = async (ws: string, hashes: readonly string[]) => this.documents.storedChunkHashes(ws, hashes);
   chunksByHash = async (ws: string, hash: string) => this.documents.chunksByHash(ws, hash);
   wasForgotten = async (ws: string, key: { sourcePath?: string; chunkHash?: string }) => this.documents.wasForgotten(ws, key);
   getChunks = async (ws: string, ids: readonly number[]) => this.documents.getChunks(ws, ids);

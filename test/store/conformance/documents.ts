@@ -23,7 +23,9 @@ export function runDocumentStoreSuite(name: string, makeStore: StoreFactory): vo
       );
       for (const c of stored) expect(v1.slice(c.start, c.end)).toBe(c.text);
       expect(await store.getChunks(a, stored.map((c) => c.id).reverse())).toEqual([...stored].reverse());
-      expect(await store.hasChunkHash(a, chunks[0]!.chunkHash)).toBe(true);
+      expect((await store.storedChunkHashes(a, [chunks[0]!.chunkHash])).has(chunks[0]!.chunkHash)).toBe(true);
+      const asked = [...chunks.map((c) => c.chunkHash), "sha256:absent"];
+      expect([...(await store.storedChunkHashes(a, asked))].sort()).toEqual([...new Set(chunks.map((c) => c.chunkHash))].sort());
       expect((await store.chunksByHash(a, chunks[0]!.chunkHash)).map((c) => c.id)).toEqual([stored[0]!.id]);
       expect(await store.getChunks(a, [])).toEqual([]);
       expect(await store.getChunks(a, [987654])).toEqual([]);
@@ -42,7 +44,7 @@ export function runDocumentStoreSuite(name: string, makeStore: StoreFactory): vo
       expect(await lexical(store, a, tokenize("zebu"), 10, {})).toHaveLength(1);
       expect(await store.getChunks(a, oldIds)).toEqual([]);
       const pager = prepare("ops.md", v1).chunks.find((c) => c.text.includes("aardvark"))!;
-      expect(await store.hasChunkHash(a, pager.chunkHash)).toBe(false);
+      expect((await store.storedChunkHashes(a, [pager.chunkHash])).has(pager.chunkHash)).toBe(false);
       // Every lexical hit resolves to a chunk of the current version.
       const ids = (await lexical(store, a, tokenize("backups litestream zebu aardvark"), 10, {})).map((h) => h.id);
       expect((await store.getChunks(a, ids)).every((c) => c.authoredAt === T0 + DAY)).toBe(true);
@@ -94,7 +96,7 @@ export function runDocumentStoreSuite(name: string, makeStore: StoreFactory): vo
       expect(await store.getChunks(b, aIds)).toEqual([]);
       expect(await store.documentChunks(b, "secret.md")).toEqual([]);
       expect(await store.getDocument(b, "secret.md")).toBeUndefined();
-      expect(await store.hasChunkHash(b, aChunks[0]!.chunkHash)).toBe(false);
+      expect((await store.storedChunkHashes(b, [aChunks[0]!.chunkHash])).has(aChunks[0]!.chunkHash)).toBe(false);
       expect(await store.chunksByHash(b, aChunks[0]!.chunkHash)).toEqual([]);
       expect((await engineOf(store).search({ workspaceId: b, terms, lexicalK: 10, dense: null, expansion: null, filter: {} })).maxBm25).toBe(0);
       expect(await store.forgetSource(b, "secret.md", T0)).toEqual([]);
@@ -159,7 +161,7 @@ export function runDocumentStoreSuite(name: string, makeStore: StoreFactory): vo
       const removed = await store.forgetChunkHash(a, hash, T0 + 1);
       expect(removed.map((r) => r.sourcePath).sort()).toEqual(["one.md", "two.md"]);
       expect(removed.every((r) => r.chunkHash === hash)).toBe(true);
-      expect(await store.hasChunkHash(a, hash)).toBe(false);
+      expect((await store.storedChunkHashes(a, [hash])).has(hash)).toBe(false);
       expect(await store.getDocument(a, "one.md")).toBeUndefined();
       expect(await store.getDocument(a, "two.md")).toBeDefined();
       expect((await store.documentChunks(a, "two.md")).map((c) => c.anchor)).toEqual(["Own"]);
