@@ -20,6 +20,7 @@ const Env = z.object({
     .regex(/^postgres(ql)?:\/\//, "a postgres:// or postgresql:// URL")
     .optional()
     .or(z.literal("").transform(() => undefined)),
+  SMRITI_INDEX_MEMORY_MB: z.coerce.number().min(0).default(0),
   SMRITI_INGEST_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   SMRITI_AUTOTUNE_MINUTES: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().min(0).default(30)),
 });
@@ -45,6 +46,8 @@ export interface Config {
   maxRunningSessions: number;
   /** The server's automatic tuner checks for new feedback this often; 0 = off. */
   autoTuneMinutes: number;
+  /** Estimated MB the in-memory search indexes may hold; past it the least recently searched workspaces are dropped (0: no limit). */
+  indexMemoryMb: number;
   /** Worker threads that chunk, tokenize and embed ingested documents; 0 = on the request loop. */
   ingestWorkers: number;
   /** The console's built files (web/dist, made by `npm ci`'s prepare step), served at /console. */
@@ -63,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | unde
     dataDir,
     dbFile: resolve(dataDir, "smriti.db"),
     databaseUrl: e.SMRITI_DATABASE_URL ?? null,
+    indexMemoryMb: e.SMRITI_INDEX_MEMORY_MB,
     policyDir: resolve(e.SMRITI_POLICY_DIR ?? resolve(dataDir, "policies")),
     sessionsDir: resolve(dataDir, "sessions"),
     multiTenant: e.SVC_MULTI_TENANT === "1",

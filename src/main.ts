@@ -109,7 +109,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const embedder = opts.embedder !== undefined ? opts.embedder : await createEmbedderFromEnv(config.env, { log: opts.notice ?? log });
   // The KNN leg was measured useless with GloVe (eval/results/dense-leg.json); a neural embedder's neighbours are worth the scan.
   const denseCandidates = config.denseKnn ?? (embedder !== null && embedder.id !== GLOVE_EMBEDDER_ID);
-  const search = new SearchEngine(store);
+  const search = new SearchEngine(store, { budgetBytes: config.indexMemoryMb * 2 ** 20 });
   const retriever = new Retriever(search, store, embedder, opts.retrieval ?? { ...defaultRetrievalConfig, denseCandidates });
   const lexicon = embedder && "neighbours" in embedder ? (embedder as Embedder & WordNeighbours) : null;
   const restore = opts.restoreLearned !== false;
@@ -182,7 +182,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     streams: { ...buildStreamHandlers({ answerStreams }), ...buildSessionStreamHandlers(chat, background) },
     proposals,
     grounded,
-    metrics: createMetrics(() => cognitive.pipeline.counters.totals()),
+    metrics: createMetrics(() => cognitive.pipeline.counters.totals(), () => search.stats()),
     log,
     store,
     memory,

@@ -135,6 +135,7 @@ function postgresSection(s: SizeResults): string[] {
       p.replicas.map((r) => [`${r.replicas} replica(s), 16 connections in all`, r.requestsPerSec, r.p50, r.p99, r.errors]),
     ),
     `two replicas / one: x${p.scaling} (2 cores shared by the replicas, the load generators and PostgreSQL)`,
+    `loading one workspace's indexes (BM25 + vectors) from PostgreSQL: ${p.indexLoadSeconds ?? "?"} s (what a search pays after SMRITI_INDEX_MEMORY_MB dropped them)`,
   ];
 }
 

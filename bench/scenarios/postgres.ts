@@ -31,6 +31,8 @@ export interface PostgresResult {
   server: string;
   ingest: IngestResult;
   recall: RecallResult[];
+  /** Loading the workspace's BM25 and vector indexes from PostgreSQL on its first search (what an evicted workspace costs). */
+  indexLoadSeconds: number;
   replicas: ReplicaLoad[];
   /** Two replicas' throughput over one's. */
   scaling: number;
@@ -75,6 +77,7 @@ export async function benchPostgres(dir: string, input: Inputs): Promise<Postgre
       progress(`postgres: recall ${mode} in-process`);
       recall.push(await benchRecall(rt, mode, input.warmup, input.queries, input.limits));
     }
+    const indexLoadSeconds = Math.round(rt.runtime.search.stats().loadSeconds * 100) / 100;
     const { token } = await rt.runtime.auth.issue({ workspace: DEFAULT_WORKSPACE, label: "bench" });
     await rt.runtime.close();
     const replicas: ReplicaLoad[] = [];
@@ -88,7 +91,7 @@ export async function benchPostgres(dir: string, input: Inputs): Promise<Postgre
     } finally {
       await Promise.all(servers.map((s) => s.stop()));
     }
-    return { server: database.version, ingest, recall, replicas, scaling: Math.round((replicas[1]!.requestsPerSec / replicas[0]!.requestsPerSec) * 100) / 100 };
+    return { server: database.version, ingest, recall, indexLoadSeconds, replicas, scaling: Math.round((replicas[1]!.requestsPerSec / replicas[0]!.requestsPerSec) * 100) / 100 };
   } finally {
     await database.close();
   }

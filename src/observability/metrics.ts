@@ -1,5 +1,5 @@
 // Prometheus metrics (prom-client) on a registry of this runtime, not the global one, so several runtimes in one process stay apart.
-import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 
 /** What a cognitive layer did, summed over every workspace since counting began (persisted, so it survives restarts). */
 export type LayerTotals = () => Promise<readonly { layer: string; counter: string; n: number }[]>;
@@ -12,8 +12,28 @@ export interface Metrics {
   httpErrors: Counter<"method" | "route" | "code">;
 }
 
-export function createMetrics(layerTotals: LayerTotals): Metrics {
+/** The search indexes' size and (re)loads (SearchEngine.stats). */
+export type IndexStatsOf = () => { workspaces: number; bytes: number; loads: number; loadSeconds: number; evictions: number };
+
+export function createMetrics(layerTotals: LayerTotals, indexStats: IndexStatsOf = () => ({ workspaces: 0, bytes: 0, loads: 0, loadSeconds: 0, evictions: 0 })): Metrics {
   const registry = new Registry();
+  // Read when scraped: one gauge per figure, so a replica's memory budget (SMRITI_INDEX_MEMORY_MB) can be watched.
+  const gauges = [
+    ["smriti_search_index_workspaces", "Workspaces whose search indexes are loaded in this process.", "workspaces"],
+    ["smriti_search_index_bytes", "Estimated bytes held by the loaded search indexes.", "bytes"],
+    ["smriti_search_index_loads", "Workspace index loads since start (first use, or again after an eviction).", "loads"],
+    ["smriti_search_index_load_seconds", "Seconds spent loading workspace indexes since start.", "loadSeconds"],
+    ["smriti_search_index_evictions", "Workspace indexes dropped to stay within SMRITI_INDEX_MEMORY_MB since start.", "evictions"],
+  ] as const;
+  for (const [name, help, field] of gauges)
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(indexStats()[field]);
+      },
+    });
   collectDefaultMetrics({ register: registry, prefix: "smriti_" });
   // The same persisted counters the uplift route reads, so /metrics and uplift never disagree; no workspace label, so tenants stay private.
   new Counter({

@@ -1,6 +1,8 @@
 // In-memory BM25 inverted index over typed arrays: the lexical signal, fast enough for the recall hot path.
 import { TopK, type Scored } from "../domain/retrieval/topk.ts";
 
+/** What a map entry or a small object costs in V8, roughly (key, value, table slot, object header). */
+export const ENTRY_BYTES = 80;
 const K1 = 1.2;
 const B = 0.75;
 
@@ -34,6 +36,14 @@ export class Bm25Index {
 
   get size(): number {
     return this.live;
+  }
+
+  /** Bytes held, estimated: typed arrays exactly, each map entry and postings object at V8's usual ~80 bytes. */
+  approxBytes(): number {
+    let postings = 0;
+    for (const p of this.postings) postings += p.docs.byteLength + p.tfs.byteLength + ENTRY_BYTES;
+    const arrays = [this.ids, this.lengths, this.terms, this.termStart, this.termCount, this.acc].reduce((n, a) => n + a.byteLength, 0);
+    return postings + arrays + (this.termIds.size + this.slotOf.size) * ENTRY_BYTES;
   }
 
   has(id: number): boolean {

@@ -13,19 +13,49 @@ const PAGE = 1_000;
  * the store. Loads and catch-ups run one at a time and apply their changes synchronously, so a search never sees
  * half of a committed write.
  */
+/** What the engine holds and how often it (re)loaded: /metrics reads it. */
+export interface IndexStats {
+  workspaces: number;
+  /** Estimated bytes of every loaded index. */
+  bytes: number;
+  loads: number;
+  loadSeconds: number;
+  evictions: number;
+}
+
+export interface EngineOptions {
+  /**
+   * Estimated bytes the loaded indexes may hold (0: no limit). Past it the least recently searched workspaces are
+   * dropped after a load; the next search of one loads it again from the store.
+   */
+  budgetBytes?: number;
+}
+
 export class SearchEngine {
+  /** Least recently searched first (a search moves its workspace to the end). */
   private readonly workspaces = new Map<string, WorkspaceIndex>();
   private marker: number | null = null;
   private lastSeq = 0;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly counts = { loads: 0, loadSeconds: 0, evictions: 0 };
 
-  constructor(private readonly feed: SearchFeed) {}
+  constructor(
+    private readonly feed: SearchFeed,
+    private readonly opts: EngineOptions = {},
+  ) {}
+
+  stats(): IndexStats {
+    let bytes = 0;
+    for (const index of this.workspaces.values()) bytes += index.approxBytes();
+    return { workspaces: this.workspaces.size, bytes, ...this.counts };
+  }
 
   /** Candidates and their signals for one request, from one index state. */
   async search(req: SearchRequest): Promise<SearchResult> {
     const dense = req.dense ? { id: req.dense.embedderId, dimensions: req.dense.vector.length } : undefined;
     const ticket = this.feed.changeMarker();
     const index = this.current(ticket, req.workspaceId, dense) ?? (await this.refresh(req.workspaceId, dense, ticket));
+    this.touch(req.workspaceId, index);
     return runSearch(index, dense ? (index.vectors.get(dense.id) ?? null) : null, req);
   }
 
@@ -49,12 +79,39 @@ export class SearchEngine {
   private refresh(workspaceId: string, dense: { id: string; dimensions: number } | undefined, ticket: number): Promise<WorkspaceIndex> {
     const run = this.queue.then(async () => {
       if (this.marker === null || this.marker < ticket) await this.catchUp();
-      const index = this.workspaces.get(workspaceId) ?? (await this.load(workspaceId));
+      const loaded = this.workspaces.get(workspaceId);
+      const started = performance.now();
+      const index = loaded ?? (await this.load(workspaceId));
+      const grew = !loaded || (dense !== undefined && !index.vectors.has(dense.id));
       if (dense && !index.vectors.has(dense.id)) await this.loadVectors(index, workspaceId, dense.id, dense.dimensions);
+      if (grew) this.loaded(workspaceId, (performance.now() - started) / 1000);
       return index;
     });
     this.queue = run.catch(() => {});
     return run;
+  }
+
+  /** Moves the workspace to the most recently searched end (unless it was dropped meanwhile). */
+  private touch(workspaceId: string, index: WorkspaceIndex): void {
+    if (this.workspaces.get(workspaceId) !== index) return;
+    this.workspaces.delete(workspaceId);
+    this.workspaces.set(workspaceId, index);
+  }
+
+  /** Counts a load, then drops the least recently searched others while the indexes exceed the budget. */
+  private loaded(workspaceId: string, seconds: number): void {
+    this.counts.loads++;
+    this.counts.loadSeconds += seconds;
+    const budget = this.opts.budgetBytes ?? 0;
+    if (budget <= 0) return;
+    let bytes = this.stats().bytes;
+    for (const [id, index] of this.workspaces) {
+      if (bytes <= budget) return;
+      if (id === workspaceId) continue;
+      bytes -= index.approxBytes();
+      this.workspaces.delete(id);
+      this.counts.evictions++;
+    }
   }
 
   /** Replays every change committed since the last look on the loaded workspaces, all at once. */

@@ -1,6 +1,7 @@
 // In-memory nearest-neighbour search over unit vectors (stored as int8 + a scale per vector: a quarter of float32's
 // memory, cosine error ~1e-3): exact for small sets, sign-bit prefilter + rerank beyond.
 import { TopK, type Scored } from "../domain/retrieval/topk.ts";
+import { ENTRY_BYTES } from "./bm25.ts";
 
 /** Above this many vectors, a Hamming prefilter on sign bits picks candidates for exact cosine. */
 const EXACT_LIMIT = 20_000;
@@ -33,6 +34,12 @@ export class VectorIndex {
 
   get size(): number {
     return this.slotOf.size;
+  }
+
+  /** Bytes held, estimated (see Bm25Index.approxBytes). */
+  approxBytes(): number {
+    const arrays = [this.data, this.scales, this.codes, this.ids, this.alive].reduce((n, a) => n + a.byteLength, 0);
+    return arrays + this.slotOf.size * ENTRY_BYTES;
   }
 
   add(id: number, vector: Float32Array): void {

@@ -1,6 +1,6 @@
 // One workspace's in-memory indexes: BM25 over every chunk, a vector index per embedder, and the metadata filters read.
 import type { IndexedChunk } from "../ports/search-feed.ts";
-import { Bm25Index } from "./bm25.ts";
+import { Bm25Index, ENTRY_BYTES } from "./bm25.ts";
 import type { ChunkFilter } from "./types.ts";
 import type { VectorIndex } from "./vector-index.ts";
 
@@ -16,6 +16,13 @@ export class WorkspaceIndex {
   readonly vectors = new Map<string, VectorIndex>();
   /** One string per source path: a document's chunks share it (a store hands every row its own copy; ~4 MB at 100k chunks). */
   private readonly paths = new Map<string, string>();
+
+  /** Bytes held, estimated: the BM25 index, every vector index, and the metadata entries. */
+  approxBytes(): number {
+    let vectors = 0;
+    for (const v of this.vectors.values()) vectors += v.approxBytes();
+    return this.bm25.approxBytes() + vectors + (this.meta.size + this.paths.size) * ENTRY_BYTES;
+  }
 
   /** Adds a chunk once (a change replayed twice, or one a page load already saw, changes nothing). */
   add(chunk: IndexedChunk): void {

@@ -31,6 +31,11 @@ describe("GET /metrics", () => {
     expect(sample(text, "smriti_http_request_duration_seconds_count", { route: "/v1/decisions/:ref", status: "404" })).toBe(1);
     expect(text).not.toContain(ref);
     expect(text).toContain("smriti_process_cpu_seconds_total");
+    // The search indexes of the workspace just searched: loaded once, their size estimated.
+    const plain = (name: string) => Number(/^(\S+) (\S+)$/m.exec(text.split("\n").find((l) => l.startsWith(`${name} `)) ?? "")?.[2]);
+    expect(plain("smriti_search_index_workspaces")).toBe(1);
+    expect(plain("smriti_search_index_loads")).toBe(1);
+    expect(plain("smriti_search_index_bytes")).toBeGreaterThan(0);
   });
 
   it("counts error responses by their stable code, including unmatched routes and auth failures", async () => {

@@ -60,3 +60,37 @@ describe("SearchEngine", () => {
     }
   });
 });
+
+describe("a memory budget for the loaded indexes", () => {
+  const search = (engine: SearchEngine, ws: string, query: string) =>
+    engine.search({ workspaceId: ws, terms: tokenize(query), lexicalK: 5, dense: null, expansion: null, filter: {} }).then((r) => r.hits.map((h) => h.id));
+
+  it("drops the least recently searched workspaces past the budget and loads one again, exactly, when it is searched", async () => {
+    const store = openSqliteStore(join(dir, "budget.db"));
+    try {
+      const ids: string[] = [];
+      for (const name of ["one", "two", "three"]) {
+        const ws = (await store.ensureWorkspace(name, T0)).id;
+        ids.push(ws);
+        const body = Array.from({ length: 40 }, (_, i) => `## Part ${i}\n\nThe ${name} ledger entry ${i} mentions harbour ${i % 7}.\n`).join("\n");
+        const { doc, chunks } = prepareDocument(`${name}.md`, `# ${name}\n\n${body}`);
+        await store.replaceDocument(ws, doc, chunks);
+      }
+      const free = new SearchEngine(store);
+      const before = await Promise.all(ids.map((ws) => search(free, ws, "ledger harbour 3")));
+      expect(free.stats()).toMatchObject({ workspaces: 3, loads: 3, evictions: 0 });
+      const perWorkspace = free.stats().bytes / 3;
+
+      const tight = new SearchEngine(store, { budgetBytes: Math.round(perWorkspace * 1.5) }); // room for one
+      for (const [i, ws] of ids.entries()) expect(await search(tight, ws, "ledger harbour 3")).toEqual(before[i]);
+      expect(tight.stats()).toMatchObject({ workspaces: 1, loads: 3, evictions: 2 });
+      expect(tight.stats().bytes).toBeLessThanOrEqual(Math.round(perWorkspace * 1.5));
+      // The first workspace was dropped: searched again, it loads again and answers as before.
+      expect(await search(tight, ids[0]!, "ledger harbour 3")).toEqual(before[0]);
+      expect(tight.stats()).toMatchObject({ workspaces: 1, loads: 4, evictions: 3 });
+      expect(tight.stats().loadSeconds).toBeGreaterThan(0);
+    } finally {
+      await store.close();
+    }
+  });
+});
