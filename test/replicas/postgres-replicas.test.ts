@@ -13,6 +13,8 @@ import { freshSchemaUrl } from "../helpers/postgres.ts";
 
 interface Replica extends RunningServe {
   call(path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** The Authorization header value its calls send. */
+  headersToken: string;
 }
 
 const root = mkdtempSync(join(tmpdir(), "smriti-replicas-"));
@@ -31,7 +33,7 @@ async function startReplicas(url: string, n: number, label: string): Promise<{ r
           headers: { authorization: `Bearer ${created.token}`, "content-type": "application/json", ...headers },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         });
-      return { ...serve, call };
+      return { ...serve, call, headersToken: `Bearer ${created.token}` };
     }),
   );
   return { replicas, env, token: created.token };
@@ -108,6 +110,28 @@ describe("two replicas on one PostgreSQL database", { timeout: 120_000 }, () => 
     const cut = Math.floor(all.length / 2);
     const rest = await readEvents(await b.call(`/sessions/${sid}/events/stream?follow=false`, undefined, { "last-event-id": all[cut - 1]!.id! }));
     expect([...all.slice(0, cut), ...rest].map((e) => e.id)).toEqual(all.map((e) => e.id));
+  });
+
+  it("delivers to a live stream on one replica the events another replica writes", async () => {
+    const { session_id: sid } = await json<{ session_id: string }>(a.call("/chat/sessions", {}));
+    const follower = new AbortController();
+    const seen: SseEvent[] = [];
+    const following = (async () => {
+      const res = await fetch(`${b.url}/sessions/${sid}/events/stream`, { headers: { authorization: a.headersToken }, signal: follower.signal });
+      try {
+        for await (const e of parseSse(res.body!)) seen.push(e);
+      } catch {
+        // aborted below
+      }
+    })();
+    const turn = await readEvents(await a.call(`/chat/sessions/${sid}/messages`, { message: "What do we know about the quillotine5x ledger?" }));
+    const deadline = Date.now() + 10_000; // the follower polls the log every second besides its own replica's wake-ups
+    while (!seen.some((e) => e.id === turn.at(-1)!.id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    follower.abort();
+    await following;
+    const ids = seen.map((e) => e.id);
+    for (const e of turn) expect(ids).toContain(e.id);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });
 
