@@ -19,6 +19,7 @@ import { RecordRepo } from "./records.ts";
 import { LOCK } from "./schema.ts";
 import { SearchFeedRepo } from "./search-feed.ts";
 import { SessionRepo } from "./sessions.ts";
+import { StreamListener } from "./stream-listener.ts";
 import { guardConnectionLoss } from "./unavailable.ts";
 import { WorkspaceRepo } from "./workspaces.ts";
 import type pg from "pg";
@@ -31,7 +32,8 @@ export interface PostgresOptions {
 }
 
 export async function openPostgresStore(url: string, opts: PostgresOptions = {}): Promise<Store> {
-  return guardConnectionLoss(new PostgresStore(await openDatabase(url, { max: opts.maxConnections ?? 10, connectTimeoutMs: opts.connectTimeoutMs ?? 5_000 })));
+  const db = await openDatabase(url, { max: opts.maxConnections ?? 10, connectTimeoutMs: opts.connectTimeoutMs ?? 5_000 });
+  return guardConnectionLoss(new PostgresStore(db, url));
 }
 
 class PostgresStore implements Store {
@@ -44,7 +46,12 @@ class PostgresStore implements Store {
   private readonly cognitive: CognitiveRepo;
   private readonly sessions: SessionRepo;
 
-  constructor(private readonly db: Db) {
+  private readonly listener: StreamListener;
+
+  constructor(
+    private readonly db: Db,
+    url: string,
+  ) {
     this.workspaces = new WorkspaceRepo(db);
     this.documents = new DocumentRepo(db);
     this.feed = new SearchFeedRepo(db);
@@ -53,6 +60,7 @@ class PostgresStore implements Store {
     this.records = new RecordRepo(db);
     this.cognitive = new CognitiveRepo(db);
     this.sessions = new SessionRepo(db);
+    this.listener = new StreamListener(url, this.streams.followers);
   }
 
   ensureWorkspace = (name: string, now: number) => this.workspaces.ensure(name, now);
@@ -184,7 +192,10 @@ class PostgresStore implements Store {
 
   appendStream = (ws: string, stream: string, drafts: readonly StreamEventDraft[]) => this.streams.append(ws, stream, drafts);
   readStream = (ws: string, stream: string, afterSeq: number, limit: number) => this.streams.read(ws, stream, afterSeq, limit);
-  subscribeStream = (ws: string, stream: string, wake: () => void) => this.streams.followers.subscribe(ws, stream, wake);
+  subscribeStream = (ws: string, stream: string, wake: () => void) => {
+    this.listener.ensure();
+    return this.streams.followers.subscribe(ws, stream, wake);
+  };
 
   upsertSession = (row: SessionRow) => this.sessions.upsert(row);
   getSession = (ws: string, id: string) => this.sessions.get(ws, id);
@@ -207,7 +218,7 @@ class PostgresStore implements Store {
 
   /** Idempotent, as SQLite's: runtimes sharing one store may each close it. */
   close(): Promise<void> {
-    this.closing ??= this.db.end();
+    this.closing ??= this.listener.close().then(() => this.db.end());
     return this.closing;
   }
 }

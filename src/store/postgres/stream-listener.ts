@@ -1,0 +1,42 @@
+// Wakes this replica's stream followers when another replica appends (LISTEN/NOTIFY), so a live stream does not wait
+// for its poll. One dedicated connection, opened with the first follower; if it drops, the followers' poll (1 s)
+// still delivers everything, and the next follower opens it again.
+import pg from "pg";
+import type { StreamFollowers } from "../stream-followers.ts";
+
+export const STREAM_CHANNEL = "smriti_streams";
+
+export class StreamListener {
+  private client: pg.Client | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly followers: StreamFollowers,
+  ) {}
+
+  /** Listens from now on unless it already does; failures are left to the poll. */
+  ensure(): void {
+    if (this.client || this.closed) return;
+    const client = new pg.Client({ connectionString: this.url });
+    this.client = client;
+    const drop = () => {
+      if (this.client === client) this.client = null;
+      void client.end().catch(() => {});
+    };
+    client.on("error", drop);
+    client.on("end", drop);
+    client.on("notification", (n) => {
+      const [workspaceId, stream] = JSON.parse(n.payload ?? "[]") as [string?, string?];
+      if (workspaceId !== undefined && stream !== undefined) this.followers.wake(workspaceId, stream);
+    });
+    client.connect().then(() => client.query(`LISTEN ${STREAM_CHANNEL}`), drop);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => {});
+  }
+}
