@@ -2,7 +2,8 @@
 import type { ChunkInput, ChunkRecord, DocumentRecord, RemovedChunk } from "../../ports/documents.ts";
 import { ChunkCache } from "../chunk-cache.ts";
 import { CHUNK_COLUMNS, OP_ADD, OP_REMOVE, toChunk, toDocument, toRemoved, type ChunkRow, type DocRow } from "../rows.ts";
-import type { Conn, Db } from "./open.ts";
+import { lock, type Conn, type Db } from "./open.ts";
+import { LOCK } from "./schema.ts";
 import type pg from "pg";
 
 export class DocumentRepo {
@@ -48,37 +49,44 @@ export class DocumentRepo {
     return new Set(rows.map((r) => r.chunk_hash));
   }
 
-  /** Inside the caller's transaction, which holds LOCK.changes: the change log's seqs follow commit order. */
+  /**
+   * Inside the caller's transaction: the document and its cleared tombstones first, then, under LOCK.changes (so the
+   * change log's seqs follow commit order), its old chunks out and the new ones in with their change rows, in one
+   * statement, so the lock is held for one round trip and the commit.
+   */
   async replace(c: pg.PoolClient, workspaceId: string, doc: DocumentRecord, chunks: readonly ChunkInput[]): Promise<void> {
-    await this.removeChunks(c, workspaceId, await this.chunksOf(workspaceId, doc.sourcePath, c));
     await c.query(
       `INSERT INTO documents (workspace_id, source_path, document_hash, kind, authored_at, ingested_at, content) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (workspace_id, source_path) DO UPDATE SET document_hash = excluded.document_hash, kind = excluded.kind,
          authored_at = excluded.authored_at, ingested_at = excluded.ingested_at, content = excluded.content`,
       [workspaceId, doc.sourcePath, doc.documentHash, doc.kind, doc.authoredAt, doc.ingestedAt, doc.content],
     );
-    if (chunks.length > 0) {
-      // One statement for every chunk and its change row: arrays unnested in order, ids handed back in that order.
-      await c.query(
-        `WITH added AS (
-           INSERT INTO chunks (workspace_id, source_path, ord, chunk_hash, anchor, start_offset, end_offset, text, terms, authored_at)
-           SELECT $1, $2, t.ord, t.chunk_hash, t.anchor, t.start_offset, t.end_offset, t.text, t.terms, $3
-           FROM unnest($4::int[], $5::text[], $6::text[], $7::int[], $8::int[], $9::text[], $10::text[])
-             AS t(ord, chunk_hash, anchor, start_offset, end_offset, text, terms)
-           ORDER BY t.ord
-           RETURNING id)
-         INSERT INTO changes (workspace_id, chunk_id, op) SELECT $1, id, ${OP_ADD} FROM added ORDER BY id`,
-        [
-          workspaceId, doc.sourcePath, doc.authoredAt,
-          chunks.map((_, i) => i), chunks.map((k) => k.chunkHash), chunks.map((k) => k.anchor), chunks.map((k) => k.start),
-          chunks.map((k) => k.end), chunks.map((k) => k.text), chunks.map((k) => k.terms.join(" ")),
-        ],
-      );
-    }
     const hashes = [...new Set(chunks.map((k) => k.chunkHash))];
     await c.query("DELETE FROM forgotten WHERE workspace_id = $1 AND ((kind = 'chunk_hash' AND key = ANY($2::text[])) OR (kind = 'source_path' AND key = $3))", [
       workspaceId, hashes, doc.sourcePath,
     ]);
+    await lock(c, LOCK.changes);
+    // The delete and the insert see the same snapshot: only the old rows go. Removals are logged before additions.
+    const { rows } = await c.query<{ id: number }>(
+      `WITH gone AS (DELETE FROM chunks WHERE workspace_id = $1 AND source_path = $2 RETURNING id),
+       added AS (
+         INSERT INTO chunks (workspace_id, source_path, ord, chunk_hash, anchor, start_offset, end_offset, text, terms, authored_at)
+         SELECT $1, $2, t.ord, t.chunk_hash, t.anchor, t.start_offset, t.end_offset, t.text, t.terms, $3
+         FROM unnest($4::int[], $5::text[], $6::text[], $7::int[], $8::int[], $9::text[], $10::text[])
+           AS t(ord, chunk_hash, anchor, start_offset, end_offset, text, terms)
+         ORDER BY t.ord
+         RETURNING id),
+       logged AS (
+         INSERT INTO changes (workspace_id, chunk_id, op)
+         SELECT $1, id, op FROM (SELECT id, ${OP_REMOVE} AS op FROM gone UNION ALL SELECT id, ${OP_ADD} FROM added) AS x ORDER BY op, id)
+       SELECT id FROM gone`,
+      [
+        workspaceId, doc.sourcePath, doc.authoredAt,
+        chunks.map((_, i) => i), chunks.map((k) => k.chunkHash), chunks.map((k) => k.anchor), chunks.map((k) => k.start),
+        chunks.map((k) => k.end), chunks.map((k) => k.text), chunks.map((k) => k.terms.join(" ")),
+      ],
+    );
+    for (const r of rows) this.hot.delete(r.id);
   }
 
   async forgetSource(c: pg.PoolClient, workspaceId: string, sourcePath: string, now: number): Promise<RemovedChunk[]> {

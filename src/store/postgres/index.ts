@@ -86,9 +86,8 @@ class PostgresStore implements Store {
   private async applySideEffects(c: pg.PoolClient, ws: string, also: RecordSideEffects | undefined): Promise<void> {
     const write = also?.document;
     if (write) {
-      await lock(c, LOCK.changes);
       if (write.vectors) await this.insertVectors(c, write.vectors.embedderId, write.vectors.byHash);
-      await this.documents.replace(c, ws, write.doc, write.chunks);
+      await this.documents.replace(c, ws, write.doc, write.chunks); // takes LOCK.changes, before any LOCK.audit below
     }
     for (const r of also?.records ?? []) await this.records.insert(c, ws, r);
     if (also?.events?.length) await this.events.append(c, ws, also.events);
@@ -96,7 +95,6 @@ class PostgresStore implements Store {
 
   async insertRecord(ws: string, record: RecordRow, also?: RecordSideEffects): Promise<{ record: StoredRecord; created: boolean }> {
     return transaction(this.db, async (c) => {
-      if (also?.document) await lock(c, LOCK.changes); // before any other lock, in the one order every writer uses
       const created = await this.records.insert(c, ws, record);
       if (created) await this.applySideEffects(c, ws, also);
       return { record: (await this.records.get(ws, record.id, c))!, created };
@@ -105,7 +103,6 @@ class PostgresStore implements Store {
 
   async transitionRecord(ws: string, id: string, from: string, to: string, body: unknown, also?: RecordSideEffects): Promise<StoredRecord | undefined> {
     return transaction(this.db, async (c) => {
-      if (also?.document) await lock(c, LOCK.changes);
       if (!(await this.records.transition(c, ws, id, from, to, body))) return undefined;
       await this.applySideEffects(c, ws, also);
       return this.records.get(ws, id, c);

@@ -16,7 +16,7 @@ export const migrations: readonly string[] = [
   );
   CREATE TABLE documents (
     workspace_id TEXT NOT NULL,
-    source_path TEXT NOT NULL,
+    source_path TEXT COLLATE "C" NOT NULL,
     document_hash TEXT NOT NULL,
     kind TEXT NOT NULL,
     authored_at BIGINT NOT NULL,
@@ -27,7 +27,7 @@ export const migrations: readonly string[] = [
   CREATE TABLE chunks (
     id BIGSERIAL PRIMARY KEY,
     workspace_id TEXT NOT NULL,
-    source_path TEXT NOT NULL,
+    source_path TEXT COLLATE "C" NOT NULL,
     ord INTEGER NOT NULL,
     chunk_hash TEXT NOT NULL,
     anchor TEXT NOT NULL,
@@ -37,7 +37,8 @@ export const migrations: readonly string[] = [
     terms TEXT NOT NULL,
     authored_at BIGINT NOT NULL
   );
-  CREATE INDEX chunks_by_source ON chunks (workspace_id, source_path COLLATE "C", id);
+  -- Byte order (COLLATE "C") as on SQLite, whatever the database's locale: paging and prefix listing agree on both.
+  CREATE INDEX chunks_by_source ON chunks (workspace_id, source_path, id);
   CREATE INDEX chunks_by_hash ON chunks (chunk_hash, workspace_id);
   CREATE TABLE embeddings (embedder_id TEXT NOT NULL, chunk_hash TEXT NOT NULL, vector BYTEA NOT NULL, PRIMARY KEY (embedder_id, chunk_hash));
   -- Append-only log the in-memory indexes of every replica replay; writers hold one lock, so seq order is commit order.
