@@ -21,8 +21,8 @@ const root = mkdtempSync(join(tmpdir(), "smriti-replicas-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A token made through the CLI on the database, then N replicas serving it, each with its own data directory. */
-async function startReplicas(url: string, n: number, label: string): Promise<{ replicas: Replica[]; env: NodeJS.ProcessEnv; token: string }> {
-  const env = cliEnv({ SMRITI_DATABASE_URL: url, SMRITI_SESSION_HEARTBEAT_MS: "200" });
+async function startReplicas(url: string, n: number, label: string, heartbeatMs = 200): Promise<{ replicas: Replica[]; env: NodeJS.ProcessEnv; token: string }> {
+  const env = cliEnv({ SMRITI_DATABASE_URL: url, SMRITI_SESSION_HEARTBEAT_MS: String(heartbeatMs) });
   const created = await runJson<{ token: string }>(["token", "create", "--json", "--data", join(root, `${label}-0`)], { env });
   const replicas = await Promise.all(
     Array.from({ length: n }, async (_, i) => {
@@ -141,7 +141,8 @@ describe("background runs across replicas", { timeout: 120_000 }, () => {
   let b: Replica;
   let c: Replica;
   beforeAll(async () => {
-    [a, b, c] = (await startReplicas(await freshSchemaUrl(), 3, "leases")).replicas as [Replica, Replica, Replica];
+    // Beats of 1 s (a run is stale after 3 s): a replica slowed by a busy machine must not look dead to the others.
+    [a, b, c] = (await startReplicas(await freshSchemaUrl(), 3, "leases", 1_000)).replicas as [Replica, Replica, Replica];
   });
   afterAll(async () => Promise.all([a?.stop(), b?.stop(), c?.stop()]));
 
@@ -170,7 +171,7 @@ describe("background runs across replicas", { timeout: 120_000 }, () => {
     let d = await until(b, sid, (x) => x.session.status === "running");
     const first = d.session.process_id;
     expect(first).toContain(`:${a.child.pid}`);
-    await new Promise((r) => setTimeout(r, 1_000)); // five heartbeats: the other replica must not take a live run
+    await new Promise((r) => setTimeout(r, 2_000)); // two heartbeats: the other replicas must not take a live run
     expect((await detail(b, sid)).session).toMatchObject({ status: "running", process_id: first, attempt_count: 1 });
     a.child.kill("SIGKILL");
     await new Promise((r) => a.child.once("exit", r));
