@@ -43,9 +43,10 @@ export interface SessionIndex {
   listSessions(workspaceId: string, q: SessionQuery): Promise<StoredSessionRow[]>;
   /**
    * The lease on a run, so exactly one supervisor of all the processes on the store runs it: taken (and the heartbeat
-   * set) when nobody holds it, its holder's heartbeat is older than `staleBefore`, or `owner` holds it already.
+   * set) when nobody holds it, its holder's heartbeat is older than `staleBefore`, `owner` holds it already, or its
+   * holder is still `takeOverFrom` (a holder known dead; a compare-and-set, so of two takers only the first wins).
    */
-  claimSession(key: SessionKey, owner: string, now: number, staleBefore: number): Promise<boolean>;
+  claimSession(key: SessionKey, owner: string, now: number, staleBefore: number, takeOverFrom?: string): Promise<boolean>;
   /** Marks the owner's runs alive now; returns the keys among them it no longer holds (another took them over). */
   heartbeatSessions(owner: string, keys: readonly SessionKey[], at: number): Promise<SessionKey[]>;
   /** Lets go of the owner's leases (a run handed back or ended), so another supervisor need not wait for staleness. */

@@ -274,7 +274,11 @@ export class Supervisor {
   private watch(run: LiveRun): void {
     if (run.watching || run.reason) return;
     run.watching = true;
-    setImmediate(() => void this.checkBudgets(run).finally(() => (run.watching = false)));
+    setImmediate(() =>
+      void this.checkBudgets(run)
+        .catch((err: unknown) => this.deps.logError(`background session ${run.job.sessionId}: budget check: ${err instanceof Error ? err.message : String(err)}`))
+        .finally(() => (run.watching = false)),
+    );
   }
 
   private async checkBudgets(run: LiveRun): Promise<void> {
@@ -327,7 +331,9 @@ export class Supervisor {
       if (state.status !== row.status) await this.deps.log.mirror(row.workspaceId, row.sessionId, state, now);
       const job = { workspaceId: row.workspaceId, sessionId: row.sessionId };
       if (!RUNNABLE.has(state.status)) continue;
-      if (!(await this.deps.log.index.claimSession(job, this.processId, now, holderGone ? Number.MAX_SAFE_INTEGER : now - this.staleMs))) continue;
+      // A dead holder's lease is taken at once, but only from that holder: if another replica took it first, it stays.
+      const takeOverFrom = holderGone && row.owner !== null ? row.owner : undefined;
+      if (!(await this.deps.log.index.claimSession(job, this.processId, now, now - this.staleMs, takeOverFrom))) continue;
       if (state.status === "running") await this.crashed(job, state);
       else this.enqueue(job.workspaceId, job.sessionId);
     }

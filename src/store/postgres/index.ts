@@ -197,7 +197,7 @@ class PostgresStore implements Store {
   upsertSession = (row: SessionRow) => this.sessions.upsert(row);
   getSession = (ws: string, id: string) => this.sessions.get(ws, id);
   listSessions = (ws: string, q: SessionQuery) => this.sessions.list(ws, q);
-  claimSession = (key: SessionKey, owner: string, now: number, staleBefore: number) => this.sessions.claim(key, owner, now, staleBefore);
+  claimSession = (key: SessionKey, owner: string, now: number, staleBefore: number, takeOverFrom?: string) => this.sessions.claim(key, owner, now, staleBefore, takeOverFrom);
   heartbeatSessions = (owner: string, keys: readonly SessionKey[], at: number) => this.sessions.heartbeat(owner, keys, at);
   releaseSessions = (owner: string, keys: readonly SessionKey[]) => this.sessions.release(owner, keys);
   sessionsInStatus = (kind: SessionRow["kind"], statuses: readonly string[]) => this.sessions.inStatus(kind, statuses);

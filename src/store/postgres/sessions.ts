@@ -29,11 +29,11 @@ export class SessionRepo {
     return rows.map(toSession);
   }
 
-  async claim(key: SessionKey, owner: string, now: number, staleBefore: number): Promise<boolean> {
+  async claim(key: SessionKey, owner: string, now: number, staleBefore: number, takeOverFrom?: string): Promise<boolean> {
     const res = await this.db.query(
       `UPDATE sessions SET owner = $1, heartbeat_at = $2 WHERE workspace_id = $3 AND session_id = $4
-         AND (owner IS NULL OR owner = $1 OR heartbeat_at IS NULL OR heartbeat_at < $5)`,
-      [owner, now, key.workspaceId, key.sessionId, staleBefore],
+         AND (owner IS NULL OR owner = $1 OR heartbeat_at IS NULL OR heartbeat_at < $5 OR owner = $6)`,
+      [owner, now, key.workspaceId, key.sessionId, staleBefore, takeOverFrom ?? null],
     );
     return res.rowCount === 1;
   }

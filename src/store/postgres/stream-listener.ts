@@ -30,7 +30,10 @@ export class StreamListener {
       const [workspaceId, stream] = JSON.parse(n.payload ?? "[]") as [string?, string?];
       if (workspaceId !== undefined && stream !== undefined) this.followers.wake(workspaceId, stream);
     });
-    client.connect().then(() => client.query(`LISTEN ${STREAM_CHANNEL}`), drop);
+    client
+      .connect()
+      .then(() => client.query(`LISTEN ${STREAM_CHANNEL}`))
+      .catch(drop); // closed or unreachable meanwhile: the poll covers it
   }
 
   async close(): Promise<void> {

@@ -184,7 +184,7 @@ class SqliteStore implements Store {
   upsertSession = async (row: SessionRow) => this.sessions.upsert(row);
   getSession = async (ws: string, id: string) => this.sessions.get(ws, id);
   listSessions = async (ws: string, q: SessionQuery) => this.sessions.list(ws, q);
-  claimSession = async (key: SessionKey, owner: string, now: number, staleBefore: number) => this.sessions.claim(key, owner, now, staleBefore);
+  claimSession = async (key: SessionKey, owner: string, now: number, staleBefore: number, takeOverFrom?: string) => this.sessions.claim(key, owner, now, staleBefore, takeOverFrom);
   heartbeatSessions = async (owner: string, keys: readonly SessionKey[], at: number) => this.sessions.heartbeat(owner, keys, at);
   releaseSessions = async (owner: string, keys: readonly SessionKey[]) => this.sessions.release(owner, keys);
   sessionsInStatus = async (kind: SessionRow["kind"], statuses: readonly string[]) => this.sessions.inStatus(kind, statuses);

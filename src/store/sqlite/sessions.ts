@@ -21,7 +21,7 @@ export class SessionRepo {
       beat: db.prepare("UPDATE sessions SET heartbeat_at = ? WHERE workspace_id = ? AND session_id = ? AND owner = ?"),
       claim: db.prepare(
         `UPDATE sessions SET owner = @owner, heartbeat_at = @now WHERE workspace_id = @ws AND session_id = @sid
-           AND (owner IS NULL OR owner = @owner OR heartbeat_at IS NULL OR heartbeat_at < @stale)`,
+           AND (owner IS NULL OR owner = @owner OR heartbeat_at IS NULL OR heartbeat_at < @stale OR owner = @dead)`,
       ),
       release: db.prepare("UPDATE sessions SET owner = NULL WHERE workspace_id = ? AND session_id = ? AND owner = ?"),
       inStatus: db.prepare("SELECT * FROM sessions WHERE kind = ? AND status IN (SELECT value FROM json_each(?)) ORDER BY seq"),
@@ -42,8 +42,8 @@ export class SessionRepo {
     return rows.map(toSession);
   }
 
-  claim(key: SessionKey, owner: string, now: number, staleBefore: number): boolean {
-    return this.s.claim.run({ owner, now, ws: key.workspaceId, sid: key.sessionId, stale: staleBefore }).changes === 1;
+  claim(key: SessionKey, owner: string, now: number, staleBefore: number, takeOverFrom?: string): boolean {
+    return this.s.claim.run({ owner, now, ws: key.workspaceId, sid: key.sessionId, stale: staleBefore, dead: takeOverFrom ?? null }).changes === 1;
   }
 
   heartbeat(owner: string, keys: readonly SessionKey[], at: number): SessionKey[] {

@@ -62,6 +62,12 @@ export function runSessionIndexSuite(name: string, makeStore: StoreFactory): voi
       expect((await store.getSession(a, "x"))!.heartbeatAt).toBe(T0 + 30);
       expect(await store.claimSession(x, "host:2", T0 + 100, T0 + 31)).toBe(true); // host:1 went quiet
       expect(await store.heartbeatSessions("host:1", [x], T0 + 110)).toEqual([x]); // host:1 learns it lost the run
+      // host:1 is known dead: host:3 may take over from it, but host:2 got there first, so the lease stays with host:2.
+      expect(await store.claimSession(x, "host:3", T0 + 120, T0 + 31, "host:1")).toBe(false);
+      expect(await store.claimSession(x, "host:3", T0 + 120, T0 + 31, "host:2")).toBe(true);
+      expect(await store.claimSession(x, "host:2", T0 + 130, T0 + 31, "host:9")).toBe(false);
+      await store.releaseSessions("host:3", [x]);
+      expect(await store.claimSession(x, "host:2", T0 + 140, T0)).toBe(true);
       await store.releaseSessions("host:1", [x]);
       expect((await store.getSession(a, "x"))!.owner).toBe("host:2");
       await store.releaseSessions("host:2", [x]);
