@@ -34,7 +34,8 @@ export class ChatSessions {
   /** Starts a turn and streams it: `session` first (not logged), then the turn's events until it ends or pauses. */
   async message(call: CallContext, input: { session_id: string; message: string }, signal: AbortSignal): Promise<AsyncIterable<StreamMessage>> {
     const { events, state } = await this.current(call, input.session_id);
-    this.assertIdle(call, input.session_id, events);
+    await this.finishing(call, input.session_id, events);
+    this.assertIdle(call, input.session_id, events); // in the same tick as the turn starts: a second request sees it
     const turnId = newTurnId();
     void this.harness.turn(call, input.session_id, state, turnId, input.message); // runs on whether or not anyone listens; logs its own failures
     const after = events.at(-1)!.seq;
@@ -52,6 +53,7 @@ export class ChatSessions {
     if (!asked) throw new AppError("not_found", `no approval request '${input.request_id}' in this session`);
     if (pendingApproval(events)?.request_id !== input.request_id)
       throw new AppError("approval_settled", `approval request '${input.request_id}' ${isDecided(events, input.request_id) ? "was already decided" : "no longer waits: its turn ended"}`);
+    await this.finishing(call, input.session_id, events);
     this.assertNotRunning(call, input.session_id);
     const turnStart = events.findLast((e) => e.type === "turn_start" && e.seq < asked.seq)!.data as { turn_id: string; message: string };
     const after = events.at(-1)!.seq;
@@ -164,6 +166,15 @@ export class ChatSessions {
     this.assertNotRunning(call, sessionId);
     const pending = pendingApproval(events);
     if (pending) throw new AppError("awaiting_approval", `the session waits for a decision on ${pending.tool_name} (request ${pending.request_id})`, { request_id: pending.request_id });
+  }
+
+  /**
+   * A turn whose end (or pause) is already logged is only finishing its bookkeeping: wait for it, so a client that read
+   * the turn's last event may send the next at once (on PostgreSQL that bookkeeping is a round trip or two).
+   */
+  private async finishing(call: CallContext, sessionId: string, events: readonly StreamEvent[]): Promise<void> {
+    const last = events.at(-1);
+    if (last && endsSegment(last)) await this.harness.settled(call.workspaceId, sessionId);
   }
 
   private assertNotRunning(call: CallContext, sessionId: string): void {

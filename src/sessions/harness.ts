@@ -112,6 +112,11 @@ export class Harness {
     return this.live.has(sessionKey(workspaceId, sessionId));
   }
 
+  /** Resolves once no turn of the session runs here (at once when none does). */
+  settled(workspaceId: string, sessionId: string): Promise<void> {
+    return this.live.get(sessionKey(workspaceId, sessionId)) ?? Promise.resolve();
+  }
+
   /** A new turn for `message`; resolves when it ends, pauses for approval or fails (each logged). */
   turn(call: CallContext, sessionId: string, state: State, turnId: string, message: string, signal?: AbortSignal): Promise<TurnOutcome> {
     return this.track(call.workspaceId, sessionId, async () => {

@@ -2,15 +2,18 @@
 // on any replica); an append wakes this replica's followers at once and, by NOTIFY at its commit, every other's.
 import type { StreamEvent, StreamEventDraft } from "../../ports/event-log.ts";
 import { toStreamEvent, type StreamEventRow } from "../rows.ts";
-import { StreamFollowers } from "../stream-followers.ts";
+import type { StreamFollowers } from "../stream-followers.ts";
 import { lock, transaction, type Db } from "./open.ts";
 import { LOCK } from "./schema.ts";
-import { STREAM_CHANNEL } from "./stream-listener.ts";
+import { STREAM_CHANNEL, type StreamNotice } from "./stream-listener.ts";
 
 export class EventLogRepo {
-  readonly followers = new StreamFollowers();
-
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    readonly followers: StreamFollowers,
+    /** Names this handle in the notifications it sends (StreamListener.origin). */
+    private readonly origin: string,
+  ) {}
 
   async append(workspaceId: string, stream: string, drafts: readonly StreamEventDraft[]): Promise<StreamEvent[]> {
     const events = await transaction(this.db, async (c) => {
@@ -18,7 +21,8 @@ export class EventLogRepo {
       const { rows } = await c.query<{ seq: number }>("SELECT COALESCE(MAX(seq), 0)::bigint AS seq FROM stream_events WHERE workspace_id = $1 AND stream = $2", [workspaceId, stream]);
       const first = rows[0]!.seq + 1;
       const out = drafts.map((d, i) => ({ stream, seq: first + i, type: d.type, at: d.at, data: d.data }));
-      await c.query("SELECT pg_notify($1, $2)", [STREAM_CHANNEL, JSON.stringify([workspaceId, stream])]); // sent at commit
+      const notice: StreamNotice = [workspaceId, stream, this.origin];
+      await c.query("SELECT pg_notify($1, $2)", [STREAM_CHANNEL, JSON.stringify(notice)]); // sent at commit
       await c.query(
         "INSERT INTO stream_events (workspace_id, stream, seq, type, at, data) SELECT $1, $2, * FROM unnest($3::bigint[], $4::text[], $5::bigint[], $6::text[])",
         [workspaceId, stream, out.map((e) => e.seq), out.map((e) => e.type), out.map((e) => e.at), out.map((e) => JSON.stringify(e.data ?? null))],

@@ -19,6 +19,7 @@ import { RecordRepo } from "./records.ts";
 import { LOCK } from "./schema.ts";
 import { SearchFeedRepo } from "./search-feed.ts";
 import { SessionRepo } from "./sessions.ts";
+import { StreamFollowers } from "../stream-followers.ts";
 import { StreamListener } from "./stream-listener.ts";
 import { guardConnectionLoss } from "./unavailable.ts";
 import { WorkspaceRepo } from "./workspaces.ts";
@@ -56,11 +57,12 @@ class PostgresStore implements Store {
     this.documents = new DocumentRepo(db);
     this.feed = new SearchFeedRepo(db);
     this.events = new EventRepo(db);
-    this.streams = new EventLogRepo(db);
+    const followers = new StreamFollowers();
+    this.listener = new StreamListener(url, followers);
+    this.streams = new EventLogRepo(db, followers, this.listener.origin);
     this.records = new RecordRepo(db);
     this.cognitive = new CognitiveRepo(db);
     this.sessions = new SessionRepo(db);
-    this.listener = new StreamListener(url, this.streams.followers);
   }
 
   ensureWorkspace = (name: string, now: number) => this.workspaces.ensure(name, now);

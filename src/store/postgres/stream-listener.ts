@@ -1,12 +1,18 @@
 // Wakes this replica's stream followers when another replica appends (LISTEN/NOTIFY), so a live stream does not wait
 // for its poll. One dedicated connection, opened with the first follower; if it drops, the followers' poll (1 s)
 // still delivers everything, and the next follower opens it again.
+import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { StreamFollowers } from "../stream-followers.ts";
 
 export const STREAM_CHANNEL = "smriti_streams";
 
+/** The payload of a notification: the stream and which store handle appended (its own followers are woken already). */
+export type StreamNotice = [workspaceId: string, stream: string, origin: string];
+
 export class StreamListener {
+  /** Names this handle in its notifications, so it skips its own. */
+  readonly origin = randomUUID();
   private client: pg.Client | null = null;
   private closed = false;
 
@@ -27,8 +33,8 @@ export class StreamListener {
     client.on("error", drop);
     client.on("end", drop);
     client.on("notification", (n) => {
-      const [workspaceId, stream] = JSON.parse(n.payload ?? "[]") as [string?, string?];
-      if (workspaceId !== undefined && stream !== undefined) this.followers.wake(workspaceId, stream);
+      const [workspaceId, stream, origin] = JSON.parse(n.payload ?? "[]") as Partial<StreamNotice>;
+      if (workspaceId !== undefined && stream !== undefined && origin !== this.origin) this.followers.wake(workspaceId, stream);
     });
     client
       .connect()
