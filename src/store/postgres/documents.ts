@@ -19,7 +19,7 @@ export class DocumentRepo {
   /** Documents whose source_path starts with the prefix ('' = all), by source_path (byte order, as on SQLite). */
   async list(workspaceId: string, prefix = ""): Promise<DocumentRecord[]> {
     const { rows } = await this.db.query<DocRow>(
-      `SELECT * FROM documents WHERE workspace_id = $1 AND left(source_path, length($2)) = $2 ORDER BY source_path COLLATE "C"`,
+      `SELECT * FROM documents WHERE workspace_id = $1 AND left(source_path, length($2)) = $2 ORDER BY source_path`,
       [workspaceId, prefix],
     );
     return rows.map(toDocument);

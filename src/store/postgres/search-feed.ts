@@ -35,8 +35,8 @@ export class SearchFeedRepo {
   async indexedChunks(workspaceId: string, cursor: string | null, limit: number): Promise<Page<IndexedChunk>> {
     const [path, id] = after(cursor);
     const { rows } = await this.db.query<IndexedRow>(
-      `SELECT id, source_path, terms, authored_at, chunk_hash FROM chunks WHERE workspace_id = $1 AND (source_path COLLATE "C", id) > ($2 COLLATE "C", $3)
-       ORDER BY source_path COLLATE "C", id LIMIT $4`,
+      `SELECT id, source_path, terms, authored_at, chunk_hash FROM chunks WHERE workspace_id = $1 AND (source_path, id) > ($2, $3)
+       ORDER BY source_path, id LIMIT $4`,
       [workspaceId, path, id, limit],
     );
     return { rows: rows.map(toIndexed), next: nextCursor(rows, limit) };
@@ -54,7 +54,7 @@ export class SearchFeedRepo {
     const [path, id] = after(cursor);
     const { rows } = await this.db.query<{ id: number; source_path: string; vector: Buffer }>(
       `SELECT k.id, k.source_path, e.vector FROM chunks k JOIN embeddings e ON e.chunk_hash = k.chunk_hash AND e.embedder_id = $1
-       WHERE k.workspace_id = $2 AND (k.source_path COLLATE "C", k.id) > ($3 COLLATE "C", $4) ORDER BY k.source_path COLLATE "C", k.id LIMIT $5`,
+       WHERE k.workspace_id = $2 AND (k.source_path, k.id) > ($3, $4) ORDER BY k.source_path, k.id LIMIT $5`,
       [embedderId, workspaceId, path, id, limit],
     );
     return { rows: rows.map((r) => ({ id: r.id, vector: fromBlob(r.vector) })), next: nextCursor(rows, limit) };
