@@ -15,6 +15,7 @@ import type { CallContext } from "../services/context.ts";
 import { COMPACT_AT, compact, tokensOf, WARN_AT } from "./context-budget.ts";
 import { messagesOf } from "./history.ts";
 import { newAgentId, newRequestId, newSessionId, newTurnId, parseResumeCursor, resumeCursor, sessionKey } from "./ids.ts";
+import { yieldToRequests } from "./loop-share.ts";
 import { loadPolicy, SUBAGENT_PROFILE, type PolicyFile } from "./policy.ts";
 import { resolveSandbox, type SandboxMode } from "./sandbox.ts";
 import { commonFields } from "./session-state.ts";
@@ -199,7 +200,7 @@ export class Harness {
       const e = await logged(type, data);
       if (e) events.push(e);
       // Not after the last event: the turn must be over (and the session free) by the time its stream ends.
-      if (e && !endsSegment(e)) await new Promise((resolve) => setImmediate(resolve));
+      if (e && !endsSegment(e)) await yieldToRequests();
       return e;
     };
     let policy: PolicyFile | null = null;
