@@ -19,7 +19,7 @@ export function registerCognitive(program: Command): void {
   target(cognitive.command("status"))
     .description("layers: job, switch, counters, ablation uplift and stress uplift")
     .action(async (opts: Target) => {
-      const { layers } = await withClient(opts, (c) => c.cognitiveLayers());
+      const { layers } = await withClient(opts, (c) => c.cognitive_layers());
       if (opts.json) return printJson({ layers });
       for (const l of layers) out(`${l.id.padEnd(13)}  ${l.enabled ? "on " : "off"}  counters: ${pairs(l.counters)}  uplift: ${pairs(l.uplift)}  stress: ${pairs(l.stress_uplift)}`);
     });
@@ -29,7 +29,7 @@ export function registerCognitive(program: Command): void {
     .argument("<query>")
     .option("-k <n>", "evidence items (1-50)", (v) => Number.parseInt(v, 10))
     .action(async (query: string, opts: Target & { k?: number }) => {
-      const r = await withClient(opts, (c) => c.processCognitive(query, opts.k === undefined ? {} : { k: opts.k }));
+      const r = await withClient(opts, (c) => c.process_cognitive(query, opts.k === undefined ? {} : { k: opts.k }));
       if (opts.json) return printJson(r);
       out(`trace_id    ${r.trace_id}`);
       out(`confidence  ${r.confidence}`);
@@ -41,7 +41,7 @@ export function registerCognitive(program: Command): void {
     .description("read back a process trace (in-process on --data, or from the server at --url with $SMRITI_TOKEN)")
     .argument("<trace_id>")
     .action(async (traceId: string, opts: Target) => {
-      const t = await withClient(opts, (c) => c.cognitiveTrace(traceId));
+      const t = await withClient(opts, (c) => c.cognitive_trace(traceId));
       if (opts.json) return printJson(t);
       out(`${t.trace_id}  confidence ${t.confidence}  ${t.decision}  "${t.query}"`);
       for (const s of t.steps) out(`  ${s.layer.padEnd(13)} ${s.stage.padEnd(8)} ${s.status.padEnd(7)} ${s.ms}ms ${s.counts ? pairs(s.counts) : ""}${s.error ? ` error: ${s.error}` : ""}`);

@@ -38,7 +38,7 @@ export function registerIngest(program: Command): void {
     .description(
       `ingest files and directories (honours .gitignore and .smritiignore; skips .git, node_modules, dot-files, binary files and files over ${MAX_FILE_BYTES} bytes; unchanged files are not re-indexed)`,
     )
-    .argument("<paths...>", "files or directories; source_path is each file's path relative to the current directory")
+    .argument("<paths...>", "files or directories; source_path is each file's path relative to the current directory, or to the input itself when it lies outside it")
     .option("--workspace <name>", "workspace", "default")
     .option("--hidden", "also walk into dot-files and dot-directories (a path named explicitly is always walked)")
     .option("--json", "print a JSON summary")

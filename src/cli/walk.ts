@@ -11,7 +11,7 @@ export const IGNORE_FILES = [".gitignore", ".smritiignore"];
 export interface WalkedFile {
   /** Absolute path on disk. */
   path: string;
-  /** Path relative to the walk's base directory (the cwd), with posix separators: the source_path. */
+  /** Path relative to the walk's base directory (the cwd), or to the input's own root when it lies outside the base, with posix separators: the source_path. */
   sourcePath: string;
 }
 
@@ -52,7 +52,7 @@ export async function walk(inputs: readonly string[], opts: WalkOptions = {}): P
     return layerCache.get(dir) ?? null;
   };
 
-  const visit = async (path: string, layers: readonly Layer[], isDir: boolean): Promise<void> => {
+  const visit = async (path: string, layers: readonly Layer[], isDir: boolean, root: string): Promise<void> => {
     if (isDir) {
       const own = await layerOf(path);
       const inner = own ? [...layers, own] : layers;
@@ -60,7 +60,7 @@ export async function walk(inputs: readonly string[], opts: WalkOptions = {}): P
       try {
         entries = await readdir(path, { withFileTypes: true });
       } catch (err) {
-        result.errors.push({ sourcePath: toSourcePath(base, path), error: (err as Error).message });
+        result.errors.push({ sourcePath: toSourcePath(root, path), error: (err as Error).message });
         return;
       }
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -75,11 +75,11 @@ export async function walk(inputs: readonly string[], opts: WalkOptions = {}): P
           dir = false;
         } else if (!dir && !e.isFile()) continue;
         if (isIgnored(inner, child, dir)) continue;
-        await visit(child, inner, dir);
+        await visit(child, inner, dir, root);
       }
       return;
     }
-    const sourcePath = toSourcePath(base, path);
+    const sourcePath = toSourcePath(root, path);
     if (!seen.has(sourcePath)) {
       seen.add(sourcePath);
       result.files.push({ path, sourcePath });
@@ -105,20 +105,28 @@ export async function walk(inputs: readonly string[], opts: WalkOptions = {}): P
       if (layer) layers.push(layer);
     }
     const explicitSkip = ALWAYS_SKIPPED.has(basename(path)) || isIgnored(layers, path, isDir);
+    // Inside the base, paths stay relative to it; an input elsewhere is its own root (`/srv/notes/a.md` is `a.md`),
+    // not a climb such as `../../srv/notes/a.md` that depends on where the command ran.
+    const root = isWithin(base, path) ? base : isDir ? path : dirname(path);
     if (explicitSkip && path !== base) {
-      result.ignored.push(toSourcePath(base, path));
+      result.ignored.push(toSourcePath(root, path));
       continue;
     }
-    await visit(path, layers, isDir);
+    await visit(path, layers, isDir, root);
   }
   return result;
+}
+
+function isWithin(base: string, path: string): boolean {
+  const rel = relative(base, path);
+  return !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
 }
 
 /** The directories from `base` down to the parent of `path`, or only the parent when `path` lies outside `base`. */
 function ancestorsWithin(base: string, path: string): string[] {
   const rel = relative(base, path);
   if (rel === "") return [];
-  if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return [dirname(path)];
+  if (!isWithin(base, path)) return [dirname(path)];
   const dirs = [base];
   const parts = rel.split(sep);
   for (let i = 1; i < parts.length; i++) dirs.push(join(base, ...parts.slice(0, i)));

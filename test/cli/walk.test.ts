@@ -36,6 +36,17 @@ beforeAll(() => {
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 describe("walk", () => {
+  it("names files of an input outside the base relative to that input, never as ../ climbs", async () => {
+    const elsewhere = join(base, "sub");
+    const from = join(base, "docs"); // the command runs in docs/, the inputs lie beside it
+    const paths = async (inputs: string[]) => (await walk(inputs, { base: from })).files.map((f) => f.sourcePath);
+    expect(await paths([elsewhere])).toEqual(["keep.log", "top-only.txt"]);
+    expect(await paths([join(base, "a.md")])).toEqual(["a.md"]);
+    expect(await paths(["../sub"])).toEqual(["keep.log", "top-only.txt"]);
+    // Inside the base nothing changes: relative to where the command runs.
+    expect(await paths(["."])).toEqual(["outer.md"]);
+  });
+
   it("applies each ignore file relative to its directory, deeper rules winning", async () => {
     expect(await listed(["."])).toEqual(["a-link.md", "a.md", "docs/outer.md", "sub/keep.log", "sub/top-only.txt"]);
   });

@@ -11,29 +11,38 @@ import { startTestService, type TestService } from "../helpers/runtime.ts";
 
 const NOTE = "# Lighthouse\n\nThe Varenholm lighthouse was designed by Ingrid Solberg.\n\n- [ ] TODO repaint the lantern room\n";
 
+const ALIASES = [
+  ["processCognitive", "process_cognitive"], ["cognitiveLayers", "cognitive_layers"], ["cognitiveLayerState", "cognitive_layer_state"],
+  ["cognitiveStackState", "cognitive_stack_state"], ["cognitiveGoals", "cognitive_goals"], ["cognitiveKarma", "cognitive_karma"],
+  ["cognitiveChitta", "cognitive_chitta"], ["cognitiveIdentity", "cognitive_identity"], ["cognitiveFunctionalState", "cognitive_functional_state"],
+  ["cognitiveHealth", "cognitive_health"], ["cognitiveSnapshot", "cognitive_snapshot"], ["cognitiveTrace", "cognitive_trace"],
+] as const satisfies readonly (readonly [keyof SmritiClient, keyof SmritiClient])[];
+
 /** The same checks for both clients: behaviour must not depend on the transport. */
 async function exercise(client: SmritiClient, actor: string | null) {
   await client.ingest({ source_path: "lighthouse.md", content: NOTE });
-  const processed = await client.processCognitive("Who designed the Varenholm lighthouse?", { k: 3 });
+  const processed = await client.process_cognitive("Who designed the Varenholm lighthouse?", { k: 3 });
   expect(processed.trace_id).toMatch(/^trace_/);
   expect(processed.confidence).toBeGreaterThan(0);
   expect(processed.evidence[0]?.source_path).toBe("lighthouse.md");
-  expect(await client.cognitiveTrace(processed.trace_id)).toEqual(processed);
-  expect((await client.cognitiveLayers()).layers.map((l) => l.id)).toEqual([...LAYER_IDS]);
-  expect(await client.cognitiveLayerState("viveka")).toMatchObject({ id: "viveka", enabled: true, params: { injectionPenalty: 3 } });
-  expect((await client.cognitiveStackState(5)).enabled.dhyana).toBe(false);
-  expect((await client.cognitiveGoals()).open_loops.map((l) => l.text)).toEqual(["- [ ] TODO repaint the lantern room"]);
-  expect((await client.cognitiveKarma()).ledger).toEqual({ chunks: 0, total: 0 });
-  expect((await client.cognitiveChitta()).layer).toBe("chitta");
-  expect((await client.cognitiveIdentity()).actor_id).toBe(actor);
-  expect((await client.cognitiveFunctionalState()).disabled_layers).toEqual(["dhyana", "chitta"]);
-  expect((await client.cognitiveHealth()).status).toBe("ok");
-  expect((await client.cognitiveSnapshot()).layers).toHaveLength(13);
-  const unknown = await client.cognitiveLayerState("ego" as "viveka").catch((e: unknown) => e);
+  expect(await client.cognitive_trace(processed.trace_id)).toEqual(processed);
+  expect((await client.cognitive_layers()).layers.map((l) => l.id)).toEqual([...LAYER_IDS]);
+  expect(await client.cognitive_layer_state("viveka")).toMatchObject({ id: "viveka", enabled: true, params: { injectionPenalty: 3 } });
+  expect((await client.cognitive_stack_state(5)).enabled.dhyana).toBe(false);
+  expect((await client.cognitive_goals()).open_loops.map((l) => l.text)).toEqual(["- [ ] TODO repaint the lantern room"]);
+  expect((await client.cognitive_karma()).ledger).toEqual({ chunks: 0, total: 0 });
+  expect((await client.cognitive_chitta()).layer).toBe("chitta");
+  expect((await client.cognitive_identity()).actor_id).toBe(actor);
+  expect((await client.cognitive_functional_state()).disabled_layers).toEqual(["dhyana", "chitta"]);
+  expect((await client.cognitive_health()).status).toBe("ok");
+  expect((await client.cognitive_snapshot()).layers).toHaveLength(13);
+  const unknown = await client.cognitive_layer_state("ego" as "viveka").catch((e: unknown) => e);
   expect(unknown).toBeInstanceOf(SmritiError);
   expect(unknown).toMatchObject({ status: 404, code: "not_found", details: { valid_layer_ids: [...LAYER_IDS] } });
-  await expect(client.cognitiveStackState(500)).rejects.toMatchObject({ status: 400, code: "invalid_request" });
-  await expect(client.cognitiveTrace("trace_nope")).rejects.toMatchObject({ status: 404, code: "not_found" });
+  await expect(client.cognitive_stack_state(500)).rejects.toMatchObject({ status: 400, code: "invalid_request" });
+  await expect(client.cognitive_trace("trace_nope")).rejects.toMatchObject({ status: 404, code: "not_found" });
+  // The camelCase names the README documented first stay as aliases of the same calls.
+  for (const [alias, name] of ALIASES) expect(client[alias]).toBe(client[name]);
 }
 
 describe("cognitive calls over HTTP", () => {

@@ -268,6 +268,11 @@ describe("other refusals", () => {
     const postToGet = await other.post("/v1/audit/event_log", {});
     expect(postToGet.headers.get("allow")).toBe("GET");
     await expectError(postToGet, 405, "method_not_allowed");
+    // A static path is not taken for an id of a parameterised route of another method.
+    const extractByGet = await other.get("/v1/decisions/extract");
+    expect(extractByGet.headers.get("allow")).toBe("POST");
+    await expectError(extractByGet, 405, "method_not_allowed");
+    expect((await other.post("/v1/decisions/extract", { content: "# ADR 1: Use SQLite\n\nStatus: accepted\n" })).status).toBe(200);
     await expectError(await other.get("/nowhere", {}, { authorization: null }), 404, "route_not_found");
     // Unknown /v1 routes still require a token: the API surface is not probed anonymously.
     await expectError(await other.post("/v1/memory/remember", {}, { authorization: null }), 401, "unauthorized");

@@ -1,5 +1,6 @@
 // The one SSE writer: ids and JSON data per message, comment heartbeats while a stream is quiet, and the source closed when it ends.
 import { Hono } from "hono";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { StreamMessage } from "../../src/contract/route.ts";
 import { lastEventId, sse } from "../../src/transports/http/sse.ts";
@@ -26,6 +27,10 @@ describe("sse()", () => {
       { id: "run/0", event: "run_started", data: '{"trajectory_id":"run"}' },
       { id: "run/1", event: "step", data: '{"name":"retrieve","ms":1.5}' },
     ]);
+    // The README's stream sample shows the fields in the order the writer sends them.
+    const order = (block: string) => block.split("\n").map((l) => l.slice(0, l.indexOf(":")));
+    const sample = readFileSync(new URL("../../README.md", import.meta.url), "utf8").match(/^event: run_started\n(?:.+\n)+/m)?.[0];
+    expect(sample && order(sample.trim())).toEqual(order(blocks[0]!));
     const heartbeats = blocks.map((b, i) => (b.startsWith(": keep-alive") ? i : -1)).filter((i) => i >= 0);
     expect(heartbeats.length).toBeGreaterThan(0);
     // Sent while the source was quiet: between the first event and the second.

@@ -97,15 +97,20 @@ describe("smriti mcp (stdio)", () => {
     }
   });
 
-  it("refuses to start with a bad token or a foreign actor, explaining why on stderr", async () => {
+  it("refuses to start with a bad token or an actor no token allows, answering initialize with the cause", async () => {
     for (const [env, code] of [
       [{ SMRITI_TOKEN: "smr_wrong" }, "unauthorized"],
       [{ SMRITI_TOKEN: token, SMRITI_ACTOR_ID: "intruder" }, "actor_forbidden"],
+      // Without a token nothing vouches for an actor: it is refused, not trusted.
+      [{ SMRITI_ACTOR_ID: "agent-1" }, "actor_forbidden"],
     ] as const) {
       const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--data", data], cwd: ROOT, env: cliEnv(env) as Record<string, string>, stderr: "pipe" });
       let stderr = "";
       transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-      await expect(new Client({ name: "t", version: "0" }).connect(transport)).rejects.toThrow();
+      const exited = new Promise<number | null>((resolve) => transport.onclose = () => resolve(0));
+      // The client sees the JSON-RPC error naming the cause, not just "Connection closed".
+      await expect(new Client({ name: "t", version: "0" }).connect(transport)).rejects.toThrow(code);
+      await exited;
       expect(stderr).toContain(code);
     }
   });

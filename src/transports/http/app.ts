@@ -42,21 +42,37 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
       await next();
     });
 
+  const allowed = allowedMethods();
+  // A static path answers 405 to another method before a parameterised route can take it as an id
+  // (GET /v1/decisions/extract is POST-only, not GET /v1/decisions/{ref} with ref "extract").
+  for (const [path, methods] of allowed)
+    if (!path.includes(":"))
+      app.use(path, async (c, next) => {
+        if (!methods.has(c.req.method)) notAllowed(c, path, methods);
+        await next();
+      });
+
   for (const [id, row] of Object.entries(routes) as [RouteId, Route][]) {
     if (row.kind === "service") continue;
     if (row.kind === "stream") mountStream(app, row, runtime.streams[id as keyof Runtime["streams"]] as StreamHandler);
     else mountJson(app, row, runtime.handlers[id as keyof Runtime["handlers"]] as JsonHandler);
   }
   extra?.(app);
-  // A known path with another method is 405 with Allow, not 404: the client has the right URL, wrong verb.
+  for (const [path, methods] of allowed) app.all(path, (c) => notAllowed(c, path, methods));
+  return app;
+}
+
+/** Each path of the table (Hono's spelling) with the methods it answers. */
+function allowedMethods(): Map<string, Set<string>> {
   const allowed = new Map<string, Set<string>>();
   for (const row of Object.values(routes) as Route[]) if (row.kind !== "service") allowed.set(honoPath(row.path), (allowed.get(honoPath(row.path)) ?? new Set()).add(row.method));
-  for (const [path, methods] of allowed)
-    app.all(path, (c) => {
-      c.header("Allow", [...methods].join(", "));
-      throw new AppError("method_not_allowed", `${c.req.method} is not allowed on ${path}; use ${[...methods].join(" or ")}`);
-    });
-  return app;
+  return allowed;
+}
+
+/** A known path with another method is 405 with Allow, not 404: the client has the right URL, wrong verb. */
+function notAllowed(c: Context<Env>, path: string, methods: ReadonlySet<string>): never {
+  c.header("Allow", [...methods].join(", "));
+  throw new AppError("method_not_allowed", `${c.req.method} is not allowed on ${path}; use ${[...methods].join(" or ")}`);
 }
 
 function mountJson(app: Hono<Env>, row: Operation, handler: JsonHandler): void {
