@@ -2,7 +2,9 @@
 import { loadConfig, type Config } from "./config.ts";
 import type { CognitiveConfig } from "./cognitive/params.ts";
 import { createRuntime, type FullRuntime } from "./main.ts";
+import { createProviderSet } from "./llm/providers.ts";
 import type { Embedder } from "./ports/embedding.ts";
+import type { LlmProvider } from "./ports/llm.ts";
 import type { Store } from "./ports/store.ts";
 import type { AuthService } from "./services/auth.ts";
 import type { CallContext } from "./services/context.ts";
@@ -10,12 +12,11 @@ import { createHttpApp } from "./transports/http/app.ts";
 import { createClient, type SmritiClient } from "./client/index.ts";
 
 /**
- * Optional dependencies forwarded to createRuntime (the stack builder).
- * Honoured: dataDir / dbPath, config, memoryStore, cognitive, embedder, workspace, actorId.
- * Accepted but unused: policyCatalog, decisionStore, llmProvider. Memory answers need no language model (they are
- * extractive), decisions live in the memory store, and sessions take their providers and policy files from
- * configuration (SMRITI_LLM_*, SMRITI_POLICY_DIR); they are accepted so callers written against the spec's builder
- * signature work unchanged.
+ * Optional dependencies forwarded to createRuntime (the stack builder): dataDir / dbPath, config, memoryStore,
+ * cognitive, embedder, workspace, actorId, policyCatalog (sessions' policies by name) and llmProvider (the sessions'
+ * default provider). A decision store is not taken apart from the memory store: a decision is written in one
+ * transaction with its audit event and source document, which a second store would split, so `decisionStore` must be
+ * the memoryStore itself or be left out (anything else is an error).
  */
 export interface LocalClientOptions {
   /** Data directory (default $SMRITI_DATA_DIR or ./data). */
@@ -34,21 +35,27 @@ export interface LocalClientOptions {
   workspace?: string | undefined;
   /** Actor first-person words resolve to (x-svc-actor-id). */
   actorId?: string;
-  /** Accepted, unused: session policy files come from SMRITI_POLICY_DIR. */
-  policyCatalog?: unknown;
-  /** Accepted, unused: decisions live in the memory store. */
-  decisionStore?: unknown;
-  /** Accepted, unused: session providers come from SMRITI_LLM_* configuration. */
-  llmProvider?: unknown;
+  /** Session policies by name (the PolicyFile JSON of README "Session policy"); a session's policy_path looks here before SMRITI_POLICY_DIR. */
+  policyCatalog?: Readonly<Record<string, unknown>>;
+  /** Decisions live in the memory store: only that store (or nothing) is accepted. */
+  decisionStore?: Store;
+  /** A provider of your own (the LlmProvider port): the sessions' default, extractive after it. */
+  llmProvider?: LlmProvider;
 }
+
+export type { LlmProvider } from "./ports/llm.ts";
 
 export type LocalClient = SmritiClient & { runtime: FullRuntime; close(): Promise<void> };
 
 export async function createLocalClient(opts: LocalClientOptions = {}): Promise<LocalClient> {
   const base = opts.config ?? loadConfig(process.env, { data: opts.dataDir });
   const config = opts.dbPath ? { ...base, dbFile: opts.dbPath } : base;
+  if (opts.decisionStore && opts.decisionStore !== opts.memoryStore)
+    throw new Error("decisionStore must be the memoryStore: a decision is stored in one transaction with its audit event and source document");
   const runtime = await createRuntime(config, {
     log: () => {},
+    ...(opts.policyCatalog ? { policies: opts.policyCatalog } : {}),
+    ...(opts.llmProvider ? { providers: createProviderSet(config.env, { provider: opts.llmProvider }) } : {}),
     ...(opts.memoryStore ? { store: opts.memoryStore } : {}),
     ...(opts.cognitive ? { cognitive: opts.cognitive } : {}),
     ...(opts.embedder !== undefined ? { embedder: opts.embedder } : {}),

@@ -38,6 +38,7 @@ import { Retriever } from "./search/retriever.ts";
 import { SearchEngine } from "./search/engine.ts";
 import { openSqliteStore } from "./store/sqlite/index.ts";
 import { createProviderSet } from "./llm/providers.ts";
+import { policySource } from "./sessions/policy.ts";
 import type { ProviderSet } from "./ports/llm.ts";
 import { ChatSessions } from "./sessions/chat-sessions.ts";
 import { BackgroundSessions } from "./sessions/background/background-sessions.ts";
@@ -79,6 +80,8 @@ export interface RuntimeOptions {
   supervise?: boolean;
   /** The session providers (default: from SMRITI_LLM_*). */
   providers?: ProviderSet;
+  /** Session policies by name, found before the files of SMRITI_POLICY_DIR (a local client's policy catalog). */
+  policies?: Readonly<Record<string, unknown>>;
 }
 
 export interface FullRuntime extends Runtime {
@@ -152,21 +155,22 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       answerStreams,
     });
   const providers = opts.providers ?? createProviderSet(config.env);
+  const policies = policySource(config.policyDir, opts.policies);
   const sessionLog = new SessionLog(store, store, clock);
   const harness = new Harness({
     log: sessionLog,
     providers,
     tools: [...memoryTools(serviceHandlers), ...fileTools],
     clock,
-    policyDir: config.policyDir,
+    policies,
     taskRoot: config.sessionsDir,
     layerTotals: async (workspaceId) => new Map((await cognitive.pipeline.counters.totals({ workspaceId })).map((t) => [`${t.layer}.${t.counter}`, t.n])),
     logError: log,
   });
-  const chat = new ChatSessions(sessionLog, harness, providers, config.policyDir);
+  const chat = new ChatSessions(sessionLog, harness, providers, policies);
   const supervisor = new Supervisor({
     log: sessionLog,
-    engines: { native: new NativeEngine(harness, sessionLog), command: new CommandEngine(config.policyDir), a2a: new A2aEngine(config.policyDir) },
+    engines: { native: new NativeEngine(harness, sessionLog), command: new CommandEngine(policies), a2a: new A2aEngine(policies) },
     clock,
     heartbeatMs: config.heartbeatMs,
     maxRunning: config.maxRunningSessions,
@@ -174,7 +178,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     logError: log,
   });
   if (opts.supervise) await supervisor.start();
-  const background = new BackgroundSessions(sessionLog, supervisor, providers, config.policyDir, config.sessionsDir);
+  const background = new BackgroundSessions(sessionLog, supervisor, providers, policies, config.sessionsDir);
   return {
     version: VERSION,
     auth,

@@ -23,19 +23,26 @@ const LlmEnv = z.object({
 /** Context budgets when none is configured: a small local model's window; extractive reads whole tool results. */
 const DEFAULT_CONTEXT = { openai: 8_192, extractive: 32_000 } as const;
 
-export function createProviderSet(env: NodeJS.ProcessEnv, opts: { fetch?: typeof fetch } = {}): ProviderSet {
+/**
+ * `provider`: a provider built by the caller (a local client's language-model provider); it becomes the default and is
+ * chosen by its id, with the configured ones and extractive after it. Its model is its own: a session's `model` is kept
+ * as a label only.
+ */
+export function createProviderSet(env: NodeJS.ProcessEnv, opts: { fetch?: typeof fetch; provider?: LlmProvider } = {}): ProviderSet {
   const parsed = LlmEnv.safeParse(env);
   if (!parsed.success) throw new Error(`bad model configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   const e = parsed.data;
   const openaiConfigured = e.SMRITI_LLM_BASE_URL !== undefined;
   if (e.SMRITI_LLM_PROVIDER === "openai" && !openaiConfigured) throw new Error("SMRITI_LLM_PROVIDER=openai needs SMRITI_LLM_BASE_URL (e.g. http://127.0.0.1:11434 for Ollama)");
-  const ids = openaiConfigured ? ["openai", EXTRACTIVE_ID] : [EXTRACTIVE_ID];
+  const given = opts.provider;
+  const ids = [...new Set([...(given ? [given.id] : []), ...(openaiConfigured ? ["openai"] : []), EXTRACTIVE_ID])];
   const fallback = (e.SMRITI_LLM_FALLBACK ?? "").split(",").map((s) => s.trim()).filter(Boolean);
   const unknown = fallback.filter((f) => !ids.includes(f));
   if (unknown.length) throw new Error(`SMRITI_LLM_FALLBACK names providers that are not configured: ${unknown.join(", ")}`);
   const extractive = createExtractiveProvider();
   const openai = new Map<string, LlmProvider>();
   const instance = (id: string, model: string | null): LlmProvider => {
+    if (id === given?.id) return given;
     if (id === EXTRACTIVE_ID) return extractive;
     const m = model ?? e.SMRITI_LLM_MODEL ?? "llama3.1";
     let p = openai.get(m);
@@ -43,7 +50,7 @@ export function createProviderSet(env: NodeJS.ProcessEnv, opts: { fetch?: typeof
     return p;
   };
   return {
-    defaultProvider: e.SMRITI_LLM_PROVIDER,
+    defaultProvider: given?.id ?? e.SMRITI_LLM_PROVIDER,
     ids,
     chain(provider, model) {
       const order = [...new Set([provider, ...fallback.filter((f) => f !== EXTRACTIVE_ID), EXTRACTIVE_ID])];

@@ -13,6 +13,7 @@ import { isBackground, type Harness } from "./harness.ts";
 import { branchPoint, eventId, newSessionId, newTurnId, parseEventId, resumeCursor, type SessionPoint } from "./ids.ts";
 import { artifacts, endsSegment, isDecided, latestState, openTurn, pendingApproval, resumePoints, subagents, turnCount } from "./projection.ts";
 import { toMessage, type SessionLog } from "./session-log.ts";
+import type { PolicySource } from "./policy.ts";
 import { newSessionState } from "./session-state.ts";
 
 type State = SessionEventData<"session_state">;
@@ -22,11 +23,11 @@ export class ChatSessions {
     private readonly log: SessionLog,
     private readonly harness: Harness,
     private readonly providers: ProviderSet,
-    private readonly policyDir: string,
+    private readonly policies: PolicySource,
   ) {}
 
   async create(call: CallContext, body: CreateChatSession): Promise<State> {
-    const state = await newSessionState(this.providers, this.policyDir, call, body, newSessionId(), "idle");
+    const state = await newSessionState(this.providers, this.policies, call, body, newSessionId(), "idle");
     await this.log.append(call.workspaceId, state.session_id, "session_state", state);
     return state;
   }

@@ -16,7 +16,7 @@ import { COMPACT_AT, compact, tokensOf, WARN_AT } from "./context-budget.ts";
 import { messagesOf } from "./history.ts";
 import { newAgentId, newRequestId, newSessionId, newTurnId, parseResumeCursor, resumeCursor, sessionKey } from "./ids.ts";
 import { yieldToRequests } from "./loop-share.ts";
-import { loadPolicy, SUBAGENT_PROFILE, type PolicyFile } from "./policy.ts";
+import { SUBAGENT_PROFILE, type PolicyFile, type PolicySource } from "./policy.ts";
 import { resolveSandbox, type SandboxMode } from "./sandbox.ts";
 import { commonFields } from "./session-state.ts";
 import { currentTurn, endsSegment } from "./projection.ts";
@@ -61,7 +61,7 @@ export interface HarnessDeps {
   /** Every tool a session may be offered (memory tools, file tools); delegate is the harness's own. */
   tools: readonly SessionTool[];
   clock: Clock;
-  policyDir: string;
+  policies: PolicySource;
   /** Task workspaces live under <taskRoot>/<workspace>/<session>. */
   taskRoot: string;
   /** Cognitive layer counter totals of a workspace, `layer.counter` -> n: the turn's cognition summary is their change. */
@@ -206,7 +206,7 @@ export class Harness {
     let policy: PolicyFile | null = null;
     let blocked: AppError | null = null;
     // A policy that cannot be read stops the turn: running without its deny rules would be worse than not running.
-    if (state.policy_path) policy = await loadPolicy(this.deps.policyDir, state.policy_path).catch((err: unknown) => ((blocked = err instanceof AppError ? err : new AppError("invalid_request", String(err))), null));
+    if (state.policy_path) policy = await this.deps.policies(state.policy_path).catch((err: unknown) => ((blocked = err instanceof AppError ? err : new AppError("invalid_request", String(err))), null));
     const scope: CallScope = {
       call,
       sessionId,

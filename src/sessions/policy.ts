@@ -58,8 +58,25 @@ function rule(tool: { name: string; writes: boolean }, modes: Modes, policy: Pol
 export const hooksFor = (policy: PolicyFile | null, phase: Hook["phase"], tool: string) =>
   (policy?.hooks ?? []).filter((h) => h.phase === phase && (h.tools === "*" || h.tools.includes(tool)));
 
+/** Where sessions find a policy by the name in their `policy_path`. */
+export type PolicySource = (name: string) => Promise<PolicyFile>;
+
+/**
+ * Policies given in-process by name (a local client's catalog) first, then files in the policy directory. A catalog
+ * entry that is not a valid policy is an error here, at build time, not at a session's first tool call.
+ */
+export function policySource(dir: string, catalog: Readonly<Record<string, unknown>> = {}): PolicySource {
+  const named = new Map<string, PolicyFile>();
+  for (const [name, json] of Object.entries(catalog)) {
+    const parsed = PolicyFile.safeParse(json);
+    if (!parsed.success) throw new Error(`policy catalog entry '${name}': ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`);
+    named.set(name, parsed.data);
+  }
+  return async (name) => named.get(name) ?? loadPolicy(dir, name);
+}
+
 /** Reads a policy file by its name under the policy directory; a name that leaves it, a missing file or a bad one is a 400. */
-export async function loadPolicy(dir: string, name: string): Promise<PolicyFile> {
+async function loadPolicy(dir: string, name: string): Promise<PolicyFile> {
   const root = resolve(dir);
   const file = resolve(root, name);
   if (!file.startsWith(root + sep)) throw new AppError("invalid_request", `policy_path '${name}' must name a file inside the policy directory`);

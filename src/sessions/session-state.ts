@@ -5,16 +5,16 @@ import type { SessionEventData } from "../contract/events.ts";
 import type { CreateChatSession } from "../contract/sessions.ts";
 import type { ProviderSet } from "../ports/llm.ts";
 import type { CallContext } from "../services/context.ts";
-import { loadPolicy } from "./policy.ts";
+import type { PolicySource } from "./policy.ts";
 import { resolveSandbox } from "./sandbox.ts";
 
 type State = SessionEventData<"session_state">;
 
 /** The request's common fields as a state; 400 for a provider not configured or a policy file that cannot be read. */
-export async function newSessionState(providers: ProviderSet, policyDir: string, call: CallContext, body: CreateChatSession, sessionId: string, status: string): Promise<State> {
+export async function newSessionState(providers: ProviderSet, policies: PolicySource, call: CallContext, body: CreateChatSession, sessionId: string, status: string): Promise<State> {
   const provider = body.provider ?? providers.defaultProvider;
   if (!providers.ids.includes(provider)) throw new AppError("invalid_request", `provider '${provider}' is not configured; configured: ${providers.ids.join(", ")}`);
-  if (body.policy_path) await loadPolicy(policyDir, body.policy_path);
+  if (body.policy_path) await policies(body.policy_path);
   return {
     session_id: sessionId,
     status,

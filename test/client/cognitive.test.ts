@@ -71,7 +71,7 @@ describe("createLocalClient", () => {
   let local: LocalClient;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "smriti-local-"));
-    local = await createLocalClient({ dataDir: dir, embedder: null, actorId: "planner", llmProvider: {}, policyCatalog: {}, decisionStore: {} });
+    local = await createLocalClient({ dataDir: dir, embedder: null, actorId: "planner" });
   });
   afterAll(async () => {
     await local.close();

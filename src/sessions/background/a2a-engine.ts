@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { Role, TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
 import { clip } from "../projection.ts";
+import type { PolicySource } from "../policy.ts";
 import { gate, notice } from "./bridge.ts";
 import type { BackgroundEngine, RunContext, RunOutcome } from "./engine.ts";
 
@@ -16,12 +17,12 @@ const FINAL = new Set([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAIL
 
 export class A2aEngine implements BackgroundEngine {
   readonly id = "a2a";
-  constructor(private readonly policyDir: string) {}
+  constructor(private readonly policies: PolicySource) {}
 
   async run(ctx: RunContext): Promise<RunOutcome> {
     const url = ctx.resume.agent_url!;
     // The task leaves this service for another agent: it counts as a write (on-write asks first).
-    const stop = await gate(ctx, "a2a", true, this.policyDir);
+    const stop = await gate(ctx, "a2a", true, this.policies);
     if (stop) return stop;
     await notice(ctx, { requested: ctx.state.sandbox_mode as "auto", resolved: "remote" as "process", isolation: `none here: the task runs on the remote agent at ${url}`, reason: "a2a bridge" });
     try {

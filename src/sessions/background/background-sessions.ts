@@ -17,6 +17,7 @@ import { isBackground } from "../harness.ts";
 import { branchPoint, eventId, newSessionId, parseEventId, resumeCursor } from "../ids.ts";
 import { artifacts, latestState } from "../projection.ts";
 import type { SessionLog } from "../session-log.ts";
+import type { PolicySource } from "../policy.ts";
 import { newSessionState } from "../session-state.ts";
 import type { ResumeContext, State } from "./engine.ts";
 import { healthOf } from "./health.ts";
@@ -34,7 +35,7 @@ export class BackgroundSessions {
     private readonly log: SessionLog,
     private readonly supervisor: Supervisor,
     private readonly providers: ProviderSet,
-    private readonly policyDir: string,
+    private readonly policies: PolicySource,
     private readonly taskRoot: string,
   ) {}
 
@@ -54,7 +55,7 @@ export class BackgroundSessions {
       metadata: body.metadata,
     };
     const state: State = {
-      ...(await newSessionState(this.providers, this.policyDir, call, body, sessionId, "queued")),
+      ...(await newSessionState(this.providers, this.policies, call, body, sessionId, "queued")),
       engine: body.engine,
       runner_kind: "supervisor",
       approval_request_id: null,

@@ -1,7 +1,7 @@
 // What both bridge engines do around handing the task on: the policy check (the bridged agent is one "tool" whose name
 // is the engine's), the approval it may wait for, and the sandbox notice. They emit no per-tool events (SPEC "Bridge engines").
 import { newRequestId } from "../ids.ts";
-import { decide, loadPolicy, type PolicyFile } from "../policy.ts";
+import { decide, type PolicyFile, type PolicySource } from "../policy.ts";
 import type { Sandbox } from "../sandbox.ts";
 import type { RunContext, RunOutcome } from "./engine.ts";
 
@@ -11,13 +11,13 @@ type Data = Record<string, unknown>;
  * Logs the policy decision for handing the task to `subject`; null when it may go ahead,
  * else how the run ends (denied, or waiting for an operator). An operator's decision on an earlier request counts.
  */
-export async function gate(ctx: RunContext, subject: string, writes: boolean, policyDir: string): Promise<RunOutcome | null> {
+export async function gate(ctx: RunContext, subject: string, writes: boolean, policies: PolicySource): Promise<RunOutcome | null> {
   const { state, emit } = ctx;
   // An unreadable policy file stops the run: going on without its deny rules would be worse.
   let policy: PolicyFile | null = null;
   if (state.policy_path) {
     try {
-      policy = await loadPolicy(policyDir, state.policy_path);
+      policy = await policies(state.policy_path);
     } catch (err) {
       return { status: "error", code: "invalid_request", message: err instanceof Error ? err.message : String(err), transient: false };
     }

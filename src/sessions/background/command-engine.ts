@@ -3,6 +3,7 @@
 // supervisor retries; any other status fails the run with stderr's end. Best effort: no per-tool events.
 import { resolveSandbox, runCommand, type SandboxMode } from "../sandbox.ts";
 import { clip } from "../projection.ts";
+import type { PolicySource } from "../policy.ts";
 import { gate, notice } from "./bridge.ts";
 import type { BackgroundEngine, RunContext, RunOutcome } from "./engine.ts";
 
@@ -11,12 +12,12 @@ export const EX_TEMPFAIL = 75;
 
 export class CommandEngine implements BackgroundEngine {
   readonly id = "command";
-  constructor(private readonly policyDir: string) {}
+  constructor(private readonly policies: PolicySource) {}
 
   async run(ctx: RunContext): Promise<RunOutcome> {
     const argv = ctx.resume.command!;
     // A command can change anything in its workspace: it counts as a write.
-    const stop = await gate(ctx, "command", true, this.policyDir);
+    const stop = await gate(ctx, "command", true, this.policies);
     if (stop) return stop;
     const sandbox = resolveSandbox(ctx.state.sandbox_mode as SandboxMode);
     await notice(ctx, sandbox);
