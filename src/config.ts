@@ -22,6 +22,9 @@ const Env = z.object({
     .or(z.literal("").transform(() => undefined)),
   SMRITI_INDEX_MEMORY_MB: z.coerce.number().min(0).default(0),
   SMRITI_INGEST_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
+  SMRITI_RATE_LIMIT: z.coerce.number().min(0).default(100),
+  SMRITI_STREAMS_PER_TOKEN: z.coerce.number().int().min(0).default(32),
+  SMRITI_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(10_000),
   SMRITI_AUTOTUNE_MINUTES: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().min(0).default(30)),
 });
 
@@ -50,6 +53,11 @@ export interface Config {
   indexMemoryMb: number;
   /** Worker threads that chunk, tokenize and embed ingested documents; 0 = on the request loop. */
   ingestWorkers: number;
+  /** Per-token limits of `smriti serve`: sustained requests per second (0 = none) and open event streams (0 = none). */
+  rateLimit: number;
+  streamsPerToken: number;
+  /** A connection that has not sent its request headers in this long is closed (slow clients cannot hold sockets). */
+  headersTimeoutMs: number;
   /** The console's built files (web/dist, made by `npm ci`'s prepare step), served at /console. */
   consoleDir: string;
   env: NodeJS.ProcessEnv;
@@ -77,6 +85,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | unde
     autoTuneMinutes: e.SMRITI_AUTOTUNE_MINUTES,
     heartbeatMs: e.SMRITI_SESSION_HEARTBEAT_MS,
     maxRunningSessions: e.SMRITI_MAX_RUNNING_SESSIONS,
+    rateLimit: e.SMRITI_RATE_LIMIT,
+    streamsPerToken: e.SMRITI_STREAMS_PER_TOKEN,
+    headersTimeoutMs: e.SMRITI_HEADERS_TIMEOUT_MS,
     consoleDir: resolve(e.SMRITI_CONSOLE_DIR ?? fileURLToPath(new URL("../web/dist", import.meta.url))),
     env,
   };

@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import { DEFAULT_WORKSPACE } from "../services/auth.ts";
 import { describeStore } from "../config.ts";
+import { TokenLimiter } from "../services/token-limits.ts";
 import { addDataOption, configFrom, type DataOptions } from "./shared.ts";
 
 export function registerServe(program: Command): void {
@@ -29,11 +30,16 @@ export function registerServe(program: Command): void {
       const warmStart = performance.now();
       for (const ws of await runtime.store.listWorkspaces()) await runtime.search.warm(ws.id, runtime.embedder ?? undefined);
       log(`indexes loaded in ${Math.round(performance.now() - warmStart)} ms`);
-      const app = createHttpApp(runtime, (a) => {
-        mountMcpHttp(a, runtime);
-        mountConsole(a, config.consoleDir);
-      });
-      const server = await listen(app, config.host, config.port);
+      const limiter = new TokenLimiter({ ratePerSecond: config.rateLimit, streamsPerToken: config.streamsPerToken });
+      const app = createHttpApp(
+        runtime,
+        (a) => {
+          mountMcpHttp(a, runtime, limiter);
+          mountConsole(a, config.consoleDir);
+        },
+        limiter,
+      );
+      const server = await listen(app, config.host, config.port, { headersTimeoutMs: config.headersTimeoutMs });
       log(`listening on ${server.url} (embedder: ${runtime.embedder?.id ?? "none, lexical only"}); console: ${server.url}/console`);
       const shutdown = async () => {
         await server.close();

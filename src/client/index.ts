@@ -39,10 +39,26 @@ export interface ClientOptions {
   /** Sent as x-svc-actor-id; must be one of the token's actors. */
   actorId?: string;
   fetch?: typeof fetch;
+  /** Times a request refused with 429 rate_limited is sent again after its Retry-After (default 2; 0 = never). */
+  rateLimitRetries?: number;
 }
 
+/** The longest Retry-After the client sleeps through by itself; a longer one surfaces as the SmritiError. */
+const MAX_RETRY_WAIT_S = 30;
+
 export function createClient(opts: ClientOptions) {
-  const doFetch = opts.fetch ?? fetch;
+  const retries = opts.rateLimitRetries ?? 2;
+  const base = opts.fetch ?? fetch;
+  // A request refused by the rate limit ran nothing on the server, so sending it again is safe for any method.
+  const doFetch = (async (input: string | URL | Request, init?: RequestInit) => {
+    for (let attempt = 0; ; attempt++) {
+      const res = await base(input, init);
+      const wait = Number(res.headers.get("retry-after"));
+      if (res.status !== 429 || attempt >= retries || !(wait >= 0 && wait <= MAX_RETRY_WAIT_S)) return res;
+      if (((await res.clone().json().catch(() => null)) as ErrorBody | null)?.error.code !== "rate_limited") return res;
+      await new Promise((r) => setTimeout(r, wait * 1000));
+    }
+  }) as typeof fetch;
   const headers = (extra: Record<string, string> = {}): Record<string, string> => ({
     authorization: `Bearer ${opts.token}`,
     ...(opts.actorId ? { "x-svc-actor-id": opts.actorId } : {}),

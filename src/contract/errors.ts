@@ -28,6 +28,8 @@ export const errorStatus = {
   reviewer_required: 403,
   invalid_cursor: 400,
   insufficient_evidence: 422,
+  rate_limited: 429,
+  too_many_streams: 429,
   internal_error: 500,
   store_unavailable: 503,
 } as const;

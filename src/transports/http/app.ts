@@ -10,12 +10,14 @@ import { errorResponse } from "./errors.ts";
 import { openApiDocument } from "./openapi.ts";
 import { readJson } from "./read-json.ts";
 import { lastEventId, sse } from "./sse.ts";
+import type { TokenLimiter } from "../../services/token-limits.ts";
 
 type Env = { Variables: { call: CallContext; errorCode?: string } };
 type JsonHandler = (call: CallContext, input: unknown) => Promise<unknown>;
 type StreamHandler = (call: CallContext, input: unknown, lastEventId: string | null, signal: AbortSignal, path: Record<string, string>) => Promise<AsyncIterable<StreamMessage>>;
 
-export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void): Hono<Env> {
+/** `limiter`: per-token request rate and open streams (`smriti serve` passes one; in-process apps have none). */
+export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void, limiter?: TokenLimiter): Hono<Env> {
   const app = new Hono<Env>();
   app.onError((err, c) => errorResponse(c, toAppError(err, runtime.log)));
   app.notFound((c) => errorResponse(c, new AppError("route_not_found", `no route ${c.req.method} ${c.req.path}`)));
@@ -38,7 +40,9 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
   // One bearer check for every authenticated prefix of the table, so an unknown path under it is 401 before 404.
   for (const prefix of authenticatedPrefixes())
     app.use(prefix, async (c, next) => {
-      c.set("call", await runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id")));
+      const call = await runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id"));
+      limiter?.take(call.tokenId);
+      c.set("call", call);
       await next();
     });
 
@@ -54,7 +58,7 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
 
   for (const [id, row] of Object.entries(routes) as [RouteId, Route][]) {
     if (row.kind === "service") continue;
-    if (row.kind === "stream") mountStream(app, row, runtime.streams[id as keyof Runtime["streams"]] as StreamHandler);
+    if (row.kind === "stream") mountStream(app, row, runtime.streams[id as keyof Runtime["streams"]] as StreamHandler, limiter);
     else mountJson(app, row, runtime.handlers[id as keyof Runtime["handlers"]] as JsonHandler);
   }
   extra?.(app);
@@ -83,12 +87,19 @@ function mountJson(app: Hono<Env>, row: Operation, handler: JsonHandler): void {
  * A resuming client (Last-Event-ID) continues its stream (a GET's parameters are still validated; a POST's body is not
  * sent again); a new one is validated before the stream opens, so bad input is a plain 4xx.
  */
-function mountStream(app: Hono<Env>, row: StreamOperation, handler: StreamHandler): void {
+function mountStream(app: Hono<Env>, row: StreamOperation, handler: StreamHandler, limiter: TokenLimiter | undefined): void {
   app.on(row.method, honoPath(row.path), async (c) => {
     const resume = lastEventId(c);
     const gone = new AbortController();
     const input = resume && row.method === "POST" ? null : await inputOf(c, row);
-    return sse(c, await handler(c.get("call"), input, resume, gone.signal, c.req.param()), { onAbort: () => gone.abort() });
+    const call = c.get("call");
+    const release = limiter?.openStream(call.tokenId);
+    try {
+      return sse(c, await handler(call, input, resume, gone.signal, c.req.param()), { onAbort: () => gone.abort(), onClose: release });
+    } catch (err) {
+      release?.(); // the stream never opened
+      throw err;
+    }
   });
 }
 

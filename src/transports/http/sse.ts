@@ -15,7 +15,7 @@ export function lastEventId(c: Context): string | null {
  * Writes the messages as server-sent events until they end or the client goes away; then `onAbort` runs (the handler's
  * signal, which ends a source waiting for its next message) and the source is closed.
  */
-export function sse(c: Context, messages: AsyncIterable<StreamMessage>, opts: { heartbeatMs?: number; onAbort?: () => void } = {}): Response {
+export function sse(c: Context, messages: AsyncIterable<StreamMessage>, opts: { heartbeatMs?: number; onAbort?: () => void; onClose?: (() => void) | undefined } = {}): Response {
   return streamSSE(c, async (stream) => {
     const heartbeat = setInterval(() => void stream.write(": keep-alive\n\n").catch(() => {}), opts.heartbeatMs ?? HEARTBEAT_MS);
     const source = messages[Symbol.asyncIterator]();
@@ -27,6 +27,7 @@ export function sse(c: Context, messages: AsyncIterable<StreamMessage>, opts: { 
       // The client went away mid-write: what it missed stays in the log for a resume.
     } finally {
       clearInterval(heartbeat);
+      opts.onClose?.();
       await source.return?.();
     }
   });

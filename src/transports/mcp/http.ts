@@ -5,12 +5,13 @@ import { bodyLimit } from "hono/body-limit";
 import { AppError, bodyTooLarge } from "../../contract/errors.ts";
 import { limits } from "../../contract/limits.ts";
 import type { Runtime } from "../../runtime.ts";
+import type { TokenLimiter } from "../../services/token-limits.ts";
 import { createMcpServer } from "./server.ts";
 
 export const MCP_PATH = "/mcp";
 
 /** Mounts POST /mcp (and 405s for GET/DELETE); /mcp sits outside /v1, so it authenticates here itself. Errors go to the app's onError. */
-export function mountMcpHttp<E extends Env>(app: Hono<E>, runtime: Runtime): void {
+export function mountMcpHttp<E extends Env>(app: Hono<E>, runtime: Runtime, limiter?: TokenLimiter): void {
   // The table's routes count their bodies as they read them; MCP's SDK reads its own, so the limit stands in front of it.
   app.use(
     MCP_PATH,
@@ -23,6 +24,7 @@ export function mountMcpHttp<E extends Env>(app: Hono<E>, runtime: Runtime): voi
   );
   app.post(MCP_PATH, async (c) => {
     const call = await runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id"));
+    limiter?.take(call.tokenId);
     const server = createMcpServer(runtime, call);
     // No sessionIdGenerator = stateless: any replica can answer any request, nothing to keep between calls.
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true, maxRequestBodySize: limits.maxBodyBytes });
