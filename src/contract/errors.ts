@@ -5,6 +5,9 @@ import { limits } from "./limits.ts";
 /** Every code a client may branch on, with the HTTP status it maps to. */
 export const errorStatus = {
   malformed_json: 400,
+  malformed_http: 400,
+  request_timeout: 408,
+  headers_too_large: 431,
   invalid_request: 400,
   unsupported_media_type: 415,
   payload_too_large: 413,

@@ -47,6 +47,8 @@ export async function runJson<T = Record<string, unknown>>(args: readonly string
 export interface RunningServe {
   url: string;
   child: ChildProcess;
+  /** What the server wrote to stderr (its log) so far. */
+  log(): string;
   stop(): Promise<void>;
 }
 
@@ -73,7 +75,7 @@ export function startServe(dataDir: string, env: NodeJS.ProcessEnv = cliEnv()): 
           child.once("exit", () => done());
           child.kill("SIGTERM");
         });
-      resolve({ url: m[1], child, stop });
+      resolve({ url: m[1], child, log: () => stderr, stop });
     });
     child.on("exit", (code) => fail(new Error(`server exited ${code} before listening:\n${stderr}`)));
     child.on("error", fail);

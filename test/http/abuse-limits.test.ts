@@ -89,14 +89,36 @@ describe("open event streams per token", () => {
   });
 });
 
+describe("what the HTTP parser refuses", () => {
+  it("answers with the error envelope too: 431 for oversized headers, 400 for bytes that are not HTTP", async () => {
+    const raw = (request: string) =>
+      new Promise<string>((resolve) => {
+        const s = connect(server.port, "127.0.0.1");
+        let answer = "";
+        s.on("data", (d: Buffer) => (answer += d.toString()));
+        s.on("close", () => resolve(answer));
+        s.on("error", () => resolve(answer));
+        s.write(request);
+      });
+    const big = await raw(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
+    expect(big).toMatch(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(big.slice(big.indexOf("\r\n\r\n") + 4))).toMatchObject({ error: { code: "headers_too_large" } });
+    const junk = await raw("HELLO THERE\r\n\r\n");
+    expect(junk).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(junk.slice(junk.indexOf("\r\n\r\n") + 4))).toMatchObject({ error: { code: "malformed_http" } });
+  });
+});
+
 describe("slow clients", () => {
   it("closes connections that never finish their headers, while others are served", async () => {
     const slow: Socket[] = [];
     const closed: Promise<number>[] = [];
     const t0 = performance.now();
+    let timedOut = 0;
     for (let i = 0; i < 50; i++) {
       const s = connect(server.port, "127.0.0.1");
       s.on("error", () => {});
+      s.on("data", (d: Buffer) => void (d.toString().includes('"code":"request_timeout"') && timedOut++));
       s.write("GET /healthz HTTP/1.1\r\nHost: x\r\n");
       closed.push(new Promise((r) => s.once("close", () => r(performance.now() - t0))));
       slow.push(s);
@@ -108,6 +130,7 @@ describe("slow clients", () => {
       expect(served).toEqual(Array(20).fill(200));
       const times = await Promise.all(closed);
       expect(Math.max(...times)).toBeLessThan(HEADERS_TIMEOUT_MS + 3_000);
+      expect(timedOut).toBe(50); // each told why, as a 408 with the envelope
     } finally {
       clearInterval(drip);
       slow.forEach((s) => s.destroy());

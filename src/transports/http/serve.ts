@@ -1,6 +1,8 @@
 // Starts the HTTP listener for an app and closes it cleanly.
 import { serve } from "@hono/node-server";
-import type { AddressInfo } from "node:net";
+import { STATUS_CODES } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { AppError, errorBody, type ErrorCode } from "../../contract/errors.ts";
 
 export interface RunningServer {
   port: number;
@@ -22,5 +24,23 @@ export function listen(app: { fetch: (request: Request) => Response | Promise<Re
       });
     });
     server.once("error", reject);
+    server.on("clientError", answerClientError);
   });
+}
+
+/** What Node's parser refuses before the app sees a request, answered with the same error envelope as the rest. */
+const CLIENT_ERRORS: Record<string, [ErrorCode, string]> = {
+  HPE_HEADER_OVERFLOW: ["headers_too_large", "the request line and headers exceed 16 KB"],
+  ERR_HTTP_REQUEST_TIMEOUT: ["request_timeout", "the request headers did not arrive in time"],
+};
+
+function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable || err.code === "ECONNRESET") return void socket.destroy();
+  const [code, message] = CLIENT_ERRORS[err.code ?? ""] ?? ["malformed_http", "the request is not valid HTTP/1.1"];
+  const failure = new AppError(code, message);
+  const body = JSON.stringify(errorBody(failure));
+  const head = `HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close`;
+  socket.end(`${head}\r\n\r\n${body}`);
+  // A client still sending (a slow one dripping headers) never closes its side: give it a moment to read, then let go.
+  setTimeout(() => socket.destroy(), 1_000).unref();
 }
