@@ -21,7 +21,7 @@ const quick = argv.includes("--quick");
 const seed = Number(argv.find((a) => a.startsWith("--seed="))?.slice(7) ?? 1);
 const size = quick
   ? { perTarget: 20, crashTrials: 2, soakSeconds: 10, rate: 40, reconnects: 100, slow: 50 }
-  : { perTarget: 130, crashTrials: 20, soakSeconds: 60, rate: 40, reconnects: 1_000, slow: 200 };
+  : { perTarget: 150, crashTrials: 20, soakSeconds: 60, rate: 40, reconnects: 1_000, slow: 200 };
 /** The defaults of `smriti serve` the abuse phase checks (README "Configuration"). */
 const DEFAULTS = { headersTimeoutMs: 10_000, streamsPerToken: 32 };
 

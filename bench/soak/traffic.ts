@@ -22,6 +22,9 @@ export interface TrafficResult {
 
 /** Paths ingest and forget take turns on, so the vault's size stays level and growth would mean a leak. */
 const PATHS = 50;
+/** Turns a chat session takes before the next one starts: a turn reads its session's whole log, so one endless session
+ * would measure session length (README "Reliability") rather than the service's steady state. */
+const SESSION_TURNS = 20;
 const WORDS = ["lighthouse", "keeper", "ledger", "postgres", "friday", "design", "alpha", "review", "budget", "launch", "beacon", "harbour"];
 
 function note(i: number): string {
@@ -44,7 +47,9 @@ export async function traffic(srv: Serve, token: string, opts: { seconds: number
     samples.set(route, s);
   };
   for (let i = 0; i < PATHS; i++) await post("/v1/memory/ingest", { source_path: `soak/${i}.md`, content: note(i) });
-  const chat = ((await (await post("/chat/sessions", {})).json()) as { session_id: string }).session_id;
+  const newChat = async () => ((await (await post("/chat/sessions", {})).json()) as { session_id: string }).session_id;
+  let chat = await newChat();
+  let chatTurns = 0;
 
   let seq = 0;
   const ops: [string, number, () => Promise<Response | "streamed">][] = [
@@ -53,7 +58,10 @@ export async function traffic(srv: Serve, token: string, opts: { seconds: number
     ["grounded answer", 15, () => post("/v1/grounded/answer", { question: `What did the ${WORDS[seq % WORDS.length]} team decide?`, min_confidence: 0 })],
     ["ingest", 15, () => post("/v1/memory/ingest", { source_path: `soak/${seq % PATHS}.md`, content: note(seq) })],
     ["forget", 5, () => post("/v1/memory/forget", { source_path: `soak/${(seq * 3) % PATHS}.md` })],
-    ["chat turn", 10, async () => turn(srv.url, token, chat, `What did the ${WORDS[seq % WORDS.length]} team decide?`)],
+    ["chat turn", 10, async () => {
+      if (++chatTurns % SESSION_TURNS === 0) chat = await newChat();
+      return turn(srv.url, token, chat, `What did the ${WORDS[seq % WORDS.length]} team decide?`);
+    }],
   ];
   const total = ops.reduce((n, [, w]) => n + w, 0);
   const pick = () => {
@@ -94,7 +102,7 @@ export async function traffic(srv: Serve, token: string, opts: { seconds: number
   const floor = (from: number, to: number) => Math.min(...rssTimeline.filter(([t]) => t >= from && t <= to).map(([, mb]) => mb));
   const rssStartMb = floor(0, seconds / 3);
   const rssEndMb = floor((2 * seconds) / 3, seconds);
-  const reconnects = await reader.finish(() => turn(srv.url, token, reader.sessionId, "one more question about the lighthouse").then(() => {}));
+  const reconnects = await reader.finish();
   const byRoute: TrafficResult["byRoute"] = {};
   let requests = 0;
   let errors = 0;
@@ -120,64 +128,66 @@ async function turn(base: string, token: string, sessionId: string, message: str
 }
 
 /**
- * A session whose turns run back to back, and a reader that takes a few events, drops the connection and resumes
- * with Last-Event-ID, `count` times. At the end every logged event must have been seen exactly once.
+ * Sessions whose turns run back to back (a new one every SESSION_TURNS turns, a realistic length), and a reader that
+ * takes a few events, drops the connection and resumes with Last-Event-ID until it has done so `count` times. After
+ * each session every logged event must have been seen exactly once.
  */
 function resumingReader(base: string, token: string, count: number) {
-  let stopTurns = false;
-  let sessionId = "";
-  const ready = fetch(`${base}/chat/sessions`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: "{}" })
-    .then((r) => r.json() as Promise<{ session_id: string }>)
-    .then((s) => (sessionId = s.session_id));
-  const writer = ready.then(async () => {
-    for (let i = 0; !stopTurns; i++) await turn(base, token, sessionId, `Question ${i}: what did the ${WORDS[i % WORDS.length]} team decide?`).catch(() => {});
-  });
-  const seen: number[] = [];
-  let last: string | null = null;
-  let done = 0;
-  const read = async (follow: boolean, take: number) => {
+  const h = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  const tally = { count: 0, events: 0, lost: 0, duplicated: 0 };
+  /** Reads the session's stream from `last` on, `take` events at most (all of it without following when take is Infinity). */
+  const read = async (sessionId: string, state: { last: string | null; seen: number[] }, take: number, stop?: AbortSignal) => {
     const ctl = new AbortController();
-    const res = await fetch(`${base}/sessions/${sessionId}/events/stream${follow ? "" : "?follow=false"}`, {
-      headers: { authorization: `Bearer ${token}`, ...(last ? { "last-event-id": last } : {}) },
-      signal: ctl.signal,
+    const res = await fetch(`${base}/sessions/${sessionId}/events/stream${take === Infinity ? "?follow=false" : ""}`, {
+      headers: { authorization: h.authorization, ...(state.last ? { "last-event-id": state.last } : {}) },
+      signal: stop ? AbortSignal.any([ctl.signal, stop]) : ctl.signal,
     });
     if (!res.ok) throw new Error(`resume: ${res.status} ${await res.text()}`);
     let n = 0;
     try {
       for await (const e of parseSse(res.body!)) {
-        last = e.id ?? last;
-        seen.push(Number(e.id!.split("/")[1]));
+        state.last = e.id ?? state.last;
+        state.seen.push(Number(e.id!.split("/")[1]));
         if (++n >= take) break;
       }
     } finally {
       ctl.abort();
     }
   };
-  const loop = ready.then(async () => {
-    for (; done < count; done++) await read(true, 1 + (done % 5));
-  });
-  return {
-    get sessionId() {
-      return sessionId;
-    },
-    /** Stops the turns, reads what is left without following, and counts lost and repeated events. */
-    async finish(lastTurn: () => Promise<void>) {
-      await loop;
-      stopTurns = true;
-      await writer;
-      await lastTurn();
-      await read(false, Number.MAX_SAFE_INTEGER);
-      const res = await fetch(`${base}/sessions/${sessionId}/events/stream?follow=false`, { headers: { authorization: `Bearer ${token}` } });
-      const all: number[] = [];
-      for await (const e of parseSse(res.body!)) all.push(Number(e.id!.split("/")[1]));
-      const counts = new Map<number, number>();
-      for (const s of seen) counts.set(s, (counts.get(s) ?? 0) + 1);
-      return {
-        count: done,
-        events: all.length,
-        lost: all.filter((s) => !counts.has(s)).length,
-        duplicated: [...counts.values()].filter((n) => n > 1).length,
-      };
-    },
+  const oneSession = async () => {
+    const sessionId = ((await (await fetch(`${base}/chat/sessions`, { method: "POST", headers: h, body: "{}" })).json()) as { session_id: string }).session_id;
+    let writing = true;
+    const stop = new AbortController();
+    const writer = (async () => {
+      try {
+        for (let i = 0; i < SESSION_TURNS; i++) await turn(base, token, sessionId, `Question ${i}: what did the ${WORDS[i % WORDS.length]} team decide?`);
+      } finally {
+        writing = false;
+        stop.abort();
+      }
+    })();
+    const state = { last: null as string | null, seen: [] as number[] };
+    // Resumes while turns are written (a follower at the head waits for the next event, cut once the writing ends),
+    // then reads the rest.
+    while (writing && tally.count < count) {
+      const ended = await read(sessionId, state, 1 + (tally.count % 5), stop.signal).then(
+        () => true,
+        () => false,
+      );
+      if (ended) tally.count++;
+    }
+    await writer;
+    await read(sessionId, state, Infinity);
+    const all: number[] = [];
+    for await (const e of parseSse((await fetch(`${base}/sessions/${sessionId}/events/stream?follow=false`, { headers: { authorization: h.authorization } })).body!)) all.push(Number(e.id!.split("/")[1]));
+    const counts = new Map<number, number>();
+    for (const s of state.seen) counts.set(s, (counts.get(s) ?? 0) + 1);
+    tally.events += all.length;
+    tally.lost += all.filter((s) => !counts.has(s)).length;
+    tally.duplicated += [...counts.values()].filter((n) => n > 1).length;
   };
+  const done = (async () => {
+    while (tally.count < count) await oneSession();
+  })();
+  return { finish: async () => (await done, tally) };
 }
