@@ -84,7 +84,9 @@ export async function benchPostgres(dir: string, input: Inputs): Promise<Postgre
     const servers: RunningServe[] = [];
     try {
       for (const n of [1, 2]) {
-        while (servers.length < n) servers.push(await startServe(join(dir, `replica-${servers.length}`), cliEnv({ ...env, SMRITI_EMBEDDER: "glove" })));
+        // No per-token rate limit: one token drives all 16 connections, and the bench measures the service, not the limit.
+        const replicaEnv = cliEnv({ ...env, SMRITI_EMBEDDER: "glove", SMRITI_RATE_LIMIT: "0" });
+        while (servers.length < n) servers.push(await startServe(join(dir, `replica-${servers.length}`), replicaEnv));
         progress(`postgres: recall over HTTP, ${n} replica(s), ${CONNECTIONS} connections in all, ${input.loadSeconds} s`);
         replicas.push(await load(servers, token, input.httpQueries, input.loadSeconds));
       }

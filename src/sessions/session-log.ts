@@ -5,18 +5,25 @@ import type { StreamMessage } from "../contract/route.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { EventLog, StreamEvent } from "../ports/event-log.ts";
 import type { SessionIndex } from "../ports/session-index.ts";
-import { eventId } from "./ids.ts";
+import { eventId, sessionKey } from "./ids.ts";
+import { SessionTails } from "./session-tails.ts";
 
 const PAGE = 1_000;
 
 export type Emit = <K extends SessionEventType>(type: K, data: SessionEventData<K>) => Promise<StreamEvent | null>;
 
 export class SessionLog {
+  private readonly tails: SessionTails;
+
   constructor(
     readonly log: EventLog,
     readonly index: SessionIndex,
     private readonly clock: Clock,
-  ) {}
+    /** Events kept in memory across reads (default 50,000). */
+    cachedEvents?: number,
+  ) {
+    this.tails = new SessionTails(cachedEvents);
+  }
 
   /** Logs a persisted event (the registry says which are); an unpersisted one only passes its schema. */
   async append<K extends SessionEventType>(workspaceId: string, sessionId: string, type: K, data: SessionEventData<K>): Promise<StreamEvent | null> {
@@ -49,15 +56,20 @@ export class SessionLog {
     return (type, data) => this.append(workspaceId, sessionId, type, data);
   }
 
-  /** Every event of the session up to `throughSeq`, oldest first; [] for an unknown session or another workspace's. */
+  /**
+   * Every event of the session up to `throughSeq`, oldest first (a new array; the events themselves are frozen); [] for
+   * an unknown session or another workspace's. What was read before comes from memory; only newer events are fetched.
+   */
   async all(workspaceId: string, sessionId: string, throughSeq = Number.MAX_SAFE_INTEGER): Promise<StreamEvent[]> {
-    const out: StreamEvent[] = [];
-    for (let after = 0; ; ) {
+    const key = sessionKey(workspaceId, sessionId);
+    const out = [...this.tails.get(key)];
+    for (let after = out.at(-1)?.seq ?? 0; after < throughSeq; after = out.at(-1)!.seq) {
       const page = await this.log.readStream(workspaceId, sessionId, after, PAGE);
-      for (const e of page) if (e.seq <= throughSeq) out.push(e);
-      if (page.length < PAGE || page.at(-1)!.seq >= throughSeq) return out;
-      after = page.at(-1)!.seq;
+      this.tails.extend(key, after, page);
+      out.push(...page);
+      if (page.length < PAGE) break;
     }
+    return out.at(-1) && out.at(-1)!.seq > throughSeq ? out.filter((e) => e.seq <= throughSeq) : out;
   }
 }
 
