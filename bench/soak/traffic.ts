@@ -24,8 +24,8 @@ export interface TrafficResult {
 
 /** Paths ingest and forget take turns on, so the vault's size stays level and growth would mean a leak. */
 const PATHS = 50;
-/** Turns a chat session takes before the next one starts: a turn reads its session's whole log, so one endless session
- * would measure session length (README "Reliability") rather than the service's steady state. */
+/** Turns a chat session takes before the next one starts: sessions of a realistic length, so the run measures the
+ * service's steady state rather than how turns grow with a session (README "Reliability"). */
 const SESSION_TURNS = 20;
 const WORDS = ["lighthouse", "keeper", "ledger", "postgres", "friday", "design", "alpha", "review", "budget", "launch", "beacon", "harbour"];
 
