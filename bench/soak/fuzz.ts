@@ -83,7 +83,7 @@ function mcpRejected(body: string): { ok: boolean; rejected: boolean } {
   }
 }
 
-export async function fuzz(base: string, token: string, fingerprint: () => string, alive: () => boolean, opts: { perTarget: number; seed: number }): Promise<FuzzResult> {
+export async function fuzz(base: string, token: string, fingerprint: () => Promise<string>, alive: () => boolean, opts: { perTarget: number; seed: number }): Promise<FuzzResult> {
   const r: FuzzResult = { requests: 0, byKind: {}, status2xx: 0, status4xx: 0, status5xx: 0, badEnvelopes: 0, rejectedThatWrote: 0, noAnswer: 0, crashed: false, examples: [] };
   const note = (s: string) => void (r.examples.length < 10 && r.examples.push(s));
   let id = 0;
@@ -94,7 +94,7 @@ export async function fuzz(base: string, token: string, fingerprint: () => strin
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...(t.mcpTool ? { accept: "application/json, text/event-stream" } : {}) };
       if (w.contentType && t.method !== "GET") headers["content-type"] = w.contentType;
       const url = t.method === "GET" ? getUrl(base, t.path(parse(c)), w) : new URL(t.path(parse(c)), base).toString();
-      const before = fingerprint();
+      const before = await fingerprint();
       r.requests++;
       r.byKind[w.kind] = (r.byKind[w.kind] ?? 0) + 1;
       let res;
@@ -123,7 +123,7 @@ export async function fuzz(base: string, token: string, fingerprint: () => strin
         r.badEnvelopes++;
         note(`${t.label} (${w.kind}): ${res.status} not the error envelope: ${res.body.slice(0, 200)}`);
       }
-      const after = rejected ? fingerprint() : before;
+      const after = rejected ? await fingerprint() : before;
       if (after !== before) {
         r.rejectedThatWrote++;
         note(`${t.label} (${w.kind}): rejected (${res.status}) yet the store changed: ${before} -> ${after}`);

@@ -1,6 +1,8 @@
-// `npm run soak [-- --quick] [--seed=N]`: fuzzing, crash trials, cross-workspace attacks, abuse limits, a soak of mixed
-// traffic with stream resumes, and a search for leaked tokens, each against real `smriti serve` processes on loopback.
-// Every loop is bounded in count and time. Prints one table; writes bench/results/soak-<date>-<commit>.json.
+// `npm run soak [-- --quick] [--postgres] [--seed=N]`: fuzzing, crash trials, cross-workspace attacks, abuse limits, a
+// soak of mixed traffic with stream resumes, and a search for leaked tokens, each against real `smriti serve` processes
+// on loopback. With --postgres the service that is fuzzed, attacked and soaked keeps its data in a throwaway PostgreSQL
+// cluster (Debian's server; the crash trials stay on SQLite, whose file they check). Every loop is bounded in count and
+// time. Prints one table; writes bench/results/soak-<date>-<commit>[-postgres].json.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,7 +12,8 @@ import { commitInfo, load1, machineInfo } from "../lib/machine.ts";
 import { abuse } from "./abuse.ts";
 import { bola, seedAlpha } from "./bola.ts";
 import { crashTrials } from "./crash.ts";
-import { storeFingerprint } from "./fingerprint.ts";
+import { postgresBinDir, startTestCluster, type TestCluster } from "../../test/helpers/postgres-cluster.ts";
+import { postgresReader, sqliteReader, type StoreReader } from "./fingerprint.ts";
 import { fuzz } from "./fuzz.ts";
 import { secrets } from "./secrets.ts";
 import { issueToken, serveEnv, startServe } from "./serve.ts";
@@ -18,6 +21,7 @@ import { traffic } from "./traffic.ts";
 
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
+const postgres = argv.includes("--postgres");
 const seed = Number(argv.find((a) => a.startsWith("--seed="))?.slice(7) ?? 1);
 const size = quick
   ? { perTarget: 20, crashTrials: 2, soakSeconds: 10, rate: 40, reconnects: 100, slow: 50 }
@@ -30,9 +34,13 @@ const commit = commitInfo(root);
 const loadAtStart = load1();
 const scratch = mkdtempSync(join(tmpdir(), "smriti-soak-"));
 const started = performance.now();
+let cluster: TestCluster | null = null;
 try {
   // One multi-tenant service for fuzzing, the attacks and the soak; its rate limit is off so they measure the service.
-  const mainEnv = serveEnv({ SVC_MULTI_TENANT: "1", SMRITI_RATE_LIMIT: "0" });
+  const bin = postgres ? postgresBinDir() : null;
+  if (postgres && !bin) throw new Error("--postgres needs Debian's postgresql package (apt-get install postgresql)");
+  cluster = bin ? await startTestCluster(bin) : null;
+  const mainEnv = serveEnv({ SVC_MULTI_TENANT: "1", SMRITI_RATE_LIMIT: "0", ...(cluster ? { SMRITI_DATABASE_URL: cluster.url } : {}) });
   const mainDir = join(scratch, "main");
   mkdirSync(mainDir);
   const main = await startServe(mainDir, mainEnv);
@@ -42,7 +50,8 @@ try {
   const alive = () => main.child.exitCode === null && main.child.signalCode === null;
 
   progress(`fuzzing every route and MCP tool (${size.perTarget} requests each)`);
-  const fuzzed = await fuzz(main.url, token, storeFingerprint(join(mainDir, "smriti.db")), alive, { perTarget: size.perTarget, seed });
+  const mainStore: StoreReader = cluster ? await postgresReader(cluster.url) : sqliteReader(join(mainDir, "smriti.db"));
+  const fuzzed = await fuzz(main.url, token, () => mainStore.fingerprint(), alive, { perTarget: size.perTarget, seed });
   progress("cross-workspace attacks");
   const attacks = await bola(main.url, alpha, beta, await seedAlpha(main.url, alpha));
   progress(`soak: ${size.soakSeconds} s of mixed traffic at ${size.rate}/s, ${size.reconnects} stream resumes`);
@@ -61,7 +70,10 @@ try {
   const crashed = await crashTrials(crashDir, size.crashTrials, seed);
 
   progress("looking for tokens where they must not be");
-  const leaked = await secrets({ tokens: [token, alpha, beta, limitedToken], logs: [main.log(), limited.log()], dbFiles: [join(mainDir, "smriti.db"), join(limitsDir, "smriti.db")], base: main.url, token });
+  const limitsStore = sqliteReader(join(limitsDir, "smriti.db"));
+  const stores: [string, StoreReader][] = [[cluster ? "postgres" : "main/smriti.db", mainStore], ["limits/smriti.db", limitsStore]];
+  const leaked = await secrets({ tokens: [token, alpha, beta, limitedToken], logs: [main.log(), limited.log()], stores, base: main.url, token });
+  await Promise.all(stores.map(([, r]) => r.close()));
   await main.stop();
   await limited.stop();
 
@@ -86,7 +98,7 @@ try {
   ];
   const w = Math.max(...rows.map((r) => r[0].length));
   const lines = [
-    `Smriti soak ${new Date().toISOString().slice(0, 10)} commit ${commit.short}${commit.dirty ? " (dirty)" : ""}${quick ? " (quick)" : ""}, seed ${seed}`,
+    `Smriti soak ${new Date().toISOString().slice(0, 10)} commit ${commit.short}${commit.dirty ? " (dirty)" : ""}${quick ? " (quick)" : ""}, seed ${seed}, main store ${cluster ? "PostgreSQL" : "SQLite"}`,
     `${"figure".padEnd(w)}  ${"target".padEnd(26)}  ${"measured".padEnd(32)}  result`,
     ...rows.map(([what, target, got, ok]) => `${what.padEnd(w)}  ${target.padEnd(26)}  ${got.padEnd(32)}  ${ok ? "PASS" : "FAIL"}`),
     "",
@@ -97,11 +109,12 @@ try {
   if (problems.length) lines.push("", "first problems seen:", ...problems.map((p) => `  ${p}`));
   process.stdout.write(`\n${lines.join("\n")}\n`);
   const date = new Date().toISOString().slice(0, 10);
-  const file = fileURLToPath(new URL(`../results/soak-${date}-${commit.short}${quick ? "-quick" : ""}.json`, import.meta.url));
-  const results = { date, commit, quick, seed, machine: machineInfo(null, loadAtStart), durationSeconds: Math.round((performance.now() - started) / 1000), fuzz: fuzzed, crash: crashed, bola: attacks, abuse: abused, soak, secrets: leaked, table: rows.map(([figure, target, measured, pass]) => ({ figure, target, measured, pass })) };
+  const file = fileURLToPath(new URL(`../results/soak-${date}-${commit.short}${postgres ? "-postgres" : ""}${quick ? "-quick" : ""}.json`, import.meta.url));
+  const results = { date, commit, quick, seed, store: cluster ? "postgres" : "sqlite", machine: machineInfo(null, loadAtStart), durationSeconds: Math.round((performance.now() - started) / 1000), fuzz: fuzzed, crash: crashed, bola: attacks, abuse: abused, soak, secrets: leaked, table: rows.map(([figure, target, measured, pass]) => ({ figure, target, measured, pass })) };
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   progress(`wrote ${file}`);
   if (rows.some((r) => !r[3])) process.exitCode = 1;
 } finally {
+  cluster?.stop();
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -1,6 +1,6 @@
 // Phase 6: the tokens issued during the run, looked for wherever a service writes: its log, its database (audit events,
 // session events, records, traces), error bodies and /metrics.
-import Database from "better-sqlite3";
+import type { StoreReader } from "./fingerprint.ts";
 
 export interface SecretsResult {
   tokens: number;
@@ -8,21 +8,10 @@ export interface SecretsResult {
   found: string[];
 }
 
-export async function secrets(opts: { tokens: readonly string[]; logs: readonly string[]; dbFiles: readonly string[]; base: string; token: string }): Promise<SecretsResult> {
+export async function secrets(opts: { tokens: readonly string[]; logs: readonly string[]; stores: readonly [string, StoreReader][]; base: string; token: string }): Promise<SecretsResult> {
   const found: string[] = [];
   const places: [string, string][] = opts.logs.map((l, i) => [`service log ${i + 1}`, l]);
-  for (const file of opts.dbFiles) {
-    const db = new Database(file, { readonly: true });
-    try {
-      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('tokens')").all() as { name: string }[]).map((t) => t.name);
-      for (const t of tables) {
-        const cols = (db.prepare(`SELECT name, type FROM pragma_table_info(?)`).all(t) as { name: string; type: string }[]).filter((c) => c.type === "TEXT").map((c) => `"${c.name}"`);
-        if (cols.length) places.push([`${file.split("/").slice(-2).join("/")}: ${t}`, (db.prepare(`SELECT ${cols.join(" || ' ' || ")} AS v FROM "${t}"`).all() as { v: string | null }[]).map((r) => r.v ?? "").join("\n")]);
-      }
-    } finally {
-      db.close();
-    }
-  }
+  for (const [name, reader] of opts.stores) for (const [table, text] of await reader.texts()) places.push([`${name}: ${table}`, text]);
   // Error bodies a client with a token sees when it gets things wrong, and the metrics page.
   const h = { authorization: `Bearer ${opts.token}`, "content-type": "application/json" };
   for (const [label, res] of [
