@@ -120,8 +120,15 @@ export async function bola(base: string, alpha: string, beta: string, ids: Ids):
         note(`${label}: no token got ${anonymous.status}`);
       }
       if ("tool" in row && row.tool) {
-        const mcp = await send(`${base}/mcp`, { method: "POST", headers: { authorization: `Bearer ${beta}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: r.attempts, method: "tools/call", params: { name: row.tool, arguments: input } }) });
-        r.attempts++;
+        const rpc = JSON.stringify({ jsonrpc: "2.0", id: r.attempts, method: "tools/call", params: { name: row.tool, arguments: input } });
+        const mcpHeaders = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+        const mcp = await send(`${base}/mcp`, { method: "POST", headers: { ...mcpHeaders, authorization: `Bearer ${beta}` }, body: rpc });
+        const mcpActor = await send(`${base}/mcp`, { method: "POST", headers: { ...mcpHeaders, authorization: `Bearer ${alpha}`, "x-svc-actor-id": "intruder" }, body: rpc });
+        r.attempts += 2;
+        if (mcpActor.status !== 403) {
+          r.unrefused++;
+          note(`mcp ${row.tool}: a foreign actor header got ${mcpActor.status}`);
+        }
         if (mcp.body.includes(SECRET)) {
           r.leaks++;
           note(`mcp ${row.tool}: beta got alpha's secret`);
