@@ -10,6 +10,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** How long closing waits for requests under way before it cuts every connection. */
+const CLOSE_GRACE_MS = 2_000;
+
 /** `headersTimeoutMs`: how long a connection may take to send its request headers before it is closed (slowloris). */
 export function listen(app: { fetch: (request: Request) => Response | Promise<Response> }, host: string, port: number, opts: { headersTimeoutMs?: number } = {}): Promise<RunningServer> {
   const headersTimeout = opts.headersTimeoutMs ?? 60_000;
@@ -20,7 +23,13 @@ export function listen(app: { fetch: (request: Request) => Response | Promise<Re
       resolveListen({
         port: info.port,
         url: `http://${host.includes(":") ? `[${host}]` : host}:${info.port}`,
-        close: () => new Promise((done) => server.close(() => done())),
+        close: () =>
+          new Promise((done) => {
+            server.close(() => done());
+            // Requests under way get a moment to finish; event streams never would, so they are cut (clients resume
+            // with Last-Event-ID, here after a restart or on another replica).
+            setTimeout(() => (server as { closeAllConnections?: () => void }).closeAllConnections?.(), CLOSE_GRACE_MS).unref();
+          }),
       });
     });
     server.once("error", reject);
