@@ -13,6 +13,8 @@ import { lastEventId, sse } from "./sse.ts";
 import type { TokenLimiter } from "../../services/token-limits.ts";
 
 type Env = { Variables: { call: CallContext; errorCode?: string } };
+/** Methods a client may send to a path of the table (HEAD is left to Hono, which answers it from GET). */
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 type JsonHandler = (call: CallContext, input: unknown) => Promise<unknown>;
 type StreamHandler = (call: CallContext, input: unknown, lastEventId: string | null, signal: AbortSignal, path: Record<string, string>) => Promise<AsyncIterable<StreamMessage>>;
 
@@ -48,13 +50,12 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
 
   const allowed = allowedMethods();
   // A static path answers 405 to another method before a parameterised route can take it as an id
-  // (GET /v1/decisions/extract is POST-only, not GET /v1/decisions/{ref} with ref "extract").
-  for (const [path, methods] of allowed)
-    if (!path.includes(":"))
-      app.use(path, async (c, next) => {
-        if (!methods.has(c.req.method)) notAllowed(c, path, methods);
-        await next();
-      });
+  // (GET /v1/decisions/extract is POST-only, not GET /v1/decisions/{ref} with ref "extract"). Registered for the
+  // wrong methods only, so a request with the right one passes no extra handler.
+  for (const [path, methods] of allowed) {
+    const wrong = METHODS.filter((m) => !methods.has(m));
+    if (!path.includes(":") && wrong.length) app.on(wrong, path, (c) => notAllowed(c, path, methods));
+  }
 
   for (const [id, row] of Object.entries(routes) as [RouteId, Route][]) {
     if (row.kind === "service") continue;
