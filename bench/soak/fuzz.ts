@@ -115,10 +115,10 @@ export async function fuzz(base: string, token: string, fingerprint: () => Promi
       }
       else if (res.status >= 400) r.status4xx++;
       else r.status2xx++;
-      const mcp = t.mcpTool && res.status < 400 ? mcpRejected(res.body) : null;
+      const mcp = t.mcpTool ? mcpRejected(res.body) : null;
       // An abstention (422 insufficient_evidence) is an answer, and audited like one: not a rejected request.
       const rejected = (res.status >= 400 || mcp?.rejected === true) && !res.body.includes('insufficient_evidence');
-      const shaped = t.mcpTool ? (res.status >= 400 ? mcpRejected(res.body).ok || isErrorEnvelope(res.body) : mcp!.ok) : res.status < 400 || isErrorEnvelope(res.body);
+      const shaped = mcp ? mcp.ok || (res.status >= 400 && isErrorEnvelope(res.body)) : res.status < 400 || isErrorEnvelope(res.body);
       if (!shaped) {
         r.badEnvelopes++;
         note(`${t.label} (${w.kind}): ${res.status} not the error envelope: ${res.body.slice(0, 200)}`);
