@@ -22,6 +22,7 @@ const Env = z.object({
     .or(z.literal("").transform(() => undefined)),
   SMRITI_INDEX_MEMORY_MB: z.coerce.number().min(0).default(0),
   SMRITI_INGEST_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
+  SMRITI_PLAN_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   SMRITI_RATE_LIMIT: z.coerce.number().min(0).default(100),
   SMRITI_STREAMS_PER_TOKEN: z.coerce.number().int().min(0).default(32),
   SMRITI_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(10_000),
@@ -53,6 +54,8 @@ export interface Config {
   indexMemoryMb: number;
   /** Worker threads that chunk, tokenize and embed ingested documents; 0 = on the request loop. */
   ingestWorkers: number;
+  /** Threads for answer and pack plans; null = the runtime decides (serving: cores - 1, 1..2; one-shot commands: none). */
+  planWorkers: number | null;
   /** Per-token limits of `smriti serve`: sustained requests per second (0 = none) and open event streams (0 = none). */
   rateLimit: number;
   streamsPerToken: number;
@@ -81,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | unde
     synchronous: e.SMRITI_SYNC,
     // One core stays with the loop that writes and serves; the rest analyse (at least one worker, at most four).
     ingestWorkers: e.SMRITI_INGEST_WORKERS ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
+    planWorkers: e.SMRITI_PLAN_WORKERS ?? null,
     denseKnn: e.SMRITI_DENSE_KNN === "" ? null : e.SMRITI_DENSE_KNN === "1",
     autoTuneMinutes: e.SMRITI_AUTOTUNE_MINUTES,
     heartbeatMs: e.SMRITI_SESSION_HEARTBEAT_MS,

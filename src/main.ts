@@ -1,9 +1,10 @@
 // The composition root: picks concrete adapters from configuration and wires the services.
+import { availableParallelism } from "node:os";
 import type { Config } from "./config.ts";
 import { VERSION } from "./version.ts";
 import { createEmbedderFromEnv } from "./embed/config.ts";
 import { GLOVE_EMBEDDER_ID } from "./embed/glove.ts";
-import { posTags } from "./nlp/wink-tagger.ts";
+import { portableTagger, posTags } from "./nlp/wink-tagger.ts";
 import { systemClock, type Clock } from "./ports/clock.ts";
 import type { Embedder, WordNeighbours, WordSimilarity } from "./ports/embedding.ts";
 import type { Store } from "./ports/store.ts";
@@ -32,6 +33,8 @@ import { IngestService } from "./services/memory/ingest.ts";
 import { MemoryService } from "./services/memory/memory.ts";
 import { createAutoTuner, type AutoTuner } from "./services/jobs/auto-tune.ts";
 import { IngestPool } from "./services/memory/ingest-pool.ts";
+import { PlanPool } from "./services/planning/plan-pool.ts";
+import { localPlanner, type Planner } from "./services/planning/planner.ts";
 import { startReembedder, type Reembedder } from "./services/jobs/reembed.ts";
 import { defaultRetrievalConfig, type RetrievalConfig } from "./search/retrieval-config.ts";
 import { Retriever } from "./search/retriever.ts";
@@ -119,13 +122,13 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const cognitive = await buildCognitiveStack({ store, now: () => clock.now().getTime(), lexicon, config: opts.cognitive ?? (await runtimeCognitiveConfig(store, config.env)), log, restore });
   if (restore) await replayFeedback(store, cognitive.karma);
   if (opts.background) cognitive.startFlushing();
-  const memory = new MemoryService(store, retriever, clock, cognitive.pipeline);
+  const planner = choosePlanner(config, embedder, opts.background ?? false);
+  const memory = new MemoryService(store, retriever, clock, cognitive.pipeline, planner);
   let reembed: Reembedder | null = null;
   const pool = config.ingestWorkers > 0 ? new IngestPool(config.ingestWorkers, embedder?.portable ?? null) : null;
   const ingest = new IngestService(store, embedder, clock, log, () => reembed?.kick(), pool);
   const audit = new AuditService(store, clock);
-  const words = embedder && "similarity" in embedder ? (embedder as Embedder & WordSimilarity) : null; // GloVe's word vectors; a neural embedder has none
-  const grounded = new GroundedService(retriever, audit, clock, cognitive.pipeline, { similar: words ? (a, b) => words.similarity(a, b) : undefined, tag: posTags });
+  const grounded = new GroundedService(retriever, audit, clock, cognitive.pipeline, planner);
   const groundedEval = new GroundedEvalService(store);
   const auth = new AuthService(store, { multiTenant: config.multiTenant, now: () => clock.now().getTime() });
   const proposals = new ProposalService(store, ingest, clock);
@@ -205,9 +208,23 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       await cognitive.stop();
       await reembed?.stop();
       await ingest.close();
+      await planner.close();
       await store.close();
     },
   };
+}
+
+/**
+ * Where answer and pack plans are computed: worker threads in the serving process (its loop keeps answering meanwhile),
+ * the calling thread in one-shot commands (a thread's start would cost more than it saves). The word knowledge is the
+ * same either way: GloVe's word similarity when the embedder has it, and the POS tagger.
+ */
+function choosePlanner(config: Config, embedder: Embedder | null, serving: boolean): Planner {
+  const words = embedder && "similarity" in embedder ? (embedder as Embedder & WordSimilarity) : null; // GloVe's word vectors; a neural embedder has none
+  const threads = config.planWorkers ?? (serving ? Math.min(2, Math.max(1, availableParallelism() - 1)) : 0);
+  // Word similarity a thread cannot rebuild (an embedder that is not portable) keeps the plans on the loop.
+  if (threads > 0 && (!words || embedder?.portable)) return new PlanPool(threads, { words: words ? embedder!.portable! : null, tagger: portableTagger });
+  return localPlanner({ similar: words ? (a, b) => words.similarity(a, b) : undefined, tag: posTags });
 }
 
 /** The configured store: PostgreSQL when SMRITI_DATABASE_URL is set (pg loads only then), else the SQLite file. */

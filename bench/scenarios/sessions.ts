@@ -1,11 +1,12 @@
 // Chat sessions over HTTP with the extractive provider: time to the first token and to the turn's end, how many
 // events/s one SSE stream delivers, and what turns running back to back cost a recall client in another process.
+import type { ChildProcess } from "node:child_process";
 import { parseSse } from "../../src/client/sse.ts";
 import type { FullRuntime } from "../../src/main.ts";
 import type { BenchServer } from "../lib/server.ts";
 import { round, summarize, type LatencySummary } from "../lib/stats.ts";
 import { forkClient, isType, nextMessage } from "../workers/ipc.ts";
-import type { RecallClientSamples } from "../workers/protocol.ts";
+import type { RecallClientSamples, TurnClientCommand, TurnClientReport } from "../workers/protocol.ts";
 
 export interface SessionsResult {
   firstToken: LatencySummary;
@@ -21,60 +22,30 @@ const SSE_EVENTS = 20_000;
 
 const headers = (srv: BenchServer) => ({ authorization: `Bearer ${srv.token}`, "content-type": "application/json" });
 
-async function createSession(srv: BenchServer): Promise<{ session_id: string; workspace_id: string }> {
-  const res = await fetch(`${srv.url}/chat/sessions`, { method: "POST", headers: headers(srv), body: "{}" });
-  return (await res.json()) as { session_id: string; workspace_id: string };
-}
-
-/** One turn: ms to the first token event and to the stream's last event. */
-async function turn(srv: BenchServer, sessionId: string, message: string): Promise<{ first: number; end: number; events: number }> {
-  const t0 = performance.now();
-  const res = await fetch(`${srv.url}/chat/sessions/${sessionId}/messages`, { method: "POST", headers: headers(srv), body: JSON.stringify({ message }) });
-  let first = NaN;
-  let events = 0;
-  for await (const e of parseSse(res.body!)) {
-    events++;
-    if (e.event === "token" && Number.isNaN(first)) first = performance.now() - t0;
-  }
-  return { first, end: performance.now() - t0, events };
-}
-
-async function turns(srv: BenchServer, messages: readonly string[], stop?: () => boolean) {
-  const out: { first: number; end: number; events: number }[] = [];
-  let sid = "";
-  for (const [i, m] of messages.entries()) {
-    if (stop?.()) break;
-    if (i % TURNS_PER_SESSION === 0) sid = (await createSession(srv)).session_id;
-    out.push(await turn(srv, sid, m));
-  }
-  return out;
+/** Runs turns back to back in the turn client (its own process, like a chat application) and returns their timings. */
+async function turns(client: ChildProcess, messages: readonly string[]): Promise<TurnClientReport["turns"]> {
+  const report = nextMessage<TurnClientReport>(client, isType("turns"));
+  client.send({ type: "turns", messages: [...messages], turnsPerSession: TURNS_PER_SESSION } satisfies TurnClientCommand);
+  return (await report).turns;
 }
 
 export async function benchSessions(srv: BenchServer, rt: FullRuntime, messages: readonly string[], recallQueries: string[], opts: { turns: number; idleQueries: number }): Promise<SessionsResult> {
-  await turns(srv, messages.slice(0, 5)); // warm-up
-  const timed = await turns(srv, messages.slice(5, 5 + opts.turns));
-
-  // One stream carrying SSE_EVENTS logged events, read to its end by a client.
-  const { session_id, workspace_id } = await createSession(srv);
-  for (let i = 0; i < SSE_EVENTS; i += 1_000)
-    await rt.store.appendStream(workspace_id, session_id, Array.from({ length: 1_000 }, (_, j) => ({ type: "token", at: Date.now(), data: { turn_id: "trn_bench", text: `word${i + j} ` } })));
-  const t0 = performance.now();
-  const res = await fetch(`${srv.url}/sessions/${session_id}/events/stream?follow=false`, { headers: headers(srv) });
-  let received = 0;
-  for await (const _ of parseSse(res.body!)) received++;
-  const sseSeconds = (performance.now() - t0) / 1000;
-
-  // Recall from another process, idle, then while turns run back to back on the server.
+  const turner = forkClient("./turn-client.ts", { url: srv.url, token: srv.token });
   const recaller = forkClient("./recall-client.ts", { url: srv.url, token: srv.token, queries: recallQueries, mode: "hybrid" });
   try {
-    await nextMessage(recaller, isType("ready"));
+    await Promise.all([nextMessage(turner, isType("ready")), nextMessage(recaller, isType("ready"))]);
+    await turns(turner, messages.slice(0, 5)); // warm-up
+    const timed = await turns(turner, messages.slice(5, 5 + opts.turns));
+    const sse = await oneStream(srv, rt);
+
+    // Recall from another process, idle, then while turns run back to back on the server.
     recaller.send({ type: "run", count: 50 });
     await nextMessage(recaller, isType("samples"));
     recaller.send({ type: "run", count: opts.idleQueries });
     const idle = await nextMessage<RecallClientSamples>(recaller, isType("samples"));
     const during = nextMessage<RecallClientSamples>(recaller, isType("samples"));
     recaller.send({ type: "loop" });
-    const busy = await turns(srv, messages.slice(5 + opts.turns, 5 + 2 * opts.turns));
+    const busy = await turns(turner, messages.slice(5 + opts.turns, 5 + 2 * opts.turns));
     recaller.send({ type: "stop" });
     const loaded = await during;
     const idleSummary = summarize(idle.latencies);
@@ -83,10 +54,25 @@ export async function benchSessions(srv: BenchServer, rt: FullRuntime, messages:
       firstToken: summarize(timed.map((t) => t.first)),
       turn: summarize(timed.map((t) => t.end)),
       eventsPerTurn: round(timed.reduce((n, t) => n + t.events, 0) / timed.length, 1),
-      sse: { events: received, seconds: round(sseSeconds, 3), eventsPerSec: Math.round(received / sseSeconds) },
+      sse,
       recallCost: { idle: idleSummary, duringTurns: duringSummary, turns: busy.length, p50Ratio: round(duringSummary.p50 / idleSummary.p50, 3) },
     };
   } finally {
+    turner.kill();
     recaller.kill();
   }
+}
+
+/** One stream carrying SSE_EVENTS logged events, read to its end by a client. */
+async function oneStream(srv: BenchServer, rt: FullRuntime): Promise<SessionsResult["sse"]> {
+  const created = await fetch(`${srv.url}/chat/sessions`, { method: "POST", headers: headers(srv), body: "{}" });
+  const { session_id, workspace_id } = (await created.json()) as { session_id: string; workspace_id: string };
+  for (let i = 0; i < SSE_EVENTS; i += 1_000)
+    await rt.store.appendStream(workspace_id, session_id, Array.from({ length: 1_000 }, (_, j) => ({ type: "token", at: Date.now(), data: { turn_id: "trn_bench", text: `word${i + j} ` } })));
+  const t0 = performance.now();
+  const res = await fetch(`${srv.url}/sessions/${session_id}/events/stream?follow=false`, { headers: headers(srv) });
+  let received = 0;
+  for await (const _ of parseSse(res.body!)) received++;
+  const seconds = (performance.now() - t0) / 1000;
+  return { events: received, seconds: round(seconds, 3), eventsPerSec: Math.round(received / seconds) };
 }

@@ -79,3 +79,21 @@ export interface LoadStep {
   /** True when the run outlasted the distinct queries and repeated some. */
   queriesRepeated: boolean;
 }
+
+export interface TurnClientInit {
+  url: string;
+  token: string;
+}
+
+/** Chat turns back to back, a fresh session every `turnsPerSession`. */
+export interface TurnClientCommand {
+  type: "turns";
+  messages: string[];
+  turnsPerSession: number;
+}
+
+/** Per turn: ms to the first `token` event and to the stream's end, and how many events it streamed. */
+export interface TurnClientReport {
+  type: "turns";
+  turns: { first: number; end: number; events: number }[];
+}

@@ -16,6 +16,9 @@ function tagger(): WinkMethods {
   return nlp;
 }
 
+/** How a worker thread loads the same tagger: `(await import(module))[name]`. */
+export const portableTagger = { module: import.meta.url, name: "posTags" } as const;
+
 const recent = new Map<string, Tagged[]>();
 /** Sentences tagged lately: candidates and their scores read the same few sentences' tags. */
 const RECENT = 16;

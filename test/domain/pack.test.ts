@@ -2,7 +2,6 @@
 import { describe, expect, it } from "vitest";
 import { planPack, type PackCandidate } from "../../src/domain/retrieval/pack.ts";
 import { estimateTokens } from "../../src/domain/text/tokens.ts";
-import { tokenize } from "../../src/domain/text/tokenize.ts";
 import { prng } from "../helpers/prng.ts";
 
 interface Cand extends PackCandidate {
@@ -12,7 +11,7 @@ interface Cand extends PackCandidate {
 const words = "storage index query vector token budget recall chunk source anchor citation replica durability latency cache shard".split(" ");
 
 function candidate(id: number, sourcePath: string, start: number, text: string, relevance: number): Cand {
-  return { id, sourcePath, start, text, relevance, terms: new Set(tokenize(text)) };
+  return { id, sourcePath, start, text, relevance };
 }
 
 function randomCandidates(rnd: ReturnType<typeof prng>): Cand[] {

@@ -1,11 +1,11 @@
 // ContextPack planning: selection in the given order under a hard token budget, reading order, summaries.
 // (Focus/MMR order and near-duplicate removal happen before, in the cognitive layers dhyana and viveka.)
-import type { MmrItem } from "./mmr.ts";
 import { splitSentences, type Span } from "../text/sentences.ts";
 import { estimateTokens } from "../text/tokens.ts";
 import { tokenize } from "../text/tokenize.ts";
 
-export interface PackCandidate extends MmrItem {
+export interface PackCandidate {
+  relevance: number;
   sourcePath: string;
   start: number;
   text: string;

@@ -3,8 +3,7 @@ import { randomUUID } from "node:crypto";
 import { AppError } from "../../contract/errors.ts";
 import type { Citation } from "../../contract/citation.ts";
 import { GroundedAnswerRequest as Schema, type GroundedAnswerRequest, type GroundedAnswerResponse, type TrajectoryStep } from "../../contract/grounded.ts";
-import { ANSWER_THRESHOLD, planAnswer, type AnswerPlan } from "../../domain/answering/answer.ts";
-import type { Language } from "../../domain/answering/language.ts";
+import { ANSWER_THRESHOLD, type AnswerPlan } from "../../domain/answering/answer.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { ChunkRecord } from "../../ports/documents.ts";
 import type { LayerSwitches } from "../../cognitive/params.ts";
@@ -12,6 +11,7 @@ import type { CognitivePipeline, Thought } from "../../cognitive/pipeline.ts";
 import type { AnswerState } from "../../cognitive/types.ts";
 import type { AuditService } from "../audit/audit.ts";
 import { citationOf } from "../memory/citations.ts";
+import { localPlanner, type Planner } from "../planning/planner.ts";
 import type { CallContext } from "../context.ts";
 import { toFilter } from "../memory/memory.ts";
 import type { Retriever } from "../../search/retriever.ts";
@@ -35,8 +35,8 @@ export class GroundedService {
     private readonly audit: AuditService,
     private readonly clock: Clock,
     private readonly cognition: CognitivePipeline,
-    /** Word vectors and a part-of-speech tagger for the answer's span features; without them those features are 0. */
-    private readonly language: Language = {},
+    /** Plans the answer from the evidence (with the word knowledge it was built with; the serving process: on a worker thread). */
+    private readonly planner: Planner = localPlanner(),
   ) {}
 
   /** Retrieve, weigh, plan and decide: no audit event, no counters, no learning (POST /sdk/cognitive/process builds on it). */
@@ -46,7 +46,7 @@ export class GroundedService {
     const evidence = this.cognition.weigh(thought, found, { need: req.k, diversity: 0 });
     const chunks = evidence.items.map((i) => i.chunk);
     const scoreOf = new Map(evidence.items.map((i) => [i.chunk.id, i.score]));
-    const plan = planAnswer(req.question, chunks.map((c) => ({ key: c.id, text: c.text, score: scoreOf.get(c.id) ?? 0 })), 8, this.language);
+    const plan = await this.planner.answer(req.question, chunks.map((c) => ({ key: c.id, text: c.text, score: scoreOf.get(c.id) ?? 0 })), 8);
     const decision = this.cognition.decide(thought, { confidence: plan.confidence, threshold: req.min_confidence ?? ANSWER_THRESHOLD, citations: plan.selected.length });
     return { thought, chunks, scoreOf, plan, decision };
   }

@@ -1,24 +1,21 @@
 // Runs on an ingest worker thread: chunks, tokenizes and (with a portable embedder) embeds one document per message.
-import { parentPort, workerData } from "node:worker_threads";
 import type { Embedder, PortableEmbedder } from "../../ports/embedding.ts";
+import { serveThread } from "../thread-pool.ts";
 import { analyseDocument } from "./analyse.ts";
-import type { Analysis, AnalyseReply, AnalyseRequest } from "./ingest-pool.ts";
+import type { Analysis, AnalyseRequest } from "./ingest-pool.ts";
 
-const spec = (workerData as { embedder: PortableEmbedder | null }).embedder;
-const embedder: Embedder | null = spec ? (await import(spec.module)).embedderFromInit(spec.init) : null;
-const port = parentPort!;
+let embedder: Promise<Embedder | null> | null = null;
 
-port.on("message", (req: AnalyseRequest) => {
-  void analyse(req).then(
-    (reply) => port.postMessage(reply, transferable(reply.vectors ?? [])),
-    (err: Error) => port.postMessage({ id: req.id, error: err.message } satisfies AnalyseReply),
-  );
+serveThread<AnalyseRequest, Analysis>(async ({ content, kind }, data) => {
+  embedder ??= embedderOf(data as PortableEmbedder | null);
+  const chunks = [...analyseDocument(content, kind)];
+  const e = await embedder;
+  const vectors = e ? await e.embed(chunks.map((c) => c.text)) : null;
+  return { body: { chunks, vectors }, transfer: transferable(vectors ?? []) };
 });
 
-async function analyse({ id, content, kind }: AnalyseRequest): Promise<{ id: number } & Analysis> {
-  const chunks = [...analyseDocument(content, kind)];
-  const vectors = embedder ? await embedder.embed(chunks.map((c) => c.text)) : null;
-  return { id, chunks, vectors };
+async function embedderOf(spec: PortableEmbedder | null): Promise<Embedder | null> {
+  return spec ? ((await import(spec.module)) as { embedderFromInit(init: unknown): Embedder }).embedderFromInit(spec.init) : null;
 }
 
 /** Each vector's own buffer moves to the loop instead of being copied (views sharing one buffer list it once). */

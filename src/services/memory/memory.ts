@@ -2,8 +2,7 @@
 import { AppError } from "../../contract/errors.ts";
 import type { ForgetRequest, ForgetResponse, PackRequest, PackResponse, RecallFilters, RecallRequest, RecallResponse, SourceRequest, SourceResponse } from "../../contract/memory.ts";
 import { PackRequest as PackRequestSchema, RecallRequest as RecallRequestSchema } from "../../contract/memory.ts";
-import { planPack } from "../../domain/retrieval/pack.ts";
-import { termsOf } from "../../cognitive/terms.ts";
+import { localPlanner, type Planner } from "../planning/planner.ts";
 import type { ChunkFilter } from "../../search/types.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentStore } from "../../ports/documents.ts";
@@ -29,6 +28,8 @@ export class MemoryService {
     private readonly retriever: Retriever,
     private readonly clock: Clock,
     private readonly cognition: CognitivePipeline,
+    /** Where the pack's summaries are computed (the serving process: a worker thread). */
+    private readonly planner: Planner = localPlanner(),
   ) {}
 
   async recall(workspaceId: string, input: RecallRequest, opts: ThinkOptions = {}): Promise<RecallResponse> {
@@ -94,8 +95,8 @@ export class MemoryService {
     const evidence = this.cognition.weigh(thought, found, { need: req.max_items * 2, diversity: req.diversity });
     this.cognition.commit(thought);
     const kept = evidence.items.filter((item) => item.score >= (req.filters?.min_score ?? 0));
-    const plan = planPack(
-      kept.map(({ chunk, score }) => ({ chunk, sourcePath: chunk.sourcePath, start: chunk.start, text: chunk.text, relevance: score, terms: termsOf(chunk) })),
+    const plan = await this.planner.pack(
+      kept.map(({ chunk, score }) => ({ chunk, sourcePath: chunk.sourcePath, start: chunk.start, text: chunk.text, relevance: score })),
       { budgetTokens: req.budget_tokens, maxItems: req.max_items, intent: req.intent },
     );
     const now = this.clock.now();

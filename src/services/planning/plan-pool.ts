@@ -1,0 +1,58 @@
+// Answer and pack plans on worker threads (thread-pool.ts): a grounded answer's sentence and span scoring (~10 ms at
+// 8 chunks) and a pack's summaries no longer hold the loop that answers other requests. A worker costs ~110 MB while
+// it lives (GloVe's word index and the POS tagger's model) and exits after 15 s idle.
+import type { AnswerPlan, EvidenceChunk } from "../../domain/answering/answer.ts";
+import type { PackCandidate, PackPlan } from "../../domain/retrieval/pack.ts";
+import type { PortableEmbedder } from "../../ports/embedding.ts";
+import { ThreadPool, threadModule } from "../thread-pool.ts";
+import type { PackOptions, Planner } from "./planner.ts";
+
+/** What crosses to the thread of a pack candidate: the fields planPack reads, and its index to map the plan back. */
+interface WireCandidate extends PackCandidate {
+  index: number;
+}
+
+/** The word knowledge a thread rebuilds: the embedder with word similarity (null: none) and the tagger's module export. */
+export interface PortableLanguage {
+  words: PortableEmbedder | null;
+  tagger: { module: string; name: string } | null;
+}
+
+export type PlanRequest = { kind: "answer"; question: string; chunks: EvidenceChunk[]; keep: number } | { kind: "pack"; candidates: WireCandidate[]; opts: PackOptions };
+export type PlanReply = { kind: "answer"; plan: AnswerPlan } | { kind: "pack"; plan: PackPlan<WireCandidate> };
+
+export class PlanPool implements Planner {
+  private readonly threads: ThreadPool<PlanRequest, PlanReply>;
+
+  constructor(size: number, language: PortableLanguage, idleMs?: number) {
+    this.threads = new ThreadPool(threadModule("plan-thread", import.meta.url), language, size, idleMs);
+  }
+
+  get running(): number {
+    return this.threads.running;
+  }
+
+  async answer(question: string, chunks: readonly EvidenceChunk[], keep: number): Promise<AnswerPlan> {
+    const reply = await this.threads.run({ kind: "answer", question, chunks: chunks.map(({ key, text, score }) => ({ key, text, score })), keep });
+    if (reply.kind !== "answer") throw new Error("planning thread answered another request");
+    return reply.plan;
+  }
+
+  async pack<T extends PackCandidate>(candidates: readonly T[], opts: PackOptions): Promise<PackPlan<T>> {
+    const wire = candidates.map(({ sourcePath, start, text, relevance }, index) => ({ index, sourcePath, start, text, relevance }));
+    const reply = await this.threads.run({ kind: "pack", candidates: wire, opts });
+    if (reply.kind !== "pack") throw new Error("planning thread answered another request");
+    const { plan } = reply;
+    const own = (c: WireCandidate) => candidates[c.index]!;
+    return {
+      items: plan.items.map(({ candidate, tokens }) => ({ candidate: own(candidate), tokens })),
+      summaries: plan.summaries.map((s) => ({ ...s, candidate: own(s.candidate) })),
+      usedTokens: plan.usedTokens,
+      dropped: plan.dropped,
+    };
+  }
+
+  close(): Promise<void> {
+    return this.threads.close();
+  }
+}
