@@ -75,7 +75,7 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
   progress(`${label}: recall over HTTP under autocannon from another process (${LOAD_CONNECTIONS.join(", ")} connections, ${limits.loadSecondsPerStep} s each)`);
   const httpLoad = await benchHttpLoad(srv, [...httpS!, ...httpC!], limits.loadSecondsPerStep, recall.find((r) => r.mode === "hybrid")?.mean ?? null);
   progress(`${label}: chat sessions over HTTP (extractive provider)`);
-  const sessions = await benchSessions(srv, rt.runtime, spare!.slice(0, 200).map((q) => `What do we know about ${q}?`), spare!.slice(200, 2_200), { turns: 60, idleQueries: 200 });
+  const sessions = await benchSessions(srv, rt.runtime, spare!.slice(0, 200).map((q) => `What do we know about ${q}?`), spare!.slice(200, 8_200), { turns: 60, busyTurns: 30, idleQueries: 200 });
   const tasks = spare!.slice(0, BACKGROUND_SESSIONS + 5).map((q) => `What do we know about ${q}?`);
   progress(`${label}: ${BACKGROUND_SESSIONS} background sessions at once (extractive agent)`);
   const backgroundExtractive = await benchBackground(srv, rt.runtime, rt.workspaceId, tasks, "extractive");

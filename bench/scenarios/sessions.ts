@@ -19,6 +19,9 @@ export interface SessionsResult {
 /** Turns per session before a new one: the extractive provider reads its history every step. */
 const TURNS_PER_SESSION = 10;
 const SSE_EVENTS = 20_000;
+/** Recalls before the first measured one, and busy phases (each between two idle ones) for the recall cost. */
+const RECALL_WARMUP = 500;
+const BUSY_PHASES = 3;
 
 const headers = (srv: BenchServer) => ({ authorization: `Bearer ${srv.token}`, "content-type": "application/json" });
 
@@ -29,7 +32,7 @@ async function turns(client: ChildProcess, messages: readonly string[]): Promise
   return (await report).turns;
 }
 
-export async function benchSessions(srv: BenchServer, rt: FullRuntime, messages: readonly string[], recallQueries: string[], opts: { turns: number; idleQueries: number }): Promise<SessionsResult> {
+export async function benchSessions(srv: BenchServer, rt: FullRuntime, messages: readonly string[], recallQueries: string[], opts: { turns: number; busyTurns: number; idleQueries: number }): Promise<SessionsResult> {
   const turner = forkClient("./turn-client.ts", { url: srv.url, token: srv.token });
   const recaller = forkClient("./recall-client.ts", { url: srv.url, token: srv.token, queries: recallQueries, mode: "hybrid" });
   try {
@@ -38,24 +41,33 @@ export async function benchSessions(srv: BenchServer, rt: FullRuntime, messages:
     const timed = await turns(turner, messages.slice(5, 5 + opts.turns));
     const sse = await oneStream(srv, rt);
 
-    // Recall from another process, idle, then while turns run back to back on the server.
-    recaller.send({ type: "run", count: 50 });
-    await nextMessage(recaller, isType("samples"));
-    recaller.send({ type: "run", count: opts.idleQueries });
-    const idle = await nextMessage<RecallClientSamples>(recaller, isType("samples"));
-    const during = nextMessage<RecallClientSamples>(recaller, isType("samples"));
-    recaller.send({ type: "loop" });
-    const busy = await turns(turner, messages.slice(5 + opts.turns, 5 + 2 * opts.turns));
-    recaller.send({ type: "stop" });
-    const loaded = await during;
-    const idleSummary = summarize(idle.latencies);
-    const duringSummary = summarize(loaded.latencies);
+    // Recall from another process, idle and while turns run back to back on the server, in alternating phases: the
+    // client keeps warming up (JIT, connections) long after its first requests, so each busy phase has idle ones beside it.
+    const recalls = async (count: number) => {
+      recaller.send({ type: "run", count });
+      return (await nextMessage<RecallClientSamples>(recaller, isType("samples"))).latencies;
+    };
+    await recalls(RECALL_WARMUP);
+    const idle: number[] = [];
+    const during: number[] = [];
+    let busy = 0;
+    for (let phase = 0, from = 5 + opts.turns; phase < BUSY_PHASES; phase++, from += opts.busyTurns) {
+      idle.push(...(await recalls(opts.idleQueries)));
+      const samples = nextMessage<RecallClientSamples>(recaller, isType("samples"));
+      recaller.send({ type: "loop" });
+      busy += (await turns(turner, messages.slice(from, from + opts.busyTurns))).length;
+      recaller.send({ type: "stop" });
+      during.push(...(await samples).latencies);
+    }
+    idle.push(...(await recalls(opts.idleQueries)));
+    const idleSummary = summarize(idle);
+    const duringSummary = summarize(during);
     return {
       firstToken: summarize(timed.map((t) => t.first)),
       turn: summarize(timed.map((t) => t.end)),
       eventsPerTurn: round(timed.reduce((n, t) => n + t.events, 0) / timed.length, 1),
       sse,
-      recallCost: { idle: idleSummary, duringTurns: duringSummary, turns: busy.length, p50Ratio: round(duringSummary.p50 / idleSummary.p50, 3) },
+      recallCost: { idle: idleSummary, duringTurns: duringSummary, turns: busy, p50Ratio: round(duringSummary.p50 / idleSummary.p50, 3) },
     };
   } finally {
     turner.kill();
