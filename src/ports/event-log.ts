@@ -13,14 +13,18 @@ export interface StreamEvent extends StreamEventDraft {
   seq: number;
 }
 
+/** `appended`: the events just logged through this handle, in order; null when they were logged elsewhere. */
+export type Wake = (appended: readonly StreamEvent[] | null) => void;
+
 export interface EventLog {
   /** Appends to the workspace's stream in one write, after its last event. */
   appendStream(workspaceId: string, stream: string, drafts: readonly StreamEventDraft[]): Promise<StreamEvent[]>;
   /** The stream's events after `afterSeq`, oldest first, at most `limit`; none for an unknown stream or another workspace's. */
   readStream(workspaceId: string, stream: string, afterSeq: number, limit: number): Promise<StreamEvent[]>;
   /**
-   * Calls `wake` after each append to the stream through this handle; readers then read after their seq. Returns the
-   * unsubscribe. A follower that must see appends made by another process also polls (followStream does).
+   * Calls `wake` after each append to the stream: with the events this handle just logged, or null when another process
+   * appended (a reader then reads after its seq). Returns the unsubscribe. A follower that must see appends made by
+   * another process also polls (followStream does).
    */
-  subscribeStream(workspaceId: string, stream: string, wake: () => void): () => void;
+  subscribeStream(workspaceId: string, stream: string, wake: Wake): () => void;
 }

@@ -13,7 +13,7 @@ import type { StreamEvent } from "../ports/event-log.ts";
 import { ProviderError, type ChatMessage, type ProviderSet, type ToolCallRequest } from "../ports/llm.ts";
 import type { CallContext } from "../services/context.ts";
 import { COMPACT_AT, compact, tokensOf, WARN_AT } from "./context-budget.ts";
-import { messagesOf } from "./history.ts";
+import { Conversation, messagesOf } from "./history.ts";
 import { newAgentId, newRequestId, newSessionId, newTurnId, parseResumeCursor, resumeCursor, sessionKey } from "./ids.ts";
 import { yieldToRequests } from "./loop-share.ts";
 import { SUBAGENT_PROFILE, type PolicyFile, type PolicySource } from "./policy.ts";
@@ -83,7 +83,8 @@ interface Turn {
   /** The session's log, read once when the turn (or its continuation) begins and kept up to date by `emit`. */
   events: StreamEvent[];
   /** For a branch: the source's conversation up to the branch point (read once). */
-  prefix: ChatMessage[];
+  /** The conversation the provider sees: the branch's prefix, then this session's log folded as it grows. */
+  conversation: Conversation;
   /** Why the turn cannot run (an unreadable policy file), raised inside the turn's guard. */
   blocked: AppError | null;
   scope: CallScope;
@@ -221,7 +222,7 @@ export class Harness {
     };
     const layersBefore = await this.deps.layerTotals(call.workspaceId).catch(() => new Map<string, number>());
     const prefix = await this.prefix(call.workspaceId, events);
-    return { call, sessionId, turnId, message, state, emit, events, prefix, blocked, scope, offered: [], usage: { input: 0, output: 0 }, repairs: 0, failures: 0, layersBefore, signal };
+    return { call, sessionId, turnId, message, state, emit, events, conversation: new Conversation(prefix), blocked, scope, offered: [], usage: { input: 0, output: 0 }, repairs: 0, failures: 0, layersBefore, signal };
   }
 
   /**
@@ -281,13 +282,13 @@ export class Harness {
   /** The system prompt and the conversation from the log, compacted first when it is over the budget. */
   private async prompt(t: Turn): Promise<ChatMessage[]> {
     const budget = t.state.context_budget_tokens ?? this.deps.providers.contextTokens(t.state.provider);
-    let messages = [this.system(t), ...messagesOf(t.events, t.prefix)];
+    let messages = [this.system(t), ...t.conversation.catchUp(t.events).messages()];
     let used = tokensOf(messages);
     if (used >= COMPACT_AT * budget) {
       const c = compact(messages.slice(1));
       if (c) {
         await t.emit("context_compacted", { ...c, resume_cursor: resumeCursor({ sessionId: t.sessionId, seq: t.events.at(-1)!.seq }) });
-        messages = [this.system(t), ...messagesOf(t.events, t.prefix)];
+        messages = [this.system(t), ...t.conversation.catchUp(t.events).messages()];
         used = tokensOf(messages);
       }
     }

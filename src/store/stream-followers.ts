@@ -1,8 +1,10 @@
 // Who follows which event stream in this process: an adapter wakes them after each append it commits.
-export class StreamFollowers {
-  private readonly byStream = new Map<string, Set<() => void>>();
+import type { StreamEvent, Wake } from "../ports/event-log.ts";
 
-  subscribe(workspaceId: string, stream: string, wake: () => void): () => void {
+export class StreamFollowers {
+  private readonly byStream = new Map<string, Set<Wake>>();
+
+  subscribe(workspaceId: string, stream: string, wake: Wake): () => void {
     const k = key(workspaceId, stream);
     const set = this.byStream.get(k) ?? new Set();
     this.byStream.set(k, set.add(wake));
@@ -12,8 +14,9 @@ export class StreamFollowers {
     };
   }
 
-  wake(workspaceId: string, stream: string): void {
-    for (const wake of this.byStream.get(key(workspaceId, stream)) ?? []) wake();
+  /** `appended`: the events this process just committed (followers take them without a read); null: another process did. */
+  wake(workspaceId: string, stream: string, appended: readonly StreamEvent[] | null): void {
+    for (const wake of this.byStream.get(key(workspaceId, stream)) ?? []) wake(appended);
   }
 }
 

@@ -1,4 +1,5 @@
-// followStream over a real SQLite store: backlog then live events, the terminal event ends it, another process's appends arrive by polling.
+// followStream over a real SQLite store: backlog then live events, the terminal event ends it, another process's appends
+// arrive by polling, this process's are handed over without a read.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,6 +49,39 @@ describe("followStream", () => {
     } finally {
       await reader.close();
       await writer.close();
+    }
+  });
+
+  it("takes this process's appends as handed over, without reading them back, and reads the store across a gap", async () => {
+    const store = openSqliteStore(join(dir, "four.db"));
+    try {
+      let reads = 0;
+      let foreign: () => void = () => {};
+      const counted = {
+        ...store,
+        appendStream: store.appendStream,
+        readStream: (ws: string, stream: string, after: number, limit: number) => (reads++, store.readStream(ws, stream, after, limit)),
+        subscribeStream: (ws: string, stream: string, wake: (appended: readonly StreamEvent[] | null) => void) => {
+          foreign = () => wake(null); // what a NOTIFY from another replica does
+          return store.subscribeStream(ws, stream, wake);
+        },
+      };
+      const followed = collect(followStream(counted, "ws", "run", { afterSeq: 0, isLast: isDone }));
+      await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 50; i++) {
+        await store.appendStream("ws", "run", [ev(`e${i}`)]);
+        if (i % 3 === 0) await new Promise((r) => setImmediate(r)); // some appends while the follower is busy, some while it waits
+      }
+      expect(reads).toBe(1); // the backlog; every later event was handed over
+      foreign();
+      await new Promise((r) => setTimeout(r, 20));
+      expect(reads).toBe(2);
+      await store.appendStream("ws", "run", [ev("done")]);
+      const got = await followed;
+      expect(got.map((e) => e.seq)).toEqual(Array.from({ length: 51 }, (_, i) => i + 1));
+      expect(got.map((e) => e.type).slice(0, 2)).toEqual(["e0", "e1"]);
+    } finally {
+      await store.close();
     }
   });
 

@@ -12,11 +12,23 @@ export interface Follow {
   signal?: AbortSignal | undefined;
 }
 
-/** Yields the stream's events after `afterSeq` in order, waiting for more; returns after the first `isLast` one or on abort. */
+/**
+ * Yields the stream's events after `afterSeq` in order, waiting for more; returns after the first `isLast` one or on abort.
+ * Events this process appends are taken as handed over when they continue from the last one yielded; otherwise (another
+ * process appended, or the handed-over run does not join up) the store is read.
+ */
 export async function* followStream(log: EventLog, workspaceId: string, stream: string, opts: Follow): AsyncGenerator<StreamEvent> {
   let woken = () => {};
   let timer: NodeJS.Timeout | undefined;
-  const unsubscribe = log.subscribeStream(workspaceId, stream, () => woken());
+  /** A contiguous run of events handed over by this process's appends, not yet yielded. */
+  let handed: StreamEvent[] = [];
+  const unsubscribe = log.subscribeStream(workspaceId, stream, (appended) => {
+    const first = appended?.[0];
+    const last = handed.at(-1);
+    if (first && (!last || first.seq === last.seq + 1)) handed.push(...appended);
+    else handed = []; // a gap: the store has what came between
+    woken();
+  });
   const abort = () => woken();
   opts.signal?.addEventListener("abort", abort);
   try {
@@ -26,14 +38,17 @@ export async function* followStream(log: EventLog, workspaceId: string, stream: 
         woken = resolve;
         timer = setTimeout(resolve, POLL_MS);
       });
-      const page = await log.readStream(workspaceId, stream, seq, PAGE);
+      const after = seq;
+      const unseen = handed.filter((e) => e.seq > after);
+      handed = [];
+      const page = unseen[0]?.seq === seq + 1 ? unseen : await log.readStream(workspaceId, stream, seq, PAGE);
       for (const event of page) {
         if (opts.signal?.aborted) return;
         yield event;
         if (opts.isLast(event)) return;
         seq = event.seq;
       }
-      if (page.length < PAGE) await wake;
+      if (page.length < PAGE && handed.length === 0) await wake;
       clearTimeout(timer);
     }
   } finally {

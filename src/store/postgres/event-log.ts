@@ -29,7 +29,7 @@ export class EventLogRepo {
       );
       return out;
     });
-    this.followers.wake(workspaceId, stream);
+    this.followers.wake(workspaceId, stream, events);
     return events;
   }
 

@@ -3,7 +3,7 @@
 // event stream take their own.
 import type { CognitiveRecord, CognitiveRecordQuery, CounterIncrement, CounterQuery, ImpressionIncrement } from "../../ports/cognitive.ts";
 import type { EventDraft, EventQuery } from "../../ports/audit-log.ts";
-import type { StreamEventDraft } from "../../ports/event-log.ts";
+import type { StreamEventDraft, Wake } from "../../ports/event-log.ts";
 import type { ChunkInput, DocumentRecord, NewVectors, RemovedChunk } from "../../ports/documents.ts";
 import type { RecordQuery, RecordRow, RecordSideEffects, StoredRecord } from "../../ports/records.ts";
 import type { SessionKey, SessionQuery, SessionRow } from "../../ports/session-index.ts";
@@ -191,7 +191,7 @@ class PostgresStore implements Store {
 
   appendStream = (ws: string, stream: string, drafts: readonly StreamEventDraft[]) => this.streams.append(ws, stream, drafts);
   readStream = (ws: string, stream: string, afterSeq: number, limit: number) => this.streams.read(ws, stream, afterSeq, limit);
-  subscribeStream = (ws: string, stream: string, wake: () => void) => {
+  subscribeStream = (ws: string, stream: string, wake: Wake) => {
     this.listener.ensure();
     return this.streams.followers.subscribe(ws, stream, wake);
   };

@@ -26,7 +26,7 @@ export class EventLogRepo {
         });
       })
       .immediate();
-    this.followers.wake(workspaceId, stream);
+    this.followers.wake(workspaceId, stream, events);
     return events;
   }
 

@@ -1,7 +1,7 @@
 // The embedded default Store: one SQLite file (WAL). Calls are synchronous underneath and resolve at once.
 import type { CognitiveRecord, CognitiveRecordQuery, CounterIncrement, CounterQuery, ImpressionIncrement } from "../../ports/cognitive.ts";
 import type { EventDraft, EventQuery } from "../../ports/audit-log.ts";
-import type { StreamEventDraft } from "../../ports/event-log.ts";
+import type { StreamEventDraft, Wake } from "../../ports/event-log.ts";
 import type { ChunkInput, DocumentRecord, DocumentWrite, NewVectors, RemovedChunk } from "../../ports/documents.ts";
 import type { RecordQuery, RecordRow, RecordSideEffects, StoredRecord } from "../../ports/records.ts";
 import type { SessionKey, SessionQuery, SessionRow } from "../../ports/session-index.ts";
@@ -179,7 +179,7 @@ class SqliteStore implements Store {
 
   appendStream = async (ws: string, stream: string, drafts: readonly StreamEventDraft[]) => this.streams.append(ws, stream, drafts);
   readStream = async (ws: string, stream: string, afterSeq: number, limit: number) => this.streams.read(ws, stream, afterSeq, limit);
-  subscribeStream = (ws: string, stream: string, wake: () => void) => this.streams.followers.subscribe(ws, stream, wake);
+  subscribeStream = (ws: string, stream: string, wake: Wake) => this.streams.followers.subscribe(ws, stream, wake);
 
   upsertSession = async (row: SessionRow) => this.sessions.upsert(row);
   getSession = async (ws: string, id: string) => this.sessions.get(ws, id);
