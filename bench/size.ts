@@ -18,6 +18,7 @@ import { benchPack } from "./scenarios/pack.ts";
 import { benchRecall, type Mode } from "./scenarios/recall.ts";
 import { benchLayers } from "./scenarios/layers.ts";
 import { benchSessions } from "./scenarios/sessions.ts";
+import { benchHttpIngest } from "./scenarios/http-ingest.ts";
 import { benchBackground } from "./scenarios/background.ts";
 import { benchPostgres } from "./scenarios/postgres.ts";
 import { startPacedModel } from "./lib/paced-model.ts";
@@ -29,6 +30,8 @@ const TAIL_CHUNKS = 500;
 const BACKGROUND_SESSIONS = 250;
 /** How long the model double takes per step: what makes a real model's runs overlap. */
 const PACED_MODEL_MS = 3_000;
+/** Bulk ingest over HTTP: 200 documents of 50 chunks, 4 in flight like `smriti ingest`. */
+const BULK = { documents: 200, chunksPerDocument: 50, inFlight: 4, pathPrefix: "bulk" };
 
 export async function benchSize(dir: string, docs: readonly BenchDocument[], vocab: readonly string[], glove: Embedder, opts: BenchOptions): Promise<SizeResults> {
   const chunks = docs.reduce((n, d) => n + d.sections, 0);
@@ -92,6 +95,8 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
       maxSeconds: limits.contentionIngestSeconds,
     });
   }
+  progress(`${label}: bulk ingest over HTTP, ${BULK.inFlight} documents in flight (as smriti ingest sends them)`);
+  const httpIngest = await benchHttpIngest(srv, { ...BULK, seed: opts.seed + 11, maxSeconds: limits.contentionIngestSeconds });
   await srv.server.close();
   await rt.runtime.close();
   await model.close();
@@ -119,6 +124,7 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
     http,
     httpLoad,
     contention,
+    httpIngest,
     sessions,
     background: { extractive: backgroundExtractive, paced: { ...backgroundPaced, provider: `model double, ${PACED_MODEL_MS} ms/step` } },
     benchProcessMemory,

@@ -62,6 +62,7 @@ function sizeSection(s: SizeResults): string[] {
               row("ingest HTTP request (50 chunks)", c.ingest.request, "-", `${c.ingest.chunksPerSec} chunks/s, ${c.ingest.documents}/${c.ingest.plannedDocuments} docs`),
             ]
           : []),
+        ...(s.httpIngest ? [row(`bulk ingest HTTP (${s.httpIngest.inFlight} in flight)`, s.httpIngest.request, "-", `${s.httpIngest.chunksPerSec} chunks/s, ${s.httpIngest.documents}/${s.httpIngest.plannedDocuments} docs`)] : []),
         row("chat turn: first token (extractive)", s.sessions.firstToken, "-", "POST to first token event"),
         row("chat turn: whole turn (extractive)", s.sessions.turn, "-", `${s.sessions.eventsPerTurn} events/turn`),
         row("recall HTTP idle (client proc)", s.sessions.recallCost.idle, "-", "-"),

@@ -27,8 +27,10 @@ export function checkTargets(at: SizeResults): TargetCheck[] {
     ...(at.contention
       ? [
           ((c) => check("HTTP recall p99 while another client ingests / idle", "<= 2.0", c, "x", c <= 2))(round2(at.contention.duringIngest.p99 / at.contention.idle.p99)),
-          check("ingest over HTTP (one client, 50-chunk documents)", ">= 10,000 chunks/s", at.contention.ingest.chunksPerSec, "chunks/s", at.contention.ingest.chunksPerSec >= 10_000),
         ]
+      : []),
+    ...(at.httpIngest
+      ? [((r) => check("ingest over HTTP (4 documents of 50 chunks in flight, as smriti ingest)", ">= 10,000 chunks/s", r, "chunks/s", r >= 10_000))(at.httpIngest.chunksPerSec)]
       : []),
     ...(at.httpLoad?.steps ?? []).flatMap((x) =>
       x.connections === 16

@@ -1,6 +1,7 @@
 // The shape of one bench run's results (also the JSON written to bench/results/).
 import type { ColdStartResult } from "../scenarios/cold-start.ts";
 import type { ContentionResult } from "../scenarios/contention.ts";
+import type { HttpIngest } from "../scenarios/http-ingest.ts";
 import type { HttpLoadResult } from "../scenarios/http-load.ts";
 import type { HttpRecallResult } from "../scenarios/http-recall.ts";
 import type { SizedIngest } from "../scenarios/ingest-to-size.ts";
@@ -29,6 +30,8 @@ export interface SizeResults {
   /** autocannon from another process; absent in results written before it existed. */
   httpLoad?: HttpLoadResult;
   contention: ContentionResult | null;
+  /** Bulk ingest over HTTP, 4 documents in flight, nothing else running; absent in results written before it existed. */
+  httpIngest?: HttpIngest;
   /** Chat turns with the extractive provider over HTTP, one SSE stream's throughput, recall while turns run. */
   sessions: SessionsResult;
   background: { extractive: BackgroundResult; paced: BackgroundResult };

@@ -1,14 +1,15 @@
 // Recall latency from a separate client process, idle and while another client ingests 10k chunks over HTTP.
 import { forkClient, isType, nextMessage } from "../workers/ipc.ts";
+import { forkIngester, ingestFigures, type HttpIngest } from "./http-ingest.ts";
 import type { IngestClientDone, RecallClientSamples } from "../workers/protocol.ts";
 import type { BenchServer } from "../lib/server.ts";
-import { round, summarize, type LatencySummary } from "../lib/stats.ts";
+import { summarize, type LatencySummary } from "../lib/stats.ts";
 
 export interface ContentionResult {
   idle: LatencySummary;
   duringIngest: LatencySummary;
   queriesRepeated: boolean;
-  ingest: { documents: number; plannedDocuments: number; chunks: number; seconds: number; chunksPerSec: number; request: LatencySummary };
+  ingest: HttpIngest;
 }
 
 export async function benchContention(
@@ -17,15 +18,7 @@ export async function benchContention(
   opts: { idleQueries: number; documents: number; chunksPerDocument: number; seed: number; maxSeconds: number },
 ): Promise<ContentionResult> {
   const recaller = forkClient("./recall-client.ts", { url: srv.url, token: srv.token, queries, mode: "hybrid" });
-  const ingester = forkClient("./ingest-client.ts", {
-    url: srv.url,
-    token: srv.token,
-    seed: opts.seed,
-    documents: opts.documents,
-    chunksPerDocument: opts.chunksPerDocument,
-    pathPrefix: "contention",
-    maxSeconds: opts.maxSeconds,
-  });
+  const ingester = forkIngester(srv, { ...opts, pathPrefix: "contention", inFlight: 1 });
   try {
     await Promise.all([nextMessage(recaller, isType("ready")), nextMessage(ingester, isType("ready"))]);
     recaller.send({ type: "run", count: 50 }); // warm-up of the client's connection and JIT
@@ -44,14 +37,7 @@ export async function benchContention(
       idle: summarize(idle.latencies),
       duringIngest: summarize(busy.latencies),
       queriesRepeated: busy.wrapped,
-      ingest: {
-        documents: ingest.documents,
-        plannedDocuments: opts.documents,
-        chunks: ingest.chunks,
-        seconds: round(ingest.seconds, 2),
-        chunksPerSec: round(ingest.chunks / ingest.seconds, 0),
-        request: summarize(ingest.requestMs),
-      },
+      ingest: ingestFigures(ingest, opts.documents, 1),
     };
   } finally {
     recaller.kill();

@@ -1,4 +1,4 @@
-// A separate client process that ingests generated documents over HTTP, one request per document, sequentially.
+// A separate client process that ingests generated documents over HTTP, one request per document, `inFlight` at once.
 import { generateDocuments } from "../corpus/documents.ts";
 import { loadVocabulary } from "../corpus/vocab.ts";
 import { postJson } from "../lib/http-client.ts";
@@ -8,7 +8,7 @@ import type { IngestClientInit } from "./protocol.ts";
 let init: IngestClientInit | null = null;
 
 async function ingestAll(): Promise<void> {
-  const { url, token, seed, documents, chunksPerDocument, pathPrefix, maxSeconds } = init!;
+  const { url, token, seed, documents, chunksPerDocument, pathPrefix, maxSeconds, inFlight } = init!;
   const docs = generateDocuments(loadVocabulary(), {
     seed,
     chunks: documents * chunksPerDocument,
@@ -22,13 +22,16 @@ async function ingestAll(): Promise<void> {
   const requestMs: number[] = [];
   const t0 = performance.now();
   const deadline = t0 + maxSeconds * 1000;
-  for (const doc of docs) {
-    if (performance.now() > deadline) break;
-    const s = performance.now();
-    const res = (await postJson(`${url}/v1/memory/ingest`, token, { content: doc.content, source_path: doc.sourcePath, kind: "markdown" })) as { chunks: number };
-    requestMs.push(performance.now() - s);
-    chunks += res.chunks;
-  }
+  const queue = [...docs];
+  const sender = async () => {
+    for (let doc = queue.shift(); doc && performance.now() <= deadline; doc = queue.shift()) {
+      const s = performance.now();
+      const res = (await postJson(`${url}/v1/memory/ingest`, token, { content: doc.content, source_path: doc.sourcePath, kind: "markdown" })) as { chunks: number };
+      requestMs.push(performance.now() - s);
+      chunks += res.chunks;
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, sender));
   await reply({ type: "done", documents: requestMs.length, chunks, seconds: (performance.now() - t0) / 1000, requestMs });
   process.exit(0);
 }

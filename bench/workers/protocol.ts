@@ -26,6 +26,8 @@ export interface IngestClientInit {
   pathPrefix: string;
   /** Stop sending new documents after this long. */
   maxSeconds: number;
+  /** Requests in flight at once (1: one document after another; `smriti ingest` keeps 4). */
+  inFlight: number;
 }
 
 export interface IngestClientDone {
