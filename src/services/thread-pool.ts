@@ -2,6 +2,7 @@
 // up to `size`, hold the process open only while they have work in flight, and exit after `idleMs` without work: a
 // burst pays the start once, a service at rest does not keep their memory.
 import { parentPort, Worker, workerData } from "node:worker_threads";
+import type { Embedder, PortableEmbedder } from "../ports/embedding.ts";
 
 interface Envelope<T> {
   id: number;
@@ -124,4 +125,9 @@ export function serveThread<Q, R>(handle: (body: Q, data: unknown) => Promise<{ 
       (err: Error) => port.postMessage({ id, error: err.message } satisfies Reply<R>),
     );
   });
+}
+
+/** Inside a worker thread: the loop's embedder rebuilt from its portable form (its tables shared, not copied). */
+export async function rebuildEmbedder(spec: PortableEmbedder | null): Promise<Embedder | null> {
+  return spec ? ((await import(spec.module)) as { embedderFromInit(init: unknown): Embedder }).embedderFromInit(spec.init) : null;
 }

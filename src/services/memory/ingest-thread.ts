@@ -1,22 +1,18 @@
 // Runs on an ingest worker thread: chunks, tokenizes and (with a portable embedder) embeds one document per message.
 import type { Embedder, PortableEmbedder } from "../../ports/embedding.ts";
-import { serveThread } from "../thread-pool.ts";
+import { rebuildEmbedder, serveThread } from "../thread-pool.ts";
 import { analyseDocument } from "./analyse.ts";
 import type { Analysis, AnalyseRequest } from "./ingest-pool.ts";
 
 let embedder: Promise<Embedder | null> | null = null;
 
 serveThread<AnalyseRequest, Analysis>(async ({ content, kind }, data) => {
-  embedder ??= embedderOf(data as PortableEmbedder | null);
+  embedder ??= rebuildEmbedder(data as PortableEmbedder | null);
   const chunks = [...analyseDocument(content, kind)];
   const e = await embedder;
   const vectors = e ? await e.embed(chunks.map((c) => c.text)) : null;
   return { body: { chunks, vectors }, transfer: transferable(vectors ?? []) };
 });
-
-async function embedderOf(spec: PortableEmbedder | null): Promise<Embedder | null> {
-  return spec ? ((await import(spec.module)) as { embedderFromInit(init: unknown): Embedder }).embedderFromInit(spec.init) : null;
-}
 
 /** Each vector's own buffer moves to the loop instead of being copied (views sharing one buffer list it once). */
 function transferable(vectors: readonly Float32Array[]): ArrayBuffer[] {

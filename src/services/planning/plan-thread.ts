@@ -1,7 +1,7 @@
 // Runs on a planning worker thread: answer and pack plans with the same code and word knowledge as the loop's.
 import type { Language, Tagger } from "../../domain/answering/language.ts";
 import type { Embedder, WordSimilarity } from "../../ports/embedding.ts";
-import { serveThread } from "../thread-pool.ts";
+import { rebuildEmbedder, serveThread } from "../thread-pool.ts";
 import { localPlanner, type Planner } from "./planner.ts";
 import type { PlanReply, PlanRequest, PortableLanguage } from "./plan-pool.ts";
 
@@ -16,7 +16,7 @@ serveThread<PlanRequest, PlanReply>(async (req, data) => {
 
 /** The loop's Language: GloVe's word similarity (its tables shared with the loop, not copied) and the same tagger. */
 async function plannerOf({ words: spec, tagger }: PortableLanguage): Promise<Planner> {
-  const words = spec ? ((await import(spec.module)) as { embedderFromInit(init: unknown): Embedder & Partial<WordSimilarity> }).embedderFromInit(spec.init) : null;
+  const words = (await rebuildEmbedder(spec)) as (Embedder & Partial<WordSimilarity>) | null;
   const tag = tagger ? ((await import(tagger.module)) as Record<string, Tagger>)[tagger.name] : undefined;
   const language: Language = { similar: words?.similarity ? (a, b) => words.similarity!(a, b) : undefined, tag };
   return localPlanner(language);
