@@ -1,6 +1,7 @@
 // Answer and pack plans on worker threads (thread-pool.ts): a grounded answer's sentence and span scoring (~10 ms at
 // 8 chunks) and a pack's summaries no longer hold the loop that answers other requests. A worker costs ~110 MB while
-// it lives (GloVe's word index and the POS tagger's model) and exits after 15 s idle.
+// it lives (GloVe's word index and the POS tagger's model) and takes ~0.6 s to start: it stays through the pauses of a
+// conversation and exits after IDLE_MS without a plan.
 import type { AnswerPlan, EvidenceChunk } from "../../domain/answering/answer.ts";
 import type { PackCandidate, PackPlan } from "../../domain/retrieval/pack.ts";
 import type { PortableEmbedder } from "../../ports/embedding.ts";
@@ -21,10 +22,13 @@ export interface PortableLanguage {
 export type PlanRequest = { kind: "answer"; question: string; chunks: EvidenceChunk[]; keep: number } | { kind: "pack"; candidates: WireCandidate[]; opts: PackOptions };
 export type PlanReply = { kind: "answer"; plan: AnswerPlan } | { kind: "pack"; plan: PackPlan<WireCandidate> };
 
+/** A chat's next question rarely comes 10 minutes later; an idle service gives the memory back after that. */
+const IDLE_MS = 10 * 60_000;
+
 export class PlanPool implements Planner {
   private readonly threads: ThreadPool<PlanRequest, PlanReply>;
 
-  constructor(size: number, language: PortableLanguage, idleMs?: number) {
+  constructor(size: number, language: PortableLanguage, idleMs = IDLE_MS) {
     this.threads = new ThreadPool(threadModule("plan-thread", import.meta.url), language, size, idleMs);
   }
 
