@@ -82,8 +82,7 @@ interface Turn {
   emit: Emit;
   /** The session's log, read once when the turn (or its continuation) begins and kept up to date by `emit`. */
   events: StreamEvent[];
-  /** For a branch: the source's conversation up to the branch point (read once). */
-  /** The conversation the provider sees: the branch's prefix, then this session's log folded as it grows. */
+  /** The conversation the provider sees: a branch's source up to the branch point (read once), then this log folded as it grows. */
   conversation: Conversation;
   /** Why the turn cannot run (an unreadable policy file), raised inside the turn's guard. */
   blocked: AppError | null;
