@@ -57,6 +57,8 @@ interface LiveRun {
   watching: boolean;
   /** The session's health policy, read once per run (it is fixed when the session starts). */
   policy: HealthPolicy | null;
+  /** starting until it holds the lease, ended once its outcome is logged (its release may still be under way). */
+  phase: "starting" | "leased" | "ended";
 }
 
 export class Supervisor {
@@ -102,8 +104,8 @@ export class Supervisor {
 
   enqueue(workspaceId: string, sessionId: string): void {
     if (!this.running) return; // a one-shot CLI process: a serving process picks the session up
-    const key = sessionKey(workspaceId, sessionId);
-    if (!this.live.has(key)) this.queue.set(key, { workspaceId, sessionId });
+    // Queued even while a run of it is live: that run may be ending, and the next one starts when it has.
+    this.queue.set(sessionKey(workspaceId, sessionId), { workspaceId, sessionId });
     this.pump();
   }
 
@@ -119,7 +121,11 @@ export class Supervisor {
 
   private async stopKey(key: string, reason: StopReason): Promise<boolean> {
     const run = this.live.get(key);
-    if (!run) return false;
+    if (!run || run.phase === "ended") return false;
+    return this.stopRun(run, reason);
+  }
+
+  private async stopRun(run: LiveRun, reason: StopReason): Promise<boolean> {
     run.reason ??= reason;
     run.controller.abort();
     await run.done;
@@ -129,6 +135,7 @@ export class Supervisor {
   private pump(): void {
     for (const [key, job] of this.queue) {
       if (this.live.size >= this.deps.maxRunning) return;
+      if (this.live.has(key)) continue; // dispatched again when its live run has ended
       this.queue.delete(key);
       this.dispatch(key, job);
     }
@@ -137,10 +144,11 @@ export class Supervisor {
   /** Marks the run live synchronously (a second dispatch or a pause sees it), then runs it. */
   private dispatch(key: string, job: Job): void {
     if (this.live.has(key)) return;
-    const run: LiveRun = { controller: new AbortController(), reason: null, done: Promise.resolve(), job, events: [], watching: false, policy: null };
+    const run: LiveRun = { controller: new AbortController(), reason: null, done: Promise.resolve(), job, events: [], watching: false, policy: null, phase: "starting" };
     this.live.set(key, run);
     run.done = this.run(run)
       .catch((err: unknown) => this.deps.logError(`background session ${job.sessionId}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
+      .then(() => void (run.phase = "ended"))
       .then(() => (run.reason?.kind === "lease_lost" ? undefined : this.deps.log.index.releaseSessions(this.processId, [job])))
       .catch((err: unknown) => this.deps.logError(`background session ${job.sessionId}: lease release: ${err instanceof Error ? err.message : String(err)}`))
       .finally(() => {
@@ -159,6 +167,7 @@ export class Supervisor {
       run.reason = { kind: "lease_lost" }; // another process runs it
       return;
     }
+    run.phase = "leased";
     if (this.expired(state)) return this.expire(run.job, state);
     const resume = resumeContextOf(state);
     run.policy = policyOf(state);
@@ -198,6 +207,8 @@ export class Supervisor {
       const ended = { ...running, status: "completed", approval_request_id: null, updated_at: at, ended_at: at };
       await this.checkpoint(job, "final_output", "completed", clip(outcome.output || "(no output)", 200), { artifact }, { type: "session_state", data: ended }, { type: "completed", data: { session_id: job.sessionId } });
     } else if (outcome.status === "stopped") await this.stopped(job, running, run.reason ?? { kind: "shutdown" });
+    // An operator paused or cancelled it as it began to wait: that decision stands over the wait.
+    else if (outcome.status === "awaiting_approval" && (run.reason?.kind === "pause" || run.reason?.kind === "cancel")) await this.stopped(job, running, run.reason);
     else if (outcome.status === "error") {
       if (outcome.transient && !this.running) return this.handBack(job, running, outcome.message);
       if (outcome.transient && running.attempt_count! <= running.max_retries!) return this.recovering(job, running, outcome.message);
@@ -300,10 +311,15 @@ export class Supervisor {
   private async tick(): Promise<void> {
     try {
       const now = this.deps.clock.now().getTime();
-      const live = [...this.live.values()];
-      const lost = live.length ? await this.deps.log.index.heartbeatSessions(this.processId, live.map((r) => r.job), now) : [];
-      for (const key of lost) void this.stop(key.workspaceId, key.sessionId, { kind: "lease_lost" });
-      for (const run of live) this.watch(run); // runtime budgets move with the clock
+      // Only runs that hold a lease: one starting or ending has none (or just gave it back) and would look lost.
+      const leased = [...this.live.values()].filter((r) => r.phase === "leased");
+      const lost = leased.length ? await this.deps.log.index.heartbeatSessions(this.processId, leased.map((r) => r.job), now) : [];
+      for (const key of lost) {
+        // The run this heartbeat was for, if it still runs: a newer run of the session holds a lease of its own.
+        const run = this.live.get(sessionKey(key.workspaceId, key.sessionId));
+        if (run?.phase === "leased" && leased.includes(run)) void this.stopRun(run, { kind: "lease_lost" });
+      }
+      for (const run of leased) this.watch(run); // runtime budgets move with the clock
       await this.scan(false);
     } catch (err) {
       this.deps.logError(`supervisor tick: ${err instanceof Error ? err.message : String(err)}`);

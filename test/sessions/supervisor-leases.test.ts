@@ -1,0 +1,68 @@
+// The supervisor's leases around a run that ends while the next run of the same session begins (an approval decided at
+// once). The store is real; only the timing of two of its calls is held, to open the window a slow database opens.
+import { afterEach, describe, expect, it } from "vitest";
+import type { SessionKey } from "../../src/ports/session-index.ts";
+import { startTestService, type TestService } from "../helpers/runtime.ts";
+import { act, startBackground, waitFor } from "./background-support.ts";
+import { dataOf, logOf } from "./support.ts";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const runs = async (svc: TestService, sid: string) => dataOf(await logOf(svc, sid), "session_state").filter((s) => s.status === "running").length;
+
+describe("supervisor leases", () => {
+  let svc: TestService;
+  afterEach(() => svc.cleanup());
+
+  it("a heartbeat answered after a run gave its lease back does not stop the session's next run", async () => {
+    svc = await startTestService({ env: { SMRITI_SESSION_HEARTBEAT_MS: "50" } });
+    const index = svc.runtime.store;
+    const release = index.releaseSessions.bind(index);
+    const heartbeat = index.heartbeatSessions.bind(index);
+    let released = false;
+    let releasing = false;
+    // The lease goes back at once, but the run stays in the supervisor's hands a while longer (a slow database).
+    index.releaseSessions = async (owner: string, keys: readonly SessionKey[]) => {
+      await release(owner, keys);
+      released = releasing = true;
+      await sleep(400);
+      releasing = false;
+    };
+    let sid = "";
+    // A heartbeat sent once the lease is back finds it lost; its answer comes when the next run has begun.
+    index.heartbeatSessions = async (owner: string, keys: readonly SessionKey[], at: number) => {
+      const lost = await heartbeat(owner, keys, at);
+      if (released && keys.some((k) => k.sessionId === sid)) for (let i = 0; i < 100 && (await runs(svc, sid)) < 2; i++) await sleep(20);
+      return lost;
+    };
+    const s = await startBackground(svc, { engine: "command", command: ["sh", "-c", "sleep 0.3; echo approved"], task: "t", approval_mode: "always" });
+    sid = s.session.session_id;
+    const waiting = await waitFor(svc, sid, ["awaiting_approval"]);
+    await svc.post(`/sessions/${sid}/approvals/${waiting.session.approval_request_id}`, { decision: "approve" });
+    expect(releasing).toBe(true); // decided while the first run, its lease given back, was still in the supervisor's hands
+    const done = await waitFor(svc, sid, ["completed", "failed"]);
+    expect(done.session).toMatchObject({ status: "completed", attempt_count: 2 });
+    expect(done.artifacts[0]).toMatchObject({ type: "final_output", text: "approved\n" });
+    const log = await logOf(svc, sid);
+    // The approved command ran once: no run was cut short as lost and recovered into a third.
+    expect(dataOf(log, "policy_decision").map((d) => d.outcome)).toEqual(["ask", "allow"]);
+    expect(dataOf(log, "session_state").map((x) => x.status)).toEqual(["queued", "running", "awaiting_approval", "queued", "running", "completed"]);
+  });
+
+  it("a cancel that comes as a run begins to wait for approval stands", async () => {
+    svc = await startTestService({ env: { SMRITI_SESSION_HEARTBEAT_MS: "50" } });
+    const index = svc.runtime.store;
+    const release = index.releaseSessions.bind(index);
+    index.releaseSessions = async (owner: string, keys: readonly SessionKey[]) => {
+      await sleep(300); // the run has logged its wait but not yet left the supervisor
+      await release(owner, keys);
+    };
+    const s = await startBackground(svc, { engine: "command", command: ["sh", "-c", "echo never"], task: "t", approval_mode: "always" });
+    const sid = s.session.session_id;
+    await waitFor(svc, sid, ["awaiting_approval"]);
+    const res = await act(svc, sid, "cancel");
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { session: { status: string } }).session.status).toBe("cancelled");
+    await sleep(400);
+    expect((await waitFor(svc, sid, ["cancelled", "completed", "failed"])).session.status).toBe("cancelled");
+  });
+});
