@@ -8,6 +8,7 @@ import { withSwitches, type CognitiveConfig, type LayerSwitches } from "./params
 import type { TraceStep } from "../contract/cognitive.ts";
 
 type Stage = TraceStep["stage"];
+import { HEAD_CAP } from "./evidence.ts";
 import type { AnswerState, EvidenceState, Layer, LayerContext, Op, QueryState } from "./types.ts";
 
 export interface ThinkInput {
@@ -34,6 +35,8 @@ export interface Thought {
 export interface Found {
   candidates: Candidate[];
   chunks: Map<number, ChunkRecord>;
+  /** When only the best candidates came with rows: the best score among those left out (no layer has seen them). */
+  floor?: number;
 }
 
 export interface LayerCost {
@@ -76,11 +79,39 @@ export class CognitivePipeline {
 
   /** Evidence side: the retrieved candidates (best first) through the weighing layers. */
   weigh(thought: Thought, found: Found, opts: { need: number; diversity: number }): EvidenceState {
-    const items = found.candidates.map((candidate) => ({ candidate, chunk: found.chunks.get(candidate.id)!, score: candidate.score, flags: [] as string[] }));
-    let e: EvidenceState = { query: thought.query, items, need: opts.need, diversity: opts.diversity, droppedDuplicates: 0 };
-    for (const layer of this.layers) if (layer.weigh) e = this.run(thought, layer, "weigh", e, (ctx) => layer.weigh!(e, ctx));
+    const e = this.weighOn(thought, found, opts, -Infinity)!;
     thought.evidence = e;
     return e;
+  }
+
+  /**
+   * weigh() over the best candidates only (`found.floor` set), exactly as over all of them: layers touch only their head,
+   * so while every layer's head stays above the floor, the candidates left out cannot change what it does. Null when a
+   * head would reach one of them (demotions pushed too many below the floor): nothing is staged, weigh them all instead.
+   */
+  weighHead(thought: Thought, found: Found, opts: { need: number; diversity: number }): EvidenceState | null {
+    if (opts.diversity > 0 && found.floor !== undefined) return null; // dhyana orders every item, not a head
+    const draft: Thought = { ...thought, trace: [], staged: new Map() };
+    const e = this.weighOn(draft, found, opts, found.floor ?? -Infinity);
+    if (!e) return null;
+    thought.trace.push(...draft.trace);
+    for (const [layer, counts] of draft.staged) for (const [counter, n] of counts) addStaged(thought, layer, counter, n);
+    thought.evidence = e;
+    return e;
+  }
+
+  private weighOn(thought: Thought, found: Found, opts: { need: number; diversity: number }, floor: number): EvidenceState | null {
+    const items = found.candidates.map((candidate) => ({ candidate, chunk: found.chunks.get(candidate.id)!, score: candidate.score, flags: [] as string[] }));
+    let e: EvidenceState = { query: thought.query, items, need: opts.need, diversity: opts.diversity, droppedDuplicates: 0 };
+    // Ties keep the fetched items first (the sorts are stable and they came first), hence >=.
+    const head = Math.min(opts.need * 2, HEAD_CAP);
+    const covered = () => floor === -Infinity || e.items.filter((i) => i.score >= floor).length >= head;
+    for (const layer of this.layers) {
+      if (!layer.weigh) continue;
+      if (!covered()) return null;
+      e = this.run(thought, layer, "weigh", e, (ctx) => layer.weigh!(e, ctx));
+    }
+    return covered() ? e : null;
   }
 
   /** The answer/abstain decision; without any layer, any cited answer is given. */

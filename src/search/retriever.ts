@@ -66,14 +66,18 @@ export class Retriever {
   }
 
   /**
-   * Candidates with their stored chunks. Index and rows are two reads; when another process replaced a document
-   * between them some ids have no row, so the search runs once more on the index that has caught up.
+   * Candidates with their stored chunks: all of them, or with `rows` only the best `rows` (and `floor`, the best score
+   * of those left out). Index and rows are two reads; when another process replaced a document between them some ids
+   * have no row, so the search runs once more on the index that has caught up.
    */
-  async retrieveChunks(q: RetrievalQuery): Promise<{ candidates: Candidate[]; chunks: Map<number, ChunkRecord> }> {
+  async retrieveChunks(q: RetrievalQuery, rows = Infinity): Promise<{ candidates: Candidate[]; chunks: Map<number, ChunkRecord>; floor?: number }> {
     for (let attempt = 0; ; attempt++) {
-      const candidates = await this.retrieve(q);
-      const chunks = new Map((await this.documents.getChunks(q.workspaceId, candidates.map((c) => c.id))).map((c) => [c.id, c]));
-      if (chunks.size === candidates.length || attempt === 1) return { candidates: candidates.filter((c) => chunks.has(c.id)), chunks };
+      const all = await this.retrieve(q);
+      const head = all.length > rows ? all.slice(0, rows) : all;
+      const chunks = new Map((await this.documents.getChunks(q.workspaceId, head.map((c) => c.id))).map((c) => [c.id, c]));
+      if (chunks.size < head.length && attempt === 0) continue;
+      const candidates = head.filter((c) => chunks.has(c.id));
+      return head === all ? { candidates, chunks } : { candidates, chunks, floor: all[head.length]!.score };
     }
   }
 

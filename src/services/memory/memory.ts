@@ -8,7 +8,7 @@ import type { Clock } from "../../ports/clock.ts";
 import type { DocumentStore } from "../../ports/documents.ts";
 import type { Evidence } from "../../cognitive/types.ts";
 import type { LayerSwitches } from "../../cognitive/params.ts";
-import type { CognitivePipeline } from "../../cognitive/pipeline.ts";
+import type { CognitivePipeline, Found } from "../../cognitive/pipeline.ts";
 import { citationOf } from "./citations.ts";
 import { draftEvent } from "../audit/audit.ts";
 import type { CallContext } from "../context.ts";
@@ -38,11 +38,12 @@ export class MemoryService {
     const minScore = req.filters?.min_score ?? 0;
     const thought = this.cognition.perceive({ op: "recall", workspaceId, actorId: opts.call?.actorId ?? null, query: req.query, mode: req.mode, k: req.k, filter: toFilter(req.filters) }, opts.layers);
     // Over-fetch so collapsing identical texts and min_score still leave k hits.
-    const found = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, req.k * 2));
-    // Identical texts collapse into the first-ingested copy (the contract's rule) before any layer weighs them.
-    const seen = new Set<string>();
-    const unique = found.candidates.filter((c) => !seen.has(found.chunks.get(c.id)!.chunkHash) && seen.add(found.chunks.get(c.id)!.chunkHash));
-    const evidence = this.cognition.weigh(thought, { candidates: unique, chunks: found.chunks }, { need: req.k, diversity: 0 });
+    const query = this.cognition.retrievalQuery(thought, req.k * 2);
+    const weighing = { need: req.k, diversity: 0 };
+    // Rows for the head the layers weigh (2k) and k more for what their demotions bring up; for all only when that fell short.
+    const evidence =
+      this.cognition.weighHead(thought, distinctTexts(await this.retriever.retrieveChunks(query, req.k * 3)), weighing) ??
+      this.cognition.weigh(thought, distinctTexts(await this.retriever.retrieveChunks(query)), weighing);
     const picked = evidence.items.filter((item) => item.score >= minScore).slice(0, req.k);
     if (!opts.dry) this.cognition.commit(thought);
     const now = this.clock.now();
@@ -136,3 +137,9 @@ function explainOf({ candidate: c, score }: Evidence) {
 }
 
 const logit = (p: number) => Math.log(p / (1 - p));
+
+/** Identical texts collapse into the first-ingested copy (the contract's rule) before any layer weighs them. */
+function distinctTexts(found: Found): Found {
+  const seen = new Set<string>();
+  return { ...found, candidates: found.candidates.filter((c) => !seen.has(found.chunks.get(c.id)!.chunkHash) && seen.add(found.chunks.get(c.id)!.chunkHash)) };
+}
