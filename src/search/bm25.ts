@@ -33,6 +33,10 @@ export class Bm25Index {
   private totalLength = 0;
   private deadPostings = 0;
   private acc = new Float64Array(1024);
+  /** Slots a search has scored so far (reused by every search: an array per query was much of recall's garbage). */
+  private touched = new Int32Array(1024);
+  /** kthScore's selection, kept between calls (a search calls it after most of its terms). */
+  private kth: TopK | null = null;
 
   get size(): number {
     return this.live;
@@ -114,15 +118,17 @@ export class Bm25Index {
       .sort((a, b) => b.w - a.w);
     const remaining = new Float64Array(plan.length + 1);
     for (let i = plan.length - 1; i >= 0; i--) remaining[i] = remaining[i + 1]! + plan[i]!.w * (K1 + 1);
-    const touched: number[] = [];
+    const touched = this.touched;
+    let seen = 0;
     const acc = this.acc;
     let best = 0;
     let threshold = 0;
     for (let i = 0; i < plan.length; i++) {
       const { p, w } = plan[i]!;
-      const addOnlySeen = touched.length > 0 && remaining[i]! < threshold;
-      if (addOnlySeen && touched.length * 16 < p.length) {
-        for (const slot of touched) {
+      const addOnlySeen = seen > 0 && remaining[i]! < threshold;
+      if (addOnlySeen && seen * 16 < p.length) {
+        for (let t = 0; t < seen; t++) {
+          const slot = touched[t]!;
           const j = indexOf(p, slot);
           if (j >= 0) acc[slot]! += this.termScore(w, p.tfs[j]!, slot, avg);
         }
@@ -130,16 +136,17 @@ export class Bm25Index {
         for (let j = 0; j < p.length; j++) {
           const slot = p.docs[j]!;
           if (this.termCount[slot]! < 0 || (addOnlySeen && acc[slot] === 0)) continue;
-          if (acc[slot] === 0) touched.push(slot);
+          if (acc[slot] === 0) touched[seen++] = slot;
           acc[slot]! += this.termScore(w, p.tfs[j]!, slot, avg);
           if (acc[slot]! > best) best = acc[slot]!;
         }
       }
       // The k-th partial score only bounds what unseen documents must beat; computing it pays off once it can prune.
-      if (remaining[i + 1]! < best) threshold = this.kthScore(touched, k, accept);
+      if (remaining[i + 1]! < best) threshold = this.kthScore(seen, k, accept);
     }
     const top = new TopK(k);
-    for (const slot of touched) {
+    for (let t = 0; t < seen; t++) {
+      const slot = touched[t]!;
       const score = acc[slot]!;
       acc[slot] = 0;
       const id = this.ids[slot]!;
@@ -152,10 +159,12 @@ export class Bm25Index {
     return (w * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * this.lengths[slot]!) / avg));
   }
 
-  /** The k-th best accumulated score among admitted documents (0 while fewer than k). */
-  private kthScore(touched: readonly number[], k: number, accept?: (id: number) => boolean): number {
-    const top = new TopK(k);
-    for (const slot of touched) {
+  /** The k-th best accumulated score among the first `seen` touched documents that are admitted (0 while fewer than k). */
+  private kthScore(seen: number, k: number, accept?: (id: number) => boolean): number {
+    const top = this.kth?.k === k ? this.kth : (this.kth = new TopK(k));
+    top.clear();
+    for (let t = 0; t < seen; t++) {
+      const slot = this.touched[t]!;
       const score = this.acc[slot]!;
       if (score > top.minScore && (!accept || accept(this.ids[slot]!))) top.push(slot, score);
     }
@@ -224,6 +233,7 @@ export class Bm25Index {
     this.termStart = grow(this.termStart, new Int32Array(size));
     this.termCount = grow(this.termCount, new Int32Array(size));
     this.acc = new Float64Array(size);
+    this.touched = new Int32Array(size);
   }
 
   /** Room for `n` more term ids in the arena (grown by 1.5x, like postings). */

@@ -1,4 +1,5 @@
-// Bounded top-k selection with a binary min-heap: O(n log k) without sorting every candidate.
+// Bounded top-k selection with a binary min-heap: O(n log k) without sorting every candidate. The heap lives in two
+// typed arrays, so a push allocates nothing (BM25 pushes thousands per query; objects per push were most of its garbage).
 
 export interface Scored {
   id: number;
@@ -6,39 +7,58 @@ export interface Scored {
 }
 
 export class TopK {
-  private readonly heap: Scored[] = [];
-  constructor(private readonly k: number) {}
+  /** Ids as float64: exact for any integer id up to 2^53. */
+  private readonly ids: Float64Array;
+  private readonly scores: Float64Array;
+  private size = 0;
+
+  constructor(readonly k: number) {
+    this.ids = new Float64Array(Math.max(0, k));
+    this.scores = new Float64Array(Math.max(0, k));
+  }
+
+  /** Empties it for reuse (a caller that selects many times keeps one). */
+  clear(): void {
+    this.size = 0;
+  }
 
   get minScore(): number {
-    return this.heap.length < this.k ? -Infinity : (this.heap[0]?.score ?? -Infinity);
+    return this.size < this.k ? -Infinity : this.scores[0]!;
   }
 
   push(id: number, score: number): void {
     if (this.k <= 0) return;
-    if (this.heap.length < this.k) {
-      this.heap.push({ id, score });
-      this.up(this.heap.length - 1);
-    } else if (score > this.minScore) {
-      this.heap[0] = { id, score };
+    if (this.size < this.k) {
+      this.ids[this.size] = id;
+      this.scores[this.size] = score;
+      this.up(this.size++);
+    } else if (score > this.scores[0]!) {
+      this.ids[0] = id;
+      this.scores[0] = score;
       this.down(0);
     }
   }
 
   /** Best first; ties broken by smaller id so results are deterministic. */
   sorted(): Scored[] {
-    return [...this.heap].sort((a, b) => b.score - a.score || a.id - b.id);
+    const out: Scored[] = [];
+    for (let i = 0; i < this.size; i++) out.push({ id: this.ids[i]!, score: this.scores[i]! });
+    return out.sort((a, b) => b.score - a.score || a.id - b.id);
   }
 
   private less(i: number, j: number): boolean {
-    const a = this.heap[i]!;
-    const b = this.heap[j]!;
-    return a.score < b.score || (a.score === b.score && a.id > b.id);
+    const a = this.scores[i]!;
+    const b = this.scores[j]!;
+    return a < b || (a === b && this.ids[i]! > this.ids[j]!);
   }
 
   private swap(i: number, j: number): void {
-    const t = this.heap[i]!;
-    this.heap[i] = this.heap[j]!;
-    this.heap[j] = t;
+    const id = this.ids[i]!;
+    const score = this.scores[i]!;
+    this.ids[i] = this.ids[j]!;
+    this.scores[i] = this.scores[j]!;
+    this.ids[j] = id;
+    this.scores[j] = score;
   }
 
   private up(i: number): void {
@@ -55,8 +75,8 @@ export class TopK {
       const l = 2 * i + 1;
       const r = l + 1;
       let m = i;
-      if (l < this.heap.length && this.less(l, m)) m = l;
-      if (r < this.heap.length && this.less(r, m)) m = r;
+      if (l < this.size && this.less(l, m)) m = l;
+      if (r < this.size && this.less(r, m)) m = r;
       if (m === i) return;
       this.swap(i, m);
       i = m;
