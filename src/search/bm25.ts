@@ -171,22 +171,32 @@ export class Bm25Index {
     return Math.max(0, top.minScore);
   }
 
-  /** BM25 of one document (0 when absent): scores candidates another retriever found. */
-  score(terms: readonly string[], id: number): number {
-    const slot = this.slotOf.get(id);
-    if (slot === undefined) return 0;
+  /**
+   * BM25 of one document for these terms (0 when absent), as a function: it scores candidates another retriever found,
+   * many per query, so the terms are looked up once rather than per candidate.
+   */
+  scorer(terms: readonly string[]): (id: number) => number {
     const avg = this.live > 0 ? this.totalLength / this.live : 1;
-    let total = 0;
+    const plan: { p: Postings; w: number }[] = [];
     for (const [t, qtf] of queryTerms(terms)) {
       const p = this.lookup(t);
-      if (!p) continue;
-      const i = indexOf(p, slot);
-      if (i < 0) continue;
-      const tf = p.tfs[i]!;
-      const norm = K1 * (1 - B + (B * this.lengths[slot]!) / avg);
-      total += (qtf * this.idf(p.df) * tf * (K1 + 1)) / (tf + norm);
+      if (p) plan.push({ p, w: qtf * this.idf(p.df) });
     }
-    return total;
+    return (id) => {
+      const slot = plan.length > 0 ? this.slotOf.get(id) : undefined;
+      if (slot === undefined) return 0;
+      let total = 0;
+      for (const { p, w } of plan) {
+        const i = indexOf(p, slot);
+        if (i >= 0) total += this.termScore(w, p.tfs[i]!, slot, avg);
+      }
+      return total;
+    };
+  }
+
+  /** BM25 of one document for these terms (0 when absent). */
+  score(terms: readonly string[], id: number): number {
+    return this.scorer(terms)(id);
   }
 
   private idf(df: number): number {

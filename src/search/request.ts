@@ -48,16 +48,18 @@ export function runSearch(index: WorkspaceIndex, vectors: VectorIndex | null, re
   const denseRank = new Map(dense.map((h, i) => [h.id, { rank: i + 1, score: h.score }]));
   const ids = [...new Set([...lexRank.keys(), ...denseRank.keys(), ...expansionHits.map((h) => h.id)])];
   const query = req.dense?.vector;
+  const bm25Of = index.bm25.scorer(req.terms);
+  const expansionOf = expansionHits.length > 0 ? expTerms.map((t) => index.bm25.scorer([t])) : [];
   const hits = ids.map((id): SearchHit => {
     const lex = lexRank.get(id);
     const den = denseRank.get(id);
     return {
       id,
-      bm25: lex?.score ?? index.bm25.score(req.terms, id),
+      bm25: lex?.score ?? bm25Of(id),
       lexicalRank: lex?.rank ?? null,
       dense: den?.score ?? (query && vectors ? vectors.similarity(query, id) : null),
       denseRank: den?.rank ?? null,
-      expansion: expansionHits.length > 0 ? expTerms.map((t) => index.bm25.score([t], id)) : [],
+      expansion: expansionOf.map((score) => score(id)),
     };
   });
   return { hits, maxBm25: index.bm25.maxScore(req.terms), expansionMax: expTerms.map((t) => index.bm25.maxScore([t])) };
