@@ -2,7 +2,7 @@
 import type { LayerId } from "../../src/contract/cognitive-layers.ts";
 import { defaultCognitiveConfig, withSwitches, type CognitiveConfig } from "../../src/cognitive/params.ts";
 import { recordStress, type StressCase } from "../../src/cognitive/records.ts";
-import { isNearDuplicate } from "../../src/domain/retrieval/similarity.ts";
+import { isNearDuplicate, numberTerms } from "../../src/domain/retrieval/similarity.ts";
 import { tokenize } from "../../src/domain/text/tokenize.ts";
 import type { FullRuntime } from "../../src/main.ts";
 import type { CallContext } from "../../src/services/context.ts";
@@ -165,7 +165,10 @@ export async function runStress(): Promise<void> {
       cases.push(stressCase("ingested-twice", "viveka", RECALL, base, await recallOf(on, twice, all), await recallOf(noViveka, twice, all)));
       cases.push(stressCase("ingested-twice", "viveka", PACK, basePack, await packOf(on, twice, all), await packOf(noViveka, twice, all)));
       const pairs = exportPairs(set);
-      const near = pairs.filter(([a, b]) => isNearDuplicate({ terms: new Set(tokenize(a)) }, { terms: new Set(tokenize(b)) }, defaultCognitiveConfig.params.viveka.duplicateJaccard)).length;
+      const near = pairs.filter(([a, b]) => {
+        const [x, y] = numberTerms([tokenize(a), tokenize(b)]);
+        return isNearDuplicate({ terms: x! }, { terms: y! }, defaultCognitiveConfig.params.viveka.duplicateJaccard);
+      }).length;
       notes["ingested-twice"] = { turns: pairs.length, pairsAtOrAboveJaccard: near };
     } finally {
       await twice.harness.close();

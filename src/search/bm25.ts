@@ -194,6 +194,14 @@ export class Bm25Index {
     };
   }
 
+  /** A document's distinct term ids, ascending (a copy; empty when absent): how chunks compare for near-duplicates. */
+  termIdsOf(id: number): Int32Array {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return new Int32Array(0);
+    const start = this.termStart[slot]!;
+    return this.terms.slice(start, start + this.termCount[slot]!);
+  }
+
   /** BM25 of one document for these terms (0 when absent). */
   score(terms: readonly string[], id: number): number {
     return this.scorer(terms)(id);

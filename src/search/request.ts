@@ -26,6 +26,8 @@ export interface SearchHit {
   denseRank: number | null;
   /** BM25 of each expansion term, in the request's order (empty when the expansion terms hit nothing). */
   expansion: number[];
+  /** Its distinct term ids, ascending, in this index's numbering (what near-duplicate checks compare). */
+  terms: Int32Array;
 }
 
 export interface SearchResult {
@@ -60,6 +62,7 @@ export function runSearch(index: WorkspaceIndex, vectors: VectorIndex | null, re
       dense: den?.score ?? (query && vectors ? vectors.similarity(query, id) : null),
       denseRank: den?.rank ?? null,
       expansion: expansionOf.map((score) => score(id)),
+      terms: index.bm25.termIdsOf(id),
     };
   });
   return { hits, maxBm25: index.bm25.maxScore(req.terms), expansionMax: expTerms.map((t) => index.bm25.maxScore([t])) };

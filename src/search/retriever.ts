@@ -51,7 +51,7 @@ export class Retriever {
         fused.contributions.expansion = e;
         fused.logit += e;
       }
-      return { id: hit.id, score: 0, base: fused.logit, bm25: hit.bm25, lexical: lexicalSignal, lexicalRank: hit.lexicalRank, dense: denseSignal, denseRank: hit.denseRank, contributions: fused.contributions };
+      return { id: hit.id, score: 0, base: fused.logit, bm25: hit.bm25, lexical: lexicalSignal, lexicalRank: hit.lexicalRank, dense: denseSignal, denseRank: hit.denseRank, contributions: fused.contributions, terms: hit.terms };
     });
     out.sort((a, b) => b.base - a.base || a.id - b.id);
     // Stage 2 is monotone in the base logit, so the order above stands.

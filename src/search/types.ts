@@ -26,6 +26,8 @@ export interface Candidate {
   dense: number | null;
   denseRank: number | null;
   contributions: Record<string, number>;
+  /** The chunk's distinct term ids, ascending, as the index that found it numbers them: comparable within one search. */
+  terms: Int32Array;
 }
 
 export interface RetrievalQuery {

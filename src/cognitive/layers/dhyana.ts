@@ -1,7 +1,6 @@
 // dhyana (focus): a pack's items in maximal-marginal-relevance order, so the budget goes to relevant and different evidence.
 import { mmrOrder } from "../../domain/retrieval/mmr.ts";
 import { headSize } from "../evidence.ts";
-import { termsOf } from "../terms.ts";
 import type { Layer } from "../types.ts";
 
 export const dhyana: Layer = {
@@ -14,7 +13,7 @@ export const dhyana: Layer = {
     // MMR picks the head (O(n x picks) similarities); the tail keeps relevance order.
     const picks = headSize(e);
     const order: number[] = [];
-    for (const idx of mmrOrder(e.items.map((i) => ({ relevance: i.score, terms: termsOf(i.chunk) })), e.diversity)) {
+    for (const idx of mmrOrder(e.items.map((i) => ({ relevance: i.score, terms: i.candidate.terms })), e.diversity)) {
       order.push(idx);
       if (order.length === picks) break;
     }

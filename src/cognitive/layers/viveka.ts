@@ -2,7 +2,6 @@
 import { isNearDuplicate } from "../../domain/retrieval/similarity.ts";
 import { nudge, byScore, headSize } from "../evidence.ts";
 import { perChunk } from "../per-chunk.ts";
-import { termsOf } from "../terms.ts";
 import type { Evidence, Layer } from "../types.ts";
 
 // Text that tries to instruct the reading model rather than inform it (prompt injection).
@@ -35,8 +34,7 @@ export const viveka: Layer = {
           item = nudge(item, -injectionPenalty, "injection");
           changed = true;
         }
-        const self = { terms: termsOf(item.chunk) };
-        if (kept.some((k) => isNearDuplicate({ terms: termsOf(k.chunk) }, self, duplicateJaccard))) {
+        if (kept.some((k) => isNearDuplicate(k.candidate, item.candidate, duplicateJaccard))) {
           changed = true;
           if (e.query.op === "pack") {
             ctx.count("chunks_dropped_duplicate");

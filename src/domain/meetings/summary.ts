@@ -1,5 +1,6 @@
 // Extractive meeting summary: the sentences closest to the meeting's tf-idf centroid, kept diverse by MMR, in transcript order. Pure.
 import { mmrOrder } from "../retrieval/mmr.ts";
+import { numberTerms } from "../retrieval/similarity.ts";
 import { tokenize } from "../text/tokenize.ts";
 import type { Utterance } from "./utterances.ts";
 
@@ -33,10 +34,11 @@ export function summarize(utterances: readonly Utterance[]): SummaryPick[] {
   for (const v of vectors) for (const [t, w] of v) centroid.set(t, (centroid.get(t) ?? 0) + w);
   const norm = (v: Map<string, number>) => Math.sqrt([...v.values()].reduce((s, w) => s + w * w, 0));
   const centroidNorm = norm(centroid);
-  const items = vectors.map((v) => {
+  const termIds = numberTerms(vectors.map((v) => [...v.keys()]));
+  const items = vectors.map((v, i) => {
     let dot = 0;
     for (const [t, w] of v) dot += w * centroid.get(t)!;
-    return { relevance: dot / (norm(v) * centroidNorm), terms: new Set(v.keys()) };
+    return { relevance: dot / (norm(v) * centroidNorm), terms: termIds[i]! };
   });
   const size = Math.min(SUMMARY_MAX, Math.max(1, Math.ceil(candidates.length / SENTENCES_PER_PICK)));
   const picks: SummaryPick[] = [];
