@@ -21,6 +21,7 @@ const Env = z.object({
     .optional()
     .or(z.literal("").transform(() => undefined)),
   SMRITI_INDEX_MEMORY_MB: z.coerce.number().min(0).default(0),
+  SMRITI_INDEX_SNAPSHOTS: z.enum(["0", "1", ""]).default("1"),
   SMRITI_INGEST_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   SMRITI_PLAN_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   SMRITI_RATE_LIMIT: z.coerce.number().min(0).default(100),
@@ -52,6 +53,8 @@ export interface Config {
   autoTuneMinutes: number;
   /** Estimated MB the in-memory search indexes may hold; past it the least recently searched workspaces are dropped (0: no limit). */
   indexMemoryMb: number;
+  /** Where loaded search indexes are saved at shutdown and read back at the next load (<dataDir>/index); null = off. */
+  indexSnapshotDir: string | null;
   /** Worker threads that chunk, tokenize and embed ingested documents; 0 = on the request loop. */
   ingestWorkers: number;
   /** Threads for answer and pack plans; null = the runtime decides (serving: cores - 1, 1..2; one-shot commands: none). */
@@ -78,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | unde
     dbFile: resolve(dataDir, "smriti.db"),
     databaseUrl: e.SMRITI_DATABASE_URL ?? null,
     indexMemoryMb: e.SMRITI_INDEX_MEMORY_MB,
+    indexSnapshotDir: e.SMRITI_INDEX_SNAPSHOTS === "0" ? null : resolve(dataDir, "index"),
     policyDir: resolve(e.SMRITI_POLICY_DIR ?? resolve(dataDir, "policies")),
     sessionsDir: resolve(dataDir, "sessions"),
     multiTenant: e.SVC_MULTI_TENANT === "1",

@@ -1,5 +1,7 @@
 // The composition root: picks concrete adapters from configuration and wires the services.
 import { availableParallelism } from "node:os";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { Config } from "./config.ts";
 import { VERSION } from "./version.ts";
 import { createEmbedderFromEnv } from "./embed/config.ts";
@@ -8,6 +10,8 @@ import { portableTagger, posTags } from "./nlp/wink-tagger.ts";
 import { systemClock, type Clock } from "./ports/clock.ts";
 import type { Embedder, WordNeighbours, WordSimilarity } from "./ports/embedding.ts";
 import type { Store } from "./ports/store.ts";
+import type { IndexSnapshots } from "./ports/index-snapshots.ts";
+import { writeFileAtomic } from "./embed/atomic-file.ts";
 import { buildCognitiveStack, type CognitiveStack } from "./cognitive/stack.ts";
 import { runtimeCognitiveConfig } from "./cognitive/runtime-config.ts";
 import type { CognitiveConfig } from "./cognitive/params.ts";
@@ -115,7 +119,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const embedder = opts.embedder !== undefined ? opts.embedder : await createEmbedderFromEnv(config.env, { log: opts.notice ?? log });
   // The KNN leg was measured useless with GloVe (eval/results/dense-leg.json); a neural embedder's neighbours are worth the scan.
   const denseCandidates = config.denseKnn ?? (embedder !== null && embedder.id !== GLOVE_EMBEDDER_ID);
-  const search = new SearchEngine(store, { budgetBytes: config.indexMemoryMb * 2 ** 20 });
+  const snapshots = config.indexSnapshotDir === null ? undefined : indexSnapshotFiles(config.indexSnapshotDir);
+  const search = new SearchEngine(store, { budgetBytes: config.indexMemoryMb * 2 ** 20, snapshots });
   const retriever = new Retriever(search, store, embedder, opts.retrieval ?? { ...defaultRetrievalConfig, denseCandidates });
   const lexicon = embedder && "neighbours" in embedder ? (embedder as Embedder & WordNeighbours) : null;
   const restore = opts.restoreLearned !== false;
@@ -209,6 +214,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       await reembed?.stop();
       await ingest.close();
       await planner.close();
+      // A failed save costs the next start a full load, nothing else.
+      await search.saveSnapshots().catch((err: unknown) => log(`index snapshot not saved: ${err instanceof Error ? err.message : String(err)}`));
       await store.close();
     },
   };
@@ -232,4 +239,13 @@ export async function openStore(config: Config, background = false): Promise<Sto
   if (!config.databaseUrl) return openSqliteStore(config.dbFile, { synchronous: config.synchronous, backgroundCheckpoints: background });
   const { openPostgresStore } = await import("./store/postgres/index.ts");
   return openPostgresStore(config.databaseUrl);
+}
+
+/** Index snapshots as one file per workspace in `dir`, replaced atomically. */
+function indexSnapshotFiles(dir: string): IndexSnapshots {
+  const fileOf = (workspaceId: string) => join(dir, `${workspaceId}.idx`);
+  return {
+    read: (workspaceId) => readFile(fileOf(workspaceId)).catch(() => null),
+    write: (workspaceId, parts) => writeFileAtomic(fileOf(workspaceId), parts),
+  };
 }

@@ -22,7 +22,8 @@ const t4 = performance.now();
 await rt.runtime.memory.recall(rt.workspaceId, { query: `${query} once more`, k: 10, mode: "hybrid" });
 const t5 = performance.now();
 const loaded = memorySnapshot();
-await rt.runtime.close();
+const restored = rt.runtime.search.stats().restored > 0;
+await rt.runtime.close(); // saves the indexes: the next fresh process reads them back
 
 await reply({
   type: "cold-start",
@@ -35,5 +36,6 @@ await reply({
   warmRecallMs: round(t5 - t4, 2),
   memoryBaseline: baseline,
   memoryLoaded: loaded,
+  restored,
 });
 process.disconnect();

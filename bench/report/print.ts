@@ -91,8 +91,8 @@ function sizeSection(s: SizeResults): string[] {
     "",
     renderTable(
       ["cold start (fresh process)", "embedder ms", "open ms", "1st lexical ms", "1st hybrid ms", "to 1st recall ms", "RSS MB", "heap MB", "external MB", "baseline RSS"],
-      [s.coldStart.glove, s.coldStart.none].map((x) => [
-        `embedder ${x.embedder}`,
+      [s.coldStart.glove, s.coldStart.none, ...(s.coldStart.restart ? [s.coldStart.restart] : [])].map((x) => [
+        `embedder ${x.embedder}${x.restored ? ", from the saved indexes" : ""}`,
         x.embedderLoadMs,
         x.openMs,
         x.firstLexicalRecallMs,

@@ -21,7 +21,8 @@ export interface SizeResults {
   ingest: { none: SizedIngest; glove: SizedIngest };
   /** After ingest (runtime closed, WAL checkpointed), before the contention test adds documents. */
   db: { none: DbSize; glove: DbSize };
-  coldStart: { glove: ColdStartResult; none: ColdStartResult };
+  /** glove and none read every row; restart is glove again, reading the indexes the first saved. */
+  coldStart: { glove: ColdStartResult; none: ColdStartResult; restart?: ColdStartResult };
   recall: RecallResult[];
   pack: PackResult;
   /** Hybrid recall with every cognitive layer on / off, and each layer's time per recall. */

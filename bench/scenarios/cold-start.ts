@@ -16,6 +16,8 @@ export interface ColdStartResult {
   warmRecallMs: number;
   memoryBaseline: MemorySnapshot;
   memoryLoaded: MemorySnapshot;
+  /** The indexes came from a saved snapshot (SMRITI_INDEX_SNAPSHOTS) rather than from every row. */
+  restored: boolean;
 }
 
 export function benchColdStart(dataDir: string, embedder: "glove" | "none", query: string): Promise<ColdStartResult> {

@@ -13,9 +13,9 @@ export interface Metrics {
 }
 
 /** The search indexes' size and (re)loads (SearchEngine.stats). */
-export type IndexStatsOf = () => { workspaces: number; bytes: number; loads: number; loadSeconds: number; evictions: number };
+export type IndexStatsOf = () => { workspaces: number; bytes: number; loads: number; loadSeconds: number; evictions: number; restored: number };
 
-export function createMetrics(layerTotals: LayerTotals, indexStats: IndexStatsOf = () => ({ workspaces: 0, bytes: 0, loads: 0, loadSeconds: 0, evictions: 0 })): Metrics {
+export function createMetrics(layerTotals: LayerTotals, indexStats: IndexStatsOf = () => ({ workspaces: 0, bytes: 0, loads: 0, loadSeconds: 0, evictions: 0, restored: 0 })): Metrics {
   const registry = new Registry();
   // Read when scraped: one gauge per figure, so a replica's memory budget (SMRITI_INDEX_MEMORY_MB) can be watched.
   const gauges = [
@@ -24,6 +24,7 @@ export function createMetrics(layerTotals: LayerTotals, indexStats: IndexStatsOf
     ["smriti_search_index_loads", "Workspace index loads since start (first use, or again after an eviction).", "loads"],
     ["smriti_search_index_load_seconds", "Seconds spent loading workspace indexes since start.", "loadSeconds"],
     ["smriti_search_index_evictions", "Workspace indexes dropped to stay within SMRITI_INDEX_MEMORY_MB since start.", "evictions"],
+    ["smriti_search_index_restored", "Workspace index loads that read a saved snapshot (SMRITI_INDEX_SNAPSHOTS) instead of every row.", "restored"],
   ] as const;
   for (const [name, help, field] of gauges)
     new Gauge({

@@ -13,6 +13,24 @@ interface Postings {
   df: number;
 }
 
+/** Everything an index holds, as saved (snapshot.ts): its counts, its terms by id, and its arrays trimmed to use. */
+export interface Bm25State {
+  counts: { slots: number; live: number; totalLength: number; deadPostings: number };
+  terms: string[];
+  arrays: {
+    ids: Int32Array;
+    lengths: Float32Array;
+    termStart: Int32Array;
+    termCount: Int32Array;
+    arena: Int32Array;
+    /** Every term's postings back to back, in term id order. */
+    postingDocs: Int32Array;
+    postingTfs: Uint16Array;
+    postingLength: Int32Array;
+    postingDf: Int32Array;
+  };
+}
+
 /** Documents are identified by caller ids (e.g. chunk row ids); internally by dense slots. */
 export class Bm25Index {
   private readonly termIds = new Map<string, number>();
@@ -40,6 +58,74 @@ export class Bm25Index {
 
   get size(): number {
     return this.live;
+  }
+
+  /**
+   * Everything the index holds, to be saved. Removed documents leave no trace in it: their postings and term lists are
+   * compacted away first, and terms no live document has are left out (ids renumbered in order, so lists stay sorted).
+   */
+  state(): Bm25State {
+    if (this.deadPostings > 0) this.compact();
+    const renumbered = new Int32Array(this.postings.length).fill(-1);
+    const terms: string[] = [];
+    for (const [term, t] of this.termIds) if (this.postings[t]!.length > 0) renumbered[t] = terms.push(term) - 1;
+    let total = 0;
+    for (const p of this.postings) total += p.length;
+    const postingDocs = new Int32Array(total);
+    const postingTfs = new Uint16Array(total);
+    const postingLength = new Int32Array(terms.length);
+    const postingDf = new Int32Array(terms.length);
+    let at = 0;
+    this.postings.forEach((p, t) => {
+      if (renumbered[t]! < 0) return;
+      postingDocs.set(p.docs.subarray(0, p.length), at);
+      postingTfs.set(p.tfs.subarray(0, p.length), at);
+      at += p.length;
+      postingLength[renumbered[t]!] = p.length;
+      postingDf[renumbered[t]!] = p.df;
+    });
+    const arena = this.terms.slice(0, this.termsUsed).map((t) => renumbered[t]!);
+    const n = this.slots;
+    return {
+      counts: { slots: n, live: this.live, totalLength: this.totalLength, deadPostings: 0 },
+      terms,
+      arrays: { ids: this.ids.slice(0, n), lengths: this.lengths.slice(0, n), termStart: this.termStart.slice(0, n), termCount: this.termCount.slice(0, n), arena, postingDocs, postingTfs, postingLength, postingDf },
+    };
+  }
+
+  /** The index a state() was taken from, exactly (further adds and removes work as on the original). */
+  static fromState(s: Bm25State): Bm25Index {
+    const index = new Bm25Index();
+    const { ids, lengths, termStart, termCount, arena, postingDocs, postingTfs, postingLength, postingDf } = s.arrays;
+    if (s.terms.length !== postingLength.length || postingDf.length !== postingLength.length) throw new Error("bm25 state: term counts disagree");
+    let at = 0;
+    s.terms.forEach((term, t) => {
+      const length = postingLength[t]!;
+      const capacity = Math.max(4, length);
+      const docs = new Int32Array(capacity);
+      docs.set(postingDocs.subarray(at, at + length));
+      const tfs = new Uint16Array(capacity);
+      tfs.set(postingTfs.subarray(at, at + length));
+      at += length;
+      index.termIds.set(term, t);
+      index.postings.push({ docs, tfs, length, df: postingDf[t]! });
+    });
+    if (at !== postingDocs.length) throw new Error("bm25 state: postings disagree");
+    const n = s.counts.slots;
+    index.ensureSlots(n);
+    index.ids.set(ids);
+    index.lengths.set(lengths);
+    index.termStart.set(termStart);
+    index.termCount.set(termCount);
+    index.reserveTerms(arena.length);
+    index.terms.set(arena);
+    index.termsUsed = arena.length;
+    for (let slot = 0; slot < n; slot++) if (termCount[slot]! >= 0) index.slotOf.set(ids[slot]!, slot);
+    index.slots = n;
+    index.live = s.counts.live;
+    index.totalLength = s.counts.totalLength;
+    index.deadPostings = s.counts.deadPostings;
+    return index;
   }
 
   /** Bytes held, estimated: typed arrays exactly, each map entry and postings object at V8's usual ~80 bytes. */

@@ -1,6 +1,8 @@
 // The search engine: per-workspace in-memory indexes fed by any store's SearchFeed, kept current by its change log.
+import type { IndexSnapshots } from "../ports/index-snapshots.ts";
 import type { ChunkChange, Page, SearchFeed } from "../ports/search-feed.ts";
 import { runSearch, type SearchRequest, type SearchResult } from "./request.ts";
+import { pack, unpack } from "./snapshot.ts";
 import { VectorIndex } from "./vector-index.ts";
 import { WorkspaceIndex } from "./workspace-index.ts";
 
@@ -21,6 +23,8 @@ export interface IndexStats {
   loads: number;
   loadSeconds: number;
   evictions: number;
+  /** Loads that read a saved snapshot instead of every row. */
+  restored: number;
 }
 
 export interface EngineOptions {
@@ -29,6 +33,19 @@ export interface EngineOptions {
    * dropped after a load; the next search of one loads it again from the store.
    */
   budgetBytes?: number;
+  /** Where loaded indexes are saved (saveSnapshots) and read back on the next load; without it every load reads every row. */
+  snapshots?: IndexSnapshots | undefined;
+}
+
+/** Bumped whenever what a snapshot holds changes: an older one is rebuilt from the rows. */
+const SNAPSHOT_VERSION = 1;
+
+/** What a snapshot says about the history it reflects: every change up to `seq`, the last of which was `last`. */
+interface SnapshotMark {
+  version: number;
+  workspaceId: string;
+  seq: number;
+  last: { chunkId: number; removed: boolean } | null;
 }
 
 export class SearchEngine {
@@ -37,7 +54,9 @@ export class SearchEngine {
   private marker: number | null = null;
   private lastSeq = 0;
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly counts = { loads: 0, loadSeconds: 0, evictions: 0 };
+  private readonly counts = { loads: 0, loadSeconds: 0, evictions: 0, restored: 0 };
+  /** Per workspace, what its saved snapshot holds (the change seq and how many vector indexes): saving again is skipped while both stand. */
+  private readonly saved = new Map<string, { seq: number; vectors: number }>();
 
   constructor(
     private readonly feed: SearchFeed,
@@ -128,14 +147,64 @@ export class SearchEngine {
     this.marker = marker;
   }
 
-  /** Loads a workspace page by page, then replays what changed meanwhile (idempotently: a page may already hold it). */
+  /**
+   * Loads a workspace from its snapshot, or page by page, then replays what changed after (idempotently: a page may
+   * already hold a change, and replaying the log in order ends where it ends).
+   */
   private async load(workspaceId: string): Promise<WorkspaceIndex> {
-    const index = new WorkspaceIndex();
-    await eachPage((cursor) => this.feed.indexedChunks(workspaceId, cursor, PAGE), (chunk) => index.add(chunk));
-    const { changes, vectors } = await this.pending(workspaceId, []);
+    const restored = await this.restore(workspaceId);
+    const index = restored?.index ?? new WorkspaceIndex();
+    if (!restored) await eachPage((cursor) => this.feed.indexedChunks(workspaceId, cursor, PAGE), (chunk) => index.add(chunk));
+    const { changes, vectors } = await this.pending(workspaceId, [...index.vectors.keys()], restored?.seq);
     for (const change of changes) this.apply(index, change, vectors);
     this.workspaces.set(workspaceId, index);
     return index;
+  }
+
+  /** The workspace's saved indexes, when there is a snapshot, it is intact, and it is of this store's history. */
+  private async restore(workspaceId: string): Promise<{ index: WorkspaceIndex; seq: number } | null> {
+    const bytes = await this.opts.snapshots?.read(workspaceId).catch(() => null);
+    const packed = bytes ? unpack(bytes) : null;
+    if (!packed) return null;
+    const mark = packed.header as unknown as SnapshotMark;
+    if (mark.version !== SNAPSHOT_VERSION || mark.workspaceId !== workspaceId || !(await this.sameHistory(mark))) return null;
+    try {
+      const index = WorkspaceIndex.fromPacked(packed);
+      this.saved.set(workspaceId, { seq: mark.seq, vectors: index.vectors.size });
+      this.counts.restored++;
+      return { index, seq: mark.seq };
+    } catch {
+      return null; // parts that do not fit together: rebuild from the rows
+    }
+  }
+
+  /** The store's log still holds the snapshot's last change at its seq (a store restored from an older backup does not). */
+  private async sameHistory(mark: SnapshotMark): Promise<boolean> {
+    if (mark.seq > (await this.feed.latestChange())) return false;
+    if (mark.seq === 0) return mark.last === null;
+    const [at] = await this.feed.changesSince(mark.seq - 1, 1);
+    return at?.seq === mark.seq && at.chunkId === mark.last?.chunkId && at.removed === mark.last.removed;
+  }
+
+  /** Saves each loaded workspace whose indexes moved past their saved snapshot (a shutdown calls it). */
+  async saveSnapshots(): Promise<void> {
+    const snapshots = this.opts.snapshots;
+    if (!snapshots) return;
+    const run = this.queue.then(async () => {
+      if (this.workspaces.size === 0) return;
+      await this.catchUp();
+      const [last] = this.lastSeq > 0 ? await this.feed.changesSince(this.lastSeq - 1, 1) : [];
+      const mark: Omit<SnapshotMark, "workspaceId"> = { version: SNAPSHOT_VERSION, seq: this.lastSeq, last: last ? { chunkId: last.chunkId, removed: last.removed } : null };
+      for (const [workspaceId, index] of this.workspaces) {
+        const saved = this.saved.get(workspaceId);
+        if (saved?.seq === mark.seq && saved.vectors === index.vectors.size) continue;
+        const { header, arrays } = index.toPacked();
+        await snapshots.write(workspaceId, pack({ header: { ...header, ...mark, workspaceId }, arrays }));
+        this.saved.set(workspaceId, { seq: mark.seq, vectors: index.vectors.size });
+      }
+    });
+    this.queue = run.catch(() => {});
+    return run;
   }
 
   /** Loads one embedder's vectors of a workspace; searches see the index only once it is whole and caught up. */
@@ -147,9 +216,9 @@ export class SearchEngine {
     for (const change of changes) this.apply(index, change, vectors);
   }
 
-  /** This workspace's changes after the engine's last seq (what committed while pages were read), with their vectors. */
-  private async pending(workspaceId: string, embedderIds: readonly string[]) {
-    const changes = (await this.changesSince(this.lastSeq)).filter((c) => c.workspaceId === workspaceId);
+  /** This workspace's changes after `after` (the engine's last seq: what committed while pages were read), with their vectors. */
+  private async pending(workspaceId: string, embedderIds: readonly string[], after = this.lastSeq) {
+    const changes = (await this.changesSince(after)).filter((c) => c.workspaceId === workspaceId);
     return { changes, vectors: await this.vectorsOf(changes, () => embedderIds) };
   }
 

@@ -7,6 +7,13 @@ import { ENTRY_BYTES } from "./bm25.ts";
 const EXACT_LIMIT = 20_000;
 const MEAN_SAMPLE = 1_024;
 
+/** Everything a vector index holds, as saved (snapshot.ts), arrays trimmed to the slots in use. */
+export interface VectorState {
+  dimensions: number;
+  slots: number;
+  arrays: { data: Int8Array; scales: Float32Array; codes: Uint32Array; ids: Int32Array; alive: Uint8Array; mean: Float32Array | null };
+}
+
 export class VectorIndex {
   private data: Int8Array;
   private scales: Float32Array;
@@ -34,6 +41,29 @@ export class VectorIndex {
 
   get size(): number {
     return this.slotOf.size;
+  }
+
+  state(): VectorState {
+    const n = this.slots;
+    const d = this.dimensions;
+    const arrays = { data: this.data.slice(0, n * d), scales: this.scales.slice(0, n), codes: this.codes.slice(0, n * this.words), ids: this.ids.slice(0, n), alive: this.alive.slice(0, n) };
+    return { dimensions: d, slots: n, arrays: { ...arrays, mean: this.mean?.slice() ?? null } };
+  }
+
+  /** The index a state() was taken from, exactly. */
+  static fromState(s: VectorState, spare = 1024): VectorIndex {
+    const index = new VectorIndex(s.dimensions, s.slots + spare);
+    const { data, scales, codes, ids, alive, mean } = s.arrays;
+    if (data.length !== s.slots * s.dimensions || ids.length !== s.slots || codes.length !== s.slots * index.words) throw new Error("vector state: sizes disagree");
+    index.data.set(data);
+    index.scales.set(scales);
+    index.codes.set(codes);
+    index.ids.set(ids);
+    index.alive.set(alive);
+    index.slots = s.slots;
+    index.mean = mean;
+    for (let slot = 0; slot < s.slots; slot++) if (alive[slot]) index.slotOf.set(ids[slot]!, slot);
+    return index;
   }
 
   /** Bytes held, estimated (see Bm25Index.approxBytes). */

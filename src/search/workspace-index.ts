@@ -1,8 +1,9 @@
 // One workspace's in-memory indexes: BM25 over every chunk, a vector index per embedder, and the metadata filters read.
 import type { IndexedChunk } from "../ports/search-feed.ts";
-import { Bm25Index, ENTRY_BYTES } from "./bm25.ts";
+import { Bm25Index, ENTRY_BYTES, type Bm25State } from "./bm25.ts";
+import type { Packed, Typed } from "./snapshot.ts";
 import type { ChunkFilter } from "./types.ts";
-import type { VectorIndex } from "./vector-index.ts";
+import { VectorIndex, type VectorState } from "./vector-index.ts";
 
 interface ChunkMeta {
   sourcePath: string;
@@ -10,7 +11,8 @@ interface ChunkMeta {
 }
 
 export class WorkspaceIndex {
-  readonly bm25 = new Bm25Index();
+  constructor(readonly bm25 = new Bm25Index()) {}
+
   readonly meta = new Map<number, ChunkMeta>();
   /** Loaded vector indexes by embedder id. */
   readonly vectors = new Map<string, VectorIndex>();
@@ -22,6 +24,78 @@ export class WorkspaceIndex {
     let vectors = 0;
     for (const v of this.vectors.values()) vectors += v.approxBytes();
     return this.bm25.approxBytes() + vectors + (this.meta.size + this.paths.size) * ENTRY_BYTES;
+  }
+
+  /** The whole index as a header and arrays (snapshot.ts): BM25, metadata, and each loaded vector index. */
+  toPacked(): Packed {
+    const bm25 = this.bm25.state();
+    const paths = [...this.paths.keys()];
+    const pathId = new Map(paths.map((p, i) => [p, i]));
+    const ids = new Float64Array(this.meta.size);
+    const pathOf = new Int32Array(this.meta.size);
+    const authoredAt = new Float64Array(this.meta.size);
+    let i = 0;
+    for (const [id, m] of this.meta) {
+      ids[i] = id;
+      pathOf[i] = pathId.get(m.sourcePath)!;
+      authoredAt[i++] = m.authoredAt;
+    }
+    const arrays: Record<string, Typed> = { "meta.ids": ids, "meta.path": pathOf, "meta.authoredAt": authoredAt };
+    for (const [name, a] of Object.entries(bm25.arrays)) arrays[`bm25.${name}`] = a;
+    const vectors = [...this.vectors].map(([embedderId, v], n) => {
+      const { arrays: va, ...rest } = v.state();
+      for (const [name, a] of Object.entries(va)) if (a) arrays[`vec${n}.${name}`] = a;
+      return { embedderId, ...rest, mean: va.mean !== null };
+    });
+    return { header: { bm25: bm25.counts, terms: bm25.terms, paths, vectors }, arrays };
+  }
+
+  /** The index toPacked() was taken from; throws when the parts do not fit together. */
+  static fromPacked({ header, arrays }: Packed): WorkspaceIndex {
+    const h = header as { bm25: Bm25State["counts"]; terms: string[]; paths: string[]; vectors: { embedderId: string; dimensions: number; slots: number; mean: boolean }[] };
+    const take = <T extends Typed>(name: string, type: new (n: number) => T): T => {
+      const a = arrays[name];
+      if (!(a instanceof type)) throw new Error(`index snapshot: ${name} missing or of the wrong type`);
+      return a;
+    };
+    const bm25 = Bm25Index.fromState({
+      counts: h.bm25,
+      terms: h.terms,
+      arrays: {
+        ids: take("bm25.ids", Int32Array),
+        lengths: take("bm25.lengths", Float32Array),
+        termStart: take("bm25.termStart", Int32Array),
+        termCount: take("bm25.termCount", Int32Array),
+        arena: take("bm25.arena", Int32Array),
+        postingDocs: take("bm25.postingDocs", Int32Array),
+        postingTfs: take("bm25.postingTfs", Uint16Array),
+        postingLength: take("bm25.postingLength", Int32Array),
+        postingDf: take("bm25.postingDf", Int32Array),
+      },
+    });
+    const index = new WorkspaceIndex(bm25);
+    const ids = take("meta.ids", Float64Array);
+    const pathOf = take("meta.path", Int32Array);
+    const authoredAt = take("meta.authoredAt", Float64Array);
+    for (const p of h.paths) index.paths.set(p, p);
+    for (let i = 0; i < ids.length; i++) index.meta.set(ids[i]!, { sourcePath: h.paths[pathOf[i]!]!, authoredAt: authoredAt[i]! });
+    if (index.meta.size !== bm25.size) throw new Error("index snapshot: metadata and BM25 disagree");
+    h.vectors.forEach((v, n) => {
+      const state: VectorState = {
+        dimensions: v.dimensions,
+        slots: v.slots,
+        arrays: {
+          data: take(`vec${n}.data`, Int8Array),
+          scales: take(`vec${n}.scales`, Float32Array),
+          codes: take(`vec${n}.codes`, Uint32Array),
+          ids: take(`vec${n}.ids`, Int32Array),
+          alive: take(`vec${n}.alive`, Uint8Array),
+          mean: v.mean ? take(`vec${n}.mean`, Float32Array) : null,
+        },
+      };
+      index.vectors.set(v.embedderId, VectorIndex.fromState(state));
+    });
+    return index;
   }
 
   /** Adds a chunk once (a change replayed twice, or one a page load already saw, changes nothing). */

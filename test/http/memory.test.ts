@@ -329,6 +329,8 @@ describe("atomic replace, seen by concurrent readers", () => {
     const version = (tag: string, n: number) =>
       `# Doc\n\n` + Array.from({ length: n }, (_, i) => `## S${i}\n\nSection ${i} of the ${tag} edition mentions ${tag} and the shared word lighthouse.\n`).join("\n");
     await ingest("doc.md", version("aardvark", 400));
+    // The index loaded first (its load may await a saved snapshot's read): the readers below start on the old version.
+    expect((await recall({ query: "lighthouse aardvark", k: 1 })).hits).toHaveLength(1);
     let done = false;
     const writing = svc.post("/v1/memory/ingest", { source_path: "doc.md", content: version("zebu", 600) }).then((r) => {
       done = true;
