@@ -42,7 +42,7 @@ export function pack({ header, arrays }: Packed): Uint8Array[] {
   return [head, body, hash];
 }
 
-/** The header and arrays (copies that own their memory), or null when the bytes are not a whole, intact file. */
+/** The header and arrays (views over `bytes` where aligned), or null when the bytes are not a whole, intact file. */
 export function unpack(bytes: Uint8Array): Packed | null {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buf.length < 12 + HASH_BYTES || buf.toString("latin1", 0, 8) !== MAGIC) return null;
@@ -57,10 +57,14 @@ export function unpack(bytes: Uint8Array): Packed | null {
     const start = bodyStart + p.offset;
     const bytesOf = p.length * Type.BYTES_PER_ELEMENT;
     if (start + bytesOf > end) return null;
-    // A copy: aligned for its type whatever the file buffer's offset, and the file's memory can go.
-    const copy = new Uint8Array(bytesOf);
-    copy.set(buf.subarray(start, start + bytesOf));
-    arrays[name] = new Type(copy.buffer);
+    // A view where the bytes sit aligned for the type (a file read whole is), else a copy that is.
+    const at = buf.byteOffset + start;
+    if (at % Type.BYTES_PER_ELEMENT === 0) arrays[name] = new Type(buf.buffer as ArrayBuffer, at, p.length);
+    else {
+      const copy = new Uint8Array(bytesOf);
+      copy.set(buf.subarray(start, start + bytesOf));
+      arrays[name] = new Type(copy.buffer);
+    }
   }
   return { header, arrays };
 }

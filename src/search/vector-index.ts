@@ -61,7 +61,7 @@ export class VectorIndex {
     index.ids.set(ids);
     index.alive.set(alive);
     index.slots = s.slots;
-    index.mean = mean;
+    index.mean = mean?.slice() ?? null; // a copy: the state may be a view over a whole file
     for (let slot = 0; slot < s.slots; slot++) if (alive[slot]) index.slotOf.set(ids[slot]!, slot);
     return index;
   }
