@@ -20,8 +20,11 @@ export const HEAD_CAP = 50;
 
 /** The head a layer should look at: the items the operation uses plus as many again (what a demotion can bring up), at most HEAD_CAP. */
 export function headSize(e: EvidenceState): number {
-  return Math.min(e.items.length, e.need * 2, HEAD_CAP);
+  return Math.min(e.items.length, headBound(e.need));
 }
+
+/** The head's size when there are items enough. */
+export const headBound = (need: number) => Math.min(need * 2, HEAD_CAP);
 
 /** Applies per-index deltas to the head and re-ranks; returns the state unchanged when nothing moved. */
 export function adjustHead(e: EvidenceState, deltaOf: (item: Evidence, i: number) => { delta: number; flag?: string } | null): EvidenceState {

@@ -6,10 +6,10 @@ import type { Candidate, Mode, RetrievalQuery } from "../search/types.ts";
 import type { CounterRegistry } from "./counters.ts";
 import { withSwitches, type CognitiveConfig, type LayerSwitches } from "./params.ts";
 import type { TraceStep } from "../contract/cognitive.ts";
+import { headBound } from "./evidence.ts";
+import type { AnswerState, EvidenceState, Layer, LayerContext, Op, QueryState } from "./types.ts";
 
 type Stage = TraceStep["stage"];
-import { HEAD_CAP } from "./evidence.ts";
-import type { AnswerState, EvidenceState, Layer, LayerContext, Op, QueryState } from "./types.ts";
 
 export interface ThinkInput {
   op: Op;
@@ -104,7 +104,7 @@ export class CognitivePipeline {
     const items = found.candidates.map((candidate) => ({ candidate, chunk: found.chunks.get(candidate.id)!, score: candidate.score, flags: [] as string[] }));
     let e: EvidenceState = { query: thought.query, items, need: opts.need, diversity: opts.diversity, droppedDuplicates: 0 };
     // Ties keep the fetched items first (the sorts are stable and they came first), hence >=.
-    const head = Math.min(opts.need * 2, HEAD_CAP);
+    const head = headBound(opts.need);
     const covered = () => floor === -Infinity || e.items.filter((i) => i.score >= floor).length >= head;
     for (const layer of this.layers) {
       if (!layer.weigh) continue;
