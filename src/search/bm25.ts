@@ -228,7 +228,10 @@ export class Bm25Index {
         }
       }
       // The k-th partial score only bounds what unseen documents must beat; computing it pays off once it can prune.
-      if (remaining[i + 1]! < best) threshold = this.kthScore(seen, k, accept);
+      if (remaining[i + 1]! < best) {
+        threshold = this.kthScore(seen, k, accept);
+        if (remaining[i + 1]! < threshold) seen = this.dropHopeless(seen, remaining[i + 1]!, threshold);
+      }
     }
     const top = new TopK(k);
     for (let t = 0; t < seen; t++) {
@@ -243,6 +246,21 @@ export class Bm25Index {
 
   private termScore(w: number, tf: number, slot: number, avg: number): number {
     return (w * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * this.lengths[slot]!) / avg));
+  }
+
+  /**
+   * Drops the touched documents that cannot reach `threshold` even with every remaining term (`rest`): the k-th score
+   * only grows, so none of them can be in the top k, and the remaining terms then look up only those that still can.
+   * Returns how many stay touched.
+   */
+  private dropHopeless(seen: number, rest: number, threshold: number): number {
+    let kept = 0;
+    for (let t = 0; t < seen; t++) {
+      const slot = this.touched[t]!;
+      if (this.acc[slot]! + rest >= threshold) this.touched[kept++] = slot;
+      else this.acc[slot] = 0;
+    }
+    return kept;
   }
 
   /** The k-th best accumulated score among the first `seen` touched documents that are admitted (0 while fewer than k). */
