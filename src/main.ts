@@ -1,6 +1,6 @@
 // The composition root: picks concrete adapters from configuration and wires the services.
 import { availableParallelism } from "node:os";
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Config } from "./config.ts";
 import { VERSION } from "./version.ts";
@@ -247,5 +247,6 @@ function indexSnapshotFiles(dir: string): IndexSnapshots {
   return {
     read: (workspaceId) => readFile(fileOf(workspaceId)).catch(() => null),
     write: (workspaceId, parts) => writeFileAtomic(fileOf(workspaceId), parts),
+    remove: (workspaceId) => rm(fileOf(workspaceId), { force: true }),
   };
 }

@@ -5,4 +5,6 @@ export interface IndexSnapshots {
   read(workspaceId: string): Promise<Uint8Array | null>;
   /** Replaces the workspace's snapshot with these parts, all or nothing. */
   write(workspaceId: string, parts: readonly Uint8Array[]): Promise<void>;
+  /** Deletes the workspace's snapshot, if there is one. */
+  remove(workspaceId: string): Promise<void>;
 }

@@ -57,6 +57,8 @@ export class SearchEngine {
   private readonly counts = { loads: 0, loadSeconds: 0, evictions: 0, restored: 0 };
   /** Per workspace, what its saved snapshot holds (the change seq and how many vector indexes): saving again is skipped while both stand. */
   private readonly saved = new Map<string, { seq: number; vectors: number }>();
+  /** Workspaces whose saved snapshot still holds something removed since: deleted after the changes are applied. */
+  private readonly outdated = new Set<string>();
 
   constructor(
     private readonly feed: SearchFeed,
@@ -142,6 +144,7 @@ export class SearchEngine {
       const changes = await this.changesSince(this.lastSeq);
       const vectors = await this.vectorsOf(changes, (ws) => this.workspaces.get(ws)?.vectors.keys() ?? []);
       for (const change of changes) this.apply(this.workspaces.get(change.workspaceId), change, vectors);
+      await this.dropOutdated();
       this.lastSeq = changes.at(-1)?.seq ?? this.lastSeq;
     }
     this.marker = marker;
@@ -157,6 +160,7 @@ export class SearchEngine {
     if (!restored) await eachPage((cursor) => this.feed.indexedChunks(workspaceId, cursor, PAGE), (chunk) => index.add(chunk));
     const { changes, vectors } = await this.pending(workspaceId, [...index.vectors.keys()], restored?.seq);
     for (const change of changes) this.apply(index, change, vectors);
+    await this.dropOutdated();
     this.workspaces.set(workspaceId, index);
     return index;
   }
@@ -184,6 +188,22 @@ export class SearchEngine {
     if (mark.seq === 0) return mark.last === null;
     const [at] = await this.feed.changesSince(mark.seq - 1, 1);
     return at?.seq === mark.seq && at.chunkId === mark.last?.chunkId && at.removed === mark.last.removed;
+  }
+
+  /**
+   * Deletes the workspace's saved snapshot: after a removal (a forget, a replaced document) nothing of the removed
+   * text stays on disk in it. The next save writes one without it.
+   */
+  async dropSnapshot(workspaceId: string): Promise<void> {
+    this.saved.delete(workspaceId);
+    await this.opts.snapshots?.remove(workspaceId);
+  }
+
+  private async dropOutdated(): Promise<void> {
+    for (const workspaceId of this.outdated) {
+      this.outdated.delete(workspaceId);
+      await this.dropSnapshot(workspaceId).catch(() => {}); // not deleted: the next save replaces it
+    }
   }
 
   /** Saves each loaded workspace whose indexes moved past their saved snapshot (a shutdown calls it). */
@@ -214,6 +234,7 @@ export class SearchEngine {
     const { changes, vectors } = await this.pending(workspaceId, [embedderId]);
     index.vectors.set(embedderId, loaded);
     for (const change of changes) this.apply(index, change, vectors);
+    await this.dropOutdated();
   }
 
   /** This workspace's changes after `after` (the engine's last seq: what committed while pages were read), with their vectors. */
@@ -249,7 +270,10 @@ export class SearchEngine {
 
   private apply(index: WorkspaceIndex | undefined, change: ChunkChange, vectors: Map<string, Map<string, Float32Array>>): void {
     if (!index) return;
-    if (change.removed) return index.remove(change.chunkId);
+    if (change.removed) {
+      if (this.saved.has(change.workspaceId)) this.outdated.add(change.workspaceId);
+      return index.remove(change.chunkId);
+    }
     if (!change.chunk) return; // added, then removed again later in the log
     index.add(change.chunk);
     for (const [embedderId, vectorIndex] of index.vectors) {

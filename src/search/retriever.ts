@@ -81,6 +81,11 @@ export class Retriever {
     }
   }
 
+  /** Deletes the workspace's saved index snapshot, so a forget leaves nothing of what it removed on disk there. */
+  dropSnapshot(workspaceId: string): Promise<void> {
+    return this.search.dropSnapshot(workspaceId);
+  }
+
   /** Query embeddings are cached (bounded) because agents repeat queries. */
   private async queryVector(query: string): Promise<Float32Array | null> {
     if (!this.embedder) return null;

@@ -1,6 +1,6 @@
 // Index snapshots: a runtime saves its loaded indexes when it closes, and the next one reads them back and replays the
 // change log after them. Recall must answer exactly as a runtime that loads every row, whatever happened in between.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadGloveEmbedder } from "../../src/embed/glove.ts";
@@ -72,20 +72,53 @@ describe("index snapshots", () => {
     }
   });
 
-  it("keeps nothing of a forgotten document: its terms are not in the next snapshot", async () => {
-    const svc = await open();
+  it("keeps nothing of a forgotten document: the forget deletes the snapshot, and the next one lacks its terms", async () => {
+    const first = await open();
     try {
-      expect((await svc.post("/v1/memory/ingest", { source_path: "secret.md", content: "The vault code is xylophonequartz." })).status).toBe(200);
-      const found = (await (await svc.post("/v1/memory/recall", { query: "xylophonequartz", k: 1 })).json()) as { hits: unknown[] };
-      expect(found.hits).toHaveLength(1);
-      expect((await svc.post("/v1/memory/forget", { source_path: "secret.md" })).status).toBe(200);
+      expect((await first.post("/v1/memory/ingest", { source_path: "secret.md", content: "The vault code is xylophonequartz." })).status).toBe(200);
+      expect(((await (await first.post("/v1/memory/recall", { query: "xylophonequartz", k: 1 })).json()) as { hits: unknown[] }).hits).toHaveLength(1);
     } finally {
-      await svc.runtime.close();
+      await first.runtime.close();
+    }
+    expect(readFileSync(snapshotFile()).includes("xylophon")).toBe(true); // saved with the secret in it
+    // A process that has not loaded the index forgets it (as `smriti forget` does): the snapshot goes at once.
+    const forgetting = await open();
+    try {
+      expect((await forgetting.post("/v1/memory/forget", { source_path: "secret.md" })).status).toBe(200);
+      expect(existsSync(join(dataDir, "index"))).toBe(true);
+      expect(readdirSync(join(dataDir, "index")).filter((f) => f.endsWith(".idx"))).toEqual([]);
+    } finally {
+      await forgetting.runtime.close();
+    }
+    // The next process reads every row and saves a snapshot without the forgotten terms.
+    const next = await open();
+    try {
+      expect(await answers(next)).toEqual(await fromRows());
+      expect(next.runtime.search.stats().restored).toBe(0);
+    } finally {
+      await next.runtime.close();
     }
     const saved = readFileSync(snapshotFile());
     expect(unpack(saved)).not.toBeNull();
     expect(saved.includes("xylophon")).toBe(false);
     expect(saved.includes("dashboard")).toBe(true); // what remains is still there
+  });
+
+  it("a process with the index loaded deletes its snapshot when it applies a removal made elsewhere", async () => {
+    const loaded = await open();
+    try {
+      await answers(loaded); // restored from the snapshot
+      expect(loaded.runtime.search.stats().restored).toBe(1);
+      const other = await open({ SMRITI_INDEX_SNAPSHOTS: "0" }); // another process: its forget does not touch the file
+      expect((await other.post("/v1/memory/forget", { source_path: "storage/5.md" })).status).toBe(200);
+      await other.runtime.close();
+      expect(existsSync(snapshotFile())).toBe(true);
+      await answers(loaded); // catches up on the removal
+      expect(readdirSync(join(dataDir, "index")).filter((f) => f.endsWith(".idx"))).toEqual([]);
+    } finally {
+      await loaded.runtime.close(); // saves a fresh one
+    }
+    expect(unpack(readFileSync(snapshotFile()))).not.toBeNull();
   });
 
   it("refuses a corrupt snapshot and one of another history, loading from the rows instead", async () => {

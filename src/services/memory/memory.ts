@@ -64,6 +64,8 @@ export class MemoryService {
     const removed = byPath ? await this.store.forgetSource(workspaceId, req.source_path, now, audit) : await this.store.forgetChunkHash(workspaceId, req.chunk_hash, now, audit);
     if (removed.length === 0 && !(await this.store.wasForgotten(workspaceId, byPath ? { sourcePath: req.source_path } : { chunkHash: req.chunk_hash })))
       throw new AppError("not_found", byPath ? `no source '${req.source_path}' in this workspace` : `no chunk ${req.chunk_hash} in this workspace`);
+    // The removal is committed: a snapshot that could not be deleted is replaced at the next save, the forget stands.
+    if (removed.length > 0) await this.retriever.dropSnapshot(workspaceId).catch(() => {});
     const removedSources = [];
     for (const path of new Set(removed.map((r) => r.sourcePath))) if (!(await this.store.getDocument(workspaceId, path))) removedSources.push(path);
     return {
