@@ -185,9 +185,15 @@ export class SearchEngine {
   /** The store's log still holds the snapshot's last change at its seq (a store restored from an older backup does not). */
   private async sameHistory(mark: SnapshotMark): Promise<boolean> {
     if (mark.seq > (await this.feed.latestChange())) return false;
-    if (mark.seq === 0) return mark.last === null;
-    const [at] = await this.feed.changesSince(mark.seq - 1, 1);
-    return at?.seq === mark.seq && at.chunkId === mark.last?.chunkId && at.removed === mark.last.removed;
+    const at = await this.changeAt(mark.seq);
+    return at === null ? mark.last === null : at.chunkId === mark.last?.chunkId && at.removed === mark.last.removed;
+  }
+
+  /** The change logged at `seq` (null for 0 or a seq with no change). */
+  private async changeAt(seq: number): Promise<ChunkChange | null> {
+    if (seq <= 0) return null;
+    const [at] = await this.feed.changesSince(seq - 1, 1);
+    return at?.seq === seq ? at : null;
   }
 
   /**
@@ -213,7 +219,7 @@ export class SearchEngine {
     const run = this.queue.then(async () => {
       if (this.workspaces.size === 0) return;
       await this.catchUp();
-      const [last] = this.lastSeq > 0 ? await this.feed.changesSince(this.lastSeq - 1, 1) : [];
+      const last = await this.changeAt(this.lastSeq);
       const mark: Omit<SnapshotMark, "workspaceId"> = { version: SNAPSHOT_VERSION, seq: this.lastSeq, last: last ? { chunkId: last.chunkId, removed: last.removed } : null };
       for (const [workspaceId, index] of this.workspaces) {
         const saved = this.saved.get(workspaceId);
