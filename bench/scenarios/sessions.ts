@@ -1,19 +1,36 @@
 // Chat sessions over HTTP with the extractive provider: time to the first token and to the turn's end, how many
 // events/s one SSE stream delivers, and what turns running back to back cost a recall client in another process.
 import type { ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { setTimeout as sleep } from "node:timers/promises";
 import { parseSse } from "../../src/client/sse.ts";
 import type { FullRuntime } from "../../src/main.ts";
 import type { BenchServer } from "../lib/server.ts";
 import { round, summarize, type LatencySummary } from "../lib/stats.ts";
 import { forkClient, isType, nextMessage } from "../workers/ipc.ts";
-import type { RecallClientSamples, TurnClientCommand, TurnClientReport } from "../workers/protocol.ts";
+import type { RecallClientSamples, SpinnerInit, TurnClientCommand, TurnClientReport } from "../workers/protocol.ts";
 
 export interface SessionsResult {
   firstToken: LatencySummary;
   turn: LatencySummary;
   eventsPerTurn: number;
   sse: { events: number; seconds: number; eventsPerSec: number };
-  recallCost: { idle: LatencySummary; duringTurns: LatencySummary; turns: number; p50Ratio: number };
+  recallCost: RecallCost;
+}
+
+/**
+ * Recall latency from another process, idle and while turns run back to back; and, as a control, while a process that
+ * does nothing but spin keeps as many cores busy as the turns did (their client and the server's share, both measured).
+ */
+export interface RecallCost {
+  idle: LatencySummary;
+  duringTurns: LatencySummary;
+  turns: number;
+  p50Ratio: number;
+  /** CPU the turns kept busy, in cores: the turn client's and what the server used beyond serving the recalls. */
+  turnCores: number;
+  duringSpin: LatencySummary;
+  spinP50Ratio: number;
 }
 
 /** Turns per session before a new one: the extractive provider reads its history every step. */
@@ -26,10 +43,19 @@ const BUSY_PHASES = 3;
 const headers = (srv: BenchServer) => ({ authorization: `Bearer ${srv.token}`, "content-type": "application/json" });
 
 /** Runs turns back to back in the turn client (its own process, like a chat application) and returns their timings. */
-async function turns(client: ChildProcess, messages: readonly string[]): Promise<TurnClientReport["turns"]> {
+async function turns(client: ChildProcess, messages: readonly string[]): Promise<TurnClientReport> {
   const report = nextMessage<TurnClientReport>(client, isType("turns"));
   client.send({ type: "turns", messages: [...messages], turnsPerSession: TURNS_PER_SESSION } satisfies TurnClientCommand);
-  return (await report).turns;
+  return await report;
+}
+
+/** CPU this process (the server) used while `work` ran, and the wall time, in ms. */
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; cpuMs: number; wallMs: number }> {
+  const cpu = process.cpuUsage();
+  const t0 = performance.now();
+  const value = await work();
+  const { user, system } = process.cpuUsage(cpu);
+  return { value, cpuMs: (user + system) / 1000, wallMs: performance.now() - t0 };
 }
 
 export async function benchSessions(srv: BenchServer, rt: FullRuntime, messages: readonly string[], recallQueries: string[], opts: { turns: number; busyTurns: number; idleQueries: number }): Promise<SessionsResult> {
@@ -38,41 +64,83 @@ export async function benchSessions(srv: BenchServer, rt: FullRuntime, messages:
   try {
     await Promise.all([nextMessage(turner, isType("ready")), nextMessage(recaller, isType("ready"))]);
     await turns(turner, messages.slice(0, 5)); // warm-up
-    const timed = await turns(turner, messages.slice(5, 5 + opts.turns));
+    const timedTurns = (await turns(turner, messages.slice(5, 5 + opts.turns))).turns;
     const sse = await oneStream(srv, rt);
-
-    // Recall from another process, idle and while turns run back to back on the server, in alternating phases: the
-    // client keeps warming up (JIT, connections) long after its first requests, so each busy phase has idle ones beside it.
-    const recalls = async (count: number) => {
-      recaller.send({ type: "run", count });
-      return (await nextMessage<RecallClientSamples>(recaller, isType("samples"))).latencies;
-    };
-    await recalls(RECALL_WARMUP);
-    const idle: number[] = [];
-    const during: number[] = [];
-    let busy = 0;
-    for (let phase = 0, from = 5 + opts.turns; phase < BUSY_PHASES; phase++, from += opts.busyTurns) {
-      idle.push(...(await recalls(opts.idleQueries)));
-      const samples = nextMessage<RecallClientSamples>(recaller, isType("samples"));
-      recaller.send({ type: "loop" });
-      busy += (await turns(turner, messages.slice(from, from + opts.busyTurns))).length;
-      recaller.send({ type: "stop" });
-      during.push(...(await samples).latencies);
-    }
-    idle.push(...(await recalls(opts.idleQueries)));
-    const idleSummary = summarize(idle);
-    const duringSummary = summarize(during);
+    const recallCost = await measureRecallCost(recaller, turner, messages.slice(5 + opts.turns), opts);
     return {
-      firstToken: summarize(timed.map((t) => t.first)),
-      turn: summarize(timed.map((t) => t.end)),
-      eventsPerTurn: round(timed.reduce((n, t) => n + t.events, 0) / timed.length, 1),
+      firstToken: summarize(timedTurns.map((t) => t.first)),
+      turn: summarize(timedTurns.map((t) => t.end)),
+      eventsPerTurn: round(timedTurns.reduce((n, t) => n + t.events, 0) / timedTurns.length, 1),
       sse,
-      recallCost: { idle: idleSummary, duringTurns: duringSummary, turns: busy, p50Ratio: round(duringSummary.p50 / idleSummary.p50, 3) },
+      recallCost,
     };
   } finally {
     turner.kill();
     recaller.kill();
   }
+}
+
+// Recall from another process: idle, while turns run back to back on the server, idle, while a spinning process keeps
+// as many cores busy as those turns did, and so on, every phase beside an idle one (the client keeps warming up, JIT
+// and connections, long after its first requests).
+async function measureRecallCost(recaller: ChildProcess, turner: ChildProcess, messages: readonly string[], opts: { busyTurns: number; idleQueries: number }): Promise<RecallCost> {
+  const recalls = async (count: number) => {
+    recaller.send({ type: "run", count });
+    return (await nextMessage<RecallClientSamples>(recaller, isType("samples"))).latencies;
+  };
+  /** Recalls in a loop while `work` runs. */
+  const recallsDuring = async (work: () => Promise<unknown>) => {
+    const samples = nextMessage<RecallClientSamples>(recaller, isType("samples"));
+    recaller.send({ type: "loop" });
+    await work();
+    recaller.send({ type: "stop" });
+    return (await samples).latencies;
+  };
+  await recalls(RECALL_WARMUP);
+  const idle: number[] = [];
+  const during: number[] = [];
+  const spinning: number[] = [];
+  let busy = 0;
+  let idleCpuMs = 0;
+  const turnCpu = { cpuMs: 0, wallMs: 0 };
+  const turnCores = () => turnCpu.cpuMs / turnCpu.wallMs;
+  const idlePhase = async () => {
+    const { value, cpuMs } = await timed(() => recalls(opts.idleQueries));
+    idle.push(...value);
+    idleCpuMs += cpuMs;
+  };
+  for (let phase = 0; phase < BUSY_PHASES; phase++) {
+    await idlePhase();
+    const batch = messages.slice(phase * opts.busyTurns, (phase + 1) * opts.busyTurns);
+    let report: TurnClientReport | undefined;
+    const { value, cpuMs, wallMs } = await timed(() => recallsDuring(async () => (report = await turns(turner, batch))));
+    during.push(...value);
+    busy += report!.turns.length;
+    // The server's CPU beyond what serving those recalls costs alone (measured idle), and the turn client's.
+    turnCpu.cpuMs += cpuMs - value.length * (idleCpuMs / idle.length) + report!.cpuMs;
+    turnCpu.wallMs += wallMs;
+    await idlePhase();
+    const spinner = forkClient("./spinner.ts", { cores: turnCores() } satisfies SpinnerInit);
+    try {
+      await nextMessage(spinner, isType("ready"));
+      spinning.push(...(await recallsDuring(() => sleep(wallMs))));
+    } finally {
+      const gone = once(spinner, "exit");
+      spinner.kill();
+      await gone;
+    }
+  }
+  await idlePhase();
+  const [idleSummary, duringSummary, spinSummary] = [idle, during, spinning].map(summarize) as [LatencySummary, LatencySummary, LatencySummary];
+  return {
+    idle: idleSummary,
+    duringTurns: duringSummary,
+    turns: busy,
+    p50Ratio: round(duringSummary.p50 / idleSummary.p50, 3),
+    turnCores: round(turnCores(), 2),
+    duringSpin: spinSummary,
+    spinP50Ratio: round(spinSummary.p50 / idleSummary.p50, 3),
+  };
 }
 
 /** One stream carrying SSE_EVENTS logged events, read to its end by a client. */

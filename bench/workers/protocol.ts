@@ -98,4 +98,11 @@ export interface TurnClientCommand {
 export interface TurnClientReport {
   type: "turns";
   turns: { first: number; end: number; events: number }[];
+  /** CPU time the client spent on them (user + system). */
+  cpuMs: number;
+}
+
+/** A process that keeps `cores` of CPU busy (whole cores spin; the fraction spins that share of each period). */
+export interface SpinnerInit {
+  cores: number;
 }

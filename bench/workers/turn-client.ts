@@ -29,12 +29,14 @@ async function turn(sessionId: string, message: string): Promise<TurnClientRepor
 
 async function run(messages: string[], turnsPerSession: number): Promise<void> {
   const turns: TurnClientReport["turns"] = [];
+  const cpu = process.cpuUsage();
   let sessionId = "";
   for (const [i, message] of messages.entries()) {
     if (i % turnsPerSession === 0) sessionId = await createSession();
     turns.push(await turn(sessionId, message));
   }
-  await reply({ type: "turns", turns } satisfies TurnClientReport);
+  const { user, system } = process.cpuUsage(cpu);
+  await reply({ type: "turns", turns, cpuMs: (user + system) / 1000 } satisfies TurnClientReport);
 }
 
 process.on("message", (m: TurnClientInit | TurnClientCommand) => {
