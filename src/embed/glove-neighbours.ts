@@ -3,6 +3,7 @@
 // words' answers are precomputed with the cache (a search still costs ~0.4 ms, several per query); others are cached.
 import type { WordNeighbours } from "../ports/embedding.ts";
 import type { GloveTable, NeighbourTable } from "./glove-format.ts";
+import { popcount } from "../domain/retrieval/popcount.ts";
 
 /** Candidates: the most frequent plain lowercase words; rarer ones are mostly names and typos, useless as expansions. */
 export const NEIGHBOUR_VOCABULARY = 40_000;
@@ -156,13 +157,6 @@ export class GloveNeighbours implements WordNeighbours {
       dist[j] = popcount(signs[b]! ^ q0) + popcount(signs[b + 1]! ^ q1) + popcount(signs[b + 2]! ^ q2) + popcount(signs[b + 3]! ^ q3);
     return dist;
   }
-}
-
-/** Set bits of a 32-bit integer (SWAR; V8 inlines it). */
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /** The table with its neighbour table computed (once, when the cache is built: ~5 s for TABLE_WORDS words). */

@@ -1,5 +1,6 @@
 // In-memory nearest-neighbour search over unit vectors (stored as int8 + a scale per vector: a quarter of float32's
 // memory, cosine error ~1e-3): exact for small sets, sign-bit prefilter + rerank beyond.
+import { popcount } from "../domain/retrieval/popcount.ts";
 import { TopK, type Scored } from "../domain/retrieval/topk.ts";
 import { ENTRY_BYTES } from "./bm25.ts";
 
@@ -17,7 +18,8 @@ export interface VectorState {
 export class VectorIndex {
   private data: Int8Array;
   private scales: Float32Array;
-  private codes: Uint32Array;
+  /** Sign bits, `words` per slot; signed so that V8 keeps the XORs in small integers (saved as Uint32, the same bits). */
+  private codes: Int32Array;
   private readonly words: number;
   private readonly slotOf = new Map<number, number>();
   private ids: Int32Array;
@@ -36,7 +38,7 @@ export class VectorIndex {
     this.alive = new Uint8Array(slots);
     this.data = new Int8Array(slots * dimensions);
     this.scales = new Float32Array(slots);
-    this.codes = new Uint32Array(slots * this.words);
+    this.codes = new Int32Array(slots * this.words);
   }
 
   get size(): number {
@@ -46,7 +48,7 @@ export class VectorIndex {
   state(): VectorState {
     const n = this.slots;
     const d = this.dimensions;
-    const arrays = { data: this.data.slice(0, n * d), scales: this.scales.slice(0, n), codes: this.codes.slice(0, n * this.words), ids: this.ids.slice(0, n), alive: this.alive.slice(0, n) };
+    const arrays = { data: this.data.slice(0, n * d), scales: this.scales.slice(0, n), codes: new Uint32Array(this.codes.slice(0, n * this.words).buffer), ids: this.ids.slice(0, n), alive: this.alive.slice(0, n) };
     return { dimensions: d, slots: n, arrays: { ...arrays, mean: this.mean?.slice() ?? null } };
   }
 
@@ -57,7 +59,7 @@ export class VectorIndex {
     if (data.length !== s.slots * s.dimensions || ids.length !== s.slots || codes.length !== s.slots * index.words) throw new Error("vector state: sizes disagree");
     index.data.set(data);
     index.scales.set(scales);
-    index.codes.set(codes);
+    index.codes.set(new Int32Array(codes.buffer, codes.byteOffset, codes.length));
     index.ids.set(ids);
     index.alive.set(alive);
     index.slots = s.slots;
@@ -141,11 +143,17 @@ export class VectorIndex {
     const far = this.dimensions + 1;
     const dist = new Uint16Array(this.slots);
     const histogram = new Uint32Array(far + 1);
-    for (let slot = 0; slot < this.slots; slot++) {
+    const [q0 = 0, q1 = 0, q2 = 0, q3 = 0] = q; // 100-d vectors (four words) unrolled: the scan is most of a search
+    const codes = this.codes;
+    const w = this.words;
+    for (let slot = 0, o = 0; slot < this.slots; slot++, o += w) {
       let d = far;
       if (this.alive[slot] && (!accept || accept(this.ids[slot]!))) {
-        d = 0;
-        for (let w = 0, o = slot * this.words; w < this.words; w++) d += popcount((q[w]! ^ this.codes[o + w]!) >>> 0);
+        if (w === 4) d = popcount(codes[o]! ^ q0) + popcount(codes[o + 1]! ^ q1) + popcount(codes[o + 2]! ^ q2) + popcount(codes[o + 3]! ^ q3);
+        else {
+          d = 0;
+          for (let j = 0; j < w; j++) d += popcount(codes[o + j]! ^ q[j]!);
+        }
       }
       dist[slot] = d;
       histogram[d]!++;
@@ -169,8 +177,8 @@ export class VectorIndex {
     this.codes.set(this.code(this.vector(slot)), slot * this.words);
   }
 
-  private code(v: Float32Array): Uint32Array {
-    const out = new Uint32Array(this.words);
+  private code(v: Float32Array): Int32Array {
+    const out = new Int32Array(this.words);
     for (let i = 0; i < this.dimensions; i++) if (v[i]! > (this.mean?.[i] ?? 0)) out[i >> 5]! |= 1 << (i & 31);
     return out;
   }
@@ -205,14 +213,8 @@ export class VectorIndex {
     const scales = new Float32Array(size);
     scales.set(this.scales);
     this.scales = scales;
-    const codes = new Uint32Array(size * this.words);
+    const codes = new Int32Array(size * this.words);
     codes.set(this.codes);
     this.codes = codes;
   }
-}
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }

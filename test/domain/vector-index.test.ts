@@ -38,9 +38,9 @@ describe("VectorIndex", () => {
     }
   });
 
-  it("above the exact limit, the prefilter still finds a stored vector from a noisy copy of it, and respects accept", () => {
+  // 100 dimensions take the prefilter's unrolled four-word path (GloVe's), 64 its loop over words.
+  it.each([64, 100])("above the exact limit, the prefilter (%i-d) finds a stored vector from a noisy copy, respects accept", (dims) => {
     const rand = prng(12);
-    const dims = 64;
     const index = new VectorIndex(dims);
     const vectors = Array.from({ length: 25_000 }, () => gaussian(rand, dims));
     vectors.forEach((v, i) => index.add(i + 1, v));
@@ -53,5 +53,21 @@ describe("VectorIndex", () => {
       expect(index.search(noisy, 10, (id) => id !== target).some((h) => h.id === target)).toBe(false);
     }
     expect(found).toBeGreaterThanOrEqual(48);
+  });
+
+  it("a saved state reads back into an index that answers every search the same (sign bits with the top bit set included)", () => {
+    const rand = prng(13);
+    const index = new VectorIndex(100);
+    const vectors = Array.from({ length: 21_000 }, () => gaussian(rand, 100));
+    vectors.forEach((v, i) => index.add(i + 1, v));
+    index.remove(7);
+    const state = index.state();
+    expect(state.arrays.codes.some((c) => c >= 2 ** 31)).toBe(true);
+    const copy = VectorIndex.fromState(state);
+    for (let q = 0; q < 20; q++) {
+      const query = gaussian(rand, 100);
+      expect(copy.search(query, 10)).toEqual(index.search(query, 10));
+    }
+    expect(copy.state()).toEqual(state);
   });
 });
