@@ -13,7 +13,7 @@ import { progress } from "./lib/log.ts";
 import { commitInfo, load1, machineInfo } from "./lib/machine.ts";
 import { parseOptions } from "./lib/options.ts";
 import { printResults } from "./report/print.ts";
-import { checkTargets } from "./report/targets.ts";
+import { checkTargets, cliTargets } from "./report/targets.ts";
 import type { BenchResults, SizeResults } from "./report/types.ts";
 import { writeResults } from "./report/write.ts";
 import { benchSize } from "./size.ts";
@@ -54,7 +54,7 @@ const results: BenchResults = {
   machine: machineInfo(sqlite, loadAtStart),
   options: { quick: opts.quick, sizes: opts.sizes, queries: opts.queries, seed: opts.seed, vocabulary: VOCABULARY, zipfExponent: 1, ingestBudgetSeconds: opts.ingestBudgetSeconds },
   sizes,
-  targets: checkTargets(sizes[sizes.length - 1]!),
+  targets: [...checkTargets(sizes[sizes.length - 1]!), ...cliTargets(sizes)],
   durationSeconds: Math.round((performance.now() - started) / 1000),
 };
 process.stdout.write(`${printResults(results)}\n`);

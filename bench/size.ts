@@ -9,6 +9,7 @@ import type { BenchOptions } from "./lib/options.ts";
 import { openRuntime } from "./lib/runtime.ts";
 import { startServer } from "./lib/server.ts";
 import type { SizeResults } from "./report/types.ts";
+import { benchCli } from "./scenarios/cli.ts";
 import { benchColdStart } from "./scenarios/cold-start.ts";
 import { benchContention } from "./scenarios/contention.ts";
 import { benchHttpLoad, LOAD_CONNECTIONS } from "./scenarios/http-load.ts";
@@ -59,6 +60,8 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
   const coldGlove = await benchColdStart(gloveDir, "glove", all[0]!);
   const coldNone = await benchColdStart(noneDir, "none", all[1]!);
   const coldRestart = await benchColdStart(gloveDir, "glove", all[2]!);
+  progress(`${label}: smriti --help and smriti recall (fresh processes of the compiled CLI)`);
+  const cli = benchCli(gloveDir, all.slice(3, 11));
 
   const model = await startPacedModel(PACED_MODEL_MS);
   const rt = await openRuntime(gloveDir, glove, { SMRITI_LLM_BASE_URL: model.url });
@@ -120,6 +123,7 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
     ingest: { none: ingestNone, glove: ingestGlove },
     db,
     coldStart: { glove: coldGlove, none: coldNone, restart: coldRestart },
+    cli,
     recall,
     pack,
     layers,

@@ -106,6 +106,9 @@ function sizeSection(s: SizeResults): string[] {
       ]),
     ),
     `bench process after recall runs: RSS ${s.benchProcessMemory.rssMB} MB, heap used ${s.benchProcessMemory.heapUsedMB} MB`,
+    ...(s.cli
+      ? [`compiled CLI, wall ms (p50 / max of ${s.cli.help.n}): smriti --help ${s.cli.help.p50} / ${s.cli.help.max}, smriti recall ${s.cli.recall.p50} / ${s.cli.recall.max}${s.cli.rebuilt ? " (dist/ rebuilt first)" : ""}`]
+      : []),
   );
   return out;
 }

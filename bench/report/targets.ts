@@ -77,3 +77,14 @@ function postgresTargets(at: SizeResults, check: (metric: string, target: string
     check("HTTP recall throughput, two PostgreSQL replicas / one", ">= 1.4", p.scaling, "x", p.scaling >= 1.4),
   ];
 }
+
+/** The CLI's targets are on a 10k-chunk vault (the issue's), whatever the largest size measured. */
+export function cliTargets(sizes: readonly SizeResults[]): TargetCheck[] {
+  const at = sizes.find((s) => s.chunks === 10_000 && s.cli);
+  if (!at?.cli) return [];
+  const { help, recall } = at.cli;
+  return [
+    { metric: "smriti --help wall time p50 @10k", target: "<= 0.3 s", measured: round2(help.p50 / 1000), unit: "s", pass: help.p50 <= 300 },
+    { metric: "smriti recall wall time p50 @10k", target: "<= 1 s", measured: round2(recall.p50 / 1000), unit: "s", pass: recall.p50 <= 1000 },
+  ];
+}

@@ -1,4 +1,5 @@
 // The shape of one bench run's results (also the JSON written to bench/results/).
+import type { CliResult } from "../scenarios/cli.ts";
 import type { ColdStartResult } from "../scenarios/cold-start.ts";
 import type { ContentionResult } from "../scenarios/contention.ts";
 import type { HttpIngest } from "../scenarios/http-ingest.ts";
@@ -23,6 +24,8 @@ export interface SizeResults {
   db: { none: DbSize; glove: DbSize };
   /** glove and none read every row; restart is glove again, reading the indexes the first saved. */
   coldStart: { glove: ColdStartResult; none: ColdStartResult; restart?: ColdStartResult };
+  /** `smriti --help` and `smriti recall` wall time on this size's vault; absent in results written before it existed. */
+  cli?: CliResult;
   recall: RecallResult[];
   pack: PackResult;
   /** Hybrid recall with every cognitive layer on / off, and each layer's time per recall. */
