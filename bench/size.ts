@@ -11,6 +11,7 @@ import { startServer } from "./lib/server.ts";
 import type { SizeResults } from "./report/types.ts";
 import { benchCli } from "./scenarios/cli.ts";
 import { benchColdStart } from "./scenarios/cold-start.ts";
+import { benchServed } from "./scenarios/served.ts";
 import { benchContention } from "./scenarios/contention.ts";
 import { benchHttpLoad, LOAD_CONNECTIONS } from "./scenarios/http-load.ts";
 import { benchHttpRecall } from "./scenarios/http-recall.ts";
@@ -62,6 +63,8 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
   const coldRestart = await benchColdStart(gloveDir, "glove", all[2]!);
   progress(`${label}: smriti --help and smriti recall (fresh processes of the compiled CLI)`);
   const cli = benchCli(gloveDir, all.slice(3, 11));
+  progress(`${label}: smriti serve (compiled, fresh processes): indexes from the saved snapshot, then from every row`);
+  const served = { snapshot: await benchServed(gloveDir, all.slice(11, 70), true), rows: await benchServed(gloveDir, all.slice(11, 70), false) };
 
   const model = await startPacedModel(PACED_MODEL_MS);
   const rt = await openRuntime(gloveDir, glove, { SMRITI_LLM_BASE_URL: model.url });
@@ -124,6 +127,7 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
     db,
     coldStart: { glove: coldGlove, none: coldNone, restart: coldRestart },
     cli,
+    served,
     recall,
     pack,
     layers,

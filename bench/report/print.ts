@@ -106,6 +106,14 @@ function sizeSection(s: SizeResults): string[] {
       ]),
     ),
     `bench process after recall runs: RSS ${s.benchProcessMemory.rssMB} MB, heap used ${s.benchProcessMemory.heapUsedMB} MB`,
+    ...(s.served
+      ? [
+          renderTable(
+            ["smriti serve (compiled, fresh process)", "to 1st recall ms", "RSS MB after 50 recalls", "peak RSS MB", "RSS MB after idling"],
+            [s.served.snapshot, s.served.rows].map((x) => [x.snapshots ? "indexes from the saved snapshot" : "indexes from every row", x.toFirstRecallMs, x.rssMB, x.peakRssMB, x.settledRssMB]),
+          ),
+        ]
+      : []),
     ...(s.cli
       ? [`compiled CLI, wall ms (p50 / max of ${s.cli.help.n}): smriti --help ${s.cli.help.p50} / ${s.cli.help.max}, smriti recall ${s.cli.recall.p50} / ${s.cli.recall.max}${s.cli.rebuilt ? " (dist/ rebuilt first)" : ""}`]
       : []),

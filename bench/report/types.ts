@@ -1,5 +1,6 @@
 // The shape of one bench run's results (also the JSON written to bench/results/).
 import type { CliResult } from "../scenarios/cli.ts";
+import type { ServedResult } from "../scenarios/served.ts";
 import type { ColdStartResult } from "../scenarios/cold-start.ts";
 import type { ContentionResult } from "../scenarios/contention.ts";
 import type { HttpIngest } from "../scenarios/http-ingest.ts";
@@ -26,6 +27,8 @@ export interface SizeResults {
   coldStart: { glove: ColdStartResult; none: ColdStartResult; restart?: ColdStartResult };
   /** `smriti --help` and `smriti recall` wall time on this size's vault; absent in results written before it existed. */
   cli?: CliResult;
+  /** `smriti serve` in a fresh process: first recall and resident memory; absent in results written before it existed. */
+  served?: { snapshot: ServedResult; rows: ServedResult };
   recall: RecallResult[];
   pack: PackResult;
   /** Hybrid recall with every cognitive layer on / off, and each layer's time per recall. */
