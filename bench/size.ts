@@ -62,7 +62,7 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
   const coldNone = await benchColdStart(noneDir, "none", all[1]!);
   const coldRestart = await benchColdStart(gloveDir, "glove", all[2]!);
   progress(`${label}: smriti --help and smriti recall (fresh processes of the compiled CLI)`);
-  const cli = benchCli(gloveDir, all.slice(3, 11));
+  const cli = await benchCli(gloveDir, all.slice(3, 11));
   progress(`${label}: smriti serve (compiled, fresh processes): indexes from the saved snapshot, then from every row`);
   const served = { snapshot: await benchServed(gloveDir, all.slice(11, 70), true), rows: await benchServed(gloveDir, all.slice(11, 70), false) };
 

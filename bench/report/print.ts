@@ -73,8 +73,20 @@ function sizeSection(s: SizeResults): string[] {
     ...(s.httpLoad
       ? [
           renderTable(
-            ["recall hybrid over HTTP, autocannon (other process)", "req/s", "mean ms", "p50 ms", "p99 ms", "errors", "non-2xx", "queries repeated"],
-            s.httpLoad.steps.map((x) => [`${x.connections} connection(s), ${x.seconds} s`, x.requestsPerSec, x.mean, x.p50, x.p99, x.errors, x.non2xx, x.queriesRepeated ? "yes" : "no"]),
+            ["recall hybrid over HTTP, autocannon (other process)", "req/s", "mean ms", "p50 ms", "p99 ms", "errors", "non-2xx", "queries repeated", "server cores", "autocannon cores", "server CPU ms/req"],
+            s.httpLoad.steps.map((x) => [
+              `${x.connections} connection(s), ${x.seconds} s`,
+              x.requestsPerSec,
+              x.mean,
+              x.p50,
+              x.p99,
+              x.errors,
+              x.non2xx,
+              x.queriesRepeated ? "yes" : "no",
+              x.serverCores ?? "-",
+              x.clientCores ?? "-",
+              x.serverCpuMsPerRequest ?? "-",
+            ]),
           ),
           `HTTP overhead: mean latency at 1 connection / in-process hybrid mean = x${s.httpLoad.overheadRatio ?? "?"}`,
         ]

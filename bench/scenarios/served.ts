@@ -2,10 +2,10 @@
 // answered over HTTP, and the process's resident memory once its indexes are loaded and it has served some recalls:
 // at once (what loading left, garbage included) and after it has idled long enough for V8's memory reducer to run a
 // full collection (about 15 s on this machine), which is what the process holds.
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ROOT, runSmriti, SMRITI_BIN } from "../lib/compiled.ts";
+import { runJson, startServe } from "../../test/cli/cli-helpers.ts";
+import { ensureBuilt } from "../lib/compiled.ts";
 import { round } from "../lib/stats.ts";
 
 export interface ServedResult {
@@ -32,46 +32,24 @@ function residentMB(pid: number): { rss: number; peak: number } {
 
 /** Starts `smriti serve`, recalls through it, measures it, stops it (it saves its indexes as it closes). */
 export async function benchServed(dataDir: string, queries: readonly string[], snapshots: boolean): Promise<ServedResult> {
-  const { token } = JSON.parse(runSmriti(["token", "create", "--json"], dataDir)) as { token: string };
+  ensureBuilt();
+  const env = { ...process.env, SMRITI_INDEX_SNAPSHOTS: snapshots ? "1" : "0" };
+  const { token } = await runJson<{ token: string }>(["token", "create", "--json", "--data", dataDir], { env });
   const t0 = performance.now();
-  const child = spawn(process.execPath, [SMRITI_BIN, "serve", "--port", "0", "--data", dataDir], {
-    cwd: ROOT,
-    env: { ...process.env, SMRITI_INDEX_SNAPSHOTS: snapshots ? "1" : "0" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const server = await startServe(dataDir, env);
   try {
-    const url = await listening(child.stderr!);
     const recall = async (query: string) => {
-      const res = await fetch(`${url}/v1/memory/recall`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ query, k: 10, mode: "hybrid" }) });
+      const res = await fetch(`${server.url}/v1/memory/recall`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ query, k: 10, mode: "hybrid" }) });
       if (!res.ok) throw new Error(`bench: recall on the served process answered ${res.status}`);
       await res.arrayBuffer();
     };
     await recall(queries[0]!);
     const toFirstRecallMs = round(performance.now() - t0, 1);
     for (let i = 1; i <= WARM_RECALLS; i++) await recall(queries[i % queries.length]!);
-    const { rss, peak } = residentMB(child.pid!);
+    const { rss, peak } = residentMB(server.child.pid!);
     await sleep(SETTLE_SECONDS * 1000);
-    return { toFirstRecallMs, rssMB: rss, peakRssMB: peak, settledRssMB: residentMB(child.pid!).rss, snapshots };
+    return { toFirstRecallMs, rssMB: rss, peakRssMB: peak, settledRssMB: residentMB(server.child.pid!).rss, snapshots };
   } finally {
-    const gone = new Promise((done) => child.once("exit", done));
-    child.kill("SIGTERM");
-    await gone;
+    await server.stop();
   }
-}
-
-/** The URL the server prints once it listens. */
-function listening(stderr: NodeJS.ReadableStream): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let seen = "";
-    const timer = setTimeout(() => reject(new Error(`bench: smriti serve did not listen within 120 s:\n${seen}`)), 120_000);
-    stderr.on("data", (d: Buffer) => {
-      seen += d.toString();
-      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(seen);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    stderr.on("end", () => reject(new Error(`bench: smriti serve exited before listening:\n${seen}`)));
-  });
 }

@@ -1,13 +1,21 @@
 // A load generator in its own process: autocannon against the recall route at each connection count, for a bounded
 // time each, rotating through distinct queries; reports throughput and latency per step (loopback only).
+import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { reply } from "./ipc.ts";
 import type { LoadClientInit, LoadStep } from "./protocol.ts";
+
+/** CPU time of a process so far, ms (utime + stime from /proc, in clock ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 
 process.once("message", async (init: LoadClientInit) => {
   const steps: LoadStep[] = [];
   for (const connections of init.connections) {
     let next = 0;
+    const [server0, client0, t0] = [cpuMsOf(init.serverPid), process.cpuUsage(), performance.now()];
     const result = await autocannon({
       url: `${init.url}/v1/memory/recall`,
       method: "POST",
@@ -16,6 +24,9 @@ process.once("message", async (init: LoadClientInit) => {
       headers: { authorization: `Bearer ${init.token}`, "content-type": "application/json" },
       requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: init.queries[next++ % init.queries.length], k: 10, mode: init.mode }) }) }],
     });
+    const wallMs = performance.now() - t0;
+    const serverMs = cpuMsOf(init.serverPid) - server0;
+    const { user, system } = process.cpuUsage(client0);
     steps.push({
       connections,
       seconds: init.seconds,
@@ -27,6 +38,9 @@ process.once("message", async (init: LoadClientInit) => {
       errors: result.errors + result.timeouts,
       non2xx: result.non2xx,
       queriesRepeated: next > init.queries.length,
+      serverCores: Math.round((serverMs / wallMs) * 100) / 100,
+      clientCores: Math.round(((user + system) / 1000 / wallMs) * 100) / 100,
+      serverCpuMsPerRequest: Math.round((serverMs / Math.max(1, result.requests.total)) * 100) / 100,
     });
   }
   await reply({ type: "load", steps });

@@ -64,6 +64,8 @@ export interface LoadClientInit {
   mode: "hybrid" | "lexical" | "vector";
   connections: number[];
   seconds: number;
+  /** The server's process, whose CPU time each step reads from /proc. */
+  serverPid: number;
 }
 
 /** One autocannon run: latencies in ms (autocannon's resolution is 1 ms). */
@@ -80,6 +82,11 @@ export interface LoadStep {
   non2xx: number;
   /** True when the run outlasted the distinct queries and repeated some. */
   queriesRepeated: boolean;
+  /** CPU the server process (all its threads) and this load generator used during the step, in cores. */
+  serverCores: number;
+  clientCores: number;
+  /** The server's CPU time per answered request. */
+  serverCpuMsPerRequest: number;
 }
 
 export interface TurnClientInit {
