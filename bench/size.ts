@@ -20,6 +20,7 @@ import { benchPack } from "./scenarios/pack.ts";
 import { benchRecall, type Mode } from "./scenarios/recall.ts";
 import { benchLayers } from "./scenarios/layers.ts";
 import { benchSessions } from "./scenarios/sessions.ts";
+import { startServe } from "../test/cli/cli-helpers.ts";
 import { benchHttpIngest } from "./scenarios/http-ingest.ts";
 import { benchBackground } from "./scenarios/background.ts";
 import { benchPostgres } from "./scenarios/postgres.ts";
@@ -86,7 +87,9 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
   progress(`${label}: recall over HTTP under autocannon from another process (${LOAD_CONNECTIONS.join(", ")} connections, ${limits.loadSecondsPerStep} s each)`);
   const httpLoad = await benchHttpLoad(srv, [...httpS!, ...httpC!], limits.loadSecondsPerStep, recall.find((r) => r.mode === "hybrid")?.mean ?? null);
   progress(`${label}: chat sessions over HTTP (extractive provider)`);
-  const sessions = await benchSessions(srv, rt.runtime, spare!.slice(0, 200).map((q) => `What do we know about ${q}?`), spare!.slice(200, 8_200), { turns: 60, busyTurns: 30, idleQueries: 200 });
+  // A second server process on the same vault takes the same turns in some phases: sessions off the recall path.
+  const second = await startServe(gloveDir, process.env);
+  const sessions = await benchSessions(srv, rt.runtime, spare!.slice(0, 200).map((q) => `What do we know about ${q}?`), spare!.slice(200, 8_200), { turns: 60, busyTurns: 30, idleQueries: 200 }, second.url).finally(() => second.stop());
   const tasks = spare!.slice(0, BACKGROUND_SESSIONS + 5).map((q) => `What do we know about ${q}?`);
   progress(`${label}: ${BACKGROUND_SESSIONS} background sessions at once (extractive agent)`);
   const backgroundExtractive = await benchBackground(srv, rt.runtime, rt.workspaceId, tasks, "extractive");

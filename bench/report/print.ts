@@ -68,6 +68,9 @@ function sizeSection(s: SizeResults): string[] {
         row("recall HTTP idle (client proc)", s.sessions.recallCost.idle, "-", "-"),
         row("recall HTTP during chat turns", s.sessions.recallCost.duringTurns, "-", `p50 x${s.sessions.recallCost.p50Ratio}, ${s.sessions.recallCost.turns} turns`),
         row(`recall HTTP beside ${s.sessions.recallCost.turnCores} cores spinning`, s.sessions.recallCost.duringSpin, "-", `p50 x${s.sessions.recallCost.spinP50Ratio} (control: the turns' CPU)`),
+        ...(s.sessions.recallCost.duringTurnsElsewhere
+          ? [row("recall HTTP, turns on a 2nd server process", s.sessions.recallCost.duringTurnsElsewhere, "-", `p50 x${s.sessions.recallCost.elsewhereP50Ratio} (same vault)`)]
+          : []),
       ],
     ),
     ...(s.httpLoad
@@ -127,7 +130,7 @@ function sizeSection(s: SizeResults): string[] {
         ]
       : []),
     ...(s.cli
-      ? [`compiled CLI, wall ms (p50 / max of ${s.cli.help.n}): smriti --help ${s.cli.help.p50} / ${s.cli.help.max}, smriti recall ${s.cli.recall.p50} / ${s.cli.recall.max}${s.cli.rebuilt ? " (dist/ rebuilt first)" : ""}`]
+      ? [`compiled CLI, wall ms (p50 / max of ${s.cli.help.n}): smriti --help ${s.cli.help.p50} / ${s.cli.help.max}, smriti recall ${s.cli.recall.p50} / ${s.cli.recall.max}`]
       : []),
   );
   return out;

@@ -1,15 +1,12 @@
-// `smriti --help` and `smriti recall` as a user runs them after `npm ci`: a fresh process of the compiled CLI each time,
-// timed from spawn to exit.
+// `smriti --help` and `smriti recall` as a user runs them after `npm ci`: a fresh process of the compiled CLI each time
+// (run.ts builds dist/ first when stale), timed from spawn to exit.
 import { runCli } from "../../test/cli/cli-helpers.ts";
-import { ensureBuilt } from "../lib/compiled.ts";
 import { summarize, type LatencySummary } from "../lib/stats.ts";
 
 export interface CliResult {
   /** Wall ms per run. */
   help: LatencySummary;
   recall: LatencySummary;
-  /** dist/ was stale and the bench built it before timing. */
-  rebuilt: boolean;
 }
 
 const RUNS = 7;
@@ -23,11 +20,10 @@ async function timeRun(args: string[], dataDir: string): Promise<number> {
 }
 
 export async function benchCli(dataDir: string, queries: readonly string[]): Promise<CliResult> {
-  const rebuilt = ensureBuilt();
   await timeRun(["recall", queries[0]!], dataDir); // unmeasured: saves the indexes when the log moved since the last save
   const help: number[] = [];
   const recall: number[] = [];
   for (let i = 0; i < RUNS; i++) help.push(await timeRun(["--help"], dataDir));
   for (let i = 0; i < RUNS; i++) recall.push(await timeRun(["recall", queries[1 + (i % (queries.length - 1))]!], dataDir));
-  return { help: summarize(help), recall: summarize(recall), rebuilt };
+  return { help: summarize(help), recall: summarize(recall) };
 }

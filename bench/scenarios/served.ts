@@ -1,11 +1,10 @@
-// The server as `npm start` runs it (compiled, a fresh process on the vault): time from spawn to the first hybrid recall
-// answered over HTTP, and the process's resident memory once its indexes are loaded and it has served some recalls:
-// at once (what loading left, garbage included) and after it has idled long enough for V8's memory reducer to run a
-// full collection (about 15 s on this machine), which is what the process holds.
+// The server as `npm start` runs it (compiled: run.ts builds dist/ first; a fresh process on the vault): time from
+// spawn to the first hybrid recall answered over HTTP, and the process's resident memory once its indexes are loaded
+// and it has served some recalls: at once (what loading left, garbage included) and after it has idled long enough for
+// V8's memory reducer to run a full collection (about 15 s on this machine), which is what the process holds.
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { runJson, startServe } from "../../test/cli/cli-helpers.ts";
-import { ensureBuilt } from "../lib/compiled.ts";
 import { round } from "../lib/stats.ts";
 
 export interface ServedResult {
@@ -32,7 +31,6 @@ function residentMB(pid: number): { rss: number; peak: number } {
 
 /** Starts `smriti serve`, recalls through it, measures it, stops it (it saves its indexes as it closes). */
 export async function benchServed(dataDir: string, queries: readonly string[], snapshots: boolean): Promise<ServedResult> {
-  ensureBuilt();
   const env = { ...process.env, SMRITI_INDEX_SNAPSHOTS: snapshots ? "1" : "0" };
   const { token } = await runJson<{ token: string }>(["token", "create", "--json", "--data", dataDir], { env });
   const t0 = performance.now();

@@ -31,6 +31,9 @@ export interface RecallCost {
   turnCores: number;
   duringSpin: LatencySummary;
   spinP50Ratio: number;
+  /** The same turns sent to a second `smriti serve` process on the same vault instead (absent when none ran). */
+  duringTurnsElsewhere?: LatencySummary;
+  elsewhereP50Ratio?: number;
 }
 
 /** Turns per session before a new one: the extractive provider reads its history every step. */
@@ -58,15 +61,21 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; cpuMs: numb
   return { value, cpuMs: (user + system) / 1000, wallMs: performance.now() - t0 };
 }
 
-export async function benchSessions(srv: BenchServer, rt: FullRuntime, messages: readonly string[], recallQueries: string[], opts: { turns: number; busyTurns: number; idleQueries: number }): Promise<SessionsResult> {
+/**
+ * `elsewhereUrl`: a second server process on the same vault (the same tokens): its turns are measured against recall on
+ * this one as well, the deployment that keeps sessions off the recall path.
+ */
+export async function benchSessions(srv: BenchServer, rt: FullRuntime, messages: readonly string[], recallQueries: string[], opts: { turns: number; busyTurns: number; idleQueries: number }, elsewhereUrl?: string): Promise<SessionsResult> {
   const turner = forkClient("./turn-client.ts", { url: srv.url, token: srv.token });
+  const elsewhere = elsewhereUrl ? forkClient("./turn-client.ts", { url: elsewhereUrl, token: srv.token }) : null;
   const recaller = forkClient("./recall-client.ts", { url: srv.url, token: srv.token, queries: recallQueries, mode: "hybrid" });
   try {
-    await Promise.all([nextMessage(turner, isType("ready")), nextMessage(recaller, isType("ready"))]);
+    await Promise.all([turner, recaller, ...(elsewhere ? [elsewhere] : [])].map((c) => nextMessage(c, isType("ready"))));
     await turns(turner, messages.slice(0, 5)); // warm-up
+    if (elsewhere) await turns(elsewhere, messages.slice(0, 5));
     const timedTurns = (await turns(turner, messages.slice(5, 5 + opts.turns))).turns;
     const sse = await oneStream(srv, rt);
-    const recallCost = await measureRecallCost(recaller, turner, messages.slice(5 + opts.turns), opts);
+    const recallCost = await measureRecallCost(recaller, turner, elsewhere, messages.slice(5 + opts.turns), opts);
     return {
       firstToken: summarize(timedTurns.map((t) => t.first)),
       turn: summarize(timedTurns.map((t) => t.end)),
@@ -76,14 +85,15 @@ export async function benchSessions(srv: BenchServer, rt: FullRuntime, messages:
     };
   } finally {
     turner.kill();
+    elsewhere?.kill();
     recaller.kill();
   }
 }
 
 // Recall from another process: idle, while turns run back to back on the server, idle, while a spinning process keeps
-// as many cores busy as those turns did, and so on, every phase beside an idle one (the client keeps warming up, JIT
-// and connections, long after its first requests).
-async function measureRecallCost(recaller: ChildProcess, turner: ChildProcess, messages: readonly string[], opts: { busyTurns: number; idleQueries: number }): Promise<RecallCost> {
+// as many cores busy as those turns did, (idle, while the same turns run on the second server,) and so on, every phase
+// beside an idle one (the client keeps warming up, JIT and connections, long after its first requests).
+async function measureRecallCost(recaller: ChildProcess, turner: ChildProcess, elsewhere: ChildProcess | null, messages: readonly string[], opts: { busyTurns: number; idleQueries: number }): Promise<RecallCost> {
   const recalls = async (count: number) => {
     recaller.send({ type: "run", count });
     return (await nextMessage<RecallClientSamples>(recaller, isType("samples"))).latencies;
@@ -100,6 +110,7 @@ async function measureRecallCost(recaller: ChildProcess, turner: ChildProcess, m
   const idle: number[] = [];
   const during: number[] = [];
   const spinning: number[] = [];
+  const duringElsewhere: number[] = [];
   let busy = 0;
   let idleCpuMs = 0;
   const turnCpu = { cpuMs: 0, wallMs: 0 };
@@ -129,6 +140,10 @@ async function measureRecallCost(recaller: ChildProcess, turner: ChildProcess, m
       spinner.kill();
       await gone;
     }
+    if (elsewhere) {
+      await idlePhase();
+      duringElsewhere.push(...(await recallsDuring(() => turns(elsewhere, batch))));
+    }
   }
   await idlePhase();
   const [idleSummary, duringSummary, spinSummary] = [idle, during, spinning].map(summarize) as [LatencySummary, LatencySummary, LatencySummary];
@@ -140,6 +155,7 @@ async function measureRecallCost(recaller: ChildProcess, turner: ChildProcess, m
     turnCores: round(turnCores(), 2),
     duringSpin: spinSummary,
     spinP50Ratio: round(spinSummary.p50 / idleSummary.p50, 3),
+    ...(elsewhere ? ((x) => ({ duringTurnsElsewhere: x, elsewhereP50Ratio: round(x.p50 / idleSummary.p50, 3) }))(summarize(duringElsewhere)) : {}),
   };
 }
 
