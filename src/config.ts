@@ -14,6 +14,7 @@ const Env = z.object({
   SMRITI_POLICY_DIR: z.string().optional(),
   SMRITI_SESSION_HEARTBEAT_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
   SMRITI_MAX_RUNNING_SESSIONS: z.coerce.number().int().min(1).max(10_000).default(256),
+  SMRITI_BACKGROUND_SESSIONS: z.enum(["0", "1", ""]).default("1"),
   SMRITI_CONSOLE_DIR: z.string().optional(),
   SMRITI_DATABASE_URL: z
     .string()
@@ -49,6 +50,11 @@ export interface Config {
   heartbeatMs: number;
   /** Background runs one process runs at once; the rest wait queued. */
   maxRunningSessions: number;
+  /**
+   * Whether `smriti serve` runs background sessions. Off, it queues them and serves their streams and controls while
+   * another process on the same store runs them: sessions kept off the process that answers recalls.
+   */
+  runsBackgroundSessions: boolean;
   /** The server's automatic tuner checks for new feedback this often; 0 = off. */
   autoTuneMinutes: number;
   /** Estimated MB the in-memory search indexes may hold; past it the least recently searched workspaces are dropped (0: no limit). */
@@ -93,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | unde
     autoTuneMinutes: e.SMRITI_AUTOTUNE_MINUTES,
     heartbeatMs: e.SMRITI_SESSION_HEARTBEAT_MS,
     maxRunningSessions: e.SMRITI_MAX_RUNNING_SESSIONS,
+    runsBackgroundSessions: e.SMRITI_BACKGROUND_SESSIONS !== "0",
     rateLimit: e.SMRITI_RATE_LIMIT,
     streamsPerToken: e.SMRITI_STREAMS_PER_TOKEN,
     headersTimeoutMs: e.SMRITI_HEADERS_TIMEOUT_MS,

@@ -21,7 +21,8 @@ export function registerServe(program: Command): void {
         import("../transports/http/serve.ts"),
         import("../transports/mcp/http.ts"),
       ]);
-      const runtime = await createRuntime(config, { background: true, autoTune: true, supervise: true, log });
+      const runtime = await createRuntime(config, { background: true, autoTune: true, supervise: config.runsBackgroundSessions, log });
+      if (!config.runsBackgroundSessions) log("background sessions: queued here, run by another process on this store (SMRITI_BACKGROUND_SESSIONS=0)");
       const defaultWs = (await runtime.store.findWorkspace(DEFAULT_WORKSPACE))!;
       if ((await runtime.store.listTokens(defaultWs.id)).length === 0) {
         const issued = await runtime.auth.issue({ workspace: DEFAULT_WORKSPACE, label: "first start" });
