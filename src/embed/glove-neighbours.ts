@@ -3,7 +3,7 @@
 // words' answers are precomputed with the cache (a search still costs ~0.4 ms, several per query); others are cached.
 import type { WordNeighbours } from "../ports/embedding.ts";
 import type { GloveTable, NeighbourTable } from "./glove-format.ts";
-import { popcount } from "../domain/retrieval/popcount.ts";
+import { hammingDistances } from "../domain/retrieval/popcount.ts";
 
 /** Candidates: the most frequent plain lowercase words; rarer ones are mostly names and typos, useless as expansions. */
 export const NEIGHBOUR_VOCABULARY = 40_000;
@@ -115,7 +115,8 @@ export class GloveNeighbours implements WordNeighbours {
   /** The SHORTLIST candidates with the fewest differing sign bits (ties at the cut-off in vocabulary order). */
   private shortlist(q: Int32Array): number[] {
     const n = this.rows.length;
-    const dist = this.words32 === 4 ? this.hamming4(q) : this.hamming(q);
+    const dist = new Uint16Array(n);
+    hammingDistances(this.signs, this.words32, q, dist);
     const histogram = new Uint32Array(this.words32 * 32 + 1);
     for (let j = 0; j < n; j++) histogram[dist[j]!]!++;
     // Every row closer than `cut`, then rows at exactly `cut` until the list is full.
@@ -133,29 +134,6 @@ export class GloveNeighbours implements WordNeighbours {
       }
     }
     return out;
-  }
-
-  /** Hamming distance of every candidate's sign bits to `q`. */
-  private hamming(q: Int32Array): Uint8Array {
-    const w = this.words32;
-    const signs = this.signs;
-    const dist = new Uint8Array(this.rows.length);
-    for (let j = 0, b = 0; j < dist.length; j++) {
-      let h = 0;
-      for (let k = 0; k < w; k++, b++) h += popcount(signs[b]! ^ q[k]!);
-      dist[j] = h;
-    }
-    return dist;
-  }
-
-  /** The same for 100-d vectors (four words), unrolled: the scan is the whole cost of a neighbour search, and this halves it. */
-  private hamming4(q: Int32Array): Uint8Array {
-    const signs = this.signs;
-    const [q0, q1, q2, q3] = [q[0]!, q[1]!, q[2]!, q[3]!];
-    const dist = new Uint8Array(this.rows.length);
-    for (let j = 0, b = 0; j < dist.length; j++, b += 4)
-      dist[j] = popcount(signs[b]! ^ q0) + popcount(signs[b + 1]! ^ q1) + popcount(signs[b + 2]! ^ q2) + popcount(signs[b + 3]! ^ q3);
-    return dist;
   }
 }
 

@@ -1,6 +1,6 @@
 // In-memory nearest-neighbour search over unit vectors (stored as int8 + a scale per vector: a quarter of float32's
 // memory, cosine error ~1e-3): exact for small sets, sign-bit prefilter + rerank beyond.
-import { popcount } from "../domain/retrieval/popcount.ts";
+import { hammingDistances } from "../domain/retrieval/popcount.ts";
 import { TopK, type Scored } from "../domain/retrieval/topk.ts";
 import { ENTRY_BYTES } from "./bm25.ts";
 
@@ -143,20 +143,10 @@ export class VectorIndex {
     const far = this.dimensions + 1;
     const dist = new Uint16Array(this.slots);
     const histogram = new Uint32Array(far + 1);
-    const [q0 = 0, q1 = 0, q2 = 0, q3 = 0] = q; // 100-d vectors (four words) unrolled: the scan is most of a search
-    const codes = this.codes;
-    const w = this.words;
-    for (let slot = 0, o = 0; slot < this.slots; slot++, o += w) {
-      let d = far;
-      if (this.alive[slot] && (!accept || accept(this.ids[slot]!))) {
-        if (w === 4) d = popcount(codes[o]! ^ q0) + popcount(codes[o + 1]! ^ q1) + popcount(codes[o + 2]! ^ q2) + popcount(codes[o + 3]! ^ q3);
-        else {
-          d = 0;
-          for (let j = 0; j < w; j++) d += popcount(codes[o + j]! ^ q[j]!);
-        }
-      }
-      dist[slot] = d;
-      histogram[d]!++;
+    hammingDistances(this.codes, this.words, q, dist);
+    for (let slot = 0; slot < this.slots; slot++) {
+      if (!this.alive[slot] || (accept && !accept(this.ids[slot]!))) dist[slot] = far;
+      histogram[dist[slot]!]!++;
     }
     let cutoff = 0;
     for (let seen = 0; cutoff < far && seen + histogram[cutoff]! < n; cutoff++) seen += histogram[cutoff]!;
