@@ -6,7 +6,7 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** The control beside the sessions ratio: what the same CPU costs a recall when it does nothing with the service. */
 const spinNote = (c: RecallCost) =>
-  `a process spinning the turns' ${c.turnCores} cores: x${c.spinP50Ratio}` + (c.elsewhereP50Ratio ? `; the turns on a second server process on the same vault: x${c.elsewhereP50Ratio}` : "");
+  `a process spinning the turns' ${c.turnCores} cores${c.spinCores === undefined ? "" : ` (measured ${c.spinCores})`}: x${c.spinP50Ratio}` + (c.elsewhereP50Ratio ? `; the turns on a second server process on the same vault: x${c.elsewhereP50Ratio}` : "");
 
 export function checkTargets(at: SizeResults): TargetCheck[] {
   const hybrid = at.recall.find((r) => r.mode === "hybrid");
@@ -31,12 +31,12 @@ export function checkTargets(at: SizeResults): TargetCheck[] {
     ...(at.served
       ? [at.served.snapshot, at.served.rows].map((x) =>
           check(
-            `RSS of smriti serve after loading, ${x.snapshots ? "a restart (indexes from the saved snapshot)" : "a first start (every row)"}`,
+            `RSS of smriti serve after loading and 25 s idle, ${x.snapshots ? "a restart (indexes from the saved snapshot)" : "a first start (every row)"}`,
             "<= 300 MB",
             x.settledRssMB,
             "MB",
             x.settledRssMB <= 300,
-            `after idling; ${x.rssMB} MB right after loading and 50 recalls, peak ${x.peakRssMB} MB; first recall after ${x.toFirstRecallMs} ms`,
+            `${x.rssMB} MB right after loading and 50 recalls, before V8's memory reducer collected; peak ${x.peakRssMB} MB; first recall after ${x.toFirstRecallMs} ms`,
           ),
         )
       : [check("RSS after loading (fresh process, GloVe)", "<= 300 MB", at.coldStart.glove.memoryLoaded.rssMB, "MB", at.coldStart.glove.memoryLoaded.rssMB <= 300)]),

@@ -2,9 +2,9 @@
 // spawn to the first hybrid recall answered over HTTP, and the process's resident memory once its indexes are loaded
 // and it has served some recalls: at once (what loading left, garbage included) and after it has idled long enough for
 // V8's memory reducer to run a full collection (about 15 s on this machine), which is what the process holds.
-import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { runJson, startServe } from "../../test/cli/cli-helpers.ts";
+import { residentMB } from "../lib/proc.ts";
 import { round } from "../lib/stats.ts";
 
 export interface ServedResult {
@@ -21,13 +21,6 @@ export interface ServedResult {
 
 const WARM_RECALLS = 50;
 const SETTLE_SECONDS = 25;
-
-/** VmRSS and VmHWM of a process, in MB (Linux). */
-function residentMB(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
-  return { rss: round(kb("VmRSS") / 1024, 1), peak: round(kb("VmHWM") / 1024, 1) };
-}
 
 /** Starts `smriti serve`, recalls through it, measures it, stops it (it saves its indexes as it closes). */
 export async function benchServed(dataDir: string, queries: readonly string[], snapshots: boolean): Promise<ServedResult> {

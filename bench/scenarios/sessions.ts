@@ -7,6 +7,7 @@ import { parseSse } from "../../src/client/sse.ts";
 import type { FullRuntime } from "../../src/main.ts";
 import type { BenchServer } from "../lib/server.ts";
 import { round, summarize, type LatencySummary } from "../lib/stats.ts";
+import { cpuMsOf } from "../lib/proc.ts";
 import { forkClient, isType, nextMessage } from "../workers/ipc.ts";
 import type { RecallClientSamples, SpinnerInit, TurnClientCommand, TurnClientReport } from "../workers/protocol.ts";
 
@@ -29,6 +30,8 @@ export interface RecallCost {
   p50Ratio: number;
   /** CPU the turns kept busy, in cores: the turn client's and what the server used beyond serving the recalls. */
   turnCores: number;
+  /** What the spinner used, measured (its target is turnCores; absent in results written before it was). */
+  spinCores?: number;
   duringSpin: LatencySummary;
   spinP50Ratio: number;
   /** The same turns sent to a second `smriti serve` process on the same vault instead (absent when none ran). */
@@ -114,6 +117,7 @@ async function measureRecallCost(recaller: ChildProcess, turner: ChildProcess, e
   let busy = 0;
   let idleCpuMs = 0;
   const turnCpu = { cpuMs: 0, wallMs: 0 };
+  const spinCpu = { cpuMs: 0, wallMs: 0 };
   const turnCores = () => turnCpu.cpuMs / turnCpu.wallMs;
   const idlePhase = async () => {
     const { value, cpuMs } = await timed(() => recalls(opts.idleQueries));
@@ -132,11 +136,14 @@ async function measureRecallCost(recaller: ChildProcess, turner: ChildProcess, e
     turnCpu.wallMs += wallMs;
     await idlePhase();
     const spinner = forkClient("./spinner.ts", { cores: turnCores() } satisfies SpinnerInit);
+    const gone = once(spinner, "exit");
     try {
       await nextMessage(spinner, isType("ready"));
+      const [cpu0, t0] = [cpuMsOf(spinner.pid!), performance.now()];
       spinning.push(...(await recallsDuring(() => sleep(wallMs))));
+      spinCpu.cpuMs += cpuMsOf(spinner.pid!) - cpu0;
+      spinCpu.wallMs += performance.now() - t0;
     } finally {
-      const gone = once(spinner, "exit");
       spinner.kill();
       await gone;
     }
@@ -153,6 +160,7 @@ async function measureRecallCost(recaller: ChildProcess, turner: ChildProcess, e
     turns: busy,
     p50Ratio: round(duringSummary.p50 / idleSummary.p50, 3),
     turnCores: round(turnCores(), 2),
+    spinCores: round(spinCpu.cpuMs / spinCpu.wallMs, 2),
     duringSpin: spinSummary,
     spinP50Ratio: round(spinSummary.p50 / idleSummary.p50, 3),
     ...(elsewhere ? ((x) => ({ duringTurnsElsewhere: x, elsewhereP50Ratio: round(x.p50 / idleSummary.p50, 3) }))(summarize(duringElsewhere)) : {}),

@@ -1,15 +1,9 @@
 // A load generator in its own process: autocannon against the recall route at each connection count, for a bounded
 // time each, rotating through distinct queries; reports throughput and latency per step (loopback only).
-import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
+import { cpuMsOf } from "../lib/proc.ts";
 import { reply } from "./ipc.ts";
 import type { LoadClientInit, LoadStep } from "./protocol.ts";
-
-/** CPU time of a process so far, ms (utime + stime from /proc, in clock ticks of 10 ms). */
-function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 process.once("message", async (init: LoadClientInit) => {
   const steps: LoadStep[] = [];
