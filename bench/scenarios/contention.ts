@@ -1,4 +1,5 @@
-// Recall latency from a separate client process, idle and while another client ingests 10k chunks over HTTP.
+// Recall latency from a separate client process, idle (before and after) and while another client ingests 10k chunks
+// over HTTP.
 import { forkClient, isType, nextMessage } from "../workers/ipc.ts";
 import { forkIngester, ingestFigures, type HttpIngest } from "./http-ingest.ts";
 import type { IngestClientDone, RecallClientSamples } from "../workers/protocol.ts";
@@ -12,6 +13,9 @@ export interface ContentionResult {
   ingest: HttpIngest;
 }
 
+/** Recalls before the measured ones (the sessions scenario found the client still warming up after 50). */
+const WARMUP = 500;
+
 export async function benchContention(
   srv: BenchServer,
   queries: string[],
@@ -21,10 +25,12 @@ export async function benchContention(
   const ingester = forkIngester(srv, { ...opts, pathPrefix: "contention", inFlight: 1 });
   try {
     await Promise.all([nextMessage(recaller, isType("ready")), nextMessage(ingester, isType("ready"))]);
-    recaller.send({ type: "run", count: 50 }); // warm-up of the client's connection and JIT
-    await nextMessage(recaller, isType("samples"));
-    recaller.send({ type: "run", count: opts.idleQueries });
-    const idle = await nextMessage<RecallClientSamples>(recaller, isType("samples"));
+    const recalls = async (count: number) => {
+      recaller.send({ type: "run", count });
+      return (await nextMessage<RecallClientSamples>(recaller, isType("samples"))).latencies;
+    };
+    await recalls(WARMUP); // the client's connection and JIT keep warming up long after its first requests
+    const idle = await recalls(opts.idleQueries);
 
     const during = nextMessage<RecallClientSamples>(recaller, isType("samples"));
     const done = nextMessage<IngestClientDone>(ingester, isType("done"));
@@ -33,8 +39,9 @@ export async function benchContention(
     const ingest = await done;
     recaller.send({ type: "stop" });
     const busy = await during;
+    idle.push(...(await recalls(opts.idleQueries))); // idle on both sides of the ingest: a p99 of one phase is a few samples
     return {
-      idle: summarize(idle.latencies),
+      idle: summarize(idle),
       duringIngest: summarize(busy.latencies),
       queriesRepeated: busy.wrapped,
       ingest: ingestFigures(ingest, opts.documents, 1),
