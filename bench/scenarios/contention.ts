@@ -1,5 +1,4 @@
-// Recall latency from a separate client process, idle (before and after) and while another client ingests 10k chunks
-// over HTTP.
+// Recall latency from a separate client process, idle and while another client ingests 10k chunks over HTTP.
 import { forkClient, isType, nextMessage } from "../workers/ipc.ts";
 import { forkIngester, ingestFigures, type HttpIngest } from "./http-ingest.ts";
 import type { IngestClientDone, RecallClientSamples } from "../workers/protocol.ts";
@@ -30,7 +29,8 @@ export async function benchContention(
       return (await nextMessage<RecallClientSamples>(recaller, isType("samples"))).latencies;
     };
     await recalls(WARMUP); // the client's connection and JIT keep warming up long after its first requests
-    const idle = await recalls(opts.idleQueries);
+    // Twice the idle count, all before the ingest: after it the server still checkpoints and collects what it left.
+    const idle = await recalls(2 * opts.idleQueries);
 
     const during = nextMessage<RecallClientSamples>(recaller, isType("samples"));
     const done = nextMessage<IngestClientDone>(ingester, isType("done"));
@@ -39,7 +39,6 @@ export async function benchContention(
     const ingest = await done;
     recaller.send({ type: "stop" });
     const busy = await during;
-    idle.push(...(await recalls(opts.idleQueries))); // idle on both sides of the ingest: a p99 of one phase is a few samples
     return {
       idle: summarize(idle),
       duringIngest: summarize(busy.latencies),
