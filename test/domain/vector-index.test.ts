@@ -14,12 +14,18 @@ function gaussian(rand: ReturnType<typeof prng>, dims: number): Float32Array {
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
+/** An index of `n` random unit vectors with ids 1..n, and the vectors. */
+function filled(rand: ReturnType<typeof prng>, dims: number, n: number): { index: VectorIndex; vectors: Float32Array[] } {
+  const index = new VectorIndex(dims);
+  const vectors = Array.from({ length: n }, () => gaussian(rand, dims));
+  vectors.forEach((v, i) => index.add(i + 1, v));
+  return { index, vectors };
+}
+
 describe("VectorIndex", () => {
   it("returns the exact cosine top k over its stored (int8) vectors, close to float cosine, honouring accept and remove", () => {
     const rand = prng(11);
-    const index = new VectorIndex(16);
-    const vectors = Array.from({ length: 500 }, () => gaussian(rand, 16));
-    vectors.forEach((v, i) => index.add(i + 1, v));
+    const { index, vectors } = filled(rand, 16, 500);
     index.remove(3);
     expect(index.get(3)).toBeUndefined();
     for (const [i, v] of vectors.entries()) if (i !== 2) index.get(i + 1)!.forEach((x, d) => expect(Math.abs(x - v[d]!)).toBeLessThan(0.01));
@@ -41,9 +47,7 @@ describe("VectorIndex", () => {
   // 100 dimensions take the prefilter's unrolled four-word path (GloVe's), 64 its loop over words.
   it.each([64, 100])("above the exact limit, the prefilter (%i-d) finds a stored vector from a noisy copy, respects accept", (dims) => {
     const rand = prng(12);
-    const index = new VectorIndex(dims);
-    const vectors = Array.from({ length: 25_000 }, () => gaussian(rand, dims));
-    vectors.forEach((v, i) => index.add(i + 1, v));
+    const { index, vectors } = filled(rand, dims, 25_000);
     let found = 0;
     for (let q = 0; q < 50; q++) {
       const target = rand.int(1, vectors.length);
@@ -57,9 +61,7 @@ describe("VectorIndex", () => {
 
   it("a saved state reads back into an index that answers every search the same (sign bits with the top bit set included)", () => {
     const rand = prng(13);
-    const index = new VectorIndex(100);
-    const vectors = Array.from({ length: 21_000 }, () => gaussian(rand, 100));
-    vectors.forEach((v, i) => index.add(i + 1, v));
+    const { index } = filled(rand, 100, 21_000);
     index.remove(7);
     const state = index.state();
     expect(state.arrays.codes.some((c) => c >= 2 ** 31)).toBe(true);
