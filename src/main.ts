@@ -56,6 +56,7 @@ import { Supervisor } from "./sessions/background/supervisor.ts";
 import { Harness } from "./sessions/harness.ts";
 import { buildSessionHandlers, buildSessionStreamHandlers } from "./sessions/handlers.ts";
 import { SessionLog } from "./sessions/session-log.ts";
+import { TurnLeases } from "./sessions/turn-leases.ts";
 import { fileTools } from "./sessions/tools/file-tools.ts";
 import { memoryTools } from "./sessions/tools/memory-tools.ts";
 
@@ -175,7 +176,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     layerTotals: async (workspaceId) => new Map((await cognitive.pipeline.counters.totals({ workspaceId })).map((t) => [`${t.layer}.${t.counter}`, t.n])),
     logError: log,
   });
-  const chat = new ChatSessions(sessionLog, harness, providers, policies);
+  const turnLeases = new TurnLeases(store, clock, config.heartbeatMs, log);
+  const chat = new ChatSessions(sessionLog, harness, providers, policies, turnLeases);
   const supervisor = new Supervisor({
     log: sessionLog,
     engines: { native: new NativeEngine(harness, sessionLog), command: new CommandEngine(policies), a2a: new A2aEngine(policies) },
@@ -209,6 +211,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     async close() {
       await supervisor.close();
       await harness.drain();
+      turnLeases.close();
       await autoTuner?.stop();
       await cognitive.stop();
       await reembed?.stop();

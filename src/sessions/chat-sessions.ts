@@ -5,6 +5,7 @@ import type { SessionEventData } from "../contract/events.ts";
 import type { StreamMessage } from "../contract/route.ts";
 import type { ChatSessionDetail, CreateChatSession } from "../contract/sessions.ts";
 import type { StreamEvent } from "../ports/event-log.ts";
+import type { SessionKey } from "../ports/session-index.ts";
 import type { ProviderSet } from "../ports/llm.ts";
 import type { CallContext } from "../services/context.ts";
 import { followStream } from "../services/streams/follow.ts";
@@ -15,6 +16,7 @@ import { artifacts, endsSegment, isDecided, latestState, openTurn, pendingApprov
 import { toMessage, type SessionLog } from "./session-log.ts";
 import type { PolicySource } from "./policy.ts";
 import { newSessionState } from "./session-state.ts";
+import type { TurnLeases } from "./turn-leases.ts";
 
 type State = SessionEventData<"session_state">;
 
@@ -24,6 +26,7 @@ export class ChatSessions {
     private readonly harness: Harness,
     private readonly providers: ProviderSet,
     private readonly policies: PolicySource,
+    private readonly leases: TurnLeases,
   ) {}
 
   async create(call: CallContext, body: CreateChatSession): Promise<State> {
@@ -38,7 +41,9 @@ export class ChatSessions {
     await this.finishing(call, input.session_id, events);
     this.assertIdle(call, input.session_id, events); // in the same tick as the turn starts: a second request sees it
     const turnId = newTurnId();
-    void this.harness.turn(call, input.session_id, state, turnId, input.message); // runs on whether or not anyone listens; logs its own failures
+    const { key, lost } = await this.lease(call, input.session_id, events);
+    // Runs on whether or not anyone listens; logs its own failures.
+    void this.harness.turn(call, input.session_id, state, turnId, input.message, lost).finally(() => this.leases.release(key));
     const after = events.at(-1)!.seq;
     const follow = this.follow(call, input.session_id, after, signal);
     return (async function* () {
@@ -56,9 +61,11 @@ export class ChatSessions {
       throw new AppError("approval_settled", `approval request '${input.request_id}' ${isDecided(events, input.request_id) ? "was already decided" : "no longer waits: its turn ended"}`);
     await this.finishing(call, input.session_id, events);
     this.assertNotRunning(call, input.session_id);
+    const { key, lost } = await this.lease(call, input.session_id, events);
     const turnStart = events.findLast((e) => e.type === "turn_start" && e.seq < asked.seq)!.data as { turn_id: string; message: string };
     const after = events.at(-1)!.seq;
-    void this.harness.resume(call, input.session_id, state, turnStart.turn_id, turnStart.message, asked.data as SessionEventData<"approval_required">, input.decision);
+    const approval = asked.data as SessionEventData<"approval_required">;
+    void this.harness.resume(call, input.session_id, state, turnStart.turn_id, turnStart.message, approval, input.decision, lost).finally(() => this.leases.release(key));
     return this.follow(call, input.session_id, after, signal);
   }
 
@@ -156,8 +163,15 @@ export class ChatSessions {
       throw new AppError("not_found", `'${sessionId}' is a background session: use /sessions/${sessionId}`);
     }
     const open = openTurn(events);
-    if (open && !this.harness.isLive(call.workspaceId, sessionId)) {
-      await this.harness.fail(call, sessionId, state, open.turnId, "turn_interrupted", "the service stopped during this turn; what it logged is kept, send the message again to retry");
+    const key = { workspaceId: call.workspaceId, sessionId };
+    // Running nowhere: not here, and no live process holds its lease (the lease is taken to end it, so only one does).
+    if (open && !this.harness.isLive(call.workspaceId, sessionId) && (await this.leases.take(key))) {
+      try {
+        if (!this.harness.isLive(call.workspaceId, sessionId))
+          await this.harness.fail(call, sessionId, state, open.turnId, "turn_interrupted", "the service stopped during this turn; what it logged is kept, send the message again to retry");
+      } finally {
+        if (!this.harness.isLive(call.workspaceId, sessionId)) await this.leases.release(key);
+      }
       events = await this.log.all(call.workspaceId, sessionId);
     }
     return { events, state: latestState(events)! };
@@ -176,6 +190,20 @@ export class ChatSessions {
   private async finishing(call: CallContext, sessionId: string, events: readonly StreamEvent[]): Promise<void> {
     const last = events.at(-1);
     if (last && endsSegment(last)) await this.harness.settled(call.workspaceId, sessionId);
+  }
+
+  /**
+   * The session's lease for a turn here (after the checks of this process, and again after: a turn started here
+   * meanwhile holds the same lease and lets go of it when it ends). 409 while a turn runs in another process.
+   */
+  private async lease(call: CallContext, sessionId: string, events: readonly StreamEvent[]): Promise<{ key: SessionKey; lost: AbortSignal }> {
+    const key = { workspaceId: call.workspaceId, sessionId };
+    const last = events.at(-1);
+    const lost = await this.leases.take(key, last !== undefined && endsSegment(last));
+    if (!lost)
+      throw new AppError("turn_in_progress", "a turn of this session is running in another process; wait for it to end (follow GET /sessions/{id}/events/stream)");
+    this.assertNotRunning(call, sessionId);
+    return { key, lost };
   }
 
   private assertNotRunning(call: CallContext, sessionId: string): void {

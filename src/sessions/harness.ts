@@ -234,7 +234,8 @@ export class Harness {
       if (t.blocked) throw t.blocked;
       return await body();
     } catch (err) {
-      if (err instanceof RunStopped) return endTurn("cancelled").then((): TurnOutcome => ({ status: "stopped" }));
+      // A chat turn is stopped only when another process took its lease over: that one ends it in the log, not this.
+      if (err instanceof RunStopped) return isBackground(t.state) ? endTurn("cancelled").then((): TurnOutcome => ({ status: "stopped" })) : { status: "stopped" };
       if (!(err instanceof AppError) && !(err instanceof ProviderError)) this.deps.logError(`session ${t.sessionId}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       const e = err instanceof AppError ? err : new AppError("internal_error", err instanceof ProviderError ? `every provider failed; the last: ${err.message}` : "the turn failed");
       const code = e.code === "internal_error" && err instanceof ProviderError ? "provider_failed" : e.code;

@@ -2,7 +2,6 @@
 // watches their health budgets, stops them when asked, and decides what a run's end means for the session: completed,
 // recovering (a transient failure with retries left), failed, expired, paused, cancelled or awaiting an approval.
 // At start it recovers what a crash cut off; every tick it picks up stale runs and sessions queued by another process.
-import { hostname } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import type { SessionEventData, SessionEventType } from "../../contract/events.ts";
@@ -10,6 +9,7 @@ import { HealthPolicy } from "../../contract/health.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { StreamEvent } from "../../ports/event-log.ts";
 import { newRequestId, resumeCursor, sessionKey } from "../ids.ts";
+import { deadOnThisHost, PROCESS_ID } from "../lease-holder.ts";
 import { clip, latestState } from "../projection.ts";
 import type { SessionLog } from "../session-log.ts";
 import { callOf, resumeContextOf, type BackgroundEngine, type CheckpointExtras, type RunOutcome, type State } from "./engine.ts";
@@ -62,7 +62,7 @@ interface LiveRun {
 }
 
 export class Supervisor {
-  readonly processId = `${hostname()}:${process.pid}`;
+  readonly processId = PROCESS_ID;
   readonly staleMs: number;
   private readonly live = new Map<string, LiveRun>();
   private readonly queue = new Map<string, Job>();
@@ -367,18 +367,6 @@ export class Supervisor {
 
   private iso(): string {
     return this.deps.clock.now().toISOString();
-  }
-}
-
-/** A supervisor id (host:pid) of this host whose process no longer exists. */
-function deadOnThisHost(owner: string): boolean {
-  const [host, pid] = owner.split(":");
-  if (host !== hostname() || !pid) return false;
-  try {
-    process.kill(Number(pid), 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "ESRCH";
   }
 }
 
