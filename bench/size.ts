@@ -1,4 +1,5 @@
 // Every measurement for one corpus size, on fresh databases in a scratch directory.
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { BenchDocument } from "./corpus/documents.ts";
 import { generateQueries, slices } from "./corpus/queries.ts";
@@ -12,6 +13,7 @@ import type { SizeResults } from "./report/types.ts";
 import { benchCli } from "./scenarios/cli.ts";
 import { benchColdStart } from "./scenarios/cold-start.ts";
 import { benchServed } from "./scenarios/served.ts";
+import { benchWorkersLoad } from "./scenarios/workers-load.ts";
 import { benchContention } from "./scenarios/contention.ts";
 import { benchHttpLoad, LOAD_CONNECTIONS } from "./scenarios/http-load.ts";
 import { benchHttpRecall } from "./scenarios/http-recall.ts";
@@ -66,6 +68,9 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
   const cli = await benchCli(gloveDir, all.slice(3, 11));
   progress(`${label}: smriti serve (compiled, fresh processes): indexes from the saved snapshot, then from every row`);
   const served = { snapshot: await benchServed(gloveDir, all.slice(11, 70), true), rows: await benchServed(gloveDir, all.slice(11, 70), false) };
+  const groups = [...new Set([1, availableParallelism()])];
+  progress(`${label}: smriti serve --workers ${groups.join(" and ")} under autocannon (compiled, fresh groups; ${limits.loadSecondsPerStep} s a step)`);
+  const workersLoad = await benchWorkersLoad(gloveDir, [...httpS!, ...httpC!], limits.loadSecondsPerStep, groups);
 
   const model = await startPacedModel(PACED_MODEL_MS);
   const rt = await openRuntime(gloveDir, glove, { SMRITI_LLM_BASE_URL: model.url });
@@ -136,6 +141,7 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
     layers,
     http,
     httpLoad,
+    workersLoad,
     contention,
     httpIngest,
     sessions,

@@ -28,6 +28,7 @@ const Env = z.object({
   SMRITI_RATE_LIMIT: z.coerce.number().min(0).default(100),
   SMRITI_STREAMS_PER_TOKEN: z.coerce.number().int().min(0).default(32),
   SMRITI_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(10_000),
+  SMRITI_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   SMRITI_AUTOTUNE_MINUTES: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().min(0).default(30)),
 });
 
@@ -72,13 +73,16 @@ export interface Config {
   headersTimeoutMs: number;
   /** The console's built files (web/dist, made by `npm ci`'s prepare step), served at /console. */
   consoleDir: string;
+  /** Processes `smriti serve` runs on its one port (node:cluster), each a replica on the store; 1 = this process alone. */
+  workers: number;
   env: NodeJS.ProcessEnv;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | undefined; data?: string | undefined; host?: string | undefined } = {}): Config {
+export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | undefined; data?: string | undefined; host?: string | undefined; workers?: number | undefined } = {}): Config {
   const parsed = Env.safeParse(env);
   if (!parsed.success) throw new Error(`bad configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   const e = parsed.data;
+  if (flags.workers !== undefined && !(Number.isInteger(flags.workers) && flags.workers >= 1 && flags.workers <= 64)) throw new Error("bad configuration: --workers takes a whole number from 1 to 64");
   const dataDir = resolve(flags.data ?? e.SMRITI_DATA_DIR);
   return {
     port: flags.port ?? e.SMRITI_PORT,
@@ -103,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | unde
     rateLimit: e.SMRITI_RATE_LIMIT,
     streamsPerToken: e.SMRITI_STREAMS_PER_TOKEN,
     headersTimeoutMs: e.SMRITI_HEADERS_TIMEOUT_MS,
+    workers: flags.workers ?? e.SMRITI_WORKERS,
     consoleDir: resolve(e.SMRITI_CONSOLE_DIR ?? fileURLToPath(new URL("../web/dist", import.meta.url))),
     env,
   };

@@ -11,6 +11,7 @@ import { systemClock, type Clock } from "./ports/clock.ts";
 import type { Embedder, WordNeighbours, WordSimilarity } from "./ports/embedding.ts";
 import type { Store } from "./ports/store.ts";
 import type { IndexSnapshots } from "./ports/index-snapshots.ts";
+import type { AppendNotices } from "./ports/event-log.ts";
 import { writeFileAtomic } from "./embed/atomic-file.ts";
 import { buildCognitiveStack, type CognitiveStack } from "./cognitive/stack.ts";
 import { runtimeCognitiveConfig } from "./cognitive/runtime-config.ts";
@@ -84,6 +85,13 @@ export interface RuntimeOptions {
    * The eval turns it off: runtimes over one shared store must each start from the same state to be compared.
    */
   restoreLearned?: boolean;
+  /**
+   * The one process of a `smriti serve --workers` group that does what a store needs done once: re-embedding and saving
+   * the index snapshots at shutdown (default true; the group's other workers pass false).
+   */
+  lead?: boolean;
+  /** How a worker of a group hears of the others' appends to the event log (SQLite; PostgreSQL has NOTIFY). */
+  appendNotices?: AppendNotices | undefined;
   /** Run background sessions: recover what a restart cut off and keep heartbeats (the serving process does; one-shot CLI commands queue only). */
   supervise?: boolean;
   /** The session providers (default: from SMRITI_LLM_*). */
@@ -115,7 +123,7 @@ export interface FullRuntime extends Runtime {
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<FullRuntime> {
   const log = opts.log ?? ((msg: string) => process.stderr.write(`[smriti] ${msg}\n`));
   const clock = opts.clock ?? systemClock;
-  const store = opts.store ?? (await openStore(config, opts.background ?? false));
+  const store = opts.store ?? (await openStore(config, opts.background ?? false, opts.appendNotices));
   await store.ensureWorkspace(DEFAULT_WORKSPACE, clock.now().getTime());
   const embedder = opts.embedder !== undefined ? opts.embedder : await createEmbedderFromEnv(config.env, { log: opts.notice ?? log });
   // The KNN leg was measured useless with GloVe (eval/results/dense-leg.json); a neural embedder's neighbours are worth the scan.
@@ -138,7 +146,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const groundedEval = new GroundedEvalService(store);
   const auth = new AuthService(store, { multiTenant: config.multiTenant, now: () => clock.now().getTime() });
   const proposals = new ProposalService(store, ingest, clock);
-  reembed = embedder && opts.background ? startReembedder(store, embedder, log, opts.reembedRetryMs) : null;
+  reembed = embedder && opts.background && opts.lead !== false ? startReembedder(store, embedder, log, opts.reembedRetryMs) : null;
   // The server tunes itself on feedback unless its parameters were given (tests, the eval) or tuned ones are ignored.
   const autoTuner = opts.autoTune && opts.cognitive === undefined && config.autoTuneMinutes > 0 && config.env.SMRITI_TUNED !== "0" ? await createAutoTuner({ store, retriever, clock, lexicon, live: cognitive.pipeline, env: config.env, log }) : null;
   autoTuner?.start(config.autoTuneMinutes);
@@ -218,7 +226,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       await ingest.close();
       await planner.close();
       // A failed save costs the next start a full load, nothing else.
-      await search.saveSnapshots().catch((err: unknown) => log(`index snapshot not saved: ${err instanceof Error ? err.message : String(err)}`));
+      if (opts.lead !== false) await search.saveSnapshots().catch((err: unknown) => log(`index snapshot not saved: ${err instanceof Error ? err.message : String(err)}`));
       await store.close();
     },
   };
@@ -238,8 +246,8 @@ function choosePlanner(config: Config, embedder: Embedder | null, serving: boole
 }
 
 /** The configured store: PostgreSQL when SMRITI_DATABASE_URL is set (pg loads only then), else the SQLite file. */
-export async function openStore(config: Config, background = false): Promise<Store> {
-  if (!config.databaseUrl) return openSqliteStore(config.dbFile, { synchronous: config.synchronous, backgroundCheckpoints: background });
+export async function openStore(config: Config, background = false, notices?: AppendNotices): Promise<Store> {
+  if (!config.databaseUrl) return openSqliteStore(config.dbFile, { synchronous: config.synchronous, backgroundCheckpoints: background, notices });
   const { openPostgresStore } = await import("./store/postgres/index.ts");
   return openPostgresStore(config.databaseUrl);
 }

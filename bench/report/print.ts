@@ -94,6 +94,16 @@ function sizeSection(s: SizeResults): string[] {
           `HTTP overhead: mean latency at 1 connection / in-process hybrid mean = x${s.httpLoad.overheadRatio ?? "?"}`,
         ]
       : []),
+    ...(s.workersLoad
+      ? [
+          renderTable(
+            ["recall hybrid over HTTP, smriti serve --workers (compiled)", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "group cores", "server CPU ms/req", "group RSS MB"],
+            s.workersLoad.flatMap((g) =>
+              g.steps.map((x) => [`${g.workers} worker(s), ${x.connections} connections`, x.requestsPerSec, x.p50, x.p99, x.errors, x.non2xx, x.serverCores ?? "-", x.serverCpuMsPerRequest ?? "-", g.rssMB]),
+            ),
+          ),
+        ]
+      : []),
     ...(s.postgres ? postgresSection(s) : []),
     `one SSE stream: ${s.sessions.sse.events} logged events in ${s.sessions.sse.seconds} s = ${s.sessions.sse.eventsPerSec} events/s`,
     ...[s.background.extractive, s.background.paced].map(

@@ -48,6 +48,15 @@ export function checkTargets(at: SizeResults): TargetCheck[] {
     ...(at.httpIngest
       ? [((r) => check("ingest over HTTP (4 documents of 50 chunks in flight, as smriti ingest)", ">= 10,000 chunks/s", r, "chunks/s", r >= 10_000))(at.httpIngest.chunksPerSec)]
       : []),
+    ...(at.workersLoad ?? [])
+      .filter((g) => g.workers > 1)
+      .flatMap((g) =>
+        g.steps
+          .filter((x) => x.connections === 16)
+          .map((x) =>
+            check(`HTTP recall req/s, 16 connections, smriti serve --workers ${g.workers}`, ">= 2,000", x.requestsPerSec, "req/s", x.requestsPerSec >= 2_000, `p99 ${x.p99} ms (target <= 25)`),
+          ),
+      ),
     ...(at.httpLoad?.steps ?? []).flatMap((x) =>
       x.connections === 16
         ? [

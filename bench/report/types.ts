@@ -5,6 +5,7 @@ import type { ColdStartResult } from "../scenarios/cold-start.ts";
 import type { ContentionResult } from "../scenarios/contention.ts";
 import type { HttpIngest } from "../scenarios/http-ingest.ts";
 import type { HttpLoadResult } from "../scenarios/http-load.ts";
+import type { WorkersLoadResult } from "../scenarios/workers-load.ts";
 import type { HttpRecallResult } from "../scenarios/http-recall.ts";
 import type { SizedIngest } from "../scenarios/ingest-to-size.ts";
 import type { DbSize } from "../lib/db-size.ts";
@@ -36,6 +37,8 @@ export interface SizeResults {
   http: HttpRecallResult;
   /** autocannon from another process; absent in results written before it existed. */
   httpLoad?: HttpLoadResult;
+  /** `smriti serve --workers 1` and one worker per core, compiled, under autocannon; absent in results written before it existed. */
+  workersLoad?: WorkersLoadResult[];
   contention: ContentionResult | null;
   /** Bulk ingest over HTTP, 4 documents in flight, nothing else running; absent in results written before it existed. */
   httpIngest?: HttpIngest;

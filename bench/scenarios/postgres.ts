@@ -103,7 +103,7 @@ export async function benchPostgres(dir: string, input: Inputs): Promise<Postgre
 async function load(servers: readonly RunningServe[], token: string, queries: readonly string[], seconds: number): Promise<ReplicaLoad> {
   const each = CONNECTIONS / servers.length;
   const runs = servers.map((s, i) => {
-    const init: LoadClientInit = { url: s.url, token, queries: queries.filter((_, j) => j % servers.length === i), mode: "hybrid", connections: [each], seconds, serverPid: s.child.pid! };
+    const init: LoadClientInit = { url: s.url, token, queries: queries.filter((_, j) => j % servers.length === i), mode: "hybrid", connections: [each], seconds, serverPids: [s.child.pid!] };
     return nextMessage<{ steps: LoadStep[] }>(forkClient("./load-client.ts", init), isType("load"));
   });
   const steps = (await Promise.all(runs)).flatMap((r) => r.steps);

@@ -6,10 +6,11 @@ import { reply } from "./ipc.ts";
 import type { LoadClientInit, LoadStep } from "./protocol.ts";
 
 process.once("message", async (init: LoadClientInit) => {
+  const serverCpuMs = () => init.serverPids.reduce((ms, pid) => ms + cpuMsOf(pid), 0);
   const steps: LoadStep[] = [];
   for (const connections of init.connections) {
     let next = 0;
-    const [server0, client0, t0] = [cpuMsOf(init.serverPid), process.cpuUsage(), performance.now()];
+    const [server0, client0, t0] = [serverCpuMs(), process.cpuUsage(), performance.now()];
     const result = await autocannon({
       url: `${init.url}/v1/memory/recall`,
       method: "POST",
@@ -19,7 +20,7 @@ process.once("message", async (init: LoadClientInit) => {
       requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: init.queries[next++ % init.queries.length], k: 10, mode: init.mode }) }) }],
     });
     const wallMs = performance.now() - t0;
-    const serverMs = cpuMsOf(init.serverPid) - server0;
+    const serverMs = serverCpuMs() - server0;
     const { user, system } = process.cpuUsage(client0);
     steps.push({
       connections,

@@ -64,8 +64,8 @@ export interface LoadClientInit {
   mode: "hybrid" | "lexical" | "vector";
   connections: number[];
   seconds: number;
-  /** The server's process, whose CPU time each step reads from /proc. */
-  serverPid: number;
+  /** The server's processes (one, or a worker group's primary and workers), whose CPU time each step reads from /proc. */
+  serverPids: number[];
 }
 
 /** One autocannon run: latencies in ms (autocannon's resolution is 1 ms). */

@@ -33,8 +33,8 @@ export function requireData(config: Config): void {
     throw new CliError(`no Smriti data in ${config.dataDir}: the CLI reads the data directory directly (the service's is where it was started); ${POINT_ELSEWHERE}`);
 }
 
-export function configFrom(opts: DataOptions & { port?: number; host?: string }): Config {
-  return loadConfig(process.env, { data: opts.data, port: opts.port, host: opts.host });
+export function configFrom(opts: DataOptions & { port?: number; host?: string; workers?: number }): Config {
+  return loadConfig(process.env, { data: opts.data, port: opts.port, host: opts.host, workers: opts.workers });
 }
 
 /**

@@ -16,6 +16,17 @@ export interface StreamEvent extends StreamEventDraft {
 /** `appended`: the events just logged through this handle, in order; null when they were logged elsewhere. */
 export type Wake = (appended: readonly StreamEvent[] | null) => void;
 
+/**
+ * Processes on one store that tell each other of appends directly (the workers of one `smriti serve --workers`), so a
+ * follower in one process wakes at once when another appends instead of at its next poll.
+ */
+export interface AppendNotices {
+  /** Tells the other processes that this one appended to the stream. */
+  publish(workspaceId: string, stream: string): void;
+  /** Calls `heard` for each append another process published. */
+  listen(heard: (workspaceId: string, stream: string) => void): void;
+}
+
 export interface EventLog {
   /** Appends to the workspace's stream in one write, after its last event. */
   appendStream(workspaceId: string, stream: string, drafts: readonly StreamEventDraft[]): Promise<StreamEvent[]>;

@@ -53,9 +53,9 @@ export interface RunningServe {
 }
 
 /** `smriti serve --port 0`; resolves once it logs "listening on http://127.0.0.1:PORT". */
-export function startServe(dataDir: string, env: NodeJS.ProcessEnv = cliEnv()): Promise<RunningServe> {
+export function startServe(dataDir: string, env: NodeJS.ProcessEnv = cliEnv(), args: readonly string[] = []): Promise<RunningServe> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--data", dataDir], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--data", dataDir, ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     const timer = setTimeout(() => fail(new Error(`server did not start in time:\n${stderr}`)), 60_000);
     const fail = (err: Error) => {

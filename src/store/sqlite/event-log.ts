@@ -1,5 +1,5 @@
 // The event log's streams in SQLite: one row per event, numbered per stream; appends wake this handle's followers.
-import type { StreamEvent, StreamEventDraft } from "../../ports/event-log.ts";
+import type { AppendNotices, StreamEvent, StreamEventDraft } from "../../ports/event-log.ts";
 import { toStreamEvent, type StreamEventRow } from "../rows.ts";
 import { StreamFollowers } from "../stream-followers.ts";
 import type { Db } from "./open.ts";
@@ -8,7 +8,11 @@ export class EventLogRepo {
   private readonly s;
   readonly followers = new StreamFollowers();
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly notices: AppendNotices | null = null,
+  ) {
+    notices?.listen((workspaceId, stream) => this.followers.wake(workspaceId, stream, null));
     this.s = {
       last: db.prepare("SELECT COALESCE(MAX(seq), 0) FROM stream_events WHERE workspace_id = ? AND stream = ?").pluck(),
       insert: db.prepare("INSERT INTO stream_events (workspace_id, stream, seq, type, at, data) VALUES (?, ?, ?, ?, ?, ?)"),
@@ -27,6 +31,7 @@ export class EventLogRepo {
       })
       .immediate();
     this.followers.wake(workspaceId, stream, events);
+    this.notices?.publish(workspaceId, stream);
     return events;
   }
 

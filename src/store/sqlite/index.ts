@@ -1,7 +1,7 @@
 // The embedded default Store: one SQLite file (WAL). Calls are synchronous underneath and resolve at once.
 import type { CognitiveRecord, CognitiveRecordQuery, CounterIncrement, CounterQuery, ImpressionIncrement } from "../../ports/cognitive.ts";
 import type { EventDraft, EventQuery } from "../../ports/audit-log.ts";
-import type { StreamEventDraft, Wake } from "../../ports/event-log.ts";
+import type { AppendNotices, StreamEventDraft, Wake } from "../../ports/event-log.ts";
 import type { ChunkInput, DocumentRecord, DocumentWrite, NewVectors, RemovedChunk } from "../../ports/documents.ts";
 import type { RecordQuery, RecordRow, RecordSideEffects, StoredRecord } from "../../ports/records.ts";
 import type { SessionKey, SessionQuery, SessionRow } from "../../ports/session-index.ts";
@@ -23,11 +23,13 @@ export interface SqliteOptions {
   synchronous?: "normal" | "full";
   /** Long-running processes (the server) checkpoint the WAL from a worker thread instead of inside writes. */
   backgroundCheckpoints?: boolean;
+  /** How this process hears of appends by the other processes of its group (a follower polls otherwise). */
+  notices?: AppendNotices | undefined;
 }
 
 export function openSqliteStore(file: string, opts: SqliteOptions = {}): Store {
   const db = openDatabase(file, opts);
-  return new SqliteStore(db, opts.backgroundCheckpoints && file !== ":memory:" ? startBackgroundCheckpoints(db, file) : null);
+  return new SqliteStore(db, opts.backgroundCheckpoints && file !== ":memory:" ? startBackgroundCheckpoints(db, file) : null, opts.notices ?? null);
 }
 
 class SqliteStore implements Store {
@@ -44,12 +46,13 @@ class SqliteStore implements Store {
   constructor(
     private readonly db: Db,
     private readonly checkpointer: Checkpointer | null,
+    notices: AppendNotices | null,
   ) {
     this.workspaces = new WorkspaceRepo(db);
     this.documents = new DocumentRepo(db);
     this.feed = new SearchFeedRepo(db);
     this.events = new EventRepo(db);
-    this.streams = new EventLogRepo(db);
+    this.streams = new EventLogRepo(db, notices);
     this.records = new RecordRepo(db);
     this.cognitive = new CognitiveRepo(db);
     this.sessions = new SessionRepo(db);
