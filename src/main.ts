@@ -15,6 +15,7 @@ import type { AppendNotices } from "./ports/event-log.ts";
 import { writeFileAtomic } from "./embed/atomic-file.ts";
 import { buildCognitiveStack, type CognitiveStack } from "./cognitive/stack.ts";
 import { runtimeCognitiveConfig } from "./cognitive/runtime-config.ts";
+import type { CognitivePipeline } from "./cognitive/pipeline.ts";
 import type { CognitiveConfig } from "./cognitive/params.ts";
 import type { Runtime } from "./runtime.ts";
 import { AuthService, DEFAULT_WORKSPACE } from "./services/auth.ts";
@@ -90,6 +91,11 @@ export interface RuntimeOptions {
    * the index snapshots at shutdown (default true; the group's other workers pass false).
    */
   lead?: boolean;
+  /**
+   * Take up the parameters the lead's tuner records (a group's other workers): read from the store this often (ms), so
+   * every worker ranks alike soon after a tuning run.
+   */
+  followTuningMs?: number | undefined;
   /** How a worker of a group hears of the others' appends to the event log (SQLite; PostgreSQL has NOTIFY). */
   appendNotices?: AppendNotices | undefined;
   /** Run background sessions: recover what a restart cut off and keep heartbeats (the serving process does; one-shot CLI commands queue only). */
@@ -150,6 +156,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   // The server tunes itself on feedback unless its parameters were given (tests, the eval) or tuned ones are ignored.
   const autoTuner = opts.autoTune && opts.cognitive === undefined && config.autoTuneMinutes > 0 && config.env.SMRITI_TUNED !== "0" ? await createAutoTuner({ store, retriever, clock, lexicon, live: cognitive.pipeline, env: config.env, log }) : null;
   autoTuner?.start(config.autoTuneMinutes);
+  const follow = opts.followTuningMs && opts.cognitive === undefined && config.env.SMRITI_TUNED !== "0" ? followTuning(store, cognitive.pipeline, config.env, opts.followTuningMs, log) : null;
   const traces = new TraceLog(store, () => clock.now().getTime(), log);
   const answerStreams = new AnswerStreams(grounded, store, clock, log);
   const serviceHandlers = buildHandlers({
@@ -174,6 +181,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const providers = opts.providers ?? createProviderSet(config.env);
   const policies = policySource(config.policyDir, opts.policies);
   const sessionLog = new SessionLog(store, store, clock);
+  const turnLeases = new TurnLeases(store, clock, config.heartbeatMs, log);
   const harness = new Harness({
     log: sessionLog,
     providers,
@@ -181,10 +189,10 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     clock,
     policies,
     taskRoot: config.sessionsDir,
+    leases: turnLeases,
     layerTotals: async (workspaceId) => new Map((await cognitive.pipeline.counters.totals({ workspaceId })).map((t) => [`${t.layer}.${t.counter}`, t.n])),
     logError: log,
   });
-  const turnLeases = new TurnLeases(store, clock, config.heartbeatMs, log);
   const chat = new ChatSessions(sessionLog, harness, providers, policies, turnLeases);
   const supervisor = new Supervisor({
     log: sessionLog,
@@ -219,7 +227,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     async close() {
       await supervisor.close();
       await harness.drain();
-      turnLeases.close();
+      await turnLeases.close();
+      if (follow) clearInterval(follow);
       await autoTuner?.stop();
       await cognitive.stop();
       await reembed?.stop();
@@ -243,6 +252,11 @@ function choosePlanner(config: Config, embedder: Embedder | null, serving: boole
   // Word similarity a thread cannot rebuild (an embedder that is not portable) keeps the plans on the loop.
   if (threads > 0 && (!words || embedder?.portable)) return new PlanPool(threads, { words: words ? embedder!.portable! : null, tagger: portableTagger });
   return localPlanner({ similar: words ? (a, b) => words.similarity(a, b) : undefined, tag: posTags });
+}
+
+function followTuning(store: Store, live: CognitivePipeline, env: NodeJS.ProcessEnv, everyMs: number, log: (msg: string) => void): NodeJS.Timeout {
+  const read = () => runtimeCognitiveConfig(store, env).then((c) => live.configure(c), (err: unknown) => log(`tuned parameters not read: ${String(err)}`));
+  return setInterval(() => void read(), everyMs).unref();
 }
 
 /** The configured store: PostgreSQL when SMRITI_DATABASE_URL is set (pg loads only then), else the SQLite file. */

@@ -10,8 +10,11 @@ import { withRuntime } from "./shared.ts";
 
 const INDEX_ENV = "SMRITI_WORKER_INDEX";
 const APPENDED = "smriti:appended";
-/** A worker that died after it was serving is replaced after this long (a crash loop does not spin). */
+/** A worker that died is replaced after 1 s, doubling with each death in a row up to 60 s (a crash loop does not spin). */
 const RESTART_MS = 1_000;
+const RESTART_MAX_MS = 60_000;
+/** A worker that served this long before it died starts its slot's count of deaths in a row again. */
+const STEADY_MS = 60_000;
 /** Workers still running this long after the stop signal are killed. */
 const STOP_GRACE_MS = 15_000;
 
@@ -60,16 +63,21 @@ export async function serveWorkers(config: Config, log: (msg: string) => void): 
   await withRuntime({ data: config.dataDir }, issueFirstToken, { embedder: null }, true);
   const workers = new Map<number, Worker>();
   const listening = new Set<number>();
+  /** Consecutive deaths of each slot's workers, for the restart backoff; reset once one has served a while. */
+  const deaths = new Map<number, number>();
   let stopping = false;
   let exitCode = 0;
   let announced = false;
 
   const start = (index: number) => {
     const worker = cluster.fork({ [INDEX_ENV]: String(index) });
+    const born = Date.now();
     workers.set(index, worker);
+    // A send to a worker that just died fails; its exit is handled below, the primary must not fall with it.
+    worker.on("error", (err) => log(`worker ${index + 1}: ${err.message}`));
     worker.on("message", (m) => {
       if (!isAppended(m)) return;
-      for (const other of workers.values()) if (other !== worker && other.isConnected()) other.send(m);
+      for (const other of workers.values()) if (other !== worker && other.isConnected()) other.send(m, undefined, () => {});
     });
     worker.on("listening", (address) => {
       listening.add(index);
@@ -80,17 +88,22 @@ export async function serveWorkers(config: Config, log: (msg: string) => void): 
       log(`listening on ${url} (${config.workers} workers); console: ${url}/console`);
     });
     worker.on("exit", (code, signal) => {
-      workers.delete(index);
+      if (workers.get(index) === worker) workers.delete(index);
       const served = listening.delete(index);
       if (stopping) {
+        if (code !== 0 && !worker.exitedAfterDisconnect) exitCode ||= 1;
         if (workers.size === 0) process.exit(exitCode);
         return;
       }
       const how = signal ? `by ${signal}` : `with code ${code}`;
-      // One that never got to serve will not do better on a second try (a bad configuration, the port in use).
-      if (!served) return stopAll(`worker ${index + 1} exited ${how} before it was serving`, 1);
-      log(`worker ${index + 1} exited ${how}; starting another`);
-      setTimeout(() => !stopping && start(index), RESTART_MS).unref();
+      // At the first start a worker that never served will not do better on a second try (bad configuration, port in use).
+      if (!announced) return stopAll(`worker ${index + 1} exited ${how} before it was serving`, 1);
+      // Deaths in a row of this slot's workers: one that served a while starts the count again.
+      const n = served && Date.now() - born > STEADY_MS ? 1 : (deaths.get(index) ?? 0) + 1;
+      deaths.set(index, n);
+      const wait = Math.min(RESTART_MAX_MS, RESTART_MS * 2 ** (n - 1));
+      log(`worker ${index + 1} exited ${how}; starting another in ${wait / 1000} s`);
+      setTimeout(() => !stopping && start(index), wait).unref();
     });
   };
 
@@ -103,11 +116,12 @@ export async function serveWorkers(config: Config, log: (msg: string) => void): 
     for (const w of workers.values()) w.process.kill("SIGTERM");
     setTimeout(() => {
       for (const w of workers.values()) w.process.kill("SIGKILL");
-      process.exit(exitCode);
+      process.exit(1); // a worker did not stop in time
     }, STOP_GRACE_MS).unref();
   };
 
-  process.once("SIGINT", () => stopAll("stopping the workers", 0));
-  process.once("SIGTERM", () => stopAll("stopping the workers", 0));
+  // A second signal (Ctrl-C twice) does not cut the workers' clean stop short.
+  process.on("SIGINT", () => stopAll("stopping the workers", 0));
+  process.on("SIGTERM", () => stopAll("stopping the workers", 0));
   for (let i = 0; i < config.workers; i++) start(i);
 }

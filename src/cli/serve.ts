@@ -8,6 +8,9 @@ import { issueFirstToken } from "./first-token.ts";
 import { serveWorkers, workerIndex, workerNotices } from "./serve-workers.ts";
 import { addDataOption, configFrom, type DataOptions } from "./shared.ts";
 
+/** How often a group's other workers read the parameters worker 1's tuner recorded. */
+const FOLLOW_TUNING_MS = 60_000;
+
 type ServeOptions = DataOptions & { port?: number; host?: string; workers?: number };
 
 export function registerServe(program: Command): void {
@@ -38,7 +41,7 @@ async function serveProcess(config: Config, log: (msg: string) => void, worker: 
   ]);
   const lead = worker === null || worker === 0;
   const appendNotices = worker === null ? undefined : workerNotices();
-  const runtime = await createRuntime(config, { background: true, autoTune: lead, lead, supervise: config.runsBackgroundSessions, log, appendNotices });
+  const runtime = await createRuntime(config, { background: true, autoTune: lead, followTuningMs: lead ? undefined : FOLLOW_TUNING_MS, lead, supervise: config.runsBackgroundSessions, log, appendNotices });
   if (!config.runsBackgroundSessions) log("background sessions: queued here, run by another process on this store (SMRITI_BACKGROUND_SESSIONS=0)");
   if (worker === null) await issueFirstToken(runtime);
   const warmStart = performance.now();

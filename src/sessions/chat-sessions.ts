@@ -5,7 +5,6 @@ import type { SessionEventData } from "../contract/events.ts";
 import type { StreamMessage } from "../contract/route.ts";
 import type { ChatSessionDetail, CreateChatSession } from "../contract/sessions.ts";
 import type { StreamEvent } from "../ports/event-log.ts";
-import type { SessionKey } from "../ports/session-index.ts";
 import type { ProviderSet } from "../ports/llm.ts";
 import type { CallContext } from "../services/context.ts";
 import { followStream } from "../services/streams/follow.ts";
@@ -16,7 +15,7 @@ import { artifacts, endsSegment, isDecided, latestState, openTurn, pendingApprov
 import { toMessage, type SessionLog } from "./session-log.ts";
 import type { PolicySource } from "./policy.ts";
 import { newSessionState } from "./session-state.ts";
-import type { TurnLeases } from "./turn-leases.ts";
+import type { LeaseHold, TurnLeases } from "./turn-leases.ts";
 
 type State = SessionEventData<"session_state">;
 
@@ -37,13 +36,12 @@ export class ChatSessions {
 
   /** Starts a turn and streams it: `session` first (not logged), then the turn's events until it ends or pauses. */
   async message(call: CallContext, input: { session_id: string; message: string }, signal: AbortSignal): Promise<AsyncIterable<StreamMessage>> {
-    const { events, state } = await this.current(call, input.session_id);
-    await this.finishing(call, input.session_id, events);
-    this.assertIdle(call, input.session_id, events); // in the same tick as the turn starts: a second request sees it
-    const turnId = newTurnId();
-    const { key, lost } = await this.lease(call, input.session_id, events);
+    const before = await this.current(call, input.session_id);
+    await this.finishing(call, input.session_id, before.events);
+    this.assertIdle(call, input.session_id, before.events);
+    const { hold, events, state } = await this.lease(call, input.session_id, before.events);
     // Runs on whether or not anyone listens; logs its own failures.
-    void this.harness.turn(call, input.session_id, state, turnId, input.message, lost).finally(() => this.leases.release(key));
+    this.start(hold, () => this.assertIdle(call, input.session_id, events), (lost) => this.harness.turn(call, input.session_id, state, newTurnId(), input.message, lost));
     const after = events.at(-1)!.seq;
     const follow = this.follow(call, input.session_id, after, signal);
     return (async function* () {
@@ -54,19 +52,26 @@ export class ChatSessions {
 
   /** Applies an operator's decision to the pending approval and streams the rest of the paused turn. */
   async decide(call: CallContext, input: { session_id: string; request_id: string; decision: "approve" | "deny"; note?: string | undefined }, signal: AbortSignal): Promise<AsyncIterable<StreamMessage>> {
-    const { events, state } = await this.current(call, input.session_id);
-    const asked = events.find((e) => e.type === "approval_required" && (e.data as { request_id: string }).request_id === input.request_id);
-    if (!asked) throw new AppError("not_found", `no approval request '${input.request_id}' in this session`);
-    if (pendingApproval(events)?.request_id !== input.request_id)
-      throw new AppError("approval_settled", `approval request '${input.request_id}' ${isDecided(events, input.request_id) ? "was already decided" : "no longer waits: its turn ended"}`);
-    await this.finishing(call, input.session_id, events);
+    const before = await this.current(call, input.session_id);
+    pendingAsked(before.events, input.request_id);
+    await this.finishing(call, input.session_id, before.events);
     this.assertNotRunning(call, input.session_id);
-    const { key, lost } = await this.lease(call, input.session_id, events);
-    const turnStart = events.findLast((e) => e.type === "turn_start" && e.seq < asked.seq)!.data as { turn_id: string; message: string };
-    const after = events.at(-1)!.seq;
-    const approval = asked.data as SessionEventData<"approval_required">;
-    void this.harness.resume(call, input.session_id, state, turnStart.turn_id, turnStart.message, approval, input.decision, lost).finally(() => this.leases.release(key));
-    return this.follow(call, input.session_id, after, signal);
+    // Decided again on the log as it stands with the lease held: another process may have applied it meanwhile.
+    const { hold, events, state } = await this.lease(call, input.session_id, before.events);
+    let asked: StreamEvent | undefined;
+    this.start(
+      hold,
+      () => {
+        asked = pendingAsked(events, input.request_id);
+        this.assertNotRunning(call, input.session_id);
+      },
+      (lost) => {
+        const turnStart = events.findLast((e) => e.type === "turn_start" && e.seq < asked!.seq)!.data as { turn_id: string; message: string };
+        const approval = asked!.data as SessionEventData<"approval_required">;
+        return this.harness.resume(call, input.session_id, state, turnStart.turn_id, turnStart.message, approval, input.decision, lost);
+      },
+    );
+    return this.follow(call, input.session_id, events.at(-1)!.seq, signal);
   }
 
   async detail(call: CallContext, sessionId: string): Promise<ChatSessionDetail> {
@@ -163,14 +168,16 @@ export class ChatSessions {
       throw new AppError("not_found", `'${sessionId}' is a background session: use /sessions/${sessionId}`);
     }
     const open = openTurn(events);
-    const key = { workspaceId: call.workspaceId, sessionId };
     // Running nowhere: not here, and no live process holds its lease (the lease is taken to end it, so only one does).
-    if (open && !this.harness.isLive(call.workspaceId, sessionId) && (await this.leases.take(key))) {
+    const hold = open && !this.harness.isLive(call.workspaceId, sessionId) ? await this.leases.take({ workspaceId: call.workspaceId, sessionId }) : null;
+    if (hold) {
       try {
-        if (!this.harness.isLive(call.workspaceId, sessionId))
-          await this.harness.fail(call, sessionId, state, open.turnId, "turn_interrupted", "the service stopped during this turn; what it logged is kept, send the message again to retry");
+        const now = await this.log.all(call.workspaceId, sessionId);
+        const still = openTurn(now);
+        if (still && !this.harness.isLive(call.workspaceId, sessionId))
+          await this.harness.fail(call, sessionId, latestState(now)!, still.turnId, "turn_interrupted", "the service stopped during this turn; what it logged is kept, send the message again to retry");
       } finally {
-        if (!this.harness.isLive(call.workspaceId, sessionId)) await this.leases.release(key);
+        await this.leases.release(hold);
       }
       events = await this.log.all(call.workspaceId, sessionId);
     }
@@ -193,20 +200,46 @@ export class ChatSessions {
   }
 
   /**
-   * The session's lease for a turn here (after the checks of this process, and again after: a turn started here
-   * meanwhile holds the same lease and lets go of it when it ends). 409 while a turn runs in another process.
+   * The session's lease for a turn here, and the session as it stands once it is held (the checks before ran on a read
+   * up to the handover old). 409 while a turn runs in another process.
    */
-  private async lease(call: CallContext, sessionId: string, events: readonly StreamEvent[]): Promise<{ key: SessionKey; lost: AbortSignal }> {
-    const key = { workspaceId: call.workspaceId, sessionId };
+  private async lease(call: CallContext, sessionId: string, events: readonly StreamEvent[]): Promise<{ hold: LeaseHold; events: StreamEvent[]; state: State }> {
     const last = events.at(-1);
-    const lost = await this.leases.take(key, last !== undefined && endsSegment(last));
-    if (!lost)
-      throw new AppError("turn_in_progress", "a turn of this session is running in another process; wait for it to end (follow GET /sessions/{id}/events/stream)");
-    this.assertNotRunning(call, sessionId);
-    return { key, lost };
+    const hold = await this.leases.take({ workspaceId: call.workspaceId, sessionId }, last !== undefined && endsSegment(last));
+    if (!hold) throw new AppError("turn_in_progress", "a turn of this session is running in another process; wait for it to end (follow GET /sessions/{id}/events/stream)");
+    try {
+      const fresh = await this.log.all(call.workspaceId, sessionId);
+      return { hold, events: fresh, state: latestState(fresh)! };
+    } catch (err) {
+      await this.leases.release(hold);
+      throw err;
+    }
+  }
+
+  /**
+   * Runs `check`, then `run` in the same tick (so a second request here sees the turn live), holding the lease until
+   * the turn ends; a failed check lets go of it.
+   */
+  private start(hold: LeaseHold, check: () => void, run: (lost: AbortSignal) => Promise<unknown>): void {
+    try {
+      check();
+    } catch (err) {
+      void this.leases.release(hold);
+      throw err;
+    }
+    void run(hold.lost).finally(() => this.leases.release(hold));
   }
 
   private assertNotRunning(call: CallContext, sessionId: string): void {
     if (this.harness.isLive(call.workspaceId, sessionId)) throw new AppError("turn_in_progress", "a turn is running in this session; wait for it to end (follow GET /sessions/{id}/events/stream)");
   }
+}
+
+/** The approval request `requestId` of the session, when it still waits for a decision; else not_found or approval_settled. */
+function pendingAsked(events: readonly StreamEvent[], requestId: string): StreamEvent {
+  const asked = events.find((e) => e.type === "approval_required" && (e.data as { request_id: string }).request_id === requestId);
+  if (!asked) throw new AppError("not_found", `no approval request '${requestId}' in this session`);
+  if (pendingApproval(events)?.request_id !== requestId)
+    throw new AppError("approval_settled", `approval request '${requestId}' ${isDecided(events, requestId) ? "was already decided" : "no longer waits: its turn ended"}`);
+  return asked;
 }

@@ -22,6 +22,7 @@ import { commonFields } from "./session-state.ts";
 import { currentTurn, endsSegment } from "./projection.ts";
 import type { Emit, SessionLog } from "./session-log.ts";
 import { runCall, type CallScope, type Decided, type ValidCall } from "./tool-runner.ts";
+import type { TurnLeases } from "./turn-leases.ts";
 import { ToolSelector } from "./tool-selection.ts";
 import type { SessionTool } from "./tools/tool.ts";
 import { reflect, turnCitations, turnPack, turnText } from "./turn-evidence.ts";
@@ -66,6 +67,8 @@ export interface HarnessDeps {
   taskRoot: string;
   /** Cognitive layer counter totals of a workspace, `layer.counter` -> n: the turn's cognition summary is their change. */
   layerTotals(workspaceId: string): Promise<Map<string, number>>;
+  /** The chat turns' leases across processes (a sub-agent's turn takes its session's too). */
+  leases: TurnLeases;
   logError(msg: string): void;
 }
 
@@ -197,6 +200,8 @@ export class Harness {
     const logged = this.deps.log.emitter(call.workspaceId, sessionId);
     const events = await this.deps.log.all(call.workspaceId, sessionId);
     const emit: Emit = async (type, data) => {
+      // A chat turn whose lease another process took writes nothing more: that process ends the turn in the log.
+      if (signal?.aborted && !isBackground(state)) throw new RunStopped();
       const e = await logged(type, data);
       if (e) events.push(e);
       // Not after the last event: the turn must be over (and the session free) by the time its stream ends.
@@ -484,7 +489,13 @@ export class Harness {
         const state: State = { ...commonFields(parent), session_id: sessionId, status: "idle", agent_profile: SUBAGENT_PROFILE, permission_mode: "read-only", approval_mode: "never", parent_session_id: ctx.sessionId };
         const log = this.deps.log;
         await log.append(ctx.call.workspaceId, sessionId, "session_state", state);
-        await this.turn(ctx.call, sessionId, state, newTurnId(), question);
+        // Held like any chat turn's: another process reading the sub-session sees it running, not cut off.
+        const hold = await this.deps.leases.take({ workspaceId: ctx.call.workspaceId, sessionId });
+        try {
+          await this.turn(ctx.call, sessionId, state, newTurnId(), question, hold?.lost);
+        } finally {
+          if (hold) await this.deps.leases.release(hold);
+        }
         // Timed out meanwhile: the parent's call has ended, so nothing more is said in its log (the sub-agent's own log keeps all).
         if (signal.aborted) return { result: { agent_id: agentId, session_id: sessionId } };
         const events = await log.all(ctx.call.workspaceId, sessionId);

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { latestTuned, tunerDecisions } from "../../src/cognitive/records.ts";
+import { latestTuned, RECORD_KINDS, tunerDecisions } from "../../src/cognitive/records.ts";
 import { caseScore, feedbackCases, tuneFromFeedback } from "../../src/services/cognitive/feedback-tuning.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { defaultCognitiveConfig } from "../../src/cognitive/params.ts";
@@ -159,6 +159,24 @@ describe("the automatic tuner", () => {
       expect(await tunes({}, { autoTune: true, cognitive: defaultCognitiveConfig })).toBe(false);
       expect(() => loadConfig({ SMRITI_AUTOTUNE_MINUTES: "soon" }, { data: dir })).toThrow(/SMRITI_AUTOTUNE_MINUTES/);
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a worker that follows the tuning takes up the parameters another process recorded; one that does not keeps its own", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "smriti-follow-tuning-"));
+    const open = (followTuningMs?: number) => createRuntime(loadConfig({}, { data: dir }), { embedder: null, log: () => {}, background: true, followTuningMs });
+    const [follower, loner] = [await open(30), await open()];
+    try {
+      expect(follower.cognitive.pipeline.current.enabled.chitta).toBe(false);
+      // What the lead's tuner records at the end of a run (chitta is off by default).
+      const tuned = { run_id: "run_elsewhere", params: defaultCognitiveConfig.params, enabled: { ...defaultCognitiveConfig.enabled, chitta: true } };
+      await loner.store.appendCognitiveRecords([{ kind: RECORD_KINDS.tuned, workspaceId: null, at: Date.now(), payload: tuned }]);
+      for (const until = Date.now() + 5_000; !follower.cognitive.pipeline.current.enabled.chitta && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+      expect(follower.cognitive.pipeline.current.enabled.chitta).toBe(true);
+      expect(loner.cognitive.pipeline.current.enabled.chitta).toBe(false);
+    } finally {
+      await Promise.all([follower.close(), loner.close()]);
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -25,7 +25,7 @@ describe("a chat turn running in another process", { timeout: 60_000 }, () => {
     const wire = await startChatServer();
     try {
       const data = join(root, "data");
-      const env = cliEnv({ SMRITI_LLM_PROVIDER: "openai", SMRITI_LLM_BASE_URL: wire.base, SMRITI_SESSION_HEARTBEAT_MS: "100" });
+      const env = cliEnv({ SMRITI_LLM_PROVIDER: "openai", SMRITI_LLM_BASE_URL: wire.base, SMRITI_SESSION_HEARTBEAT_MS: "250" });
       const { token } = await runJson<{ token: string }>(["token", "create", "--json", "--data", data], { env });
       const call = (url: string, path: string, body?: object) =>
         fetch(`${url}${path}`, { method: body ? "POST" : "GET", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
@@ -45,8 +45,8 @@ describe("a chat turn running in another process", { timeout: 60_000 }, () => {
       wire.script((res) => openSse(res));
       const stream = await call(a.url, `/chat/sessions/${sid}/messages`, { message: "three" });
       for await (const e of parseSse(stream.body!)) if (e.event === "turn_start_tools") break;
-      // Ten heartbeats later B still sees it running: A holds its lease and beats it.
-      await new Promise((r) => setTimeout(r, 1_000));
+      // Six heartbeats later (three make a lease stale) B still sees it running: A holds its lease and beats it.
+      await new Promise((r) => setTimeout(r, 1_500));
       const seen = (await (await call(b.url, `/chat/sessions/${sid}`)).json()) as Detail;
       expect(seen.session).toMatchObject({ status: "running", last_error: null });
       const before = await logLength();
@@ -71,6 +71,30 @@ describe("a chat turn running in another process", { timeout: 60_000 }, () => {
   });
 });
 
+describe("one approval decided on two processes at once", { timeout: 60_000 }, () => {
+  it("is applied once: the later decision, made with the lease held, finds it settled", async () => {
+    const data = join(root, "approvals");
+    const env = cliEnv({ SMRITI_SESSION_HEARTBEAT_MS: "250" });
+    const { token } = await runJson<{ token: string }>(["token", "create", "--json", "--data", data], { env });
+    const call = (url: string, path: string, body?: object) =>
+      fetch(`${url}${path}`, { method: body ? "POST" : "GET", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const [a, b] = [await startServe(data, env), await startServe(data, env)];
+    servers.push(a, b);
+    for (let round = 0; round < 3; round++) {
+      const sid = ((await (await call(a.url, "/chat/sessions", {})).json()) as { session_id: string }).session_id;
+      const asked = await readSse(await call(a.url, `/chat/sessions/${sid}/messages`, { message: `Remember that release ${round} ships on Friday.` }));
+      const { request_id } = asked.find((e) => e.event === "approval_required")!.data as { request_id: string };
+      const [onA, onB] = await Promise.all([a, b].map((s) => call(s.url, `/chat/sessions/${sid}/approvals/${request_id}`, { decision: "approve" })));
+      const statuses = [onA!.status, onB!.status].sort();
+      expect(statuses).toEqual([200, 409]);
+      await Promise.all([onA!, onB!].map((r) => (r.status === 200 ? readSse(r) : r.json())));
+      const log = await readSse(await call(b.url, `/sessions/${sid}/events/stream?follow=false`));
+      expect(log.filter((e) => e.event === "approval_applied")).toHaveLength(1);
+      expect(log.filter((e) => e.event === "tool_call")).toHaveLength(1);
+    }
+  });
+});
+
 describe("a chat turn whose lease another process took over", () => {
   let svc: TestService;
   let wire: ChatServer;
@@ -84,15 +108,15 @@ describe("a chat turn whose lease another process took over", () => {
     svc = await startTestService({ env: { SMRITI_LLM_PROVIDER: "openai", SMRITI_LLM_BASE_URL: wire.base, SMRITI_SESSION_HEARTBEAT_MS: "50" } });
     const sid = await createSession(svc);
     const key = { workspaceId: svc.workspaceId, sessionId: sid };
-    // The model takes 400 ms to ask for a tool; meanwhile another process claims the lease as if this one had stalled.
+    // The model takes 1.5 s to ask for a tool; meanwhile another process claims the lease as if this one had stalled.
     const slowly = callTools({ name: "service_recall", args: '{"query":"anything"}' });
-    wire.script((res, body, req) => void setTimeout(() => slowly(res, body, req), 400), say("never reached"));
+    wire.script((res, body, req) => void setTimeout(() => slowly(res, body, req), 1_500), say("never reached"));
     const turn = send(svc, sid, "hello");
-    await new Promise((r) => setTimeout(r, 100));
+    for (const until = Date.now() + 10_000; wire.requests.length === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
     const now = Date.now();
     expect(await svc.runtime.store.claimSession(key, "elsewhere:1", now, now + 1)).toBe(true);
     const beating = setInterval(() => void svc.runtime.store.heartbeatSessions("elsewhere:1", [key], Date.now()), 50);
-    await new Promise((r) => setTimeout(r, 700));
+    await new Promise((r) => setTimeout(r, 2_000)); // the model answered meanwhile
     const logged = await logOf(svc, sid);
     expect(logged.some((e) => e.event === "tool_call" || e.event === "turn_end")).toBe(false);
     expect(wire.requests).toHaveLength(1);
