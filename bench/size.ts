@@ -12,7 +12,7 @@ import { startServer } from "./lib/server.ts";
 import type { SizeResults } from "./report/types.ts";
 import { benchCli } from "./scenarios/cli.ts";
 import { benchColdStart } from "./scenarios/cold-start.ts";
-import { benchServed } from "./scenarios/served.ts";
+import { benchServed, START_MS } from "./scenarios/served.ts";
 import { benchWorkersLoad } from "./scenarios/workers-load.ts";
 import { benchContention } from "./scenarios/contention.ts";
 import { benchHttpLoad, LOAD_CONNECTIONS } from "./scenarios/http-load.ts";
@@ -93,7 +93,7 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
   const httpLoad = await benchHttpLoad(srv, [...httpS!, ...httpC!], limits.loadSecondsPerStep, recall.find((r) => r.mode === "hybrid")?.mean ?? null);
   progress(`${label}: chat sessions over HTTP (extractive provider)`);
   // A second server process on the same vault takes the same turns in some phases: sessions off the recall path.
-  const second = await startServe(gloveDir, process.env);
+  const second = await startServe(gloveDir, process.env, [], START_MS);
   const sessions = await benchSessions(srv, rt.runtime, spare!.slice(0, 200).map((q) => `What do we know about ${q}?`), spare!.slice(200, 8_200), { turns: 60, busyTurns: 30, idleQueries: 200 }, second.url).finally(() => second.stop());
   const tasks = spare!.slice(0, BACKGROUND_SESSIONS + 5).map((q) => `What do we know about ${q}?`);
   progress(`${label}: ${BACKGROUND_SESSIONS} background sessions at once (extractive agent)`);

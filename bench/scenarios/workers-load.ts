@@ -4,6 +4,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { runJson, startServe } from "../../test/cli/cli-helpers.ts";
 import { childPids, residentMB } from "../lib/proc.ts";
+import { START_MS } from "./served.ts";
 import { round } from "../lib/stats.ts";
 import { forkClient, isType, nextMessage } from "../workers/ipc.ts";
 import type { LoadClientInit, LoadStep } from "../workers/protocol.ts";
@@ -23,7 +24,7 @@ export async function benchWorkersLoad(dataDir: string, queries: readonly string
   const { token } = await runJson<{ token: string }>(["token", "create", "--json", "--data", dataDir], { env });
   const out: WorkersLoadResult[] = [];
   for (const workers of groups) {
-    const server = await startServe(dataDir, env, ["--workers", String(workers)]);
+    const server = await startServe(dataDir, env, ["--workers", String(workers)], START_MS);
     try {
       const pids = [server.child.pid!, ...childPids(server.child.pid!)];
       if (pids.length !== (workers > 1 ? workers + 1 : 1)) throw new Error(`bench: expected ${workers} workers, found processes ${pids.join(", ")}`);

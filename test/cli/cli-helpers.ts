@@ -53,11 +53,12 @@ export interface RunningServe {
 }
 
 /** `smriti serve --port 0`; resolves once it logs "listening on http://127.0.0.1:PORT". */
-export function startServe(dataDir: string, env: NodeJS.ProcessEnv = cliEnv(), args: readonly string[] = []): Promise<RunningServe> {
+/** `startMs`: how long it may take to listen (the bench's 1M-chunk vault reads every row for minutes). */
+export function startServe(dataDir: string, env: NodeJS.ProcessEnv = cliEnv(), args: readonly string[] = [], startMs = 60_000): Promise<RunningServe> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--data", dataDir, ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
-    const timer = setTimeout(() => fail(new Error(`server did not start in time:\n${stderr}`)), 60_000);
+    const timer = setTimeout(() => fail(new Error(`server did not start in time:\n${stderr}`)), startMs);
     const fail = (err: Error) => {
       clearTimeout(timer);
       child.kill("SIGKILL");
