@@ -19,7 +19,7 @@ export interface SessionRow {
 /** A stored row with its insertion order, which keyset paging uses. */
 export interface StoredSessionRow extends SessionRow {
   seq: number;
-  /** The supervisor (host:pid) holding the run's lease; null when none does. */
+  /** The process (host:pid:nonce) holding the session's lease; null when none does. */
   owner: string | null;
 }
 

@@ -177,7 +177,7 @@ describe("background runs across replicas", { timeout: 120_000 }, () => {
     await new Promise((r) => a.child.once("exit", r));
     d = await until(b, sid, (x) => x.session.process_id !== first && x.session.status === "running");
     expect(d.session).toMatchObject({ status: "running", attempt_count: 2 });
-    expect([`:${b.child.pid}`, `:${c.child.pid}`].some((p) => d.session.process_id.endsWith(p))).toBe(true);
+    expect([`:${b.child.pid}:`, `:${c.child.pid}:`].some((p) => d.session.process_id.includes(p))).toBe(true);
     await new Promise((r) => setTimeout(r, 1_000)); // the replica that lost the claim must not run it as well
     const log = await readEvents(await b.call(`/sessions/${sid}/events/stream?follow=false`));
     expect(log.filter((e) => e.event === "session_state").map((e) => (e.data as { status: string }).status)).toEqual(["queued", "running", "recovering", "running"]);
