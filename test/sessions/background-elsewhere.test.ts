@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliEnv, runJson, startServe, type RunningServe } from "../cli/cli-helpers.ts";
-import { readSse } from "./support.ts";
+import { caller, readSse } from "./support.ts";
 
 const root = mkdtempSync(join(tmpdir(), "smriti-bg-elsewhere-"));
 const servers: RunningServe[] = [];
@@ -22,8 +22,7 @@ describe("SMRITI_BACKGROUND_SESSIONS=0", { timeout: 60_000 }, () => {
     const data = join(root, "data");
     const env = cliEnv({ SMRITI_SESSION_HEARTBEAT_MS: "100" });
     const { token } = await runJson<{ token: string }>(["token", "create", "--json", "--data", data], { env });
-    const call = (url: string, path: string, body?: object) =>
-      fetch(`${url}${path}`, { method: body ? "POST" : "GET", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const call = caller(token);
 
     const front = await startServe(data, { ...env, SMRITI_BACKGROUND_SESSIONS: "0" });
     servers.push(front);

@@ -9,7 +9,7 @@ import { loadConfig } from "../../src/config.ts";
 import { createRuntime } from "../../src/main.ts";
 import { cliEnv, startServe } from "../cli/cli-helpers.ts";
 import { openSse, say, startChatServer } from "../helpers/chat-server.ts";
-import { readSse } from "./support.ts";
+import { caller, readSse } from "./support.ts";
 
 const root = mkdtempSync(join(tmpdir(), "smriti-session-crash-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -22,8 +22,7 @@ describe("a chat turn cut by kill -9", () => {
     const setup = await createRuntime(loadConfig(env, { data: dataDir }), { embedder: null, log: () => {} });
     const token = (await setup.auth.issue({ workspace: "default", actors: [] })).token;
     await setup.close();
-    const call = (url: string, path: string, body?: object) =>
-      fetch(`${url}${path}`, { method: body ? "POST" : "GET", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const call = caller(token);
     try {
       let server = await startServe(dataDir, env);
       const sid = ((await (await call(server.url, "/chat/sessions", {})).json()) as { session_id: string }).session_id;

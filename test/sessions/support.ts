@@ -3,6 +3,10 @@ import { expect } from "vitest";
 import { parseSse, type SseEvent } from "../../src/client/sse.ts";
 import type { TestService } from "../helpers/runtime.ts";
 
+/** GET (no body) or POST (a JSON body) with the token, to one of the `smriti serve` processes a test runs. */
+export const caller = (token: string) => (url: string, path: string, body?: object) =>
+  fetch(`${url}${path}`, { method: body ? "POST" : "GET", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+
 export async function readSse(res: Response): Promise<SseEvent[]> {
   if (!res.ok || !res.body) throw new Error(`stream failed: ${res.status} ${await res.text()}`);
   const out: SseEvent[] = [];

@@ -9,7 +9,7 @@ import { parseSse } from "../../src/client/sse.ts";
 import { cliEnv, runJson, startServe, type RunningServe } from "../cli/cli-helpers.ts";
 import { callTools, openSse, say, startChatServer, type ChatServer } from "../helpers/chat-server.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
-import { createSession, dataOf, logOf, readSse, send } from "./support.ts";
+import { caller, createSession, dataOf, logOf, readSse, send } from "./support.ts";
 
 const root = mkdtempSync(join(tmpdir(), "smriti-turn-elsewhere-"));
 const servers: RunningServe[] = [];
@@ -27,8 +27,7 @@ describe("a chat turn running in another process", { timeout: 60_000 }, () => {
       const data = join(root, "data");
       const env = cliEnv({ SMRITI_LLM_PROVIDER: "openai", SMRITI_LLM_BASE_URL: wire.base, SMRITI_SESSION_HEARTBEAT_MS: "250" });
       const { token } = await runJson<{ token: string }>(["token", "create", "--json", "--data", data], { env });
-      const call = (url: string, path: string, body?: object) =>
-        fetch(`${url}${path}`, { method: body ? "POST" : "GET", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      const call = caller(token);
       const [a, b] = [await startServe(data, env), await startServe(data, env)];
       servers.push(a, b);
       const sid = ((await (await call(a.url, "/chat/sessions", {})).json()) as { session_id: string }).session_id;
@@ -76,8 +75,7 @@ describe("one approval decided on two processes at once", { timeout: 60_000 }, (
     const data = join(root, "approvals");
     const env = cliEnv({ SMRITI_SESSION_HEARTBEAT_MS: "250" });
     const { token } = await runJson<{ token: string }>(["token", "create", "--json", "--data", data], { env });
-    const call = (url: string, path: string, body?: object) =>
-      fetch(`${url}${path}`, { method: body ? "POST" : "GET", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const call = caller(token);
     const [a, b] = [await startServe(data, env), await startServe(data, env)];
     servers.push(a, b);
     for (let round = 0; round < 3; round++) {
