@@ -20,8 +20,6 @@ export interface ChunkRecord {
   start: number;
   end: number;
   text: string;
-  /** Its BM25 terms as ingest stored them, space-separated: layers compare chunks by these without tokenizing again (split only for the few they examine). */
-  terms: string;
   authoredAt: number;
 }
 

@@ -1,11 +1,11 @@
 // The chunk rows recall reads most, kept by id (least recently used out): a recall fetches its ~75 candidates' rows, and
 // reading them from SQLite was a fifth of a small recall's CPU. It pays where queries return to the same evidence (an
-// agent's session on one topic), not for uniformly random queries over a large vault (bench/README.md). Objects are shared, so per-chunk derived data (term
-// sets) is built once too; they are frozen because every reader shares them.
+// agent's session on one topic), not for uniformly random queries over a large vault (bench/README.md). Rows are
+// frozen because every reader shares them.
 import type { ChunkRecord } from "../ports/documents.ts";
 
-/** About 3.9 KB a row with its term set (measured: 31.7 MB of heap for 8,192), so ~16 MB when full. */
-export const HOT_CHUNKS = 4_096;
+/** About 1 KB a row without its stored terms (measured at 100k: ~500 characters of text and the entry), ~16 MB full. */
+export const HOT_CHUNKS = 16_384;
 
 export class ChunkCache {
   private readonly rows = new Map<number, { workspaceId: string; chunk: ChunkRecord }>();

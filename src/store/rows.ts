@@ -41,11 +41,11 @@ export interface ChunkRow {
   start_offset: number;
   end_offset: number;
   text: string;
-  terms: string;
   authored_at: number;
 }
 
-export const CHUNK_COLUMNS = "id, source_path, ord, chunk_hash, anchor, start_offset, end_offset, text, terms, authored_at";
+/** A chunk's stored terms are read only by the search feed: a recall's rows carry the text, half the bytes. */
+export const CHUNK_COLUMNS = "id, source_path, ord, chunk_hash, anchor, start_offset, end_offset, text, authored_at";
 
 export const toChunk = (r: ChunkRow): ChunkRecord => ({
   id: r.id,
@@ -56,7 +56,6 @@ export const toChunk = (r: ChunkRow): ChunkRecord => ({
   start: r.start_offset,
   end: r.end_offset,
   text: r.text,
-  terms: r.terms,
   authoredAt: r.authored_at,
 });
 

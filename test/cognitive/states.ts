@@ -26,7 +26,7 @@ export function query(text: string, over: Partial<QueryState> = {}): QueryState 
 }
 
 export function chunk(id: number, text: string, authoredAt = 0): ChunkRecord {
-  return { id, sourcePath: `doc-${id}.md`, ord: 0, chunkHash: contentHash(text), anchor: "", start: 0, end: text.length, text, terms: tokenize(text).join(" "), authoredAt };
+  return { id, sourcePath: `doc-${id}.md`, ord: 0, chunkHash: contentHash(text), anchor: "", start: 0, end: text.length, text, authoredAt };
 }
 
 /** Evidence in the given order with descending scores 0.9, 0.8, ... unless given; terms numbered as one index would. */

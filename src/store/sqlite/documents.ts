@@ -116,9 +116,9 @@ export class DocumentRepo {
     return this.s.isTombstoned.get(workspaceId, kind, value) !== undefined;
   }
 
-  /** One prepared statement over a JSON id list: no per-call prepare, and all rows from one snapshot (per-id reads could see half a replace). */
   /**
-   * Rows the cache does not hold are read in one statement. A row never changes and its id is never reused
+   * Rows the cache does not hold are read in one prepared statement over a JSON id list: no per-call prepare, and all
+   * from one snapshot (per-id reads could see half a replace). A row never changes and its id is never reused
    * (AUTOINCREMENT), so a cached row is exact; rows this process removes leave the cache at once, and the ids a search
    * asks for come from an index that has already dropped what other processes removed.
    */

@@ -18,8 +18,8 @@ export function runDocumentStoreSuite(name: string, makeStore: StoreFactory): vo
       await store.replaceDocument(a, doc, chunks);
       expect(await store.getDocument(a, "ops.md")).toEqual(doc);
       const stored = await store.documentChunks(a, "ops.md");
-      expect(stored.map((c) => [c.ord, c.chunkHash, c.anchor, c.start, c.end, c.text, c.terms, c.sourcePath, c.authoredAt])).toEqual(
-        chunks.map((c, i) => [i, c.chunkHash, c.anchor, c.start, c.end, c.text, c.terms.join(" "), "ops.md", T0]),
+      expect(stored.map((c) => [c.ord, c.chunkHash, c.anchor, c.start, c.end, c.text, c.sourcePath, c.authoredAt])).toEqual(
+        chunks.map((c, i) => [i, c.chunkHash, c.anchor, c.start, c.end, c.text, "ops.md", T0]),
       );
       for (const c of stored) expect(v1.slice(c.start, c.end)).toBe(c.text);
       expect(await store.getChunks(a, stored.map((c) => c.id).reverse())).toEqual([...stored].reverse());
