@@ -25,6 +25,8 @@ const layerRules = LAYERS.filter((l) => l !== "transports" && l !== "cli").map((
 const transportRules = TRANSPORTS.map((t) =>
   rule([`src/transports/${t}/**/*.ts`], [...others(TRANSPORTS, t), "cli", ...ROOT, ...ADAPTERS], `a transport imports no other transport, adapter or composition root; ${ONE_WAY}`),
 );
+// Worker-thread plumbing every layer and adapter may use; it uses none of them.
+const threadRules = [rule(["src/threads/**/*.ts"], [...LAYERS, ...ADAPTERS, ...ROOT, "runtime.ts"], "src/threads imports nothing of the service")];
 const adapterRules = ADAPTERS.map((a) =>
   rule([`src/${a}/**/*.ts`], [...above("ports"), ...ROOT, "runtime.ts", ...others(ADAPTERS, a)], `an adapter implements ports and imports no other layer above them or other adapter; ${ONE_WAY}`),
 );
@@ -58,6 +60,7 @@ export default tseslint.config(
   ...layerRules,
   ...transportRules,
   ...adapterRules,
+  ...threadRules,
   rule(["src/client/**/*.ts"], [...LAYERS.filter((l) => l !== "contract"), ...ROOT, "runtime.ts", ...ADAPTERS], "the client imports the contract only: it runs in browsers too", ["node:*"]),
   // The console speaks to the service through the typed client alone (no private routes, no server code in the bundle).
   rule(["web/src/**"], [], "the console imports the client only (src/client), never other server code", ["**/src/*", "!**/src/client", "**/src/*/**", "!**/src/client/**", "node:*"]),

@@ -25,7 +25,7 @@ else {
   // The client with its declarations, then the whole service as JavaScript (bin/smriti.js runs it while it is fresh).
   if (run(tsc, ["-p", "tsconfig.client.json"]) !== 0 || run(tsc, ["-p", "tsconfig.build.json"]) !== 0) process.exit(1);
   copyFileSync(new URL("src/store/sqlite/checkpoint-worker.js", root), new URL("dist/store/sqlite/checkpoint-worker.js", root));
-  copyFileSync(new URL("src/services/thread-entry.js", root), new URL("dist/services/thread-entry.js", root));
+  copyFileSync(new URL("src/threads/entry.js", root), new URL("dist/threads/entry.js", root));
   writeFileSync(new URL("dist/.build-stamp", root), `${new Date().toISOString()}\n`);
 }
 

@@ -261,7 +261,7 @@ function followTuning(store: Store, live: CognitivePipeline, env: NodeJS.Process
 
 /** The configured store: PostgreSQL when SMRITI_DATABASE_URL is set (pg loads only then), else the SQLite file. */
 export async function openStore(config: Config, background = false, notices?: AppendNotices): Promise<Store> {
-  if (!config.databaseUrl) return openSqliteStore(config.dbFile, { synchronous: config.synchronous, backgroundCheckpoints: background, notices });
+  if (!config.databaseUrl) return openSqliteStore(config.dbFile, { synchronous: config.synchronous, backgroundCheckpoints: background, writerThread: background, notices });
   const { openPostgresStore } = await import("./store/postgres/index.ts");
   return openPostgresStore(config.databaseUrl);
 }

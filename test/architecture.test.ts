@@ -22,6 +22,7 @@ describe("dependency direction", () => {
     ["a service imports the SQLite adapter", "src/services/memory/memory.ts", 'import { openSqliteStore } from "../../store/sqlite/index.ts";'],
     ["the store imports the search engine", "src/store/sqlite/index.ts", 'import { SearchEngine } from "../../search/engine.ts";'],
     ["the client imports a service", "src/client/index.ts", 'import type { CallContext } from "../services/context.ts";'],
+    ["the thread pool imports a port", "src/threads/pool.ts", 'import type { Embedder } from "../ports/embedding.ts";'],
   ])("rejects: %s", async (_what, file, line) => {
     expect(await restrictedImports(file, `${line}\nexport {};\n`)).toHaveLength(1);
   });

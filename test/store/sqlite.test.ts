@@ -10,9 +10,13 @@ import { tokenize } from "../../src/domain/text/tokenize.ts";
 import type { Store } from "../../src/ports/store.ts";
 import { openSqliteStore } from "../../src/store/sqlite/index.ts";
 import { migrations } from "../../src/store/sqlite/schema.ts";
+import { DocumentWriter } from "../../src/store/sqlite/writer.ts";
 import { editionText, prepareDocument } from "../helpers/documents.ts";
+import { verifyChain } from "../../src/domain/audit/event-hash.ts";
 import { runStoreSuite } from "./conformance/index.ts";
-import { lexical } from "./conformance/support.ts";
+import { runDocumentStoreSuite } from "./conformance/documents.ts";
+import { runSearchFeedSuite } from "./conformance/search-feed.ts";
+import { lexical, type StoreFactory } from "./conformance/support.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "smriti-store-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,6 +29,82 @@ runStoreSuite("sqlite", (sharedWith) => {
   const store = openSqliteStore(file);
   fileOf.set(store, file);
   return store;
+});
+
+// smriti serve's configuration: document replaces commit on a writer thread, every other call on the loop's connection.
+const threadedFile = new WeakMap<Store, string>();
+const threaded: StoreFactory = (sharedWith) => {
+  const file = sharedWith ? threadedFile.get(sharedWith)! : join(dir, `threaded-${n++}.db`);
+  const store = openSqliteStore(file, { writerThread: true });
+  threadedFile.set(store, file);
+  return store;
+};
+runDocumentStoreSuite("sqlite, replaces on a writer thread", threaded);
+runSearchFeedSuite("sqlite, replaces on a writer thread", threaded);
+
+describe("sqlite: a writer thread beside the loop's own writes", () => {
+  it("interleaved audit appends from both connections form one chain, and every replace is read back at once", async () => {
+    const store = await threaded();
+    try {
+      const ws = (await store.ensureWorkspace("default", 0)).id;
+      const draft = (type: string, at: number) => ({ type, actorId: null, tokenId: null, at, trajectoryId: null, payload: { at } });
+      await Promise.all(
+        Array.from({ length: 12 }, async (_, i) => {
+          const { doc, chunks } = prepareDocument(`doc-${i}.md`, `# Doc ${i}\n\nThe heron count ${i} of the estuary.\n`);
+          await Promise.all([store.replaceDocument(ws, doc, chunks, draft("memory.ingest", i)), store.appendEvents(ws, [draft("memory.forget", i)])]);
+          expect((await store.getDocument(ws, `doc-${i}.md`))?.documentHash).toBe(doc.documentHash);
+        }),
+      );
+      const events = await store.listEvents(ws, { afterSeq: 0, limit: 100 });
+      expect(events.map((e) => e.type).sort()).toEqual([...Array(12).fill("memory.forget"), ...Array(12).fill("memory.ingest")]);
+      expect(verifyChain(events)).toBeNull();
+      expect((await store.eventHead(ws))?.hash).toBe(events.at(-1)!.hash);
+      expect(await lexical(store, ws, tokenize("heron estuary"), 100)).toHaveLength(12);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("commits on a thread of its own that exits when idle; the next write starts another", async () => {
+    const file = join(dir, `writer-${n++}.db`);
+    const store = openSqliteStore(file);
+    const writer = new DocumentWriter({ file }, 100);
+    try {
+      const ws = (await store.ensureWorkspace("default", 0)).id;
+      expect(writer.threads).toBe(0);
+      const first = prepareDocument("first.md", "# First\n\nThe osprey returns in April.\n");
+      await writer.replace({ workspaceId: ws, ...first });
+      expect(writer.threads).toBe(1);
+      expect(await store.documentChunks(ws, "first.md")).toHaveLength(first.chunks.length);
+      const until = Date.now() + 5_000;
+      while (writer.threads > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      expect(writer.threads).toBe(0);
+      const second = prepareDocument("second.md", "# Second\n\nThe osprey leaves in September.\n");
+      await writer.replace({ workspaceId: ws, ...second });
+      expect(await lexical(store, ws, tokenize("osprey"), 10)).toHaveLength(2);
+    } finally {
+      await writer.close();
+      await store.close();
+    }
+  });
+
+  it("a replace refused on the thread rejects with SQLite's reason, stores none of it, and the next one commits", async () => {
+    const store = await threaded();
+    try {
+      const ws = (await store.ensureWorkspace("default", 0)).id;
+      const bad = prepareDocument("bad.md", "# Bad\n\nA chunk without its text.\n");
+      const audit = { type: "memory.ingest", actorId: null, tokenId: null, at: 1, trajectoryId: null, payload: {} };
+      const chunks = bad.chunks.map((c) => ({ ...c, text: null as unknown as string }));
+      await expect(store.replaceDocument(ws, bad.doc, chunks, audit)).rejects.toThrow(/NOT NULL constraint failed: chunks.text/);
+      expect(await store.getDocument(ws, "bad.md")).toBeUndefined();
+      expect(await store.listEvents(ws, { afterSeq: 0, limit: 10 })).toEqual([]);
+      const good = prepareDocument("good.md", "# Good\n\nThe kestrel nests here.\n");
+      await store.replaceDocument(ws, good.doc, good.chunks, audit);
+      expect(await store.documentChunks(ws, "good.md")).toHaveLength(good.chunks.length);
+    } finally {
+      await store.close();
+    }
+  });
 });
 
 describe("sqlite: atomic replace seen from another process", () => {

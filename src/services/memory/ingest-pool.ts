@@ -1,9 +1,9 @@
 // Ingest's CPU work (chunk, tokenize, embed) on worker threads, so the request loop keeps only the SQLite write. A
-// worker costs ~70 MB with GloVe's word index while it lives (thread-pool.ts: on demand, gone when idle).
+// worker costs ~70 MB with GloVe's word index while it lives (src/threads/pool.ts: on demand, gone when idle).
 import type { DocumentKind } from "../../domain/text/chunk.ts";
 import type { ChunkInput } from "../../ports/documents.ts";
 import type { PortableEmbedder } from "../../ports/embedding.ts";
-import { ThreadPool, threadModule } from "../thread-pool.ts";
+import { ThreadPool, threadModule } from "../../threads/pool.ts";
 
 export interface AnalyseRequest {
   content: string;

@@ -1,6 +1,7 @@
 // Runs on an ingest worker thread: chunks, tokenizes and (with a portable embedder) embeds one document per message.
 import type { Embedder, PortableEmbedder } from "../../ports/embedding.ts";
-import { rebuildEmbedder, serveThread } from "../thread-pool.ts";
+import { serveThread } from "../../threads/pool.ts";
+import { rebuildEmbedder } from "../thread-embedder.ts";
 import { analyseDocument } from "./analyse.ts";
 import type { Analysis, AnalyseRequest } from "./ingest-pool.ts";
 

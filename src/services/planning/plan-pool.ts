@@ -1,11 +1,11 @@
-// Answer and pack plans on worker threads (thread-pool.ts): a grounded answer's sentence and span scoring (~10 ms at
+// Answer and pack plans on worker threads (src/threads/pool.ts): a grounded answer's sentence and span scoring (~10 ms at
 // 8 chunks) and a pack's summaries no longer hold the loop that answers other requests. A worker costs ~110 MB while
 // it lives (GloVe's word index and the POS tagger's model) and takes ~0.6 s to start: it stays through the pauses of a
 // conversation and exits after IDLE_MS without a plan.
 import type { AnswerPlan, EvidenceChunk } from "../../domain/answering/answer.ts";
 import type { PackCandidate, PackPlan } from "../../domain/retrieval/pack.ts";
 import type { PortableEmbedder } from "../../ports/embedding.ts";
-import { ThreadPool, threadModule } from "../thread-pool.ts";
+import { ThreadPool, threadModule } from "../../threads/pool.ts";
 import type { PackOptions, Planner } from "./planner.ts";
 
 /** What crosses to the thread of a pack candidate: the fields planPack reads, and its index to map the plan back. */

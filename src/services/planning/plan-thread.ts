@@ -1,7 +1,8 @@
 // Runs on a planning worker thread: answer and pack plans with the same code and word knowledge as the loop's.
 import type { Language, Tagger } from "../../domain/answering/language.ts";
 import type { Embedder, WordSimilarity } from "../../ports/embedding.ts";
-import { rebuildEmbedder, serveThread } from "../thread-pool.ts";
+import { serveThread } from "../../threads/pool.ts";
+import { rebuildEmbedder } from "../thread-embedder.ts";
 import { localPlanner, type Planner } from "./planner.ts";
 import type { PlanReply, PlanRequest, PortableLanguage } from "./plan-pool.ts";
 

@@ -10,7 +10,7 @@ export interface Checkpointer {
 
 /** Turns off automatic checkpoints on `db` and runs passive ones from a worker on their own connection. */
 export function startBackgroundCheckpoints(db: Db, file: string): Checkpointer {
-  db.pragma("wal_autocheckpoint = 0");
+  checkpointElsewhere(db);
   const worker = new Worker(new URL("./checkpoint-worker.js", import.meta.url), { workerData: { file, intervalMs: INTERVAL_MS } });
   worker.unref();
   return {
@@ -21,4 +21,9 @@ export function startBackgroundCheckpoints(db: Db, file: string): Checkpointer {
         worker.postMessage("stop");
       }),
   };
+}
+
+/** No checkpoint inside this connection's commits: the background checkpointer does them. */
+export function checkpointElsewhere(db: Db): void {
+  db.pragma("wal_autocheckpoint = 0");
 }

@@ -18,6 +18,7 @@ import { SearchFeedRepo } from "./search-feed.ts";
 import { SessionRepo } from "./sessions.ts";
 import { startBackgroundCheckpoints, type Checkpointer } from "./checkpointer.ts";
 import { fromBlob, toBlob } from "../vector-blob.ts";
+import { DocumentWriter } from "./writer.ts";
 
 export interface SqliteOptions {
   synchronous?: "normal" | "full";
@@ -25,14 +26,19 @@ export interface SqliteOptions {
   backgroundCheckpoints?: boolean;
   /** How this process hears of appends by the other processes of its group (a follower polls otherwise). */
   notices?: AppendNotices | undefined;
+  /** Document replaces commit on a writer thread (writer.ts); a file only, as a `:memory:` database is per connection. */
+  writerThread?: boolean;
 }
 
 export function openSqliteStore(file: string, opts: SqliteOptions = {}): Store {
   const db = openDatabase(file, opts);
-  return new SqliteStore(db, opts.backgroundCheckpoints && file !== ":memory:" ? startBackgroundCheckpoints(db, file) : null, opts.notices ?? null);
+  const onFile = file !== ":memory:";
+  const checkpointer = opts.backgroundCheckpoints && onFile ? startBackgroundCheckpoints(db, file) : null;
+  const writer = opts.writerThread && onFile ? new DocumentWriter({ file, synchronous: opts.synchronous }) : null;
+  return new SqliteStore(db, checkpointer, opts.notices ?? null, writer);
 }
 
-class SqliteStore implements Store {
+export class SqliteStore implements Store {
   private readonly workspaces: WorkspaceRepo;
   private readonly documents: DocumentRepo;
   private readonly feed: SearchFeedRepo;
@@ -47,6 +53,7 @@ class SqliteStore implements Store {
     private readonly db: Db,
     private readonly checkpointer: Checkpointer | null,
     notices: AppendNotices | null,
+    private readonly writer: DocumentWriter | null,
   ) {
     this.workspaces = new WorkspaceRepo(db);
     this.documents = new DocumentRepo(db);
@@ -81,7 +88,12 @@ class SqliteStore implements Store {
   getChunks = async (ws: string, ids: readonly number[]) => this.documents.getChunks(ws, ids);
 
   async replaceDocument(ws: string, doc: DocumentRecord, chunks: ChunkInput[], audit?: EventDraft, vectors?: NewVectors): Promise<void> {
-    this.inTransaction(() => this.applySideEffects(ws, { events: audit && [audit], document: { doc, chunks, vectors } }));
+    if (!this.writer?.usable) return this.inTransaction(() => this.applySideEffects(ws, { events: audit && [audit], document: { doc, chunks, vectors } }));
+    try {
+      await this.writer.replace({ workspaceId: ws, doc, chunks, audit, vectors });
+    } finally {
+      this.feed.wrote();
+    }
   }
 
   private applySideEffects(ws: string, also: RecordSideEffects | undefined): void {
@@ -202,6 +214,7 @@ class SqliteStore implements Store {
   getTrace = async (workspaceId: string, traceId: string) => this.cognitive.getTrace(workspaceId, traceId);
 
   async close(): Promise<void> {
+    await this.writer?.close();
     await this.checkpointer?.stop();
     this.db.close();
   }

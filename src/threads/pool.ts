@@ -1,8 +1,8 @@
-// CPU work off the request loop on worker threads (ingest's analysis, answer and pack plans). Workers start on demand,
-// up to `size`, hold the process open only while they have work in flight, and exit after `idleMs` without work: a
-// burst pays the start once, a service at rest does not keep their memory.
+// Work off the request loop on worker threads (ingest's analysis, answer and pack plans, SQLite's document writes).
+// Workers start on demand, up to `size`, hold the process open only while they have work in flight, and exit after
+// `idleMs` without work: a burst pays the start once, a service at rest does not keep their memory. Imports nothing of
+// the service, so every layer and adapter may use it.
 import { parentPort, Worker, workerData } from "node:worker_threads";
-import type { Embedder, PortableEmbedder } from "../ports/embedding.ts";
 
 interface Envelope<T> {
   id: number;
@@ -16,6 +16,9 @@ interface Pending<R> {
 }
 
 const IDLE_MS = 15_000;
+
+/** The thread itself failed (it could not start, crashed or was stopped), as against a request its handler refused. */
+export class ThreadGone extends Error {}
 
 /** The module a worker runs, beside `base`: its .ts source when the service runs from sources (tests, bench), else the built .js. */
 export function threadModule(name: string, base: string): URL {
@@ -34,16 +37,17 @@ class PoolWorker<Q, R> {
     private readonly onGone: (w: PoolWorker<Q, R>) => void,
   ) {
     const typescript = module.pathname.endsWith(".ts");
-    this.worker = new Worker(new URL("./thread-entry.js", import.meta.url), { workerData: { typescript, module: module.href, data } });
+    this.worker = new Worker(new URL("./entry.js", import.meta.url), { workerData: { typescript, module: module.href, data } });
     this.worker.unref();
     this.worker.on("message", (reply: Reply<R>) => this.settle(reply));
     const fail = (err: Error) => {
+      const gone = err instanceof ThreadGone ? err : new ThreadGone(err.message);
       onGone(this);
-      for (const p of this.pending.values()) p.reject(err);
+      for (const p of this.pending.values()) p.reject(gone);
       this.pending.clear();
     };
     this.worker.on("error", fail);
-    this.worker.on("exit", (code) => fail(new Error(`worker thread exited with code ${code}`)));
+    this.worker.on("exit", (code) => fail(new ThreadGone(`worker thread exited with code ${code}`)));
   }
 
   send(id: number, body: Q, pending: Pending<R>): void {
@@ -125,9 +129,4 @@ export function serveThread<Q, R>(handle: (body: Q, data: unknown) => Promise<{ 
       (err: Error) => port.postMessage({ id, error: err.message } satisfies Reply<R>),
     );
   });
-}
-
-/** Inside a worker thread: the loop's embedder rebuilt from its portable form (its tables shared, not copied). */
-export async function rebuildEmbedder(spec: PortableEmbedder | null): Promise<Embedder | null> {
-  return spec ? ((await import(spec.module)) as { embedderFromInit(init: unknown): Embedder }).embedderFromInit(spec.init) : null;
 }
