@@ -30,7 +30,8 @@ export interface ChunkInput {
   start: number;
   end: number;
   text: string;
-  terms: string[];
+  /** Its BM25 terms, space-separated as stored (one string crosses threads for the cost of a few, not one per word). */
+  terms: string;
 }
 
 /** Vectors computed for an ingest, stored in the same transaction as its chunks. */

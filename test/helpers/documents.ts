@@ -8,7 +8,7 @@ export const T0 = Date.UTC(2024, 0, 1);
 
 export function prepareDocument(sourcePath: string, content: string, opts: { kind?: DocumentKind; authoredAt?: number } = {}): { doc: DocumentRecord; chunks: ChunkInput[] } {
   const kind = opts.kind ?? "markdown";
-  const chunks = chunkDocument(content, kind).map((c) => ({ chunkHash: c.hash, anchor: c.anchor, start: c.start, end: c.end, text: c.text, terms: tokenize(c.text) }));
+  const chunks = chunkDocument(content, kind).map((c) => ({ chunkHash: c.hash, anchor: c.anchor, start: c.start, end: c.end, text: c.text, terms: tokenize(c.text).join(" ") }));
   const at = opts.authoredAt ?? T0;
   return { doc: { sourcePath, documentHash: contentHash(content), kind, authoredAt: at, ingestedAt: at, content }, chunks };
 }

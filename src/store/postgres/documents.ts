@@ -83,7 +83,7 @@ export class DocumentRepo {
       [
         workspaceId, doc.sourcePath, doc.authoredAt,
         chunks.map((_, i) => i), chunks.map((k) => k.chunkHash), chunks.map((k) => k.anchor), chunks.map((k) => k.start),
-        chunks.map((k) => k.end), chunks.map((k) => k.text), chunks.map((k) => k.terms.join(" ")),
+        chunks.map((k) => k.end), chunks.map((k) => k.text), chunks.map((k) => k.terms),
       ],
     );
     for (const r of rows) this.hot.delete(r.id);

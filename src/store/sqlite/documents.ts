@@ -71,7 +71,7 @@ export class DocumentRepo {
         const tombstones = this.s.anyTombstone.get(workspaceId) !== undefined;
         chunks.forEach((c, ord) => {
           const { lastInsertRowid } = this.s.insertChunk.run(
-            workspaceId, doc.sourcePath, ord, c.chunkHash, c.anchor, c.start, c.end, c.text, c.terms.join(" "), doc.authoredAt,
+            workspaceId, doc.sourcePath, ord, c.chunkHash, c.anchor, c.start, c.end, c.text, c.terms, doc.authoredAt,
           );
           this.s.logChange.run(workspaceId, lastInsertRowid, OP_ADD);
           if (tombstones) this.s.unTombstone.run(workspaceId, "chunk_hash", c.chunkHash);
