@@ -2,7 +2,7 @@
 // memory, cosine error ~1e-3): exact for small sets, sign-bit prefilter + rerank beyond.
 import { hammingDistances } from "../domain/retrieval/popcount.ts";
 import { TopK, type Scored } from "../domain/retrieval/topk.ts";
-import { ENTRY_BYTES } from "./bm25.ts";
+import { ENTRY_BYTES, restoredRoom } from "./bm25.ts";
 
 /** Above this many vectors, a Hamming prefilter on sign bits picks candidates for exact cosine. */
 const EXACT_LIMIT = 20_000;
@@ -52,9 +52,9 @@ export class VectorIndex {
     return { dimensions: d, slots: n, arrays: { ...arrays, mean: this.mean?.slice() ?? null } };
   }
 
-  /** The index a state() was taken from, exactly. */
-  static fromState(s: VectorState, spare = 1024): VectorIndex {
-    const index = new VectorIndex(s.dimensions, s.slots + spare);
+  /** The index a state() was taken from, exactly, with room to grow (bm25.ts, restoredRoom). */
+  static fromState(s: VectorState): VectorIndex {
+    const index = new VectorIndex(s.dimensions, restoredRoom(s.slots));
     const { data, scales, codes, ids, alive, mean } = s.arrays;
     if (data.length !== s.slots * s.dimensions || ids.length !== s.slots || codes.length !== s.slots * index.words) throw new Error("vector state: sizes disagree");
     index.data.set(data);

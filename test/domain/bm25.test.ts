@@ -1,6 +1,6 @@
 // BM25 index: ranking, removal, filtered search, point scores and the normalising upper bound.
 import { describe, expect, it } from "vitest";
-import { Bm25Index } from "../../src/search/bm25.ts";
+import { Bm25Index, ENTRY_BYTES } from "../../src/search/bm25.ts";
 import { tokenize } from "../../src/domain/text/tokenize.ts";
 import { prng } from "../helpers/prng.ts";
 
@@ -19,6 +19,27 @@ const corpus = {
 };
 
 describe("Bm25Index", () => {
+  it("a restored index has room for an eighth more documents: adding them grows no array, and it answers as the original", () => {
+    const rand = prng(5);
+    const words = Array.from({ length: 60 }, (_, i) => `w${i}`);
+    // Every document has every word (some twice): each posting list then grows by exactly the documents added.
+    const doc = () => [...words, ...words.filter(() => rand.next() < 0.3)];
+    const original = new Bm25Index();
+    for (let id = 1; id <= 800; id++) original.add(id, doc());
+    const restored = Bm25Index.fromState(original.state());
+    const before = restored.approxBytes();
+    for (let id = 801; id <= 900; id++) {
+      const terms = doc();
+      original.add(id, terms);
+      restored.add(id, terms);
+    }
+    expect(restored.approxBytes() - before).toBe(100 * ENTRY_BYTES); // the id map's entries only
+    for (let q = 0; q < 20; q++) {
+      const terms = [words[q]!, words[(q * 7) % words.length]!];
+      expect(restored.search(terms, 10)).toEqual(original.search(terms, 10));
+    }
+  });
+
   it("ranks documents that match more query terms above those that match fewer, and skips non-matches", () => {
     const index = indexOf(corpus);
     const hits = index.search(tokenize("sqlite write-ahead log checkpoint"), 10);

@@ -1,5 +1,6 @@
 // VectorIndex: exact cosine top-k below the prefilter size, and the sign-bit prefilter keeping true neighbours above it.
 import { describe, expect, it } from "vitest";
+import { ENTRY_BYTES } from "../../src/search/bm25.ts";
 import { VectorIndex } from "../../src/search/vector-index.ts";
 import { prng } from "../helpers/prng.ts";
 
@@ -57,6 +58,15 @@ describe("VectorIndex", () => {
       expect(index.search(noisy, 10, (id) => id !== target).some((h) => h.id === target)).toBe(false);
     }
     expect(found).toBeGreaterThanOrEqual(48);
+  });
+
+  it("a restored index has room for an eighth more vectors: adding them grows no array", () => {
+    const rand = prng(17);
+    const { index } = filled(rand, 100, 16_000);
+    const restored = VectorIndex.fromState(index.state());
+    const before = restored.approxBytes();
+    for (let id = 100_000; id < 102_000; id++) restored.add(id, gaussian(rand, 100));
+    expect(restored.approxBytes() - before).toBe(2_000 * ENTRY_BYTES); // the id map's entries only
   });
 
   it("a saved state reads back into an index that answers every search the same (sign bits with the top bit set included)", () => {
