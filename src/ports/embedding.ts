@@ -9,7 +9,10 @@ export interface Embedder {
   readonly portable?: PortableEmbedder | undefined;
 }
 
-/** A worker builds the same embedder with `(await import(module)).embedderFromInit(init)`; init is structured-cloned. */
+/**
+ * A worker builds the same embedder with `(await import(module)).embedderFromInit(init)`; init is structured-cloned. The
+ * rebuilt embedder gives the same vectors to the bit (ingest stores a worker's vectors over any already stored).
+ */
 export interface PortableEmbedder {
   readonly module: string;
   readonly init: unknown;

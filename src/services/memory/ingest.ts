@@ -126,13 +126,12 @@ export class IngestService {
    */
   private async embedMissing(chunks: readonly ChunkInput[], computed: ReadonlyMap<string, Float32Array> | null): Promise<NewVectors | undefined> {
     if (!this.embedder || chunks.length === 0) return undefined;
+    // A worker's vectors are the loop embedder's to the bit (a portable embedder is deterministic), so one already
+    // stored for a hash is the same bytes: writing it again is cheaper than looking it up first.
+    if (computed) return { embedderId: this.embedder.id, byHash: new Map(chunks.map((c) => [c.chunkHash, computed.get(c.chunkHash)!])) };
     const have = await this.store.getEmbeddings(this.embedder.id, chunks.map((c) => c.chunkHash));
     const todo = [...new Map(chunks.filter((c) => !have.has(c.chunkHash)).map((c) => [c.chunkHash, c.text])).entries()];
     const byHash = new Map<string, Float32Array>();
-    if (computed) {
-      for (const [hash] of todo) byHash.set(hash, computed.get(hash)!);
-      return { embedderId: this.embedder.id, byHash };
-    }
     try {
       for (let i = 0; i < todo.length; i += SLICE) {
         const slice = todo.slice(i, i + SLICE);
