@@ -1,4 +1,4 @@
-// The chunk rows recall reads most, kept by id (least recently used out): a recall fetches its ~75 candidates' rows, and
+// The chunk rows recall reads most, kept by id (least recently used out): a recall fetches its head's ~30 rows, and
 // reading them from SQLite was a fifth of a small recall's CPU. It pays where queries return to the same evidence (an
 // agent's session on one topic), not for uniformly random queries over a large vault (bench/README.md). Rows are
 // frozen because every reader shares them.

@@ -1,4 +1,4 @@
-// Ingest's CPU work (chunk, tokenize, embed) on worker threads, so the request loop keeps only the SQLite write. A
+// Ingest's CPU work (chunk, tokenize, embed) on worker threads, so the request loop keeps only the store's write. A
 // worker costs ~70 MB with GloVe's word index while it lives (src/threads/pool.ts: on demand, gone when idle).
 import type { DocumentKind } from "../../domain/text/chunk.ts";
 import type { ChunkInput } from "../../ports/documents.ts";
