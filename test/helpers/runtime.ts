@@ -23,6 +23,8 @@ export interface TestServiceOptions {
   env?: Record<string, string>;
   /** An existing data directory, as after a restart (default: a new temporary one). */
   dataDir?: string;
+  /** False: the runtime is one of a `smriti serve --workers` group's other workers (no tuner, re-embedding or snapshots). */
+  lead?: boolean;
 }
 
 export interface TestService {
@@ -45,7 +47,7 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "smriti-test-"));
   const store = process.env["SMRITI_TEST_STORE"] === "postgres" ? { SMRITI_DATABASE_URL: await schemaOf(dataDir) } : {};
   const config = loadConfig({ SVC_MULTI_TENANT: opts.multiTenant ? "1" : "0", ...store, ...opts.env }, { data: dataDir });
-  const runtime = await createRuntime(config, { embedder: opts.embedder ?? null, log: process.env.SMRITI_TEST_LOG ? (m) => console.error(m) : () => {}, supervise: true, ...(opts.clock ? { clock: opts.clock } : {}) });
+  const runtime = await createRuntime(config, { embedder: opts.embedder ?? null, log: process.env.SMRITI_TEST_LOG ? (m) => console.error(m) : () => {}, supervise: true, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.lead === false ? { lead: false } : {}) });
   const app = createHttpApp(runtime);
   const issueToken = async (workspace = opts.workspace ?? "default", actors: string[] = []) => {
     const issued = await runtime.auth.issue({ workspace, actors });

@@ -1,6 +1,6 @@
 // Index snapshots: a runtime saves its loaded indexes when it closes, and the next one reads them back and replays the
 // change log after them. Recall must answer exactly as a runtime that loads every row, whatever happened in between.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadGloveEmbedder } from "../../src/embed/glove.ts";
@@ -41,6 +41,23 @@ describe("index snapshots", () => {
   afterAll(async () => {
     const svc = await open();
     await svc.cleanup();
+  });
+
+  it("of a --workers group only the lead saves its indexes at close; another worker leaves them to it", async () => {
+    const other = await startTestService({ embedder: glove, lead: false });
+    const saved = () => (existsSync(join(other.dataDir, "index")) ? readdirSync(join(other.dataDir, "index")).filter((f) => f.endsWith(".idx")) : []);
+    try {
+      expect((await other.post("/v1/memory/ingest", { source_path: "a.md", content: note("billing", 1) })).status).toBe(200);
+      await answers(other); // loads the indexes: there is something to save
+      await other.runtime.close();
+      expect(saved()).toEqual([]);
+      const lead = await startTestService({ embedder: glove, dataDir: other.dataDir });
+      await answers(lead);
+      await lead.runtime.close();
+      expect(saved()).toHaveLength(1);
+    } finally {
+      rmSync(other.dataDir, { recursive: true, force: true });
+    }
   });
 
   it("a restart reads the saved indexes back and answers as a load from the rows does", async () => {
