@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { tokenize } from "../../src/domain/text/tokenize.ts";
 import type { Store } from "../../src/ports/store.ts";
-import { openSqliteStore } from "../../src/store/sqlite/index.ts";
+import { openSqliteStore, type SqliteOptions } from "../../src/store/sqlite/index.ts";
 import { migrations } from "../../src/store/sqlite/schema.ts";
 import { DocumentWriter } from "../../src/store/sqlite/writer.ts";
 import { editionText, prepareDocument } from "../helpers/documents.ts";
@@ -24,21 +24,20 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const fileOf = new WeakMap<Store, string>();
 let n = 0;
 
-runStoreSuite("sqlite", (sharedWith) => {
-  const file = sharedWith ? fileOf.get(sharedWith)! : join(dir, `store-${n++}.db`);
-  const store = openSqliteStore(file);
-  fileOf.set(store, file);
-  return store;
-});
+/** A store on a new file, or a second handle on the file of `sharedWith`. */
+const storesWith =
+  (opts: SqliteOptions): StoreFactory =>
+  (sharedWith) => {
+    const file = sharedWith ? fileOf.get(sharedWith)! : join(dir, `store-${n++}.db`);
+    const store = openSqliteStore(file, opts);
+    fileOf.set(store, file);
+    return store;
+  };
+
+runStoreSuite("sqlite", storesWith({}));
 
 // smriti serve's configuration: document replaces commit on a writer thread, every other call on the loop's connection.
-const threadedFile = new WeakMap<Store, string>();
-const threaded: StoreFactory = (sharedWith) => {
-  const file = sharedWith ? threadedFile.get(sharedWith)! : join(dir, `threaded-${n++}.db`);
-  const store = openSqliteStore(file, { writerThread: true });
-  threadedFile.set(store, file);
-  return store;
-};
+const threaded = storesWith({ writerThread: true });
 runDocumentStoreSuite("sqlite, replaces on a writer thread", threaded);
 runSearchFeedSuite("sqlite, replaces on a writer thread", threaded);
 
