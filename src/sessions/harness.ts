@@ -10,7 +10,7 @@ import { toolSchema } from "../contract/tool-schema.ts";
 import type { SessionEventData } from "../contract/events.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { StreamEvent } from "../ports/event-log.ts";
-import { ProviderError, type ChatMessage, type ProviderSet, type ToolCallRequest } from "../ports/llm.ts";
+import { ProviderError, type ChatMessage, type ProviderEvent, type ProviderSet, type ToolCallRequest } from "../ports/llm.ts";
 import type { CallContext } from "../services/context.ts";
 import { COMPACT_AT, compact, tokensOf, WARN_AT } from "./context-budget.ts";
 import { Conversation, messagesOf } from "./history.ts";
@@ -20,7 +20,7 @@ import { SUBAGENT_PROFILE, type PolicyFile, type PolicySource } from "./policy.t
 import { resolveSandbox, type SandboxMode } from "./sandbox.ts";
 import { commonFields } from "./session-state.ts";
 import { currentTurn, endsSegment } from "./projection.ts";
-import type { Emit, SessionLog } from "./session-log.ts";
+import type { Emit, SessionEventItem, SessionLog } from "./session-log.ts";
 import { runCall, type CallScope, type Decided, type ValidCall } from "./tool-runner.ts";
 import type { TurnLeases } from "./turn-leases.ts";
 import { ToolSelector } from "./tool-selection.ts";
@@ -46,6 +46,18 @@ class RunStopped extends Error {}
 const stopPoint = (t: { signal: AbortSignal | undefined }) => {
   if (t.signal?.aborted) throw new RunStopped();
 };
+
+/** Whether `p` settles before the event loop next polls for I/O (a generator yielding what it has does; one awaiting a socket does not). */
+function settlesBeforeIo(p: Promise<unknown>): Promise<boolean> {
+  return new Promise((resolve) => {
+    const io = setImmediate(() => resolve(false));
+    const now = () => {
+      clearImmediate(io);
+      resolve(true);
+    };
+    p.then(now, now);
+  });
+}
 
 /** A background session (it has an engine) reports steps and checkpoints; its supervisor logs its status (running and its end). */
 export const isBackground = (state: State) => state.engine !== undefined;
@@ -83,6 +95,8 @@ interface Turn {
   state: State;
   /** Logs an event, keeps it in `events`, then lets the event loop serve others (a turn never holds it for long). */
   emit: Emit;
+  /** Logs events that are ready together in one write, then lets the loop serve others once (as `emit` does for one). */
+  emitAll(items: readonly SessionEventItem[]): Promise<void>;
   /** The session's log, read once when the turn (or its continuation) begins and kept up to date by `emit`. */
   events: StreamEvent[];
   /** The conversation the provider sees: a branch's source up to the branch point (read once), then this log folded as it grows. */
@@ -127,12 +141,15 @@ export class Harness {
       const t = await this.open(call, sessionId, state, turnId, message, signal);
       if ("status" in t) return t;
       return this.guard(t, async () => {
-        await t.emit("turn_start", { turn_id: turnId, message });
-        if (!isBackground(t.state)) await t.emit("session_state", { ...t.state, status: "running", updated_at: this.iso() });
         const offered = this.selector.select(message, (tool) => this.eligible(tool, state));
         t.offered = offered.map((o) => o.tool);
-        await t.emit("tool_selected", { turn_id: turnId, offered: offered.map((o) => ({ name: o.tool.name, score: o.score })) });
-        await t.emit("turn_start_tools", { turn_id: turnId, tools: t.offered.map((o) => o.name) });
+        const running: SessionEventItem[] = isBackground(t.state) ? [] : [{ type: "session_state", data: { ...t.state, status: "running", updated_at: this.iso() } }];
+        await t.emitAll([
+          { type: "turn_start", data: { turn_id: turnId, message } },
+          ...running,
+          { type: "tool_selected", data: { turn_id: turnId, offered: offered.map((o) => ({ name: o.tool.name, score: o.score })) } },
+          { type: "turn_start_tools", data: { turn_id: turnId, tools: t.offered.map((o) => o.name) } },
+        ]);
         return this.loop(t);
       });
     });
@@ -199,14 +216,26 @@ export class Harness {
     const state: State = { ...prior, last_error: null }; // a new turn (or its continuation) starts clean
     const logged = this.deps.log.emitter(call.workspaceId, sessionId);
     const events = await this.deps.log.all(call.workspaceId, sessionId);
-    const emit: Emit = async (type, data) => {
-      // A chat turn whose lease another process took writes nothing more: that process ends the turn in the log.
+    // A chat turn whose lease another process took writes nothing more: that process ends the turn in the log.
+    const mayWrite = () => {
       if (signal?.aborted && !isBackground(state)) throw new RunStopped();
+    };
+    // Not after the last event: the turn must be over (and the session free) by the time its stream ends.
+    const kept = async (e: StreamEvent | undefined) => {
+      if (e && !endsSegment(e)) await yieldToRequests();
+    };
+    const emit: Emit = async (type, data) => {
+      mayWrite();
       const e = await logged(type, data);
       if (e) events.push(e);
-      // Not after the last event: the turn must be over (and the session free) by the time its stream ends.
-      if (e && !endsSegment(e)) await yieldToRequests();
+      await kept(e ?? undefined);
       return e;
+    };
+    const emitAll = async (items: readonly SessionEventItem[]) => {
+      mayWrite();
+      const written = await this.deps.log.appendAll(call.workspaceId, sessionId, items);
+      events.push(...written);
+      await kept(written.at(-1));
     };
     let policy: PolicyFile | null = null;
     let blocked: AppError | null = null;
@@ -218,6 +247,7 @@ export class Harness {
       taskDir: join(this.deps.taskRoot, call.workspaceId, sessionId),
       state,
       emit,
+      emitAll,
       policy,
       sandbox: resolveSandbox(state.sandbox_mode as SandboxMode),
       timeoutMs: state.tool_timeout_ms ?? 30_000,
@@ -226,7 +256,7 @@ export class Harness {
     };
     const layersBefore = await this.deps.layerTotals(call.workspaceId).catch(() => new Map<string, number>());
     const prefix = await this.prefix(call.workspaceId, events);
-    return { call, sessionId, turnId, message, state, emit, events, conversation: new Conversation(prefix), blocked, scope, offered: [], usage: { input: 0, output: 0 }, repairs: 0, failures: 0, layersBefore, signal };
+    return { call, sessionId, turnId, message, state, emit, emitAll, events, conversation: new Conversation(prefix), blocked, scope, offered: [], usage: { input: 0, output: 0 }, repairs: 0, failures: 0, layersBefore, signal };
   }
 
   /**
@@ -324,26 +354,50 @@ export class Harness {
     return messagesOf(source, await this.prefix(workspaceId, source, depth + 1));
   }
 
-  /** One provider step down the fallback chain: text streams as tokens; a failed provider hands the step to the next. */
+  /**
+   * One provider step down the fallback chain: text streams as tokens; a failed provider hands the step to the next.
+   * Text deltas that arrive together (one network read, or a provider that yields them at once) are logged in one write.
+   */
   private async step(t: Turn, messages: ChatMessage[]): Promise<{ calls: ToolCallRequest[] }> {
     const chain = this.deps.providers.chain(t.state.provider, t.state.model || null);
     const specs = t.offered.map((o) => ({ name: o.name, description: o.description, parameters: o.parameters }));
+    let texts: string[] = [];
+    const flush = async () => {
+      if (!texts.length) return;
+      const items = texts.map((text): SessionEventItem => ({ type: "token", data: { turn_id: t.turnId, text } }));
+      texts = [];
+      await t.emitAll(items);
+    };
     for (let i = 0; ; i++) {
       const provider = chain[i]!;
       let thinking = "";
       const calls: ToolCallRequest[] = [];
+      const events = provider.step({ messages, tools: specs })[Symbol.asyncIterator]();
+      let pending: Promise<IteratorResult<ProviderEvent>> | null = null;
       try {
-        for await (const ev of provider.step({ messages, tools: specs })) {
+        for (;;) {
+          pending = events.next();
+          // The provider waits for more (the network): what came so far streams now, not with the next delta.
+          if (texts.length && !(await settlesBeforeIo(pending))) await flush();
+          const { done, value: ev } = await pending;
+          pending = null;
+          if (done) break;
+          if (t.signal?.aborted) await flush(); // what came before the stop is logged (unless another process took the turn)
           stopPoint(t);
-          if (ev.type === "text") await t.emit("token", { turn_id: t.turnId, text: ev.text });
+          if (ev.type === "text") texts.push(ev.text);
           else if (ev.type === "thinking") thinking += ev.text;
           else if (ev.type === "tool_call") calls.push(ev.call);
           else if (ev.type === "usage") [t.usage.input, t.usage.output] = [t.usage.input + ev.inputTokens, t.usage.output + ev.outputTokens];
         }
+        await flush();
         if (thinking && t.state.think_level !== "off") await t.emit("thinking", { turn_id: t.turnId, text: thinking });
         return { calls };
       } catch (err) {
+        // Closes the provider's stream (as a for-await would), after a step it is still reading, if any.
+        pending?.catch(() => {});
+        void events.return?.(undefined).catch(() => {});
         if (!(err instanceof ProviderError)) throw err;
+        await flush(); // what the failed provider said before it failed stays in the log
         const next = chain[i + 1];
         await t.emit("transport_diagnostic", {
           status: next ? "fallback" : "failed",
@@ -408,9 +462,11 @@ export class Harness {
   private async pause(t: Turn, tool: SessionTool, call: ValidCall, pending: readonly ToolCallRequest[]): Promise<void> {
     const requestId = newRequestId();
     const reason = tool.writes ? `${tool.name} changes what the workspace holds` : `${tool.name} needs an operator's approval in this session`;
-    await t.emit("approval_required", { request_id: requestId, tool_name: tool.name, reason, turn_id: t.turnId, tool_call_id: call.id, arguments: call.input, pending: pending.map((p) => ({ id: p.id, name: p.name, arguments: p.arguments })) });
-    await t.emit("session_state", { ...t.state, status: "awaiting_approval", approval_request_id: requestId, updated_at: this.iso() });
-    await t.emit("turn_end", { turn_id: t.turnId, status: "awaiting_approval" });
+    await t.emitAll([
+      { type: "approval_required", data: { request_id: requestId, tool_name: tool.name, reason, turn_id: t.turnId, tool_call_id: call.id, arguments: call.input, pending: pending.map((p) => ({ id: p.id, name: p.name, arguments: p.arguments })) } },
+      { type: "session_state", data: { ...t.state, status: "awaiting_approval", approval_request_id: requestId, updated_at: this.iso() } },
+      { type: "turn_end", data: { turn_id: t.turnId, status: "awaiting_approval" } },
+    ]);
   }
 
   /** A background run's step: what it did and cost (budgets read it before the turn's usage). */
@@ -439,23 +495,26 @@ export class Harness {
     await t.emit("session_checkpoint", { session_id: t.sessionId, sequence, checkpoint_type: "step", status: "ok", summary_text: summary, resume_cursor: resumeCursor({ sessionId: t.sessionId, seq: t.events.at(-1)!.seq }) });
   }
 
+  /** The turn's closing events, logged in one write once all of them are known. */
   private async finish(t: Turn): Promise<TurnOutcome> {
     const turnEvents = currentTurn(t.events);
     const text = turnText(turnEvents);
     const citations = turnCitations(turnEvents);
-    await t.emit("response", { turn_id: t.turnId, text, citations });
-    await t.emit("reflection", { turn_id: t.turnId, ...reflect(text, citations) });
-    await t.emit("retrieval", { turn_id: t.turnId, citations, pack: turnPack(turnEvents) });
     const after = await this.deps.layerTotals(t.call.workspaceId).catch(() => new Map<string, number>());
     const changed = [...after].filter(([k, n]) => n > (t.layersBefore.get(k) ?? 0)).map(([k]) => k);
-    await t.emit("cognition", { turn_id: t.turnId, layers: [...new Set(changed.map((k) => k.split(".")[0]!))].sort(), guardrails: changed.filter((k) => GUARDRAILS.has(k.split(".")[1]!)).sort() });
     // The extractive agent costs nothing; a model's price is the configured one, or unknown (null, not a guess).
     const cost = this.deps.providers.costUsd(t.state.provider, t.usage.input, t.usage.output);
-    await t.emit("usage", { turn_id: t.turnId, input_tokens: t.usage.input, output_tokens: t.usage.output, cost_usd: cost });
-    await t.emit("turn_end", { turn_id: t.turnId, status: "completed" });
-    if (isBackground(t.state)) return { status: "completed" };
-    await t.emit("session_state", { ...t.state, status: "idle", approval_request_id: null, updated_at: this.iso() });
-    await t.emit("completed", { session_id: t.sessionId });
+    const turn_id = t.turnId;
+    const closing: SessionEventItem[] = [
+      { type: "response", data: { turn_id, text, citations } },
+      { type: "reflection", data: { turn_id, ...reflect(text, citations) } },
+      { type: "retrieval", data: { turn_id, citations, pack: turnPack(turnEvents) } },
+      { type: "cognition", data: { turn_id, layers: [...new Set(changed.map((k) => k.split(".")[0]!))].sort(), guardrails: changed.filter((k) => GUARDRAILS.has(k.split(".")[1]!)).sort() } },
+      { type: "usage", data: { turn_id, input_tokens: t.usage.input, output_tokens: t.usage.output, cost_usd: cost } },
+      { type: "turn_end", data: { turn_id, status: "completed" } },
+    ];
+    if (!isBackground(t.state)) closing.push({ type: "session_state", data: { ...t.state, status: "idle", approval_request_id: null, updated_at: this.iso() } }, { type: "completed", data: { session_id: t.sessionId } });
+    await t.emitAll(closing);
     return { status: "completed" };
   }
 

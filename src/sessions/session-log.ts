@@ -12,6 +12,9 @@ const PAGE = 1_000;
 
 export type Emit = <K extends SessionEventType>(type: K, data: SessionEventData<K>) => Promise<StreamEvent | null>;
 
+/** One event to log, its data checked against its type. */
+export type SessionEventItem = { [K in SessionEventType]: { type: K; data: SessionEventData<K> } }[SessionEventType];
+
 export class SessionLog {
   private readonly tails: SessionTails;
 

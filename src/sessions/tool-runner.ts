@@ -4,7 +4,7 @@ import { AppError, errorBody } from "../contract/errors.ts";
 import type { SessionEventData } from "../contract/events.ts";
 import { decide, hooksFor, type Hook, type PolicyFile } from "./policy.ts";
 import { runSandboxed, type Sandbox } from "./sandbox.ts";
-import type { Emit } from "./session-log.ts";
+import type { Emit, SessionEventItem } from "./session-log.ts";
 import type { SessionTool, ToolContext, ToolRun } from "./tools/tool.ts";
 
 type State = SessionEventData<"session_state">;
@@ -22,6 +22,8 @@ export interface ValidCall {
 export interface CallScope extends ToolContext {
   state: State;
   emit: Emit;
+  /** Logs events that are ready together in one write. */
+  emitAll(items: readonly SessionEventItem[]): Promise<void>;
   policy: PolicyFile | null;
   sandbox: Sandbox;
   timeoutMs: number;
@@ -42,29 +44,40 @@ const FILE_TOOLS_ISOLATION = "weaker: the service's own process; paths are confi
 
 /** Runs the call, or returns "ask" when it must wait for an operator (nothing about it is logged yet but the policy decision). */
 export async function runCall(scope: CallScope, tool: SessionTool, call: ValidCall, decided: Decided): Promise<Status | "ask"> {
-  const outcome = async (status: Status, result: Record<string, unknown>, started: number) => {
-    await scope.emit("tool_outcome", { tool_call_id: call.id, tool_name: tool.name, outcome_type: OUTCOME_TYPE[status], status, elapsed_ms: Math.round(scope.now() - started), result });
+  const outcome = (status: Status, result: Record<string, unknown>, started: number): SessionEventItem => ({
+    type: "tool_outcome",
+    data: { tool_call_id: call.id, tool_name: tool.name, outcome_type: OUTCOME_TYPE[status], status, elapsed_ms: Math.round(scope.now() - started), result },
+  });
+  /** Logs the events that end the call (one write), then returns its status. */
+  const end = async (items: SessionEventItem[], status: Status) => {
+    await scope.emitAll(items);
     return status;
   };
-  if (decided === "deny") return outcome("denied", { reason: "an operator denied the call" }, scope.now());
+  /** What is decided before the call starts, logged with its start (or with its outcome when it never starts). */
+  const lead: SessionEventItem[] = [];
+  if (decided === "deny") return end([outcome("denied", { reason: "an operator denied the call" }, scope.now())], "denied");
   if (decided === undefined) {
     const d = decide(tool, scope.state, scope.policy);
     const { policy_path, permission_mode, approval_mode } = scope.state;
-    await scope.emit("policy_decision", { subject: tool.name, outcome: d.outcome, reason: d.reason, source: d.source, policy_path, permission_mode, approval_mode });
-    if (d.outcome === "deny") return outcome("denied", { reason: d.reason }, scope.now());
-    if (d.outcome === "ask") return "ask";
+    lead.push({ type: "policy_decision", data: { subject: tool.name, outcome: d.outcome, reason: d.reason, source: d.source, policy_path, permission_mode, approval_mode } });
+    if (d.outcome === "deny") return end([...lead, outcome("denied", { reason: d.reason }, scope.now())], "denied");
+    if (d.outcome === "ask") {
+      await scope.emitAll(lead);
+      return "ask";
+    }
   }
   const hooks = { before: hooksFor(scope.policy, "before", tool.name), after: hooksFor(scope.policy, "after", tool.name) };
   const s = scope.sandbox;
   if ((hooks.before.length || hooks.after.length) && !scope.notified.hooks) {
     scope.notified.hooks = true;
-    await scope.emit("sandbox_notice", { requested_backend: s.requested, resolved_backend: s.resolved, isolation: `hooks: ${s.isolation}`, reason: s.reason });
+    lead.push({ type: "sandbox_notice", data: { requested_backend: s.requested, resolved_backend: s.resolved, isolation: `hooks: ${s.isolation}`, reason: s.reason } });
   }
   if (tool.files && !scope.notified.files) {
     scope.notified.files = true;
-    await scope.emit("sandbox_notice", { requested_backend: s.requested, resolved_backend: "in-process", isolation: FILE_TOOLS_ISOLATION, reason: "file tools run inside the service; only hooks run under the sandbox" });
+    lead.push({ type: "sandbox_notice", data: { requested_backend: s.requested, resolved_backend: "in-process", isolation: FILE_TOOLS_ISOLATION, reason: "file tools run inside the service; only hooks run under the sandbox" } });
   }
-  await scope.emit("tool_call", { name: tool.name, arguments: { ...call.input, _tool_call_id: call.id }, tool_call_id: call.id });
+  lead.push({ type: "tool_call", data: { name: tool.name, arguments: { ...call.input, _tool_call_id: call.id }, tool_call_id: call.id } });
+  await scope.emitAll(lead);
   const started = scope.now();
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), scope.timeoutMs);
@@ -90,13 +103,13 @@ export async function runCall(scope: CallScope, tool: SessionTool, call: ValidCa
       })(),
       new Promise<"timeout">((resolve) => timeout.signal.addEventListener("abort", () => resolve("timeout"))),
     ]);
-    if (run === "timeout") return await outcome("timeout", { reason: `no result within ${scope.timeoutMs} ms` }, started);
-    if (run === "blocked") return await outcome("denied", { reason: "a before hook blocked the call" }, started);
-    await scope.emit("tool_result", { tool_call_id: call.id, tool_name: tool.name, result: run.result });
-    return await outcome(run.artifact ? "artifact" : "ok", run.result, started);
+    if (run === "timeout") return await end([outcome("timeout", { reason: `no result within ${scope.timeoutMs} ms` }, started)], "timeout");
+    if (run === "blocked") return await end([outcome("denied", { reason: "a before hook blocked the call" }, started)], "denied");
+    const status = run.artifact ? "artifact" : "ok";
+    return await end([{ type: "tool_result", data: { tool_call_id: call.id, tool_name: tool.name, result: run.result } }, outcome(status, run.result, started)], status);
   } catch (err) {
     const e = err instanceof AppError ? err : new AppError("internal_error", err instanceof Error ? err.message : String(err));
-    return await outcome("error", errorBody(e), started);
+    return await end([outcome("error", errorBody(e), started)], "error");
   } finally {
     clearTimeout(timer);
   }

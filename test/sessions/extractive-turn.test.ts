@@ -63,6 +63,28 @@ describe("a chat turn with the extractive provider", () => {
     expect(events[0]!.id).toBe(log[0]!.id); // `session` carries the id of the last event before the turn
   });
 
+  it("logs a turn in one write per group of events that are ready together", async () => {
+    const sid = await createSession(svc);
+    const store = svc.runtime.store;
+    const append = store.appendStream;
+    const writes: string[][] = [];
+    store.appendStream = (ws, stream, drafts) => {
+      if (stream === sid) writes.push(drafts.map((d) => d.type));
+      return append(ws, stream, drafts);
+    };
+    let events;
+    try {
+      events = await send(svc, sid, "Who picked PostgreSQL?");
+    } finally {
+      store.appendStream = append;
+    }
+    const tokens = types(events).filter((t) => t === "token");
+    expect(tokens.length).toBeGreaterThan(1);
+    const run = [["policy_decision", "tool_call"], ["tool_result", "tool_outcome"]];
+    // The answer's words come from the provider at once: one write, yet each its own token event.
+    expect(writes).toEqual([OPENING, ["thinking"], ...run, tokens, ...run, CLOSING]);
+  });
+
   it("says plainly that memory holds no evidence, with a passing reflection and no citations", async () => {
     const sid = await createSession(svc);
     const events = await send(svc, sid, "What is the capital of Mongolia?");

@@ -2,6 +2,7 @@
 // deltas, the conversation sent back with tool results, fallback to extractive when the stream fails, and the
 // bounded repair loop for invalid tool arguments.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { parseSse } from "../../src/client/sse.ts";
 import { callTools, data, delta, openSse, say, startChatServer, type ChatServer } from "../helpers/chat-server.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { CLOSING, collapseTokens, createSession, dataOf, OPENING, send, TOOL_RUN, types } from "./support.ts";
@@ -47,6 +48,28 @@ describe("chat turns on an OpenAI-compatible server", () => {
     expect(toolMessage.tool_call_id).toBe(call.tool_call_id);
     expect(JSON.parse(toolMessage.content)).toMatchObject({ status: "ok", hits: [{ source_path: "storage.md" }] });
     expect(wire.requests[0]!.model).toBe("wire-model");
+  });
+
+  it("streams each delta to the client while the model is still writing (deltas are not held for the reply's end)", async () => {
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    wire.script(async (res) => {
+      openSse(res);
+      data(res, delta({ content: "Alice " }));
+      await held; // the rest only once the client has the first delta
+      for (const piece of ["picked ", "PostgreSQL."]) data(res, delta({ content: piece }));
+      data(res, delta({}, "stop"));
+      data(res, "[DONE]");
+      res.end();
+    });
+    const sid = await createSession(svc);
+    const stream = await svc.post(`/chat/sessions/${sid}/messages`, { message: "Who picked PostgreSQL?" });
+    const tokens: string[] = [];
+    for await (const e of parseSse(stream.body!)) {
+      if (e.event === "token") tokens.push((e.data as { text: string }).text);
+      if (tokens.length === 1) release();
+    }
+    expect(tokens).toEqual(["Alice ", "picked ", "PostgreSQL."]);
   });
 
   it("falls back to extractive when the stream is cut mid-way, and says so in transport_diagnostic", async () => {
