@@ -81,6 +81,12 @@ export interface HarnessDeps {
   layerTotals(workspaceId: string): Promise<Map<string, number>>;
   /** The chat turns' leases across processes (a sub-agent's turn takes its session's too). */
   leases: TurnLeases;
+  /**
+   * At most this many events of a turn that are ready together share one write. Where a write is a round trip
+   * (PostgreSQL) the loop is free while it waits, and fewer of them make the turn faster; where it is a local commit
+   * (SQLite) it runs on the loop, and one event per write keeps each slice of a turn short for the requests between.
+   */
+  eventsPerWrite: number;
   logError(msg: string): void;
 }
 
@@ -95,7 +101,7 @@ interface Turn {
   state: State;
   /** Logs an event, keeps it in `events`, then lets the event loop serve others (a turn never holds it for long). */
   emit: Emit;
-  /** Logs events that are ready together in one write, then lets the loop serve others once (as `emit` does for one). */
+  /** Logs events that are ready together, `eventsPerWrite` to a write, letting the loop serve others after each (as `emit` does). */
   emitAll(items: readonly SessionEventItem[]): Promise<void>;
   /** The session's log, read once when the turn (or its continuation) begins and kept up to date by `emit`. */
   events: StreamEvent[];
@@ -232,10 +238,12 @@ export class Harness {
       return e;
     };
     const emitAll = async (items: readonly SessionEventItem[]) => {
-      mayWrite();
-      const written = await this.deps.log.appendAll(call.workspaceId, sessionId, items);
-      events.push(...written);
-      await kept(written.at(-1));
+      for (let i = 0; i < items.length; i += this.deps.eventsPerWrite) {
+        mayWrite();
+        const written = await this.deps.log.appendAll(call.workspaceId, sessionId, items.slice(i, i + this.deps.eventsPerWrite));
+        events.push(...written);
+        await kept(written.at(-1));
+      }
     };
     let policy: PolicyFile | null = null;
     let blocked: AppError | null = null;
