@@ -126,6 +126,7 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
         limits: limits.recall,
         ingestBudgetSeconds: opts.ingestBudgetSeconds,
         loadSeconds: limits.loadSecondsPerStep,
+        chatMessages: spare!.slice(0, 45).map((q) => `What do we know about ${q}?`),
       })
     : null;
   return {

@@ -166,6 +166,12 @@ function postgresSection(s: SizeResults): string[] {
         }),
         ["ingest chunks/s (GloVe, in-process)", s.ingest.glove.fromEmpty.chunksPerSec, p.ingest.chunksPerSec, round2(p.ingest.chunksPerSec / s.ingest.glove.fromEmpty.chunksPerSec)],
         ["HTTP recall req/s, 16 connections, one process", sqliteLoad?.requestsPerSec ?? "-", p.replicas[0]!.requestsPerSec, sqliteLoad ? round2(p.replicas[0]!.requestsPerSec / sqliteLoad.requestsPerSec) : "-"],
+        ...(p.chat && s.sessions
+          ? [
+              ["chat turn first token p50 ms (extractive, HTTP)", s.sessions.firstToken.p50, p.chat.firstToken.p50, round2(p.chat.firstToken.p50 / s.sessions.firstToken.p50)],
+              ["chat turn p50 ms (extractive, HTTP)", s.sessions.turn.p50, p.chat.turn.p50, round2(p.chat.turn.p50 / s.sessions.turn.p50)],
+            ]
+          : []),
       ],
     ),
     renderTable(

@@ -12,6 +12,9 @@ import { forkClient, isType, nextMessage } from "../workers/ipc.ts";
 import type { LoadClientInit, LoadStep } from "../workers/protocol.ts";
 import { benchIngest, type IngestResult } from "./ingest.ts";
 import { benchRecall, type RecallResult } from "./recall.ts";
+import { timeTurns } from "./sessions.ts";
+import { startServer } from "../lib/server.ts";
+import type { LatencySummary } from "../lib/stats.ts";
 import { cliEnv, startServe, type RunningServe } from "../../test/cli/cli-helpers.ts";
 import { postgresBinDir, startTestCluster } from "../../test/helpers/postgres-cluster.ts";
 import { DEFAULT_WORKSPACE } from "../../src/services/auth.ts";
@@ -36,6 +39,8 @@ export interface PostgresResult {
   replicas: ReplicaLoad[];
   /** Two replicas' throughput over one's. */
   scaling: number;
+  /** Extractive chat turns over HTTP on the in-process runtime (absent in results written before it was measured). */
+  chat?: { firstToken: LatencySummary; turn: LatencySummary };
 }
 
 interface Inputs {
@@ -47,6 +52,8 @@ interface Inputs {
   limits: LoopLimits;
   ingestBudgetSeconds: number;
   loadSeconds: number;
+  /** Chat messages for the turns timed on PostgreSQL (five warm up). */
+  chatMessages: readonly string[];
 }
 
 const CONNECTIONS = 16;
@@ -78,6 +85,9 @@ export async function benchPostgres(dir: string, input: Inputs): Promise<Postgre
       recall.push(await benchRecall(rt, mode, input.warmup, input.queries, input.limits));
     }
     const indexLoadSeconds = Math.round(rt.runtime.search.stats().loadSeconds * 100) / 100;
+    progress("postgres: chat turns over HTTP (extractive)");
+    const srv = await startServer(rt.runtime);
+    const chat = await timeTurns(srv, input.chatMessages).finally(() => srv.server.close());
     const { token } = await rt.runtime.auth.issue({ workspace: DEFAULT_WORKSPACE, label: "bench" });
     await rt.runtime.close();
     const replicas: ReplicaLoad[] = [];
@@ -93,7 +103,7 @@ export async function benchPostgres(dir: string, input: Inputs): Promise<Postgre
     } finally {
       await Promise.all(servers.map((s) => s.stop()));
     }
-    return { server: database.version, ingest, recall, indexLoadSeconds, replicas, scaling: Math.round((replicas[1]!.requestsPerSec / replicas[0]!.requestsPerSec) * 100) / 100 };
+    return { server: database.version, ingest, recall, indexLoadSeconds, chat, replicas, scaling: Math.round((replicas[1]!.requestsPerSec / replicas[0]!.requestsPerSec) * 100) / 100 };
   } finally {
     await database.close();
   }

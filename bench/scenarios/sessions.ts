@@ -55,6 +55,19 @@ async function turns(client: ChildProcess, messages: readonly string[]): Promise
   return await report;
 }
 
+/** Time to the first token and to the end of turns run back to back from a client process, after five unmeasured. */
+export async function timeTurns(srv: BenchServer, messages: readonly string[]): Promise<{ firstToken: LatencySummary; turn: LatencySummary }> {
+  const client = forkClient("./turn-client.ts", { url: srv.url, token: srv.token });
+  try {
+    await nextMessage(client, isType("ready"));
+    await turns(client, messages.slice(0, 5));
+    const timed = (await turns(client, messages.slice(5))).turns;
+    return { firstToken: summarize(timed.map((t) => t.first)), turn: summarize(timed.map((t) => t.end)) };
+  } finally {
+    client.kill();
+  }
+}
+
 /** CPU this process (the server) used while `work` ran, and the wall time, in ms. */
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; cpuMs: number; wallMs: number }> {
   const cpu = process.cpuUsage();
