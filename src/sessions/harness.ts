@@ -227,14 +227,14 @@ export class Harness {
       if (signal?.aborted && !isBackground(state)) throw new RunStopped();
     };
     // Not after the last event: the turn must be over (and the session free) by the time its stream ends.
-    const kept = async (e: StreamEvent | undefined) => {
+    const kept = async (e: StreamEvent | null | undefined) => {
       if (e && !endsSegment(e)) await yieldToRequests();
     };
     const emit: Emit = async (type, data) => {
       mayWrite();
       const e = await logged(type, data);
       if (e) events.push(e);
-      await kept(e ?? undefined);
+      await kept(e);
       return e;
     };
     const emitAll = async (items: readonly SessionEventItem[]) => {
@@ -364,7 +364,7 @@ export class Harness {
 
   /**
    * One provider step down the fallback chain: text streams as tokens; a failed provider hands the step to the next.
-   * Text deltas that arrive together (one network read, or a provider that yields them at once) are logged in one write.
+   * Text deltas that arrive together (one network read, or a provider that yields them at once) are logged together.
    */
   private async step(t: Turn, messages: ChatMessage[]): Promise<{ calls: ToolCallRequest[] }> {
     const chain = this.deps.providers.chain(t.state.provider, t.state.model || null);
@@ -503,7 +503,7 @@ export class Harness {
     await t.emit("session_checkpoint", { session_id: t.sessionId, sequence, checkpoint_type: "step", status: "ok", summary_text: summary, resume_cursor: resumeCursor({ sessionId: t.sessionId, seq: t.events.at(-1)!.seq }) });
   }
 
-  /** The turn's closing events, logged in one write once all of them are known. */
+  /** The turn's closing events, logged together once all of them are known. */
   private async finish(t: Turn): Promise<TurnOutcome> {
     const turnEvents = currentTurn(t.events);
     const text = turnText(turnEvents);

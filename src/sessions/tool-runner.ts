@@ -22,7 +22,7 @@ export interface ValidCall {
 export interface CallScope extends ToolContext {
   state: State;
   emit: Emit;
-  /** Logs events that are ready together in one write. */
+  /** Logs events that are ready together (in as few writes as the harness groups them). */
   emitAll(items: readonly SessionEventItem[]): Promise<void>;
   policy: PolicyFile | null;
   sandbox: Sandbox;
@@ -48,7 +48,7 @@ export async function runCall(scope: CallScope, tool: SessionTool, call: ValidCa
     type: "tool_outcome",
     data: { tool_call_id: call.id, tool_name: tool.name, outcome_type: OUTCOME_TYPE[status], status, elapsed_ms: Math.round(scope.now() - started), result },
   });
-  /** Logs the events that end the call (one write), then returns its status. */
+  /** Logs the events that end the call together, then returns its status. */
   const end = async (items: SessionEventItem[], status: Status) => {
     await scope.emitAll(items);
     return status;
