@@ -157,7 +157,11 @@ export class SearchEngine {
   private async load(workspaceId: string): Promise<WorkspaceIndex> {
     const restored = await this.restore(workspaceId);
     const index = restored?.index ?? new WorkspaceIndex();
-    if (!restored) await eachPage((cursor) => this.feed.indexedChunks(workspaceId, cursor, PAGE), (chunk) => index.add(chunk));
+    if (!restored) {
+      index.bm25.beginLoad();
+      await eachPage((cursor) => this.feed.indexedChunks(workspaceId, cursor, PAGE), (chunk) => index.add(chunk));
+      index.bm25.endLoad();
+    }
     const { changes, vectors } = await this.pending(workspaceId, [...index.vectors.keys()], restored?.seq);
     for (const change of changes) this.apply(index, change, vectors);
     await this.dropOutdated();
