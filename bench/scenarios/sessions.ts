@@ -55,6 +55,9 @@ async function turns(client: ChildProcess, messages: readonly string[]): Promise
   return await report;
 }
 
+/** Time to the first token and to the turn's end, summarized. */
+const turnTimes = (turns: TurnClientReport["turns"]) => ({ firstToken: summarize(turns.map((t) => t.first)), turn: summarize(turns.map((t) => t.end)) });
+
 /** Time to the first token and to the end of turns run back to back from a client process, after five unmeasured. */
 export async function timeTurns(srv: BenchServer, messages: readonly string[]): Promise<{ firstToken: LatencySummary; turn: LatencySummary }> {
   const client = forkClient("./turn-client.ts", { url: srv.url, token: srv.token });
@@ -62,7 +65,7 @@ export async function timeTurns(srv: BenchServer, messages: readonly string[]): 
     await nextMessage(client, isType("ready"));
     await turns(client, messages.slice(0, 5));
     const timed = (await turns(client, messages.slice(5))).turns;
-    return { firstToken: summarize(timed.map((t) => t.first)), turn: summarize(timed.map((t) => t.end)) };
+    return turnTimes(timed);
   } finally {
     client.kill();
   }
@@ -93,8 +96,7 @@ export async function benchSessions(srv: BenchServer, rt: FullRuntime, messages:
     const sse = await oneStream(srv, rt);
     const recallCost = await measureRecallCost(recaller, turner, elsewhere, messages.slice(5 + opts.turns), opts);
     return {
-      firstToken: summarize(timedTurns.map((t) => t.first)),
-      turn: summarize(timedTurns.map((t) => t.end)),
+      ...turnTimes(timedTurns),
       eventsPerTurn: round(timedTurns.reduce((n, t) => n + t.events, 0) / timedTurns.length, 1),
       sse,
       recallCost,
