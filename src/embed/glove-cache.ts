@@ -10,6 +10,7 @@ import { removeStaleTempFiles, writeFileAtomic } from "./atomic-file.ts";
 import { decodeGloveTable, encodeGloveTable, type GloveTable } from "./glove-format.ts";
 import { withNeighbourTable } from "./glove-neighbours.ts";
 import { tokenize } from "./tokenize.ts";
+import { WordList } from "./word-list.ts";
 import { readWinkEmbeddings, winkSourcePath } from "./wink-source.ts";
 
 export const CACHE_FILE_NAME = "glove-100d-int8.bin";
@@ -74,7 +75,7 @@ export async function convertWinkJson(sourcePath: string, sourceSize: number): P
     dimensions: header.dimensions,
     vocabSize: header.size,
     sourceSize,
-    words,
+    words: WordList.fromWords(words),
     ranks: ranks.slice(0, count), // slice, not subarray: release the growth slack
     scales: scales.slice(0, count),
     vectors: vectors.slice(0, count * dims),

@@ -11,6 +11,7 @@
 //   i16 cosines x 10^4 [n * k] | UTF-8 words joined by "\n".
 import { createHash } from "node:crypto";
 import { endianness } from "node:os";
+import { WordList } from "./word-list.ts";
 
 export const CACHE_MAGIC = "SMRGLOVE";
 export const CACHE_FORMAT_VERSION = 2;
@@ -23,7 +24,8 @@ export interface GloveTable {
   readonly vocabSize: number;
   /** Size in bytes of the source JSON the cache was built from (staleness check). */
   readonly sourceSize: number;
-  readonly words: readonly string[];
+  /** The words, row by row (rows index every array below). */
+  readonly words: WordList;
   /** 0-based corpus-frequency rank of each word. */
   readonly ranks: Uint32Array;
   /** Per-word dequantisation scale: component = vectors[i * dimensions + d] * scales[i]. */
@@ -55,7 +57,7 @@ function sha256(bytes: Uint8Array): Buffer {
 /** Serialises a table into header + payload buffers (write them back to back). */
 export function encodeGloveTable(t: GloveTable): Buffer[] {
   const count = t.words.length;
-  const words = Buffer.from(t.words.join("\n"), "utf8");
+  const words = Buffer.from(t.words.bytes.buffer, t.words.bytes.byteOffset, t.words.bytes.byteLength);
   const ranks = Buffer.from(t.ranks.buffer, t.ranks.byteOffset, count * 4);
   const scales = Buffer.from(t.scales.buffer, t.scales.byteOffset, count * 4);
   const vectors = Buffer.from(t.vectors.buffer, t.vectors.byteOffset, count * t.dimensions);
@@ -125,8 +127,8 @@ export function decodeGloveTable(file: Buffer): DecodeResult {
           rows: new Int32Array(bytes.buffer, nbBase + heads * 4, heads * k),
           cosines: new Int16Array(bytes.buffer, nbBase + heads * 4 * (1 + k), heads * k),
         };
-  const words = count === 0 ? [] : payload.toString("utf8", count * 8 + vectorBytes + neighbourBytes).split("\n");
-  if (words.length !== count) return { ok: false, reason: `word list has ${words.length} entries, expected ${count}` };
+  const words = WordList.fromBytes(payload.subarray(count * 8 + vectorBytes + neighbourBytes), count);
+  if (words === null) return { ok: false, reason: `word list does not hold ${count} words` };
   return { ok: true, table: { dimensions, vocabSize, sourceSize, words, ranks, scales, vectors, neighbours } };
 }
 

@@ -24,12 +24,9 @@ export class GloveNeighbours implements WordNeighbours {
   /** Row of a word -> its entry in the precomputed table (empty when the table is absent or was built otherwise). */
   private readonly entryOf = new Map<number, number>();
 
-  constructor(
-    private readonly table: GloveTable,
-    private readonly index: ReadonlyMap<string, number>,
-  ) {
+  constructor(private readonly table: GloveTable) {
     const rows: number[] = [];
-    for (let i = 0; i < table.words.length; i++) if (table.ranks[i]! < NEIGHBOUR_VOCABULARY && /^[a-z]{2,}$/.test(table.words[i]!)) rows.push(i);
+    for (let i = 0; i < table.words.length; i++) if (table.ranks[i]! < NEIGHBOUR_VOCABULARY && /^[a-z]{2,}$/.test(table.words.at(i))) rows.push(i);
     this.rows = Int32Array.from(rows);
     this.norms = new Float32Array(rows.length);
     const d = table.dimensions;
@@ -52,8 +49,8 @@ export class GloveNeighbours implements WordNeighbours {
     const rows = new Int32Array(n * TABLE_K).fill(-1);
     const cosines = new Int16Array(n * TABLE_K);
     heads.forEach((head, i) => {
-      this.search(this.table.words[head]!, TABLE_K).forEach((nb, j) => {
-        rows[i * TABLE_K + j] = this.index.get(nb.word)!;
+      this.search(this.table.words.at(head), TABLE_K).forEach((nb, j) => {
+        rows[i * TABLE_K + j] = this.table.words.rowOf(nb.word);
         cosines[i * TABLE_K + j] = Math.round(nb.similarity * 1e4);
       });
     });
@@ -78,8 +75,8 @@ export class GloveNeighbours implements WordNeighbours {
   }
 
   private search(word: string, n: number): { word: string; similarity: number }[] {
-    const self = this.index.get(word);
-    if (self === undefined || n <= 0) return [];
+    const self = this.table.words.rowOf(word);
+    if (self < 0 || n <= 0) return [];
     const entry = n <= TABLE_K ? this.entryOf.get(self) : undefined;
     if (entry !== undefined) return this.fromTable(entry, n);
     const { vectors, dimensions: d, words } = this.table;
@@ -101,14 +98,14 @@ export class GloveNeighbours implements WordNeighbours {
         if (best.length > n) best.pop();
       }
     }
-    return best.map((b) => ({ word: words[b.row]!, similarity: Number(b.sim.toFixed(4)) }));
+    return best.map((b) => ({ word: words.at(b.row), similarity: Number(b.sim.toFixed(4)) }));
   }
 
   /** A precomputed answer: the top n of the top TABLE_K is the top n (the search keeps ties in scan order either way). */
   private fromTable(entry: number, n: number): { word: string; similarity: number }[] {
     const { rows, cosines } = this.table.neighbours!;
     const out: { word: string; similarity: number }[] = [];
-    for (let j = entry * TABLE_K; j < entry * TABLE_K + n && rows[j]! >= 0; j++) out.push({ word: this.table.words[rows[j]!]!, similarity: cosines[j]! / 1e4 });
+    for (let j = entry * TABLE_K; j < entry * TABLE_K + n && rows[j]! >= 0; j++) out.push({ word: this.table.words.at(rows[j]!), similarity: cosines[j]! / 1e4 });
     return out;
   }
 
@@ -139,6 +136,5 @@ export class GloveNeighbours implements WordNeighbours {
 
 /** The table with its neighbour table computed (once, when the cache is built: ~5 s for TABLE_WORDS words). */
 export function withNeighbourTable(table: GloveTable): GloveTable {
-  const index = new Map(table.words.map((w, i) => [w, i]));
-  return { ...table, neighbours: new GloveNeighbours({ ...table, neighbours: null }, index).buildTable() };
+  return { ...table, neighbours: new GloveNeighbours({ ...table, neighbours: null }).buildTable() };
 }

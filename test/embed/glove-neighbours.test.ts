@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { GloveTable } from "../../src/embed/glove-format.ts";
 import { decodeGloveTable, encodeGloveTable } from "../../src/embed/glove-format.ts";
 import { GloveNeighbours, TABLE_K, withNeighbourTable } from "../../src/embed/glove-neighbours.ts";
+import { WordList } from "../../src/embed/word-list.ts";
 import { prng } from "../helpers/prng.ts";
 
 function table(words: string[], vectors: number[][], ranks?: number[]): GloveTable {
@@ -11,7 +12,7 @@ function table(words: string[], vectors: number[][], ranks?: number[]): GloveTab
     dimensions: d,
     vocabSize: words.length,
     sourceSize: 0,
-    words,
+    words: WordList.fromWords(words),
     ranks: Uint32Array.from(ranks ?? words.map((_, i) => i)),
     scales: new Float32Array(words.length).fill(1),
     vectors: Int8Array.from(vectors.flat()),
@@ -19,7 +20,7 @@ function table(words: string[], vectors: number[][], ranks?: number[]): GloveTab
   };
 }
 
-const open = (t: GloveTable) => new GloveNeighbours(t, new Map(t.words.map((w, i) => [w, i])));
+const open = (t: GloveTable) => new GloveNeighbours(t);
 
 describe("GloveNeighbours", () => {
   it("ranks by cosine, leaves out the word itself, non-words and rare words", () => {
