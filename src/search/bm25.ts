@@ -177,6 +177,16 @@ export class Bm25Index {
     return this.slotOf.has(id);
   }
 
+  /** The dense slot of a document (stable until it is removed; a removed one's slot is never reused). */
+  slot(id: number): number | undefined {
+    return this.slotOf.get(id);
+  }
+
+  /** Every document's id and slot, in slot order. */
+  *documents(): Generator<[id: number, slot: number]> {
+    for (let slot = 0; slot < this.slots; slot++) if (this.termCount[slot]! >= 0) yield [this.ids[slot]!, slot];
+  }
+
   add(id: number, terms: readonly string[]): void {
     if (this.slotOf.has(id)) return;
     const slot = this.slots++;

@@ -11,14 +11,22 @@ import { startTestService, type TestService } from "../helpers/runtime.ts";
 const TOPICS = ["billing", "search", "storage", "deploys", "alerts", "backups"];
 const note = (topic: string, i: number) => `# ${topic} ${i}\n\nThe ${topic} team moved job ${i} to Tuesday after the ${topic} migration.\n\nOwner ${i} checks the ${topic} dashboards.`;
 const QUERIES = [...TOPICS.map((t) => `${t} migration`), "who checks the dashboards", "job moved to Tuesday", "owner 7"];
+/** Note i of each topic was authored on day i of January 2026. */
+const day = (i: number) => new Date(Date.UTC(2026, 0, 1 + i)).toISOString();
+/** Recall's filters, which read the per-chunk metadata the snapshot carries. */
+const FILTERS = [undefined, { source_path_prefix: "billing/" }, { since: day(4), until: day(8) }];
 
 describe("index snapshots", () => {
   let glove: Embedder;
   let dataDir = "";
   const open = (env: Record<string, string> = {}) => startTestService({ embedder: glove, env, ...(dataDir ? { dataDir } : {}) });
-  /** Every query's hits (hash and score) through HTTP. */
+  /** Every query's hits (hash and score) through HTTP, with each of the filters. */
   const answers = async (svc: TestService) =>
-    Promise.all(QUERIES.map(async (query) => ((await (await svc.post("/v1/memory/recall", { query, k: 8 })).json()) as { hits: { chunk_hash: string; score: number }[] }).hits.map((h) => [h.chunk_hash, h.score])));
+    Promise.all(
+      FILTERS.flatMap((filter) =>
+        QUERIES.map(async (query) => ((await (await svc.post("/v1/memory/recall", { query, k: 8, filters: filter })).json()) as { hits: { chunk_hash: string; score: number }[] }).hits.map((h) => [h.chunk_hash, h.score])),
+      ),
+    );
   const snapshotFile = () => join(dataDir, "index", readdirSync(join(dataDir, "index")).find((f) => f.endsWith(".idx"))!);
   /** Recall as a runtime that reads every row answers it (snapshots off: it neither reads nor writes one). */
   const fromRows = async () => {
@@ -34,7 +42,7 @@ describe("index snapshots", () => {
     glove = await loadGloveEmbedder();
     const svc = await open();
     dataDir = svc.dataDir;
-    for (const t of TOPICS) for (let i = 0; i < 12; i++) expect((await svc.post("/v1/memory/ingest", { source_path: `${t}/${i}.md`, content: note(t, i) })).status).toBe(200);
+    for (const t of TOPICS) for (let i = 0; i < 12; i++) expect((await svc.post("/v1/memory/ingest", { source_path: `${t}/${i}.md`, content: note(t, i), timestamp: day(i) })).status).toBe(200);
     await answers(svc); // loads the indexes (BM25 and vectors)
     await svc.runtime.close(); // saves them
   });
@@ -65,6 +73,11 @@ describe("index snapshots", () => {
     try {
       const restored = await answers(svc);
       expect(svc.runtime.search.stats()).toMatchObject({ loads: 1, restored: 1 });
+      const billing = (await (await svc.post("/v1/memory/recall", { query: "migration", k: 20, filters: FILTERS[1] })).json()) as { hits: { source_path: string }[] };
+      expect(billing.hits.length).toBeGreaterThan(0);
+      expect(billing.hits.every((h) => h.source_path.startsWith("billing/"))).toBe(true);
+      const dated = (await (await svc.post("/v1/memory/recall", { query: "migration", k: 50, filters: FILTERS[2] })).json()) as { hits: { source_path: string }[] };
+      expect(new Set(dated.hits.map((h) => Number(/\/(\d+)\.md$/.exec(h.source_path)![1])))).toEqual(new Set([4, 5, 6, 7]));
       expect(restored).toEqual(await fromRows());
     } finally {
       await svc.runtime.close();
