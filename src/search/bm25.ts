@@ -442,7 +442,8 @@ export class Bm25Index {
   }
 }
 
-function grow<T extends Int32Array | Float32Array | Uint16Array>(from: T, to: T): T {
+/** `to` holding `from` at its start: a typed array grown into a larger one. */
+export function grow<T extends Int8Array | Uint8Array | Int32Array | Float32Array | Float64Array | Uint16Array>(from: T, to: T): T {
   to.set(from);
   return to;
 }

@@ -2,7 +2,7 @@
 // memory, cosine error ~1e-3): exact for small sets, sign-bit prefilter + rerank beyond.
 import { hammingDistances } from "../domain/retrieval/popcount.ts";
 import { TopK, type Scored } from "../domain/retrieval/topk.ts";
-import { ENTRY_BYTES, restoredRoom } from "./bm25.ts";
+import { ENTRY_BYTES, grow, restoredRoom } from "./bm25.ts";
 
 /** Above this many vectors, a Hamming prefilter on sign bits picks candidates for exact cosine. */
 const EXACT_LIMIT = 20_000;
@@ -191,20 +191,10 @@ export class VectorIndex {
   private ensure(n: number): void {
     if (n <= this.ids.length) return;
     const size = Math.max(n, Math.ceil(this.ids.length * 1.5));
-    const ids = new Int32Array(size);
-    ids.set(this.ids);
-    this.ids = ids;
-    const alive = new Uint8Array(size);
-    alive.set(this.alive);
-    this.alive = alive;
-    const data = new Int8Array(size * this.dimensions);
-    data.set(this.data);
-    this.data = data;
-    const scales = new Float32Array(size);
-    scales.set(this.scales);
-    this.scales = scales;
-    const codes = new Int32Array(size * this.words);
-    codes.set(this.codes);
-    this.codes = codes;
+    this.ids = grow(this.ids, new Int32Array(size));
+    this.alive = grow(this.alive, new Uint8Array(size));
+    this.data = grow(this.data, new Int8Array(size * this.dimensions));
+    this.scales = grow(this.scales, new Float32Array(size));
+    this.codes = grow(this.codes, new Int32Array(size * this.words));
   }
 }

@@ -1,6 +1,6 @@
 // One workspace's in-memory indexes: BM25 over every chunk, a vector index per embedder, and the metadata filters read.
 import type { IndexedChunk } from "../ports/search-feed.ts";
-import { Bm25Index, ENTRY_BYTES, restoredRoom, type Bm25State } from "./bm25.ts";
+import { Bm25Index, ENTRY_BYTES, grow, restoredRoom, type Bm25State } from "./bm25.ts";
 import type { Packed, Typed } from "./snapshot.ts";
 import type { ChunkFilter } from "./types.ts";
 import { VectorIndex, type VectorState } from "./vector-index.ts";
@@ -143,11 +143,7 @@ export class WorkspaceIndex {
 
   private roomForSlots(n: number): void {
     if (n <= this.pathOf.length) return;
-    const pathOf = new Int32Array(n);
-    pathOf.set(this.pathOf);
-    this.pathOf = pathOf;
-    const authoredAt = new Float64Array(n);
-    authoredAt.set(this.authoredAt);
-    this.authoredAt = authoredAt;
+    this.pathOf = grow(this.pathOf, new Int32Array(n));
+    this.authoredAt = grow(this.authoredAt, new Float64Array(n));
   }
 }
