@@ -1,5 +1,6 @@
 // In-memory BM25 inverted index over typed arrays: the lexical signal, fast enough for the recall hot path.
 import { TopK, type Scored } from "../domain/retrieval/topk.ts";
+import { PostingStore, type Postings } from "./postings.ts";
 
 /** What a map entry or a small object costs in V8, roughly (key, value, table slot, object header). */
 export const ENTRY_BYTES = 80;
@@ -12,13 +13,6 @@ const B = 0.75;
  * 100k chunks for the recalls waiting behind that catch-up. Growth by 1.5x leaves a quarter on average.
  */
 export const restoredRoom = (n: number): number => n + Math.max(4, Math.ceil(n / 8));
-
-interface Postings {
-  docs: Int32Array;
-  tfs: Uint16Array;
-  length: number;
-  df: number;
-}
 
 /** Everything an index holds, as saved (snapshot.ts): its counts, its terms by id, and its arrays trimmed to use. */
 export interface Bm25State {
@@ -42,6 +36,7 @@ export interface Bm25State {
 export class Bm25Index {
   private readonly termIds = new Map<string, number>();
   private readonly postings: Postings[] = [];
+  private readonly lists = new PostingStore();
   private readonly slotOf = new Map<number, number>();
   private ids = new Int32Array(1024);
   private lengths = new Float32Array(1024);
@@ -92,8 +87,8 @@ export class Bm25Index {
     let at = 0;
     this.postings.forEach((p, t) => {
       if (renumbered[t]! < 0) return;
-      postingDocs.set(p.docs.subarray(0, p.length), at);
-      postingTfs.set(p.tfs.subarray(0, p.length), at);
+      postingDocs.set(p.docs.subarray(p.at, p.at + p.length), at);
+      postingTfs.set(p.tfs.subarray(p.at, p.at + p.length), at);
       at += p.length;
       postingLength[renumbered[t]!] = p.length;
       postingDf[renumbered[t]!] = p.df;
@@ -115,14 +110,15 @@ export class Bm25Index {
     let at = 0;
     s.terms.forEach((term, t) => {
       const length = postingLength[t]!;
-      const capacity = restoredRoom(length);
-      const docs = new Int32Array(capacity);
-      docs.set(postingDocs.subarray(at, at + length));
-      const tfs = new Uint16Array(capacity);
-      tfs.set(postingTfs.subarray(at, at + length));
+      const p = index.lists.create();
+      index.lists.reserve(p, restoredRoom(length));
+      p.docs.set(postingDocs.subarray(at, at + length), p.at);
+      p.tfs.set(postingTfs.subarray(at, at + length), p.at);
+      p.length = length;
+      p.df = postingDf[t]!;
       at += length;
       index.termIds.set(term, t);
-      index.postings.push({ docs, tfs, length, df: postingDf[t]! });
+      index.postings.push(p);
     });
     if (at !== postingDocs.length) throw new Error("bm25 state: postings disagree");
     const n = s.counts.slots;
@@ -144,8 +140,7 @@ export class Bm25Index {
 
   /** Bytes held, estimated: typed arrays exactly, each map entry and postings object at V8's usual ~80 bytes. */
   approxBytes(): number {
-    let postings = 0;
-    for (const p of this.postings) postings += p.docs.byteLength + p.tfs.byteLength + ENTRY_BYTES;
+    const postings = this.lists.bytes() + this.postings.length * ENTRY_BYTES;
     const arrays = [this.ids, this.lengths, this.terms, this.termStart, this.termCount, this.acc].reduce((n, a) => n + a.byteLength, 0);
     return postings + arrays + (this.termIds.size + this.slotOf.size) * ENTRY_BYTES;
   }
@@ -163,10 +158,7 @@ export class Bm25Index {
     this.loadingTfs = null;
     const df = new Int32Array(this.postings.length);
     for (let i = 0; i < this.termsUsed; i++) df[this.terms[i]!]!++;
-    this.postings.forEach((p, t) => {
-      p.docs = new Int32Array(restoredRoom(df[t]!));
-      p.tfs = new Uint16Array(restoredRoom(df[t]!));
-    });
+    this.postings.forEach((p, t) => this.lists.reserve(p, restoredRoom(df[t]!)));
     for (let slot = 0; slot < this.slots; slot++) {
       const start = this.termStart[slot]!;
       for (let i = start; i < start + this.termCount[slot]!; i++) this.appendPosting(this.terms[i]!, slot, tfs[i]!);
@@ -262,19 +254,20 @@ export class Bm25Index {
     let threshold = 0;
     for (let i = 0; i < plan.length; i++) {
       const { p, w } = plan[i]!;
+      const { docs, tfs, at } = p;
       const addOnlySeen = seen > 0 && remaining[i]! < threshold;
       if (addOnlySeen && seen * 16 < p.length) {
         for (let t = 0; t < seen; t++) {
           const slot = touched[t]!;
           const j = indexOf(p, slot);
-          if (j >= 0) acc[slot]! += this.termScore(w, p.tfs[j]!, slot, avg);
+          if (j >= 0) acc[slot]! += this.termScore(w, tfs[j]!, slot, avg);
         }
       } else {
-        for (let j = 0; j < p.length; j++) {
-          const slot = p.docs[j]!;
+        for (let j = at, end = at + p.length; j < end; j++) {
+          const slot = docs[j]!;
           if (this.termCount[slot]! < 0 || (addOnlySeen && acc[slot] === 0)) continue;
           if (acc[slot] === 0) touched[seen++] = slot;
-          acc[slot]! += this.termScore(w, p.tfs[j]!, slot, avg);
+          acc[slot]! += this.termScore(w, tfs[j]!, slot, avg);
           if (acc[slot]! > best) best = acc[slot]!;
         }
       }
@@ -376,26 +369,13 @@ export class Bm25Index {
     if (t === undefined) {
       t = this.postings.length;
       this.termIds.set(term, t);
-      this.postings.push({ docs: new Int32Array(4), tfs: new Uint16Array(4), length: 0, df: 0 });
+      this.postings.push(this.lists.create());
     }
     return t;
   }
 
   private appendPosting(t: number, slot: number, tf: number): void {
-    const p = this.postings[t]!;
-    if (p.length === p.docs.length) {
-      // Growth by 1.5 rather than 2: postings are most of the index's memory, and slack is a third of that at 2.
-      const docs = new Int32Array(Math.ceil(p.length * 1.5));
-      docs.set(p.docs);
-      const tfs = new Uint16Array(Math.ceil(p.length * 1.5));
-      tfs.set(p.tfs);
-      p.docs = docs;
-      p.tfs = tfs;
-    }
-    p.docs[p.length] = slot;
-    p.tfs[p.length] = tf;
-    p.length++;
-    p.df++;
+    this.lists.append(this.postings[t]!, slot, tf);
   }
 
   private ensureSlots(n: number): void {
@@ -429,14 +409,14 @@ export class Bm25Index {
     }
     this.termsUsed = used;
     for (const p of this.postings) {
-      let w = 0;
-      for (let i = 0; i < p.length; i++) {
+      let w = p.at;
+      for (let i = p.at; i < p.at + p.length; i++) {
         if (this.termCount[p.docs[i]!]! < 0) continue;
         p.docs[w] = p.docs[i]!;
         p.tfs[w] = p.tfs[i]!;
         w++;
       }
-      p.length = w;
+      p.length = w - p.at;
     }
     this.deadPostings = 0;
   }
@@ -454,10 +434,10 @@ function queryTerms(terms: readonly string[]): Map<string, number> {
   return counts;
 }
 
-/** Postings are appended in slot order, so binary search finds a slot. */
+/** Where `slot` sits in the list's arrays, or -1: postings are appended in slot order, so binary search finds it. */
 function indexOf(p: Postings, slot: number): number {
-  let lo = 0;
-  let hi = p.length - 1;
+  let lo = p.at;
+  let hi = p.at + p.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     const v = p.docs[mid]!;
