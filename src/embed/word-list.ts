@@ -2,7 +2,7 @@
 // ~29 MB of V8 heap in every thread that embeds (the Map, the strings, the array); these typed arrays are ~7 MB, built
 // once over shared memory, and an ingest worker receives them without a copy.
 
-/** The plain fields a worker thread receives (structured clone keeps the arrays, not the class). */
+/** What WordList.of needs of a list a worker thread received (structured clone keeps the fields, not the class). */
 export interface WordListData {
   /** The words in row order, joined by "\n". */
   readonly bytes: Uint8Array;
@@ -43,7 +43,9 @@ export class WordList implements WordListData {
     const utf8 = encoder.encode(words.join("\n"));
     const bytes = new Uint8Array(new SharedArrayBuffer(utf8.length));
     bytes.set(utf8);
-    return WordList.fromBytes(bytes, words.length)!;
+    const list = WordList.fromBytes(bytes, words.length);
+    if (!list) throw new Error("word list: a word holds a newline");
+    return list;
   }
 
   /** Indexes `count` words joined by "\n" in `bytes` (kept, not copied: the cache file's section); null if not that many. */
@@ -61,7 +63,7 @@ export class WordList implements WordListData {
     return list;
   }
 
-  /** The row of `word`, or -1 when it is not in the list. */
+  /** The row of `word`, or -1 when it is not in the list (a lone surrogate reads as U+FFFD; tokens hold none). */
   rowOf(word: string): number {
     let hash = FNV_OFFSET;
     for (let i = 0; i < word.length; i++) {

@@ -11,7 +11,7 @@ export interface Postings {
   at: number;
   length: number;
   capacity: number;
-  /** Index of the shared block holding the list, or -1 for arrays of its own. */
+  /** Index of the shared block holding the list, or -1 for arrays of its own. In a block, capacity is a class size. */
   block: number;
   /** Live documents with the term (removals lower it at once; their entries go at the next compaction). */
   df: number;
@@ -19,6 +19,8 @@ export interface Postings {
 
 /** Slice sizes of small lists, each 1.5x the one before (the growth of the arrays of a long list). */
 const CLASSES = [4, 6, 9, 14, 21, 32, 48];
+/** Blocks start small (a workspace of a few chunks holds ~6 KB of them) and double up to the largest. */
+const FIRST_BLOCK = 1 << 10;
 const BLOCK = 1 << 16;
 
 const classOf = (capacity: number): number => CLASSES.findIndex((c) => c >= capacity);
@@ -26,8 +28,9 @@ const classOf = (capacity: number): number => CLASSES.findIndex((c) => c >= capa
 export class PostingStore {
   private readonly docBlocks: Int32Array[] = [];
   private readonly tfBlocks: Uint16Array[] = [];
-  private blockUsed = BLOCK;
-  /** Per class, the slices lists have moved out of, as block * BLOCK + offset. */
+  private blockUsed = 0;
+  private blockBytes = 0;
+  /** Per class, the slices lists have moved out of, as block * BLOCK + offset (a block is at most BLOCK long). */
   private readonly free: number[][] = CLASSES.map(() => []);
   private ownBytes = 0;
 
@@ -53,7 +56,7 @@ export class PostingStore {
 
   /** Bytes of every block and of the lists' own arrays. */
   bytes(): number {
-    return this.docBlocks.length * BLOCK * ENTRY + this.ownBytes;
+    return this.blockBytes + this.ownBytes;
   }
 
   private move(p: Postings, capacity: number): void {
@@ -79,9 +82,11 @@ export class PostingStore {
     const size = CLASSES[c]!;
     let where = this.free[c]!.pop();
     if (where === undefined) {
-      if (this.blockUsed + size > BLOCK) {
-        this.docBlocks.push(new Int32Array(BLOCK));
-        this.tfBlocks.push(new Uint16Array(BLOCK));
+      if (this.docBlocks.length === 0 || this.blockUsed + size > this.docBlocks.at(-1)!.length) {
+        const length = Math.min(BLOCK, FIRST_BLOCK << this.docBlocks.length);
+        this.docBlocks.push(new Int32Array(length));
+        this.tfBlocks.push(new Uint16Array(length));
+        this.blockBytes += length * ENTRY;
         this.blockUsed = 0;
       }
       where = (this.docBlocks.length - 1) * BLOCK + this.blockUsed;

@@ -33,10 +33,16 @@ export class WorkspaceIndex {
     const ids = new Float64Array(this.bm25.size);
     const pathOf = new Int32Array(this.bm25.size);
     const authoredAt = new Float64Array(this.bm25.size);
+    // Only the paths of chunks still held, renumbered: nothing of a removed document is saved.
+    const paths: string[] = [];
+    const savedId = new Map<number, number>();
     let i = 0;
     for (const [id, slot] of this.bm25.documents()) {
+      const path = this.pathOf[slot]!;
+      let saved = savedId.get(path);
+      if (saved === undefined) savedId.set(path, (saved = paths.push(this.paths[path]!) - 1));
       ids[i] = id;
-      pathOf[i] = this.pathOf[slot]!;
+      pathOf[i] = saved;
       authoredAt[i++] = this.authoredAt[slot]!;
     }
     const arrays: Record<string, Typed> = { "meta.ids": ids, "meta.path": pathOf, "meta.authoredAt": authoredAt };
@@ -46,7 +52,7 @@ export class WorkspaceIndex {
       for (const [name, a] of Object.entries(va)) if (a) arrays[`vec${n}.${name}`] = a;
       return { embedderId, ...rest, mean: va.mean !== null };
     });
-    return { header: { bm25: bm25.counts, terms: bm25.terms, paths: this.paths, vectors }, arrays };
+    return { header: { bm25: bm25.counts, terms: bm25.terms, paths, vectors }, arrays };
   }
 
   /** The index toPacked() was taken from; throws when the parts do not fit together. */
@@ -79,10 +85,13 @@ export class WorkspaceIndex {
     for (const p of h.paths) index.path(p);
     if (ids.length !== bm25.size) throw new Error("index snapshot: metadata and BM25 disagree");
     index.roomForSlots(restoredRoom(h.bm25.slots));
+    const placed = new Uint8Array(h.bm25.slots);
     for (let i = 0; i < ids.length; i++) {
       const slot = bm25.slot(ids[i]!);
-      if (slot === undefined || pathOf[i]! >= h.paths.length) throw new Error("index snapshot: metadata and BM25 disagree");
-      index.pathOf[slot] = pathOf[i]!;
+      const path = pathOf[i]!;
+      if (slot === undefined || placed[slot] || path < 0 || path >= h.paths.length) throw new Error("index snapshot: metadata and BM25 disagree");
+      placed[slot] = 1;
+      index.pathOf[slot] = path;
       index.authoredAt[slot] = authoredAt[i]!;
     }
     h.vectors.forEach((v, n) => {
@@ -108,7 +117,7 @@ export class WorkspaceIndex {
     if (this.bm25.has(chunk.id)) return;
     this.bm25.add(chunk.id, chunk.terms === "" ? [] : chunk.terms.split(" "));
     const slot = this.bm25.slot(chunk.id)!;
-    if (slot >= this.pathOf.length) this.roomForSlots(slot * 2);
+    if (slot >= this.pathOf.length) this.roomForSlots(Math.max(slot + 1, this.pathOf.length * 2)); // as BM25's slots grow
     this.pathOf[slot] = this.path(chunk.sourcePath);
     this.authoredAt[slot] = chunk.authoredAt;
   }

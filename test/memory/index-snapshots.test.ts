@@ -148,7 +148,10 @@ describe("index snapshots", () => {
     } finally {
       await loaded.runtime.close(); // saves a fresh one
     }
-    expect(unpack(readFileSync(snapshotFile()))).not.toBeNull();
+    const saved = readFileSync(snapshotFile());
+    expect(unpack(saved)).not.toBeNull();
+    expect(saved.includes("storage/5.md")).toBe(false); // not even the forgotten document's path
+    expect(saved.includes("storage/4.md")).toBe(true);
   });
 
   it("refuses a corrupt snapshot and one of another history, loading from the rows instead", async () => {

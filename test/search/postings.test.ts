@@ -55,3 +55,12 @@ describe("PostingStore", () => {
     expect(() => store.reserve(long, 10)).toThrow(/room already/);
   });
 });
+
+describe("PostingStore's first blocks", () => {
+  it("are small: a workspace of a few chunks holds a few kilobytes, not a whole block", () => {
+    const store = new PostingStore();
+    const p = store.create();
+    store.append(p, 0, 1);
+    expect(store.bytes()).toBeLessThan(8 * 1024);
+  });
+});
