@@ -1,6 +1,7 @@
 // The composition root: picks concrete adapters from configuration and wires the services.
 import { availableParallelism } from "node:os";
-import { readFile, rm } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Config } from "./config.ts";
 import { VERSION } from "./version.ts";
@@ -272,7 +273,15 @@ export async function openStore(config: Config, background = false, notices?: Ap
 function indexSnapshotFiles(dir: string): IndexSnapshots {
   const fileOf = (workspaceId: string) => join(dir, `${workspaceId}.idx`);
   return {
-    read: (workspaceId) => readFile(fileOf(workspaceId)).catch(() => null),
+    open: async (workspaceId) => {
+      let fd: number;
+      try {
+        fd = openSync(fileOf(workspaceId), "r");
+      } catch {
+        return null;
+      }
+      return { size: fstatSync(fd).size, read: (target, position) => readSync(fd, target, 0, target.length, position), close: () => closeSync(fd) };
+    },
     write: (workspaceId, parts) => writeFileAtomic(fileOf(workspaceId), parts),
     remove: (workspaceId) => rm(fileOf(workspaceId), { force: true }),
   };

@@ -1,6 +1,7 @@
 // In-memory BM25 inverted index over typed arrays: the lexical signal, fast enough for the recall hot path.
 import { TopK, type Scored } from "../domain/retrieval/topk.ts";
 import { PostingStore, type Postings } from "./postings.ts";
+import { copyArray, materialize, type Sourced } from "./snapshot.ts";
 
 /** What a map entry or a small object costs in V8, roughly (key, value, table slot, object header). */
 export const ENTRY_BYTES = 80;
@@ -102,18 +103,26 @@ export class Bm25Index {
     };
   }
 
-  /** The index a state() was taken from, exactly (further adds and removes work as on the original). */
-  static fromState(s: Bm25State): Bm25Index {
+  /**
+   * The index a state() was taken from, exactly (further adds and removes work as on the original). Each array is copied
+   * once, into the index's own arrays with room to grow: from memory, or by parts from a saved file.
+   */
+  static fromState(s: Omit<Bm25State, "arrays"> & { arrays: Sourced<Bm25State["arrays"]> }): Bm25Index {
     const index = new Bm25Index();
-    const { ids, lengths, termStart, termCount, arena, postingDocs, postingTfs, postingLength, postingDf } = s.arrays;
+    const { ids, lengths, termStart, termCount, arena, postingDocs, postingTfs } = s.arrays;
+    const postingLength = materialize(s.arrays.postingLength, Int32Array);
+    const postingDf = materialize(s.arrays.postingDf, Int32Array);
+    const n = s.counts.slots;
     if (s.terms.length !== postingLength.length || postingDf.length !== postingLength.length) throw new Error("bm25 state: term counts disagree");
+    if ([ids, lengths, termStart, termCount].some((a) => a.length !== n) || postingTfs.length !== postingDocs.length) throw new Error("bm25 state: sizes disagree");
     let at = 0;
     s.terms.forEach((term, t) => {
       const length = postingLength[t]!;
+      if (length < 0 || at + length > postingDocs.length) throw new Error("bm25 state: postings disagree");
       const p = index.lists.create();
       index.lists.reserve(p, restoredRoom(length));
-      p.docs.set(postingDocs.subarray(at, at + length), p.at);
-      p.tfs.set(postingTfs.subarray(at, at + length), p.at);
+      copyArray(postingDocs, p.docs, p.at, at, length);
+      copyArray(postingTfs, p.tfs, p.at, at, length);
       p.length = length;
       p.df = postingDf[t]!;
       at += length;
@@ -121,16 +130,15 @@ export class Bm25Index {
       index.postings.push(p);
     });
     if (at !== postingDocs.length) throw new Error("bm25 state: postings disagree");
-    const n = s.counts.slots;
     index.ensureSlots(restoredRoom(n));
-    index.ids.set(ids);
-    index.lengths.set(lengths);
-    index.termStart.set(termStart);
-    index.termCount.set(termCount);
+    copyArray(ids, index.ids);
+    copyArray(lengths, index.lengths);
+    copyArray(termStart, index.termStart);
+    copyArray(termCount, index.termCount);
     index.reserveTerms(restoredRoom(arena.length));
-    index.terms.set(arena);
+    copyArray(arena, index.terms);
     index.termsUsed = arena.length;
-    for (let slot = 0; slot < n; slot++) if (termCount[slot]! >= 0) index.slotOf.set(ids[slot]!, slot);
+    for (let slot = 0; slot < n; slot++) if (index.termCount[slot]! >= 0) index.slotOf.set(index.ids[slot]!, slot);
     index.slots = n;
     index.live = s.counts.live;
     index.totalLength = s.counts.totalLength;

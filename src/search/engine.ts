@@ -2,7 +2,7 @@
 import type { IndexSnapshots } from "../ports/index-snapshots.ts";
 import type { ChunkChange, Page, SearchFeed } from "../ports/search-feed.ts";
 import { runSearch, type SearchRequest, type SearchResult } from "./request.ts";
-import { pack, unpack } from "./snapshot.ts";
+import { openSnapshot, pack } from "./snapshot.ts";
 import { VectorIndex } from "./vector-index.ts";
 import { WorkspaceIndex } from "./workspace-index.ts";
 
@@ -171,18 +171,21 @@ export class SearchEngine {
 
   /** The workspace's saved indexes, when there is a snapshot, it is intact, and it is of this store's history. */
   private async restore(workspaceId: string): Promise<{ index: WorkspaceIndex; seq: number } | null> {
-    const bytes = await this.opts.snapshots?.read(workspaceId).catch(() => null);
-    const packed = bytes ? unpack(bytes) : null;
-    if (!packed) return null;
-    const mark = packed.header as unknown as SnapshotMark;
-    if (mark.version !== SNAPSHOT_VERSION || mark.workspaceId !== workspaceId || !(await this.sameHistory(mark))) return null;
+    const file = await this.opts.snapshots?.open(workspaceId).catch(() => null);
+    if (!file) return null;
     try {
-      const index = WorkspaceIndex.fromPacked(packed);
+      const opened = openSnapshot(file);
+      if (!opened) return null;
+      const mark = opened.header as unknown as SnapshotMark;
+      if (mark.version !== SNAPSHOT_VERSION || mark.workspaceId !== workspaceId || !(await this.sameHistory(mark))) return null;
+      const index = WorkspaceIndex.fromPacked(opened);
       this.saved.set(workspaceId, { seq: mark.seq, vectors: index.vectors.size });
       this.counts.restored++;
       return { index, seq: mark.seq };
     } catch {
-      return null; // parts that do not fit together: rebuild from the rows
+      return null; // unreadable, or parts that do not fit together: rebuild from the rows
+    } finally {
+      file.close();
     }
   }
 

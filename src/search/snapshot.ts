@@ -2,6 +2,7 @@
 // (engine.ts). Layout: magic, header length, header JSON (scalars, strings, where each array sits), the arrays 8-byte
 // aligned, then a SHA-256 of everything before it, so a torn or corrupt file is refused rather than half read.
 import { createHash } from "node:crypto";
+import type { ByteSource } from "../ports/index-snapshots.ts";
 
 const ARRAY_TYPES = { Int8Array, Uint8Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array };
 type ArrayType = keyof typeof ARRAY_TYPES;
@@ -42,29 +43,148 @@ export function pack({ header, arrays }: Packed): Uint8Array[] {
   return [head, body, hash];
 }
 
-/** The header and arrays (views over `bytes` where aligned), or null when the bytes are not a whole, intact file. */
-export function unpack(bytes: Uint8Array): Packed | null {
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buf.length < 12 + HASH_BYTES || buf.toString("latin1", 0, 8) !== MAGIC) return null;
-  const end = buf.length - HASH_BYTES;
-  if (!createHash("sha256").update(buf.subarray(0, end)).digest().equals(buf.subarray(end))) return null;
-  const jsonLength = buf.readUInt32LE(8);
-  const { arrays: placed, ...header } = JSON.parse(buf.toString("utf8", 12, 12 + jsonLength)) as { arrays: Record<string, Placed> };
+/**
+ * One array of a saved file, read where it goes: a restore copies it into the index's own arrays by parts, so it never
+ * holds the file whole (at 1M chunks a 655 MB buffer that stayed as garbage until a collection, which an idle process
+ * does not run).
+ */
+export interface Section {
+  readonly type: ArrayType;
+  readonly length: number;
+  /** Copies elements [from, from + count) into `target` from its element `at`, as bytes (same-width types mix). */
+  copyTo(target: Typed, at: number, from: number, count: number): void;
+}
+
+/** An array as saved or as read back: in memory, or a section of a file. */
+export type ArraySource = Typed | Section;
+
+/** A state's arrays as a restore takes them: each in memory or a section of a file. */
+export type Sourced<A> = { [K in keyof A]: null extends A[K] ? ArraySource | null : ArraySource };
+
+/** A saved index as a restore takes it (Packed in memory, or Opened from a file). */
+export interface Saved {
+  header: Record<string, unknown>;
+  arrays: Record<string, ArraySource>;
+}
+
+export interface Opened {
+  header: Record<string, unknown>;
+  arrays: Record<string, Section>;
+}
+
+/** Reads through this much at a time (checking the hash; small copies share one read). */
+const WINDOW = 1 << 20;
+
+/** The header and the arrays' sections of a whole, intact file (SHA-256 checked first), or null. */
+export function openSnapshot(file: ByteSource): Opened | null {
+  const end = file.size - HASH_BYTES;
+  if (end < 12) return null;
+  const window = Buffer.allocUnsafe(Math.min(WINDOW, end));
+  const hash = createHash("sha256");
+  for (let at = 0; at < end; ) {
+    const n = readFully(file, window.subarray(0, Math.min(window.length, end - at)), at);
+    hash.update(window.subarray(0, n));
+    at += n;
+  }
+  const expected = Buffer.alloc(HASH_BYTES);
+  if (readFully(file, expected, end) !== HASH_BYTES || !hash.digest().equals(expected)) return null;
+  const head = Buffer.alloc(12);
+  readFully(file, head, 0);
+  const jsonLength = head.readUInt32LE(8);
+  if (head.toString("latin1", 0, 8) !== MAGIC || 12 + jsonLength > end) return null;
+  const json = Buffer.alloc(jsonLength);
+  readFully(file, json, 12);
+  const { arrays: placed, ...header } = JSON.parse(json.toString("utf8")) as { arrays: Record<string, Placed> };
+  const reader = new WindowReader(file, window);
   const bodyStart = align(12 + jsonLength);
-  const arrays: Record<string, Typed> = {};
-  for (const [name, p] of Object.entries(placed)) {
-    const Type = ARRAY_TYPES[p.type];
-    const start = bodyStart + p.offset;
-    const bytesOf = p.length * Type.BYTES_PER_ELEMENT;
-    if (start + bytesOf > end) return null;
-    // A view where the bytes sit aligned for the type (a file read whole is), else a copy that is.
-    const at = buf.byteOffset + start;
-    if (at % Type.BYTES_PER_ELEMENT === 0) arrays[name] = new Type(buf.buffer as ArrayBuffer, at, p.length);
-    else {
-      const copy = new Uint8Array(bytesOf);
-      copy.set(buf.subarray(start, start + bytesOf));
-      arrays[name] = new Type(copy.buffer);
-    }
+  const arrays: Record<string, Section> = {};
+  for (const [name, { type, offset, length }] of Object.entries(placed)) {
+    const width = ARRAY_TYPES[type].BYTES_PER_ELEMENT;
+    const start = bodyStart + offset;
+    if (start + length * width > end) return null;
+    arrays[name] = {
+      type,
+      length,
+      copyTo: (target, at, from, count) => {
+        if (from < 0 || count < 0 || from + count > length || target.BYTES_PER_ELEMENT !== width) throw new RangeError(`snapshot: ${name} read out of range`);
+        reader.read(new Uint8Array(target.buffer, target.byteOffset + at * width, count * width), start + from * width);
+      },
+    };
   }
   return { header, arrays };
+}
+
+/** Bytes in memory as a ByteSource. */
+export function bytesSource(bytes: Uint8Array): ByteSource {
+  return {
+    size: bytes.length,
+    read: (target, position) => {
+      const part = bytes.subarray(position, position + target.length);
+      target.set(part);
+      return part.length;
+    },
+  };
+}
+
+/** The header and arrays of a whole, intact file in memory (each array a copy), or null. */
+export function unpack(bytes: Uint8Array): Packed | null {
+  const opened = openSnapshot(bytesSource(bytes));
+  if (!opened) return null;
+  const arrays: Record<string, Typed> = {};
+  for (const [name, section] of Object.entries(opened.arrays)) arrays[name] = materialize(section, ARRAY_TYPES[section.type] as new (n: number) => Typed);
+  return { header: opened.header, arrays };
+}
+
+/** Copies `count` elements of `source` from `from` into `target` from `at` (all of it by default). */
+export function copyArray(source: ArraySource, target: Typed, at = 0, from = 0, count = source.length - from): void {
+  if (isSection(source)) source.copyTo(target, at, from, count);
+  else new Uint8Array(target.buffer, target.byteOffset + at * target.BYTES_PER_ELEMENT, count * target.BYTES_PER_ELEMENT).set(new Uint8Array(source.buffer, source.byteOffset + from * source.BYTES_PER_ELEMENT, count * source.BYTES_PER_ELEMENT));
+}
+
+/** A new array of `Type` holding all of `source`. */
+export function materialize<T extends Typed>(source: ArraySource, Type: new (n: number) => T): T {
+  const out = new Type(source.length);
+  copyArray(source, out);
+  return out;
+}
+
+/** Whether `source` holds elements of `Type` (a file's section by the type it was saved as). */
+export function isOfType(source: ArraySource | undefined, Type: { name: string }): boolean {
+  return source !== undefined && (isSection(source) ? source.type === Type.name : source.constructor.name === Type.name);
+}
+
+const isSection = (source: ArraySource): source is Section => !ArrayBuffer.isView(source);
+
+function readFully(file: ByteSource, target: Uint8Array, position: number): number {
+  let done = 0;
+  while (done < target.length) {
+    const n = file.read(target.subarray(done), position + done);
+    if (n <= 0) break;
+    done += n;
+  }
+  return done;
+}
+
+/** Reads ranges of a file: a large one straight into its target, small ones through one shared window. */
+class WindowReader {
+  private from = 0;
+  private to = 0;
+
+  constructor(
+    private readonly file: ByteSource,
+    private readonly window: Buffer,
+  ) {}
+
+  read(target: Uint8Array, position: number): void {
+    if (target.length > this.window.length / 4) {
+      if (readFully(this.file, target, position) !== target.length) throw new RangeError("snapshot: file ended early");
+      return;
+    }
+    if (position < this.from || position + target.length > this.to) {
+      this.from = position;
+      this.to = position + readFully(this.file, this.window, position);
+      if (position + target.length > this.to) throw new RangeError("snapshot: file ended early");
+    }
+    target.set(this.window.subarray(position - this.from, position - this.from + target.length));
+  }
 }

@@ -3,6 +3,7 @@
 import { hammingDistances } from "../domain/retrieval/popcount.ts";
 import { TopK, type Scored } from "../domain/retrieval/topk.ts";
 import { ENTRY_BYTES, grow, restoredRoom } from "./bm25.ts";
+import { copyArray, materialize, type Sourced } from "./snapshot.ts";
 
 /** Above this many vectors, a Hamming prefilter on sign bits picks candidates for exact cosine. */
 const EXACT_LIMIT = 20_000;
@@ -52,19 +53,20 @@ export class VectorIndex {
     return { dimensions: d, slots: n, arrays: { ...arrays, mean: this.mean?.slice() ?? null } };
   }
 
-  /** The index a state() was taken from, exactly, with room to grow (bm25.ts, restoredRoom). */
-  static fromState(s: VectorState): VectorIndex {
+  /** The index a state() was taken from, exactly, with room to grow (bm25.ts, restoredRoom); copied once, as BM25's. */
+  static fromState(s: Omit<VectorState, "arrays"> & { arrays: Sourced<VectorState["arrays"]> }): VectorIndex {
     const index = new VectorIndex(s.dimensions, restoredRoom(s.slots));
     const { data, scales, codes, ids, alive, mean } = s.arrays;
-    if (data.length !== s.slots * s.dimensions || ids.length !== s.slots || codes.length !== s.slots * index.words) throw new Error("vector state: sizes disagree");
-    index.data.set(data);
-    index.scales.set(scales);
-    index.codes.set(new Int32Array(codes.buffer, codes.byteOffset, codes.length));
-    index.ids.set(ids);
-    index.alive.set(alive);
+    const sizes = [data.length, scales.length, codes.length, ids.length, alive.length];
+    if (sizes.join() !== [s.slots * s.dimensions, s.slots, s.slots * index.words, s.slots, s.slots].join()) throw new Error("vector state: sizes disagree");
+    copyArray(data, index.data);
+    copyArray(scales, index.scales);
+    copyArray(codes, index.codes); // saved as Uint32Array: the same bits
+    copyArray(ids, index.ids);
+    copyArray(alive, index.alive);
     index.slots = s.slots;
-    index.mean = mean?.slice() ?? null; // a copy: the state may be a view over a whole file
-    for (let slot = 0; slot < s.slots; slot++) if (alive[slot]) index.slotOf.set(ids[slot]!, slot);
+    index.mean = mean === null ? null : materialize(mean, Float32Array);
+    for (let slot = 0; slot < s.slots; slot++) if (index.alive[slot]) index.slotOf.set(index.ids[slot]!, slot);
     return index;
   }
 

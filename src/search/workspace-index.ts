@@ -1,9 +1,9 @@
 // One workspace's in-memory indexes: BM25 over every chunk, a vector index per embedder, and the metadata filters read.
 import type { IndexedChunk } from "../ports/search-feed.ts";
 import { Bm25Index, ENTRY_BYTES, grow, restoredRoom, type Bm25State } from "./bm25.ts";
-import type { Packed, Typed } from "./snapshot.ts";
+import { isOfType, materialize, type ArraySource, type Packed, type Saved, type Typed } from "./snapshot.ts";
 import type { ChunkFilter } from "./types.ts";
-import { VectorIndex, type VectorState } from "./vector-index.ts";
+import { VectorIndex } from "./vector-index.ts";
 
 export class WorkspaceIndex {
   constructor(readonly bm25 = new Bm25Index()) {}
@@ -56,12 +56,12 @@ export class WorkspaceIndex {
   }
 
   /** The index toPacked() was taken from; throws when the parts do not fit together. */
-  static fromPacked({ header, arrays }: Packed): WorkspaceIndex {
+  static fromPacked({ header, arrays }: Saved): WorkspaceIndex {
     const h = header as { bm25: Bm25State["counts"]; terms: string[]; paths: string[]; vectors: { embedderId: string; dimensions: number; slots: number; mean: boolean }[] };
-    const take = <T extends Typed>(name: string, type: new (n: number) => T): T => {
+    const take = (name: string, type: { name: string }): ArraySource => {
       const a = arrays[name];
-      if (!(a instanceof type)) throw new Error(`index snapshot: ${name} missing or of the wrong type`);
-      return a;
+      if (!isOfType(a, type)) throw new Error(`index snapshot: ${name} missing or of the wrong type`);
+      return a!;
     };
     const bm25 = Bm25Index.fromState({
       counts: h.bm25,
@@ -79,9 +79,9 @@ export class WorkspaceIndex {
       },
     });
     const index = new WorkspaceIndex(bm25);
-    const ids = take("meta.ids", Float64Array);
-    const pathOf = take("meta.path", Int32Array);
-    const authoredAt = take("meta.authoredAt", Float64Array);
+    const ids = materialize(take("meta.ids", Float64Array), Float64Array);
+    const pathOf = materialize(take("meta.path", Int32Array), Int32Array);
+    const authoredAt = materialize(take("meta.authoredAt", Float64Array), Float64Array);
     for (const p of h.paths) index.path(p);
     if (ids.length !== bm25.size) throw new Error("index snapshot: metadata and BM25 disagree");
     index.roomForSlots(restoredRoom(h.bm25.slots));
@@ -95,7 +95,7 @@ export class WorkspaceIndex {
       index.authoredAt[slot] = authoredAt[i]!;
     }
     h.vectors.forEach((v, n) => {
-      const state: VectorState = {
+      const state: Parameters<typeof VectorIndex.fromState>[0] = {
         dimensions: v.dimensions,
         slots: v.slots,
         arrays: {
