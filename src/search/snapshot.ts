@@ -72,7 +72,7 @@ export interface Opened {
   arrays: Record<string, Section>;
 }
 
-/** Reads through this much at a time (checking the hash; small copies share one read). */
+/** The hash is checked through a buffer this large; each array's small copies share reads of a quarter of it. */
 const WINDOW = 1 << 20;
 
 /** The header and the arrays' sections of a whole, intact file (SHA-256 checked first), or null. */
@@ -95,13 +95,14 @@ export function openSnapshot(file: ByteSource): Opened | null {
   const json = Buffer.alloc(jsonLength);
   readFully(file, json, 12);
   const { arrays: placed, ...header } = JSON.parse(json.toString("utf8")) as { arrays: Record<string, Placed> };
-  const reader = new WindowReader(file, window);
   const bodyStart = align(12 + jsonLength);
   const arrays: Record<string, Section> = {};
   for (const [name, { type, offset, length }] of Object.entries(placed)) {
     const width = ARRAY_TYPES[type].BYTES_PER_ELEMENT;
     const start = bodyStart + offset;
     if (start + length * width > end) return null;
+    // A reader per array: a restore alternates between arrays (a posting list's slots, then its frequencies).
+    const reader = new WindowReader(file, start, start + length * width);
     arrays[name] = {
       type,
       length,
@@ -165,26 +166,29 @@ function readFully(file: ByteSource, target: Uint8Array, position: number): numb
   return done;
 }
 
-/** Reads ranges of a file: a large one straight into its target, small ones through one shared window. */
+/** Reads ranges of one part of a file, [start, end): a large one straight into its target, small ones from a window. */
 class WindowReader {
+  private window: Buffer | null = null;
   private from = 0;
   private to = 0;
 
   constructor(
     private readonly file: ByteSource,
-    private readonly window: Buffer,
+    private readonly start: number,
+    private readonly end: number,
   ) {}
 
   read(target: Uint8Array, position: number): void {
-    if (target.length > this.window.length / 4) {
+    if (target.length > WINDOW / 16) {
       if (readFully(this.file, target, position) !== target.length) throw new RangeError("snapshot: file ended early");
       return;
     }
     if (position < this.from || position + target.length > this.to) {
+      this.window ??= Buffer.allocUnsafe(Math.min(WINDOW / 4, this.end - this.start));
       this.from = position;
-      this.to = position + readFully(this.file, this.window, position);
+      this.to = position + readFully(this.file, this.window.subarray(0, Math.min(this.window.length, this.end - position)), position);
       if (position + target.length > this.to) throw new RangeError("snapshot: file ended early");
     }
-    target.set(this.window.subarray(position - this.from, position - this.from + target.length));
+    target.set(this.window!.subarray(position - this.from, position - this.from + target.length));
   }
 }
