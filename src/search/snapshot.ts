@@ -67,6 +67,7 @@ export interface Saved {
   arrays: Record<string, ArraySource>;
 }
 
+/** What openSnapshot gives: the header, and each array as a section of the file. */
 export interface Opened {
   header: Record<string, unknown>;
   arrays: Record<string, Section>;
@@ -83,6 +84,7 @@ export function openSnapshot(file: ByteSource): Opened | null {
   const hash = createHash("sha256");
   for (let at = 0; at < end; ) {
     const n = readFully(file, window.subarray(0, Math.min(window.length, end - at)), at);
+    if (n === 0) return null; // shorter than it said
     hash.update(window.subarray(0, n));
     at += n;
   }

@@ -53,3 +53,11 @@ describe("openSnapshot", () => {
     expect(unpack(file)).toEqual({ header: { x: 1, terms: ["a", "b"] }, arrays });
   });
 });
+
+describe("openSnapshot on a file that shrinks under it", () => {
+  it("returns null rather than reading forever", () => {
+    const source = bytesSource(file);
+    const shrunk = { size: source.size, read: (target: Uint8Array, position: number) => (position < 1_000 ? source.read(target.subarray(0, 1_000 - position), position) : 0) };
+    expect(openSnapshot(shrunk)).toBeNull();
+  });
+});
