@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import type { ByteSource } from "../ports/index-snapshots.ts";
 
-const ARRAY_TYPES = { Int8Array, Uint8Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array };
+export const ARRAY_TYPES = { Int8Array, Uint8Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array };
 type ArrayType = keyof typeof ARRAY_TYPES;
 export type Typed = Int8Array | Uint8Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
 
@@ -115,27 +115,6 @@ export function openSnapshot(file: ByteSource): Opened | null {
     };
   }
   return { header, arrays };
-}
-
-/** Bytes in memory as a ByteSource. */
-export function bytesSource(bytes: Uint8Array): ByteSource {
-  return {
-    size: bytes.length,
-    read: (target, position) => {
-      const part = bytes.subarray(position, position + target.length);
-      target.set(part);
-      return part.length;
-    },
-  };
-}
-
-/** The header and arrays of a whole, intact file in memory (each array a copy), or null. */
-export function unpack(bytes: Uint8Array): Packed | null {
-  const opened = openSnapshot(bytesSource(bytes));
-  if (!opened) return null;
-  const arrays: Record<string, Typed> = {};
-  for (const [name, section] of Object.entries(opened.arrays)) arrays[name] = materialize(section, ARRAY_TYPES[section.type] as new (n: number) => Typed);
-  return { header: opened.header, arrays };
 }
 
 /** Copies `count` elements of `source` from `from` into `target` from `at` (all of it by default). */

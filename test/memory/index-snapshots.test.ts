@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadGloveEmbedder } from "../../src/embed/glove.ts";
 import type { Embedder } from "../../src/ports/embedding.ts";
-import { pack, unpack } from "../../src/search/snapshot.ts";
+import { pack } from "../../src/search/snapshot.ts";
+import { unpack } from "../helpers/snapshot.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
 const TOPICS = ["billing", "search", "storage", "deploys", "alerts", "backups"];

@@ -1,7 +1,8 @@
 // Saved indexes read by parts: a restore copies each array from the file into its own arrays, through reads of the
 // sizes the file gives, and refuses a file that is not whole.
 import { describe, expect, it } from "vitest";
-import { bytesSource, copyArray, openSnapshot, pack, unpack, type Section } from "../../src/search/snapshot.ts";
+import { copyArray, openSnapshot, pack, type Section } from "../../src/search/snapshot.ts";
+import { bytesSource, unpack } from "../helpers/snapshot.ts";
 import { prng } from "../helpers/prng.ts";
 
 const rand = prng(21);
