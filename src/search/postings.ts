@@ -47,6 +47,7 @@ export class PostingStore {
 
   /** Appends a document's entry (slots arrive ascending), moving the list to a larger slice when it is full. */
   append(p: Postings, slot: number, tf: number): void {
+    // Growth by 1.5 rather than 2: postings are most of the index's memory, and slack is a third of that at 2.
     if (p.length === p.capacity) this.move(p, Math.max(CLASSES[0]!, Math.ceil(p.capacity * 1.5)));
     p.docs[p.at + p.length] = slot;
     p.tfs[p.at + p.length] = tf;
