@@ -15,6 +15,7 @@ import { localPlanner, type Planner } from "../planning/planner.ts";
 import type { CallContext } from "../context.ts";
 import { toFilter } from "../memory/memory.ts";
 import type { Retriever } from "../../search/retriever.ts";
+import { yieldToIo } from "../../threads/loop-yield.ts";
 
 /** A question thought through without side effects: evidence, the extractive plan and the answer/abstain decision. */
 export interface Deliberation {
@@ -43,6 +44,7 @@ export class GroundedService {
   async deliberate(call: CallContext, req: { question: string; k: number; filters?: GroundedAnswerRequest["filters"]; min_confidence?: number | undefined }, layers?: LayerSwitches): Promise<Deliberation> {
     const thought = this.cognition.perceive({ op: "answer", workspaceId: call.workspaceId, actorId: call.actorId, query: req.question, mode: "hybrid", k: req.k, filter: toFilter(req.filters) }, layers);
     const found = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, req.k));
+    await yieldToIo(); // each stage is a slice of the loop: requests that came in meanwhile go first
     const evidence = this.cognition.weigh(thought, found, { need: req.k, diversity: 0 });
     const chunks = evidence.items.map((i) => i.chunk);
     const scoreOf = new Map(evidence.items.map((i) => [i.chunk.id, i.score]));
@@ -63,6 +65,7 @@ export class GroundedService {
 
     let t = performance.now();
     const { thought, chunks, scoreOf, plan, decision } = await this.deliberate(call, req, layers);
+    await yieldToIo(); // before the trajectory's record, a slice of its own
     this.cognition.commit(thought);
     const threshold = decision.threshold;
     step("retrieve", t, {

@@ -10,6 +10,7 @@ import type { Store } from "../../ports/store.ts";
 import { trajectoryRequest } from "../audit/audit.ts";
 import { FEEDBACK_EVENT } from "./feedback.ts";
 import type { MemoryService } from "../memory/memory.ts";
+import { yieldToIo } from "../../threads/loop-yield.ts";
 
 /** One replayable query and what callers said about its citations. */
 export interface FeedbackCase {
@@ -85,7 +86,7 @@ export async function tuneFromFeedback(
     for (const c of cases) {
       const res = await deps.memory.recall(c.workspaceId, { query: c.query, k: K }, { dry: true });
       scores.push(caseScore(res.hits.map((h) => h.chunk_hash), c));
-      await new Promise(setImmediate); // a server keeps answering while it tunes
+      await yieldToIo(); // a server keeps answering while it tunes
       opts.signal?.throwIfAborted();
     }
     const mean = (odd: boolean) => average(scores.filter((_, i) => i % 2 === (odd ? 1 : 0)));

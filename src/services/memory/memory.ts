@@ -13,6 +13,7 @@ import { citationOf } from "./citations.ts";
 import { draftEvent } from "../audit/audit.ts";
 import type { CallContext } from "../context.ts";
 import type { Retriever } from "../../search/retriever.ts";
+import { yieldToIo } from "../../threads/loop-yield.ts";
 
 /** Per-call options beside the request: who calls (ahamkara) and per-request layer switches. */
 export interface ThinkOptions {
@@ -94,6 +95,7 @@ export class MemoryService {
     const pool = Math.min(200, req.max_items * 5);
     const thought = this.cognition.perceive({ op: "pack", workspaceId, actorId: opts.call?.actorId ?? null, query: req.intent, mode: "hybrid", k: pool, filter: toFilter(req.filters) }, opts.layers);
     const found = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, pool));
+    await yieldToIo(); // the pool's weighing and planning is a slice of its own
     // dhyana orders (MMR) and viveka drops near-duplicates before the budget is spent.
     const evidence = this.cognition.weigh(thought, found, { need: req.max_items * 2, diversity: req.diversity });
     this.cognition.commit(thought);
