@@ -49,6 +49,10 @@ describe("grounded answer", () => {
     const { events } = await audit(svc, { trajectory_id: a.trajectory_id });
     const outcome = events.find((e) => e.type === "grounded.outcome")!;
     expect(outcome.payload).toMatchObject({ outcome: "answered", response: { answer: a.answer, trajectory_id: a.trajectory_id } });
+    // Each step is logged once, as its own event before the outcome.
+    expect((outcome.payload as { response: object }).response).not.toHaveProperty("steps");
+    const logged = events.filter((e) => e.type.startsWith("grounded.step.")).map((e) => e.payload);
+    expect(logged).toEqual(a.steps.map((s) => expect.objectContaining({ name: s.name, detail: s.detail })));
   });
 
   it("respects filters: outside source_path_prefix the fact is not evidence", async () => {
@@ -73,6 +77,7 @@ describe("insufficient evidence", () => {
     for (const e of events) expect(e.trajectory_id).toBe(trajectoryId);
     expect(events.at(-2)!.payload).toMatchObject({ name: "abstain", detail: { reason } });
     expect(events.at(-1)!.payload).toMatchObject({ outcome: "insufficient_evidence", error: { code: "insufficient_evidence", details: { trajectory_id: trajectoryId } } });
+    expect((events.at(-1)!.payload as { error: { details: object } }).error.details).not.toHaveProperty("steps");
     return events;
   }
 

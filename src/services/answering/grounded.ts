@@ -93,7 +93,7 @@ export class GroundedService {
       const rejected = plan.ranked.slice(0, 3).map((s) => cite(s, s.score));
       step("abstain", performance.now(), { reason: decision.reason });
       const details = { trajectory_id: trajectoryId, confidence: round(plan.confidence), threshold, rejected, steps };
-      await this.record(call, trajectoryId, req, steps, { outcome: "insufficient_evidence", error: { code: "insufficient_evidence", message: INSUFFICIENT, details } });
+      await this.record(call, trajectoryId, req, steps, { outcome: "insufficient_evidence", error: { code: "insufficient_evidence", message: INSUFFICIENT, details: { ...details, steps: undefined } } });
       throw new AppError("insufficient_evidence", INSUFFICIENT, details);
     }
     const best = plan.selected[0]!;
@@ -101,11 +101,14 @@ export class GroundedService {
     const citations = plan.selected.map((s) => cite(s, plan.confidence));
     step("answer", performance.now(), { answer, citations: citations.map((c) => ({ chunk_hash: c.chunk_hash, text_span: c.text_span })) });
     const response = { question: req.question, answer, answer_type: plan.answerType, confidence: round(plan.confidence), citations, trajectory_id: trajectoryId, steps };
-    await this.record(call, trajectoryId, req, steps, { outcome: "answered", response });
+    await this.record(call, trajectoryId, req, steps, { outcome: "answered", response: { ...response, steps: undefined } });
     return response;
   }
 
-  /** One event per step plus the request and outcome, all under the trajectory id, in one append. */
+  /**
+   * One event per step plus the request and outcome, all under the trajectory id, in one append. The outcome leaves the
+   * steps out: they are the events just before it (logging them twice doubled a trajectory's bytes, and its write).
+   */
   private async record(call: CallContext, trajectoryId: string, req: unknown, steps: TrajectoryStep[], outcome: Record<string, unknown>): Promise<void> {
     await this.audit.record(call, [
       this.audit.draft(call, "grounded.request", { request: req }, trajectoryId),
