@@ -144,6 +144,7 @@ export class Harness {
   /** A new turn for `message`; resolves when it ends, pauses for approval or fails (each logged). */
   turn(call: CallContext, sessionId: string, state: State, turnId: string, message: string, signal?: AbortSignal): Promise<TurnOutcome> {
     return this.track(call.workspaceId, sessionId, async () => {
+      await yieldToRequests(); // the request that started the turn is answered first; setting the turn up is a slice of its own
       const t = await this.open(call, sessionId, state, turnId, message, signal);
       if ("status" in t) return t;
       return this.guard(t, async () => {

@@ -178,7 +178,7 @@ export class Supervisor {
     const artifact = { type: "run_record", run_id: `run_${randomUUID()}`, engine: engine.id, attempt: running.attempt_count, process_id: this.processId };
     const record = this.checkpointData(run.job, events, "run_record", "started", `run ${running.attempt_count} (${engine.id}) in ${this.processId}`, { artifact });
     run.events = [...events, ...(await this.deps.log.appendAll(workspaceId, sessionId, [{ type: "session_state", data: running }, { type: "session_checkpoint", data: record }]))];
-    const unsubscribe = this.deps.log.log.subscribeStream(workspaceId, sessionId, () => this.watch(run));
+    const unsubscribe = this.deps.log.log.subscribeStream(workspaceId, sessionId, (appended) => this.watch(run, appended));
     let outcome: RunOutcome;
     try {
       outcome = await engine.run({
@@ -282,8 +282,16 @@ export class Supervisor {
   }
 
   /** After each append to a live run's log: read what is new and act on a crossed budget (once per burst of events). */
-  private watch(run: LiveRun): void {
+  /**
+   * Checks the budgets after each event of the run. Events this process appended, following on from what the run has
+   * read, are judged at once: a crossed budget stops the run before its next step, not a store read later.
+   */
+  private watch(run: LiveRun, appended: readonly StreamEvent[] | null): void {
     if (run.watching || run.reason) return;
+    if (appended?.[0] && appended[0].seq === (run.events.at(-1)?.seq ?? 0) + 1) {
+      run.events.push(...appended);
+      return this.judge(run);
+    }
     run.watching = true;
     setImmediate(() =>
       void this.checkBudgets(run)
@@ -297,6 +305,12 @@ export class Supervisor {
     const { workspaceId, sessionId } = run.job;
     const after = run.events.at(-1)?.seq ?? 0;
     run.events.push(...(await this.deps.log.log.readStream(workspaceId, sessionId, after, 10_000)));
+    this.judge(run);
+  }
+
+  /** Stops the run when its events so far cross a budget of its health policy. */
+  private judge(run: LiveRun): void {
+    if (run.reason) return;
     const state = latestState(run.events);
     const policy = run.policy;
     if (!state || !policy) return;
@@ -319,7 +333,7 @@ export class Supervisor {
         const run = this.live.get(sessionKey(key.workspaceId, key.sessionId));
         if (run?.phase === "leased" && leased.includes(run)) void this.stopRun(run, { kind: "lease_lost" });
       }
-      for (const run of leased) this.watch(run); // runtime budgets move with the clock
+      for (const run of leased) this.watch(run, null); // runtime budgets move with the clock
       await this.scan(false);
     } catch (err) {
       this.deps.logError(`supervisor tick: ${err instanceof Error ? err.message : String(err)}`);
