@@ -17,7 +17,6 @@ import type { GloveTable } from "./glove-format.ts";
 import { WordList, type WordListData } from "./word-list.ts";
 import { sifWeights } from "./sif.ts";
 import { tokenize } from "./tokenize.ts";
-import { yieldToIo } from "../threads/loop-yield.ts";
 
 export { defaultCacheDir } from "./glove-cache.ts";
 
@@ -110,7 +109,7 @@ class GloveSifEmbedder implements Embedder, WordNeighbours, WordSimilarity {
     for (let i = 0; i < texts.length; i++) {
       out.push(this.embedOne(texts[i]!));
       // Keep the event loop responsive during very large batches.
-      if ((i + 1) % YIELD_EVERY === 0 && i + 1 < texts.length) await yieldToIo();
+      if ((i + 1) % YIELD_EVERY === 0 && i + 1 < texts.length) await new Promise(setImmediate);
     }
     return out;
   }

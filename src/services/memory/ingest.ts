@@ -1,5 +1,5 @@
 // Ingest: chunk, tokenize and embed off the hot path in slices, then replace the source in one transaction.
-import { yieldToIo } from "../../threads/loop-yield.ts";
+import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { AppError } from "../../contract/errors.ts";
 import type { IngestRequest, IngestResponse } from "../../contract/memory.ts";
 import { inferKind, type DocumentKind } from "../../domain/text/chunk.ts";
@@ -114,7 +114,7 @@ export class IngestService {
     }
     const chunks: ChunkInput[] = [];
     for (const chunk of analyseDocument(content, kind)) {
-      if (chunks.length > 0 && chunks.length % SLICE === 0) await yieldToIo();
+      if (chunks.length > 0 && chunks.length % SLICE === 0) await yieldToLoop();
       chunks.push(chunk);
     }
     return { chunks, vectors: null };
@@ -137,7 +137,7 @@ export class IngestService {
         const slice = todo.slice(i, i + SLICE);
         const vectors = await this.embedder.embed(slice.map(([, text]) => text));
         slice.forEach(([hash], j) => byHash.set(hash, vectors[j]!));
-        await yieldToIo();
+        await yieldToLoop();
       }
     } catch (err) {
       this.log(`embedding deferred to the background job: ${(err as Error).message}`);
