@@ -1,6 +1,6 @@
 // Giving the event loop back in the middle of long work, so that requests which arrived meanwhile run first.
 // A setImmediate scheduled from an I/O callback runs in the same turn of the loop, before the loop polls for I/O again;
-// one scheduled from there runs after that poll. So work resumes only once the sockets have been read.
+// a second one, scheduled from the first, runs after that poll. So work resumes only once the sockets have been read.
 
 /** Runs `fn` after the event loop has next polled for I/O. */
 export function afterNextPoll(fn: () => void): void {

@@ -281,10 +281,10 @@ export class Supervisor {
     return { session_id: job.sessionId, sequence, checkpoint_type: type, status, summary_text: summary, resume_cursor: cursor, ...(artifact ? { artifact } : {}), ...(budgets ? { budgets } : {}) };
   }
 
-  /** After each append to a live run's log: read what is new and act on a crossed budget (once per burst of events). */
   /**
    * Checks the budgets after each event of the run. Events this process appended, following on from what the run has
-   * read, are judged at once: a crossed budget stops the run before its next step, not a store read later.
+   * read, are judged at once: a crossed budget stops the run before its next step, not a store read later. Other
+   * appends (another process's, or ones that leave a gap) are read from the store, once per burst of events.
    */
   private watch(run: LiveRun, appended: readonly StreamEvent[] | null): void {
     if (run.watching || run.reason) return;
