@@ -1,6 +1,6 @@
 // Work off the request loop on worker threads (ingest's analysis, answer and pack plans, SQLite's document writes).
 // Workers start on demand, up to `size`, hold the process open only while they have work in flight, and exit after
-// `idleMs` without work: a burst pays the start once, a service at rest does not keep their memory. Imports nothing of
+// `idleMs` without work (Infinity: never): a burst pays the start once, a service at rest does not keep their memory. Imports nothing of
 // the service, so every layer and adapter may use it.
 import { parentPort, Worker, workerData } from "node:worker_threads";
 
@@ -68,10 +68,11 @@ class PoolWorker<Q, R> {
     this.pending.delete(reply.id);
     if (this.pending.size === 0) {
       this.worker.unref();
-      this.idleTimer = setTimeout(() => {
-        this.onGone(this);
-        void this.terminate();
-      }, this.idleMs).unref();
+      if (this.idleMs !== Infinity)
+        this.idleTimer = setTimeout(() => {
+          this.onGone(this);
+          void this.terminate();
+        }, this.idleMs).unref();
     }
     if ("error" in reply) p.reject(new Error(reply.error));
     else p.resolve(reply.body);

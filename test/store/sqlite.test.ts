@@ -10,10 +10,11 @@ import { tokenize } from "../../src/domain/text/tokenize.ts";
 import type { Store } from "../../src/ports/store.ts";
 import { openSqliteStore, type SqliteOptions } from "../../src/store/sqlite/index.ts";
 import { migrations } from "../../src/store/sqlite/schema.ts";
-import { DocumentWriter } from "../../src/store/sqlite/writer.ts";
+import { SqliteWriter } from "../../src/store/sqlite/writer.ts";
 import { editionText, prepareDocument } from "../helpers/documents.ts";
 import { verifyChain } from "../../src/domain/audit/event-hash.ts";
 import { runStoreSuite } from "./conformance/index.ts";
+import { runAuditLogSuite } from "./conformance/audit-log.ts";
 import { runDocumentStoreSuite } from "./conformance/documents.ts";
 import { runSearchFeedSuite } from "./conformance/search-feed.ts";
 import { lexical, type StoreFactory } from "./conformance/support.ts";
@@ -36,30 +37,54 @@ const storesWith =
 
 runStoreSuite("sqlite", storesWith({}));
 
-// smriti serve's configuration: document replaces commit on a writer thread, every other call on the loop's connection.
+// smriti serve's configuration: document replaces and audit records commit on a writer thread, every other call on the
+// loop's connection.
 const threaded = storesWith({ writerThread: true });
 runDocumentStoreSuite("sqlite, replaces on a writer thread", threaded);
 runSearchFeedSuite("sqlite, replaces on a writer thread", threaded);
+runAuditLogSuite("sqlite, audit records on a writer thread", threaded);
 
 describe("sqlite: a writer thread beside the loop's own writes", () => {
-  it("interleaved audit appends from both connections form one chain, and every replace is read back at once", async () => {
+  it("audit appends from the thread and another connection interleave into one chain; every replace is read back at once", async () => {
     const store = await threaded();
+    const other = await storesWith({})(store); // writes on its own connection
     try {
       const ws = (await store.ensureWorkspace("default", 0)).id;
       const draft = (type: string, at: number) => ({ type, actorId: null, tokenId: null, at, trajectoryId: null, payload: { at } });
       await Promise.all(
         Array.from({ length: 12 }, async (_, i) => {
           const { doc, chunks } = prepareDocument(`doc-${i}.md`, `# Doc ${i}\n\nThe heron count ${i} of the estuary.\n`);
-          await Promise.all([store.replaceDocument(ws, doc, chunks, draft("memory.ingest", i)), store.appendEvents(ws, [draft("memory.forget", i)])]);
+          await Promise.all([store.replaceDocument(ws, doc, chunks, draft("memory.ingest", i)), store.appendEvents(ws, [draft("memory.forget", i)]), other.appendEvents(ws, [draft("memory.note", i)])]);
           expect((await store.getDocument(ws, `doc-${i}.md`))?.documentHash).toBe(doc.documentHash);
         }),
       );
       const events = await store.listEvents(ws, { afterSeq: 0, limit: 100 });
-      expect(events.map((e) => e.type).sort()).toEqual([...Array(12).fill("memory.forget"), ...Array(12).fill("memory.ingest")]);
+      expect(events.map((e) => e.type).sort()).toEqual([...Array(12).fill("memory.forget"), ...Array(12).fill("memory.ingest"), ...Array(12).fill("memory.note")]);
       expect(verifyChain(events)).toBeNull();
       expect((await store.eventHead(ws))?.hash).toBe(events.at(-1)!.hash);
       expect(await lexical(store, ws, tokenize("heron estuary"), 100)).toHaveLength(12);
     } finally {
+      await other.close();
+      await store.close();
+    }
+  });
+
+  it("audit records commit on the thread: it extends the chain the loop's connection began, and answers with the events", async () => {
+    const file = join(dir, `writer-${n++}.db`);
+    const store = openSqliteStore(file);
+    const writer = new SqliteWriter({ file });
+    try {
+      const ws = (await store.ensureWorkspace("default", 0)).id;
+      const draft = (at: number) => ({ type: "memory.forget", actorId: null, tokenId: null, at, trajectoryId: "traj_1", payload: { at } });
+      await store.appendEvents(ws, [draft(1)]);
+      const stored = await writer.appendEvents(ws, [draft(2), draft(3)]);
+      expect(writer.threads).toBe(1);
+      expect(stored.map((e) => [e.seq, e.payload])).toEqual([[2, '{"at":2}'], [3, '{"at":3}']]);
+      const events = await store.listEvents(ws, { afterSeq: 0, limit: 10 });
+      expect(events.slice(1)).toEqual(stored);
+      expect(verifyChain(events)).toBeNull();
+    } finally {
+      await writer.close();
       await store.close();
     }
   });
@@ -67,7 +92,7 @@ describe("sqlite: a writer thread beside the loop's own writes", () => {
   it("commits on a thread of its own that exits when idle; the next write starts another", async () => {
     const file = join(dir, `writer-${n++}.db`);
     const store = openSqliteStore(file);
-    const writer = new DocumentWriter({ file }, 100);
+    const writer = new SqliteWriter({ file }, 100);
     try {
       const ws = (await store.ensureWorkspace("default", 0)).id;
       expect(writer.threads).toBe(0);

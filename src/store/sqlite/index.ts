@@ -18,7 +18,7 @@ import { SearchFeedRepo } from "./search-feed.ts";
 import { SessionRepo } from "./sessions.ts";
 import { startBackgroundCheckpoints, type Checkpointer } from "./checkpointer.ts";
 import { fromBlob, toBlob } from "../vector-blob.ts";
-import { DocumentWriter } from "./writer.ts";
+import { SqliteWriter } from "./writer.ts";
 
 export interface SqliteOptions {
   synchronous?: "normal" | "full";
@@ -26,7 +26,10 @@ export interface SqliteOptions {
   backgroundCheckpoints?: boolean;
   /** How this process hears of appends by the other processes of its group (a follower polls otherwise). */
   notices?: AppendNotices | undefined;
-  /** Document replaces commit on a writer thread (writer.ts); a file only, as a `:memory:` database is per connection. */
+  /**
+   * Document replaces and audit records commit on a writer thread (writer.ts); a file only, as a `:memory:` database
+   * is per connection.
+   */
   writerThread?: boolean;
 }
 
@@ -34,7 +37,7 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): Store {
   const db = openDatabase(file, opts);
   const onFile = file !== ":memory:";
   const checkpointer = opts.backgroundCheckpoints && onFile ? startBackgroundCheckpoints(db, file) : null;
-  const writer = opts.writerThread && onFile ? new DocumentWriter({ file, synchronous: opts.synchronous }) : null;
+  const writer = opts.writerThread && onFile ? new SqliteWriter({ file, synchronous: opts.synchronous }) : null;
   return new SqliteStore(db, checkpointer, opts.notices ?? null, writer);
 }
 
@@ -53,7 +56,7 @@ export class SqliteStore implements Store {
     private readonly db: Db,
     private readonly checkpointer: Checkpointer | null,
     notices: AppendNotices | null,
-    private readonly writer: DocumentWriter | null,
+    private readonly writer: SqliteWriter | null,
   ) {
     this.workspaces = new WorkspaceRepo(db);
     this.documents = new DocumentRepo(db);
@@ -188,7 +191,7 @@ export class SqliteStore implements Store {
       .all(embedderId, limit) as { chunkHash: string; text: string }[];
   }
 
-  appendEvents = async (ws: string, drafts: readonly EventDraft[]) => this.events.append(ws, drafts);
+  appendEvents = async (ws: string, drafts: readonly EventDraft[]) => (this.writer?.usable ? this.writer.appendEvents(ws, drafts) : this.events.append(ws, drafts));
   listEvents = async (ws: string, q: EventQuery) => this.events.list(ws, q);
   eventHead = async (ws: string) => this.events.head(ws);
 

@@ -1,14 +1,15 @@
-// Runs on the SQLite writer thread (writer.ts): each document replace in one transaction on the thread's connection.
+// Runs on the SQLite writer thread (writer.ts): each write in one transaction on the thread's connection.
 import { serveThread } from "../../threads/pool.ts";
 import { checkpointElsewhere } from "./checkpointer.ts";
 import { SqliteStore } from "./index.ts";
 import { openDatabase } from "./open.ts";
-import type { DocumentReplace, WriterInit } from "./writer.ts";
+import type { WriteReply, WriteRequest, WriterInit } from "./writer.ts";
 
 let store: SqliteStore | null = null;
 
-serveThread<DocumentReplace, null>(async (req, data) => {
+serveThread<WriteRequest, WriteReply>(async (req, data) => {
   store ??= openWriter(data as WriterInit);
+  if (req.kind === "audit") return { body: await store.appendEvents(req.workspaceId, req.drafts) };
   await store.replaceDocument(req.workspaceId, req.doc, req.chunks, req.audit, req.vectors);
   return { body: null };
 });

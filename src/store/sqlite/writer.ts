@@ -1,7 +1,8 @@
-// Document replaces on a writer thread with its own connection: an ingest's transaction (a 50-chunk document's rows,
-// vectors and index pages, ~2-7 ms) then never holds the request loop, so recalls keep running beside a bulk import.
-// SQLite still serialises writers: the loop's own writes wait on the file lock, not on the thread's CPU work.
-import type { EventDraft } from "../../ports/audit-log.ts";
+// Writes on a thread with its own connection: a document replace (a 50-chunk document's rows, vectors and index pages,
+// ~2-7 ms) and an audit record (a grounded answer's is six rows of the hash chain, ~1 ms) then never hold the request
+// loop, so recalls keep running beside a bulk import or a chat turn's answers. SQLite still serialises writers: the
+// loop's own writes wait on the file lock, not on the thread's CPU work.
+import type { EventDraft, StoredEvent } from "../../ports/audit-log.ts";
 import type { ChunkInput, DocumentRecord, NewVectors } from "../../ports/documents.ts";
 import { ThreadGone, ThreadPool, threadModule } from "../../threads/pool.ts";
 
@@ -13,21 +14,30 @@ export interface DocumentReplace {
   vectors?: NewVectors | undefined;
 }
 
+/** What the thread is asked to write; each in one transaction of its own. */
+export type WriteRequest =
+  | ({ kind: "replace" } & DocumentReplace)
+  | { kind: "audit"; workspaceId: string; drafts: readonly EventDraft[] };
+
+/** A replace answers null, an audit append the events as stored. */
+export type WriteReply = null | StoredEvent[];
+
 /** What the thread opens: the same file with the same durability. */
 export interface WriterInit {
   file: string;
   synchronous?: "normal" | "full" | undefined;
 }
 
-export class DocumentWriter {
-  private readonly thread: ThreadPool<DocumentReplace, null>;
+export class SqliteWriter {
+  private readonly thread: ThreadPool<WriteRequest, WriteReply>;
   private failed = false;
 
-  constructor(init: WriterInit, idleMs?: number) {
+  /** `idleMs`: the thread exits after that long without a write (never by default: the next answer would wait for a new one). */
+  constructor(init: WriterInit, idleMs = Infinity) {
     this.thread = new ThreadPool(threadModule("writer-thread", import.meta.url), init, 1, idleMs);
   }
 
-  /** Threads alive now (0 or 1: it starts on the first write and exits after `idleMs` without one). */
+  /** Threads alive now (0 or 1: it starts on the first write). */
   get threads(): number {
     return this.thread.running;
   }
@@ -37,13 +47,23 @@ export class DocumentWriter {
     return !this.failed;
   }
 
-  /**
-   * Resolves once committed. A thread that died fails its call (it may have committed first, so the write is not
-   * repeated) and no call after it goes to a thread.
-   */
+  /** Resolves once committed. */
   async replace(req: DocumentReplace): Promise<void> {
+    await this.write({ kind: "replace", ...req });
+  }
+
+  /** Extends the workspace's audit chain; resolves to the events as stored once committed. */
+  async appendEvents(workspaceId: string, drafts: readonly EventDraft[]): Promise<StoredEvent[]> {
+    return (await this.write({ kind: "audit", workspaceId, drafts })) as StoredEvent[];
+  }
+
+  /**
+   * Writes are committed in the order they were asked for. A thread that died fails its call (it may have committed
+   * first, so the write is not repeated) and no call after it goes to a thread.
+   */
+  private async write(req: WriteRequest): Promise<WriteReply> {
     try {
-      await this.thread.run(req);
+      return await this.thread.run(req);
     } catch (err) {
       if (err instanceof ThreadGone) this.failed = true;
       throw err;
