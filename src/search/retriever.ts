@@ -6,6 +6,7 @@ import type { ChunkRecord, DocumentStore } from "../ports/documents.ts";
 import type { Embedder } from "../ports/embedding.ts";
 import type { SearchEngine } from "./engine.ts";
 import type { RetrievalConfig } from "./retrieval-config.ts";
+import { yieldToIo } from "../threads/loop-yield.ts";
 import type { Candidate, RetrievalQuery } from "./types.ts";
 
 export class Retriever {
@@ -68,11 +69,14 @@ export class Retriever {
   /**
    * Candidates with their stored chunks: all of them, or with `rows` only the best `rows` (and `floor`, the best score
    * of those left out). Index and rows are two reads; when another process replaced a document between them some ids
-   * have no row, so the search runs once more on the index that has caught up.
+   * have no row, so the search runs once more on the index that has caught up. `yields`: the loop serves waiting
+   * requests before each read.
    */
-  async retrieveChunks(q: RetrievalQuery, rows = Infinity): Promise<{ candidates: Candidate[]; chunks: Map<number, ChunkRecord>; floor?: number }> {
+  async retrieveChunks(q: RetrievalQuery, rows = Infinity, opts: { yields?: boolean | undefined } = {}): Promise<{ candidates: Candidate[]; chunks: Map<number, ChunkRecord>; floor?: number }> {
     for (let attempt = 0; ; attempt++) {
+      if (opts.yields) await yieldToIo();
       const all = await this.retrieve(q);
+      if (opts.yields) await yieldToIo();
       const head = all.length > rows ? all.slice(0, rows) : all;
       const chunks = new Map((await this.documents.getChunks(q.workspaceId, head.map((c) => c.id))).map((c) => [c.id, c]));
       if (chunks.size < head.length && attempt === 0) continue;

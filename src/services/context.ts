@@ -5,4 +5,9 @@ export interface CallContext {
   tokenId: string;
   /** The x-svc-actor-id, already checked against the token's allowed actors; null when not sent. */
   actorId: string | null;
+  /**
+   * Set for a session's tool calls: their stages (reading the question, the search, the rows) run as separate slices of
+   * the event loop, so requests that arrive meanwhile are served between them. A request's own call runs straight through.
+   */
+  yieldsToRequests?: boolean;
 }

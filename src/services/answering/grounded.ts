@@ -43,7 +43,7 @@ export class GroundedService {
   /** Retrieve, weigh, plan and decide: no audit event, no counters, no learning (POST /sdk/cognitive/process builds on it). */
   async deliberate(call: CallContext, req: { question: string; k: number; filters?: GroundedAnswerRequest["filters"]; min_confidence?: number | undefined }, layers?: LayerSwitches): Promise<Deliberation> {
     const thought = this.cognition.perceive({ op: "answer", workspaceId: call.workspaceId, actorId: call.actorId, query: req.question, mode: "hybrid", k: req.k, filter: toFilter(req.filters) }, layers);
-    const found = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, req.k));
+    const found = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, req.k), Infinity, { yields: call.yieldsToRequests });
     await yieldToIo(); // each stage is a slice of the loop: requests that came in meanwhile go first
     const evidence = this.cognition.weigh(thought, found, { need: req.k, diversity: 0 });
     const chunks = evidence.items.map((i) => i.chunk);

@@ -43,8 +43,8 @@ export class MemoryService {
     const weighing = { need: req.k, diversity: 0 };
     // Rows for the head the layers weigh (2k) and k more for what their demotions bring up; for all only when that fell short.
     const evidence =
-      this.cognition.weighHead(thought, distinctTexts(await this.retriever.retrieveChunks(query, req.k * 3)), weighing) ??
-      this.cognition.weigh(thought, distinctTexts(await this.retriever.retrieveChunks(query)), weighing);
+      this.cognition.weighHead(thought, distinctTexts(await this.retriever.retrieveChunks(query, req.k * 3, { yields: opts.call?.yieldsToRequests })), weighing) ??
+      this.cognition.weigh(thought, distinctTexts(await this.retriever.retrieveChunks(query, Infinity, { yields: opts.call?.yieldsToRequests })), weighing);
     const picked = evidence.items.filter((item) => item.score >= minScore).slice(0, req.k);
     if (!opts.dry) this.cognition.commit(thought);
     const now = this.clock.now();
@@ -94,7 +94,7 @@ export class MemoryService {
     const req = PackRequestSchema.parse(input);
     const pool = Math.min(200, req.max_items * 5);
     const thought = this.cognition.perceive({ op: "pack", workspaceId, actorId: opts.call?.actorId ?? null, query: req.intent, mode: "hybrid", k: pool, filter: toFilter(req.filters) }, opts.layers);
-    const found = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, pool));
+    const found = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, pool), Infinity, { yields: opts.call?.yieldsToRequests });
     await yieldToIo(); // the pool's weighing and planning is a slice of its own
     // dhyana orders (MMR) and viveka drops near-duplicates before the budget is spent.
     const evidence = this.cognition.weigh(thought, found, { need: req.max_items * 2, diversity: req.diversity });

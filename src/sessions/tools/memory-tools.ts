@@ -17,7 +17,7 @@ export function memoryTools(handlers: ServiceHandlers): SessionTool[] {
       parameters: toolSchema(row.input, "input"),
       input: row.input,
       writes: row.writes === true,
-      run: async (ctx, input) => ({ result: await handler(ctx.call, input) }),
+      run: async (ctx, input) => ({ result: await handler({ ...ctx.call, yieldsToRequests: true }, input) }),
     };
     return [tool];
   });
