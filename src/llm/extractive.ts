@@ -1,7 +1,7 @@
 // The embedded default provider: no model. A deterministic agent that plans its look-ups from the message, asks the
 // harness for the service's own tools, and answers with what they returned (the grounded answer's text), never more.
 import { createHash } from "node:crypto";
-import { estimateTokens } from "../domain/text/tokens.ts";
+import { estimateTokens, messageTokens } from "../domain/text/tokens.ts";
 import type { ChatMessage, LlmProvider, ProviderEvent, ToolCallRequest } from "../ports/llm.ts";
 
 export const EXTRACTIVE_ID = "extractive";
@@ -99,7 +99,7 @@ export function createExtractiveProvider(): LlmProvider {
     id: EXTRACTIVE_ID,
     model: "extractive-1",
     async *step({ messages, tools }): AsyncGenerator<ProviderEvent> {
-      const inputTokens = messages.reduce((n, m) => n + estimateTokens(m.content), 0);
+      const inputTokens = messages.reduce((n, m) => n + messageTokens(m), 0);
       const offered = new Set(tools.map((t) => t.name));
       const last = messages.at(-1);
       const turn = messages.slice(messages.findLastIndex((m) => m.role === "user"));

@@ -1,5 +1,5 @@
 // The context budget of a session's model: warnings at thresholds, and an extractive compaction of older turns.
-import { estimateTokens } from "../domain/text/tokens.ts";
+import { messageTokens } from "../domain/text/tokens.ts";
 import { splitSentences } from "../domain/text/sentences.ts";
 import type { ChatMessage } from "../ports/llm.ts";
 
@@ -11,7 +11,7 @@ export const COMPACT_AT = 0.9;
 const KEEP_TURNS = 2;
 const SUMMARY_SENTENCES = 12;
 
-export const tokensOf = (messages: readonly ChatMessage[]) => messages.reduce((n, m) => n + estimateTokens(m.content) + 4, 0);
+export const tokensOf = (messages: readonly ChatMessage[]) => messages.reduce((n, m) => n + messageTokens(m) + 4, 0);
 
 export interface Compaction {
   original_count: number;

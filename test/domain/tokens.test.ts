@@ -1,6 +1,6 @@
 // The token estimate's word count equals splitting on JavaScript's \s, for every kind of space.
 import { describe, expect, it } from "vitest";
-import { countWords, estimateTokens } from "../../src/domain/text/tokens.ts";
+import { countWords, estimateTokens, messageTokens } from "../../src/domain/text/tokens.ts";
 import { prng } from "../helpers/prng.ts";
 
 // Every character \s matches, a few it does not (zero-width space, NEL, ideographic full stop), and word characters.
@@ -23,5 +23,15 @@ describe("estimateTokens", () => {
     expect(estimateTokens("")).toBe(0);
     expect(estimateTokens("a b c")).toBe(4); // 3 words: 4 > 5 / 4
     expect(estimateTokens("x".repeat(41))).toBe(11); // one long word: 41 / 4
+  });
+
+  it("of a message: the content's estimate, counted once per message object", () => {
+    const message = { role: "tool", content: "one two three ".repeat(300) };
+    expect(messageTokens(message)).toBe(estimateTokens(message.content));
+    const counted = messageTokens(message);
+    // The same object is not counted again (messages do not change); another object with other content is.
+    Object.assign(message, { content: "" });
+    expect(messageTokens(message)).toBe(counted);
+    expect(messageTokens({ content: "a b c" })).toBe(4);
   });
 });

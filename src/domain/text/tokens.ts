@@ -5,6 +5,18 @@ export function estimateTokens(text: string): number {
   return Math.ceil(Math.max(text.length / 4, (countWords(text) * 4) / 3));
 }
 
+const byMessage = new WeakMap<object, number>();
+
+/**
+ * estimateTokens of a message's content, counted once per message object: a session's conversation is measured again
+ * at every step of every turn (tool results of ~12 KB among it), and its messages do not change.
+ */
+export function messageTokens(message: { readonly content: string }): number {
+  let n = byMessage.get(message);
+  if (n === undefined) byMessage.set(message, (n = estimateTokens(message.content)));
+  return n;
+}
+
 /** Runs of non-space characters (what `text.split(/\s+/).filter(Boolean)` counts), without building the array. */
 export function countWords(text: string): number {
   let words = 0;
