@@ -15,6 +15,7 @@ import type { CallContext } from "../services/context.ts";
 import { COMPACT_AT, compact, tokensOf, WARN_AT } from "./context-budget.ts";
 import { Conversation, messagesOf } from "./history.ts";
 import { newAgentId, newRequestId, newSessionId, newTurnId, parseResumeCursor, resumeCursor, sessionKey } from "./ids.ts";
+import { settlesBeforeIo } from "../threads/loop-yield.ts";
 import { yieldToRequests } from "./loop-share.ts";
 import { SUBAGENT_PROFILE, type PolicyFile, type PolicySource } from "./policy.ts";
 import { resolveSandbox, type SandboxMode } from "./sandbox.ts";
@@ -46,18 +47,6 @@ class RunStopped extends Error {}
 const stopPoint = (t: { signal: AbortSignal | undefined }) => {
   if (t.signal?.aborted) throw new RunStopped();
 };
-
-/** Whether `p` settles before the event loop next polls for I/O (a generator yielding what it has does; one awaiting a socket does not). */
-function settlesBeforeIo(p: Promise<unknown>): Promise<boolean> {
-  return new Promise((resolve) => {
-    const io = setImmediate(() => resolve(false));
-    const now = () => {
-      clearImmediate(io);
-      resolve(true);
-    };
-    p.then(now, now);
-  });
-}
 
 /** A background session (it has an engine) reports steps and checkpoints; its supervisor logs its status (running and its end). */
 export const isBackground = (state: State) => state.engine !== undefined;

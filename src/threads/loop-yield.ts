@@ -11,3 +11,15 @@ export function afterNextPoll(fn: () => void): void {
 export function yieldToIo(): Promise<void> {
   return new Promise((resolve) => afterNextPoll(resolve));
 }
+
+/** Whether `p` settles before the event loop next polls for I/O (a generator yielding what it has does; one awaiting a socket does not). */
+export function settlesBeforeIo(p: Promise<unknown>): Promise<boolean> {
+  return new Promise((resolve) => {
+    const io = setImmediate(() => resolve(false));
+    const now = () => {
+      clearImmediate(io);
+      resolve(true);
+    };
+    p.then(now, now);
+  });
+}

@@ -2,9 +2,12 @@
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { StreamMessage } from "../../contract/route.ts";
+import { settlesBeforeIo } from "../../threads/loop-yield.ts";
 
 /** A comment line this often keeps proxies and idle timeouts from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000;
+/** A batch of ready messages is written once it is this long (a replay of a long log goes out in pieces). */
+const BATCH_CHARS = 64 * 1024;
 
 /** The Last-Event-ID a reconnecting client sent (EventSource sends it as a header), or null. */
 export function lastEventId(c: Context): string | null {
@@ -13,16 +16,28 @@ export function lastEventId(c: Context): string | null {
 
 /**
  * Writes the messages as server-sent events until they end or the client goes away; then `onAbort` runs (the handler's
- * signal, which ends a source waiting for its next message) and the source is closed.
+ * signal, which ends a source waiting for its next message) and the source is closed. Messages the source has ready
+ * together (a page read back, the events of one append: a turn's text deltas) leave in one write, as soon as the source
+ * has to wait for more: each write is a trip through the response's streams and a syscall.
  */
 export function sse(c: Context, messages: AsyncIterable<StreamMessage>, opts: { heartbeatMs?: number; onAbort?: () => void; onClose?: (() => void) | undefined } = {}): Response {
   return streamSSE(c, async (stream) => {
     const heartbeat = setInterval(() => void stream.write(": keep-alive\n\n").catch(() => {}), opts.heartbeatMs ?? HEARTBEAT_MS);
     const source = messages[Symbol.asyncIterator]();
     stream.onAbort(() => opts.onAbort?.());
+    let batch = "";
     try {
-      for (let next = await source.next(); !next.done && !stream.aborted; next = await source.next())
-        await stream.writeSSE({ id: next.value.id, event: next.value.event, data: JSON.stringify(next.value.data) });
+      for (;;) {
+        const pending = source.next();
+        if (batch && (batch.length >= BATCH_CHARS || !(await settlesBeforeIo(pending)))) {
+          await stream.write(batch);
+          batch = "";
+        }
+        const next = await pending;
+        if (next.done || stream.aborted) break;
+        batch += frame(next.value);
+      }
+      if (batch && !stream.aborted) await stream.write(batch);
     } catch {
       // The client went away mid-write: what it missed stays in the log for a resume.
     } finally {
@@ -32,3 +47,6 @@ export function sse(c: Context, messages: AsyncIterable<StreamMessage>, opts: { 
     }
   });
 }
+
+/** One message as an SSE frame, as Hono's writeSSE lays it out (JSON data is one line: it escapes line breaks). */
+const frame = (m: StreamMessage) => `event: ${m.event}\ndata: ${JSON.stringify(m.data)}\nid: ${m.id}\n\n`;
