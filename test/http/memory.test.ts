@@ -338,17 +338,20 @@ describe("atomic replace, seen by concurrent readers", () => {
     });
     const seen = { old: 0, fresh: 0 };
     // In-process requests resolve on microtasks; yield a macrotask each round so the ingest's own yields can progress.
-    for (let reads = 0; reads < 10_000; reads++) {
-      await new Promise((r) => setImmediate(r));
-      const hits = (await recall({ query: "lighthouse aardvark zebu", k: 100 })).hits;
-      const old = hits.some((h) => h.text_span.includes("aardvark"));
-      const fresh = hits.some((h) => h.text_span.includes("zebu"));
-      expect(old && fresh, "a reader saw both versions").toBe(false);
-      expect(hits).toHaveLength(100);
-      if (old) seen.old++;
-      if (fresh) seen.fresh++;
-      if (done) break;
-    }
+    // Three readers at once: on PostgreSQL a read is round trips, and one reader alone may not overlap a quick write.
+    const reader = async () => {
+      for (let reads = 0; reads < 10_000 && !done; reads++) {
+        await new Promise((r) => setImmediate(r));
+        const hits = (await recall({ query: "lighthouse aardvark zebu", k: 100 })).hits;
+        const old = hits.some((h) => h.text_span.includes("aardvark"));
+        const fresh = hits.some((h) => h.text_span.includes("zebu"));
+        expect(old && fresh, "a reader saw both versions").toBe(false);
+        expect(hits).toHaveLength(100);
+        if (old) seen.old++;
+        if (fresh) seen.fresh++;
+      }
+    };
+    await Promise.all([reader(), reader(), reader()]);
     expect(done).toBe(true);
     expect((await writing).status).toBe(200);
     const after = (await recall({ query: "lighthouse aardvark zebu", k: 100 })).hits;
