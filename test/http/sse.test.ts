@@ -38,6 +38,29 @@ describe("sse()", () => {
     expect(closed).toBe(true);
   });
 
+  it("sends the messages its source has ready together in one write, and each after a wait at once", async () => {
+    async function* source(): AsyncGenerator<StreamMessage> {
+      for (let i = 0; i < 50; i++) yield { id: `s/${i}`, event: "token", data: { text: `w${i} ` } }; // one append's deltas
+      await new Promise((r) => setTimeout(r, 30));
+      yield { id: "s/50", event: "response", data: { text: "done" } };
+      await new Promise((r) => setTimeout(r, 30));
+      for (let i = 51; i < 3_000; i++) yield { id: `s/${i}`, event: "token", data: { text: "x".repeat(60) } }; // a long replay
+    }
+    const app = new Hono().get("/s", (c) => sse(c, source()));
+    const reader = (await app.request("/s")).body!.pipeThrough(new TextDecoderStream()).getReader();
+    const chunks: string[] = [];
+    for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+    const ids = (chunk: string) => [...chunk.matchAll(/^id: s\/(\d+)$/gm)].map((m) => Number(m[1]));
+    expect(chunks.map(ids).flat()).toEqual(Array.from({ length: 3_000 }, (_, i) => i));
+    expect(ids(chunks[0]!)).toHaveLength(50);
+    expect(ids(chunks[1]!)).toEqual([50]); // the message after a wait is not held back for more
+    // The replay (about 290 KB) goes out in pieces of at most 64 KB and one frame.
+    const replay = chunks.slice(2);
+    expect(replay.length).toBeGreaterThanOrEqual(5);
+    expect(replay.length).toBeLessThan(20);
+    expect(Math.max(...replay.map((c) => c.length))).toBeLessThan(64 * 1024 + 200);
+  });
+
   it("reads Last-Event-ID, trimmed, and null when absent or blank", async () => {
     const app = new Hono().get("/id", (c) => c.json({ id: lastEventId(c) }));
     const id = async (headers: Record<string, string>) => ((await (await app.request("/id", { headers })).json()) as { id: string | null }).id;
