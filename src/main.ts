@@ -193,7 +193,6 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     leases: turnLeases,
     // Recall p50 while chat turns run at 100k chunks on SQLite: x1.25-1.29 one event a write, x1.40 four, x1.55 all.
     eventsPerWrite: config.databaseUrl ? 32 : 1,
-    layerTotals: async (workspaceId) => new Map((await cognitive.pipeline.counters.totals({ workspaceId })).map((t) => [`${t.layer}.${t.counter}`, t.n])),
     logError: log,
   });
   const chat = new ChatSessions(sessionLog, harness, providers, policies, turnLeases);

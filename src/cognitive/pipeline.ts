@@ -124,7 +124,8 @@ export class CognitivePipeline {
   }
 
   /** After a real request: counters to the registry, then each layer's learning. A side-effect-free call never commits. */
-  commit(thought: Thought): void {
+  /** `hear`: also told of each counter committed (a session turn's own tally). */
+  commit(thought: Thought, hear?: (layer: string, counter: string, n: number) => void): void {
     const ws = thought.query.workspaceId;
     for (const layer of this.layers) {
       if (!layer.commit || !thought.config.enabled[layer.id] || !thought.evidence) continue;
@@ -134,7 +135,11 @@ export class CognitivePipeline {
         this.fail(thought, layer, "commit", 0, err);
       }
     }
-    for (const [layer, counts] of thought.staged) for (const [counter, n] of counts) this.counters.add(ws, layer, counter, n);
+    for (const [layer, counts] of thought.staged)
+      for (const [counter, n] of counts) {
+        this.counters.add(ws, layer, counter, n);
+        hear?.(layer, counter, n);
+      }
   }
 
   /** Cumulative cost per layer in this process (bench reads it). */

@@ -10,4 +10,9 @@ export interface CallContext {
    * the event loop, so requests that arrive meanwhile are served between them. A request's own call runs straight through.
    */
   yieldsToRequests?: boolean;
+  /**
+   * Hears each cognitive counter this call's thoughts commit (`layer`, `counter`, n). A session turn sets it: its
+   * cognition event names the layers its own calls fired, not those of other callers of the workspace meanwhile.
+   */
+  onCounter?: (layer: string, counter: string, n: number) => void;
 }

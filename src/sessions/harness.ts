@@ -66,8 +66,6 @@ export interface HarnessDeps {
   policies: PolicySource;
   /** Task workspaces live under <taskRoot>/<workspace>/<session>. */
   taskRoot: string;
-  /** Cognitive layer counter totals of a workspace, `layer.counter` -> n: the turn's cognition summary is their change. */
-  layerTotals(workspaceId: string): Promise<Map<string, number>>;
   /** The chat turns' leases across processes (a sub-agent's turn takes its session's too). */
   leases: TurnLeases;
   /**
@@ -104,7 +102,8 @@ interface Turn {
   repairs: number;
   /** Provider failures in this turn (transport_diagnostic's failure_count). */
   failures: number;
-  layersBefore: Map<string, number>;
+  /** The cognitive counters the turn's own calls committed, `layer.counter` -> n (a sub-agent's count in its parent's too). */
+  counters: Map<string, number>;
   /** Set by a background run's supervisor to stop the turn at its next stop point. */
   signal: AbortSignal | undefined;
 }
@@ -208,7 +207,15 @@ export class Harness {
     return run;
   }
 
-  private async begin(call: CallContext, sessionId: string, prior: State, turnId: string, message: string, signal: AbortSignal | undefined): Promise<Turn> {
+  private async begin(outer: CallContext, sessionId: string, prior: State, turnId: string, message: string, signal: AbortSignal | undefined): Promise<Turn> {
+    const counters = new Map<string, number>();
+    const call: CallContext = {
+      ...outer,
+      onCounter: (layer, counter, n) => {
+        counters.set(`${layer}.${counter}`, (counters.get(`${layer}.${counter}`) ?? 0) + n);
+        outer.onCounter?.(layer, counter, n);
+      },
+    };
     const state: State = { ...prior, last_error: null }; // a new turn (or its continuation) starts clean
     const logged = this.deps.log.emitter(call.workspaceId, sessionId);
     const events = await this.deps.log.all(call.workspaceId, sessionId);
@@ -252,9 +259,8 @@ export class Harness {
       now: () => performance.now(),
       notified: { hooks: false, files: false },
     };
-    const layersBefore = await this.deps.layerTotals(call.workspaceId).catch(() => new Map<string, number>());
     const prefix = await this.prefix(call.workspaceId, events);
-    return { call, sessionId, turnId, message, state, emit, emitAll, events, conversation: new Conversation(prefix), blocked, scope, offered: [], usage: { input: 0, output: 0 }, repairs: 0, failures: 0, layersBefore, signal };
+    return { call, sessionId, turnId, message, state, emit, emitAll, events, conversation: new Conversation(prefix), blocked, scope, offered: [], usage: { input: 0, output: 0 }, repairs: 0, failures: 0, counters, signal };
   }
 
   /**
@@ -498,8 +504,7 @@ export class Harness {
     const turnEvents = currentTurn(t.events);
     const text = turnText(turnEvents);
     const citations = turnCitations(turnEvents);
-    const after = await this.deps.layerTotals(t.call.workspaceId).catch(() => new Map<string, number>());
-    const changed = [...after].filter(([k, n]) => n > (t.layersBefore.get(k) ?? 0)).map(([k]) => k);
+    const changed = [...t.counters.keys()];
     // The extractive agent costs nothing; a model's price is the configured one, or unknown (null, not a guess).
     const cost = this.deps.providers.costUsd(t.state.provider, t.usage.input, t.usage.output);
     const turn_id = t.turnId;

@@ -3,7 +3,7 @@
 // bounded repair loop for invalid tool arguments.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseSse } from "../../src/client/sse.ts";
-import { callTools, data, delta, openSse, say, startChatServer, type ChatServer } from "../helpers/chat-server.ts";
+import { callTools, data, delta, openSse, say, startChatServer, type ChatServer, type Script } from "../helpers/chat-server.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { CLOSING, collapseTokens, createSession, dataOf, OPENING, send, TOOL_RUN, types } from "./support.ts";
 
@@ -133,6 +133,26 @@ describe("chat turns on an OpenAI-compatible server", () => {
     const next = await send(svc, sid, "hello");
     expect(types(next).at(-1)).toBe("completed");
     expect(dataOf(next, "session_state").map((s) => s.last_error)).toEqual([null, null]); // the old error is not carried on
+  });
+
+  it("names in its cognition event the layers its own calls fired, not those of another caller meanwhile", async () => {
+    const totals = async () => (await svc.runtime.cognitive.pipeline.counters.totals({ workspaceId: svc.workspaceId })).reduce((n, t) => n + t.n, 0);
+    const before = await totals();
+    // While the model "thinks", another client of the workspace asks for a grounded answer; the turn calls no tool.
+    const aside: Script = (res, body, req) =>
+      void svc.post("/v1/grounded/answer", { question: "Who picked PostgreSQL?" }).then((r) => {
+        expect(r.status).toBe(200);
+        say("Nothing to look up.")(res, body, req);
+      });
+    wire.script(aside);
+    const sid = await createSession(svc);
+    const quiet = await send(svc, sid, "Just say something.");
+    expect(await totals()).toBeGreaterThan(before); // the other caller's layers did fire during the turn
+    expect(dataOf(quiet, "cognition")[0]).toMatchObject({ layers: [], guardrails: [] });
+    // A turn that recalls names what its recall fired.
+    wire.script(callTools({ name: "service_recall", args: '{"query":"who picked postgres"}' }), say("Alice."));
+    const recalled = await send(svc, sid, "Who picked PostgreSQL?");
+    expect(dataOf<{ layers: string[] }>(recalled, "cognition")[0]!.layers.length).toBeGreaterThan(0);
   });
 });
 

@@ -66,7 +66,7 @@ export class GroundedService {
     let t = performance.now();
     const { thought, chunks, scoreOf, plan, decision } = await this.deliberate(call, req, layers);
     await yieldToIo(); // before the trajectory's record, a slice of its own
-    this.cognition.commit(thought);
+    this.cognition.commit(thought, call.onCounter);
     const threshold = decision.threshold;
     step("retrieve", t, {
       query: req.question,

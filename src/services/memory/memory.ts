@@ -46,7 +46,7 @@ export class MemoryService {
       this.cognition.weighHead(thought, distinctTexts(await this.retriever.retrieveChunks(query, req.k * 3, { yields: opts.call?.yieldsToRequests })), weighing) ??
       this.cognition.weigh(thought, distinctTexts(await this.retriever.retrieveChunks(query, Infinity, { yields: opts.call?.yieldsToRequests })), weighing);
     const picked = evidence.items.filter((item) => item.score >= minScore).slice(0, req.k);
-    if (!opts.dry) this.cognition.commit(thought);
+    if (!opts.dry) this.cognition.commit(thought, opts.call?.onCounter);
     const now = this.clock.now();
     return {
       query: req.query,
@@ -98,7 +98,7 @@ export class MemoryService {
     await yieldToIo(); // the pool's weighing and planning is a slice of its own
     // dhyana orders (MMR) and viveka drops near-duplicates before the budget is spent.
     const evidence = this.cognition.weigh(thought, found, { need: req.max_items * 2, diversity: req.diversity });
-    this.cognition.commit(thought);
+    this.cognition.commit(thought, opts.call?.onCounter);
     const kept = evidence.items.filter((item) => item.score >= (req.filters?.min_score ?? 0));
     const plan = await this.planner.pack(
       kept.map(({ chunk, score }) => ({ chunk, sourcePath: chunk.sourcePath, start: chunk.start, text: chunk.text, relevance: score })),
