@@ -33,12 +33,14 @@ describe("ingest workers", { timeout: 60_000 }, () => {
   });
 
   it("start on demand up to the pool's size and exit when idle", async () => {
-    const pool = new IngestPool(2, null, 100);
+    // Idle for 1 s: long enough that neither exits while the other still works on a loaded machine.
+    const pool = new IngestPool(2, null, 1_000);
     try {
       expect(pool.running).toBe(0);
       await Promise.all([1, 2, 3].map((i) => pool.analyse(`${long}\n${i}`, "markdown")));
       expect(pool.running).toBe(2);
-      await new Promise((r) => setTimeout(r, 400));
+      const until = Date.now() + 6_000;
+      while (pool.running > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
       expect(pool.running).toBe(0);
       const again = await pool.analyse(long, "markdown");
       expect(again).toEqual({ chunks: [...analyseDocument(long, "markdown")], vectors: null });
