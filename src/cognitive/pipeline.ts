@@ -123,8 +123,10 @@ export class CognitivePipeline {
     return a;
   }
 
-  /** After a real request: counters to the registry, then each layer's learning. A side-effect-free call never commits. */
-  /** `hear`: also told of each counter committed (a session turn's own tally). */
+  /**
+   * After a real request: counters to the registry, then each layer's learning. A side-effect-free call never commits.
+   * `hear` is told of each counter committed too (a session turn's own tally).
+   */
   commit(thought: Thought, hear?: (layer: string, counter: string, n: number) => void): void {
     const ws = thought.query.workspaceId;
     for (const layer of this.layers) {

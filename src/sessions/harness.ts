@@ -212,7 +212,8 @@ export class Harness {
     const call: CallContext = {
       ...outer,
       onCounter: (layer, counter, n) => {
-        counters.set(`${layer}.${counter}`, (counters.get(`${layer}.${counter}`) ?? 0) + n);
+        const key = `${layer}.${counter}`;
+        counters.set(key, (counters.get(key) ?? 0) + n);
         outer.onCounter?.(layer, counter, n);
       },
     };
@@ -504,7 +505,7 @@ export class Harness {
     const turnEvents = currentTurn(t.events);
     const text = turnText(turnEvents);
     const citations = turnCitations(turnEvents);
-    const changed = [...t.counters.keys()];
+    const changed = [...t.counters].filter(([, n]) => n > 0).map(([key]) => key);
     // The extractive agent costs nothing; a model's price is the configured one, or unknown (null, not a guess).
     const cost = this.deps.providers.costUsd(t.state.provider, t.usage.input, t.usage.output);
     const turn_id = t.turnId;
