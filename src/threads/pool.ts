@@ -1,7 +1,7 @@
-// Work off the request loop on worker threads (ingest's analysis, answer and pack plans, SQLite's document writes).
-// Workers start on demand, up to `size`, hold the process open only while they have work in flight, and exit after
-// `idleMs` without work (Infinity: never): a burst pays the start once, a service at rest does not keep their memory. Imports nothing of
-// the service, so every layer and adapter may use it.
+// Work off the request loop on worker threads (ingest's analysis, answer and pack plans, SQLite's writes). Workers
+// start on demand, up to `size`, hold the process open only while they have work in flight, and exit after `idleMs`
+// without work (Infinity: never): a burst pays the start once, a service at rest does not keep their memory. Imports
+// nothing of the service, so every layer and adapter may use it.
 import { parentPort, Worker, workerData } from "node:worker_threads";
 
 interface Envelope<T> {

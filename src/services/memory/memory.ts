@@ -41,10 +41,11 @@ export class MemoryService {
     // Over-fetch so collapsing identical texts and min_score still leave k hits.
     const query = this.cognition.retrievalQuery(thought, req.k * 2);
     const weighing = { need: req.k, diversity: 0 };
+    const slices = { yields: opts.call?.yieldsToRequests };
     // Rows for the head the layers weigh (2k) and k more for what their demotions bring up; for all only when that fell short.
     const evidence =
-      this.cognition.weighHead(thought, distinctTexts(await this.retriever.retrieveChunks(query, req.k * 3, { yields: opts.call?.yieldsToRequests })), weighing) ??
-      this.cognition.weigh(thought, distinctTexts(await this.retriever.retrieveChunks(query, Infinity, { yields: opts.call?.yieldsToRequests })), weighing);
+      this.cognition.weighHead(thought, distinctTexts(await this.retriever.retrieveChunks(query, req.k * 3, slices)), weighing) ??
+      this.cognition.weigh(thought, distinctTexts(await this.retriever.retrieveChunks(query, Infinity, slices)), weighing);
     const picked = evidence.items.filter((item) => item.score >= minScore).slice(0, req.k);
     if (!opts.dry) this.cognition.commit(thought, opts.call?.onCounter);
     const now = this.clock.now();
