@@ -27,6 +27,7 @@ import { benchHttpIngest } from "./scenarios/http-ingest.ts";
 import { benchBackground } from "./scenarios/background.ts";
 import { benchPostgres } from "./scenarios/postgres.ts";
 import { startPacedModel } from "./lib/paced-model.ts";
+import { childPids, cpuMsOf } from "./lib/proc.ts";
 import type { Embedder } from "../src/ports/embedding.ts";
 
 const MODES: Mode[] = ["lexical", "hybrid", "vector"];
@@ -92,9 +93,12 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
   progress(`${label}: recall over HTTP under autocannon from another process (${LOAD_CONNECTIONS.join(", ")} connections, ${limits.loadSecondsPerStep} s each)`);
   const httpLoad = await benchHttpLoad(srv, [...httpS!, ...httpC!], limits.loadSecondsPerStep, recall.find((r) => r.mode === "hybrid")?.mean ?? null);
   progress(`${label}: chat sessions over HTTP (extractive provider)`);
-  // A second server process on the same vault takes the same turns in some phases: sessions off the recall path.
-  const second = await startServe(gloveDir, process.env, [], START_MS);
-  const sessions = await benchSessions(srv, rt.runtime, spare!.slice(0, 200).map((q) => `What do we know about ${q}?`), spare!.slice(200, 8_200), { turns: 60, busyTurns: 30, idleQueries: 200 }, second.url).finally(() => second.stop());
+  // `smriti serve` on the vault as it runs (its session process takes the turns), and beside it one with the turns in
+  // the serving process; the recall client has no rate limit to meet.
+  const serveEnv = (sessionProcess: string) => ({ ...process.env, SMRITI_RATE_LIMIT: "0", SMRITI_STREAMS_PER_TOKEN: "0", SMRITI_SESSION_PROCESS: sessionProcess });
+  const [withSessionProcess, alone] = [await startServe(gloveDir, serveEnv("1"), [], START_MS), await startServe(gloveDir, serveEnv("0"), [], START_MS)];
+  const measured = (s: typeof alone) => ({ url: s.url, token: srv.token, cpuMs: () => [s.child.pid!, ...childPids(s.child.pid!)].reduce((ms, pid) => ms + cpuMsOf(pid), 0) });
+  const sessions = await benchSessions(measured(withSessionProcess), measured(alone), rt.runtime, spare!.slice(0, 200).map((q) => `What do we know about ${q}?`), spare!.slice(200, 8_200), { turns: 60, busyTurns: 30, idleQueries: 200 }).finally(() => Promise.all([withSessionProcess.stop(), alone.stop()]));
   const tasks = spare!.slice(0, BACKGROUND_SESSIONS + 5).map((q) => `What do we know about ${q}?`);
   progress(`${label}: ${BACKGROUND_SESSIONS} background sessions at once (extractive agent)`);
   const backgroundExtractive = await benchBackground(srv, rt.runtime, rt.workspaceId, tasks, "extractive");

@@ -15,6 +15,7 @@ const Env = z.object({
   SMRITI_SESSION_HEARTBEAT_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
   SMRITI_MAX_RUNNING_SESSIONS: z.coerce.number().int().min(1).max(10_000).default(256),
   SMRITI_BACKGROUND_SESSIONS: z.enum(["0", "1", ""]).default("1"),
+  SMRITI_SESSION_PROCESS: z.enum(["0", "1", ""]).default("1"),
   SMRITI_CONSOLE_DIR: z.string().optional(),
   SMRITI_DATABASE_URL: z
     .string()
@@ -56,6 +57,11 @@ export interface Config {
    * another process on the same store runs them: sessions kept off the process that answers recalls.
    */
   runsBackgroundSessions: boolean;
+  /**
+   * Whether `smriti serve`, serving alone, hands the session routes to a process of its own (a second runtime on the
+   * store), so chat turns and background runs do not take the serving process from recalls.
+   */
+  sessionProcess: boolean;
   /** The server's automatic tuner checks for new feedback this often; 0 = off. */
   autoTuneMinutes: number;
   /** Estimated MB the in-memory search indexes may hold; past it the least recently searched workspaces are dropped (0: no limit). */
@@ -104,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | unde
     heartbeatMs: e.SMRITI_SESSION_HEARTBEAT_MS,
     maxRunningSessions: e.SMRITI_MAX_RUNNING_SESSIONS,
     runsBackgroundSessions: e.SMRITI_BACKGROUND_SESSIONS !== "0",
+    sessionProcess: e.SMRITI_SESSION_PROCESS !== "0",
     rateLimit: e.SMRITI_RATE_LIMIT,
     streamsPerToken: e.SMRITI_STREAMS_PER_TOKEN,
     headersTimeoutMs: e.SMRITI_HEADERS_TIMEOUT_MS,

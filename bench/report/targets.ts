@@ -6,7 +6,8 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** The control beside the sessions ratio: what the same CPU costs a recall when it does nothing with the service. */
 const spinNote = (c: RecallCost) =>
-  `a process spinning the turns' ${c.turnCores} cores${c.spinCores === undefined ? "" : ` (measured ${c.spinCores})`}: x${c.spinP50Ratio}` + (c.elsewhereP50Ratio ? `; the turns on a second server process on the same vault: x${c.elsewhereP50Ratio}` : "");
+  `a process spinning the turns' ${c.turnCores} cores (measured ${c.spinCores}): x${c.spinP50Ratio}` +
+  (c.inServingProcess ? `; the turns in the serving process (SMRITI_SESSION_PROCESS=0): x${c.inServingProcess.p50Ratio}` : "");
 
 export function checkTargets(at: SizeResults): TargetCheck[] {
   const hybrid = at.recall.find((r) => r.mode === "hybrid");

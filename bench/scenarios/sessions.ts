@@ -1,5 +1,6 @@
 // Chat sessions over HTTP with the extractive provider: time to the first token and to the turn's end, how many
-// events/s one SSE stream delivers, and what turns running back to back cost a recall client in another process.
+// events/s one SSE stream delivers, and what turns running back to back cost a recall client in another process; all
+// against `smriti serve` processes, as they run.
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -20,23 +21,30 @@ export interface SessionsResult {
 }
 
 /**
- * Recall latency from another process, idle and while turns run back to back; and, as a control, while a process that
- * does nothing but spin keeps as many cores busy as the turns did (their client and the server's share, both measured).
+ * Recall latency from another process, idle and while turns run back to back on the same `smriti serve`; as a control,
+ * while a process that does nothing but spin keeps as many cores busy as the turns did (their client and the server's
+ * share, both measured); and the same turns on a `smriti serve` without its session process (SMRITI_SESSION_PROCESS=0).
  */
 export interface RecallCost {
   idle: LatencySummary;
   duringTurns: LatencySummary;
   turns: number;
   p50Ratio: number;
-  /** CPU the turns kept busy, in cores: the turn client's and what the server used beyond serving the recalls. */
+  /** CPU the turns kept busy, in cores: the turn client's and what the server's processes used beyond the recalls. */
   turnCores: number;
-  /** What the spinner used, measured (its target is turnCores; absent in results written before it was). */
-  spinCores?: number;
+  /** What the spinner used, measured (its target is turnCores). */
+  spinCores: number;
   duringSpin: LatencySummary;
   spinP50Ratio: number;
-  /** The same turns sent to a second `smriti serve` process on the same vault instead (absent when none ran). */
-  duringTurnsElsewhere?: LatencySummary;
-  elsewhereP50Ratio?: number;
+  /** The turns run in the serving process itself (no session process), recall measured against its own idle phases. */
+  inServingProcess?: { idle: LatencySummary; duringTurns: LatencySummary; p50Ratio: number };
+}
+
+/** A `smriti serve` under measure: its address, a token, and the CPU its processes (the session process too) used so far. */
+export interface ServedBench {
+  url: string;
+  token: string;
+  cpuMs(): number;
 }
 
 /** Turns per session before a new one: the extractive provider reads its history every step. */
@@ -44,9 +52,12 @@ const TURNS_PER_SESSION = 10;
 const SSE_EVENTS = 20_000;
 /** Recalls before the first measured one, and busy phases (each between two idle ones) for the recall cost. */
 const RECALL_WARMUP = 500;
-const BUSY_PHASES = 3;
+const BUSY_PHASES = 4;
 
-const headers = (srv: BenchServer) => ({ authorization: `Bearer ${srv.token}`, "content-type": "application/json" });
+/** Where a scenario sends its requests, and the token. */
+type Target = Pick<BenchServer, "url" | "token">;
+
+const headers = (srv: Target) => ({ authorization: `Bearer ${srv.token}`, "content-type": "application/json" });
 
 /** Runs turns back to back in the turn client (its own process, like a chat application) and returns their timings. */
 async function turns(client: ChildProcess, messages: readonly string[]): Promise<TurnClientReport> {
@@ -59,7 +70,7 @@ async function turns(client: ChildProcess, messages: readonly string[]): Promise
 const turnTimes = (turns: TurnClientReport["turns"]) => ({ firstToken: summarize(turns.map((t) => t.first)), turn: summarize(turns.map((t) => t.end)) });
 
 /** Time to the first token and to the end of turns run back to back from a client process, after five unmeasured. */
-export async function timeTurns(srv: BenchServer, messages: readonly string[]): Promise<{ firstToken: LatencySummary; turn: LatencySummary }> {
+export async function timeTurns(srv: Target, messages: readonly string[]): Promise<{ firstToken: LatencySummary; turn: LatencySummary }> {
   const client = forkClient("./turn-client.ts", { url: srv.url, token: srv.token });
   try {
     await nextMessage(client, isType("ready"));
@@ -71,30 +82,30 @@ export async function timeTurns(srv: BenchServer, messages: readonly string[]): 
   }
 }
 
-/** CPU this process (the server) used while `work` ran, and the wall time, in ms. */
-async function timed<T>(work: () => Promise<T>): Promise<{ value: T; cpuMs: number; wallMs: number }> {
-  const cpu = process.cpuUsage();
-  const t0 = performance.now();
+/** The CPU `srv`'s processes used while `work` ran, and the wall time, in ms. */
+async function timed<T>(srv: ServedBench, work: () => Promise<T>): Promise<{ value: T; cpuMs: number; wallMs: number }> {
+  const [cpu, t0] = [srv.cpuMs(), performance.now()];
   const value = await work();
-  const { user, system } = process.cpuUsage(cpu);
-  return { value, cpuMs: (user + system) / 1000, wallMs: performance.now() - t0 };
+  return { value, cpuMs: srv.cpuMs() - cpu, wallMs: performance.now() - t0 };
 }
 
 /**
- * `elsewhereUrl`: a second server process on the same vault (the same tokens): its turns are measured against recall on
- * this one as well, the deployment that keeps sessions off the recall path.
+ * `served`: `smriti serve` as it runs by default (its session process takes the turns); `alone`: the same on the same
+ * vault with SMRITI_SESSION_PROCESS=0, so the turns run in the process that answers the recalls.
  */
-export async function benchSessions(srv: BenchServer, rt: FullRuntime, messages: readonly string[], recallQueries: string[], opts: { turns: number; busyTurns: number; idleQueries: number }, elsewhereUrl?: string): Promise<SessionsResult> {
-  const turner = forkClient("./turn-client.ts", { url: srv.url, token: srv.token });
-  const elsewhere = elsewhereUrl ? forkClient("./turn-client.ts", { url: elsewhereUrl, token: srv.token }) : null;
-  const recaller = forkClient("./recall-client.ts", { url: srv.url, token: srv.token, queries: recallQueries, mode: "hybrid" });
+export async function benchSessions(served: ServedBench, alone: ServedBench | null, rt: FullRuntime, messages: readonly string[], recallQueries: string[], opts: { turns: number; busyTurns: number; idleQueries: number }): Promise<SessionsResult> {
+  const clientsOf = (srv: ServedBench) => ({
+    srv,
+    turner: forkClient("./turn-client.ts", { url: srv.url, token: srv.token }),
+    recaller: forkClient("./recall-client.ts", { url: srv.url, token: srv.token, queries: recallQueries, mode: "hybrid" }),
+  });
+  const sides = [clientsOf(served), ...(alone ? [clientsOf(alone)] : [])];
   try {
-    await Promise.all([turner, recaller, ...(elsewhere ? [elsewhere] : [])].map((c) => nextMessage(c, isType("ready"))));
-    await turns(turner, messages.slice(0, 5)); // warm-up
-    if (elsewhere) await turns(elsewhere, messages.slice(0, 5));
-    const timedTurns = (await turns(turner, messages.slice(5, 5 + opts.turns))).turns;
-    const sse = await oneStream(srv, rt);
-    const recallCost = await measureRecallCost(recaller, turner, elsewhere, messages.slice(5 + opts.turns), opts);
+    await Promise.all(sides.flatMap((c) => [c.turner, c.recaller]).map((c) => nextMessage(c, isType("ready"))));
+    for (const side of sides) await turns(side.turner, messages.slice(0, 5)); // warm-up
+    const timedTurns = (await turns(sides[0]!.turner, messages.slice(5, 5 + opts.turns))).turns;
+    const sse = await oneStream(served, rt);
+    const recallCost = await measureRecallCost(sides, messages.slice(5 + opts.turns), opts);
     return {
       ...turnTimes(timedTurns),
       eventsPerTurn: round(timedTurns.reduce((n, t) => n + t.events, 0) / timedTurns.length, 1),
@@ -102,88 +113,110 @@ export async function benchSessions(srv: BenchServer, rt: FullRuntime, messages:
       recallCost,
     };
   } finally {
-    turner.kill();
-    elsewhere?.kill();
-    recaller.kill();
+    for (const side of sides) for (const c of [side.turner, side.recaller]) c.kill();
   }
 }
 
-// Recall from another process: idle, while turns run back to back on the server, idle, while a spinning process keeps
-// as many cores busy as those turns did, (idle, while the same turns run on the second server,) and so on, every phase
-// beside an idle one (the client keeps warming up, JIT and connections, long after its first requests).
-async function measureRecallCost(recaller: ChildProcess, turner: ChildProcess, elsewhere: ChildProcess | null, messages: readonly string[], opts: { busyTurns: number; idleQueries: number }): Promise<RecallCost> {
-  const recalls = async (count: number) => {
-    recaller.send({ type: "run", count });
-    return (await nextMessage<RecallClientSamples>(recaller, isType("samples"))).latencies;
+interface Side {
+  srv: ServedBench;
+  turner: ChildProcess;
+  recaller: ChildProcess;
+}
+
+/** One server's recall samples: idle ones, and ones taken while its turns ran. */
+interface Samples {
+  idle: number[];
+  during: number[];
+}
+
+// Recall from another process, on each server in turn (which goes first alternates): idle, while turns run back to back
+// on that server, idle; on the first server then beside a spinning process as well, and idle again. Every busy phase
+// sits between two idle ones of its own server (the client keeps warming up, JIT and connections, long after its first
+// requests, and a phase order kept fixed measured one side lower by about 0.1 on this machine).
+async function measureRecallCost(sides: Side[], messages: readonly string[], opts: { busyTurns: number; idleQueries: number }): Promise<RecallCost> {
+  const recalls = async (side: Side, count: number) => {
+    side.recaller.send({ type: "run", count });
+    return (await nextMessage<RecallClientSamples>(side.recaller, isType("samples"))).latencies;
   };
   /** Recalls in a loop while `work` runs. */
-  const recallsDuring = async (work: () => Promise<unknown>) => {
-    const samples = nextMessage<RecallClientSamples>(recaller, isType("samples"));
-    recaller.send({ type: "loop" });
+  const recallsDuring = async (side: Side, work: () => Promise<unknown>) => {
+    const samples = nextMessage<RecallClientSamples>(side.recaller, isType("samples"));
+    side.recaller.send({ type: "loop" });
     await work();
-    recaller.send({ type: "stop" });
+    side.recaller.send({ type: "stop" });
     return (await samples).latencies;
   };
-  await recalls(RECALL_WARMUP);
-  const idle: number[] = [];
-  const during: number[] = [];
+  for (const side of sides) await recalls(side, RECALL_WARMUP);
+  const samples: Samples[] = sides.map(() => ({ idle: [], during: [] }));
   const spinning: number[] = [];
-  const duringElsewhere: number[] = [];
   let busy = 0;
-  let idleCpuMs = 0;
+  let idleCpu = { cpuMs: 0, n: 0 };
   const turnCpu = { cpuMs: 0, wallMs: 0 };
   const spinCpu = { cpuMs: 0, wallMs: 0 };
   const turnCores = () => turnCpu.cpuMs / turnCpu.wallMs;
-  const idlePhase = async () => {
-    const { value, cpuMs } = await timed(() => recalls(opts.idleQueries));
-    idle.push(...value);
-    idleCpuMs += cpuMs;
+  let lastBusyMs = 0;
+  let next = 0;
+  const batch = () => messages.slice(next, (next += opts.busyTurns));
+  const idlePhase = async (i: number) => {
+    const { value, cpuMs } = await timed(sides[i]!.srv, () => recalls(sides[i]!, opts.idleQueries));
+    samples[i]!.idle.push(...value);
+    if (i === 0) idleCpu = { cpuMs: idleCpu.cpuMs + cpuMs, n: idleCpu.n + value.length };
   };
-  for (let phase = 0; phase < BUSY_PHASES; phase++) {
-    await idlePhase();
-    const batch = messages.slice(phase * opts.busyTurns, (phase + 1) * opts.busyTurns);
+  const busyPhase = async (i: number) => {
+    const side = sides[i]!;
     let report: TurnClientReport | undefined;
-    const { value, cpuMs, wallMs } = await timed(() => recallsDuring(async () => (report = await turns(turner, batch))));
-    during.push(...value);
+    const { value, cpuMs, wallMs } = await timed(side.srv, () => recallsDuring(side, async () => (report = await turns(side.turner, batch()))));
+    samples[i]!.during.push(...value);
+    if (i !== 0) return;
+    lastBusyMs = wallMs;
     busy += report!.turns.length;
     // The server's CPU beyond what serving those recalls costs alone (measured idle), and the turn client's.
-    turnCpu.cpuMs += cpuMs - value.length * (idleCpuMs / idle.length) + report!.cpuMs;
+    turnCpu.cpuMs += cpuMs - value.length * (idleCpu.cpuMs / idleCpu.n) + report!.cpuMs;
     turnCpu.wallMs += wallMs;
-    await idlePhase();
+  };
+  const spinPhase = async () => {
     const spinner = forkClient("./spinner.ts", { cores: turnCores() } satisfies SpinnerInit);
     const gone = once(spinner, "exit");
     try {
       await nextMessage(spinner, isType("ready"));
       const [cpu0, t0] = [cpuMsOf(spinner.pid!), performance.now()];
-      spinning.push(...(await recallsDuring(() => sleep(wallMs))));
+      spinning.push(...(await recallsDuring(sides[0]!, () => sleep(lastBusyMs))));
       spinCpu.cpuMs += cpuMsOf(spinner.pid!) - cpu0;
       spinCpu.wallMs += performance.now() - t0;
     } finally {
       spinner.kill();
       await gone;
     }
-    if (elsewhere) {
-      await idlePhase();
-      duringElsewhere.push(...(await recallsDuring(() => turns(elsewhere, batch))));
+  };
+  for (let phase = 0; phase < BUSY_PHASES; phase++) {
+    const order = phase % 2 === 0 ? sides.map((_, i) => i) : sides.map((_, i) => i).reverse();
+    for (const i of order) {
+      await idlePhase(i);
+      await busyPhase(i);
+      await idlePhase(i);
+      if (i !== 0) continue;
+      await spinPhase();
+      await idlePhase(i);
     }
   }
-  await idlePhase();
-  const [idleSummary, duringSummary, spinSummary] = [idle, during, spinning].map(summarize) as [LatencySummary, LatencySummary, LatencySummary];
+  const ratio = (during: LatencySummary, idle: LatencySummary) => round(during.p50 / idle.p50, 3);
+  const [idle, duringTurns, duringSpin] = [samples[0]!.idle, samples[0]!.during, spinning].map(summarize) as [LatencySummary, LatencySummary, LatencySummary];
+  const other = samples[1] && { idle: summarize(samples[1].idle), duringTurns: summarize(samples[1].during) };
   return {
-    idle: idleSummary,
-    duringTurns: duringSummary,
+    idle,
+    duringTurns,
     turns: busy,
-    p50Ratio: round(duringSummary.p50 / idleSummary.p50, 3),
+    p50Ratio: ratio(duringTurns, idle),
     turnCores: round(turnCores(), 2),
     spinCores: round(spinCpu.cpuMs / spinCpu.wallMs, 2),
-    duringSpin: spinSummary,
-    spinP50Ratio: round(spinSummary.p50 / idleSummary.p50, 3),
-    ...(elsewhere ? ((x) => ({ duringTurnsElsewhere: x, elsewhereP50Ratio: round(x.p50 / idleSummary.p50, 3) }))(summarize(duringElsewhere)) : {}),
+    duringSpin,
+    spinP50Ratio: ratio(duringSpin, idle),
+    ...(other ? { inServingProcess: { ...other, p50Ratio: ratio(other.duringTurns, other.idle) } } : {}),
   };
 }
 
 /** One stream carrying SSE_EVENTS logged events, read to its end by a client. */
-async function oneStream(srv: BenchServer, rt: FullRuntime): Promise<SessionsResult["sse"]> {
+async function oneStream(srv: Target, rt: FullRuntime): Promise<SessionsResult["sse"]> {
   const created = await fetch(`${srv.url}/chat/sessions`, { method: "POST", headers: headers(srv), body: "{}" });
   const { session_id, workspace_id } = (await created.json()) as { session_id: string; workspace_id: string };
   for (let i = 0; i < SSE_EVENTS; i += 1_000)

@@ -4,12 +4,13 @@
 // only starts them, replaces one that dies, and stops them all on SIGINT or SIGTERM.
 import cluster, { type Worker } from "node:cluster";
 import type { Config } from "../config.ts";
-import type { AppendNotices } from "../ports/event-log.ts";
+import { isAppended } from "./append-notices.ts";
 import { issueFirstToken } from "./first-token.ts";
 import { withRuntime } from "./shared.ts";
 
 const INDEX_ENV = "SMRITI_WORKER_INDEX";
-const APPENDED = "smriti:appended";
+/** How often a replica that does not tune (a group's other workers, the session process) reads the tuned parameters. */
+export const FOLLOW_TUNING_MS = 60_000;
 /** A worker that died is replaced after 1 s, doubling with each death in a row up to 60 s (a crash loop does not spin). */
 const RESTART_MS = 1_000;
 const RESTART_MAX_MS = 60_000;
@@ -22,40 +23,6 @@ const STOP_GRACE_MS = 15_000;
 export function workerIndex(): number | null {
   const raw = cluster.isWorker ? process.env[INDEX_ENV] : undefined;
   return raw === undefined ? null : Number(raw);
-}
-
-interface Appended {
-  type: typeof APPENDED;
-  /** [workspace id, stream] of each stream appended to. */
-  streams: [string, string][];
-}
-
-const isAppended = (m: unknown): m is Appended => (m as Appended | null)?.type === APPENDED;
-
-/**
- * A worker's side of the event-log notices: its appends go to the primary (once per stream and turn of the loop, however
- * many events), which passes them to the other workers; theirs come back the same way.
- */
-export function workerNotices(): AppendNotices {
-  const pending = new Map<string, [string, string]>();
-  let soon: NodeJS.Immediate | null = null;
-  const flush = () => {
-    soon = null;
-    const message: Appended = { type: APPENDED, streams: [...pending.values()] };
-    pending.clear();
-    if (process.connected) process.send?.(message);
-  };
-  return {
-    publish(workspaceId, stream) {
-      pending.set(`${workspaceId}\u0000${stream}`, [workspaceId, stream]);
-      soon ??= setImmediate(flush);
-    },
-    listen(heard) {
-      process.on("message", (m) => {
-        if (isAppended(m)) for (const [workspaceId, stream] of m.streams) heard(workspaceId, stream);
-      });
-    },
-  };
 }
 
 export async function serveWorkers(config: Config, log: (msg: string) => void): Promise<void> {

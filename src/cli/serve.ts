@@ -1,17 +1,21 @@
-// `smriti serve`: the HTTP API (with MCP at /mcp) on the embedded store; prints a first token on first start. With
-// --workers N it runs N such processes on the one port (serve-workers.ts).
+// `smriti serve`: the HTTP API (with MCP at /mcp) on the embedded store; prints a first token on first start. Serving
+// alone it hands the session routes to a session process of its own (session-process.ts); with --workers N it runs N
+// such processes on the one port (serve-workers.ts).
 import cluster from "node:cluster";
 import type { Command } from "commander";
 import { describeStore, type Config } from "../config.ts";
+import type { AppendNotices } from "../ports/event-log.ts";
 import { TokenLimiter } from "../services/token-limits.ts";
+import { sessionProcessNotices, workerNotices } from "./append-notices.ts";
 import { issueFirstToken } from "./first-token.ts";
-import { serveWorkers, workerIndex, workerNotices } from "./serve-workers.ts";
+import { FOLLOW_TUNING_MS, serveWorkers, workerIndex } from "./serve-workers.ts";
+import { isSessionProcess, sessionProcess, takeConnections, type SessionProcess } from "./session-process.ts";
 import { addDataOption, configFrom, type DataOptions } from "./shared.ts";
 
-/** How often a group's other workers read the parameters worker 1's tuner recorded. */
-const FOLLOW_TUNING_MS = 60_000;
-
 type ServeOptions = DataOptions & { port?: number; host?: string; workers?: number };
+
+/** Serving alone (maybe with a session process), as a group's worker, or as the session process of another. */
+type Role = { kind: "alone" } | { kind: "worker"; index: number } | { kind: "sessions" };
 
 export function registerServe(program: Command): void {
   addDataOption(program.command("serve"))
@@ -22,28 +26,34 @@ export function registerServe(program: Command): void {
     .action(async (opts: ServeOptions) => {
       const config = configFrom(opts);
       const index = workerIndex();
-      const log = (msg: string) => process.stderr.write(`[smriti${index === null ? "" : ` w${index + 1}`}] ${msg}\n`);
-      if (index !== null) return serveProcess(config, log, index);
+      const role: Role = index !== null ? { kind: "worker", index } : isSessionProcess() ? { kind: "sessions" } : { kind: "alone" };
+      const tag = role.kind === "worker" ? ` w${role.index + 1}` : role.kind === "sessions" ? " sessions" : "";
+      const log = (msg: string) => process.stderr.write(`[smriti${tag}] ${msg}\n`);
+      if (role.kind !== "alone") return serveProcess(config, log, role);
       log(`data: ${describeStore(config)}`);
       if (config.workers > 1 && cluster.isPrimary) return serveWorkers(config, log);
-      await serveProcess(config, log, null);
+      await serveProcess(config, log, role);
     });
 }
 
-/** One serving process: alone (`worker` null), or worker `worker` of a group, whose first (0) runs the store's once-only jobs. */
-async function serveProcess(config: Config, log: (msg: string) => void, worker: number | null): Promise<void> {
-  const [{ createRuntime }, { createHttpApp }, { mountConsole }, { listen }, { mountMcpHttp }] = await Promise.all([
+/** One serving process. A group's first worker and a lone process run the store's once-only jobs. */
+async function serveProcess(config: Config, log: (msg: string) => void, role: Role): Promise<void> {
+  const [{ createRuntime }, { createHttpApp }, { mountConsole }, { acceptingServer, listen }, { mountMcpHttp }] = await Promise.all([
     import("../main.ts"),
     import("../transports/http/app.ts"),
     import("../transports/http/console.ts"),
     import("../transports/http/serve.ts"),
     import("../transports/mcp/http.ts"),
   ]);
-  const lead = worker === null || worker === 0;
-  const appendNotices = worker === null ? undefined : workerNotices();
-  const runtime = await createRuntime(config, { background: true, autoTune: lead, followTuningMs: lead ? undefined : FOLLOW_TUNING_MS, lead, supervise: config.runsBackgroundSessions, log, appendNotices });
-  if (!config.runsBackgroundSessions) log("background sessions: queued here, run by another process on this store (SMRITI_BACKGROUND_SESSIONS=0)");
-  if (worker === null) await issueFirstToken(runtime);
+  const lead = role.kind === "alone" || (role.kind === "worker" && role.index === 0);
+  const sessions: SessionProcess | null = role.kind === "alone" && config.sessionProcess ? sessionProcess(log) : null;
+  const appendNotices: AppendNotices | undefined = role.kind === "alone" ? sessions?.notices : role.kind === "worker" ? workerNotices() : sessionProcessNotices();
+  // Background runs go where the turns go: to the session process when there is one.
+  const supervise = config.runsBackgroundSessions && sessions === null;
+  const runtime = await createRuntime(config, { background: true, autoTune: lead, followTuningMs: lead ? undefined : FOLLOW_TUNING_MS, lead, supervise, log, appendNotices });
+  if (!config.runsBackgroundSessions && role.kind !== "sessions") log("background sessions: queued here, run by another process on this store (SMRITI_BACKGROUND_SESSIONS=0)");
+  if (role.kind === "alone") await issueFirstToken(runtime);
+  sessions?.start(); // once the store is migrated
   const warmStart = performance.now();
   for (const ws of await runtime.store.listWorkspaces()) await runtime.search.warm(ws.id, runtime.embedder ?? undefined);
   log(`indexes loaded in ${Math.round(performance.now() - warmStart)} ms`);
@@ -56,17 +66,25 @@ async function serveProcess(config: Config, log: (msg: string) => void, worker: 
     },
     limiter,
   );
-  const server = await listen(app, config.host, config.port, { headersTimeoutMs: config.headersTimeoutMs });
+  await sessions?.started;
+  const opts = { headersTimeoutMs: config.headersTimeoutMs, divert: sessions?.divert };
+  const server = role.kind === "sessions" ? acceptingServer(app, config.host, opts) : await listen(app, config.host, config.port, opts);
+  if ("accept" in server) takeConnections(server.accept);
   const embedder = `embedder: ${runtime.embedder?.id ?? "none, lexical only"}`;
   // A group's address is announced once, by its primary, when every worker listens.
-  log(worker === null ? `listening on ${server.url} (${embedder}); console: ${server.url}/console` : `answering (${embedder})`);
+  if (role.kind === "alone" && "url" in server) log(`listening on ${server.url} (${embedder}); console: ${server.url}/console`);
+  else log(`answering (${embedder})`);
   let stopping: Promise<void> | null = null;
   const shutdown = () =>
     (stopping ??= (async () => {
-      await server.close();
+      // Together: the listening socket waits for the connections handed to the session process too.
+      await Promise.all([server.close(), sessions?.close()]);
       await runtime.close();
       process.exit(0);
     })());
   process.once("SIGINT", () => void shutdown());
   process.once("SIGTERM", () => void shutdown());
+  // A session process outlives no serving process: when the channel closes without a stop signal first (kill -9 of the
+  // parent) it goes at once, as its parent did, and its leases go stale for another process to end its turns.
+  if (role.kind === "sessions") process.once("disconnect", () => stopping ?? process.exit(1));
 }

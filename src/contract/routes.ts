@@ -14,6 +14,7 @@ export const routes = { ...operations, ...streamRoutes, ...sessionRoutes, ...bac
 export type Routes = typeof routes;
 /** The rows the session runtime answers (src/sessions builds them); the services answer the rest. */
 export type SessionRouteId = keyof typeof sessionRoutes | keyof typeof backgroundRoutes;
+export const sessionRouteIds: ReadonlySet<RouteId> = new Set(Object.keys({ ...sessionRoutes, ...backgroundRoutes }) as SessionRouteId[]);
 export type RouteId = keyof Routes;
 /** Rows answered with one JSON body: the Memory API operations and the inspection routes. */
 export type JsonRouteId = { [K in RouteId]: Routes[K] extends Operation ? K : never }[RouteId];

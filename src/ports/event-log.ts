@@ -25,6 +25,11 @@ export interface AppendNotices {
   publish(workspaceId: string, stream: string): void;
   /** Calls `heard` for each append another process published. */
   listen(heard: (workspaceId: string, stream: string) => void): void;
+  /**
+   * This process follows the stream until the returned function runs. Notices that send an append only where it is
+   * followed take this; without it every append is told.
+   */
+  follow?(workspaceId: string, stream: string): () => void;
 }
 
 export interface EventLog {

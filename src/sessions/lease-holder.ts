@@ -1,6 +1,7 @@
 // Who holds a session's lease: this process, named host:pid:nonce, and whether another name of this host is a process
 // that is gone (its leases are taken at once rather than after three missed heartbeats).
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 
 /**
@@ -15,8 +16,20 @@ export function deadOnThisHost(owner: string): boolean {
   if (host !== hostname() || !pid) return false;
   try {
     process.kill(Number(pid), 0);
-    return false;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "ESRCH";
+  }
+  return exitedUnreaped(pid);
+}
+
+/**
+ * A process that exited and waits to be reaped (Linux): a session process whose serving process was killed is handed to
+ * init, and an init that does not reap (a container's own pid 1) leaves it there, still answering signals.
+ */
+function exitedUnreaped(pid: string): boolean {
+  try {
+    return /^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false; // no /proc: not Linux
   }
 }

@@ -44,12 +44,25 @@ export async function runJson<T = Record<string, unknown>>(args: readonly string
   return JSON.parse(res.stdout) as T;
 }
 
+/** Whether the process is still running (a zombie waiting to be reaped is not). */
+export function processAlive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
 export interface RunningServe {
   url: string;
   child: ChildProcess;
   /** What the server wrote to stderr (its log) so far. */
   log(): string;
+  /** The session process it started (null with SMRITI_SESSION_PROCESS=0, or when it did not start). */
+  sessionPid: number | null;
   stop(): Promise<void>;
+  /** kill -9 of the serving process; resolves once it and its session process (which follows it at once) are gone. */
+  kill(): Promise<void>;
 }
 
 /** `smriti serve --port 0`; resolves once it logs "listening on http://127.0.0.1:PORT". */
@@ -76,7 +89,14 @@ export function startServe(dataDir: string, env: NodeJS.ProcessEnv = cliEnv(), a
           child.once("exit", () => done());
           child.kill("SIGTERM");
         });
-      resolve({ url: m[1], child, log: () => stderr, stop });
+      const sessionPid = Number(/session routes: answered by process (\d+)/.exec(stderr)?.[1]) || null;
+      const kill = async () => {
+        const exited = new Promise((done) => child.once("exit", done));
+        child.kill("SIGKILL");
+        await exited;
+        while (sessionPid !== null && processAlive(sessionPid)) await new Promise((r) => setTimeout(r, 20));
+      };
+      resolve({ url: m[1], child, log: () => stderr, sessionPid, stop, kill });
     });
     child.on("exit", (code) => fail(new Error(`server exited ${code} before listening:\n${stderr}`)));
     child.on("error", fail);

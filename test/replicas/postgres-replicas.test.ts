@@ -170,14 +170,15 @@ describe("background runs across replicas", { timeout: 120_000 }, () => {
     const sid = await start(a, "sleep 30");
     let d = await until(b, sid, (x) => x.session.status === "running");
     const first = d.session.process_id;
-    expect(first).toContain(`:${a.child.pid}`);
+    // Background runs go to a replica's session process.
+    const runner = (r: Replica) => `:${r.sessionPid}:`;
+    expect(first).toContain(runner(a));
     await new Promise((r) => setTimeout(r, 2_000)); // two heartbeats: the other replicas must not take a live run
     expect((await detail(b, sid)).session).toMatchObject({ status: "running", process_id: first, attempt_count: 1 });
-    a.child.kill("SIGKILL");
-    await new Promise((r) => a.child.once("exit", r));
+    await a.kill();
     d = await until(b, sid, (x) => x.session.process_id !== first && x.session.status === "running");
     expect(d.session).toMatchObject({ status: "running", attempt_count: 2 });
-    expect([`:${b.child.pid}:`, `:${c.child.pid}:`].some((p) => d.session.process_id.includes(p))).toBe(true);
+    expect([runner(b), runner(c)].some((p) => d.session.process_id.includes(p))).toBe(true);
     await new Promise((r) => setTimeout(r, 1_000)); // the replica that lost the claim must not run it as well
     const log = await readEvents(await b.call(`/sessions/${sid}/events/stream?follow=false`));
     expect(log.filter((e) => e.event === "session_state").map((e) => (e.data as { status: string }).status)).toEqual(["queued", "running", "recovering", "running"]);

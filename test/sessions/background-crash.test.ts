@@ -56,8 +56,7 @@ describe("background runs cut by kill -9", () => {
         }
       })();
       await new Promise((r) => setTimeout(r, rand.int(0, 250)));
-      server.child.kill("SIGKILL");
-      await new Promise((r) => server.child.once("exit", r));
+      await server.kill();
       follow.abort();
       await reading;
       server = await startServe(dataDir, env);
@@ -122,8 +121,7 @@ describe("a run whose heartbeat stops", () => {
       let d = await detail();
       while (d.session.status !== "running") d = await ((await new Promise((r) => setTimeout(r, 20))), detail());
       const first = d.session.process_id;
-      runner.child.kill("SIGKILL"); // its heartbeat stops; no restart of it
-      await new Promise((r) => runner.child.once("exit", r));
+      await runner.kill(); // its heartbeat stops; no restart of it
       const until = Date.now() + 10_000;
       while ((d.session.process_id === first || d.session.status !== "running") && Date.now() < until) d = await ((await new Promise((r) => setTimeout(r, 50))), detail());
       expect(d.session).toMatchObject({ status: "running", attempt_count: 2 });

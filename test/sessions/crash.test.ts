@@ -33,8 +33,7 @@ describe("a chat turn cut by kill -9", () => {
         seen.push(e);
         if (e.event === "turn_start_tools") break;
       }
-      server.child.kill("SIGKILL");
-      await new Promise((r) => server.child.once("exit", r));
+      await server.kill();
 
       server = await startServe(dataDir, env);
       try {

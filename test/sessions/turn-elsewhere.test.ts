@@ -54,8 +54,7 @@ describe("a chat turn running in another process", { timeout: 60_000 }, () => {
       expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("turn_in_progress");
       expect(await logLength()).toBe(before); // nothing written
 
-      a.child.kill("SIGKILL");
-      await new Promise((r) => a.child.once("exit", r));
+      await a.kill();
       const ended = (await (await call(b.url, `/chat/sessions/${sid}`)).json()) as Detail;
       expect(ended.session.status).toBe("idle");
       expect(ended.session.last_error).toMatch(/stopped during this turn/);

@@ -1,5 +1,5 @@
 // The event log's streams in SQLite: one row per event, numbered per stream; appends wake this handle's followers.
-import type { AppendNotices, StreamEvent, StreamEventDraft } from "../../ports/event-log.ts";
+import type { AppendNotices, StreamEvent, StreamEventDraft, Wake } from "../../ports/event-log.ts";
 import { toStreamEvent, type StreamEventRow } from "../rows.ts";
 import { StreamFollowers } from "../stream-followers.ts";
 import type { Db } from "./open.ts";
@@ -33,6 +33,16 @@ export class EventLogRepo {
     this.followers.wake(workspaceId, stream, events);
     this.notices?.publish(workspaceId, stream);
     return events;
+  }
+
+  /** Wakes `wake` after each append to the stream, this handle's and (told by the notices) another process's. */
+  subscribe(workspaceId: string, stream: string, wake: Wake): () => void {
+    const unsubscribe = this.followers.subscribe(workspaceId, stream, wake);
+    const unfollow = this.notices?.follow?.(workspaceId, stream);
+    return () => {
+      unsubscribe();
+      unfollow?.();
+    };
   }
 
   read(workspaceId: string, stream: string, afterSeq: number, limit: number): StreamEvent[] {

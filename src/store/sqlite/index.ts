@@ -197,7 +197,7 @@ export class SqliteStore implements Store {
 
   appendStream = async (ws: string, stream: string, drafts: readonly StreamEventDraft[]) => this.streams.append(ws, stream, drafts);
   readStream = async (ws: string, stream: string, afterSeq: number, limit: number) => this.streams.read(ws, stream, afterSeq, limit);
-  subscribeStream = (ws: string, stream: string, wake: Wake) => this.streams.followers.subscribe(ws, stream, wake);
+  subscribeStream = (ws: string, stream: string, wake: Wake) => this.streams.subscribe(ws, stream, wake);
 
   upsertSession = async (row: SessionRow) => this.sessions.upsert(row);
   getSession = async (ws: string, id: string) => this.sessions.get(ws, id);

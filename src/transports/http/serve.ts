@@ -1,8 +1,9 @@
 // Starts the HTTP listener for an app and closes it cleanly.
-import { serve } from "@hono/node-server";
-import { STATUS_CODES } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { createAdaptorServer } from "@hono/node-server";
+import { STATUS_CODES, type Server as HttpServer } from "node:http";
+import type { AddressInfo, Server, Socket } from "node:net";
 import { AppError, errorBody, type ErrorCode } from "../../contract/errors.ts";
+import { acceptConnection, frontDoor, type Divert } from "./front-door.ts";
 
 export interface RunningServer {
   port: number;
@@ -13,27 +14,55 @@ export interface RunningServer {
 /** How long closing waits for requests under way before it cuts every connection. */
 const CLOSE_GRACE_MS = 2_000;
 
-/** `headersTimeoutMs`: how long a connection may take to send its request headers before it is closed (slowloris). */
-export function listen(app: { fetch: (request: Request) => Response | Promise<Response> }, host: string, port: number, opts: { headersTimeoutMs?: number } = {}): Promise<RunningServer> {
+type FetchApp = { fetch: (request: Request) => Response | Promise<Response> };
+
+export interface ServeOptions {
+  /** How long a connection may take to send its request headers before it is closed (slowloris). */
+  headersTimeoutMs?: number;
+  /** Connections to pass to another process, decided from their first request line (front-door.ts). */
+  divert?: Divert | undefined;
+}
+
+export function listen(app: FetchApp, host: string, port: number, opts: ServeOptions = {}): Promise<RunningServer> {
+  const http = httpServer(app, host, opts);
+  const door: Server = opts.divert ? frontDoor(http, opts.divert) : http;
+  return new Promise((resolveListen, reject) => {
+    door.once("error", reject);
+    door.listen(port, host, () => {
+      // The parser gets its connections from the front door: its timeout checks start as they would on listening.
+      if (door !== http) http.emit("listening");
+      const info = door.address() as AddressInfo;
+      resolveListen({ port: info.port, url: `http://${host.includes(":") ? `[${host}]` : host}:${info.port}`, close: () => closeServer(door, http) });
+    });
+  });
+}
+
+/** The app served on connections another process's front door passed on (`accept`); it listens on nothing itself. */
+export function acceptingServer(app: FetchApp, host: string, opts: ServeOptions = {}): { accept(socket: Socket, head: Buffer): void; close(): Promise<void> } {
+  const http = httpServer(app, host, opts);
+  http.emit("listening"); // starts the parser's timeout checks, as listening would
+  return { accept: (socket, head) => acceptConnection(http, socket, head), close: () => closeServer(null, http) };
+}
+
+/** The app's HTTP server, not yet listening: Node's timeouts, and the error envelope for what its parser refuses. */
+function httpServer(app: FetchApp, host: string, opts: ServeOptions): HttpServer {
   const headersTimeout = opts.headersTimeoutMs ?? 60_000;
   // Node checks the timeouts on this interval: a slow client is closed within the timeout plus one interval.
   const serverOptions = { headersTimeout, requestTimeout: Math.max(60_000, headersTimeout), connectionsCheckingInterval: Math.min(1_000, headersTimeout) };
-  return new Promise((resolveListen, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: host, port, serverOptions }, (info: AddressInfo) => {
-      resolveListen({
-        port: info.port,
-        url: `http://${host.includes(":") ? `[${host}]` : host}:${info.port}`,
-        close: () =>
-          new Promise((done) => {
-            server.close(() => done());
-            // Requests under way get a moment to finish; event streams never would, so they are cut (clients resume
-            // with Last-Event-ID, here after a restart or on another replica).
-            setTimeout(() => (server as { closeAllConnections?: () => void }).closeAllConnections?.(), CLOSE_GRACE_MS).unref();
-          }),
-      });
-    });
-    server.once("error", reject);
-    server.on("clientError", answerClientError);
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: host, serverOptions }) as HttpServer;
+  server.on("clientError", answerClientError);
+  return server;
+}
+
+/** Stops taking connections; requests under way get a moment to finish, then every connection is cut. */
+function closeServer(door: Server | null, http: HttpServer): Promise<void> {
+  return new Promise((done) => {
+    if (door && door !== http) {
+      door.close(() => done());
+      http.close();
+    } else http.close(() => done()); // one that never listened calls back ("not running") once its connections are gone
+    // Event streams never finish, so they are cut (clients resume with Last-Event-ID, here after a restart or elsewhere).
+    setTimeout(() => http.closeAllConnections(), CLOSE_GRACE_MS).unref();
   });
 }
 

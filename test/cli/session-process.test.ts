@@ -1,0 +1,145 @@
+// `smriti serve`'s session process: the serving process hands it each connection whose first request is a session
+// route, the bytes already read travelling with the socket. Its runs are its own, a stream followed through the serving
+// process sees its appends at once, and while it is down the serving process answers those routes itself.
+import { mkdtempSync, rmSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseSse, type SseEvent } from "../../src/client/sse.ts";
+import { caller, readSse } from "../sessions/support.ts";
+import { cliEnv, processAlive, runJson, startServe, type RunningServe } from "./cli-helpers.ts";
+
+const root = mkdtempSync(join(tmpdir(), "smriti-session-process-"));
+const servers: RunningServe[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  rmSync(root, { recursive: true, force: true });
+});
+
+async function serve(name: string, extra: Record<string, string> = {}) {
+  const data = join(root, name);
+  const env = cliEnv({ SMRITI_SESSION_HEARTBEAT_MS: "200", ...extra });
+  const { token } = await runJson<{ token: string }>(["token", "create", "--json", "--data", data], { env });
+  const server = await startServe(data, env);
+  servers.push(server);
+  return { server, token, call: caller(token) };
+}
+
+/** A POST written to a fresh socket in pieces, 30 ms apart: the request line split, the body after the headers. */
+async function postInPieces(url: string, token: string, path: string, body: object): Promise<string> {
+  const payload = JSON.stringify(body);
+  const head = `POST ${path} HTTP/1.1\r\nhost: smriti\r\nauthorization: Bearer ${token}\r\ncontent-type: application/json\r\n`;
+  const pieces = [head.slice(0, 3), head.slice(3), `content-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n`, payload.slice(0, 7), payload.slice(7)];
+  const socket = connect(Number(new URL(url).port), "127.0.0.1");
+  await new Promise((r) => socket.once("connect", r));
+  let answer = "";
+  socket.setEncoding("utf8").on("data", (d: string) => (answer += d));
+  const ended = new Promise((r) => socket.once("close", r));
+  for (const piece of pieces) {
+    socket.write(piece);
+    await sleep(30);
+  }
+  await ended;
+  return answer;
+}
+
+/** The process ids that ran a background session, from its session_state events. */
+async function runBy(call: ReturnType<typeof caller>, url: string, task: string): Promise<string[]> {
+  const created = await call(url, "/sessions", { task, approval_mode: "never" });
+  const sid = ((await created.json()) as { session: { session_id: string } }).session.session_id;
+  for (const until = Date.now() + 20_000; Date.now() < until; await sleep(50)) {
+    const events = await readSse(await call(url, `/sessions/${sid}/events/stream?follow=false`));
+    const states = events.filter((e) => e.event === "session_state").map((e) => e.data as { status: string; process_id?: string | null });
+    if (states.at(-1)?.status === "completed") return states.filter((s) => s.status === "running").map((s) => s.process_id ?? "");
+  }
+  throw new Error(`background session ${sid} did not complete`);
+}
+
+const pidIn = (pid: number | null) => `:${pid}:`;
+
+describe("smriti serve's session process", { timeout: 90_000 }, () => {
+  it("runs the session routes: background runs are its own, and a turn sent in pieces streams back whole", async () => {
+    const { server, token, call } = await serve("pieces");
+    expect(server.sessionPid).not.toBeNull();
+    expect(server.sessionPid).not.toBe(server.child.pid);
+    const runners = await runBy(call, server.url, "What do we know about the billing service?");
+    expect(runners.length).toBeGreaterThan(0);
+    expect(runners.every((p) => p.includes(pidIn(server.sessionPid)))).toBe(true);
+
+    const sid = ((await (await call(server.url, "/chat/sessions", {})).json()) as { session_id: string }).session_id;
+    const answer = await postInPieces(server.url, token, `/chat/sessions/${sid}/messages`, { message: "what did we decide?" });
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    const events = [...answer.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
+    expect(events.slice(0, 2)).toEqual(["session", "turn_start"]);
+    expect(events.at(-1)).toBe("completed");
+  });
+
+  it("wakes a stream followed through the serving process at once when the session process appends", async () => {
+    const { server, call, token } = await serve("follow");
+    const sid = ((await (await call(server.url, "/chat/sessions", {})).json()) as { session_id: string }).session_id;
+    // One connection, kept by the serving process: its first request is not a session route.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const get = (path: string) =>
+      new Promise<import("node:http").IncomingMessage>((resolve, reject) => request(`${server.url}${path}`, { agent, headers: { authorization: `Bearer ${token}` } }, resolve).on("error", reject).end());
+    (await get("/healthz")).resume();
+    await sleep(50);
+    const followed = await get(`/sessions/${sid}/events/stream`);
+    const seen: { event: SseEvent; at: number }[] = [];
+    const following = (async () => {
+      for await (const event of parseSse(followed as unknown as ReadableStream<Uint8Array>)) {
+        seen.push({ event, at: performance.now() });
+        if (event.event === "completed") return;
+      }
+    })();
+    const turn = await readSse(await call(server.url, `/chat/sessions/${sid}/messages`, { message: "hello" }));
+    const turnEnded = performance.now();
+    await following;
+    agent.destroy();
+    expect(seen.map((s) => s.event.id)).toEqual(turn.map((e) => e.id));
+    // Told by the session process, not found by the follower's poll a second later.
+    expect(seen.at(-1)!.at - turnEnded).toBeLessThan(700);
+  });
+
+  it("answers the session routes itself while its session process is down, and starts another", async () => {
+    const { server, call } = await serve("restart");
+    const first = server.sessionPid!;
+    process.kill(first, "SIGKILL");
+    for (let i = 0; i < 100 && !server.log().includes("session process exited by SIGKILL"); i++) await sleep(20);
+    expect(server.log()).toContain("session routes served here");
+    const sid = ((await (await call(server.url, "/chat/sessions", {})).json()) as { session_id: string }).session_id;
+    const turn = await readSse(await call(server.url, `/chat/sessions/${sid}/messages`, { message: "hello" }));
+    expect(turn.at(-1)!.event).toBe("completed");
+
+    let next: number | null = null;
+    for (let i = 0; i < 300 && next === null; i++, await sleep(50)) {
+      const pids = [...server.log().matchAll(/session routes: answered by process (\d+)/g)].map((m) => Number(m[1]));
+      next = pids.find((p) => p !== first) ?? null;
+    }
+    expect(next).not.toBeNull();
+    const runners = await runBy(call, server.url, "What do we know about the reports job?");
+    expect(runners.every((p) => p.includes(pidIn(next)))).toBe(true);
+  });
+
+  it("stops with the serving process on SIGTERM, a stream it holds open or not", async () => {
+    const { server, call } = await serve("stop");
+    const sid = ((await (await call(server.url, "/chat/sessions", {})).json()) as { session_id: string }).session_id;
+    const open = await call(server.url, `/sessions/${sid}/events/stream`); // live: it never ends by itself
+    expect(open.status).toBe(200);
+    const stopped = performance.now();
+    await server.stop();
+    expect(performance.now() - stopped).toBeLessThan(10_000);
+    for (let i = 0; i < 100 && processAlive(server.sessionPid!); i++) await sleep(20);
+    expect(processAlive(server.sessionPid!)).toBe(false);
+    await open.body?.cancel().catch(() => {});
+  });
+
+  it("is not started with SMRITI_SESSION_PROCESS=0: the serving process runs its sessions", async () => {
+    const { server, call } = await serve("alone", { SMRITI_SESSION_PROCESS: "0" });
+    expect(server.sessionPid).toBeNull();
+    const runners = await runBy(call, server.url, "What do we know about the billing service?");
+    expect(runners.every((p) => p.includes(pidIn(server.child.pid!)))).toBe(true);
+  });
+});
