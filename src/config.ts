@@ -15,7 +15,7 @@ const Env = z.object({
   SMRITI_SESSION_HEARTBEAT_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
   SMRITI_MAX_RUNNING_SESSIONS: z.coerce.number().int().min(1).max(10_000).default(256),
   SMRITI_BACKGROUND_SESSIONS: z.enum(["0", "1", ""]).default("1"),
-  SMRITI_SESSION_PROCESS: z.enum(["0", "1", ""]).default("1"),
+  SMRITI_SESSION_PROCESS: z.enum(["0", "1", ""]).default("0"),
   SMRITI_CONSOLE_DIR: z.string().optional(),
   SMRITI_DATABASE_URL: z
     .string()
@@ -59,7 +59,8 @@ export interface Config {
   runsBackgroundSessions: boolean;
   /**
    * Whether `smriti serve`, serving alone, hands the session routes to a process of its own (a second runtime on the
-   * store), so chat turns and background runs do not take the serving process from recalls.
+   * store), so chat turns and background runs do not take the serving process from recalls. Off by default: it holds
+   * a second copy of the indexes and word vectors.
    */
   sessionProcess: boolean;
   /** The server's automatic tuner checks for new feedback this often; 0 = off. */
@@ -110,7 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | unde
     heartbeatMs: e.SMRITI_SESSION_HEARTBEAT_MS,
     maxRunningSessions: e.SMRITI_MAX_RUNNING_SESSIONS,
     runsBackgroundSessions: e.SMRITI_BACKGROUND_SESSIONS !== "0",
-    sessionProcess: e.SMRITI_SESSION_PROCESS !== "0",
+    sessionProcess: e.SMRITI_SESSION_PROCESS === "1",
     rateLimit: e.SMRITI_RATE_LIMIT,
     streamsPerToken: e.SMRITI_STREAMS_PER_TOKEN,
     headersTimeoutMs: e.SMRITI_HEADERS_TIMEOUT_MS,

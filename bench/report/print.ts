@@ -66,10 +66,10 @@ function sizeSection(s: SizeResults): string[] {
         row("chat turn: first token (extractive)", s.sessions.firstToken, "-", "POST to first token event"),
         row("chat turn: whole turn (extractive)", s.sessions.turn, "-", `${s.sessions.eventsPerTurn} events/turn`),
         row("recall HTTP idle (client proc)", s.sessions.recallCost.idle, "-", "-"),
-        row("recall HTTP during chat turns", s.sessions.recallCost.duringTurns, "-", `p50 x${s.sessions.recallCost.p50Ratio}, ${s.sessions.recallCost.turns} turns in the session process`),
+        row("recall HTTP during chat turns", s.sessions.recallCost.duringTurns, "-", `p50 x${s.sessions.recallCost.p50Ratio}, ${s.sessions.recallCost.turns} turns`),
         row(`recall HTTP beside ${s.sessions.recallCost.spinCores} cores spinning`, s.sessions.recallCost.duringSpin, "-", `p50 x${s.sessions.recallCost.spinP50Ratio} (control: the turns' ${s.sessions.recallCost.turnCores} cores)`),
-        ...(s.sessions.recallCost.inServingProcess
-          ? [row("recall HTTP, turns in the serving process", s.sessions.recallCost.inServingProcess.duringTurns, "-", `p50 x${s.sessions.recallCost.inServingProcess.p50Ratio} (SMRITI_SESSION_PROCESS=0)`)]
+        ...(s.sessions.recallCost.withSessionProcess
+          ? [row("recall HTTP, turns in a session process", s.sessions.recallCost.withSessionProcess.duringTurns, "-", `p50 x${s.sessions.recallCost.withSessionProcess.p50Ratio} (SMRITI_SESSION_PROCESS=1)`)]
           : []),
       ],
     ),

@@ -23,7 +23,7 @@ export interface SessionsResult {
 /**
  * Recall latency from another process, idle and while turns run back to back on the same `smriti serve`; as a control,
  * while a process that does nothing but spin keeps as many cores busy as the turns did (their client and the server's
- * share, both measured); and the same turns on a `smriti serve` without its session process (SMRITI_SESSION_PROCESS=0).
+ * share, both measured); and the same on a `smriti serve` that runs its turns in a session process.
  */
 export interface RecallCost {
   idle: LatencySummary;
@@ -36,8 +36,8 @@ export interface RecallCost {
   spinCores: number;
   duringSpin: LatencySummary;
   spinP50Ratio: number;
-  /** The turns run in the serving process itself (no session process), recall measured against its own idle phases. */
-  inServingProcess?: { idle: LatencySummary; duringTurns: LatencySummary; p50Ratio: number };
+  /** The turns run in a session process (SMRITI_SESSION_PROCESS=1), recall measured against that server's idle phases. */
+  withSessionProcess?: { idle: LatencySummary; duringTurns: LatencySummary; p50Ratio: number };
 }
 
 /** A `smriti serve` under measure: its address, a token, and the CPU its processes (the session process too) used so far. */
@@ -90,16 +90,16 @@ async function timed<T>(srv: ServedBench, work: () => Promise<T>): Promise<{ val
 }
 
 /**
- * `served`: `smriti serve` as it runs by default (its session process takes the turns); `alone`: the same on the same
- * vault with SMRITI_SESSION_PROCESS=0, so the turns run in the process that answers the recalls.
+ * `served`: `smriti serve` as it runs by default (the turns in the process that answers the recalls); `split`: the same
+ * on the same vault with SMRITI_SESSION_PROCESS=1, its turns in a session process.
  */
-export async function benchSessions(served: ServedBench, alone: ServedBench | null, rt: FullRuntime, messages: readonly string[], recallQueries: string[], opts: { turns: number; busyTurns: number; idleQueries: number }): Promise<SessionsResult> {
+export async function benchSessions(served: ServedBench, split: ServedBench | null, rt: FullRuntime, messages: readonly string[], recallQueries: string[], opts: { turns: number; busyTurns: number; idleQueries: number }): Promise<SessionsResult> {
   const clientsOf = (srv: ServedBench) => ({
     srv,
     turner: forkClient("./turn-client.ts", { url: srv.url, token: srv.token }),
     recaller: forkClient("./recall-client.ts", { url: srv.url, token: srv.token, queries: recallQueries, mode: "hybrid" }),
   });
-  const sides = [clientsOf(served), ...(alone ? [clientsOf(alone)] : [])];
+  const sides = [clientsOf(served), ...(split ? [clientsOf(split)] : [])];
   try {
     await Promise.all(sides.flatMap((c) => [c.turner, c.recaller]).map((c) => nextMessage(c, isType("ready"))));
     for (const side of sides) await turns(side.turner, messages.slice(0, 5)); // warm-up
@@ -211,7 +211,7 @@ async function measureRecallCost(sides: Side[], messages: readonly string[], opt
     spinCores: round(spinCpu.cpuMs / spinCpu.wallMs, 2),
     duringSpin,
     spinP50Ratio: ratio(duringSpin, idle),
-    ...(other ? { inServingProcess: { ...other, p50Ratio: ratio(other.duringTurns, other.idle) } } : {}),
+    ...(other ? { withSessionProcess: { ...other, p50Ratio: ratio(other.duringTurns, other.idle) } } : {}),
   };
 }
 

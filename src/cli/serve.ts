@@ -1,6 +1,6 @@
-// `smriti serve`: the HTTP API (with MCP at /mcp) on the embedded store; prints a first token on first start. Serving
-// alone it hands the session routes to a session process of its own (session-process.ts); with --workers N it runs N
-// such processes on the one port (serve-workers.ts).
+// `smriti serve`: the HTTP API (with MCP at /mcp) on the embedded store; prints a first token on first start. With
+// SMRITI_SESSION_PROCESS=1 it hands the session routes to a session process of its own (session-process.ts); with
+// --workers N it runs N such processes on the one port (serve-workers.ts).
 import cluster from "node:cluster";
 import type { Command } from "commander";
 import { describeStore, type Config } from "../config.ts";

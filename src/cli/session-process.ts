@@ -1,9 +1,9 @@
-// `smriti serve`'s session process: a second `smriti serve` process on the store, started by the serving one, that is
-// handed every connection whose first request is a session route (chat turns, approvals, background runs, their
-// streams). A turn's harness, tool calls and event appends then run in a process of their own instead of between the
-// recalls of the serving one: in the bench, recall p50 while turns ran back to back was x1.2-1.4 of idle with the turns
-// in the serving process, and about x1.0 with them in another process (a thread of the same process was not enough).
-// Like a worker of `--workers` it is a replica: its own connection, indexes and limits; appends told across by IPC.
+// `smriti serve`'s session process (SMRITI_SESSION_PROCESS=1): a second `smriti serve` process on the store, started by
+// the serving one, that is handed every connection whose first request is a session route (chat turns, approvals,
+// background runs, their streams). Their harness, tool calls and event appends then run in a process of their own, not
+// between the serving process's recalls: recall p50 while turns ran back to back at 10k measured 1.25x of idle on
+// average this way against 1.45x with the turns in the serving process (a thread of it instead: 1.33-1.40x). Like a
+// worker of `--workers` it is a replica: its own connection, indexes and limits; appends told across by IPC.
 import { fork, type ChildProcess } from "node:child_process";
 import type { Socket } from "node:net";
 import { sessionRouteIds, routes } from "../contract/routes.ts";

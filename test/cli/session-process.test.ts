@@ -1,4 +1,4 @@
-// `smriti serve`'s session process: the serving process hands it each connection whose first request is a session
+// `smriti serve`'s session process (SMRITI_SESSION_PROCESS=1): the serving process hands it each connection whose first request is a session
 // route, the bytes already read travelling with the socket. Its runs are its own, a stream followed through the serving
 // process sees its appends at once, and while it is down the serving process answers those routes itself.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -21,7 +21,7 @@ afterAll(async () => {
 
 async function serve(name: string, extra: Record<string, string> = {}) {
   const data = join(root, name);
-  const env = cliEnv({ SMRITI_SESSION_HEARTBEAT_MS: "200", ...extra });
+  const env = cliEnv({ SMRITI_SESSION_HEARTBEAT_MS: "200", SMRITI_SESSION_PROCESS: "1", ...extra });
   const { token } = await runJson<{ token: string }>(["token", "create", "--json", "--data", data], { env });
   const server = await startServe(data, env);
   servers.push(server);
@@ -136,8 +136,8 @@ describe("smriti serve's session process", { timeout: 90_000 }, () => {
     await open.body?.cancel().catch(() => {});
   });
 
-  it("is not started with SMRITI_SESSION_PROCESS=0: the serving process runs its sessions", async () => {
-    const { server, call } = await serve("alone", { SMRITI_SESSION_PROCESS: "0" });
+  it("is not started by default: the serving process runs its sessions", async () => {
+    const { server, call } = await serve("alone", { SMRITI_SESSION_PROCESS: "" });
     expect(server.sessionPid).toBeNull();
     const runners = await runBy(call, server.url, "What do we know about the billing service?");
     expect(runners.every((p) => p.includes(pidIn(server.child.pid!)))).toBe(true);

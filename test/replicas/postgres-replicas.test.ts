@@ -170,8 +170,7 @@ describe("background runs across replicas", { timeout: 120_000 }, () => {
     const sid = await start(a, "sleep 30");
     let d = await until(b, sid, (x) => x.session.status === "running");
     const first = d.session.process_id;
-    // Background runs go to a replica's session process.
-    const runner = (r: Replica) => `:${r.sessionPid}:`;
+    const runner = (r: Replica) => `:${r.child.pid}:`;
     expect(first).toContain(runner(a));
     await new Promise((r) => setTimeout(r, 2_000)); // two heartbeats: the other replicas must not take a live run
     expect((await detail(b, sid)).session).toMatchObject({ status: "running", process_id: first, attempt_count: 1 });

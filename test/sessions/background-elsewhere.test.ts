@@ -47,9 +47,7 @@ describe("SMRITI_BACKGROUND_SESSIONS=0", { timeout: 60_000 }, () => {
     expect(states.at(-1)?.status).toBe("completed");
     const running = states.filter((s) => s.status === "running");
     expect(running.length).toBeGreaterThan(0);
-    // Run by the runner's session process (the process its session routes and background runs go to).
-    expect(runner.sessionPid).not.toBeNull();
-    expect(running.every((s) => s.process_id?.includes(`:${runner.sessionPid}:`))).toBe(true);
+    expect(running.every((s) => s.process_id?.includes(`:${runner.child.pid}:`))).toBe(true);
     expect(events.some((e) => e.event === "response")).toBe(true);
   });
 });
