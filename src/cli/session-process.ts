@@ -30,7 +30,7 @@ const isType = <T extends { type: string }>(type: T["type"]) => (m: unknown): m 
 const isConnection = isType<Connection>(CONNECTION);
 const isReady = isType<{ type: typeof READY }>(READY);
 
-/** True in the process `startSessionProcess` started. */
+/** True in the process `sessionProcess` started. */
 export function isSessionProcess(): boolean {
   return process.env[ROLE_ENV] === "sessions" && typeof process.send === "function";
 }
@@ -92,7 +92,7 @@ export function sessionProcess(log: (msg: string) => void): SessionProcess {
 
   return {
     notices,
-    divert: (_method, path) => (ready && sessionPaths.some((p) => p.test(path)) ? handoff : null),
+    divert: (path) => (ready && sessionPaths.some((p) => p.test(path)) ? handoff : null),
     start,
     started,
     async close() {

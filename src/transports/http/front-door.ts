@@ -11,8 +11,8 @@ const LINE_WAIT_MS = 2_000;
 
 /** Takes the connection (its socket and the bytes read of it) and returns true, or returns false to leave it here. */
 export type Handoff = (socket: Socket, head: Buffer) => boolean;
-/** The handoff for a connection whose first request is `method` `path` (no query), or null to serve it here. */
-export type Divert = (method: string, path: string) => Handoff | null;
+/** The handoff for a connection whose first request is for `path` (no query), or null to serve it here. */
+export type Divert = (path: string) => Handoff | null;
 
 export function frontDoor(local: HttpServer, divert: Divert): Server {
   return createServer((socket) => {
@@ -37,8 +37,8 @@ export function frontDoor(local: HttpServer, divert: Divert): Server {
       head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
       const eol = head.indexOf(0x0a);
       if (eol < 0 && head.length < MAX_LINE_BYTES) return;
-      const [method = "", target = ""] = head.subarray(0, Math.max(0, eol)).toString("latin1").trim().split(" ");
-      settle(eol < 0 ? null : divert(method, target.split("?")[0] ?? ""));
+      const target = head.subarray(0, Math.max(0, eol)).toString("latin1").trim().split(" ")[1] ?? "";
+      settle(eol < 0 ? null : divert(target.split("?")[0] ?? ""));
     };
     socket.on("data", onData);
     socket.once("end", serveHere);
