@@ -12,8 +12,15 @@ export interface Appended {
   streams: AppendedStreams;
 }
 
+/** A type guard for the IPC messages of one `type` (every message between these processes carries one). */
+export const isMessage =
+  <T extends { type: string }>(type: T["type"]) =>
+  (m: unknown): m is T =>
+    (m as T | null)?.type === type;
+
 export const appended = (streams: AppendedStreams): Appended => ({ type: APPENDED, streams });
-export const isAppended = (m: unknown): m is Appended => (m as Appended | null)?.type === APPENDED;
+export const isAppended = isMessage<Appended>(APPENDED);
+const keyOf = (workspaceId: string, stream: string) => `${workspaceId}\u0000${stream}`;
 
 /** Notices over any carrier: `send` takes the streams appended since the last send; `receive` hears the others'. */
 export function coalescedNotices(send: (streams: AppendedStreams) => void, receive: (heard: (streams: AppendedStreams) => void) => void): AppendNotices {
@@ -27,7 +34,7 @@ export function coalescedNotices(send: (streams: AppendedStreams) => void, recei
   };
   return {
     publish(workspaceId, stream) {
-      pending.set(`${workspaceId}\u0000${stream}`, [workspaceId, stream]);
+      pending.set(keyOf(workspaceId, stream), [workspaceId, stream]);
       soon ??= setImmediate(flush);
     },
     listen(heard) {
@@ -62,8 +69,7 @@ interface Follow {
   on: boolean;
 }
 
-const isFollow = (m: unknown): m is Follow => (m as Follow | null)?.type === FOLLOW;
-const keyOf = (workspaceId: string, stream: string) => `${workspaceId}\u0000${stream}`;
+const isFollow = isMessage<Follow>(FOLLOW);
 
 export interface PairedNotices extends AppendNotices {
   /** A message from the other process (its appends and what it follows); others are ignored. */

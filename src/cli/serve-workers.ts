@@ -14,10 +14,13 @@ export const FOLLOW_TUNING_MS = 60_000;
 /** A worker that died is replaced after 1 s, doubling with each death in a row up to 60 s (a crash loop does not spin). */
 const RESTART_MS = 1_000;
 const RESTART_MAX_MS = 60_000;
+
+/** How long to wait before replacing a process that died, the `n`th death in a row (1 s, doubling up to 60 s). */
+export const restartDelayMs = (n: number) => Math.min(RESTART_MAX_MS, RESTART_MS * 2 ** Math.max(0, n - 1));
 /** A worker that served this long before it died starts its slot's count of deaths in a row again. */
 const STEADY_MS = 60_000;
-/** Workers still running this long after the stop signal are killed. */
-const STOP_GRACE_MS = 15_000;
+/** Workers (and a session process) still running this long after the stop signal are killed. */
+export const STOP_GRACE_MS = 15_000;
 
 /** This process's place in a worker group (0 is the lead), or null when it serves alone. */
 export function workerIndex(): number | null {
@@ -68,7 +71,7 @@ export async function serveWorkers(config: Config, log: (msg: string) => void): 
       // Deaths in a row of this slot's workers: one that served a while starts the count again.
       const n = served && Date.now() - born > STEADY_MS ? 1 : (deaths.get(index) ?? 0) + 1;
       deaths.set(index, n);
-      const wait = Math.min(RESTART_MAX_MS, RESTART_MS * 2 ** (n - 1));
+      const wait = restartDelayMs(n);
       log(`worker ${index + 1} exited ${how}; starting another in ${wait / 1000} s`);
       setTimeout(() => !stopping && start(index), wait).unref();
     });

@@ -9,16 +9,12 @@ import type { Socket } from "node:net";
 import { sessionRouteIds, routes } from "../contract/routes.ts";
 import type { AppendNotices } from "../ports/event-log.ts";
 import type { Divert, Handoff } from "../transports/http/front-door.ts";
-import { pairedNotices } from "./append-notices.ts";
+import { isMessage, pairedNotices } from "./append-notices.ts";
+import { restartDelayMs, STOP_GRACE_MS } from "./serve-workers.ts";
 
 const ROLE_ENV = "SMRITI_SERVE_ROLE";
 const READY = "smriti:ready";
 const CONNECTION = "smriti:connection";
-/** A session process that died is replaced after 1 s, doubling with each one that died before it was ready, up to 60 s. */
-const RESTART_MS = 1_000;
-const RESTART_MAX_MS = 60_000;
-/** How long closing waits for the session process to stop before it is killed. */
-const STOP_GRACE_MS = 15_000;
 
 interface Connection {
   type: typeof CONNECTION;
@@ -26,9 +22,8 @@ interface Connection {
   head: string;
 }
 
-const isType = <T extends { type: string }>(type: T["type"]) => (m: unknown): m is T => (m as T | null)?.type === type;
-const isConnection = isType<Connection>(CONNECTION);
-const isReady = isType<{ type: typeof READY }>(READY);
+const isConnection = isMessage<Connection>(CONNECTION);
+const isReady = isMessage<{ type: typeof READY }>(READY);
 
 /** True in the process `sessionProcess` started. */
 export function isSessionProcess(): boolean {
@@ -84,7 +79,7 @@ export function sessionProcess(log: (msg: string) => void): SessionProcess {
       settleStart();
       if (closing) return;
       if (!served) failedStarts++;
-      const wait = Math.min(RESTART_MAX_MS, RESTART_MS * 2 ** Math.max(0, failedStarts - 1));
+      const wait = restartDelayMs(failedStarts); // counts the ones that died before they were ready
       log(`session process exited ${signal ? `by ${signal}` : `with code ${code}`}; session routes served here, another starts in ${wait / 1000} s`);
       setTimeout(() => !closing && start(), wait).unref();
     });
