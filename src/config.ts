@@ -16,6 +16,7 @@ const Env = z.object({
   SMRITI_MAX_RUNNING_SESSIONS: z.coerce.number().int().min(1).max(10_000).default(256),
   SMRITI_BACKGROUND_SESSIONS: z.enum(["0", "1", ""]).default("1"),
   SMRITI_SESSION_PROCESS: z.enum(["0", "1", ""]).default("0"),
+  SMRITI_SESSION_NICE: z.coerce.number().int().min(0).max(19).default(19),
   SMRITI_CONSOLE_DIR: z.string().optional(),
   SMRITI_DATABASE_URL: z
     .string()
@@ -63,6 +64,11 @@ export interface Config {
    * a second copy of the indexes and word vectors.
    */
   sessionProcess: boolean;
+  /**
+   * The session process's CPU priority, as a nice value (0-19): below the serving process's, so that on a machine short
+   * of cores a recall waits for no turn; turns take what the recalls leave.
+   */
+  sessionNice: number;
   /** The server's automatic tuner checks for new feedback this often; 0 = off. */
   autoTuneMinutes: number;
   /** Estimated MB the in-memory search indexes may hold; past it the least recently searched workspaces are dropped (0: no limit). */
@@ -112,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | unde
     maxRunningSessions: e.SMRITI_MAX_RUNNING_SESSIONS,
     runsBackgroundSessions: e.SMRITI_BACKGROUND_SESSIONS !== "0",
     sessionProcess: e.SMRITI_SESSION_PROCESS === "1",
+    sessionNice: e.SMRITI_SESSION_NICE,
     rateLimit: e.SMRITI_RATE_LIMIT,
     streamsPerToken: e.SMRITI_STREAMS_PER_TOKEN,
     headersTimeoutMs: e.SMRITI_HEADERS_TIMEOUT_MS,

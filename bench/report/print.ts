@@ -71,6 +71,10 @@ function sizeSection(s: SizeResults): string[] {
         ...(s.sessions.recallCost.withSessionProcess
           ? [row("recall HTTP, turns in a session process", s.sessions.recallCost.withSessionProcess.duringTurns, "-", `p50 x${s.sessions.recallCost.withSessionProcess.p50Ratio} (SMRITI_SESSION_PROCESS=1)`)]
           : []),
+        row(`recall HTTP during chat turns, turn client at nice ${s.sessions.recallCost.clientAside.nice}`, s.sessions.recallCost.clientAside.duringTurns, "-", `p50 x${s.sessions.recallCost.clientAside.p50Ratio}`),
+        ...(s.sessions.recallCost.clientAside.withSessionProcess
+          ? [row(`recall HTTP, turns in a session process, client at nice ${s.sessions.recallCost.clientAside.nice}`, s.sessions.recallCost.clientAside.withSessionProcess.duringTurns, "-", `p50 x${s.sessions.recallCost.clientAside.withSessionProcess.p50Ratio}`)]
+          : []),
       ],
     ),
     ...(s.httpLoad

@@ -10,7 +10,7 @@ import type { BenchServer } from "../lib/server.ts";
 import { round, summarize, type LatencySummary } from "../lib/stats.ts";
 import { cpuMsOf } from "../lib/proc.ts";
 import { forkClient, isType, nextMessage } from "../workers/ipc.ts";
-import type { RecallClientSamples, SpinnerInit, TurnClientCommand, TurnClientReport } from "../workers/protocol.ts";
+import type { RecallClientSamples, SpinnerInit, TurnClientCommand, TurnClientInit, TurnClientReport } from "../workers/protocol.ts";
 
 export interface SessionsResult {
   firstToken: LatencySummary;
@@ -38,7 +38,15 @@ export interface RecallCost {
   spinP50Ratio: number;
   /** The turns run in a session process (SMRITI_SESSION_PROCESS=1), recall measured against that server's idle phases. */
   withSessionProcess?: { idle: LatencySummary; duringTurns: LatencySummary; p50Ratio: number };
+  /**
+   * The same turns from a client at nice 19: the chat application as if on another machine, its own CPU (parsing ~30
+   * events a turn) no longer competing on the two cores with the recall client and the server.
+   */
+  clientAside: { nice: number; duringTurns: LatencySummary; p50Ratio: number; withSessionProcess?: { duringTurns: LatencySummary; p50Ratio: number } };
 }
+
+/** The turn client's nice value for `clientAside`. */
+const ASIDE_NICE = 19;
 
 /** A `smriti serve` under measure: its address, a token, and the CPU its processes (the session process too) used so far. */
 export interface ServedBench {
@@ -96,13 +104,14 @@ async function timed<T>(srv: ServedBench, work: () => Promise<T>): Promise<{ val
 export async function benchSessions(served: ServedBench, split: ServedBench | null, rt: FullRuntime, messages: readonly string[], recallQueries: string[], opts: { turns: number; busyTurns: number; idleQueries: number }): Promise<SessionsResult> {
   const clientsOf = (srv: ServedBench) => ({
     srv,
-    turner: forkClient("./turn-client.ts", { url: srv.url, token: srv.token }),
+    turner: forkClient("./turn-client.ts", { url: srv.url, token: srv.token } satisfies TurnClientInit),
+    asideTurner: forkClient("./turn-client.ts", { url: srv.url, token: srv.token, nice: ASIDE_NICE } satisfies TurnClientInit),
     recaller: forkClient("./recall-client.ts", { url: srv.url, token: srv.token, queries: recallQueries, mode: "hybrid" }),
   });
   const sides = [clientsOf(served), ...(split ? [clientsOf(split)] : [])];
   try {
-    await Promise.all(sides.flatMap((c) => [c.turner, c.recaller]).map((c) => nextMessage(c, isType("ready"))));
-    for (const side of sides) await turns(side.turner, messages.slice(0, 5)); // warm-up
+    await Promise.all(sides.flatMap((c) => [c.turner, c.asideTurner, c.recaller]).map((c) => nextMessage(c, isType("ready"))));
+    for (const side of sides) for (const turner of [side.turner, side.asideTurner]) await turns(turner, messages.slice(0, 5)); // warm-up
     const timedTurns = (await turns(sides[0]!.turner, messages.slice(5, 5 + opts.turns))).turns;
     const sse = await oneStream(served, rt);
     const recallCost = await measureRecallCost(sides, messages.slice(5 + opts.turns), opts);
@@ -113,20 +122,22 @@ export async function benchSessions(served: ServedBench, split: ServedBench | nu
       recallCost,
     };
   } finally {
-    for (const side of sides) for (const c of [side.turner, side.recaller]) c.kill();
+    for (const side of sides) for (const c of [side.turner, side.asideTurner, side.recaller]) c.kill();
   }
 }
 
 interface Side {
   srv: ServedBench;
   turner: ChildProcess;
+  asideTurner: ChildProcess;
   recaller: ChildProcess;
 }
 
-/** One server's recall samples: idle ones, and ones taken while its turns ran. */
+/** One server's recall samples: idle ones, and ones taken while its turns ran (from each turn client). */
 interface Samples {
   idle: number[];
   during: number[];
+  duringAside: number[];
 }
 
 // Recall from another process, on each server in turn (which goes first alternates): idle, while turns run back to back
@@ -146,8 +157,10 @@ async function measureRecallCost(sides: Side[], messages: readonly string[], opt
     side.recaller.send({ type: "stop" });
     return (await samples).latencies;
   };
+  const needed = BUSY_PHASES * sides.length * 2 * opts.busyTurns;
+  if (messages.length < needed) throw new Error(`bench: the busy phases need ${needed} messages, given ${messages.length}`);
   for (const side of sides) await recalls(side, RECALL_WARMUP);
-  const samples: Samples[] = sides.map(() => ({ idle: [], during: [] }));
+  const samples: Samples[] = sides.map(() => ({ idle: [], during: [], duringAside: [] }));
   const spinning: number[] = [];
   let busy = 0;
   let idleCpu = { cpuMs: 0, n: 0 };
@@ -162,12 +175,13 @@ async function measureRecallCost(sides: Side[], messages: readonly string[], opt
     samples[i]!.idle.push(...value);
     if (i === 0) idleCpu = { cpuMs: idleCpu.cpuMs + cpuMs, n: idleCpu.n + value.length };
   };
-  const busyPhase = async (i: number) => {
+  const busyPhase = async (i: number, aside: boolean) => {
     const side = sides[i]!;
     let report: TurnClientReport | undefined;
-    const { value, cpuMs, wallMs } = await timed(side.srv, () => recallsDuring(side, async () => (report = await turns(side.turner, batch()))));
-    samples[i]!.during.push(...value);
-    if (i !== 0) return;
+    const turner = aside ? side.asideTurner : side.turner;
+    const { value, cpuMs, wallMs } = await timed(side.srv, () => recallsDuring(side, async () => (report = await turns(turner, batch()))));
+    samples[i]![aside ? "duringAside" : "during"].push(...value);
+    if (i !== 0 || aside) return;
     lastBusyMs = wallMs;
     busy += report!.turns.length;
     // The server's CPU beyond what serving those recalls costs alone (measured idle), and the turn client's.
@@ -192,8 +206,10 @@ async function measureRecallCost(sides: Side[], messages: readonly string[], opt
     const order = phase % 2 === 0 ? sides.map((_, i) => i) : sides.map((_, i) => i).reverse();
     for (const i of order) {
       await idlePhase(i);
-      await busyPhase(i);
-      await idlePhase(i);
+      for (const aside of phase % 2 === 0 ? [false, true] : [true, false]) {
+        await busyPhase(i, aside);
+        await idlePhase(i);
+      }
       if (i !== 0) continue;
       await spinPhase();
       await idlePhase(i);
@@ -202,6 +218,7 @@ async function measureRecallCost(sides: Side[], messages: readonly string[], opt
   const ratio = (during: LatencySummary, idle: LatencySummary) => round(during.p50 / idle.p50, 3);
   const [idle, duringTurns, duringSpin] = [samples[0]!.idle, samples[0]!.during, spinning].map(summarize) as [LatencySummary, LatencySummary, LatencySummary];
   const other = samples[1] && { idle: summarize(samples[1].idle), duringTurns: summarize(samples[1].during) };
+  const aside = samples.map((x) => summarize(x.duringAside));
   return {
     idle,
     duringTurns,
@@ -212,6 +229,12 @@ async function measureRecallCost(sides: Side[], messages: readonly string[], opt
     duringSpin,
     spinP50Ratio: ratio(duringSpin, idle),
     ...(other ? { withSessionProcess: { ...other, p50Ratio: ratio(other.duringTurns, other.idle) } } : {}),
+    clientAside: {
+      nice: ASIDE_NICE,
+      duringTurns: aside[0]!,
+      p50Ratio: ratio(aside[0]!, idle),
+      ...(other ? { withSessionProcess: { duringTurns: aside[1]!, p50Ratio: ratio(aside[1]!, other.idle) } } : {}),
+    },
   };
 }
 

@@ -92,6 +92,8 @@ export interface LoadStep {
 export interface TurnClientInit {
   url: string;
   token: string;
+  /** Its CPU priority (nice value); unset: the bench's. */
+  nice?: number;
 }
 
 /** Chat turns back to back, a fresh session every `turnsPerSession`. */

@@ -7,6 +7,7 @@ import { describeStore, type Config } from "../config.ts";
 import type { AppendNotices } from "../ports/event-log.ts";
 import { TokenLimiter } from "../services/token-limits.ts";
 import { sessionProcessNotices, workerNotices } from "./append-notices.ts";
+import { lowerPriority } from "./cpu-priority.ts";
 import { issueFirstToken } from "./first-token.ts";
 import { FOLLOW_TUNING_MS, serveWorkers, workerIndex } from "./serve-workers.ts";
 import { isSessionProcess, sessionProcess, takeConnections, type SessionProcess } from "./session-process.ts";
@@ -29,6 +30,7 @@ export function registerServe(program: Command): void {
       const role: Role = index !== null ? { kind: "worker", index } : isSessionProcess() ? { kind: "sessions" } : { kind: "alone" };
       const tag = role.kind === "worker" ? ` w${role.index + 1}` : role.kind === "sessions" ? " sessions" : "";
       const log = (msg: string) => process.stderr.write(`[smriti${tag}] ${msg}\n`);
+      if (role.kind === "sessions") log(`at nice ${lowerPriority(config.sessionNice)} (SMRITI_SESSION_NICE)`);
       if (role.kind !== "alone") return serveProcess(config, log, role);
       log(`data: ${describeStore(config)}`);
       if (config.workers > 1 && cluster.isPrimary) return serveWorkers(config, log);

@@ -1,10 +1,10 @@
 // `smriti serve`'s session process (SMRITI_SESSION_PROCESS=1): the serving process hands it each connection whose first request is a session
 // route, the bytes already read travelling with the socket. Its runs are its own, a stream followed through the serving
 // process sees its appends at once, and while it is down the serving process answers those routes itself.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { connect } from "node:net";
-import { tmpdir } from "node:os";
+import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
@@ -60,6 +60,14 @@ async function runBy(call: ReturnType<typeof caller>, url: string, task: string)
 
 const pidIn = (pid: number | null) => `:${pid}:`;
 
+/** The nice value of each thread of process `pid` (field 19 of /proc/<pid>/task/<tid>/stat). */
+function threadNices(pid: number): number[] {
+  return readdirSync(`/proc/${pid}/task`).map((tid) => {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+  });
+}
+
 describe("smriti serve's session process", { timeout: 90_000 }, () => {
   it("runs the session routes: background runs are its own, and a turn sent in pieces streams back whole", async () => {
     const { server, token, call } = await serve("pieces");
@@ -75,6 +83,23 @@ describe("smriti serve's session process", { timeout: 90_000 }, () => {
     const events = [...answer.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
     expect(events.slice(0, 2)).toEqual(["session", "turn_start"]);
     expect(events.at(-1)).toBe("completed");
+
+    // Below the serving process's CPU priority, every thread of it, the ones its turns started too (the planning pool).
+    const own = getPriority();
+    const [serving, sessions] = [threadNices(server.child.pid!), threadNices(server.sessionPid!)];
+    expect(server.log()).toContain(`[smriti sessions] at nice ${Math.max(own, 19)}`);
+    expect(new Set(sessions)).toEqual(new Set([Math.max(own, 19)]));
+    expect(new Set(serving)).toEqual(new Set([own]));
+  });
+
+  it("takes the CPU priority SMRITI_SESSION_NICE names", async () => {
+    const { server, call } = await serve("nice", { SMRITI_SESSION_NICE: "7" });
+    const before = threadNices(server.sessionPid!);
+    const sid = ((await (await call(server.url, "/chat/sessions", {})).json()) as { session_id: string }).session_id;
+    expect((await readSse(await call(server.url, `/chat/sessions/${sid}/messages`, { message: "What did we decide?" }))).at(-1)!.event).toBe("completed");
+    const after = threadNices(server.sessionPid!);
+    expect(after.length).toBeGreaterThan(before.length); // the turn started the planning pool: new threads take the main thread's
+    expect(new Set(after)).toEqual(new Set([Math.max(getPriority(), 7)]));
   });
 
   it("wakes a stream followed through the serving process at once when the session process appends", async () => {
