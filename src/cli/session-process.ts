@@ -1,9 +1,10 @@
 // `smriti serve`'s session process (SMRITI_SESSION_PROCESS=1): a second `smriti serve` process on the store, started by
 // the serving one, that is handed every connection whose first request is a session route (chat turns, approvals,
 // background runs, their streams). Their harness, tool calls and event appends then run in a process of their own, not
-// between the serving process's recalls: recall p50 while turns ran back to back at 10k measured 1.25x of idle on
-// average this way against 1.45x with the turns in the serving process (a thread of it instead: 1.33-1.40x). Like a
-// worker of `--workers` it is a replica: its own connection, indexes and limits; appends told across by IPC.
+// between the serving process's recalls, and at a lower CPU priority (SMRITI_SESSION_NICE, set by serve.ts): recall
+// p50 while turns ran back to back at 10k measured 1.13-1.24x of idle this way against 1.31-1.60x with the turns in
+// the serving process (1.00-1.11x with the chat client off the two cores too). Like a worker of `--workers` it is a
+// replica: its own connection, indexes and limits; appends told across by IPC.
 import { fork, type ChildProcess } from "node:child_process";
 import type { Socket } from "node:net";
 import { sessionRouteIds, routes } from "../contract/routes.ts";
