@@ -98,7 +98,7 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
   const serveEnv = (sessionProcess: string) => ({ ...process.env, SMRITI_RATE_LIMIT: "0", SMRITI_STREAMS_PER_TOKEN: "0", SMRITI_SESSION_PROCESS: sessionProcess });
   const [byDefault, withSessionProcess] = [await startServe(gloveDir, serveEnv("0"), [], START_MS), await startServe(gloveDir, serveEnv("1"), [], START_MS)];
   const measured = (s: typeof byDefault) => ({ url: s.url, token: srv.token, cpuMs: () => [s.child.pid!, ...childPids(s.child.pid!)].reduce((ms, pid) => ms + cpuMsOf(pid), 0) });
-  const sessions = await benchSessions(measured(byDefault), measured(withSessionProcess), rt.runtime, spare!.slice(0, 600).map((q) => `What do we know about ${q}?`), spare!.slice(600, 8_600), { turns: 60, busyTurns: 30, idleQueries: 200 }).finally(() => Promise.all([byDefault.stop(), withSessionProcess.stop()]));
+  const sessions = await benchSessions(measured(byDefault), measured(withSessionProcess), rt.runtime, spare!.slice(0, 600).map((q) => `What do we know about ${q}?`), spare!.slice(600), { turns: 60, busyTurns: 30, idleQueries: 200 }).finally(() => Promise.all([byDefault.stop(), withSessionProcess.stop()]));
   const tasks = spare!.slice(0, BACKGROUND_SESSIONS + 5).map((q) => `What do we know about ${q}?`);
   progress(`${label}: ${BACKGROUND_SESSIONS} background sessions at once (extractive agent)`);
   const backgroundExtractive = await benchBackground(srv, rt.runtime, rt.workspaceId, tasks, "extractive");

@@ -65,8 +65,8 @@ export interface Config {
    */
   sessionProcess: boolean;
   /**
-   * The session process's CPU priority, as a nice value (0-19): below the serving process's, so that on a machine short
-   * of cores a recall waits for no turn; turns take what the recalls leave.
+   * The nice value (0-19) the session process runs at; by default 19, the lowest CPU priority, so that on a machine
+   * short of cores the serving process's recalls come before turns.
    */
   sessionNice: number;
   /** The server's automatic tuner checks for new feedback this often; 0 = off. */

@@ -23,7 +23,8 @@ export interface SessionsResult {
 /**
  * Recall latency from another process, idle and while turns run back to back on the same `smriti serve`; as a control,
  * while a process that does nothing but spin keeps as many cores busy as the turns did (their client and the server's
- * share, both measured); and the same on a `smriti serve` that runs its turns in a session process.
+ * share, both measured); and the same on a `smriti serve` that runs its turns in a session process. Every busy phase
+ * comes twice: its turns from a client at normal priority, and from one at nice 19 (`clientAside`).
  */
 export interface RecallCost {
   idle: LatencySummary;
@@ -108,6 +109,9 @@ export async function benchSessions(served: ServedBench, split: ServedBench | nu
     asideTurner: forkClient("./turn-client.ts", { url: srv.url, token: srv.token, nice: ASIDE_NICE } satisfies TurnClientInit),
     recaller: forkClient("./recall-client.ts", { url: srv.url, token: srv.token, queries: recallQueries, mode: "hybrid" }),
   });
+  // Five to warm up, the timed turns, and a distinct message for every turn of every busy phase.
+  const needed = 5 + opts.turns + BUSY_PHASES * (split ? 2 : 1) * 2 * opts.busyTurns;
+  if (messages.length < needed) throw new Error(`bench: the sessions scenario needs ${needed} messages, given ${messages.length}`);
   const sides = [clientsOf(served), ...(split ? [clientsOf(split)] : [])];
   try {
     await Promise.all(sides.flatMap((c) => [c.turner, c.asideTurner, c.recaller]).map((c) => nextMessage(c, isType("ready"))));
@@ -141,7 +145,8 @@ interface Samples {
 }
 
 // Recall from another process, on each server in turn (which goes first alternates): idle, while turns run back to back
-// on that server, idle; on the first server then beside a spinning process as well, and idle again. Every busy phase
+// on that server, idle, while turns run from the client at nice 19, idle (which client goes first alternates too); on
+// the first server then beside a spinning process as well, and idle again. Every busy phase
 // sits between two idle ones of its own server (the client keeps warming up, JIT and connections, long after its first
 // requests, and a phase order kept fixed measured one side lower by about 0.1 on this machine).
 async function measureRecallCost(sides: Side[], messages: readonly string[], opts: { busyTurns: number; idleQueries: number }): Promise<RecallCost> {
@@ -157,8 +162,6 @@ async function measureRecallCost(sides: Side[], messages: readonly string[], opt
     side.recaller.send({ type: "stop" });
     return (await samples).latencies;
   };
-  const needed = BUSY_PHASES * sides.length * 2 * opts.busyTurns;
-  if (messages.length < needed) throw new Error(`bench: the busy phases need ${needed} messages, given ${messages.length}`);
   for (const side of sides) await recalls(side, RECALL_WARMUP);
   const samples: Samples[] = sides.map(() => ({ idle: [], during: [], duringAside: [] }));
   const spinning: number[] = [];

@@ -3,7 +3,7 @@
 // background runs, their streams). Their harness, tool calls and event appends then run in a process of their own, not
 // between the serving process's recalls, and at a lower CPU priority (SMRITI_SESSION_NICE, set by serve.ts): recall
 // p50 while turns ran back to back at 10k measured 1.13-1.24x of idle this way against 1.31-1.60x with the turns in
-// the serving process (1.00-1.11x with the chat client off the two cores too). Like a worker of `--workers` it is a
+// the serving process (0.95-1.11x with the chat client off the two cores too). Like a worker of `--workers` it is a
 // replica: its own connection, indexes and limits; appends told across by IPC.
 import { fork, type ChildProcess } from "node:child_process";
 import type { Socket } from "node:net";
