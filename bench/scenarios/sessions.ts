@@ -146,9 +146,9 @@ interface Samples {
 
 // Recall from another process, on each server in turn (which goes first alternates): idle, while turns run back to back
 // on that server, idle, while turns run from the client at nice 19, idle (which client goes first alternates too); on
-// the first server then beside a spinning process as well, and idle again. Every busy phase
-// sits between two idle ones of its own server (the client keeps warming up, JIT and connections, long after its first
-// requests, and a phase order kept fixed measured one side lower by about 0.1 on this machine).
+// the first server then beside a spinning process as well, and idle again. Every busy phase sits between two idle ones
+// of its own server (the client keeps warming up, JIT and connections, long after its first requests, and a phase
+// order kept fixed measured one side lower by about 0.1 on this machine).
 async function measureRecallCost(sides: Side[], messages: readonly string[], opts: { busyTurns: number; idleQueries: number }): Promise<RecallCost> {
   const recalls = async (side: Side, count: number) => {
     side.recaller.send({ type: "run", count });
