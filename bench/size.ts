@@ -22,7 +22,7 @@ import { benchPack } from "./scenarios/pack.ts";
 import { benchRecall, type Mode } from "./scenarios/recall.ts";
 import { benchLayers } from "./scenarios/layers.ts";
 import { benchSessions } from "./scenarios/sessions.ts";
-import { startServe } from "../test/cli/cli-helpers.ts";
+import { startServe, untilLogged } from "../test/cli/cli-helpers.ts";
 import { benchHttpIngest } from "./scenarios/http-ingest.ts";
 import { benchBackground } from "./scenarios/background.ts";
 import { benchPostgres } from "./scenarios/postgres.ts";
@@ -93,12 +93,13 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
   progress(`${label}: recall over HTTP under autocannon from another process (${LOAD_CONNECTIONS.join(", ")} connections, ${limits.loadSecondsPerStep} s each)`);
   const httpLoad = await benchHttpLoad(srv, [...httpS!, ...httpC!], limits.loadSecondsPerStep, recall.find((r) => r.mode === "hybrid")?.mean ?? null);
   progress(`${label}: chat sessions over HTTP (extractive provider)`);
-  // `smriti serve` on the vault as it runs by default, and beside it one whose session process takes the turns; the
-  // recall client has no rate limit to meet.
+  // `smriti serve` on the vault as it runs by default (a session process takes the turns), and beside it one that runs
+  // them in its serving process; the recall client has no rate limit to meet.
   const serveEnv = (sessionProcess: string) => ({ ...process.env, SMRITI_RATE_LIMIT: "0", SMRITI_STREAMS_PER_TOKEN: "0", SMRITI_SESSION_PROCESS: sessionProcess });
-  const [byDefault, withSessionProcess] = [await startServe(gloveDir, serveEnv("0"), [], START_MS), await startServe(gloveDir, serveEnv("1"), [], START_MS)];
+  const [byDefault, joined] = [await startServe(gloveDir, serveEnv(""), [], START_MS), await startServe(gloveDir, serveEnv("0"), [], START_MS)];
   const measured = (s: typeof byDefault) => ({ url: s.url, token: srv.token, cpuMs: () => [s.child.pid!, ...childPids(s.child.pid!)].reduce((ms, pid) => ms + cpuMsOf(pid), 0) });
-  const sessions = await benchSessions(measured(byDefault), measured(withSessionProcess), rt.runtime, spare!.slice(0, 600).map((q) => `What do we know about ${q}?`), spare!.slice(600), { turns: 60, busyTurns: 30, idleQueries: 200 }).finally(() => Promise.all([byDefault.stop(), withSessionProcess.stop()]));
+  const sessionProcessReady = () => untilLogged(byDefault, /session routes: answered by process \d+ \(ready in (\d+) ms\)/, START_MS).then(Number);
+  const sessions = await benchSessions({ ...measured(byDefault), sessionProcessReady }, measured(joined), rt.runtime, spare!.slice(0, 600).map((q) => `What do we know about ${q}?`), spare!.slice(600), { turns: 60, busyTurns: 30, idleQueries: 200 }).finally(() => Promise.all([byDefault.stop(), joined.stop()]));
   const tasks = spare!.slice(0, BACKGROUND_SESSIONS + 5).map((q) => `What do we know about ${q}?`);
   progress(`${label}: ${BACKGROUND_SESSIONS} background sessions at once (extractive agent)`);
   const backgroundExtractive = await benchBackground(srv, rt.runtime, rt.workspaceId, tasks, "extractive");

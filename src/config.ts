@@ -15,7 +15,8 @@ const Env = z.object({
   SMRITI_SESSION_HEARTBEAT_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
   SMRITI_MAX_RUNNING_SESSIONS: z.coerce.number().int().min(1).max(10_000).default(256),
   SMRITI_BACKGROUND_SESSIONS: z.enum(["0", "1", ""]).default("1"),
-  SMRITI_SESSION_PROCESS: z.enum(["0", "1", ""]).default("0"),
+  SMRITI_SESSION_PROCESS: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["0", "1", "auto"]).default("auto")),
+  SMRITI_SESSION_IDLE_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
   SMRITI_SESSION_NICE: z.coerce.number().int().min(0).max(19).default(19),
   SMRITI_CONSOLE_DIR: z.string().optional(),
   SMRITI_DATABASE_URL: z
@@ -60,10 +61,14 @@ export interface Config {
   runsBackgroundSessions: boolean;
   /**
    * Whether `smriti serve`, serving alone, hands the session routes to a process of its own (a second runtime on the
-   * store), so chat turns and background runs do not take the serving process from recalls. Off by default: it holds
-   * a second copy of the indexes and word vectors.
+   * store), so chat turns and background runs do not take the serving process from recalls. `on-demand` (the default)
+   * starts it with the first session request or a background session to run and stops it after `sessionIdleMs` with
+   * nothing to do, as it holds a second copy of the indexes and word vectors; `always` keeps it from start to stop;
+   * `off` runs the sessions in the serving process.
    */
-  sessionProcess: boolean;
+  sessionProcess: "off" | "always" | "on-demand";
+  /** How long an on-demand session process waits with no turn, run or connection before it stops. */
+  sessionIdleMs: number;
   /**
    * The nice value (0-19) the session process runs at; by default 19, the lowest CPU priority, so that on a machine
    * short of cores the serving process's recalls come before turns.
@@ -117,7 +122,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | unde
     heartbeatMs: e.SMRITI_SESSION_HEARTBEAT_MS,
     maxRunningSessions: e.SMRITI_MAX_RUNNING_SESSIONS,
     runsBackgroundSessions: e.SMRITI_BACKGROUND_SESSIONS !== "0",
-    sessionProcess: e.SMRITI_SESSION_PROCESS === "1",
+    sessionProcess: ({ "0": "off", "1": "always", auto: "on-demand" } as const)[e.SMRITI_SESSION_PROCESS],
+    sessionIdleMs: e.SMRITI_SESSION_IDLE_MS,
     sessionNice: e.SMRITI_SESSION_NICE,
     rateLimit: e.SMRITI_RATE_LIMIT,
     streamsPerToken: e.SMRITI_STREAMS_PER_TOKEN,

@@ -101,6 +101,8 @@ export interface RuntimeOptions {
   appendNotices?: AppendNotices | undefined;
   /** Run background sessions: recover what a restart cut off and keep heartbeats (the serving process does; one-shot CLI commands queue only). */
   supervise?: boolean;
+  /** Told of each background session queued in a runtime that does not `supervise` (a serving process tells its session process). */
+  queuedElsewhere?: ((workspaceId: string, sessionId: string) => void) | undefined;
   /** The session providers (default: from SMRITI_LLM_*). */
   providers?: ProviderSet;
   /** Session policies by name, found before the files of SMRITI_POLICY_DIR (a local client's policy catalog). */
@@ -123,6 +125,8 @@ export interface FullRuntime extends Runtime {
   cognitive: CognitiveStack;
   /** Runs the background sessions (started only in runtimes opened with `supervise`). */
   supervisor: Supervisor;
+  /** No chat turn or background run is live here and no background session waits for a process to run it. */
+  sessionsAtRest(): Promise<boolean>;
   /** The automatic tuner (runtimes opened with `autoTune`, as `smriti serve` does, and the store's own parameters); null otherwise. */
   autoTuner: AutoTuner | null;
 }
@@ -204,6 +208,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     maxRunning: config.maxRunningSessions,
     taskRoot: config.sessionsDir,
     logError: log,
+    queuedElsewhere: opts.queuedElsewhere,
   });
   if (opts.supervise) await supervisor.start();
   const background = new BackgroundSessions(sessionLog, supervisor, providers, policies, config.sessionsDir);
@@ -226,6 +231,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     traces,
     autoTuner,
     supervisor,
+    sessionsAtRest: async () => !turnLeases.holding && supervisor.idle && !(opts.supervise && (await supervisor.waiting())),
     async close() {
       await supervisor.close();
       await harness.drain();

@@ -63,17 +63,17 @@ function sizeSection(s: SizeResults): string[] {
             ]
           : []),
         ...(s.httpIngest ? [row(`bulk ingest HTTP (${s.httpIngest.inFlight} in flight)`, s.httpIngest.request, "-", `${s.httpIngest.chunksPerSec} chunks/s, ${s.httpIngest.documents}/${s.httpIngest.plannedDocuments} docs`)] : []),
-        row("chat turn: first token (extractive)", s.sessions.firstToken, "-", "POST to first token event"),
+        row("chat turn: first token (extractive)", s.sessions.firstToken, "-", `POST to first token event${s.sessions.sessionProcessReadyMs === null ? "" : `; session process ready ${s.sessions.sessionProcessReadyMs} ms after the first turn woke it`}`),
         row("chat turn: whole turn (extractive)", s.sessions.turn, "-", `${s.sessions.eventsPerTurn} events/turn`),
         row("recall HTTP idle (client proc)", s.sessions.recallCost.idle, "-", "-"),
         row("recall HTTP during chat turns", s.sessions.recallCost.duringTurns, "-", `p50 x${s.sessions.recallCost.p50Ratio}, ${s.sessions.recallCost.turns} turns`),
         row(`recall HTTP beside ${s.sessions.recallCost.spinCores} cores spinning`, s.sessions.recallCost.duringSpin, "-", `p50 x${s.sessions.recallCost.spinP50Ratio} (control: the turns' ${s.sessions.recallCost.turnCores} cores)`),
-        ...(s.sessions.recallCost.withSessionProcess
-          ? [row("recall HTTP, turns in a session process", s.sessions.recallCost.withSessionProcess.duringTurns, "-", `p50 x${s.sessions.recallCost.withSessionProcess.p50Ratio} (SMRITI_SESSION_PROCESS=1)`)]
+        ...(s.sessions.recallCost.inServingProcess
+          ? [row("recall HTTP, turns in the serving process", s.sessions.recallCost.inServingProcess.duringTurns, "-", `p50 x${s.sessions.recallCost.inServingProcess.p50Ratio} (SMRITI_SESSION_PROCESS=0)`)]
           : []),
         row(`recall HTTP during chat turns, turn client at nice ${s.sessions.recallCost.clientAside.nice}`, s.sessions.recallCost.clientAside.duringTurns, "-", `p50 x${s.sessions.recallCost.clientAside.p50Ratio}`),
-        ...(s.sessions.recallCost.clientAside.withSessionProcess
-          ? [row(`recall HTTP, turns in a session process, client at nice ${s.sessions.recallCost.clientAside.nice}`, s.sessions.recallCost.clientAside.withSessionProcess.duringTurns, "-", `p50 x${s.sessions.recallCost.clientAside.withSessionProcess.p50Ratio}`)]
+        ...(s.sessions.recallCost.clientAside.inServingProcess
+          ? [row(`recall HTTP, turns in the serving process, client at nice ${s.sessions.recallCost.clientAside.nice}`, s.sessions.recallCost.clientAside.inServingProcess.duringTurns, "-", `p50 x${s.sessions.recallCost.clientAside.inServingProcess.p50Ratio}`)]
           : []),
       ],
     ),

@@ -7,9 +7,9 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 /** The control beside the sessions ratio: what the same CPU costs a recall when it does nothing with the service. */
 const spinNote = (c: RecallCost) =>
   `a process spinning the turns' ${c.turnCores} cores (measured ${c.spinCores}): x${c.spinP50Ratio}` +
-  (c.withSessionProcess ? `; the turns in a session process (SMRITI_SESSION_PROCESS=1): x${c.withSessionProcess.p50Ratio}` : "") +
+  (c.inServingProcess ? `; the turns in the serving process (SMRITI_SESSION_PROCESS=0): x${c.inServingProcess.p50Ratio}` : "") +
   `; the turn client at nice ${c.clientAside.nice}: x${c.clientAside.p50Ratio}` +
-  (c.clientAside.withSessionProcess ? `, and with a session process x${c.clientAside.withSessionProcess.p50Ratio}` : "");
+  (c.clientAside.inServingProcess ? `, and in the serving process x${c.clientAside.inServingProcess.p50Ratio}` : "");
 
 export function checkTargets(at: SizeResults): TargetCheck[] {
   const hybrid = at.recall.find((r) => r.mode === "hybrid");

@@ -13,6 +13,8 @@ import { forkClient, isType, nextMessage } from "../workers/ipc.ts";
 import type { RecallClientSamples, SpinnerInit, TurnClientCommand, TurnClientInit, TurnClientReport } from "../workers/protocol.ts";
 
 export interface SessionsResult {
+  /** How long the default server's session process took to answer after the first session request woke it (ms). */
+  sessionProcessReadyMs: number | null;
   firstToken: LatencySummary;
   turn: LatencySummary;
   eventsPerTurn: number;
@@ -23,7 +25,7 @@ export interface SessionsResult {
 /**
  * Recall latency from another process, idle and while turns run back to back on the same `smriti serve`; as a control,
  * while a process that does nothing but spin keeps as many cores busy as the turns did (their client and the server's
- * share, both measured); and the same on a `smriti serve` that runs its turns in a session process. Every busy phase
+ * share, both measured); and the same on a `smriti serve` that runs its turns in the serving process. Every busy phase
  * comes twice: its turns from a client at normal priority, and from one at nice 19 (`clientAside`).
  */
 export interface RecallCost {
@@ -37,13 +39,13 @@ export interface RecallCost {
   spinCores: number;
   duringSpin: LatencySummary;
   spinP50Ratio: number;
-  /** The turns run in a session process (SMRITI_SESSION_PROCESS=1), recall measured against that server's idle phases. */
-  withSessionProcess?: { idle: LatencySummary; duringTurns: LatencySummary; p50Ratio: number };
+  /** The turns run in the serving process (SMRITI_SESSION_PROCESS=0), recall measured against that server's idle phases. */
+  inServingProcess?: { idle: LatencySummary; duringTurns: LatencySummary; p50Ratio: number };
   /**
    * The same turns from a client at nice 19: the chat application as if on another machine, its own CPU (parsing ~30
    * events a turn) no longer competing on the two cores with the recall client and the server.
    */
-  clientAside: { nice: number; duringTurns: LatencySummary; p50Ratio: number; withSessionProcess?: { duringTurns: LatencySummary; p50Ratio: number } };
+  clientAside: { nice: number; duringTurns: LatencySummary; p50Ratio: number; inServingProcess?: { duringTurns: LatencySummary; p50Ratio: number } };
 }
 
 /** The turn client's nice value for `clientAside`. */
@@ -54,6 +56,8 @@ export interface ServedBench {
   url: string;
   token: string;
   cpuMs(): number;
+  /** Settles once its session process answers, if it starts one on demand: how long that took after it was woken (ms). */
+  sessionProcessReady?(): Promise<number>;
 }
 
 /** Turns per session before a new one: the extractive provider reads its history every step. */
@@ -99,10 +103,11 @@ async function timed<T>(srv: ServedBench, work: () => Promise<T>): Promise<{ val
 }
 
 /**
- * `served`: `smriti serve` as it runs by default (the turns in the process that answers the recalls); `split`: the same
- * on the same vault with SMRITI_SESSION_PROCESS=1, its turns in a session process.
+ * `served`: `smriti serve` as it runs by default (the turns in its session process, woken by the first session request
+ * and `sessionProcessReadyMs` later answering); `joined`: the same on the same vault with SMRITI_SESSION_PROCESS=0, its
+ * turns in the process that answers the recalls.
  */
-export async function benchSessions(served: ServedBench, split: ServedBench | null, rt: FullRuntime, messages: readonly string[], recallQueries: string[], opts: { turns: number; busyTurns: number; idleQueries: number }): Promise<SessionsResult> {
+export async function benchSessions(served: ServedBench, joined: ServedBench | null, rt: FullRuntime, messages: readonly string[], recallQueries: string[], opts: { turns: number; busyTurns: number; idleQueries: number }): Promise<SessionsResult> {
   const clientsOf = (srv: ServedBench) => ({
     srv,
     turner: forkClient("./turn-client.ts", { url: srv.url, token: srv.token } satisfies TurnClientInit),
@@ -110,16 +115,18 @@ export async function benchSessions(served: ServedBench, split: ServedBench | nu
     recaller: forkClient("./recall-client.ts", { url: srv.url, token: srv.token, queries: recallQueries, mode: "hybrid" }),
   });
   // Five to warm up, the timed turns, and a distinct message for every turn of every busy phase.
-  const needed = 5 + opts.turns + BUSY_PHASES * (split ? 2 : 1) * 2 * opts.busyTurns;
+  const needed = 5 + opts.turns + BUSY_PHASES * (joined ? 2 : 1) * 2 * opts.busyTurns;
   if (messages.length < needed) throw new Error(`bench: the sessions scenario needs ${needed} messages, given ${messages.length}`);
-  const sides = [clientsOf(served), ...(split ? [clientsOf(split)] : [])];
+  const sides = [clientsOf(served), ...(joined ? [clientsOf(joined)] : [])];
   try {
     await Promise.all(sides.flatMap((c) => [c.turner, c.asideTurner, c.recaller]).map((c) => nextMessage(c, isType("ready"))));
     for (const side of sides) for (const turner of [side.turner, side.asideTurner]) await turns(turner, messages.slice(0, 5)); // warm-up
+    const sessionProcessReadyMs = (await served.sessionProcessReady?.()) ?? null; // woken by the warm-up: its turns are timed
     const timedTurns = (await turns(sides[0]!.turner, messages.slice(5, 5 + opts.turns))).turns;
     const sse = await oneStream(served, rt);
     const recallCost = await measureRecallCost(sides, messages.slice(5 + opts.turns), opts);
     return {
+      sessionProcessReadyMs,
       ...turnTimes(timedTurns),
       eventsPerTurn: round(timedTurns.reduce((n, t) => n + t.events, 0) / timedTurns.length, 1),
       sse,
@@ -231,12 +238,12 @@ async function measureRecallCost(sides: Side[], messages: readonly string[], opt
     spinCores: round(spinCpu.cpuMs / spinCpu.wallMs, 2),
     duringSpin,
     spinP50Ratio: ratio(duringSpin, idle),
-    ...(other ? { withSessionProcess: { ...other, p50Ratio: ratio(other.duringTurns, other.idle) } } : {}),
+    ...(other ? { inServingProcess: { ...other, p50Ratio: ratio(other.duringTurns, other.idle) } } : {}),
     clientAside: {
       nice: ASIDE_NICE,
       duringTurns: aside[0]!,
       p50Ratio: ratio(aside[0]!, idle),
-      ...(other ? { withSessionProcess: { duringTurns: aside[1]!, p50Ratio: ratio(aside[1]!, other.idle) } } : {}),
+      ...(other ? { inServingProcess: { duringTurns: aside[1]!, p50Ratio: ratio(aside[1]!, other.idle) } } : {}),
     },
   };
 }

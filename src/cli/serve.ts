@@ -1,16 +1,18 @@
-// `smriti serve`: the HTTP API (with MCP at /mcp) on the embedded store; prints a first token on first start. With
-// SMRITI_SESSION_PROCESS=1 it hands the session routes to a session process of its own (session-process.ts); with
-// --workers N it runs N such processes on the one port (serve-workers.ts).
+// `smriti serve`: the HTTP API (with MCP at /mcp) on the embedded store; prints a first token on first start. It hands
+// the session routes to a session process of its own (session-process.ts), started when sessions are used unless
+// SMRITI_SESSION_PROCESS=0; with --workers N it runs N serving processes on the one port (serve-workers.ts).
 import cluster from "node:cluster";
 import type { Command } from "commander";
 import { describeStore, type Config } from "../config.ts";
+import type { FullRuntime } from "../main.ts";
 import type { AppendNotices } from "../ports/event-log.ts";
 import { TokenLimiter } from "../services/token-limits.ts";
 import { sessionProcessNotices, workerNotices } from "./append-notices.ts";
 import { lowerPriority } from "./cpu-priority.ts";
 import { issueFirstToken } from "./first-token.ts";
 import { FOLLOW_TUNING_MS, serveWorkers, workerIndex } from "./serve-workers.ts";
-import { isSessionProcess, sessionProcess, takeConnections, type SessionProcess } from "./session-process.ts";
+import { isSessionProcess, sessionProcess, type SessionProcess } from "./session-process.ts";
+import { serveForServingProcess } from "./session-process-child.ts";
 import { addDataOption, configFrom, type DataOptions } from "./shared.ts";
 
 type ServeOptions = DataOptions & { port?: number; host?: string; workers?: number };
@@ -48,11 +50,12 @@ async function serveProcess(config: Config, log: (msg: string) => void, role: Ro
     import("../transports/mcp/http.ts"),
   ]);
   const lead = role.kind === "alone" || (role.kind === "worker" && role.index === 0);
-  const sessions: SessionProcess | null = role.kind === "alone" && config.sessionProcess ? sessionProcess(log) : null;
+  const sessions: SessionProcess | null = role.kind === "alone" && config.sessionProcess !== "off" ? sessionProcess({ onDemand: config.sessionProcess === "on-demand", waiting: async () => config.runsBackgroundSessions && (await runtime.supervisor.waiting()), pollMs: config.heartbeatMs, log }) : null;
   const appendNotices: AppendNotices | undefined = role.kind === "alone" ? sessions?.notices : role.kind === "worker" ? workerNotices() : sessionProcessNotices();
   // Background runs go where the turns go: to the session process when there is one.
   const supervise = config.runsBackgroundSessions && sessions === null;
-  const runtime = await createRuntime(config, { background: true, autoTune: lead, followTuningMs: lead ? undefined : FOLLOW_TUNING_MS, lead, supervise, log, appendNotices });
+  const queuedElsewhere = sessions ? sessions.queued : undefined;
+  const runtime: FullRuntime = await createRuntime(config, { background: true, autoTune: lead, followTuningMs: lead ? undefined : FOLLOW_TUNING_MS, lead, supervise, queuedElsewhere, log, appendNotices });
   if (!config.runsBackgroundSessions && role.kind !== "sessions") log("background sessions: queued here, run by another process on this store (SMRITI_BACKGROUND_SESSIONS=0)");
   if (role.kind === "alone") await issueFirstToken(runtime);
   sessions?.start(); // once the store is migrated
@@ -69,9 +72,16 @@ async function serveProcess(config: Config, log: (msg: string) => void, role: Ro
     limiter,
   );
   await sessions?.started;
-  const opts = { headersTimeoutMs: config.headersTimeoutMs, divert: sessions?.divert };
+  const opts = { headersTimeoutMs: config.headersTimeoutMs, divert: sessions?.divert, closeAfter: sessions?.servedHere };
   const server = role.kind === "sessions" ? acceptingServer(app, config.host, opts) : await listen(app, config.host, config.port, opts);
-  if ("accept" in server) takeConnections(server.accept);
+  if ("accept" in server) {
+    const idleMs = config.sessionProcess === "on-demand" ? config.sessionIdleMs : null;
+    const leave = () => {
+      log(`stopping: no session work for ${idleMs! / 1000} s (SMRITI_SESSION_IDLE_MS)`);
+      void shutdown();
+    };
+    serveForServingProcess({ accept: server.accept, enqueue: (ws, id) => runtime.supervisor.enqueue(ws, id), atRest: runtime.sessionsAtRest, idleMs, leave });
+  }
   const embedder = `embedder: ${runtime.embedder?.id ?? "none, lexical only"}`;
   // A group's address is announced once, by its primary, when every worker listens.
   if (role.kind === "alone" && "url" in server) log(`listening on ${server.url} (${embedder}); console: ${server.url}/console`);

@@ -1,34 +1,32 @@
-// `smriti serve`'s session process (SMRITI_SESSION_PROCESS=1): a second `smriti serve` process on the store, started by
-// the serving one, that is handed every connection whose first request is a session route (chat turns, approvals,
-// background runs, their streams). Their harness, tool calls and event appends then run in a process of their own, not
-// between the serving process's recalls, and at a lower CPU priority (SMRITI_SESSION_NICE, set by serve.ts): recall
-// p50 while turns ran back to back at 10k measured 1.13-1.24x of idle this way against 1.31-1.60x with the turns in
-// the serving process (0.95-1.11x with the chat client off the two cores too). Like a worker of `--workers` it is a
-// replica: its own connection, indexes and limits; appends told across by IPC.
+// `smriti serve`'s session process: a second `smriti serve` process on the store, started by the serving one, that is
+// handed every connection whose first request is a session route (chat turns, approvals, background runs, their
+// streams). Their harness, tool calls and event appends then run in a process of their own, not between the serving
+// process's recalls, and at a lower CPU priority (SMRITI_SESSION_NICE, set by serve.ts): recall p50 while turns ran
+// back to back at 10k measured 1.13-1.24x of idle this way against 1.31-1.60x with the turns in the serving process.
+// By default it is started on demand (the first session request, a background session to run) and stops after
+// SMRITI_SESSION_IDLE_MS with nothing to do, as it holds a second copy of the indexes. Like a worker of `--workers` it
+// is a replica: its own connection, indexes and limits; appends told across by IPC.
 import { fork, type ChildProcess } from "node:child_process";
 import type { Socket } from "node:net";
-import { sessionRouteIds, routes } from "../contract/routes.ts";
+import { routes, sessionRouteIds } from "../contract/routes.ts";
 import type { AppendNotices } from "../ports/event-log.ts";
 import type { Divert, Handoff } from "../transports/http/front-door.ts";
-import { isMessage, pairedNotices } from "./append-notices.ts";
+import { pairedNotices } from "./append-notices.ts";
 import { restartDelayMs, STOP_GRACE_MS } from "./serve-workers.ts";
-
-const ROLE_ENV = "SMRITI_SERVE_ROLE";
-const READY = "smriti:ready";
-const CONNECTION = "smriti:connection";
-
-interface Connection {
-  type: typeof CONNECTION;
-  /** What the serving process read of the connection before handing it over (base64). */
-  head: string;
-}
-
-const isConnection = isMessage<Connection>(CONNECTION);
-const isReady = isMessage<{ type: typeof READY }>(READY);
+import { CONNECTION, isLeaving, isReady, LEFT, QUEUED, ROLE_ENV, type Connection, type Queued } from "./session-ipc.ts";
 
 /** True in the process `sessionProcess` started. */
 export function isSessionProcess(): boolean {
   return process.env[ROLE_ENV] === "sessions" && typeof process.send === "function";
+}
+
+export interface SessionProcessOptions {
+  /** Start it when it is needed and let it stop when idle (true), or keep one from start to stop. */
+  onDemand: boolean;
+  /** Whether a background session waits for a process to run it (asked at start and, while none runs, every `pollMs`). */
+  waiting(): Promise<boolean>;
+  pollMs: number;
+  log(msg: string): void;
 }
 
 export interface SessionProcess {
@@ -36,22 +34,37 @@ export interface SessionProcess {
   notices: AppendNotices;
   /** Session routes go to the session process once it is ready; until then, and while it restarts, they are served here. */
   divert: Divert;
-  /** Starts it (after the serving runtime opened the store: migrations run once). */
+  /**
+   * A request for `path` served here. A session route wakes the session process and returns true: its connection then
+   * closes after the answer, so the client's next request comes through the front door and reaches that process.
+   */
+  servedHere(path: string): boolean;
+  /** A background session queued here: the session process runs it now (started for it when none runs). */
+  queued(workspaceId: string, sessionId: string): void;
+  /** Starts it, or on demand its watch (after the serving runtime opened the store: migrations run once). */
   start(): void;
-  /** Settles when the first one started is ready or has exited (its routes are then served here until another is). */
+  /** Settles when the first one started at start is ready or has exited, at once when none is started then. */
   readonly started: Promise<void>;
   close(): Promise<void>;
 }
 
-export function sessionProcess(log: (msg: string) => void): SessionProcess {
+export function sessionProcess(opts: SessionProcessOptions): SessionProcess {
+  const { log } = opts;
   let child: ChildProcess | null = null;
   let ready = false;
+  /** It said it is leaving: nothing is handed to it, and another starts when it has gone if `wanted`. */
+  let leaving = false;
+  let wanted = false;
+  let restart: NodeJS.Timeout | null = null;
   let closing = false;
   let failedStarts = 0;
   let settleStart = () => {};
   const started = new Promise<void>((resolve) => (settleStart = resolve));
   const notices = pairedNotices((m) => ready && child?.connected && child.send(m, undefined, {}, () => {}));
   const sessionPaths = [...sessionRouteIds].map((id) => new RegExp(`^${routes[id].path.replace(/\{\w+\}/g, "[^/]+")}/?$`));
+  const isSessionPath = (path: string) => sessionPaths.some((p) => p.test(path));
+  /** Background sessions queued here before it was ready: it is told when it is. */
+  const queued: Queued[] = [];
 
   const handoff: Handoff = (socket: Socket, head: Buffer) => {
     const to = child;
@@ -61,38 +74,88 @@ export function sessionProcess(log: (msg: string) => void): SessionProcess {
     return true;
   };
 
-  const start = () => {
+  const spawn = () => {
     const c = fork(process.argv[1]!, process.argv.slice(2), { env: { ...process.env, [ROLE_ENV]: "sessions" }, execArgv: process.execArgv });
-    child = c;
-    ready = false;
+    const startedAt = performance.now();
+    [child, ready, leaving, wanted] = [c, false, false, false];
     c.on("message", (m) => {
+      if (isLeaving(m)) {
+        [ready, leaving] = [false, true];
+        return void (c.connected && c.send({ type: LEFT }, undefined, {}, () => {}));
+      }
       if (!isReady(m)) return notices.hear(m);
-      ready = true;
-      failedStarts = 0;
+      if (!leaving) log(`session routes: answered by process ${c.pid} (ready in ${Math.round(performance.now() - startedAt)} ms)`);
+      [ready, leaving, failedStarts] = [true, false, 0];
       notices.meet();
-      log(`session routes: answered by process ${c.pid}`);
+      for (const q of queued.splice(0)) c.send(q, undefined, {}, () => {});
       settleStart();
     });
     c.on("error", (err) => log(`session process: ${err.message}`)); // a send to one that just died; its exit follows
     c.on("exit", (code, signal) => {
-      const served = ready;
-      [child, ready] = [null, false];
+      const [served, left] = [ready || leaving, leaving];
+      [child, ready, leaving] = [null, false, false];
       settleStart();
       if (closing) return;
+      if (left && code === 0) {
+        log(`session process ${c.pid} stopped, idle; session routes served here until it is needed again`);
+        if (wanted) spawn();
+        return;
+      }
       if (!served) failedStarts++;
       const wait = restartDelayMs(failedStarts); // counts the ones that died before they were ready
       log(`session process exited ${signal ? `by ${signal}` : `with code ${code}`}; session routes served here, another starts in ${wait / 1000} s`);
-      setTimeout(() => !closing && start(), wait).unref();
+      restart = setTimeout(() => {
+        restart = null;
+        if (!closing) spawn();
+      }, wait).unref();
     });
+  };
+
+  /** Makes sure one runs or is on its way. */
+  const wake = () => {
+    if (closing || restart) return;
+    if (!child) spawn();
+    else if (leaving) wanted = true;
+  };
+
+  const watch = () => {
+    const poll = setInterval(() => {
+      if (closing) return clearInterval(poll);
+      if (child || restart) return;
+      opts.waiting().then(
+        (yes) => yes && wake(),
+        (err: unknown) => log(`session process: could not look for background sessions to run: ${(err as Error).message}`),
+      );
+    }, opts.pollMs).unref();
   };
 
   return {
     notices,
-    divert: (path) => (ready && sessionPaths.some((p) => p.test(path)) ? handoff : null),
-    start,
+    divert: (path) => (ready && isSessionPath(path) ? handoff : null),
+    servedHere(path) {
+      if (!isSessionPath(path)) return false;
+      wake();
+      return !closing;
+    },
+    queued(workspaceId, sessionId) {
+      const message: Queued = { type: QUEUED, workspaceId, sessionId };
+      if (ready && child?.connected) return void child.send(message, undefined, {}, () => {});
+      queued.push(message);
+      wake();
+    },
+    start() {
+      if (!opts.onDemand) return spawn();
+      watch();
+      // Background sessions cut off by the last stop, or queued by a CLI meanwhile, run at once.
+      opts.waiting().then(
+        (yes) => (yes ? wake() : settleStart()),
+        () => settleStart(),
+      );
+    },
     started,
     async close() {
       closing = true;
+      if (restart) clearTimeout(restart);
       const c = child;
       if (!c || c.exitCode !== null || c.signalCode !== null) return;
       const exited = new Promise((done) => c.once("exit", done));
@@ -102,12 +165,4 @@ export function sessionProcess(log: (msg: string) => void): SessionProcess {
       clearTimeout(timer);
     },
   };
-}
-
-/** In the session process: tells the serving process it is ready, and passes each connection it is handed to `accept`. */
-export function takeConnections(accept: (socket: Socket, head: Buffer) => void): void {
-  process.on("message", (m, socket) => {
-    if (isConnection(m) && socket) accept(socket as Socket, Buffer.from(m.head, "base64"));
-  });
-  process.send?.({ type: READY });
 }

@@ -32,6 +32,11 @@ export class TurnLeases {
     private readonly logError: (message: string) => void,
   ) {}
 
+  /** A turn (or a recovery, a sub-agent's turn) holds or is letting go of a lease here. */
+  get holding(): boolean {
+    return this.held.size > 0 || this.releasing.size > 0;
+  }
+
   /**
    * Takes the session's lease for a turn here: null while a live process holds it. `handover`: the log says the last
    * turn ended, so its process lets go in a moment; wait for that rather than refuse.

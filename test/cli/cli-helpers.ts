@@ -58,8 +58,8 @@ export interface RunningServe {
   child: ChildProcess;
   /** What the server wrote to stderr (its log) so far. */
   log(): string;
-  /** The session process it started (null with SMRITI_SESSION_PROCESS=0, or when it did not start). */
-  sessionPid: number | null;
+  /** The session process it started last (null with SMRITI_SESSION_PROCESS=0, or before sessions were used). */
+  readonly sessionPid: number | null;
   stop(): Promise<void>;
   /** kill -9 of the serving process; resolves once it and its session process (which follows it at once) are gone. */
   kill(): Promise<void>;
@@ -89,16 +89,36 @@ export function startServe(dataDir: string, env: NodeJS.ProcessEnv = cliEnv(), a
           child.once("exit", () => done());
           child.kill("SIGTERM");
         });
-      const sessionPid = Number(/session routes: answered by process (\d+)/.exec(stderr)?.[1]) || null;
+      const sessionPid = () => Number([...stderr.matchAll(/session routes: answered by process (\d+)/g)].at(-1)?.[1]) || null;
       const kill = async () => {
+        const pid = sessionPid();
         const exited = new Promise((done) => child.once("exit", done));
         child.kill("SIGKILL");
         await exited;
-        while (sessionPid !== null && processAlive(sessionPid)) await new Promise((r) => setTimeout(r, 20));
+        while (pid !== null && processAlive(pid)) await new Promise((r) => setTimeout(r, 20));
       };
-      resolve({ url: m[1], child, log: () => stderr, sessionPid, stop, kill });
+      resolve({
+        url: m[1],
+        child,
+        log: () => stderr,
+        get sessionPid() {
+          return sessionPid();
+        },
+        stop,
+        kill,
+      });
     });
     child.on("exit", (code) => fail(new Error(`server exited ${code} before listening:\n${stderr}`)));
     child.on("error", fail);
   });
+}
+
+/** Waits until the server's log matches `pattern` (within `ms`); the first group of its last match, or the match. */
+export async function untilLogged(server: RunningServe, pattern: RegExp, ms = 30_000): Promise<string> {
+  const all = new RegExp(pattern.source, `${pattern.flags.replace("g", "")}g`);
+  for (const end = Date.now() + ms; ; await new Promise((r) => setTimeout(r, 25))) {
+    const last = [...server.log().matchAll(all)].at(-1);
+    if (last) return last[1] ?? last[0];
+    if (Date.now() > end) throw new Error(`timed out waiting for ${pattern} in the log:\n${server.log()}`);
+  }
 }

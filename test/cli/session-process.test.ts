@@ -1,6 +1,7 @@
-// `smriti serve`'s session process (SMRITI_SESSION_PROCESS=1): the serving process hands it each connection whose first request is a session
-// route, the bytes already read travelling with the socket. Its runs are its own, a stream followed through the serving
-// process sees its appends at once, and while it is down the serving process answers those routes itself.
+// `smriti serve`'s session process: the serving process hands it each connection whose first request is a session route,
+// the bytes already read travelling with the socket. Its runs are its own, a stream followed through the serving process
+// sees its appends at once, and while it is down the serving process answers those routes itself. With
+// SMRITI_SESSION_PROCESS=1 it runs from start to stop; by default it starts when needed and stops when idle.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { connect } from "node:net";
@@ -169,10 +170,77 @@ describe("smriti serve's session process", { timeout: 90_000 }, () => {
     await open.body?.cancel().catch(() => {});
   });
 
-  it("is not started by default: the serving process runs its sessions", async () => {
-    const { server, call } = await serve("alone", { SMRITI_SESSION_PROCESS: "" });
-    expect(server.sessionPid).toBeNull();
+  it("runs the sessions in the serving process with SMRITI_SESSION_PROCESS=0", async () => {
+    const { server, call } = await serve("alone", { SMRITI_SESSION_PROCESS: "0" });
     const runners = await runBy(call, server.url, "What do we know about the billing service?");
     expect(runners.every((p) => p.includes(pidIn(server.child.pid!)))).toBe(true);
+    expect(server.sessionPid).toBeNull();
+  });
+});
+
+describe("smriti serve's session process, on demand (the default)", { timeout: 90_000 }, () => {
+  const onDemand = (name: string, idleMs: number) => serve(name, { SMRITI_SESSION_PROCESS: "", SMRITI_SESSION_IDLE_MS: String(idleMs) });
+  const sessionPids = (server: RunningServe) => [...server.log().matchAll(/session routes: answered by process (\d+)/g)].map((m) => Number(m[1]));
+  async function until(what: string, done: () => boolean, ms = 30_000): Promise<void> {
+    for (const end = Date.now() + ms; !done(); await sleep(25)) if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+  }
+
+  it("starts with the first session request, runs the sessions, stops when idle and starts again when needed", async () => {
+    const { server, call } = await onDemand("demand", 1_000);
+    await sleep(300);
+    expect(server.sessionPid).toBeNull();
+    const created = await call(server.url, "/chat/sessions", {});
+    expect(created.status).toBe(200);
+    // Answered here while the session process starts: the client's next request comes through the front door to it.
+    expect(created.headers.get("connection")).toBe("close");
+    await until("a session process", () => server.sessionPid !== null);
+    const first = server.sessionPid!;
+    expect(await runBy(call, server.url, "What do we know about the billing service?")).toEqual([expect.stringContaining(pidIn(first))]);
+
+    await until("the idle stop", () => server.log().includes(`session process ${first} stopped, idle`));
+    for (let i = 0; i < 100 && processAlive(first); i++) await sleep(20);
+    expect(processAlive(first)).toBe(false);
+    expect(server.log()).not.toContain("session process exited");
+
+    // Queued while none runs: the serving process wakes one for it, and that one runs it.
+    const runners = await runBy(call, server.url, "What do we know about the reports job?");
+    const second = server.sessionPid!;
+    expect(second).not.toBe(first);
+    expect(runners).toEqual([expect.stringContaining(pidIn(second))]);
+  });
+
+  it("starts one for a background session a CLI queued while none ran", async () => {
+    const { server, call } = await onDemand("cli-queued", 60_000);
+    const started = await runJson<{ session: { session_id: string } }>(["sessions", "start", "Who picked PostgreSQL?", "--approval-mode", "never", "--json", "--data", join(root, "cli-queued")], { env: cliEnv({ SMRITI_EMBEDDER: "none" }) });
+    await until("a session process", () => server.sessionPid !== null);
+    const sid = started.session.session_id;
+    let states: { status: string; process_id?: string | null }[] = [];
+    for (const end = Date.now() + 30_000; states.at(-1)?.status !== "completed" && Date.now() < end; await sleep(50)) {
+      const events = await readSse(await call(server.url, `/sessions/${sid}/events/stream?follow=false`));
+      states = events.filter((e) => e.event === "session_state").map((e) => e.data as (typeof states)[number]);
+    }
+    expect(states.at(-1)?.status).toBe("completed");
+    expect(states.filter((s) => s.status === "running").map((s) => s.process_id)).toEqual([expect.stringContaining(pidIn(server.sessionPid))]);
+  });
+
+  it("loses no request while it leaves: each is answered by it, or by the serving process once it has gone", async () => {
+    const { server, call, token } = await onDemand("leaving", 300);
+    const sid = ((await (await call(server.url, "/chat/sessions", {})).json()) as { session_id: string }).session_id;
+    await until("a session process", () => server.sessionPid !== null);
+    const statuses: number[] = [];
+    // Fresh connections at gaps just over the idle time (it looks every 75 ms), so some arrive as it says it leaves.
+    for (let i = 0; i < 40; i++) {
+      await sleep(300 + Math.random() * 150);
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request(`${server.url}/chat/sessions/${sid}`, { agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
+          res.resume().on("end", () => resolve(res.statusCode ?? 0));
+        });
+        req.on("error", reject).end();
+      });
+      statuses.push(status);
+    }
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    expect(sessionPids(server).length).toBeGreaterThan(2); // it left and came back, more than once
+    expect(server.log()).not.toContain("session process exited");
   });
 });

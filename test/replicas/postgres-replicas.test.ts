@@ -22,7 +22,8 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A token made through the CLI on the database, then N replicas serving it, each with its own data directory. */
 async function startReplicas(url: string, n: number, label: string, heartbeatMs = 200): Promise<{ replicas: Replica[]; env: NodeJS.ProcessEnv; token: string }> {
-  const env = cliEnv({ SMRITI_DATABASE_URL: url, SMRITI_SESSION_HEARTBEAT_MS: String(heartbeatMs) });
+  // Sessions in the serving processes (no session process): the tests name the replica whose process runs a session.
+  const env = cliEnv({ SMRITI_DATABASE_URL: url, SMRITI_SESSION_HEARTBEAT_MS: String(heartbeatMs), SMRITI_SESSION_PROCESS: "0" });
   const created = await runJson<{ token: string }>(["token", "create", "--json", "--data", join(root, `${label}-0`)], { env });
   const replicas = await Promise.all(
     Array.from({ length: n }, async (_, i) => {

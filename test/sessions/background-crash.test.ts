@@ -110,7 +110,8 @@ describe("background runs cut by kill -9", () => {
 describe("a run whose heartbeat stops", () => {
   it("is recovered by another service process on the same data once its heartbeat is stale", async () => {
     const dataDir = join(root, "two");
-    const env = cliEnv({ SMRITI_SESSION_HEARTBEAT_MS: "100" });
+    // Sessions in the serving processes (no session process): the run must start in `runner`, the one killed.
+    const env = cliEnv({ SMRITI_SESSION_HEARTBEAT_MS: "100", SMRITI_SESSION_PROCESS: "0" });
     const call = await caller(dataDir, env);
     const watcher = await startServe(dataDir, env); // idle: nothing to recover when it starts
     const runner = await startServe(dataDir, env);

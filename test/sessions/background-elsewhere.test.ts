@@ -47,7 +47,9 @@ describe("SMRITI_BACKGROUND_SESSIONS=0", { timeout: 60_000 }, () => {
     expect(states.at(-1)?.status).toBe("completed");
     const running = states.filter((s) => s.status === "running");
     expect(running.length).toBeGreaterThan(0);
-    expect(running.every((s) => s.process_id?.includes(`:${runner.child.pid}:`))).toBe(true);
+    // The runner's session process, started for the session it found waiting (the front's, started by the reads, runs none).
+    expect(runner.sessionPid).not.toBeNull();
+    expect(running.every((s) => s.process_id?.includes(`:${runner.sessionPid}:`))).toBe(true);
     expect(events.some((e) => e.event === "response")).toBe(true);
   });
 });

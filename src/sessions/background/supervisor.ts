@@ -8,6 +8,7 @@ import type { SessionEventData, SessionEventType } from "../../contract/events.t
 import { HealthPolicy } from "../../contract/health.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { StreamEvent } from "../../ports/event-log.ts";
+import type { StoredSessionRow } from "../../ports/session-index.ts";
 import { newRequestId, resumeCursor, sessionKey } from "../ids.ts";
 import { deadOnThisHost, PROCESS_ID } from "../lease-holder.ts";
 import { clip, latestState } from "../projection.ts";
@@ -40,6 +41,8 @@ export interface SupervisorDeps {
   maxRunning: number;
   taskRoot: string;
   logError(msg: string): void;
+  /** Told of each session queued while this supervisor does not run: the process that runs them (a session process). */
+  queuedElsewhere?: ((workspaceId: string, sessionId: string) => void) | undefined;
 }
 
 interface Job {
@@ -102,8 +105,26 @@ export class Supervisor {
     return this.live.size;
   }
 
+  /** Nothing runs or waits to run here (a retry's backoff has its session in the store as recovering, see `waiting`). */
+  get idle(): boolean {
+    return this.live.size === 0 && this.queue.size === 0;
+  }
+
+  /**
+   * Whether a background session waits for a process to run it: runnable, and its holder gone or stale (the ones a
+   * supervisor starting now would take up). A serving process whose session process is stopped starts one for it.
+   */
+  async waiting(): Promise<boolean> {
+    const staleBefore = this.deps.clock.now().getTime() - this.staleMs;
+    const rows = await this.deps.log.index.sessionsInStatus("background", [...RUNNABLE]);
+    // A session queued a moment ago is its queuing process's to start (as in `scan`); a run's row waits once its holder is gone.
+    const waits = (row: StoredSessionRow) => (row.status === "queued" ? row.updatedAt < staleBefore : row.owner === null || deadOnThisHost(row.owner) || (row.heartbeatAt ?? row.updatedAt) < staleBefore);
+    return rows.some(waits);
+  }
+
   enqueue(workspaceId: string, sessionId: string): void {
-    if (!this.running) return; // a one-shot CLI process: a serving process picks the session up
+    // A one-shot CLI process (a serving process picks the session up), or a serving process with a session process.
+    if (!this.running) return this.deps.queuedElsewhere?.(workspaceId, sessionId);
     // Queued even while a run of it is live: that run may be ending, and the next one starts when it has.
     this.queue.set(sessionKey(workspaceId, sessionId), { workspaceId, sessionId });
     this.pump();

@@ -21,6 +21,8 @@ export interface ServeOptions {
   headersTimeoutMs?: number;
   /** Connections to pass to another process, decided from their first request line (front-door.ts). */
   divert?: Divert | undefined;
+  /** Whether the connection of a request for `path` (no query) served here closes after the answer. */
+  closeAfter?: ((path: string) => boolean) | undefined;
 }
 
 export function listen(app: FetchApp, host: string, port: number, opts: ServeOptions = {}): Promise<RunningServer> {
@@ -51,6 +53,8 @@ function httpServer(app: FetchApp, host: string, opts: ServeOptions): HttpServer
   const serverOptions = { headersTimeout, requestTimeout: Math.max(60_000, headersTimeout), connectionsCheckingInterval: Math.min(1_000, headersTimeout) };
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host, serverOptions }) as HttpServer;
   server.on("clientError", answerClientError);
+  const closeAfter = opts.closeAfter;
+  if (closeAfter) server.prependListener("request", (req, res) => closeAfter(req.url?.split("?")[0] ?? "") && res.setHeader("connection", "close"));
   return server;
 }
 
