@@ -12,7 +12,7 @@ import { lowerPriority } from "./cpu-priority.ts";
 import { issueFirstToken } from "./first-token.ts";
 import { FOLLOW_TUNING_MS, serveWorkers, workerIndex } from "./serve-workers.ts";
 import { isSessionProcess, sessionProcess, type SessionProcess } from "./session-process.ts";
-import { serveForServingProcess } from "./session-process-child.ts";
+import { goWithServingProcess, serveForServingProcess } from "./session-process-child.ts";
 import { addDataOption, configFrom, type DataOptions } from "./shared.ts";
 
 type ServeOptions = DataOptions & { port?: number; host?: string; workers?: number };
@@ -33,6 +33,9 @@ export function registerServe(program: Command): void {
       const tag = role.kind === "worker" ? ` w${role.index + 1}` : role.kind === "sessions" ? " sessions" : "";
       const log = (msg: string) => process.stderr.write(`[smriti${tag}] ${msg}\n`);
       if (role.kind === "sessions") log(`at nice ${lowerPriority(config.sessionNice)} (SMRITI_SESSION_NICE)`);
+      // The session process plans on its own loop (unless told otherwise): it serves only sessions, and a planning
+      // thread would cost ~35 MB and ~1 s on the first turn after each start (the bench's first token max 0.9-1.0 s).
+      if (role.kind === "sessions") return serveProcess({ ...config, planWorkers: config.planWorkers ?? 0 }, log, role);
       if (role.kind !== "alone") return serveProcess(config, log, role);
       log(`data: ${describeStore(config)}`);
       if (config.workers > 1 && cluster.isPrimary) return serveWorkers(config, log);
@@ -42,6 +45,8 @@ export function registerServe(program: Command): void {
 
 /** One serving process. A group's first worker and a lone process run the store's once-only jobs. */
 async function serveProcess(config: Config, log: (msg: string) => void, role: Role): Promise<void> {
+  let stopping: Promise<void> | null = null;
+  if (role.kind === "sessions") goWithServingProcess(() => stopping !== null);
   const [{ createRuntime }, { createHttpApp }, { mountConsole }, { acceptingServer, listen }, { mountMcpHttp }] = await Promise.all([
     import("../main.ts"),
     import("../transports/http/app.ts"),
@@ -54,7 +59,7 @@ async function serveProcess(config: Config, log: (msg: string) => void, role: Ro
   const appendNotices: AppendNotices | undefined = role.kind === "alone" ? sessions?.notices : role.kind === "worker" ? workerNotices() : sessionProcessNotices();
   // Background runs go where the turns go: to the session process when there is one.
   const supervise = config.runsBackgroundSessions && sessions === null;
-  const queuedElsewhere = sessions ? sessions.queued : undefined;
+  const queuedElsewhere = sessions && config.runsBackgroundSessions ? sessions.queued : undefined;
   const runtime: FullRuntime = await createRuntime(config, { background: true, autoTune: lead, followTuningMs: lead ? undefined : FOLLOW_TUNING_MS, lead, supervise, queuedElsewhere, log, appendNotices });
   if (!config.runsBackgroundSessions && role.kind !== "sessions") log("background sessions: queued here, run by another process on this store (SMRITI_BACKGROUND_SESSIONS=0)");
   if (role.kind === "alone") await issueFirstToken(runtime);
@@ -86,7 +91,6 @@ async function serveProcess(config: Config, log: (msg: string) => void, role: Ro
   // A group's address is announced once, by its primary, when every worker listens.
   if (role.kind === "alone" && "url" in server) log(`listening on ${server.url} (${embedder}); console: ${server.url}/console`);
   else log(`answering (${embedder})`);
-  let stopping: Promise<void> | null = null;
   const shutdown = () =>
     (stopping ??= (async () => {
       // Together: the listening socket waits for the connections handed to the session process too.
@@ -96,7 +100,4 @@ async function serveProcess(config: Config, log: (msg: string) => void, role: Ro
     })());
   process.once("SIGINT", () => void shutdown());
   process.once("SIGTERM", () => void shutdown());
-  // A session process outlives no serving process: when the channel closes without a stop signal first (kill -9 of the
-  // parent) it goes at once, as its parent did, and its leases go stale for another process to end its turns.
-  if (role.kind === "sessions") process.once("disconnect", () => stopping ?? process.exit(1));
 }

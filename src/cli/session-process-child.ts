@@ -19,6 +19,17 @@ export interface SessionProcessSide {
   leave(): void;
 }
 
+/**
+ * A session process outlives no serving process: when the channel closes without a stop begun (kill -9 of the parent)
+ * it goes at once, as its parent did, and its leases go stale for another process to end its turns. Watched from its
+ * first moment: one still starting would otherwise run the background sessions it found, with nobody to stop it.
+ */
+export function goWithServingProcess(stopping: () => boolean): void {
+  const go = () => stopping() || process.exit(1);
+  if (!process.connected) return void go();
+  process.once("disconnect", go);
+}
+
 /** Takes connections and queued sessions from the serving process, tells it this process is ready, and leaves when idle. */
 export function serveForServingProcess(side: SessionProcessSide): void {
   let open = 0;

@@ -43,7 +43,7 @@ export interface SessionProcess {
   queued(workspaceId: string, sessionId: string): void;
   /** Starts it, or on demand its watch (after the serving runtime opened the store: migrations run once). */
   start(): void;
-  /** Settles when the first one started at start is ready or has exited, at once when none is started then. */
+  /** Settles when the first one is ready or has exited; on demand at once (the serving process answers until it is). */
   readonly started: Promise<void>;
   close(): Promise<void>;
 }
@@ -118,16 +118,12 @@ export function sessionProcess(opts: SessionProcessOptions): SessionProcess {
     else if (leaving) wanted = true;
   };
 
-  const watch = () => {
-    const poll = setInterval(() => {
-      if (closing) return clearInterval(poll);
-      if (child || restart) return;
-      opts.waiting().then(
-        (yes) => yes && wake(),
-        (err: unknown) => log(`session process: could not look for background sessions to run: ${(err as Error).message}`),
-      );
-    }, opts.pollMs).unref();
-  };
+  /** Wakes one for background sessions waiting to run (a CLI queued them, or the last stop cut them off). */
+  const lookForRuns = () =>
+    void opts.waiting().then(
+      (yes) => yes && wake(),
+      (err: unknown) => log(`session process: could not look for background sessions to run: ${(err as Error).message}`),
+    );
 
   return {
     notices,
@@ -145,12 +141,9 @@ export function sessionProcess(opts: SessionProcessOptions): SessionProcess {
     },
     start() {
       if (!opts.onDemand) return spawn();
-      watch();
-      // Background sessions cut off by the last stop, or queued by a CLI meanwhile, run at once.
-      opts.waiting().then(
-        (yes) => (yes ? wake() : settleStart()),
-        () => settleStart(),
-      );
+      settleStart(); // the serving process answers session routes until it is ready
+      lookForRuns();
+      const poll = setInterval(() => (closing ? clearInterval(poll) : !child && !restart && lookForRuns()), opts.pollMs).unref();
     },
     started,
     async close() {

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { childPids } from "../../bench/lib/proc.ts";
 
 export const BIN = fileURLToPath(new URL("../../bin/smriti.js", import.meta.url));
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -91,11 +92,11 @@ export function startServe(dataDir: string, env: NodeJS.ProcessEnv = cliEnv(), a
         });
       const sessionPid = () => Number([...stderr.matchAll(/session routes: answered by process (\d+)/g)].at(-1)?.[1]) || null;
       const kill = async () => {
-        const pid = sessionPid();
+        const children = child.exitCode === null ? childPids(child.pid!) : []; // a session process, ready or starting
         const exited = new Promise((done) => child.once("exit", done));
         child.kill("SIGKILL");
         await exited;
-        while (pid !== null && processAlive(pid)) await new Promise((r) => setTimeout(r, 20));
+        while (children.some(processAlive)) await new Promise((r) => setTimeout(r, 20));
       };
       resolve({
         url: m[1],

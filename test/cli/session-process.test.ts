@@ -9,9 +9,10 @@ import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
+import { childPids } from "../../bench/lib/proc.ts";
 import { parseSse, type SseEvent } from "../../src/client/sse.ts";
 import { caller, readSse } from "../sessions/support.ts";
-import { cliEnv, processAlive, runJson, startServe, type RunningServe } from "./cli-helpers.ts";
+import { cliEnv, processAlive, runJson, startServe, untilLogged, type RunningServe } from "./cli-helpers.ts";
 
 const root = mkdtempSync(join(tmpdir(), "smriti-session-process-"));
 const servers: RunningServe[] = [];
@@ -102,7 +103,8 @@ describe("smriti serve's session process", { timeout: 90_000 }, () => {
   // A runner already at nice 19 has no lower priority to give (the session process stays at 19 whatever it is told).
   it.skipIf(OWN_NICE >= 19)("takes the CPU priority SMRITI_SESSION_NICE names, below the runner's own", async () => {
     const wanted = Math.min(19, OWN_NICE + 7);
-    const { server, call } = await serve("nice", { SMRITI_SESSION_NICE: String(wanted) });
+    // A planning pool (the session process plans on its loop by default) for threads started after the priority was set.
+    const { server, call } = await serve("nice", { SMRITI_SESSION_NICE: String(wanted), SMRITI_PLAN_WORKERS: "1" });
     const before = threadNices(server.sessionPid!);
     const sid = ((await (await call(server.url, "/chat/sessions", {})).json()) as { session_id: string }).session_id;
     expect((await readSse(await call(server.url, `/chat/sessions/${sid}/messages`, { message: "What did we decide?" }))).at(-1)!.event).toBe("completed");
@@ -181,9 +183,7 @@ describe("smriti serve's session process", { timeout: 90_000 }, () => {
 describe("smriti serve's session process, on demand (the default)", { timeout: 90_000 }, () => {
   const onDemand = (name: string, idleMs: number) => serve(name, { SMRITI_SESSION_PROCESS: "", SMRITI_SESSION_IDLE_MS: String(idleMs) });
   const sessionPids = (server: RunningServe) => [...server.log().matchAll(/session routes: answered by process (\d+)/g)].map((m) => Number(m[1]));
-  async function until(what: string, done: () => boolean, ms = 30_000): Promise<void> {
-    for (const end = Date.now() + ms; !done(); await sleep(25)) if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-  }
+  const answering = /session routes: answered by process (\d+)/;
 
   it("starts with the first session request, runs the sessions, stops when idle and starts again when needed", async () => {
     const { server, call } = await onDemand("demand", 1_000);
@@ -193,11 +193,10 @@ describe("smriti serve's session process, on demand (the default)", { timeout: 9
     expect(created.status).toBe(200);
     // Answered here while the session process starts: the client's next request comes through the front door to it.
     expect(created.headers.get("connection")).toBe("close");
-    await until("a session process", () => server.sessionPid !== null);
-    const first = server.sessionPid!;
+    const first = Number(await untilLogged(server, answering));
     expect(await runBy(call, server.url, "What do we know about the billing service?")).toEqual([expect.stringContaining(pidIn(first))]);
 
-    await until("the idle stop", () => server.log().includes(`session process ${first} stopped, idle`));
+    await untilLogged(server, new RegExp(`session process ${first} stopped, idle`));
     for (let i = 0; i < 100 && processAlive(first); i++) await sleep(20);
     expect(processAlive(first)).toBe(false);
     expect(server.log()).not.toContain("session process exited");
@@ -212,7 +211,7 @@ describe("smriti serve's session process, on demand (the default)", { timeout: 9
   it("starts one for a background session a CLI queued while none ran", async () => {
     const { server, call } = await onDemand("cli-queued", 60_000);
     const started = await runJson<{ session: { session_id: string } }>(["sessions", "start", "Who picked PostgreSQL?", "--approval-mode", "never", "--json", "--data", join(root, "cli-queued")], { env: cliEnv({ SMRITI_EMBEDDER: "none" }) });
-    await until("a session process", () => server.sessionPid !== null);
+    await untilLogged(server, answering);
     const sid = started.session.session_id;
     let states: { status: string; process_id?: string | null }[] = [];
     for (const end = Date.now() + 30_000; states.at(-1)?.status !== "completed" && Date.now() < end; await sleep(50)) {
@@ -223,10 +222,25 @@ describe("smriti serve's session process, on demand (the default)", { timeout: 9
     expect(states.filter((s) => s.status === "running").map((s) => s.process_id)).toEqual([expect.stringContaining(pidIn(server.sessionPid))]);
   });
 
+  it("goes with a serving process killed -9 while it is still starting, before it takes up any session", async () => {
+    const { server, call } = await onDemand("orphan", 60_000);
+    expect((await call(server.url, "/chat/sessions", {})).status).toBe(200); // wakes it
+    await sleep(200);
+    const starting = childPids(server.child.pid!);
+    expect(starting).toHaveLength(1);
+    const opened = "[smriti sessions] indexes loaded"; // logged once its runtime (and supervisor) run
+    expect(server.log()).not.toContain(opened);
+    process.kill(server.child.pid!, "SIGKILL");
+    for (let i = 0; i < 250 && starting.some(processAlive); i++) await sleep(20);
+    expect(starting.filter(processAlive)).toEqual([]);
+    // Its log still reaches this pipe: it stopped before opening its runtime, not after (a supervisor unwatched).
+    expect(server.log()).not.toContain(opened);
+  });
+
   it("loses no request while it leaves: each is answered by it, or by the serving process once it has gone", async () => {
     const { server, call, token } = await onDemand("leaving", 300);
     const sid = ((await (await call(server.url, "/chat/sessions", {})).json()) as { session_id: string }).session_id;
-    await until("a session process", () => server.sessionPid !== null);
+    await untilLogged(server, answering);
     const statuses: number[] = [];
     // Fresh connections at gaps just over the idle time (it looks every 75 ms), so some arrive as it says it leaves.
     for (let i = 0; i < 40; i++) {
