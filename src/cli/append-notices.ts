@@ -74,7 +74,9 @@ const isFollow = isMessage<Follow>(FOLLOW);
 export interface PairedNotices extends AppendNotices {
   /** A message from the other process (its appends and what it follows); others are ignored. */
   hear(message: unknown): void;
-  /** The other process is new (started or restarted): it follows nothing yet, and learns what this one follows. */
+  /** The other process is gone (or a new one starts): it follows nothing until it says so. */
+  forget(): void;
+  /** The other process listens now (a new one said it is ready): it learns what this one follows. */
   meet(): void;
 }
 
@@ -117,8 +119,8 @@ export function pairedNotices(send: (message: Appended | Follow) => void): Paire
         else theirs.delete(key);
       }
     },
+    forget: () => theirs.clear(),
     meet() {
-      theirs.clear();
       for (const key of mine.keys()) tell(key, true);
     },
   };

@@ -34,7 +34,7 @@ export function registerServe(program: Command): void {
       const log = (msg: string) => process.stderr.write(`[smriti${tag}] ${msg}\n`);
       if (role.kind === "sessions") log(`at nice ${lowerPriority(config.sessionNice)} (SMRITI_SESSION_NICE)`);
       // The session process plans on its own loop (unless told otherwise): it serves only sessions, and a planning
-      // thread would cost ~35 MB and ~1 s on the first turn after each start (the bench's first token max 0.9-1.0 s).
+      // thread cost it 41 MB at 10k and its start (~0.6 s) fell on the first turn after each start of the process.
       if (role.kind === "sessions") return serveProcess({ ...config, planWorkers: config.planWorkers ?? 0 }, log, role);
       if (role.kind !== "alone") return serveProcess(config, log, role);
       log(`data: ${describeStore(config)}`);
@@ -75,6 +75,7 @@ async function serveProcess(config: Config, log: (msg: string) => void, role: Ro
       mountConsole(a, config.consoleDir);
     },
     limiter,
+    sessions ? (path) => sessions.servedHere(path) && sessions.wanted() : undefined,
   );
   await sessions?.started;
   const opts = { headersTimeoutMs: config.headersTimeoutMs, divert: sessions?.divert, closeAfter: sessions?.servedHere };
@@ -85,7 +86,9 @@ async function serveProcess(config: Config, log: (msg: string) => void, role: Ro
       log(`stopping: no session work for ${idleMs! / 1000} s (SMRITI_SESSION_IDLE_MS)`);
       void shutdown();
     };
-    serveForServingProcess({ accept: server.accept, enqueue: (ws, id) => runtime.supervisor.enqueue(ws, id), atRest: runtime.sessionsAtRest, idleMs, leave });
+    // A session queued in the serving process may already run here: its start-up scan took it from the store.
+    const enqueue = (ws: string, id: string) => runtime.supervisor.isLive(ws, id) || runtime.supervisor.enqueue(ws, id);
+    serveForServingProcess({ accept: server.accept, enqueue, atRest: runtime.sessionsAtRest, idleMs, leave });
   }
   const embedder = `embedder: ${runtime.embedder?.id ?? "none, lexical only"}`;
   // A group's address is announced once, by its primary, when every worker listens.

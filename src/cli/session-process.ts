@@ -35,10 +35,12 @@ export interface SessionProcess {
   /** Session routes go to the session process once it is ready; until then, and while it restarts, they are served here. */
   divert: Divert;
   /**
-   * A request for `path` served here. A session route wakes the session process and returns true: its connection then
-   * closes after the answer, so the client's next request comes through the front door and reaches that process.
+   * Whether the connection of a request for `path` served here closes after the answer: a session route's does, so the
+   * client's next request comes through the front door and reaches the session process.
    */
   servedHere(path: string): boolean;
+  /** A session request served here passed authentication: the session process is started if none runs. */
+  wanted(): void;
   /** A background session queued here: the session process runs it now (started for it when none runs). */
   queued(workspaceId: string, sessionId: string): void;
   /** Starts it, or on demand its watch (after the serving runtime opened the store: migrations run once). */
@@ -78,15 +80,23 @@ export function sessionProcess(opts: SessionProcessOptions): SessionProcess {
     const c = fork(process.argv[1]!, process.argv.slice(2), { env: { ...process.env, [ROLE_ENV]: "sessions" }, execArgv: process.execArgv });
     const startedAt = performance.now();
     [child, ready, leaving, wanted] = [c, false, false, false];
+    let met = false;
+    let hung: NodeJS.Timeout | null = null;
     c.on("message", (m) => {
       if (isLeaving(m)) {
         [ready, leaving] = [false, true];
+        // One that neither goes nor stays (its stop hangs) is killed: the sessions waiting on it start another.
+        hung = setTimeout(() => c.kill("SIGKILL"), STOP_GRACE_MS).unref();
         return void (c.connected && c.send({ type: LEFT }, undefined, {}, () => {}));
       }
       if (!isReady(m)) return notices.hear(m);
-      if (!leaving) log(`session routes: answered by process ${c.pid} (ready in ${Math.round(performance.now() - startedAt)} ms)`);
-      [ready, leaving, failedStarts] = [true, false, 0];
-      notices.meet();
+      if (hung) clearTimeout(hung);
+      [ready, leaving, wanted, failedStarts] = [true, false, false, 0];
+      if (!met) {
+        met = true;
+        log(`session routes: answered by process ${c.pid} (ready in ${Math.round(performance.now() - startedAt)} ms)`);
+        notices.meet();
+      }
       for (const q of queued.splice(0)) c.send(q, undefined, {}, () => {});
       settleStart();
     });
@@ -94,11 +104,15 @@ export function sessionProcess(opts: SessionProcessOptions): SessionProcess {
     c.on("exit", (code, signal) => {
       const [served, left] = [ready || leaving, leaving];
       [child, ready, leaving] = [null, false, false];
+      if (hung) clearTimeout(hung);
+      notices.forget(); // what it followed; the next one's follows arrive from its start on
       settleStart();
       if (closing) return;
-      if (left && code === 0) {
-        log(`session process ${c.pid} stopped, idle; session routes served here until it is needed again`);
+      if (left) {
+        const how = code === 0 ? "stopped, idle" : `stopped, idle, ${signal ? `by ${signal}` : `with code ${code}`}`;
+        log(`session process ${c.pid} ${how}; session routes served here until it is needed again`);
         if (wanted) spawn();
+        else lookForRuns(); // one queued meanwhile by a CLI
         return;
       }
       if (!served) failedStarts++;
@@ -128,11 +142,8 @@ export function sessionProcess(opts: SessionProcessOptions): SessionProcess {
   return {
     notices,
     divert: (path) => (ready && isSessionPath(path) ? handoff : null),
-    servedHere(path) {
-      if (!isSessionPath(path)) return false;
-      wake();
-      return !closing;
-    },
+    servedHere: (path) => !closing && isSessionPath(path),
+    wanted: wake,
     queued(workspaceId, sessionId) {
       const message: Queued = { type: QUEUED, workspaceId, sessionId };
       if (ready && child?.connected) return void child.send(message, undefined, {}, () => {});

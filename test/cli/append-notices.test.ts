@@ -47,11 +47,11 @@ describe("paired append notices", () => {
     expect(heard).toEqual(["ws/s1", "ws/s1"]);
   });
 
-  it("meeting a new peer forgets what the old one followed and tells it what is followed here", async () => {
+  it("forgets what a gone peer followed, and tells a new one what is followed here when it meets it", async () => {
     const { a, b, heard } = pair();
     b.follow!("ws", "s1");
     a.follow!("ws", "mine");
-    a.meet(); // b restarted, as far as a knows: its follows are gone until it says them again
+    a.forget(); // b restarted, as far as a knows: its follows are gone until it says them again
     a.publish("ws", "s1");
     await turnOfLoop();
     expect(heard).toEqual([]);

@@ -187,8 +187,10 @@ describe("smriti serve's session process, on demand (the default)", { timeout: 9
 
   it("starts with the first session request, runs the sessions, stops when idle and starts again when needed", async () => {
     const { server, call } = await onDemand("demand", 1_000);
+    // A request without a valid token starts nothing (a scan of the session routes does not fork a second runtime).
+    expect((await fetch(`${server.url}/chat/sessions`, { method: "POST", body: "{}" })).status).toBe(401);
     await sleep(300);
-    expect(server.sessionPid).toBeNull();
+    expect(childPids(server.child.pid!)).toEqual([]);
     const created = await call(server.url, "/chat/sessions", {});
     expect(created.status).toBe(200);
     // Answered here while the session process starts: the client's next request comes through the front door to it.
@@ -254,7 +256,7 @@ describe("smriti serve's session process, on demand (the default)", { timeout: 9
       statuses.push(status);
     }
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
-    expect(sessionPids(server).length).toBeGreaterThan(2); // it left and came back, more than once
+    expect(sessionPids(server).length).toBeGreaterThan(1); // it left and came back
     expect(server.log()).not.toContain("session process exited");
   });
 });

@@ -32,7 +32,9 @@ type Data = Record<string, unknown>;
 describe("background runs cut by kill -9", () => {
   it("end completed or failed by the rules, with nothing lost, duplicated or run twice", async () => {
     const dataDir = join(root, "data");
-    const env = cliEnv({ SMRITI_SESSION_HEARTBEAT_MS: "100" });
+    // The session process from the start (not on demand, where the first kills would fall while it is still starting):
+    // each kill is to fall during a run.
+    const env = cliEnv({ SMRITI_SESSION_HEARTBEAT_MS: "100", SMRITI_SESSION_PROCESS: "1" });
     const call = await caller(dataDir, env);
     const rand = prng(14);
     const sessions: string[] = [];

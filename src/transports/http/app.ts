@@ -18,8 +18,11 @@ const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 type JsonHandler = (call: CallContext, input: unknown) => Promise<unknown>;
 type StreamHandler = (call: CallContext, input: unknown, lastEventId: string | null, signal: AbortSignal, path: Record<string, string>) => Promise<AsyncIterable<StreamMessage>>;
 
-/** `limiter`: per-token request rate and open streams (`smriti serve` passes one; in-process apps have none). */
-export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void, limiter?: TokenLimiter): Hono<Env> {
+/**
+ * `limiter`: per-token request rate and open streams (`smriti serve` passes one; in-process apps have none).
+ * `authenticated`: told the path of each request whose token passed (`smriti serve` starts its session process on one).
+ */
+export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void, limiter?: TokenLimiter, authenticated?: (path: string) => void): Hono<Env> {
   const app = new Hono<Env>();
   app.onError((err, c) => errorResponse(c, toAppError(err, runtime.log)));
   app.notFound((c) => errorResponse(c, new AppError("route_not_found", `no route ${c.req.method} ${c.req.path}`)));
@@ -44,6 +47,7 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
     app.use(prefix, async (c, next) => {
       const call = await runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id"));
       limiter?.take(call.tokenId);
+      authenticated?.(c.req.path);
       c.set("call", call);
       await next();
     });
