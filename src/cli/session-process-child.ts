@@ -30,15 +30,26 @@ export function goWithServingProcess(stopping: () => boolean): void {
   process.once("disconnect", go);
 }
 
+/** The IPC channel to the serving process: the process's own, or a test's. */
+export interface ServingChannel {
+  send(message: { type: string }): void;
+  onMessage(listener: (message: unknown, handle: unknown) => void): void;
+}
+
+const processChannel: ServingChannel = {
+  send: (message) => void (process.connected && process.send?.(message)),
+  onMessage: (listener) => void process.on("message", listener),
+};
+
 /** Takes connections and queued sessions from the serving process, tells it this process is ready, and leaves when idle. */
-export function serveForServingProcess(side: SessionProcessSide): void {
+export function serveForServingProcess(side: SessionProcessSide, channel: ServingChannel = processChannel): void {
   let open = 0;
   let lastBusy = performance.now();
   let asked = false;
-  const send = (type: string) => process.connected && process.send?.({ type });
+  const send = (type: string) => channel.send({ type });
   // A store that fails to answer (closing) counts as busy: this process does not leave on a guess.
   const busy = async () => open > 0 || !(await side.atRest().catch(() => false));
-  process.on("message", (m, socket) => {
+  channel.onMessage((m, socket) => {
     if (isConnection(m) && socket) {
       open++;
       lastBusy = performance.now();
