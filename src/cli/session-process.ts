@@ -64,7 +64,9 @@ export function sessionProcess(opts: SessionProcessOptions): SessionProcess {
   const started = new Promise<void>((resolve) => (settleStart = resolve));
   const notices = pairedNotices((m) => ready && child?.connected && child.send(m, undefined, {}, () => {}));
   const sessionPaths = [...sessionRouteIds].map((id) => new RegExp(`^${routes[id].path.replace(/\{\w+\}/g, "[^/]+")}/?$`));
-  const isSessionPath = (path: string) => sessionPaths.some((p) => p.test(path));
+  // Asked of every request served here, recalls too: their first segment (/v1) settles it without the patterns.
+  const sessionRoots = new Set([...sessionRouteIds].map((id) => routes[id].path.split("/")[1]));
+  const isSessionPath = (path: string) => sessionRoots.has(path.split("/", 2)[1] ?? "") && sessionPaths.some((p) => p.test(path));
   /** Background sessions queued here before it was ready: it is told when it is. */
   const queued: Queued[] = [];
 

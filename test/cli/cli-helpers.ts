@@ -54,6 +54,12 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/** What `smriti serve` logs when a session process it started answers; the group is its pid. */
+export const SESSION_PROCESS_READY = /session routes: answered by process (\d+)/;
+
+/** The session processes a server's log says it started, in order. */
+export const sessionPids = (log: string): number[] => [...log.matchAll(new RegExp(SESSION_PROCESS_READY, "g"))].map((m) => Number(m[1]));
+
 export interface RunningServe {
   url: string;
   child: ChildProcess;
@@ -90,7 +96,7 @@ export function startServe(dataDir: string, env: NodeJS.ProcessEnv = cliEnv(), a
           child.once("exit", () => done());
           child.kill("SIGTERM");
         });
-      const sessionPid = () => Number([...stderr.matchAll(/session routes: answered by process (\d+)/g)].at(-1)?.[1]) || null;
+      const sessionPid = () => sessionPids(stderr).at(-1) ?? null;
       const kill = async () => {
         const children = child.exitCode === null ? childPids(child.pid!) : []; // a session process, ready or starting
         const exited = new Promise((done) => child.once("exit", done));

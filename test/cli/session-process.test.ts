@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { childPids } from "../../bench/lib/proc.ts";
 import { parseSse, type SseEvent } from "../../src/client/sse.ts";
 import { caller, readSse } from "../sessions/support.ts";
-import { cliEnv, processAlive, runJson, startServe, untilLogged, type RunningServe } from "./cli-helpers.ts";
+import { cliEnv, processAlive, runJson, SESSION_PROCESS_READY, sessionPids, startServe, untilLogged, type RunningServe } from "./cli-helpers.ts";
 
 const root = mkdtempSync(join(tmpdir(), "smriti-session-process-"));
 const servers: RunningServe[] = [];
@@ -48,11 +48,15 @@ async function postInPieces(url: string, token: string, path: string, body: obje
   return answer;
 }
 
-/** The process ids that ran a background session, from its session_state events. */
+/** The process ids that ran a background session started over HTTP, from its session_state events. */
 async function runBy(call: ReturnType<typeof caller>, url: string, task: string): Promise<string[]> {
   const created = await call(url, "/sessions", { task, approval_mode: "never" });
-  const sid = ((await created.json()) as { session: { session_id: string } }).session.session_id;
-  for (const until = Date.now() + 20_000; Date.now() < until; await sleep(50)) {
+  return runnersOf(call, url, ((await created.json()) as { session: { session_id: string } }).session.session_id);
+}
+
+/** The process ids that ran background session `sid`, once it has completed (within `ms`). */
+async function runnersOf(call: ReturnType<typeof caller>, url: string, sid: string, ms = 20_000): Promise<string[]> {
+  for (const until = Date.now() + ms; Date.now() < until; await sleep(50)) {
     const events = await readSse(await call(url, `/sessions/${sid}/events/stream?follow=false`));
     const states = events.filter((e) => e.event === "session_state").map((e) => e.data as { status: string; process_id?: string | null });
     if (states.at(-1)?.status === "completed") return states.filter((s) => s.status === "running").map((s) => s.process_id ?? "");
@@ -151,7 +155,7 @@ describe("smriti serve's session process", { timeout: 90_000 }, () => {
 
     let next: number | null = null;
     for (let i = 0; i < 300 && next === null; i++, await sleep(50)) {
-      const pids = [...server.log().matchAll(/session routes: answered by process (\d+)/g)].map((m) => Number(m[1]));
+      const pids = sessionPids(server.log());
       next = pids.find((p) => p !== first) ?? null;
     }
     expect(next).not.toBeNull();
@@ -182,8 +186,6 @@ describe("smriti serve's session process", { timeout: 90_000 }, () => {
 
 describe("smriti serve's session process, on demand (the default)", { timeout: 90_000 }, () => {
   const onDemand = (name: string, idleMs: number) => serve(name, { SMRITI_SESSION_PROCESS: "", SMRITI_SESSION_IDLE_MS: String(idleMs) });
-  const sessionPids = (server: RunningServe) => [...server.log().matchAll(/session routes: answered by process (\d+)/g)].map((m) => Number(m[1]));
-  const answering = /session routes: answered by process (\d+)/;
 
   it("starts with the first session request, runs the sessions, stops when idle and starts again when needed", async () => {
     const { server, call } = await onDemand("demand", 1_000);
@@ -195,7 +197,7 @@ describe("smriti serve's session process, on demand (the default)", { timeout: 9
     expect(created.status).toBe(200);
     // Answered here while the session process starts: the client's next request comes through the front door to it.
     expect(created.headers.get("connection")).toBe("close");
-    const first = Number(await untilLogged(server, answering));
+    const first = Number(await untilLogged(server, SESSION_PROCESS_READY));
     expect(await runBy(call, server.url, "What do we know about the billing service?")).toEqual([expect.stringContaining(pidIn(first))]);
 
     await untilLogged(server, new RegExp(`session process ${first} stopped, idle`));
@@ -213,15 +215,8 @@ describe("smriti serve's session process, on demand (the default)", { timeout: 9
   it("starts one for a background session a CLI queued while none ran", async () => {
     const { server, call } = await onDemand("cli-queued", 60_000);
     const started = await runJson<{ session: { session_id: string } }>(["sessions", "start", "Who picked PostgreSQL?", "--approval-mode", "never", "--json", "--data", join(root, "cli-queued")], { env: cliEnv({ SMRITI_EMBEDDER: "none" }) });
-    await untilLogged(server, answering);
-    const sid = started.session.session_id;
-    let states: { status: string; process_id?: string | null }[] = [];
-    for (const end = Date.now() + 30_000; states.at(-1)?.status !== "completed" && Date.now() < end; await sleep(50)) {
-      const events = await readSse(await call(server.url, `/sessions/${sid}/events/stream?follow=false`));
-      states = events.filter((e) => e.event === "session_state").map((e) => e.data as (typeof states)[number]);
-    }
-    expect(states.at(-1)?.status).toBe("completed");
-    expect(states.filter((s) => s.status === "running").map((s) => s.process_id)).toEqual([expect.stringContaining(pidIn(server.sessionPid))]);
+    await untilLogged(server, SESSION_PROCESS_READY);
+    expect(await runnersOf(call, server.url, started.session.session_id, 30_000)).toEqual([expect.stringContaining(pidIn(server.sessionPid))]);
   });
 
   it("goes with a serving process killed -9 while it is still starting, before it takes up any session", async () => {
@@ -242,7 +237,7 @@ describe("smriti serve's session process, on demand (the default)", { timeout: 9
   it("loses no request while it leaves: each is answered by it, or by the serving process once it has gone", async () => {
     const { server, call, token } = await onDemand("leaving", 300);
     const sid = ((await (await call(server.url, "/chat/sessions", {})).json()) as { session_id: string }).session_id;
-    await untilLogged(server, answering);
+    await untilLogged(server, SESSION_PROCESS_READY);
     const statuses: number[] = [];
     // Fresh connections at gaps just over the idle time (it looks every 75 ms), so some arrive as it says it leaves.
     for (let i = 0; i < 40; i++) {
@@ -256,7 +251,7 @@ describe("smriti serve's session process, on demand (the default)", { timeout: 9
       statuses.push(status);
     }
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
-    expect(sessionPids(server).length).toBeGreaterThan(1); // it left and came back
+    expect(sessionPids(server.log()).length).toBeGreaterThan(1); // it left and came back
     expect(server.log()).not.toContain("session process exited");
   });
 });
