@@ -22,3 +22,10 @@ export function summarize(samples: readonly number[]): LatencySummary {
 export function round(x: number, digits = 3): number {
   return Number(x.toFixed(digits));
 }
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}

@@ -66,7 +66,7 @@ function sizeSection(s: SizeResults): string[] {
         row("chat turn: first token (extractive)", s.sessions.firstToken, "-", `POST to first token event${s.sessions.sessionProcessReadyMs === null ? "" : `; session process ready ${s.sessions.sessionProcessReadyMs} ms after the first turn woke it`}`),
         row("chat turn: whole turn (extractive)", s.sessions.turn, "-", `${s.sessions.eventsPerTurn} events/turn`),
         row("recall HTTP idle (client proc)", s.sessions.recallCost.idle, "-", "-"),
-        row("recall HTTP during chat turns", s.sessions.recallCost.duringTurns, "-", `p50 x${s.sessions.recallCost.p50Ratio}, ${s.sessions.recallCost.turns} turns`),
+        row("recall HTTP during chat turns", s.sessions.recallCost.duringTurns, "-", `p50 x${s.sessions.recallCost.p50Ratio} against each phase's idle neighbours (phases ${s.sessions.recallCost.phaseRatios.join(", ")}; pooled x${s.sessions.recallCost.pooledP50Ratio}), ${s.sessions.recallCost.turns} turns`),
         row(`recall HTTP beside ${s.sessions.recallCost.spinCores} cores spinning`, s.sessions.recallCost.duringSpin, "-", `p50 x${s.sessions.recallCost.spinP50Ratio} (control: the turns' ${s.sessions.recallCost.turnCores} cores)`),
         ...(s.sessions.recallCost.inServingProcess
           ? [row("recall HTTP, turns in the serving process", s.sessions.recallCost.inServingProcess.duringTurns, "-", `p50 x${s.sessions.recallCost.inServingProcess.p50Ratio} (SMRITI_SESSION_PROCESS=0)`)]

@@ -6,6 +6,7 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** The control beside the sessions ratio: what the same CPU costs a recall when it does nothing with the service. */
 const spinNote = (c: RecallCost) =>
+  `each turns phase against its idle neighbours ${c.phaseRatios.map((r) => `x${r}`).join(", ")} (all samples pooled: x${c.pooledP50Ratio}); ` +
   `a process spinning the turns' ${c.turnCores} cores (measured ${c.spinCores}): x${c.spinP50Ratio}` +
   (c.inServingProcess ? `; the turns in the serving process (SMRITI_SESSION_PROCESS=0): x${c.inServingProcess.p50Ratio}` : "") +
   `; the turn client at nice ${c.clientAside.nice}: x${c.clientAside.p50Ratio}` +

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parseSse } from "../../src/client/sse.ts";
 import type { FullRuntime } from "../../src/main.ts";
 import type { BenchServer } from "../lib/server.ts";
+import { bracketed, type Phase } from "../lib/phases.ts";
 import { round, summarize, type LatencySummary } from "../lib/stats.ts";
 import { cpuMsOf } from "../lib/proc.ts";
 import { forkClient, isType, nextMessage } from "../workers/ipc.ts";
@@ -29,10 +30,16 @@ export interface SessionsResult {
  * comes twice: its turns from a client at normal priority, and from one at nice 19 (`clientAside`).
  */
 export interface RecallCost {
+  /** Every idle and every turns phase's samples, pooled. */
   idle: LatencySummary;
   duringTurns: LatencySummary;
   turns: number;
+  /** The median over the turns phases of each one's p50 over its two idle neighbours' (`bracketed`). */
   p50Ratio: number;
+  /** Each turns phase's ratio, in the order they ran. */
+  phaseRatios: number[];
+  /** The pooled samples' p50s' ratio (the figure before 2026-11-27, which the server's drift over a run moves). */
+  pooledP50Ratio: number;
   /** CPU the turns kept busy, in cores: the turn client's and what the server's processes used beyond the recalls. */
   turnCores: number;
   /** What the spinner used, measured (its target is turnCores). */
@@ -144,18 +151,12 @@ interface Side {
   recaller: ChildProcess;
 }
 
-/** One server's recall samples: idle ones, and ones taken while its turns ran (from each turn client). */
-interface Samples {
-  idle: number[];
-  during: number[];
-  duringAside: number[];
-}
-
 // Recall from another process, on each server in turn (which goes first alternates): idle, while turns run back to back
 // on that server, idle, while turns run from the client at nice 19, idle (which client goes first alternates too); on
 // the first server then beside a spinning process as well, and idle again. Every busy phase sits between two idle ones
-// of its own server (the client keeps warming up, JIT and connections, long after its first requests, and a phase
-// order kept fixed measured one side lower by about 0.1 on this machine).
+// of its own server and is compared with them (`bracketed`): a server's recalls keep getting faster for the whole run
+// (the server's own time too: p50 3.8 ms in the first idle phase and 1.2 ms in the last, in one run at 10k), so samples
+// of all phases pooled weigh each phase by when it ran; and with a fixed order, the phase always last read 0.1 lower.
 async function measureRecallCost(sides: Side[], messages: readonly string[], opts: { busyTurns: number; idleQueries: number }): Promise<RecallCost> {
   const recalls = async (side: Side, count: number) => {
     side.recaller.send({ type: "run", count });
@@ -170,10 +171,9 @@ async function measureRecallCost(sides: Side[], messages: readonly string[], opt
     return (await samples).latencies;
   };
   for (const side of sides) await recalls(side, RECALL_WARMUP);
-  const samples: Samples[] = sides.map(() => ({ idle: [], during: [], duringAside: [] }));
-  const spinning: number[] = [];
+  const phases: Phase<"turns" | "aside" | "spin">[][] = sides.map(() => []);
   let busy = 0;
-  let idleCpu = { cpuMs: 0, n: 0 };
+  let idleCpuPerRecall = 0; // the server's, in the idle phase just before: it falls over the run as recalls do
   const turnCpu = { cpuMs: 0, wallMs: 0 };
   const spinCpu = { cpuMs: 0, wallMs: 0 };
   const turnCores = () => turnCpu.cpuMs / turnCpu.wallMs;
@@ -182,20 +182,20 @@ async function measureRecallCost(sides: Side[], messages: readonly string[], opt
   const batch = () => messages.slice(next, (next += opts.busyTurns));
   const idlePhase = async (i: number) => {
     const { value, cpuMs } = await timed(sides[i]!.srv, () => recalls(sides[i]!, opts.idleQueries));
-    samples[i]!.idle.push(...value);
-    if (i === 0) idleCpu = { cpuMs: idleCpu.cpuMs + cpuMs, n: idleCpu.n + value.length };
+    phases[i]!.push({ kind: "idle", samples: value });
+    if (i === 0) idleCpuPerRecall = cpuMs / value.length;
   };
   const busyPhase = async (i: number, aside: boolean) => {
     const side = sides[i]!;
     let report: TurnClientReport | undefined;
     const turner = aside ? side.asideTurner : side.turner;
     const { value, cpuMs, wallMs } = await timed(side.srv, () => recallsDuring(side, async () => (report = await turns(turner, batch()))));
-    samples[i]![aside ? "duringAside" : "during"].push(...value);
+    phases[i]!.push({ kind: aside ? "aside" : "turns", samples: value });
     if (i !== 0 || aside) return;
     lastBusyMs = wallMs;
     busy += report!.turns.length;
     // The server's CPU beyond what serving those recalls costs alone (measured idle), and the turn client's.
-    turnCpu.cpuMs += cpuMs - value.length * (idleCpu.cpuMs / idleCpu.n) + report!.cpuMs;
+    turnCpu.cpuMs += cpuMs - value.length * idleCpuPerRecall + report!.cpuMs;
     turnCpu.wallMs += wallMs;
   };
   const spinPhase = async () => {
@@ -204,7 +204,7 @@ async function measureRecallCost(sides: Side[], messages: readonly string[], opt
     try {
       await nextMessage(spinner, isType("ready"));
       const [cpu0, t0] = [cpuMsOf(spinner.pid!), performance.now()];
-      spinning.push(...(await recallsDuring(sides[0]!, () => sleep(lastBusyMs))));
+      phases[0]!.push({ kind: "spin", samples: await recallsDuring(sides[0]!, () => sleep(lastBusyMs)) });
       spinCpu.cpuMs += cpuMsOf(spinner.pid!) - cpu0;
       spinCpu.wallMs += performance.now() - t0;
     } finally {
@@ -225,25 +225,28 @@ async function measureRecallCost(sides: Side[], messages: readonly string[], opt
       await idlePhase(i);
     }
   }
-  const ratio = (during: LatencySummary, idle: LatencySummary) => round(during.p50 / idle.p50, 3);
-  const [idle, duringTurns, duringSpin] = [samples[0]!.idle, samples[0]!.during, spinning].map(summarize) as [LatencySummary, LatencySummary, LatencySummary];
-  const other = samples[1] && { idle: summarize(samples[1].idle), duringTurns: summarize(samples[1].during) };
-  const aside = samples.map((x) => summarize(x.duringAside));
+  const pooled = (side: readonly Phase[], kind: string) => summarize(side.filter((p) => p.kind === kind).flatMap((p) => p.samples));
+  const [first, second] = [phases[0]!, phases[1]];
+  const turnsRatio = bracketed(first, "turns");
+  const idle = pooled(first, "idle");
+  const duringTurns = pooled(first, "turns");
   return {
     idle,
     duringTurns,
     turns: busy,
-    p50Ratio: ratio(duringTurns, idle),
+    p50Ratio: turnsRatio.ratio,
+    phaseRatios: turnsRatio.phases,
+    pooledP50Ratio: round(duringTurns.p50 / idle.p50, 3),
     turnCores: round(turnCores(), 2),
     spinCores: round(spinCpu.cpuMs / spinCpu.wallMs, 2),
-    duringSpin,
-    spinP50Ratio: ratio(duringSpin, idle),
-    ...(other ? { inServingProcess: { ...other, p50Ratio: ratio(other.duringTurns, other.idle) } } : {}),
+    duringSpin: pooled(first, "spin"),
+    spinP50Ratio: bracketed(first, "spin").ratio,
+    ...(second ? { inServingProcess: { idle: pooled(second, "idle"), duringTurns: pooled(second, "turns"), p50Ratio: bracketed(second, "turns").ratio } } : {}),
     clientAside: {
       nice: ASIDE_NICE,
-      duringTurns: aside[0]!,
-      p50Ratio: ratio(aside[0]!, idle),
-      ...(other ? { inServingProcess: { duringTurns: aside[1]!, p50Ratio: ratio(aside[1]!, other.idle) } } : {}),
+      duringTurns: pooled(first, "aside"),
+      p50Ratio: bracketed(first, "aside").ratio,
+      ...(second ? { inServingProcess: { duringTurns: pooled(second, "aside"), p50Ratio: bracketed(second, "aside").ratio } } : {}),
     },
   };
 }
