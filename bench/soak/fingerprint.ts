@@ -3,6 +3,7 @@
 // streams are left out: a run started earlier keeps appending to its own log after its request was answered.
 import Database from "better-sqlite3";
 import pg from "pg";
+import { attachSessionLog } from "../../src/store/sqlite/session-log-file.ts";
 
 const QUERY = `SELECT
   (SELECT count(*) FROM documents) || '/' || (SELECT coalesce(max(id), 0) FROM chunks) || '/' || (SELECT coalesce(max(seq), 0) FROM events)
@@ -16,15 +17,21 @@ export interface StoreReader {
   close(): Promise<void>;
 }
 
+/** The memory file and, attached, its session log's file (src/store/sqlite/session-log-file.ts). */
 export function sqliteReader(dbFile: string): StoreReader {
   const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+  attachSessionLog(db, dbFile);
   const stmt = db.prepare(QUERY);
+  const tables = db.prepare(
+    `SELECT 'main' AS schema, name FROM main.sqlite_master WHERE type = 'table' AND name <> 'tokens'
+     UNION ALL SELECT 'session_log', name FROM session_log.sqlite_master WHERE type = 'table'`,
+  );
   return {
     fingerprint: async () => (stmt.get() as { f: string }).f,
     texts: async () =>
-      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'tokens'").all() as { name: string }[]).flatMap(({ name }) => {
-        const cols = (db.prepare("SELECT name FROM pragma_table_info(?) WHERE type = 'TEXT'").all(name) as { name: string }[]).map((c) => `coalesce("${c.name}", '')`);
-        return cols.length ? [[name, (db.prepare(`SELECT ${cols.join(" || ' ' || ")} AS v FROM "${name}"`).all() as { v: string }[]).map((r) => r.v).join("\n")] as [string, string]] : [];
+      (tables.all() as { schema: string; name: string }[]).flatMap(({ schema, name }) => {
+        const cols = (db.prepare("SELECT name FROM pragma_table_info(?, ?) WHERE type = 'TEXT'").all(name, schema) as { name: string }[]).map((c) => `coalesce("${c.name}", '')`);
+        return cols.length ? [[name, (db.prepare(`SELECT ${cols.join(" || ' ' || ")} AS v FROM "${schema}"."${name}"`).all() as { v: string }[]).map((r) => r.v).join("\n")] as [string, string]] : [];
       }),
     close: async () => void db.close(),
   };

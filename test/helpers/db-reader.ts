@@ -3,6 +3,7 @@
 import Database from "better-sqlite3";
 import pg from "pg";
 import type { Config } from "../../src/config.ts";
+import { attachSessionLog } from "../../src/store/sqlite/session-log-file.ts";
 
 export interface DbReader {
   all(sql: string): Promise<Record<string, unknown>[]>;
@@ -14,6 +15,7 @@ export interface DbReader {
 export async function openDbReader(config: Config): Promise<DbReader> {
   if (!config.databaseUrl) {
     const db = new Database(config.dbFile, { readonly: true, fileMustExist: true });
+    attachSessionLog(db, config.dbFile);
     return {
       all: async (sql) => db.prepare(sql).all() as Record<string, unknown>[],
       number: async (sql) => Number(db.prepare(sql).pluck().get()),

@@ -1,10 +1,10 @@
 // A bearer token never leaves the places it belongs: not in the service's log, its database (audit and session events,
 // records, traces), error bodies, event streams or /metrics, whatever a client does with it.
-import Database from "better-sqlite3";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sqliteReader } from "../../bench/soak/fingerprint.ts";
 import { cliEnv, runJson, startServe, type RunningServe } from "../cli/cli-helpers.ts";
 
 let dir: string;
@@ -54,19 +54,11 @@ describe("tokens stay secret", () => {
     const metrics = await (await fetch(`${srv.url}/metrics`)).text();
     expect(metrics).toContain("smriti_http_request_duration_seconds");
 
-    const db = new Database(join(dir, "smriti.db"), { readonly: true });
-    const stored: string[] = [];
-    try {
-      for (const { name } of db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'tokens'").all() as { name: string }[]) {
-        const cols = (db.prepare("SELECT name FROM pragma_table_info(?) WHERE type = 'TEXT'").all(name) as { name: string }[]).map((c) => `coalesce("${c.name}", '')`);
-        if (cols.length) stored.push(...(db.prepare(`SELECT ${cols.join(" || ' ' || ")} AS v FROM "${name}"`).all() as { v: string }[]).map((r) => `${name}: ${r.v}`));
-      }
-    } finally {
-      db.close();
-    }
-    expect(stored.some((row) => row.startsWith("stream_events:"))).toBe(true); // the search did read the session's events
-    expect(stored.some((row) => row.startsWith("events:"))).toBe(true); // and the audit log
-    for (const [place, text] of [["the service's log", stderr], ["the database", stored.join("\n")], ["answers", seen.join("\n")], ["/metrics", metrics]] as const)
+    const reader = sqliteReader(join(dir, "smriti.db")); // the memory file and the session log's
+    const stored = await reader.texts().finally(() => reader.close());
+    expect(stored.some(([table, text]) => table === "stream_events" && text.length > 0)).toBe(true); // the search did read the session's events
+    expect(stored.some(([table, text]) => table === "events" && text.length > 0)).toBe(true); // and the audit log
+    for (const [place, text] of [["the service's log", stderr], ["the database", stored.map(([, text]) => text).join("\n")], ["answers", seen.join("\n")], ["/metrics", metrics]] as const)
       expect(text.includes(token), `the token appears in ${place}`).toBe(false);
   });
 });

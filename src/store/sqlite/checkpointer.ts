@@ -8,10 +8,11 @@ export interface Checkpointer {
   stop(): Promise<void>;
 }
 
-/** Turns off automatic checkpoints on `db` and runs passive ones from a worker on their own connection. */
-export function startBackgroundCheckpoints(db: Db, file: string): Checkpointer {
-  checkpointElsewhere(db);
-  const worker = new Worker(new URL("./checkpoint-worker.js", import.meta.url), { workerData: { file, intervalMs: INTERVAL_MS } });
+/** Turns off automatic checkpoints on each connection and runs passive ones from a worker on connections of its own. */
+export function startBackgroundCheckpoints(files: readonly { db: Db; file: string }[]): Checkpointer {
+  for (const { db } of files) checkpointElsewhere(db);
+  const workerData = { files: files.map((f) => f.file), intervalMs: INTERVAL_MS };
+  const worker = new Worker(new URL("./checkpoint-worker.js", import.meta.url), { workerData });
   worker.unref();
   return {
     stop: () =>

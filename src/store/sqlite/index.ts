@@ -1,4 +1,5 @@
-// The embedded default Store: one SQLite file (WAL). Calls are synchronous underneath and resolve at once.
+// The embedded default Store: SQLite (WAL), the memory in one file and the session log in another beside it (schema.ts
+// says why). Calls are synchronous underneath and resolve at once.
 import type { CognitiveRecord, CognitiveRecordQuery, CounterIncrement, CounterQuery, ImpressionIncrement } from "../../ports/cognitive.ts";
 import type { EventDraft, EventQuery } from "../../ports/audit-log.ts";
 import type { AppendNotices, StreamEventDraft, Wake } from "../../ports/event-log.ts";
@@ -8,6 +9,8 @@ import type { SessionKey, SessionQuery, SessionRow } from "../../ports/session-i
 import type { Store } from "../../ports/store.ts";
 import type { TokenRecord } from "../../ports/workspaces.ts";
 import { openDatabase, type Db } from "./open.ts";
+import { logMigrations, migrations } from "./schema.ts";
+import { moveSessionTables, sessionLogFileOf } from "./session-log-file.ts";
 import { WorkspaceRepo } from "./workspaces.ts";
 import { DocumentRepo } from "./documents.ts";
 import { EventRepo } from "./events.ts";
@@ -33,12 +36,23 @@ export interface SqliteOptions {
   writerThread?: boolean;
 }
 
+/** Opens the memory file and its session log's file, which is named after it (session-log-file.ts). */
 export function openSqliteStore(file: string, opts: SqliteOptions = {}): Store {
-  const db = openDatabase(file, opts);
+  const { db, log, logFile } = openFiles(file, opts);
   const onFile = file !== ":memory:";
-  const checkpointer = opts.backgroundCheckpoints && onFile ? startBackgroundCheckpoints(db, file) : null;
+  const background = opts.backgroundCheckpoints && onFile;
+  const checkpointer = background ? startBackgroundCheckpoints([{ db, file }, { db: log, file: logFile }]) : null;
   const writer = opts.writerThread && onFile ? new SqliteWriter({ file, synchronous: opts.synchronous }) : null;
-  return new SqliteStore(db, checkpointer, opts.notices ?? null, writer);
+  return new SqliteStore(db, log, checkpointer, opts.notices ?? null, writer);
+}
+
+/** Both files, schemas up to date, the session tables out of a memory file made before the split. */
+export function openFiles(file: string, opts: Pick<SqliteOptions, "synchronous"> = {}): { db: Db; log: Db; logFile: string } {
+  const logFile = sessionLogFileOf(file);
+  const log = openDatabase(logFile, logMigrations, opts);
+  const db = openDatabase(file, migrations, opts);
+  moveSessionTables(db, log);
+  return { db, log, logFile };
 }
 
 export class SqliteStore implements Store {
@@ -54,6 +68,7 @@ export class SqliteStore implements Store {
 
   constructor(
     private readonly db: Db,
+    private readonly log: Db,
     private readonly checkpointer: Checkpointer | null,
     notices: AppendNotices | null,
     private readonly writer: SqliteWriter | null,
@@ -62,10 +77,10 @@ export class SqliteStore implements Store {
     this.documents = new DocumentRepo(db);
     this.feed = new SearchFeedRepo(db);
     this.events = new EventRepo(db);
-    this.streams = new EventLogRepo(db, notices);
+    this.streams = new EventLogRepo(log, notices);
     this.records = new RecordRepo(db);
     this.cognitive = new CognitiveRepo(db);
-    this.sessions = new SessionRepo(db);
+    this.sessions = new SessionRepo(log);
     // Prepared once: every ingest reads and writes vectors.
     this.vectorStmts = {
       get: db.prepare("SELECT vector FROM embeddings WHERE embedder_id = ? AND chunk_hash = ?").pluck(),
@@ -220,5 +235,6 @@ export class SqliteStore implements Store {
     await this.writer?.close();
     await this.checkpointer?.stop();
     this.db.close();
+    this.log.close();
   }
 }

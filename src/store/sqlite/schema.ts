@@ -1,4 +1,6 @@
-// The embedded store's tables, defined once; migrations run in order by PRAGMA user_version.
+// The embedded store's tables, defined once, in two files; migrations run in order by each file's PRAGMA user_version.
+
+/** The memory file (smriti.db): workspaces, documents, chunks, vectors, the audit log, records, cognitive state. */
 export const migrations: readonly string[] = [
   `
   CREATE TABLE workspaces (id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL);
@@ -107,13 +109,25 @@ export const migrations: readonly string[] = [
   // process() traces, so a trace reads back after a restart and from another process on the same data (the CLI on --data).
   `CREATE TABLE cognitive_traces (seq INTEGER PRIMARY KEY AUTOINCREMENT, trace_id TEXT NOT NULL UNIQUE, workspace_id TEXT NOT NULL, at INTEGER NOT NULL, payload TEXT NOT NULL);
    CREATE INDEX cognitive_traces_by_workspace ON cognitive_traces (workspace_id, seq);`,
-  // The event log's streams (answer runs, later sessions): numbered per stream, read after a seq by a resuming client.
+  // The event log's streams, the session rows and their leases: created here by three migrations, now in the session
+  // log's file (logMigrations below); session-log-file.ts moves what a memory file made before then held.
+  "-- stream_events: in the session log's file",
+  "-- sessions: in the session log's file",
+  "-- sessions.owner: in the session log's file",
+];
+
+/**
+ * The session log's file (smriti-sessions.db): the event log's streams and the session rows, apart from the memory
+ * file because a turn commits there many times a second and every commit to a file makes each reader of it re-read
+ * its pages (SQLite in WAL mode drops a connection's page cache when another connection has committed).
+ */
+export const logMigrations: readonly string[] = [
+  // The event log's streams (streamed answers and sessions): numbered per stream, read after a seq by a resuming client.
+  // Sessions as rows (each mirrors its latest session_state): listing by status, and the supervisor's recovery scans;
+  // owner is the lease, which supervisor runs a background session, so replicas on one store never run it twice.
   `CREATE TABLE stream_events (workspace_id TEXT NOT NULL, stream TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, at INTEGER NOT NULL, data TEXT NOT NULL,
-     PRIMARY KEY (workspace_id, stream, seq)) WITHOUT ROWID;`,
-  // Sessions as rows (each mirrors its latest session_state): listing by status, and the supervisor's recovery scans.
-  `CREATE TABLE sessions (seq INTEGER PRIMARY KEY AUTOINCREMENT, workspace_id TEXT NOT NULL, session_id TEXT NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL,
-     state TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, heartbeat_at INTEGER, UNIQUE (workspace_id, session_id));
+     PRIMARY KEY (workspace_id, stream, seq)) WITHOUT ROWID;
+   CREATE TABLE sessions (seq INTEGER PRIMARY KEY AUTOINCREMENT, workspace_id TEXT NOT NULL, session_id TEXT NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL,
+     state TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, heartbeat_at INTEGER, owner TEXT, UNIQUE (workspace_id, session_id));
    CREATE INDEX sessions_by_status ON sessions (kind, status);`,
-  // Leases: which supervisor runs a background session, so replicas on one store never run it twice.
-  `ALTER TABLE sessions ADD COLUMN owner TEXT;`,
 ];

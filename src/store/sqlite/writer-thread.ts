@@ -1,8 +1,7 @@
 // Runs on the SQLite writer thread (writer.ts): each write in one transaction on the thread's connection.
 import { serveThread } from "../../threads/pool.ts";
 import { checkpointElsewhere } from "./checkpointer.ts";
-import { SqliteStore } from "./index.ts";
-import { openDatabase } from "./open.ts";
+import { openFiles, SqliteStore } from "./index.ts";
 import type { WriteReply, WriteRequest, WriterInit } from "./writer.ts";
 
 let store: SqliteStore | null = null;
@@ -15,7 +14,7 @@ serveThread<WriteRequest, WriteReply>(async (req, data) => {
 });
 
 function openWriter(init: WriterInit): SqliteStore {
-  const db = openDatabase(init.file, { synchronous: init.synchronous ?? "normal" });
+  const { db, log } = openFiles(init.file, { synchronous: init.synchronous ?? "normal" });
   checkpointElsewhere(db); // the serving process's checkpointer copies the WAL back, never a commit here
-  return new SqliteStore(db, null, null, null);
+  return new SqliteStore(db, log, null, null, null);
 }
