@@ -18,6 +18,7 @@ const Env = z.object({
   SMRITI_SESSION_PROCESS: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["0", "1", "auto"]).default("auto")),
   SMRITI_SESSION_IDLE_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
   SMRITI_SESSION_NICE: z.coerce.number().int().min(0).max(19).default(19),
+  SMRITI_SESSION_SCHED_IDLE: z.enum(["0", "1"]).default("1"),
   SMRITI_CONSOLE_DIR: z.string().optional(),
   SMRITI_DATABASE_URL: z
     .string()
@@ -74,6 +75,11 @@ export interface Config {
    * short of cores the serving process's recalls come before turns.
    */
   sessionNice: number;
+  /**
+   * Whether the session process also takes Linux's SCHED_IDLE policy (below any nice value; chrt sets it): a CPU busy
+   * only with turns then counts as free when the kernel places a woken recall or its client.
+   */
+  sessionIdlePolicy: boolean;
   /** The server's automatic tuner checks for new feedback this often; 0 = off. */
   autoTuneMinutes: number;
   /** Estimated MB the in-memory search indexes may hold; past it the least recently searched workspaces are dropped (0: no limit). */
@@ -125,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | unde
     sessionProcess: ({ "0": "off", "1": "always", auto: "on-demand" } as const)[e.SMRITI_SESSION_PROCESS],
     sessionIdleMs: e.SMRITI_SESSION_IDLE_MS,
     sessionNice: e.SMRITI_SESSION_NICE,
+    sessionIdlePolicy: e.SMRITI_SESSION_SCHED_IDLE === "1",
     rateLimit: e.SMRITI_RATE_LIMIT,
     streamsPerToken: e.SMRITI_STREAMS_PER_TOKEN,
     headersTimeoutMs: e.SMRITI_HEADERS_TIMEOUT_MS,

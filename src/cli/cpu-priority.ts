@@ -1,10 +1,13 @@
-// Lowering a whole process's CPU priority. On Linux a nice value belongs to a thread (setpriority on the process id
-// reaches its main thread alone) and a new thread takes its creator's: so each thread running now is lowered, and the
-// threads started later (worker pools, libuv's) take it from the main thread.
-import { existsSync, readdirSync } from "node:fs";
+// Lowering a whole process's CPU priority. On Linux a nice value and a scheduling policy belong to a thread
+// (setpriority on the process id reaches its main thread alone) and a new thread takes its creator's: so each thread
+// running now is lowered, and the threads started later (worker pools, libuv's) take it from the main thread.
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { getPriority, setPriority } from "node:os";
 
 const TASKS = "/proc/self/task";
+/** Linux's number for the SCHED_IDLE policy, as field 41 of /proc/<pid>/stat shows it. */
+export const SCHED_IDLE = 5;
 
 /**
  * Lowers this process's threads to nice `nice` (0-19) and returns the main thread's nice after: one already lower stays
@@ -27,5 +30,33 @@ function lowerThread(tid: number, nice: number): void {
     setPriority(tid, nice);
   } catch (err) {
     if ((err as { info?: { code?: string } }).info?.code !== "ESRCH") throw err; // ESRCH: a thread that ended meanwhile
+  }
+}
+
+/**
+ * Puts every thread of this process under Linux's SCHED_IDLE policy, below any nice value, and says whether its main
+ * thread has it after. Such a thread runs on CPU time nothing else wants; a woken thread of another policy takes its CPU
+ * at once; and when the kernel places a woken thread it counts a CPU running only such threads as free. At nice 19 the
+ * process still counted as busy there: a recall client woken by the serving process's answer was put on the serving
+ * process's own CPU and preempted it, which made the serving process's wait in the run queue grow from ~0.1 to ~0.7 ms
+ * a recall while turns ran (perf sched, 100k). Node has no call for it: util-linux's chrt sets it; without chrt (macOS,
+ * a bare image) or where it is refused, the nice value alone stays.
+ */
+export function takeIdlePolicy(): boolean {
+  try {
+    execFileSync("chrt", ["--idle", "--all-tasks", "--pid", "0", String(process.pid)], { stdio: "ignore", timeout: 10_000 });
+  } catch {
+    // No chrt, or not allowed: the caller logs what the process has.
+  }
+  return schedulingPolicy(process.pid) === SCHED_IDLE;
+}
+
+/** A thread's scheduling policy (field 41 of its /proc stat), or null without /proc or once it has ended. */
+export function schedulingPolicy(tid: number, pid: number = tid): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[38]);
+  } catch {
+    return null;
   }
 }

@@ -8,7 +8,7 @@ import type { FullRuntime } from "../main.ts";
 import type { AppendNotices } from "../ports/event-log.ts";
 import { TokenLimiter } from "../services/token-limits.ts";
 import { sessionProcessNotices, workerNotices } from "./append-notices.ts";
-import { lowerPriority } from "./cpu-priority.ts";
+import { lowerPriority, takeIdlePolicy } from "./cpu-priority.ts";
 import { issueFirstToken } from "./first-token.ts";
 import { FOLLOW_TUNING_MS, serveWorkers, workerIndex } from "./serve-workers.ts";
 import { isSessionProcess, sessionProcess, type SessionProcess } from "./session-process.ts";
@@ -32,7 +32,7 @@ export function registerServe(program: Command): void {
       const role: Role = index !== null ? { kind: "worker", index } : isSessionProcess() ? { kind: "sessions" } : { kind: "alone" };
       const tag = role.kind === "worker" ? ` w${role.index + 1}` : role.kind === "sessions" ? " sessions" : "";
       const log = (msg: string) => process.stderr.write(`[smriti${tag}] ${msg}\n`);
-      if (role.kind === "sessions") log(`at nice ${lowerPriority(config.sessionNice)} (SMRITI_SESSION_NICE)`);
+      if (role.kind === "sessions") log(lowerSessionPriority(config));
       // The session process plans on its own loop (unless told otherwise): it serves only sessions, and a planning
       // thread cost it 41 MB at 10k and its start (~0.6 s) fell on the first turn after each start of the process.
       if (role.kind === "sessions") return serveProcess({ ...config, planWorkers: config.planWorkers ?? 0 }, log, role);
@@ -106,4 +106,11 @@ async function serveProcess(config: Config, log: (msg: string) => void, role: Ro
     })());
   process.once("SIGINT", () => void shutdown());
   process.once("SIGTERM", () => void shutdown());
+}
+
+/** The session process's CPU priority lowered as configured; what it has after, for the log. */
+function lowerSessionPriority(config: Config): string {
+  const nice = `at nice ${lowerPriority(config.sessionNice)} (SMRITI_SESSION_NICE)`;
+  if (!config.sessionIdlePolicy) return nice;
+  return `${nice}, ${takeIdlePolicy() ? "SCHED_IDLE" : "not SCHED_IDLE (no chrt, or refused)"} (SMRITI_SESSION_SCHED_IDLE)`;
 }

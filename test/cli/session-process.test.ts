@@ -2,6 +2,7 @@
 // the bytes already read travelling with the socket. Its runs are its own, a stream followed through the serving process
 // sees its appends at once, and while it is down the serving process answers those routes itself. With
 // SMRITI_SESSION_PROCESS=1 it runs from start to stop; by default it starts when needed and stops when idle.
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { connect } from "node:net";
@@ -10,6 +11,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { childPids } from "../../bench/lib/proc.ts";
+import { SCHED_IDLE } from "../../src/cli/cpu-priority.ts";
 import { parseSse, type SseEvent } from "../../src/client/sse.ts";
 import { caller, readSse } from "../sessions/support.ts";
 import { cliEnv, processAlive, runJson, SESSION_PROCESS_READY, sessionPids, startServe, untilLogged, type RunningServe } from "./cli-helpers.ts";
@@ -66,20 +68,26 @@ async function runnersOf(call: ReturnType<typeof caller>, url: string, sid: stri
 
 const pidIn = (pid: number | null) => `:${pid}:`;
 
-/** The nice value of each thread of process `pid` (field 19 of /proc/<pid>/task/<tid>/stat); one that ended meanwhile is left out. */
-function threadNices(pid: number): number[] {
+/** Field `field` of /proc/<pid>/task/<tid>/stat for each thread of process `pid`; one that ended meanwhile is left out. */
+function threadStats(pid: number, field: number): number[] {
   return readdirSync(`/proc/${pid}/task`).flatMap((tid) => {
     try {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-      return [Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16])];
+      return [Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[field - 3])]; // fields 1-2 end at the name
     } catch {
       return [];
     }
   });
 }
+const threadNices = (pid: number) => threadStats(pid, 19);
+const threadPolicies = (pid: number) => threadStats(pid, 41);
 
 /** The test runner's own nice value: the session process's can only be at or below it. */
 const OWN_NICE = getPriority();
+/** The runner's own scheduling policy (0, SCHED_OTHER, unless it runs under chrt), which a server started here takes. */
+const OWN_POLICY = threadPolicies(process.pid).at(0);
+/** util-linux's chrt, which sets SCHED_IDLE (Debian's util-linux is essential: on CI it is there). */
+const HAS_CHRT = spawnSync("chrt", ["--version"]).status === 0;
 
 describe("smriti serve's session process", { timeout: 90_000 }, () => {
   it("runs the session routes: background runs are its own, and a turn sent in pieces streams back whole", async () => {
@@ -115,6 +123,24 @@ describe("smriti serve's session process", { timeout: 90_000 }, () => {
     const after = threadNices(server.sessionPid!);
     expect(after.length).toBeGreaterThan(before.length); // the turn started the planning pool: new threads take the main thread's
     expect(new Set(after)).toEqual(new Set([wanted]));
+  });
+
+  // Without chrt the session process keeps nice alone and says so in its log; this checks the policy it then has.
+  it.skipIf(!HAS_CHRT)("runs under SCHED_IDLE, every thread of it, unless SMRITI_SESSION_SCHED_IDLE=0", async () => {
+    const { server, call } = await serve("idle-policy", { SMRITI_PLAN_WORKERS: "1" });
+    expect(server.log()).toContain("SCHED_IDLE (SMRITI_SESSION_SCHED_IDLE)");
+    expect(server.log()).not.toContain("not SCHED_IDLE");
+    const before = threadPolicies(server.sessionPid!);
+    const sid = ((await (await call(server.url, "/chat/sessions", {})).json()) as { session_id: string }).session_id;
+    expect((await readSse(await call(server.url, `/chat/sessions/${sid}/messages`, { message: "What did we decide?" }))).at(-1)!.event).toBe("completed");
+    const after = threadPolicies(server.sessionPid!);
+    expect(after.length).toBeGreaterThan(before.length); // the planning pool, started by the turn, took the main thread's
+    expect(new Set(after)).toEqual(new Set([SCHED_IDLE]));
+    expect(new Set(threadPolicies(server.child.pid!))).toEqual(new Set([OWN_POLICY]));
+
+    const off = await serve("normal-policy", { SMRITI_SESSION_SCHED_IDLE: "0" });
+    expect(off.server.log()).not.toContain("SCHED_IDLE");
+    expect(new Set(threadPolicies(off.server.sessionPid!))).toEqual(new Set([OWN_POLICY]));
   });
 
   it("wakes a stream followed through the serving process at once when the session process appends", async () => {
