@@ -6,7 +6,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { getPriority, setPriority } from "node:os";
 
 const TASKS = "/proc/self/task";
-/** Linux's number for the SCHED_IDLE policy, as field 41 of /proc/<pid>/stat shows it. */
+/** The field of /proc/<pid>/stat that holds a thread's scheduling policy, and Linux's number for SCHED_IDLE there. */
+export const POLICY_FIELD = 41;
 export const SCHED_IDLE = 5;
 
 /**
@@ -48,14 +49,17 @@ export function takeIdlePolicy(): boolean {
   } catch {
     // No chrt, or not allowed: the caller logs what the process has.
   }
-  return schedulingPolicy(process.pid) === SCHED_IDLE;
+  return threadStat(process.pid, process.pid, POLICY_FIELD) === SCHED_IDLE;
 }
 
-/** A thread's scheduling policy (field 41 of its /proc stat), or null without /proc or once it has ended. */
-export function schedulingPolicy(tid: number, pid: number = tid): number | null {
+/**
+ * Field `field` of a thread's /proc/<pid>/task/<tid>/stat, numbered as proc(5) numbers them, or null without /proc or
+ * once the thread has ended. Fields 1-2 end at the name in parentheses, which may hold spaces.
+ */
+export function threadStat(pid: number, tid: number, field: number): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[38]);
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[field - 3]);
   } catch {
     return null;
   }

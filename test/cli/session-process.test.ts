@@ -3,7 +3,7 @@
 // sees its appends at once, and while it is down the serving process answers those routes itself. With
 // SMRITI_SESSION_PROCESS=1 it runs from start to stop; by default it starts when needed and stops when idle.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { connect } from "node:net";
 import { getPriority, tmpdir } from "node:os";
@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { childPids } from "../../bench/lib/proc.ts";
-import { SCHED_IDLE } from "../../src/cli/cpu-priority.ts";
+import { POLICY_FIELD, SCHED_IDLE, threadStat } from "../../src/cli/cpu-priority.ts";
 import { parseSse, type SseEvent } from "../../src/client/sse.ts";
 import { caller, readSse } from "../sessions/support.ts";
 import { cliEnv, processAlive, runJson, SESSION_PROCESS_READY, sessionPids, startServe, untilLogged, type RunningServe } from "./cli-helpers.ts";
@@ -69,18 +69,10 @@ async function runnersOf(call: ReturnType<typeof caller>, url: string, sid: stri
 const pidIn = (pid: number | null) => `:${pid}:`;
 
 /** Field `field` of /proc/<pid>/task/<tid>/stat for each thread of process `pid`; one that ended meanwhile is left out. */
-function threadStats(pid: number, field: number): number[] {
-  return readdirSync(`/proc/${pid}/task`).flatMap((tid) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-      return [Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[field - 3])]; // fields 1-2 end at the name
-    } catch {
-      return [];
-    }
-  });
-}
+const threadStats = (pid: number, field: number): number[] =>
+  readdirSync(`/proc/${pid}/task`).flatMap((tid) => threadStat(pid, Number(tid), field) ?? []);
 const threadNices = (pid: number) => threadStats(pid, 19);
-const threadPolicies = (pid: number) => threadStats(pid, 41);
+const threadPolicies = (pid: number) => threadStats(pid, POLICY_FIELD);
 
 /** The test runner's own nice value: the session process's can only be at or below it. */
 const OWN_NICE = getPriority();
