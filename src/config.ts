@@ -12,6 +12,9 @@ const Env = z.object({
   SMRITI_SYNC: z.enum(["normal", "full"]).default("normal"),
   SMRITI_DENSE_KNN: z.enum(["0", "1", ""]).default(""),
   SMRITI_POLICY_DIR: z.string().optional(),
+  SMRITI_AGENT_CATALOG: z.string().optional(),
+  SMRITI_BWRAP: z.string().optional(),
+  SMRITI_APPROVAL_FLOOR: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["never", "on-write", "always"]).default("never")),
   SMRITI_SESSION_HEARTBEAT_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
   SMRITI_MAX_RUNNING_SESSIONS: z.coerce.number().int().min(1).max(10_000).default(256),
   SMRITI_BACKGROUND_SESSIONS: z.enum(["0", "1", ""]).default("1"),
@@ -49,6 +52,12 @@ export interface Config {
   denseKnn: boolean | null;
   /** Session policy files (policy_path names one inside it). */
   policyDir: string;
+  /** The operator's agent catalog file (SMRITI_AGENT_CATALOG): what sessions may execute; null = the command and A2A engines are off. */
+  agentCatalog: string | null;
+  /** Where bubblewrap is (SMRITI_BWRAP; default /usr/bin/bwrap, then /bin/bwrap); a path that does not exist means none. */
+  bubblewrapPaths: string[];
+  /** The least approval_mode any session has (SMRITI_APPROVAL_FLOOR); the catalog raises it per workspace and agent. */
+  approvalFloor: "never" | "on-write" | "always";
   /** Each session's task workspace for file tools: <sessionsDir>/<workspace>/<session>. */
   sessionsDir: string;
   /** How often the supervisor marks its runs alive; a run silent for 3 of these is recovered. */
@@ -118,6 +127,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | unde
     indexSnapshotDir: e.SMRITI_INDEX_SNAPSHOTS === "0" ? null : resolve(dataDir, "index"),
     policyDir: resolve(e.SMRITI_POLICY_DIR ?? resolve(dataDir, "policies")),
     sessionsDir: resolve(dataDir, "sessions"),
+    agentCatalog: e.SMRITI_AGENT_CATALOG ? resolve(e.SMRITI_AGENT_CATALOG) : null,
+    approvalFloor: e.SMRITI_APPROVAL_FLOOR,
+    bubblewrapPaths: e.SMRITI_BWRAP ? [e.SMRITI_BWRAP] : ["/usr/bin/bwrap", "/bin/bwrap"],
     multiTenant: e.SVC_MULTI_TENANT === "1",
     synchronous: e.SMRITI_SYNC,
     // One core stays with the loop that writes and serves; the rest analyse (at least one worker, at most four).

@@ -55,6 +55,9 @@ import { BackgroundSessions } from "./sessions/background/background-sessions.ts
 import { A2aEngine } from "./sessions/background/a2a-engine.ts";
 import { CommandEngine } from "./sessions/background/command-engine.ts";
 import { NativeEngine } from "./sessions/background/native-engine.ts";
+import { loadCatalog, parseCatalog } from "./sessions/execution/catalog.ts";
+import { ExecutionRules, type Execution } from "./sessions/execution/rules.ts";
+import { Isolation } from "./sessions/execution/sandbox.ts";
 import { Supervisor } from "./sessions/background/supervisor.ts";
 import { Harness } from "./sessions/harness.ts";
 import { buildSessionHandlers, buildSessionStreamHandlers } from "./sessions/handlers.ts";
@@ -107,6 +110,8 @@ export interface RuntimeOptions {
   providers?: ProviderSet;
   /** Session policies by name, found before the files of SMRITI_POLICY_DIR (a local client's policy catalog). */
   policies?: Readonly<Record<string, unknown>>;
+  /** The agent catalog as JSON, instead of the file SMRITI_AGENT_CATALOG names (a local client's or a test's). */
+  agentCatalog?: unknown;
 }
 
 export interface FullRuntime extends Runtime {
@@ -190,6 +195,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     });
   const providers = opts.providers ?? createProviderSet(config.env);
   const policies = policySource(config.policyDir, opts.policies);
+  const execution = executionOf(config, opts.agentCatalog);
+  const setup = { providers, policies, execution };
   const sessionLog = new SessionLog(store, store, clock);
   const turnLeases = new TurnLeases(store, clock, config.heartbeatMs, log);
   const harness = new Harness({
@@ -198,16 +205,17 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     tools: [...memoryTools(serviceHandlers), ...fileTools],
     clock,
     policies,
+    execution,
     taskRoot: config.sessionsDir,
     leases: turnLeases,
     // Recall p50 while chat turns run at 100k chunks on SQLite: x1.25-1.29 one event a write, x1.40 four, x1.55 all.
     eventsPerWrite: config.databaseUrl ? 32 : 1,
     logError: log,
   });
-  const chat = new ChatSessions(sessionLog, harness, providers, policies, turnLeases);
+  const chat = new ChatSessions(sessionLog, harness, setup, turnLeases);
   const supervisor = new Supervisor({
     log: sessionLog,
-    engines: { native: new NativeEngine(harness, sessionLog), command: new CommandEngine(policies), a2a: new A2aEngine(policies) },
+    engines: { native: new NativeEngine(harness, sessionLog), command: new CommandEngine(policies, execution), a2a: new A2aEngine(policies, execution) },
     clock,
     heartbeatMs: config.heartbeatMs,
     maxRunning: config.maxRunningSessions,
@@ -216,7 +224,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     queuedElsewhere: opts.queuedElsewhere,
   });
   if (opts.supervise) await supervisor.start();
-  const background = new BackgroundSessions(sessionLog, supervisor, providers, policies, config.sessionsDir);
+  const background = new BackgroundSessions(sessionLog, supervisor, setup, config.sessionsDir);
   return {
     version: VERSION,
     auth,
@@ -299,4 +307,11 @@ function indexSnapshotFiles(dir: string): IndexSnapshots {
     write: (workspaceId, parts) => writeFileAtomic(fileOf(workspaceId), parts),
     remove: (workspaceId) => rm(fileOf(workspaceId), { force: true }),
   };
+}
+
+/** The operator's catalog (read once, here: a bad one stops the start, naming its field) and the host's isolation. */
+function executionOf(config: Config, given: unknown): Execution {
+  const catalog = given !== undefined ? parseCatalog(given, "(given)") : config.agentCatalog ? loadCatalog(config.agentCatalog) : null;
+  const hidden = [config.dataDir, config.policyDir, ...(config.agentCatalog ? [config.agentCatalog] : [])];
+  return { rules: new ExecutionRules(catalog, config.approvalFloor), isolation: new Isolation(hidden, config.bubblewrapPaths, config.sessionsDir) };
 }

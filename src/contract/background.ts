@@ -16,14 +16,20 @@ export const StartBackgroundSession = CreateChatSession.extend({
   task: z.string().trim().min(1).max(20_000).describe("What the session is to do; the native engine takes it as its one message."),
   agent_profile: z.string().min(1).max(64).default("background-agent"),
   engine: Engine.default("native").describe("native: Smriti's harness; command and a2a: best-effort bridges (README)."),
-  command: z.array(z.string().min(1).max(4_000)).min(1).max(64).optional().describe("engine command: the argv run in the task workspace (the task on stdin)."),
-  agent_url: z.url({ protocol: /^https?$/ }).max(2_000).optional().describe("engine a2a: the remote agent's base URL (its agent card is read from it)."),
+  agent: z.string().min(1).max(64).optional().describe("engines command and a2a: the name of an agent in the operator's catalog (README 'Security model')."),
+  agent_params: z.record(z.string().max(64), z.string().max(4_000)).optional().describe("Values for the catalog agent's argv placeholders, each checked against its pattern."),
+  command: z.array(z.string().min(1).max(4_000)).min(1).max(64).optional().describe("engine command, where the catalog allows free-form use: the argv run in the task workspace (the task on stdin)."),
+  agent_url: z.url({ protocol: /^https?$/ }).max(2_000).optional().describe("engine a2a, where the catalog allows free-form use: the remote agent's base URL on an allowed host."),
   max_retries: z.number().int().min(0).max(20).default(2).describe("Runs after a transient failure before the session fails."),
   expires_at: z.iso.datetime({ offset: true }).optional().describe("A run not started or recovered by then fails as expired."),
   metadata: z.strictObject({ policy: HealthPolicy.default({ health: { action: "pause" }, enforcement: { mode: "enforce" } }), labels: z.record(z.string().max(64), z.string().max(200)).optional() }).default({ policy: { health: { action: "pause" }, enforcement: { mode: "enforce" } } }),
 })
-  .refine((b) => (b.engine === "command") === (b.command !== undefined), { message: "command is required with engine command, and only with it", path: ["command"] })
-  .refine((b) => (b.engine === "a2a") === (b.agent_url !== undefined), { message: "agent_url is required with engine a2a, and only with it", path: ["agent_url"] })
+  .refine((b) => b.engine !== "command" || (b.agent === undefined) !== (b.command === undefined), { message: "engine command takes one of agent (a catalog entry) or command", path: ["agent"] })
+  .refine((b) => b.engine !== "a2a" || (b.agent === undefined) !== (b.agent_url === undefined), { message: "engine a2a takes one of agent (a catalog entry) or agent_url", path: ["agent"] })
+  .refine((b) => b.engine !== "native" || (b.agent ?? b.command ?? b.agent_url) === undefined, { message: "agent, command and agent_url go with engines command and a2a", path: ["engine"] })
+  .refine((b) => b.engine === "command" || b.command === undefined, { message: "command goes with engine command only", path: ["command"] })
+  .refine((b) => b.engine === "a2a" || b.agent_url === undefined, { message: "agent_url goes with engine a2a only", path: ["agent_url"] })
+  .refine((b) => b.agent_params === undefined || b.agent !== undefined, { message: "agent_params go with agent", path: ["agent_params"] })
   .describe("A background session: a task run under the supervisor with no person in the loop but for approvals.");
 export type StartBackgroundSession = z.output<typeof StartBackgroundSession>;
 

@@ -5,7 +5,6 @@ import type { SessionEventData } from "../contract/events.ts";
 import type { StreamMessage } from "../contract/route.ts";
 import type { ChatSessionDetail, CreateChatSession } from "../contract/sessions.ts";
 import type { StreamEvent } from "../ports/event-log.ts";
-import type { ProviderSet } from "../ports/llm.ts";
 import type { CallContext } from "../services/context.ts";
 import { followStream } from "../services/streams/follow.ts";
 import { channelOf } from "./channel.ts";
@@ -13,8 +12,7 @@ import { isBackground, type Harness } from "./harness.ts";
 import { branchPoint, eventId, newSessionId, newTurnId, parseEventId, resumeCursor, type SessionPoint } from "./ids.ts";
 import { artifacts, endsSegment, isDecided, latestState, openTurn, pendingApproval, resumePoints, subagents, turnCount } from "./projection.ts";
 import { toMessage, type SessionLog } from "./session-log.ts";
-import type { PolicySource } from "./policy.ts";
-import { newSessionState } from "./session-state.ts";
+import { newSessionState, type SessionSetup } from "./session-state.ts";
 import type { LeaseHold, TurnLeases } from "./turn-leases.ts";
 
 type State = SessionEventData<"session_state">;
@@ -23,14 +21,13 @@ export class ChatSessions {
   constructor(
     private readonly log: SessionLog,
     private readonly harness: Harness,
-    private readonly providers: ProviderSet,
-    private readonly policies: PolicySource,
+    private readonly setup: SessionSetup,
     private readonly leases: TurnLeases,
   ) {}
 
   async create(call: CallContext, body: CreateChatSession): Promise<State> {
-    const state = await newSessionState(this.providers, this.policies, call, body, newSessionId(), "idle");
-    await this.log.append(call.workspaceId, state.session_id, "session_state", state);
+    const { state, raised } = await newSessionState(this.setup, call, body, newSessionId(), "idle");
+    await this.log.appendAll(call.workspaceId, state.session_id, [{ type: "session_state", data: state }, ...(raised ? [{ type: "policy_decision" as const, data: raised }] : [])]);
     return state;
   }
 

@@ -18,8 +18,9 @@ import { newAgentId, newRequestId, newSessionId, newTurnId, parseResumeCursor, r
 import { settlesBeforeIo } from "../threads/loop-yield.ts";
 import { yieldToRequests } from "./loop-share.ts";
 import { SUBAGENT_PROFILE, type PolicyFile, type PolicySource } from "./policy.ts";
-import { resolveSandbox, type SandboxMode } from "./sandbox.ts";
-import { commonFields } from "./session-state.ts";
+import type { Execution } from "./execution/rules.ts";
+import type { Sandbox, SandboxMode } from "./execution/sandbox.ts";
+import { commonFields, sandboxFor } from "./session-state.ts";
 import { currentTurn, endsSegment } from "./projection.ts";
 import type { Emit, SessionEventItem, SessionLog } from "./session-log.ts";
 import { runCall, type CallScope, type Decided, type ValidCall } from "./tool-runner.ts";
@@ -64,6 +65,8 @@ export interface HarnessDeps {
   tools: readonly SessionTool[];
   clock: Clock;
   policies: PolicySource;
+  /** The operator's rules and the host's isolation, which policy hooks run under. */
+  execution: Execution;
   /** Task workspaces live under <taskRoot>/<workspace>/<session>. */
   taskRoot: string;
   /** The chat turns' leases across processes (a sub-agent's turn takes its session's too). */
@@ -247,6 +250,13 @@ export class Harness {
     let blocked: AppError | null = null;
     // A policy that cannot be read stops the turn: running without its deny rules would be worse than not running.
     if (state.policy_path) policy = await this.deps.policies(state.policy_path).catch((err: unknown) => ((blocked = err instanceof AppError ? err : new AppError("invalid_request", String(err))), null));
+    let sandbox: Sandbox = { requested: state.sandbox_mode as SandboxMode, resolved: "none", isolation: "none", reason: "the turn is blocked" };
+    try {
+      sandbox = sandboxFor(this.deps.execution, state.sandbox_mode as SandboxMode, { engine: "native" }, (policy?.hooks.length ?? 0) > 0);
+    } catch (err) {
+      // Hooks that cannot run isolated stop the turn rather than run weaker (a host that lost bubblewrap since the start).
+      blocked ??= err instanceof AppError ? err : new AppError("internal_error", String(err));
+    }
     const scope: CallScope = {
       call,
       sessionId,
@@ -255,7 +265,8 @@ export class Harness {
       emit,
       emitAll,
       policy,
-      sandbox: resolveSandbox(state.sandbox_mode as SandboxMode),
+      sandbox,
+      isolation: this.deps.execution.isolation,
       timeoutMs: state.tool_timeout_ms ?? 30_000,
       now: () => performance.now(),
       notified: { hooks: false, files: false },

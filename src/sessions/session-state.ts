@@ -5,33 +5,68 @@ import type { SessionEventData } from "../contract/events.ts";
 import type { CreateChatSession } from "../contract/sessions.ts";
 import type { ProviderSet } from "../ports/llm.ts";
 import type { CallContext } from "../services/context.ts";
+import { stricter, type Execution, type ExecutionPlan } from "./execution/rules.ts";
+import type { Sandbox, SandboxMode } from "./execution/sandbox.ts";
 import type { PolicySource } from "./policy.ts";
-import { resolveSandbox } from "./sandbox.ts";
 
 type State = SessionEventData<"session_state">;
+type Decision = SessionEventData<"policy_decision">;
 
-/** The request's common fields as a state; 400 for a provider not configured or a policy file that cannot be read. */
-export async function newSessionState(providers: ProviderSet, policies: PolicySource, call: CallContext, body: CreateChatSession, sessionId: string, status: string): Promise<State> {
+/** What a new session needs of the service's configuration. */
+export interface SessionSetup {
+  providers: ProviderSet;
+  policies: PolicySource;
+  execution: Execution;
+}
+
+/**
+ * The request's common fields as a state, with the approval_mode raised to the operator's floor (the decision says so);
+ * 400 for a provider not configured, a policy file that cannot be read, or an isolation the host cannot give.
+ */
+export async function newSessionState(setup: SessionSetup, call: CallContext, body: CreateChatSession, sessionId: string, status: string, plan: ExecutionPlan = { engine: "native" }): Promise<{ state: State; raised: Decision | null }> {
+  const { providers, policies, execution } = setup;
   const provider = body.provider ?? providers.defaultProvider;
   if (!providers.ids.includes(provider)) throw new AppError("invalid_request", `provider '${provider}' is not configured; configured: ${providers.ids.join(", ")}`);
-  if (body.policy_path) await policies(body.policy_path);
-  return {
+  const policy = body.policy_path ? await policies(body.policy_path) : null;
+  const sandbox = sandboxFor(execution, body.sandbox_mode, plan, (policy?.hooks.length ?? 0) > 0);
+  const { floor, source } = execution.rules.floor(call.workspaceName, plan);
+  const approval_mode = stricter(body.approval_mode, floor);
+  const raised: Decision | null =
+    approval_mode === body.approval_mode
+      ? null
+      : { subject: "approval_mode", outcome: "allow", reason: `approval_mode ${body.approval_mode} raised to ${approval_mode}, the floor of ${source}`, source: "approval_floor", policy_path: body.policy_path, permission_mode: body.permission_mode, approval_mode };
+  const state: State = {
     session_id: sessionId,
     status,
     provider,
     model: body.model ?? providers.chain(provider, null)[0]!.model,
     agent_profile: body.agent_profile,
     permission_mode: body.permission_mode,
-    approval_mode: body.approval_mode,
+    approval_mode,
     think_level: body.think_level,
     policy_path: body.policy_path,
     sandbox_mode: body.sandbox_mode,
-    sandbox_isolation: resolveSandbox(body.sandbox_mode).resolved,
+    sandbox_isolation: sandbox.resolved,
     workspace_id: call.workspaceId,
     context_budget_tokens: body.context_budget_tokens ?? providers.contextTokens(provider),
     tool_timeout_ms: body.tool_timeout_ms,
     updated_at: new Date().toISOString(),
   };
+  return { state, raised };
+}
+
+/**
+ * The sandbox a session's commands and hooks run under: the stronger of what the request asks and what its catalog
+ * entry requires; the weaker process mode only where the entry or the catalog turned it on.
+ */
+export function sandboxFor(execution: Execution, requested: SandboxMode, plan: ExecutionPlan, hooks: boolean): Sandbox {
+  if (plan.engine === "a2a") return { requested, resolved: "remote", isolation: `none here: the task runs on the remote agent at ${plan.url}`, reason: "a2a bridge" };
+  if (plan.engine === "command") {
+    const entry = plan.limits.sandbox;
+    const asked = requested === "auto" ? entry : requested === "process" && entry === "bubblewrap" ? "bubblewrap" : requested;
+    return execution.isolation.resolve(asked, { allowProcess: entry === "process", needed: true });
+  }
+  return execution.isolation.resolve(requested, { allowProcess: execution.rules.processSandbox, needed: hooks });
 }
 
 /** Only the common fields of a state (a sub-agent is a chat session even when a background run delegates to it). */

@@ -3,7 +3,7 @@
 import { AppError, errorBody } from "../contract/errors.ts";
 import type { SessionEventData } from "../contract/events.ts";
 import { decide, hooksFor, type Hook, type PolicyFile } from "./policy.ts";
-import { runSandboxed, type Sandbox } from "./sandbox.ts";
+import type { Isolation, Sandbox } from "./execution/sandbox.ts";
 import type { Emit, SessionEventItem } from "./session-log.ts";
 import type { SessionTool, ToolContext, ToolRun } from "./tools/tool.ts";
 
@@ -26,6 +26,7 @@ export interface CallScope extends ToolContext {
   emitAll(items: readonly SessionEventItem[]): Promise<void>;
   policy: PolicyFile | null;
   sandbox: Sandbox;
+  isolation: Isolation;
   timeoutMs: number;
   now(): number;
   /** A sandbox notice goes out once per turn for hooks and once for file tools, before the first call that needs it. */
@@ -84,7 +85,7 @@ export async function runCall(scope: CallScope, tool: SessionTool, call: ValidCa
   const hook = async (h: Hook, phase: Hook["phase"], result?: Record<string, unknown>) => {
     if (timeout.signal.aborted) return; // the call already ended as a timeout: nothing more of it is logged
     const input = JSON.stringify({ phase, session_id: scope.sessionId, tool_call_id: call.id, tool_name: tool.name, arguments: call.input, ...(result ? { result } : {}) });
-    const run = await runSandboxed(scope.sandbox, h.command, scope.taskDir, input, timeout.signal);
+    const run = await scope.isolation.hook(scope.sandbox, h.command, scope.taskDir, input, timeout.signal);
     await scope.emit("hook_event", { hook: h.name, phase, tool_call_id: call.id, tool_name: tool.name, status: run.ok ? "ok" : "error" });
     if (!run.ok && !timeout.signal.aborted) throw new HookFailed(`${phase} hook '${h.name}' failed (${run.detail})`);
   };

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import { createRuntime } from "../../src/main.ts";
 import { cliEnv, runCli, runJson, startServe, type RunningServe } from "./cli-helpers.ts";
+import { catalogEnv } from "../helpers/catalog.ts";
 
 describe("smriti sessions", () => {
   const dir = mkdtempSync(join(tmpdir(), "smriti-sessions-cli-"));
@@ -20,7 +21,7 @@ describe("smriti sessions", () => {
     const rt = await createRuntime(loadConfig(cliEnv(), { data }), { embedder: null, log: () => {} });
     const token = (await rt.auth.issue({ workspace: "default", actors: [] })).token;
     await rt.close();
-    env = cliEnv({ SMRITI_TOKEN: token, SMRITI_SESSION_HEARTBEAT_MS: "100" });
+    env = cliEnv({ SMRITI_TOKEN: token, SMRITI_SESSION_HEARTBEAT_MS: "100", ...catalogEnv() });
     server = await startServe(data, env);
   }, 60_000);
   afterAll(async () => {

@@ -1,5 +1,5 @@
 // Test harness: a real runtime on a temp SQLite vault, its Hono app, and a token, torn down by cleanup().
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig, type Config } from "../../src/config.ts";
@@ -7,6 +7,7 @@ import { createRuntime, type FullRuntime } from "../../src/main.ts";
 import type { Clock } from "../../src/ports/clock.ts";
 import type { Embedder } from "../../src/ports/embedding.ts";
 import { createHttpApp } from "../../src/transports/http/app.ts";
+import { freeFormCatalog } from "./catalog.ts";
 import { freshSchemaUrl } from "./postgres.ts";
 
 export interface TestServiceOptions {
@@ -23,6 +24,8 @@ export interface TestServiceOptions {
   env?: Record<string, string>;
   /** An existing data directory, as after a restart (default: a new temporary one). */
   dataDir?: string;
+  /** The agent catalog (default: free-form commands in the process sandbox, test/helpers/catalog.ts); null: none. */
+  agentCatalog?: unknown;
   /** False: the runtime is one of a `smriti serve --workers` group's other workers (no tuner, re-embedding or snapshots). */
   lead?: boolean;
 }
@@ -45,9 +48,10 @@ export interface TestService {
 
 export async function startTestService(opts: TestServiceOptions = {}): Promise<TestService> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "smriti-test-"));
+  chmodSync(dataDir, 0o755); // as a data directory the service makes: bubblewrap, run as nobody, walks to its task workspaces
   const store = process.env["SMRITI_TEST_STORE"] === "postgres" ? { SMRITI_DATABASE_URL: await schemaOf(dataDir) } : {};
   const config = loadConfig({ SVC_MULTI_TENANT: opts.multiTenant ? "1" : "0", ...store, ...opts.env }, { data: dataDir });
-  const runtime = await createRuntime(config, { embedder: opts.embedder ?? null, log: process.env.SMRITI_TEST_LOG ? (m) => console.error(m) : () => {}, supervise: true, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.lead === false ? { lead: false } : {}) });
+  const runtime = await createRuntime(config, { embedder: opts.embedder ?? null, log: process.env.SMRITI_TEST_LOG ? (m) => console.error(m) : () => {}, supervise: true, ...catalogOf(opts), ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.lead === false ? { lead: false } : {}) });
   const app = createHttpApp(runtime);
   const issueToken = async (workspace = opts.workspace ?? "default", actors: string[] = []) => {
     const issued = await runtime.auth.issue({ workspace, actors });
@@ -88,4 +92,10 @@ async function schemaOf(dataDir: string): Promise<string> {
   const url = await freshSchemaUrl();
   writeFileSync(file, url);
   return url;
+}
+
+/** The catalog a test runtime gets: the option, else the env's file, else the permissive test catalog. */
+function catalogOf(opts: TestServiceOptions): { agentCatalog?: unknown } {
+  if (opts.agentCatalog === null || opts.env?.["SMRITI_AGENT_CATALOG"]) return {};
+  return { agentCatalog: opts.agentCatalog ?? freeFormCatalog() };
 }

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSse, type SseEvent } from "../../src/client/sse.ts";
 import { cliEnv, runCli, runJson, startServe, type RunningServe } from "../cli/cli-helpers.ts";
+import { catalogEnv } from "../helpers/catalog.ts";
 import { postgresBinDir, startTestCluster, type TestCluster } from "../helpers/postgres-cluster.ts";
 import { freshSchemaUrl } from "../helpers/postgres.ts";
 
@@ -23,7 +24,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 /** A token made through the CLI on the database, then N replicas serving it, each with its own data directory. */
 async function startReplicas(url: string, n: number, label: string, heartbeatMs = 200): Promise<{ replicas: Replica[]; env: NodeJS.ProcessEnv; token: string }> {
   // Sessions in the serving processes (no session process): the tests name the replica whose process runs a session.
-  const env = cliEnv({ SMRITI_DATABASE_URL: url, SMRITI_SESSION_HEARTBEAT_MS: String(heartbeatMs), SMRITI_SESSION_PROCESS: "0" });
+  const env = cliEnv({ SMRITI_DATABASE_URL: url, SMRITI_SESSION_HEARTBEAT_MS: String(heartbeatMs), SMRITI_SESSION_PROCESS: "0", ...catalogEnv() });
   const created = await runJson<{ token: string }>(["token", "create", "--json", "--data", join(root, `${label}-0`)], { env });
   const replicas = await Promise.all(
     Array.from({ length: n }, async (_, i) => {

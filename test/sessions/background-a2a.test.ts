@@ -3,18 +3,21 @@
 // a recovered run asks for the task it already sent instead of sending it again.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startA2aPeer, type A2aPeer } from "../helpers/a2a-peer.ts";
+import { freeFormCatalog } from "../helpers/catalog.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { dataOf, logOf, types } from "./support.ts";
 import { startBackground, waitFor } from "./background-support.ts";
 
 const HEARTBEAT = { SMRITI_SESSION_HEARTBEAT_MS: "100" };
+/** Free-form A2A to the peer and to a closed port (an unreachable agent). */
+const catalogFor = (peer: A2aPeer) => freeFormCatalog([new URL(peer.url).host, "127.0.0.1:9"]);
 
 describe("the A2A bridge", () => {
   let peer: A2aPeer;
   let svc: TestService;
   beforeAll(async () => {
     peer = await startA2aPeer();
-    svc = await startTestService({ env: HEARTBEAT });
+    svc = await startTestService({ env: HEARTBEAT, agentCatalog: catalogFor(peer) });
   });
   afterAll(async () => {
     await svc.cleanup();
@@ -39,7 +42,8 @@ describe("the A2A bridge", () => {
     const s = await startBackground(svc, { task: "please fail", engine: "a2a", agent_url: peer.url, approval_mode: "never" });
     const done = await waitFor(svc, s.session.session_id, ["completed", "failed"]);
     expect(done.session).toMatchObject({ status: "failed", attempt_count: 1 });
-    expect(done.session.last_error).toMatch(/TASK_STATE_FAILED: cannot do that/);
+    // The state's name and a stable code, never the remote's own words.
+    expect(done.session.last_error).toBe("a2a_task_failed: the remote agent's task ended TASK_STATE_FAILED");
   });
 
   it("retries an unreachable agent as a transient failure, then fails past max_retries", async () => {
@@ -50,13 +54,13 @@ describe("the A2A bridge", () => {
   });
 
   it("after a restart, waits for the remote task it sent instead of sending the task again", async () => {
-    const first = await startTestService({ env: HEARTBEAT });
+    const first = await startTestService({ env: HEARTBEAT, agentCatalog: catalogFor(peer) });
     const s = await startBackground(first, { task: "slow job", engine: "a2a", agent_url: peer.url, approval_mode: "never" });
     const sid = s.session.session_id;
     // Sent and held by the remote agent: the remote task id is logged before the answer.
     for (let d = await waitFor(first, sid, ["running"]); !d.artifacts.some((a) => a.remote_task_id); d = await waitFor(first, sid, ["running"])) await new Promise((r) => setTimeout(r, 20));
     await first.runtime.close();
-    const second = await startTestService({ env: HEARTBEAT, dataDir: first.dataDir });
+    const second = await startTestService({ env: HEARTBEAT, dataDir: first.dataDir, agentCatalog: catalogFor(peer) });
     try {
       await waitFor(second, sid, ["running"]);
       peer.release();

@@ -9,6 +9,7 @@ import { parseSse, type SseEvent } from "../../src/client/sse.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createRuntime } from "../../src/main.ts";
 import { cliEnv, startServe, type RunningServe } from "../cli/cli-helpers.ts";
+import { catalogEnv } from "../helpers/catalog.ts";
 import { prng } from "../helpers/prng.ts";
 import { NOTE } from "./background-support.ts";
 import { readSse } from "./support.ts";
@@ -34,7 +35,7 @@ describe("background runs cut by kill -9", () => {
     const dataDir = join(root, "data");
     // The session process from the start (not on demand, where the first kills would fall while it is still starting):
     // each kill is to fall during a run.
-    const env = cliEnv({ SMRITI_SESSION_HEARTBEAT_MS: "100", SMRITI_SESSION_PROCESS: "1" });
+    const env = cliEnv({ SMRITI_SESSION_HEARTBEAT_MS: "100", SMRITI_SESSION_PROCESS: "1", ...catalogEnv() });
     const call = await caller(dataDir, env);
     const rand = prng(14);
     const sessions: string[] = [];
@@ -113,7 +114,7 @@ describe("a run whose heartbeat stops", () => {
   it("is recovered by another service process on the same data once its heartbeat is stale", async () => {
     const dataDir = join(root, "two");
     // Sessions in the serving processes (no session process): the run must start in `runner`, the one killed.
-    const env = cliEnv({ SMRITI_SESSION_HEARTBEAT_MS: "100", SMRITI_SESSION_PROCESS: "0" });
+    const env = cliEnv({ SMRITI_SESSION_HEARTBEAT_MS: "100", SMRITI_SESSION_PROCESS: "0", ...catalogEnv() });
     const call = await caller(dataDir, env);
     const watcher = await startServe(dataDir, env); // idle: nothing to recover when it starts
     const runner = await startServe(dataDir, env);

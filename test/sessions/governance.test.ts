@@ -1,10 +1,11 @@
 // Governance through HTTP: a policy file's deny and ask rules, before and after hooks, a tool timeout, the artifact
 // status of a file the session writes (confined to its task workspace), and the honest sandbox notice.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callTools, say, startChatServer, type ChatServer } from "../helpers/chat-server.ts";
+import { freeFormCatalog } from "../helpers/catalog.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { createSession, dataOf, send, types } from "./support.ts";
 
@@ -16,7 +17,9 @@ describe("session governance", () => {
   beforeAll(async () => {
     wire = await startChatServer();
     policies = mkdtempSync(join(tmpdir(), "smriti-policies-"));
-    svc = await startTestService({ env: { SMRITI_LLM_PROVIDER: "openai", SMRITI_LLM_BASE_URL: wire.base, SMRITI_POLICY_DIR: policies } });
+    // The operator turned on the weaker process sandbox by name: hooks run where bubblewrap cannot (isolation.test.ts refuses).
+    const agentCatalog = { ...freeFormCatalog(), process_sandbox: true };
+    svc = await startTestService({ env: { SMRITI_LLM_PROVIDER: "openai", SMRITI_LLM_BASE_URL: wire.base, SMRITI_POLICY_DIR: policies }, agentCatalog });
     await svc.post("/v1/memory/ingest", { source_path: "a.md", content: "# A\n\nThe archive lives in Oslo.\n" });
   });
   afterAll(async () => {
@@ -81,7 +84,10 @@ describe("session governance", () => {
   });
 
   it("runs hooks under the sandbox the notice names: bubblewrap keeps a hook from writing outside the task workspace", async () => {
-    const outside = join(svc.dataDir, "escaped.txt");
+    // A folder anyone may write to (a process hook runs as nobody when the service is root): only isolation keeps it out.
+    const open = mkdtempSync(join(tmpdir(), "smriti-open-"));
+    chmodSync(open, 0o777);
+    const outside = join(open, "escaped.txt");
     policy("escape.json", { hooks: [{ name: "escape", phase: "before", tools: "*", command: ["/bin/sh", "-c", `cat >/dev/null; echo x > ${outside}`] }] });
     for (const sandbox_mode of ["auto", "process"] as const) {
       rmSync(outside, { force: true });
@@ -97,7 +103,7 @@ describe("session governance", () => {
         expect(notice.isolation).toMatch(/^hooks: weaker/);
         expect([status, existsSync(outside)]).toEqual(["ok", true]); // what "weaker" means: nothing stops it
       }
-      if (sandbox_mode === "process") expect(notice).toMatchObject({ resolved_backend: "process", reason: "a plain child process was asked for" });
+      if (sandbox_mode === "process") expect(notice).toMatchObject({ resolved_backend: "process", reason: "the process sandbox was asked for; the operator turned it on" });
     }
   });
 

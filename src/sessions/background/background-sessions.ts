@@ -10,15 +10,13 @@ import type { SessionEventData } from "../../contract/events.ts";
 import type { HealthSnapshot } from "../../contract/health.ts";
 import type { StreamMessage } from "../../contract/route.ts";
 import type { StreamEvent } from "../../ports/event-log.ts";
-import type { ProviderSet } from "../../ports/llm.ts";
 import type { CallContext } from "../../services/context.ts";
 import { channelOf } from "../channel.ts";
 import { isBackground } from "../harness.ts";
 import { branchPoint, eventId, newSessionId, parseEventId, resumeCursor } from "../ids.ts";
 import { artifacts, latestState } from "../projection.ts";
 import type { SessionLog } from "../session-log.ts";
-import type { PolicySource } from "../policy.ts";
-import { newSessionState } from "../session-state.ts";
+import { newSessionState, type SessionSetup } from "../session-state.ts";
 import type { ResumeContext, State } from "./engine.ts";
 import { healthOf } from "./health.ts";
 import { policyOf, TERMINAL, type StopReason, type Supervisor } from "./supervisor.ts";
@@ -34,15 +32,17 @@ export class BackgroundSessions {
   constructor(
     private readonly log: SessionLog,
     private readonly supervisor: Supervisor,
-    private readonly providers: ProviderSet,
-    private readonly policies: PolicySource,
+    private readonly setup: SessionSetup,
     private readonly taskRoot: string,
   ) {}
 
   async start(call: CallContext, body: StartBackgroundSession): Promise<BackgroundSessionDetail> {
     if (body.expires_at && Date.parse(body.expires_at) <= Date.now()) throw new AppError("invalid_request", "expires_at is in the past");
     if (!this.supervisor.engines.includes(body.engine)) throw new AppError("invalid_request", `engine '${body.engine}' is not available here; available: ${this.supervisor.engines.join(", ")}`);
+    // What it would execute is the operator's to allow, checked before anything is written.
+    const plan = this.setup.execution.rules.plan(call.workspaceName, body);
     const sessionId = newSessionId();
+    const { state: common, raised } = await newSessionState(this.setup, call, body, sessionId, "queued", plan);
     const writes = body.permission_mode !== "read-only";
     const graph = writes ? taskGraph(body.task) : null;
     const resume: ResumeContext = {
@@ -50,12 +50,14 @@ export class BackgroundSessions {
       actor_id: call.actorId,
       token_id: call.tokenId,
       workspace_name: call.workspaceName,
+      agent: body.agent,
+      agent_params: body.agent_params,
       command: body.command,
       agent_url: body.agent_url,
       metadata: body.metadata,
     };
     const state: State = {
-      ...(await newSessionState(this.providers, this.policies, call, body, sessionId, "queued")),
+      ...common,
       engine: body.engine,
       runner_kind: "supervisor",
       approval_request_id: null,
@@ -72,7 +74,7 @@ export class BackgroundSessions {
       ended_at: null,
       resume_context: resume,
     };
-    await this.log.append(call.workspaceId, sessionId, "session_state", state);
+    await this.log.appendAll(call.workspaceId, sessionId, [{ type: "session_state", data: state }, ...(raised ? [{ type: "policy_decision" as const, data: raised }] : [])]);
     const job = { workspaceId: call.workspaceId, sessionId };
     // Write-capable sessions get their task graph and an isolated task workspace before they run, both kept as artifacts.
     if (graph) {

@@ -1,8 +1,11 @@
 // What both bridge engines do around handing the task on: the policy check (the bridged agent is one "tool" whose name
 // is the engine's), the approval it may wait for, and the sandbox notice. They emit no per-tool events (SPEC "Bridge engines").
+import { AppError } from "../../contract/errors.ts";
+import type { Execution, ExecutionPlan } from "../execution/rules.ts";
+import type { Sandbox, SandboxMode } from "../execution/sandbox.ts";
 import { newRequestId } from "../ids.ts";
 import { decide, type PolicyFile, type PolicySource } from "../policy.ts";
-import type { Sandbox } from "../sandbox.ts";
+import { sandboxFor } from "../session-state.ts";
 import type { RunContext, RunOutcome } from "./engine.ts";
 
 type Data = Record<string, unknown>;
@@ -34,6 +37,21 @@ export async function gate(ctx: RunContext, subject: string, writes: boolean, po
   await emit("approval_required", { request_id: requestId, tool_name: subject, reason: d.reason });
   await emit("session_state", { ...state, status: "awaiting_approval", approval_request_id: requestId, updated_at: new Date().toISOString() });
   return { status: "awaiting_approval" };
+}
+
+/**
+ * The run's plan from the catalog as it stands now, and its sandbox: an entry removed since the start, or a host that
+ * lost its isolation, ends the run (not transient) instead of running it on what the start saw.
+ */
+export function replan<E extends "command" | "a2a">(ctx: RunContext, execution: Execution, engine: E): { plan: Extract<ExecutionPlan, { engine: E }>; sandbox: Sandbox } | RunOutcome {
+  try {
+    const plan = execution.rules.plan(ctx.call.workspaceName, { ...ctx.resume, engine });
+    if (plan.engine !== engine) throw new Error(`a ${engine} session planned as ${plan.engine}`);
+    return { plan: plan as Extract<ExecutionPlan, { engine: E }>, sandbox: sandboxFor(execution, ctx.state.sandbox_mode as SandboxMode, plan, false) };
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    return { status: "error", code: err.code, message: err.message, transient: false };
+  }
 }
 
 export const notice = (ctx: RunContext, sandbox: Pick<Sandbox, "requested" | "resolved" | "isolation" | "reason">) =>

@@ -14,6 +14,10 @@ export interface ResumeContext {
   actor_id: string | null;
   token_id: string;
   workspace_name: string;
+  /** The catalog entry it runs (engines command and a2a), with the values of its argv placeholders. */
+  agent?: string | undefined;
+  agent_params?: Record<string, string> | undefined;
+  /** A free-form argv or URL, where the catalog allowed it. */
   command?: string[] | undefined;
   agent_url?: string | undefined;
   /** A branch taken inside an unfinished turn of its source goes on with that turn. */
