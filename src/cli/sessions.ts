@@ -32,6 +32,8 @@ async function wait(client: SmritiClient, sessionId: string): Promise<Background
 
 interface StartOptions extends Target {
   engine: string;
+  agent?: string;
+  param?: string[];
   command?: string;
   agentUrl?: string;
   maxRetries?: string;
@@ -52,6 +54,8 @@ function startBody(task: string, opts: StartOptions): Parameters<SmritiClient["s
   return {
     task,
     engine: opts.engine as "native",
+    ...(opts.agent ? { agent: opts.agent } : {}),
+    ...(opts.param?.length ? { agent_params: paramsOf(opts.param) } : {}),
     ...(opts.command ? { command: ["sh", "-c", opts.command] } : {}),
     ...(opts.agentUrl ? { agent_url: opts.agentUrl } : {}),
     ...(opts.maxRetries ? { max_retries: Number(opts.maxRetries) } : {}),
@@ -60,6 +64,16 @@ function startBody(task: string, opts: StartOptions): Parameters<SmritiClient["s
     ...(opts.permissionMode ? { permission_mode: opts.permissionMode as "read-only" } : {}),
     ...(health ? { metadata: { policy: { health: health as { action: "pause" } } } } : {}),
   };
+}
+
+function paramsOf(pairs: readonly string[]): Record<string, string> {
+  return Object.fromEntries(
+    pairs.map((p) => {
+      const at = p.indexOf("=");
+      if (at < 1) throw new CliError(`--param takes name=value, not '${p}'`);
+      return [p.slice(0, at), p.slice(at + 1)];
+    }),
+  );
 }
 
 export function registerSessions(program: Command): void {
@@ -86,8 +100,10 @@ export function registerSessions(program: Command): void {
     .description("start a background session for a task")
     .argument("<task...>")
     .option("--engine <engine>", "native (Smriti's agent), command or a2a", "native")
-    .option("--command <line>", "engine command: the command line to run (sh -c) in the task workspace")
-    .option("--agent-url <url>", "engine a2a: the remote agent's URL")
+    .option("--agent <name>", "engines command and a2a: an agent of the operator's catalog")
+    .option("--param <name=value...>", "a value for the catalog agent's argv placeholder (repeatable)")
+    .option("--command <line>", "engine command, where the catalog allows free-form use: the command line to run (sh -c)")
+    .option("--agent-url <url>", "engine a2a, where the catalog allows free-form use: the remote agent's URL")
     .option("--max-retries <n>", "retries after a transient failure (default 2)")
     .option("--expires-at <iso>", "fail it if it has not run by then")
     .option("--approval-mode <mode>", "never | on-write | always")

@@ -85,7 +85,8 @@ export class Isolation {
     if (bwrap?.path) return { requested, resolved: "bubblewrap", isolation: BUBBLEWRAP, reason: bwrap.why };
     if (requested === "bubblewrap") throw new AppError("sandbox_unavailable", `bubblewrap was asked for and cannot run here: ${bwrap!.why}`);
     if (opts.allowProcess) return { requested, resolved: "process", isolation: PROCESS, reason: requested === "process" ? "the process sandbox was asked for; the operator turned it on" : `${bwrap!.why}; the operator turned on the process sandbox` };
-    const why = requested === "process" ? "the operator has not turned on the weaker process sandbox" : `${bwrap!.why}, and the operator has not turned on the weaker process sandbox`;
+    if (requested === "process") throw new AppError("sandbox_unavailable", "the weaker process sandbox was asked for and the operator has not turned it on");
+    const why = `${bwrap!.why}, and the operator has not turned on the weaker process sandbox`;
     if (opts.needed) throw new AppError("sandbox_unavailable", `nothing can run isolated here: ${why}`);
     return { requested, resolved: "none", isolation: "none: nothing may execute in this session", reason: why };
   }
