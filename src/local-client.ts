@@ -7,6 +7,7 @@ import type { Embedder } from "./ports/embedding.ts";
 import type { LlmProvider } from "./ports/llm.ts";
 import type { Store } from "./ports/store.ts";
 import type { AuthService } from "./services/auth.ts";
+import { ALL_SCOPES } from "./contract/scopes.ts";
 import type { CallContext } from "./services/context.ts";
 import { createHttpApp } from "./transports/http/app.ts";
 import { createClient, type SmritiClient } from "./client/index.ts";
@@ -66,7 +67,7 @@ export async function createLocalClient(opts: LocalClientOptions = {}): Promise<
     throw new Error(`no workspace '${opts.workspace}'`);
   }
   // The caller holds the database itself, so it is trusted like the CLI: a fixed call context instead of a bearer token (nothing is issued or stored).
-  const call: CallContext = { workspaceId: workspace.id, workspaceName: workspace.name, tokenId: "local", actorId: opts.actorId ?? null };
+  const call: CallContext = { workspaceId: workspace.id, workspaceName: workspace.name, tokenId: "local", actorId: opts.actorId ?? null, scopes: ALL_SCOPES };
   const auth = Object.assign(Object.create(runtime.auth) as AuthService, { authenticate: async () => call });
   const app = createHttpApp({ ...runtime, auth });
   const inProcess = ((input: string | URL | Request, init?: RequestInit) => Promise.resolve(app.request(input, init))) as typeof fetch;

@@ -192,6 +192,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       cognitive,
       traces,
       answerStreams,
+      auth,
     });
   const providers = opts.providers ?? createProviderSet(config.env);
   const policies = policySource(config.policyDir, opts.policies);

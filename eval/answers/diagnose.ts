@@ -9,6 +9,7 @@ import { ingestSet } from "../ingest.ts";
 import { textTable } from "../table.ts";
 import { loadXquad } from "./xquad.ts";
 import { containsNormalized, maxOver, tokenF1 } from "./squad.ts";
+import { ALL_SCOPES } from "../../src/contract/scopes.ts";
 
 const aset = loadXquad();
 const questions = aset.questions.filter((q) => q.split === "tune");
@@ -24,7 +25,7 @@ try {
   const { workspaces } = await ingestSet(primary, aset.set);
   for (const q of questions) {
     // The service's own evidence (retrieval and cognitive weighing, side-effect free), re-planned keeping every sentence.
-    const call = { workspaceId: workspaces.get(q.vault)!, workspaceName: `eval-xquad-${q.vault}`, tokenId: "eval", actorId: null };
+    const call = { workspaceId: workspaces.get(q.vault)!, workspaceName: `eval-xquad-${q.vault}`, tokenId: "eval", actorId: null, scopes: ALL_SCOPES };
     const d = await primary.grounded.deliberate(call, { question: q.text, k: 8 });
     const chunks = d.chunks.map((c) => ({ key: c.id, text: c.text, score: d.scoreOf.get(c.id) ?? 0, source: c.sourcePath }));
     const plan = planAnswer(q.text, chunks, 10_000, { similar, tag: posTags });

@@ -14,6 +14,7 @@ import { loadLocomoAnswers, LOCOMO_CATEGORY } from "./locomo.ts";
 import { answeredAt, locomoMetrics, locomoScores, xquadMetrics, xquadScores, type Metrics, type Row } from "./score.ts";
 import type { AnswerSet } from "./types.ts";
 import { loadXquad } from "./xquad.ts";
+import { ALL_SCOPES } from "../../src/contract/scopes.ts";
 
 export const ANSWER_SETS: Record<string, () => AnswerSet> = { xquad: loadXquad, "locomo-answers": loadLocomoAnswers };
 export const ANSWER_SET_NAMES = Object.keys(ANSWER_SETS);
@@ -42,7 +43,7 @@ const SPLITS = ["all", "tune", "test"] as const;
 
 /** The CallContext of an eval question: the vault's workspace (named as eval/ingest.ts names it), token "eval", no actor. */
 export function callFor(aset: AnswerSet, workspaces: ReadonlyMap<string, string>, vault: string): CallContext {
-  return { workspaceId: workspaces.get(vault)!, workspaceName: `eval-${aset.set.name}-${vault}`, tokenId: "eval", actorId: null };
+  return { workspaceId: workspaces.get(vault)!, workspaceName: `eval-${aset.set.name}-${vault}`, tokenId: "eval", actorId: null, scopes: ALL_SCOPES };
 }
 
 /** Ingests one answer set into a fresh store, asks every question; returns the rows and timings. */

@@ -19,6 +19,7 @@ import type { EvalQuery, EvalSet } from "../types.ts";
 import { recordInDataDir } from "./ablation.ts";
 import { meanOf } from "./sets.ts";
 import { exportPairs, firstPersonQueries, isFeedbackQuery, stressRng, withExportCopies, withInvisibles } from "./stress-data.ts";
+import { ALL_SCOPES } from "../../src/contract/scopes.ts";
 
 // What a caller asking for ten hits sees: with duplicates stored, copies of one turn take several of those ten slots.
 const K = 10;
@@ -32,7 +33,7 @@ interface Ask {
   actorId?: string;
 }
 
-const callOf = (ws: string, vault: string, actorId: string | null): CallContext => ({ workspaceId: ws, workspaceName: vault, tokenId: "eval-stress", actorId });
+const callOf = (ws: string, vault: string, actorId: string | null): CallContext => ({ workspaceId: ws, workspaceName: vault, tokenId: "eval-stress", actorId, scopes: ALL_SCOPES });
 
 const runtimeOf = (run: SetRun, config: CognitiveConfig): Promise<FullRuntime> => run.harness.runtime(defaultRetrievalConfig, config);
 

@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { loadConfig, type Config } from "../config.ts";
 import type { FullRuntime, RuntimeOptions } from "../main.ts";
 import { AppError } from "../contract/errors.ts";
+import { ALL_SCOPES } from "../contract/scopes.ts";
 import type { CallContext } from "../services/context.ts";
 
 export class CliError extends Error {
@@ -64,5 +65,6 @@ export function printJson(value: unknown): void {
 export async function workspaceCall(rt: FullRuntime, workspace: string): Promise<CallContext> {
   const ws = await rt.store.findWorkspace(workspace);
   if (!ws) throw new CliError(`no workspace '${workspace}'`);
-  return { workspaceId: ws.id, workspaceName: ws.name, tokenId: "cli", actorId: "cli" };
+  // The CLI holds the data itself: it may do anything a token could.
+  return { workspaceId: ws.id, workspaceName: ws.name, tokenId: "cli", actorId: "cli", scopes: ALL_SCOPES };
 }

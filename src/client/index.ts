@@ -1,6 +1,7 @@
 // TypeScript client for the Smriti Memory API: one typed method per operation of the contract's table (no node: imports).
 import type { ErrorBody } from "../contract/errors.ts";
-import { fillPath, pathParameters, routes, type JsonRouteId, type RouteInput, type RouteOutput } from "../contract/routes.ts";
+import { fillPath, pathParameters, routes, type JsonRouteId, type RouteId, type RouteInput, type RouteOutput } from "../contract/routes.ts";
+import { allows, type Scope } from "../contract/scopes.ts";
 import type { streamEventList } from "../contract/events.ts";
 import type { GroundedAnswerRequest } from "../contract/grounded.ts";
 import { cognitiveCalls } from "./cognitive.ts";
@@ -16,6 +17,13 @@ export type { Citation } from "../contract/citation.ts";
 export type { HealthSnapshot } from "../contract/health.ts";
 /** Every status a session can have (the enum GET /sessions filters by). */
 export { SessionStatus } from "../contract/background.ts";
+export type { Scope } from "../contract/scopes.ts";
+export type { WhoAmI } from "../contract/auth.ts";
+export type { RouteId } from "../contract/routes.ts";
+
+/** Whether a token with `granted` scopes (whoami's) may call route `id`: the same table the server checks. */
+export const tokenCan = (granted: readonly Scope[], id: RouteId): boolean => allows(granted, routes[id].scope);
+
 /** One row of GET /stream-events. */
 export type StreamEventInfo = ReturnType<typeof streamEventList>[number];
 
@@ -92,6 +100,8 @@ export function createClient(opts: ClientOptions) {
     call,
     ...cognitiveCalls(call),
     ...sessionCalls(call, open, parse),
+    /** This token's workspace, id, allowed actors and scopes (any valid token may ask). */
+    whoami: () => call("whoami", {}),
     recall: (input: Input<"recall">) => call("recall", input),
     ingest: (input: Input<"ingest">) => call("ingest", input),
     forget: (input: Input<"forget">) => call("forget", input),

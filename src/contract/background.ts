@@ -65,14 +65,15 @@ export const SessionList = z.object({ sessions: z.array(SessionSummary), next_cu
 export type SessionList = z.infer<typeof SessionList>;
 
 export const backgroundRoutes = {
-  session_start: op({ method: "POST", path: "/sessions", summary: "Start a background session", tag: "sessions", input: StartBackgroundSession, output: BackgroundSessionDetail }),
-  session_list: op({ method: "GET", path: "/sessions", summary: "List sessions (chat and background), newest first", tag: "sessions", input: SessionListRequest, output: SessionList }),
-  session_get: op({ method: "GET", path: "/sessions/{session_id}", summary: "Background session detail: row, checkpoints, artifacts, health, channel", tag: "sessions", input: SessionRef, output: BackgroundSessionDetail }),
-  session_pause: op({ method: "POST", path: "/sessions/{session_id}/pause", summary: "Pause a background session (not terminal)", tag: "sessions", input: SessionRef, output: BackgroundSessionDetail }),
-  session_resume: op({ method: "POST", path: "/sessions/{session_id}/resume", summary: "Requeue a paused session, or branch a new one from from_event_id or resume_cursor", tag: "sessions", input: ResumeRequest, output: BackgroundSessionDetail }),
-  session_cancel: op({ method: "POST", path: "/sessions/{session_id}/cancel", summary: "Cancel a background session (terminal)", tag: "sessions", input: SessionRef, output: BackgroundSessionDetail }),
-  session_approval: op({ method: "POST", path: "/sessions/{session_id}/approvals/{request_id}", summary: "Approve or deny what a background session waits on", tag: "sessions", input: ApprovalDecision, output: BackgroundSessionDetail }),
+  session_start: op({ scope: "write", method: "POST", path: "/sessions", summary: "Start a background session", tag: "sessions", input: StartBackgroundSession, output: BackgroundSessionDetail }),
+  session_list: op({ scope: "read", method: "GET", path: "/sessions", summary: "List sessions (chat and background), newest first", tag: "sessions", input: SessionListRequest, output: SessionList }),
+  session_get: op({ scope: "read", method: "GET", path: "/sessions/{session_id}", summary: "Background session detail: row, checkpoints, artifacts, health, channel", tag: "sessions", input: SessionRef, output: BackgroundSessionDetail }),
+  session_pause: op({ scope: "write", method: "POST", path: "/sessions/{session_id}/pause", summary: "Pause a background session (not terminal)", tag: "sessions", input: SessionRef, output: BackgroundSessionDetail }),
+  session_resume: op({ scope: "write", method: "POST", path: "/sessions/{session_id}/resume", summary: "Requeue a paused session, or branch a new one from from_event_id or resume_cursor", tag: "sessions", input: ResumeRequest, output: BackgroundSessionDetail }),
+  session_cancel: op({ scope: "write", method: "POST", path: "/sessions/{session_id}/cancel", summary: "Cancel a background session (terminal)", tag: "sessions", input: SessionRef, output: BackgroundSessionDetail }),
+  session_approval: op({ scope: "admin", method: "POST", path: "/sessions/{session_id}/approvals/{request_id}", summary: "Approve or deny what a background session waits on", tag: "sessions", input: ApprovalDecision, output: BackgroundSessionDetail }),
   session_health: stream({
+    scope: "read",
     method: "GET",
     path: "/sessions/{session_id}/health/stream",
     summary: "The session's health snapshot, sent again whenever it changes (and only then)",

@@ -183,25 +183,26 @@ const LayerIdParam = z.object({ layer_id: z.string().meta({ enum: [...LAYER_IDS]
 
 /** The inspection routes as rows of the route table: advisory and read-only (only /process writes: its trace), no MCP tools. */
 export const cognitiveRoutes = {
-  cognitive_health: op({ method: "GET", path: `${COGNITIVE_PREFIX}/health`, tag: TAG, summary: "Whether the stack serves, and each layer's failures", input: NoInput, output: CognitiveHealthResponse }),
-  cognitive_snapshot: op({ method: "GET", path: `${COGNITIVE_PREFIX}/snapshot`, tag: TAG, summary: "Every layer with its counters and uplift, the tuner's decisions and the latest ablation", input: NoInput, output: CognitiveSnapshotResponse }),
-  cognitive_layers: op({ method: "GET", path: `${COGNITIVE_PREFIX}/layers`, tag: TAG, summary: "The thirteen layers: job, switch, counters, uplift", input: NoInput, output: CognitiveLayersResponse }),
-  cognitive_layer: op({ method: "GET", path: `${COGNITIVE_PREFIX}/layers/{layer_id}`, tag: TAG, summary: "One layer: its parameters and what it has learned in this workspace (404 with the valid ids for an unknown one)", input: LayerIdParam, output: CognitiveLayerState }),
-  cognitive_state: op({ method: "GET", path: `${COGNITIVE_PREFIX}/state`, tag: TAG, summary: "Switches, parameters, the latest tuner decisions, ablation and in-process cost", input: CognitiveStateRequest, output: CognitiveStateResponse }),
-  cognitive_goals: op({ method: "GET", path: `${COGNITIVE_PREFIX}/goals`, tag: TAG, summary: "sankalpa: the open loops it boosts on goal queries", input: NoInput, output: CognitiveGoalsResponse }),
-  cognitive_karma: op({ method: "GET", path: `${COGNITIVE_PREFIX}/karma`, tag: TAG, summary: "karma: the outcome ledger fed by /v1/memory/feedback", input: NoInput, output: CognitiveKarmaResponse }),
-  cognitive_chitta: op({ method: "GET", path: `${COGNITIVE_PREFIX}/chitta`, tag: TAG, summary: "chitta: impressions of served chunks", input: NoInput, output: CognitiveChittaResponse }),
-  cognitive_identity: op({ method: "GET", path: `${COGNITIVE_PREFIX}/identity`, tag: TAG, summary: "ahamkara: who first-person words resolve to for this caller", input: NoInput, output: CognitiveIdentityResponse }),
-  cognitive_functional_state: op({ method: "GET", path: `${COGNITIVE_PREFIX}/functional-state`, tag: TAG, summary: "prana's budget and which layers are on", input: NoInput, output: CognitiveFunctionalStateResponse }),
+  cognitive_health: op({ method: "GET", scope: "read", path: `${COGNITIVE_PREFIX}/health`, tag: TAG, summary: "Whether the stack serves, and each layer's failures", input: NoInput, output: CognitiveHealthResponse }),
+  cognitive_snapshot: op({ method: "GET", scope: "read", path: `${COGNITIVE_PREFIX}/snapshot`, tag: TAG, summary: "Every layer with its counters and uplift, the tuner's decisions and the latest ablation", input: NoInput, output: CognitiveSnapshotResponse }),
+  cognitive_layers: op({ method: "GET", scope: "read", path: `${COGNITIVE_PREFIX}/layers`, tag: TAG, summary: "The thirteen layers: job, switch, counters, uplift", input: NoInput, output: CognitiveLayersResponse }),
+  cognitive_layer: op({ method: "GET", scope: "read", path: `${COGNITIVE_PREFIX}/layers/{layer_id}`, tag: TAG, summary: "One layer: its parameters and what it has learned in this workspace (404 with the valid ids for an unknown one)", input: LayerIdParam, output: CognitiveLayerState }),
+  cognitive_state: op({ method: "GET", scope: "read", path: `${COGNITIVE_PREFIX}/state`, tag: TAG, summary: "Switches, parameters, the latest tuner decisions, ablation and in-process cost", input: CognitiveStateRequest, output: CognitiveStateResponse }),
+  cognitive_goals: op({ method: "GET", scope: "read", path: `${COGNITIVE_PREFIX}/goals`, tag: TAG, summary: "sankalpa: the open loops it boosts on goal queries", input: NoInput, output: CognitiveGoalsResponse }),
+  cognitive_karma: op({ method: "GET", scope: "read", path: `${COGNITIVE_PREFIX}/karma`, tag: TAG, summary: "karma: the outcome ledger fed by /v1/memory/feedback", input: NoInput, output: CognitiveKarmaResponse }),
+  cognitive_chitta: op({ method: "GET", scope: "read", path: `${COGNITIVE_PREFIX}/chitta`, tag: TAG, summary: "chitta: impressions of served chunks", input: NoInput, output: CognitiveChittaResponse }),
+  cognitive_identity: op({ method: "GET", scope: "read", path: `${COGNITIVE_PREFIX}/identity`, tag: TAG, summary: "ahamkara: who first-person words resolve to for this caller", input: NoInput, output: CognitiveIdentityResponse }),
+  cognitive_functional_state: op({ method: "GET", scope: "read", path: `${COGNITIVE_PREFIX}/functional-state`, tag: TAG, summary: "prana's budget and which layers are on", input: NoInput, output: CognitiveFunctionalStateResponse }),
   cognitive_process: op({
     method: "POST",
+    scope: "read",
     path: `${COGNITIVE_PREFIX}/process`,
     tag: TAG,
     summary: "A bounded pass of a query through the stack (no audit event, counters or learning; it stores only its trace); returns trace_id and confidence",
     input: CognitiveProcessRequest,
     output: CognitiveTrace,
   }),
-  cognitive_trace: op({ method: "GET", path: `${COGNITIVE_PREFIX}/traces/{trace_id}`, tag: TAG, summary: "A trace of /process, in its workspace (stored; the newest 1000 per workspace are kept)", input: z.object({ trace_id: TraceIdParam }), output: CognitiveTrace }),
+  cognitive_trace: op({ method: "GET", scope: "read", path: `${COGNITIVE_PREFIX}/traces/{trace_id}`, tag: TAG, summary: "A trace of /process, in its workspace (stored; the newest 1000 per workspace are kept)", input: z.object({ trace_id: TraceIdParam }), output: CognitiveTrace }),
 };
 
 /** Each inspection route's response, by route id. */

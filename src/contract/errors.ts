@@ -16,6 +16,7 @@ export const errorStatus = {
   token_revoked: 401,
   actor_forbidden: 403,
   workspace_forbidden: 403,
+  insufficient_scope: 403,
   not_found: 404,
   route_not_found: 404,
   method_not_allowed: 405,

@@ -31,6 +31,7 @@ export const API_VERSION = "1.1.0-draft";
 
 export const operations = {
   recall: op({
+    scope: "read",
     method: "POST",
     path: "/v1/memory/recall",
     tool: "service_recall",
@@ -43,6 +44,7 @@ export const operations = {
     output: RecallResponse,
   }),
   ingest: op({
+    scope: "write",
     method: "POST",
     path: "/v1/memory/ingest",
     tool: "service_ingest",
@@ -55,6 +57,7 @@ export const operations = {
     output: IngestResponse,
   }),
   forget: op({
+    scope: "write",
     method: "POST",
     path: "/v1/memory/forget",
     tool: "service_forget",
@@ -66,6 +69,7 @@ export const operations = {
     output: ForgetResponse,
   }),
   pack: op({
+    scope: "read",
     method: "POST",
     path: "/v1/memory/pack",
     tool: "service_pack",
@@ -77,6 +81,7 @@ export const operations = {
     output: PackResponse,
   }),
   feedback: op({
+    scope: "write",
     method: "POST",
     path: "/v1/memory/feedback",
     tool: "service_feedback",
@@ -90,6 +95,7 @@ export const operations = {
     output: FeedbackResponse,
   }),
   uplift: op({
+    scope: "read",
     method: "GET",
     path: "/v1/cognitive/uplift",
     summary: "What each cognitive layer and the tuner contributed (counters, ablation uplift, tuner decisions)",
@@ -100,6 +106,7 @@ export const operations = {
     output: UpliftResponse,
   }),
   shravan: op({
+    scope: "write",
     method: "POST",
     path: "/v1/memory/assimilation/shravan",
     tool: "service_shravan_add",
@@ -112,6 +119,7 @@ export const operations = {
     output: ShravanRecord,
   }),
   manan: op({
+    scope: "write",
     method: "POST",
     path: "/v1/memory/assimilation/manan",
     tool: "service_manan_reflect",
@@ -124,6 +132,7 @@ export const operations = {
     output: MananRecord,
   }),
   nididhyasan: op({
+    scope: "write",
     method: "POST",
     path: "/v1/memory/assimilation/nididhyasan",
     tool: "service_nididhyasan_implement",
@@ -136,6 +145,7 @@ export const operations = {
     output: NididhyasanRecord,
   }),
   knowledge_status: op({
+    scope: "read",
     method: "GET",
     path: "/v1/memory/assimilation/status",
     tool: "service_knowledge_status",
@@ -145,6 +155,7 @@ export const operations = {
     output: KnowledgeStatusResponse,
   }),
   knowledge_review: op({
+    scope: "read",
     method: "GET",
     path: "/v1/memory/assimilation/review",
     tool: "service_knowledge_review",
@@ -154,6 +165,7 @@ export const operations = {
     output: KnowledgeReviewResponse,
   }),
   proposals_list: op({
+    scope: "read",
     method: "GET",
     path: "/v1/memory/assimilation/proposals",
     tool: "service_memory_proposals",
@@ -163,6 +175,7 @@ export const operations = {
     output: ProposalListResponse,
   }),
   proposal_review: op({
+    scope: "admin",
     method: "POST",
     path: "/v1/memory/assimilation/proposals/review",
     summary: "Approve or reject a memory proposal (reviewers only; not an MCP tool)",
@@ -173,6 +186,7 @@ export const operations = {
     output: Proposal,
   }),
   grounded_answer: op({
+    scope: "read",
     method: "POST",
     path: "/v1/grounded/answer",
     tool: "service_grounded_answer",
@@ -185,6 +199,7 @@ export const operations = {
     output: GroundedAnswerResponse,
   }),
   grounded_eval: op({
+    scope: "read",
     method: "POST",
     path: "/v1/grounded/eval",
     tool: "service_grounded_eval",
@@ -196,6 +211,7 @@ export const operations = {
     output: GroundedEvalResponse,
   }),
   audit: op({
+    scope: "read",
     method: "GET",
     path: "/v1/audit/event_log",
     tool: "service_audit",
@@ -207,6 +223,7 @@ export const operations = {
     output: AuditResponse,
   }),
   decision_extract: op({
+    scope: "read",
     method: "POST",
     path: "/v1/decisions/extract",
     tool: "service_decision_extract",
@@ -219,6 +236,7 @@ export const operations = {
     output: DecisionExtractResponse,
   }),
   decision_record: op({
+    scope: "write",
     method: "POST",
     path: "/v1/decisions",
     tool: "service_decisions_record",
@@ -232,6 +250,7 @@ export const operations = {
     output: DecisionRecord,
   }),
   decisions_list: op({
+    scope: "read",
     method: "GET",
     path: "/v1/decisions",
     tool: "service_decisions_list",
@@ -241,6 +260,7 @@ export const operations = {
     output: DecisionListResponse,
   }),
   decision_get: op({
+    scope: "read",
     method: "GET",
     path: "/v1/decisions/{ref}",
     tool: "service_decisions_get",
@@ -250,6 +270,7 @@ export const operations = {
     output: DecisionRecord,
   }),
   meeting_extract: op({
+    scope: "read",
     method: "POST",
     path: "/v1/meetings/extract",
     tool: "service_meeting_extract",
@@ -263,6 +284,7 @@ export const operations = {
     output: MeetingExtractResponse,
   }),
   open_loops: op({
+    scope: "read",
     method: "GET",
     path: "/v1/open_loops",
     tool: "service_open_loops",
@@ -274,6 +296,7 @@ export const operations = {
     output: OpenLoopsResponse,
   }),
   source_get: op({
+    scope: "read",
     method: "GET",
     path: "/v1/memory/source",
     summary: "A stored source's text and chunk boundaries (to verify a citation in context)",

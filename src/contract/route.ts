@@ -1,5 +1,6 @@
 // The shape of one row of the route table: JSON operations (most with an MCP tool), event streams, and the service's own routes.
 import type { z } from "zod";
+import type { RouteScope } from "./scopes.ts";
 
 /** An HTTP JSON operation; with `tool` it is also an MCP tool. */
 export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
@@ -9,6 +10,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   path: string;
   /** MCP tool name; absent for HTTP-only operations. */
   tool?: string;
+  /** What the token must carry (README "Tokens and scopes"); the HTTP loop and the MCP server check it before the input. */
+  scope: RouteScope;
   summary: string;
   /** Written for the agents that read MCP tool lists (tools need one). */
   description?: string;
@@ -25,6 +28,7 @@ export interface StreamOperation<I extends z.ZodType = z.ZodType> {
   kind: "stream";
   method: "GET" | "POST";
   path: string;
+  scope: RouteScope;
   summary: string;
   /** The request (POST body or GET parameters) that starts a stream; a resuming request sends Last-Event-ID instead. */
   input: I;
@@ -39,6 +43,8 @@ export interface ServiceRoute {
   kind: "service";
   method: "GET" | "POST";
   path: string;
+  /** "none" for the public ones; /mcp takes any valid token and each tool checks its row's scope. */
+  scope: RouteScope;
   summary: string;
   /** Behind the bearer token (and the actor header) like the operations. */
   auth: boolean;

@@ -1,6 +1,7 @@
 // The one route table: every HTTP route of the service as a row. One loop mounts them, one builds the MCP tools from
 // the rows that name a tool, one writes the OpenAPI document, and the client is typed from them.
 import type { z } from "zod";
+import { authRoutes } from "./auth.ts";
 import { backgroundRoutes } from "./background.ts";
 import { cognitiveRoutes } from "./cognitive.ts";
 import { operations } from "./operations.ts";
@@ -9,7 +10,7 @@ import { serviceRoutes } from "./service-routes.ts";
 import { sessionRoutes } from "./sessions.ts";
 import { streamRoutes } from "./streams.ts";
 
-export const routes = { ...operations, ...streamRoutes, ...sessionRoutes, ...backgroundRoutes, ...cognitiveRoutes, ...serviceRoutes };
+export const routes = { ...operations, ...streamRoutes, ...sessionRoutes, ...backgroundRoutes, ...cognitiveRoutes, ...authRoutes, ...serviceRoutes };
 
 export type Routes = typeof routes;
 /** The rows the session runtime answers (src/sessions builds them); the services answer the rest. */

@@ -2,16 +2,18 @@
 import { service } from "./route.ts";
 
 export const serviceRoutes = {
-  healthz: service({ method: "GET", path: "/healthz", summary: "Liveness and readiness", auth: false, response: { description: "Ready" } }),
+  healthz: service({ scope: "none", method: "GET", path: "/healthz", summary: "Liveness and readiness", auth: false, response: { description: "Ready" } }),
   metrics: service({
+    scope: "none",
     method: "GET",
     path: "/metrics",
     summary: "Prometheus exposition: per-route latency and errors, cognitive layer counters",
     auth: false,
     response: { description: "text/plain; version=0.0.4", contentType: "text/plain" },
   }),
-  openapi: service({ method: "GET", path: "/v1/openapi.json", summary: "This document: every route, generated from the same schemas that validate requests", auth: false, response: { description: "OpenAPI 3.1", contentType: "application/json" } }),
+  openapi: service({ scope: "none", method: "GET", path: "/v1/openapi.json", summary: "This document: every route, generated from the same schemas that validate requests", auth: false, response: { description: "OpenAPI 3.1", contentType: "application/json" } }),
   stream_events: service({
+    scope: "none",
     method: "GET",
     path: "/stream-events",
     summary: "The event types a session stream emits, each with its tier and persistence (the console handles exactly these)",
@@ -19,6 +21,7 @@ export const serviceRoutes = {
     response: { description: "{ events: [{ type, tier, persisted, emitted_by }] }" },
   }),
   console: service({
+    scope: "none",
     method: "GET",
     path: "/console",
     summary: "The operator console (a web page; sign in with a workspace token): sessions, approvals, health, memory, uplift",
@@ -26,6 +29,7 @@ export const serviceRoutes = {
     response: { description: "text/html", contentType: "text/html" },
   }),
   mcp: service({
+    scope: "none",
     method: "POST",
     path: "/mcp",
     summary: "The x-mcp-tool operations as MCP tools over Streamable HTTP (JSON-RPC; see the MCP specification)",

@@ -82,10 +82,11 @@ const events = Object.fromEntries(Object.entries(sessionEvents).map(([type, e]) 
 const resume = "Resume after this event id (<session_id>/<seq>).";
 
 export const sessionRoutes = {
-  chat_session_create: op({ method: "POST", path: "/chat/sessions", summary: "Create a chat session", tag: "sessions", input: CreateChatSession, output: SessionState }),
-  chat_session_get: op({ method: "GET", path: "/chat/sessions/{session_id}", summary: "Chat session detail: state, resume points, sub-agents, artifacts, channel", tag: "sessions", input: SessionRef, output: ChatSessionDetail }),
-  chat_session_branch: op({ method: "POST", path: "/chat/sessions/{session_id}/branch", summary: "Branch a new chat session from an event or a resume cursor", tag: "sessions", input: BranchRequest, output: ChatSessionDetail }),
+  chat_session_create: op({ scope: "write", method: "POST", path: "/chat/sessions", summary: "Create a chat session", tag: "sessions", input: CreateChatSession, output: SessionState }),
+  chat_session_get: op({ scope: "read", method: "GET", path: "/chat/sessions/{session_id}", summary: "Chat session detail: state, resume points, sub-agents, artifacts, channel", tag: "sessions", input: SessionRef, output: ChatSessionDetail }),
+  chat_session_branch: op({ scope: "write", method: "POST", path: "/chat/sessions/{session_id}/branch", summary: "Branch a new chat session from an event or a resume cursor", tag: "sessions", input: BranchRequest, output: ChatSessionDetail }),
   chat_message: stream({
+    scope: "write",
     method: "POST",
     path: "/chat/sessions/{session_id}/messages",
     summary: "Post a message: the turn streams back (first event `session`), until completed, error or an approval pause",
@@ -94,6 +95,7 @@ export const sessionRoutes = {
     resume,
   }),
   chat_approval: stream({
+    scope: "write",
     method: "POST",
     path: "/chat/sessions/{session_id}/approvals/{request_id}",
     summary: "Approve or deny a pending tool call: the paused turn goes on and streams back",
@@ -101,5 +103,5 @@ export const sessionRoutes = {
     events,
     resume,
   }),
-  session_events: stream({ method: "GET", path: "/sessions/{session_id}/events/stream", summary: "Every event of a session (chat too), live", input: EventsStreamRequest, events, resume }),
+  session_events: stream({ scope: "read", method: "GET", path: "/sessions/{session_id}/events/stream", summary: "Every event of a session (chat too), live", input: EventsStreamRequest, events, resume }),
 };

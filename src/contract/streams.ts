@@ -9,6 +9,7 @@ const RunComplete = z.union([z.object({ status: z.literal("answered"), response:
 
 export const streamRoutes = {
   grounded_answer_stream: stream({
+    scope: "read",
     method: "POST",
     path: "/v1/grounded/answer/stream",
     summary: "The grounded answer as server-sent events: run_started, step, run_complete (resume with Last-Event-ID)",

@@ -1,4 +1,5 @@
 // Workspaces and the tokens bound to them (stored hashed): what authentication reads.
+import type { Scope } from "../contract/scopes.ts";
 
 export interface Workspace {
   id: string;
@@ -11,6 +12,7 @@ export interface TokenRecord {
   workspaceId: string;
   actors: string[];
   label: string | null;
+  scopes: Scope[];
   createdAt: number;
   revokedAt: number | null;
 }

@@ -1,10 +1,14 @@
 // Who is calling: resolved from the bearer token by the transports, passed to every service call.
+import type { Scope } from "../contract/scopes.ts";
+
 export interface CallContext {
   workspaceId: string;
   workspaceName: string;
   tokenId: string;
   /** The x-svc-actor-id, already checked against the token's allowed actors; null when not sent. */
   actorId: string | null;
+  /** What the token may do; a background run keeps those of the token that started it. */
+  scopes: readonly Scope[];
   /**
    * Set for a session's tool calls: their stages (reading the question, the search, the rows) run as separate slices of
    * the event loop, so requests that arrive meanwhile are served between them. A request's own call runs straight through.

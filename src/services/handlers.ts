@@ -23,6 +23,7 @@ import type { KnowledgeStatusService } from "./knowledge/knowledge-status.ts";
 import type { ProposalService } from "./knowledge/proposals.ts";
 import type { FeedbackService } from "./cognitive/feedback.ts";
 import type { UpliftService } from "./cognitive/uplift.ts";
+import type { AuthService } from "./auth.ts";
 
 export type Handler<K extends JsonRouteId> = (ctx: CallContext, input: z.output<Routes[K]["input"]>) => Promise<z.input<Routes[K]["output"]>>;
 export type Handlers = { [K in JsonRouteId]: Handler<K> };
@@ -64,6 +65,7 @@ export interface Services {
   cognitive: CognitiveStack;
   traces: TraceLog;
   answerStreams: AnswerStreams;
+  auth: AuthService;
 }
 
 export function buildHandlers(s: Services): ServiceHandlers {
@@ -102,6 +104,7 @@ export function buildHandlers(s: Services): ServiceHandlers {
     cognitive_identity: (ctx) => identityOf(s.cognitive, ctx),
     cognitive_functional_state: (ctx) => functionalStateOf(s.cognitive, ctx.workspaceId),
     cognitive_process: (ctx, input) => processQuery(s.grounded, s.traces, ctx, input),
+    whoami: (ctx) => s.auth.whoami(ctx),
     cognitive_trace: async (ctx, input) => {
       // Traces are keyed by an unguessable id and stored with their workspace; another workspace's id is 404 as well.
       const trace = await s.traces.get(input.trace_id, ctx.workspaceId);

@@ -1,4 +1,5 @@
 // Table rows as both stores return them (the two schemas share column names) and how each becomes a port's record.
+import { Scope } from "../contract/scopes.ts";
 import type { DocumentKind } from "../domain/text/chunk.ts";
 import type { StoredEvent } from "../ports/audit-log.ts";
 import type { StoredCognitiveRecord } from "../ports/cognitive.ts";
@@ -14,6 +15,8 @@ export interface TokenRow {
   workspace_id: string;
   actors: string;
   label: string | null;
+  /** A JSON array of scopes. */
+  scopes: string;
   created_at: number;
   revoked_at: number | null;
 }
@@ -24,6 +27,7 @@ export const toToken = (r: TokenRow): TokenRecord => ({
   workspaceId: r.workspace_id,
   actors: JSON.parse(r.actors) as string[],
   label: r.label,
+  scopes: Scope.array().parse(JSON.parse(r.scopes)),
   createdAt: r.created_at,
   revokedAt: r.revoked_at,
 });

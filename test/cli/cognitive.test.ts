@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LAYER_IDS } from "../../src/contract/cognitive-layers.ts";
 import { cliEnv, runCli, runJson, startServe } from "./cli-helpers.ts";
+import { ALL_SCOPES } from "../../src/contract/scopes.ts";
 
 let data: string;
 let notes: string;
@@ -61,7 +62,7 @@ describe("smriti cognitive tune (on outcome feedback)", () => {
     const { createRuntime } = await import("../../src/main.ts");
     const { loadConfig } = await import("../../src/config.ts");
     const rt = await createRuntime(loadConfig({}, { data }), { embedder: null, log: () => {} });
-    const call = { workspaceId: (await rt.store.findWorkspace("default"))!.id, workspaceName: "default", tokenId: "t", actorId: null };
+    const call = { workspaceId: (await rt.store.findWorkspace("default"))!.id, workspaceName: "default", tokenId: "t", actorId: null, scopes: ALL_SCOPES };
     const [chunk] = await rt.store.documentChunks(call.workspaceId, "db.md");
     for (const query of ["who picked PostgreSQL", "PostgreSQL in March", "which database did Alice pick", "Alice Chen database"])
       await rt.handlers.feedback(call, { chunk_hashes: [chunk!.chunkHash], outcome: "used", query });

@@ -14,6 +14,7 @@ import { createRuntime, type FullRuntime } from "../../src/main.ts";
 import { DEFAULT_WORKSPACE } from "../../src/services/auth.ts";
 import { ROOT } from "./cli-helpers.ts";
 import { uniqueTerm } from "./fixtures/crash-docs.ts";
+import { ALL_SCOPES } from "../../src/contract/scopes.ts";
 
 const FIXTURE = join(ROOT, "test/cli/fixtures/ingest-loop.ts");
 const root = mkdtempSync(join(tmpdir(), "smriti-crash-"));
@@ -147,7 +148,7 @@ describe("crash safety of ingest", () => {
             const stored = (await rt.store.getDocument(wsId, path))!;
             const allowed = [ack.hash, ...(run.pending?.path === path ? [run.pending.hash] : [])];
             expect(allowed, path).toContain(stored.documentHash);
-            const res = await rt.handlers.recall({ workspaceId: wsId, workspaceName: DEFAULT_WORKSPACE, tokenId: "test", actorId: null }, RecallRequest.parse({ query: stored.documentHash === ack.hash ? ack.term : run.pending!.term, mode: "lexical" }));
+            const res = await rt.handlers.recall({ workspaceId: wsId, workspaceName: DEFAULT_WORKSPACE, tokenId: "test", actorId: null, scopes: ALL_SCOPES }, RecallRequest.parse({ query: stored.documentHash === ack.hash ? ack.term : run.pending!.term, mode: "lexical" }));
             expect(res.hits[0]?.source_path, path).toBe(path);
           }
 

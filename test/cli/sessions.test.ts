@@ -19,7 +19,7 @@ describe("smriti sessions", () => {
     writeFileSync(note, "# Storage\n\nAlice picked PostgreSQL in March 2024 for the billing service.\n");
     await runJson(["ingest", note, "--data", data, "--json"]);
     const rt = await createRuntime(loadConfig(cliEnv(), { data }), { embedder: null, log: () => {} });
-    const token = (await rt.auth.issue({ workspace: "default", actors: [] })).token;
+    const token = (await rt.auth.issue({ workspace: "default", actors: [], scopes: ["read", "write", "execute"] })).token;
     await rt.close();
     env = cliEnv({ SMRITI_TOKEN: token, SMRITI_SESSION_HEARTBEAT_MS: "100", ...catalogEnv() });
     server = await startServe(data, env);

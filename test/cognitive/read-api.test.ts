@@ -5,6 +5,7 @@ import { recordAblation, recordStress, recordTunerRun } from "../../src/cognitiv
 import { cognitiveSnapshot } from "../../src/cognitive/stats.ts";
 import { defaultCognitiveConfig } from "../../src/cognitive/params.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
+import { ALL_SCOPES } from "../../src/contract/scopes.ts";
 
 let s: TestService;
 afterEach(async () => s.cleanup());
@@ -54,7 +55,7 @@ describe("processQuery", () => {
     s = await startTestService();
     await s.runtime.ingest.ingest(s.workspaceId, { source_path: "db.md", content: "# DB\n\nAlice Chen picked PostgreSQL in March 2024.\n" });
     const events = (await s.runtime.store.listEvents(s.workspaceId, { limit: 100 })).length;
-    const call = { workspaceId: s.workspaceId, workspaceName: "default", tokenId: "t", actorId: null };
+    const call = { workspaceId: s.workspaceId, workspaceName: "default", tokenId: "t", actorId: null, scopes: ALL_SCOPES };
     const r = await processQuery(s.runtime.grounded, s.runtime.traces, call, { query: "Who picked Post\u200bgreSQL?" });
     expect(r.trace_id).toMatch(/^trace_/);
     expect(r.perceived).toBe("Who picked PostgreSQL?");

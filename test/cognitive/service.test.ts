@@ -4,6 +4,7 @@ import { defaultCognitiveConfig, withSwitches } from "../../src/cognitive/params
 import type { Embedder, WordNeighbours } from "../../src/ports/embedding.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { toyEmbedder } from "../helpers/toy-embedder.ts";
+import { ALL_SCOPES } from "../../src/contract/scopes.ts";
 
 const open: TestService[] = [];
 afterEach(async () => {
@@ -57,7 +58,7 @@ describe("switches change behaviour", () => {
   it("buddhi: on, a low-confidence answer is withheld; off, it is given with its citations", async () => {
     const s = await service();
     await ingestDuplicates(s);
-    const call = { workspaceId: s.workspaceId, workspaceName: "default", tokenId: "t", actorId: null };
+    const call = { workspaceId: s.workspaceId, workspaceName: "default", tokenId: "t", actorId: null, scopes: ALL_SCOPES };
     const question = { question: "What keeps committed transactions durable?", min_confidence: 1 };
     await expect(s.runtime.grounded.answer(call, question)).rejects.toMatchObject({ code: "insufficient_evidence" });
     const given = await s.runtime.grounded.answer(call, question, {}, undefined, { buddhi: false });
@@ -89,7 +90,7 @@ describe("failures and budgets degrade, never fail the request", () => {
     const without = await s.runtime.memory.recall(s.workspaceId, { query: "durable log" }, { layers: { manas: false } });
     expect(res.hits.map((h) => h.chunk_hash)).toEqual(without.hits.map((h) => h.chunk_hash));
     expect(await counter(s, "manas", "failures")).toBe(1);
-    const d = await s.runtime.grounded.deliberate({ workspaceId: s.workspaceId, workspaceName: "default", tokenId: "t", actorId: null }, { question: "What is durable?", k: 8 });
+    const d = await s.runtime.grounded.deliberate({ workspaceId: s.workspaceId, workspaceName: "default", tokenId: "t", actorId: null, scopes: ALL_SCOPES }, { question: "What is durable?", k: 8 });
     expect(d.thought.trace.find((t) => t.layer === "manas")).toMatchObject({ status: "failed", error: "lexicon exploded" });
   });
 
@@ -109,7 +110,7 @@ describe("side effects", () => {
     const s = await service();
     await ingestDuplicates(s);
     const before = (await s.runtime.store.listEvents(s.workspaceId, { limit: 1000 })).length;
-    const call = { workspaceId: s.workspaceId, workspaceName: "default", tokenId: "t", actorId: null };
+    const call = { workspaceId: s.workspaceId, workspaceName: "default", tokenId: "t", actorId: null, scopes: ALL_SCOPES };
     const d = await s.runtime.grounded.deliberate(call, { question: "What keeps transactions durable?", k: 8 });
     expect(d.decision.confidence).toBeGreaterThan(0);
     expect(await s.runtime.store.listEvents(s.workspaceId, { limit: 1000 })).toHaveLength(before);

@@ -6,6 +6,7 @@ import { loadConfig, type Config } from "../../src/config.ts";
 import { createRuntime, type FullRuntime } from "../../src/main.ts";
 import type { Clock } from "../../src/ports/clock.ts";
 import type { Embedder } from "../../src/ports/embedding.ts";
+import { ALL_SCOPES, type Scope } from "../../src/contract/scopes.ts";
 import { createHttpApp } from "../../src/transports/http/app.ts";
 import { freeFormCatalog } from "./catalog.ts";
 import { freshSchemaUrl } from "./postgres.ts";
@@ -17,6 +18,8 @@ export interface TestServiceOptions {
   embedder?: Embedder | null;
   /** Allowed x-svc-actor-id values of the default token. */
   actors?: string[];
+  /** Scopes of the default token and of issueToken's (default all four: today's tests act as the operator). */
+  scopes?: readonly Scope[];
   /** Workspace of the default token (default "default"). */
   workspace?: string;
   clock?: Clock;
@@ -38,7 +41,7 @@ export interface TestService {
   token: string;
   workspaceId: string;
   /** Another token; in a multi-tenant runtime it may belong to another workspace. */
-  issueToken(workspace?: string, actors?: string[]): Promise<{ token: string; id: string; workspaceId: string }>;
+  issueToken(workspace?: string, actors?: string[], scopes?: readonly Scope[]): Promise<{ token: string; id: string; workspaceId: string }>;
   /** POST as JSON with the default token; a string body is sent as is, headers override the defaults (null removes one). */
   post(path: string, body: unknown, headers?: Record<string, string | null>): Promise<Response>;
   /** GET with the default token; `query` becomes the search string. */
@@ -53,8 +56,8 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
   const config = loadConfig({ SVC_MULTI_TENANT: opts.multiTenant ? "1" : "0", ...store, ...opts.env }, { data: dataDir });
   const runtime = await createRuntime(config, { embedder: opts.embedder ?? null, log: process.env.SMRITI_TEST_LOG ? (m) => console.error(m) : () => {}, supervise: true, ...catalogOf(opts), ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.lead === false ? { lead: false } : {}) });
   const app = createHttpApp(runtime);
-  const issueToken = async (workspace = opts.workspace ?? "default", actors: string[] = []) => {
-    const issued = await runtime.auth.issue({ workspace, actors });
+  const issueToken = async (workspace = opts.workspace ?? "default", actors: string[] = [], scopes: readonly Scope[] = opts.scopes ?? ALL_SCOPES) => {
+    const issued = await runtime.auth.issue({ workspace, actors, scopes });
     return { token: issued.token, id: issued.record.id, workspaceId: issued.record.workspaceId };
   };
   const first = await issueToken(opts.workspace ?? "default", opts.actors ?? []);

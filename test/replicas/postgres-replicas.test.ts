@@ -25,7 +25,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 async function startReplicas(url: string, n: number, label: string, heartbeatMs = 200): Promise<{ replicas: Replica[]; env: NodeJS.ProcessEnv; token: string }> {
   // Sessions in the serving processes (no session process): the tests name the replica whose process runs a session.
   const env = cliEnv({ SMRITI_DATABASE_URL: url, SMRITI_SESSION_HEARTBEAT_MS: String(heartbeatMs), SMRITI_SESSION_PROCESS: "0", ...catalogEnv() });
-  const created = await runJson<{ token: string }>(["token", "create", "--json", "--data", join(root, `${label}-0`)], { env });
+  const created = await runJson<{ token: string }>(["token", "create", "--json", "--scope", "read,write,execute,admin", "--data", join(root, `${label}-0`)], { env });
   const replicas = await Promise.all(
     Array.from({ length: n }, async (_, i) => {
       const serve = await startServe(join(root, `${label}-${i}`), env);

@@ -8,6 +8,7 @@ import { memoryTools } from "../../src/sessions/tools/memory-tools.ts";
 import { ingestCorpus } from "../grounded/support.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { orderAgainstRead } from "../helpers/socket-pair.ts";
+import { ALL_SCOPES } from "../../src/contract/scopes.ts";
 
 describe("calls that yield to requests", () => {
   let svc: TestService;
@@ -16,7 +17,7 @@ describe("calls that yield to requests", () => {
   beforeAll(async () => {
     svc = await startTestService();
     await ingestCorpus(svc);
-    call = { workspaceId: svc.workspaceId, workspaceName: "default", tokenId: "tok_test", actorId: null };
+    call = { workspaceId: svc.workspaceId, workspaceName: "default", tokenId: "tok_test", actorId: null, scopes: ALL_SCOPES };
     await svc.runtime.memory.recall(svc.workspaceId, { query: "lighthouse" }); // the index is loaded before the timings
     const getChunks = svc.runtime.store.getChunks.bind(svc.runtime.store);
     vi.spyOn(svc.runtime.store, "getChunks").mockImplementation((...args) => (mark("rows"), getChunks(...args)));

@@ -22,7 +22,7 @@ const TRIALS = 10;
 /** A token of the data directory's default workspace, and a fetch of a server's route with it. */
 async function caller(dataDir: string, env: NodeJS.ProcessEnv) {
   const setup = await createRuntime(loadConfig(env, { data: dataDir }), { embedder: null, log: () => {} });
-  const token = (await setup.auth.issue({ workspace: "default", actors: [] })).token;
+  const token = (await setup.auth.issue({ workspace: "default", actors: [], scopes: ["read", "write", "execute"] })).token;
   await setup.close();
   return (url: string, path: string, body?: object) =>
     fetch(`${url}${path}`, { method: body ? "POST" : "GET", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });

@@ -1,8 +1,10 @@
 // The PostgreSQL adapter against the Store conformance suite, on a real server (global-setup starts one), each store in
 // its own schema; a second handle on the same schema stands for another replica.
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import type { Store } from "../../src/ports/store.ts";
 import { openPostgresStore } from "../../src/store/postgres/index.ts";
+import { migrations } from "../../src/store/postgres/schema.ts";
 import { freshSchemaUrl, testDatabaseUrl } from "../helpers/postgres.ts";
 import { runStoreSuite } from "./conformance/index.ts";
 
@@ -16,7 +18,25 @@ else {
     const store = await openPostgresStore(url, { maxConnections: 4 });
     urlOf.set(store, url);
     return store;
-  });
+  }, legacyTokenStore);
+}
+
+/** A schema migrated up to just before token scopes and given one token there, then opened as today's store. */
+async function legacyTokenStore(): Promise<Store> {
+  const url = await freshSchemaUrl();
+  const before = migrations.findIndex((m) => m.includes("ADD COLUMN scopes"));
+  const client = new pg.Client(url);
+  await client.connect();
+  try {
+    for (const m of migrations.slice(0, before)) await client.query(m);
+    await client.query("CREATE TABLE smriti_schema (version INTEGER NOT NULL)");
+    await client.query("INSERT INTO smriti_schema (version) VALUES ($1)", [before]);
+    await client.query("INSERT INTO workspaces (id, name, created_at) VALUES ('ws_old', 'alpha', 1)");
+    await client.query("INSERT INTO tokens (id, workspace_id, token_hash, actors, label, created_at, revoked_at) VALUES ('tok_old', 'ws_old', 'hash-old', '[]', NULL, 1, NULL)");
+  } finally {
+    await client.end();
+  }
+  return openPostgresStore(url, { maxConnections: 2 });
 }
 
 if (testDatabaseUrl)

@@ -10,6 +10,7 @@ import { tokenize } from "../../src/domain/text/tokenize.ts";
 import type { Store } from "../../src/ports/store.ts";
 import { openSqliteStore, type SqliteOptions } from "../../src/store/sqlite/index.ts";
 import { migrations } from "../../src/store/sqlite/schema.ts";
+import { openDatabase } from "../../src/store/sqlite/open.ts";
 import { SqliteWriter } from "../../src/store/sqlite/writer.ts";
 import { editionText, prepareDocument } from "../helpers/documents.ts";
 import { verifyChain } from "../../src/domain/audit/event-hash.ts";
@@ -35,7 +36,17 @@ const storesWith =
     return store;
   };
 
-runStoreSuite("sqlite", storesWith({}));
+/** A file migrated up to just before token scopes and given one token there, then opened as today's store. */
+async function legacyTokenStore(): Promise<Store> {
+  const file = join(dir, `legacy-${n++}.db`);
+  const db = openDatabase(file, migrations.slice(0, migrations.findIndex((m) => m.includes("ADD COLUMN scopes"))));
+  db.prepare("INSERT INTO workspaces (id, name, created_at) VALUES ('ws_old', 'alpha', 1)").run();
+  db.prepare("INSERT INTO tokens (id, workspace_id, token_hash, actors, label, created_at, revoked_at) VALUES ('tok_old', 'ws_old', 'hash-old', '[]', NULL, 1, NULL)").run();
+  db.close();
+  return openSqliteStore(file);
+}
+
+runStoreSuite("sqlite", storesWith({}), legacyTokenStore);
 
 // smriti serve's configuration: document replaces and audit records commit on a writer thread, every other call on the
 // loop's connection.

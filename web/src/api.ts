@@ -1,6 +1,6 @@
 // The console's one way to the service: the typed client, with the token kept for this browser tab only.
 import { createContext, useContext } from "react";
-import { createClient, SmritiError, type SmritiClient } from "../../src/client/index.ts";
+import { createClient, SmritiError, tokenCan, type RouteId, type Scope, type SmritiClient } from "../../src/client/index.ts";
 
 const TOKEN_KEY = "smriti.console.token";
 
@@ -16,6 +16,15 @@ export function useClient(): SmritiClient {
   const client = useContext(ClientContext);
   if (!client) throw new Error("useClient outside a signed-in console");
   return client;
+}
+
+/** The signed-in token's scopes (from whoami); empty until known, so nothing a token may lack shows before then. */
+export const ScopesContext = createContext<readonly Scope[]>([]);
+
+/** Whether this token may call route `id`: the console hides what it may not (the server refuses it anyway). */
+export function useCan(): (id: RouteId) => boolean {
+  const scopes = useContext(ScopesContext);
+  return (id) => tokenCan(scopes, id);
 }
 
 /** One sentence an operator can act on, for any failed call. */

@@ -1,18 +1,20 @@
 // The console's shell: sign-in, the three areas (sessions, memory, cognition) and the page the hash names.
 import { useMemo, useState } from "react";
-import { ClientContext, clientFor, forgetToken, savedToken, saveToken } from "./api.ts";
+import { ClientContext, clientFor, forgetToken, savedToken, saveToken, ScopesContext } from "./api.ts";
 import { CognitionPage } from "./cognition/cognition-page.tsx";
 import { MemoryPage } from "./memory/memory-page.tsx";
 import { SessionList } from "./sessions/session-list.tsx";
 import { SessionPage } from "./sessions/session-page.tsx";
 import { SignIn } from "./sign-in.tsx";
 import { href, useRoute } from "./ui/route.ts";
+import { useAsync } from "./ui/use-async.ts";
 
 export function App() {
   const [token, setToken] = useState<string | null>(savedToken);
   const [reason, setReason] = useState<string | null>(null);
   const client = useMemo(() => (token ? clientFor(token) : null), [token]);
   const route = useRoute();
+  const me = useAsync(async () => (client ? client.whoami() : null), [client]);
   if (!client) {
     return (
       <SignIn
@@ -32,11 +34,17 @@ export function App() {
   const [area = "sessions", kind, id] = route;
   return (
     <ClientContext.Provider value={client}>
+      <ScopesContext.Provider value={me.data?.scopes ?? []}>
       <nav className="top" aria-label="Console">
         <strong>Smriti</strong>
         <a href={href("sessions")} aria-current={area === "sessions" ? "page" : undefined}>Sessions</a>
         <a href={href("memory")} aria-current={area === "memory" ? "page" : undefined}>Memory</a>
         <a href={href("cognition")} aria-current={area === "cognition" ? "page" : undefined}>Cognition</a>
+        {me.data && (
+          <span className="muted right" data-testid="token-scopes">
+            {me.data.workspace} · {me.data.scopes.join(", ")}
+          </span>
+        )}
         <button type="button" className="link right" onClick={signOut}>Sign out</button>
       </nav>
       <div className="page">
@@ -45,6 +53,7 @@ export function App() {
         {area === "memory" && <MemoryPage tab={kind} />}
         {area === "cognition" && <CognitionPage />}
       </div>
+      </ScopesContext.Provider>
     </ClientContext.Provider>
   );
 }

@@ -10,6 +10,7 @@ import type { SessionEventData } from "../../contract/events.ts";
 import type { HealthSnapshot } from "../../contract/health.ts";
 import type { StreamMessage } from "../../contract/route.ts";
 import type { StreamEvent } from "../../ports/event-log.ts";
+import { requireScope } from "../../services/auth.ts";
 import type { CallContext } from "../../services/context.ts";
 import { channelOf } from "../channel.ts";
 import { isBackground } from "../harness.ts";
@@ -37,6 +38,7 @@ export class BackgroundSessions {
   ) {}
 
   async start(call: CallContext, body: StartBackgroundSession): Promise<BackgroundSessionDetail> {
+    if (body.engine !== "native") requireScope(call, "execute"); // command and a2a run the operator's commands or call out
     if (body.expires_at && Date.parse(body.expires_at) <= Date.now()) throw new AppError("invalid_request", "expires_at is in the past");
     if (!this.supervisor.engines.includes(body.engine)) throw new AppError("invalid_request", `engine '${body.engine}' is not available here; available: ${this.supervisor.engines.join(", ")}`);
     // What it would execute is the operator's to allow, checked before anything is written.
@@ -52,6 +54,7 @@ export class BackgroundSessions {
       workspace_name: call.workspaceName,
       agent: body.agent,
       agent_params: body.agent_params,
+      scopes: [...call.scopes],
       command: body.command,
       agent_url: body.agent_url,
       metadata: body.metadata,
@@ -162,6 +165,7 @@ export class BackgroundSessions {
   }
 
   private async branch(call: CallContext, input: { session_id: string; from_event_id?: string | undefined; resume_cursor?: string | undefined }, events: StreamEvent[], state: State): Promise<BackgroundSessionDetail> {
+    if (state.engine !== "native") requireScope(call, "execute"); // a branch runs the command or remote agent again
     const point = branchPoint(input.session_id, events.at(-1)!.seq, input);
     const upTo = events.filter((e) => e.seq <= point.seq);
     const start = upTo.findLast((e) => e.type === "turn_start");

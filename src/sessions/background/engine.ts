@@ -2,6 +2,7 @@
 // session's status around a run; an engine runs once and says how it ended.
 import type { SessionEventData } from "../../contract/events.ts";
 import type { StreamEvent } from "../../ports/event-log.ts";
+import { MIGRATED_TOKEN_SCOPES, type Scope } from "../../contract/scopes.ts";
 import type { CallContext } from "../../services/context.ts";
 import type { TurnOutcome } from "../harness.ts";
 import type { Emit } from "../session-log.ts";
@@ -14,6 +15,8 @@ export interface ResumeContext {
   actor_id: string | null;
   token_id: string;
   workspace_name: string;
+  /** The starting token's scopes, which the run acts with; absent in sessions started before scopes existed. */
+  scopes?: Scope[] | undefined;
   /** The catalog entry it runs (engines command and a2a), with the values of its argv placeholders. */
   agent?: string | undefined;
   agent_params?: Record<string, string> | undefined;
@@ -66,4 +69,6 @@ export const callOf = (state: State, resume: ResumeContext): CallContext => ({
   workspaceName: resume.workspace_name,
   tokenId: resume.token_id,
   actorId: resume.actor_id,
+  // A session from before scopes was started by a token the migration left with these.
+  scopes: resume.scopes ?? MIGRATED_TOKEN_SCOPES,
 });

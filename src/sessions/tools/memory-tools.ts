@@ -2,6 +2,7 @@
 import { routes, type RouteId } from "../../contract/routes.ts";
 import type { Route } from "../../contract/route.ts";
 import { toolSchema } from "../../contract/tool-schema.ts";
+import { requireScope } from "../../services/auth.ts";
 import type { ServiceHandlers } from "../../services/handlers.ts";
 import type { SessionTool } from "./tool.ts";
 
@@ -17,7 +18,10 @@ export function memoryTools(handlers: ServiceHandlers): SessionTool[] {
       parameters: toolSchema(row.input, "input"),
       input: row.input,
       writes: row.writes === true,
-      run: async (ctx, input) => ({ result: await handler({ ...ctx.call, yieldsToRequests: true }, input) }),
+      run: async (ctx, input) => {
+        requireScope(ctx.call, row.scope); // a session's tools answer to the same table as the routes
+        return { result: await handler({ ...ctx.call, yieldsToRequests: true }, input) };
+      },
     };
     return [tool];
   });

@@ -97,6 +97,8 @@ export const migrations: readonly string[] = [
   `,
   // Leases: which supervisor runs a background session, so replicas never run it twice.
   `ALTER TABLE sessions ADD COLUMN owner TEXT;`,
+  // Token scopes (README "Tokens and scopes"): tokens made before keep what they could do, except execute.
+  `ALTER TABLE tokens ADD COLUMN scopes TEXT NOT NULL DEFAULT '["read","write","admin"]';`,
 ];
 
 /** Advisory lock keys (first int of pg_advisory_xact_lock(int, int)); always taken in this order within a transaction. */

@@ -22,8 +22,8 @@ export class WorkspaceRepo {
   }
 
   async insertToken(t: TokenRecord, tokenHash: string): Promise<void> {
-    await this.db.query("INSERT INTO tokens (id, workspace_id, token_hash, actors, label, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7)", [
-      t.id, t.workspaceId, tokenHash, JSON.stringify(t.actors), t.label, t.createdAt, t.revokedAt,
+    await this.db.query("INSERT INTO tokens (id, workspace_id, token_hash, actors, label, scopes, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", [
+      t.id, t.workspaceId, tokenHash, JSON.stringify(t.actors), t.label, JSON.stringify(t.scopes), t.createdAt, t.revokedAt,
     ]);
   }
 

@@ -114,6 +114,8 @@ export const migrations: readonly string[] = [
   "-- stream_events: in the session log's file",
   "-- sessions: in the session log's file",
   "-- sessions.owner: in the session log's file",
+  // Token scopes (README "Tokens and scopes"): tokens made before keep what they could do, except execute.
+  `ALTER TABLE tokens ADD COLUMN scopes TEXT NOT NULL DEFAULT '["read","write","admin"]';`,
 ];
 
 /**

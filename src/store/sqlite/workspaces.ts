@@ -33,8 +33,8 @@ export class WorkspaceRepo {
 
   insertToken(t: TokenRecord, tokenHash: string): void {
     this
-      .sql("INSERT INTO tokens (id, workspace_id, token_hash, actors, label, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-      .run(t.id, t.workspaceId, tokenHash, JSON.stringify(t.actors), t.label, t.createdAt, t.revokedAt);
+      .sql("INSERT INTO tokens (id, workspace_id, token_hash, actors, label, scopes, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+      .run(t.id, t.workspaceId, tokenHash, JSON.stringify(t.actors), t.label, JSON.stringify(t.scopes), t.createdAt, t.revokedAt);
   }
 
   findTokenByHash(tokenHash: string): TokenRecord | undefined {

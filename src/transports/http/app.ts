@@ -4,6 +4,7 @@ import { AppError, toAppError, validationError } from "../../contract/errors.ts"
 import { streamEventList } from "../../contract/events.ts";
 import type { Operation, Route, StreamMessage, StreamOperation } from "../../contract/route.ts";
 import { routes, type RouteId } from "../../contract/routes.ts";
+import { requireScope } from "../../services/auth.ts";
 import type { CallContext } from "../../services/context.ts";
 import type { Runtime } from "../../runtime.ts";
 import { errorResponse } from "./errors.ts";
@@ -63,6 +64,11 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
 
   for (const [id, row] of Object.entries(routes) as [RouteId, Route][]) {
     if (row.kind === "service") continue;
+    // The row's scope, before its input is read: a token without it learns nothing from validation errors.
+    app.on(row.method, honoPath(row.path), async (c, next) => {
+      requireScope(c.get("call"), row.scope);
+      await next();
+    });
     if (row.kind === "stream") mountStream(app, row, runtime.streams[id as keyof Runtime["streams"]] as StreamHandler, limiter);
     else mountJson(app, row, runtime.handlers[id as keyof Runtime["handlers"]] as JsonHandler);
   }

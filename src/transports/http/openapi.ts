@@ -5,6 +5,7 @@ import { sessionEvents, type SessionEventType } from "../../contract/events.ts";
 import { API_VERSION } from "../../contract/operations.ts";
 import type { Operation, Route, ServiceRoute, StreamOperation } from "../../contract/route.ts";
 import { pathParameters, routes } from "../../contract/routes.ts";
+import type { RouteScope } from "../../contract/scopes.ts";
 
 const json = (schema: z.ZodType, io: "input" | "output") => ({
   "application/json": { schema: z.toJSONSchema(schema, { io, target: "draft-2020-12", unrepresentable: "any" }) },
@@ -13,7 +14,8 @@ const json = (schema: z.ZodType, io: "input" | "output") => ({
 const actorHeader = [
   { name: "x-svc-actor-id", in: "header", required: false, schema: { type: "string" }, description: "Actor inside the workspace; must be one of the token's actors." },
 ];
-const bearer = [{ bearer: [] }];
+/** OpenAPI 3.1 lets a bearer requirement list roles: the row's scope, also as x-smriti-scope ("none": any valid token). */
+const bearer = (scope: RouteScope) => [{ bearer: scope === "none" ? [] : [scope] }];
 
 /** GET operations take their input as path and query parameters: one per property of the input schema. */
 function getParameters(path: string, schema: z.ZodType): Record<string, unknown>[] {
@@ -38,7 +40,8 @@ function jsonOperation(id: string, row: Operation) {
     ...(row.description ? { description: row.description } : {}),
     ...(row.tag ? { tags: [row.tag] } : {}),
     ...(row.tool ? { "x-mcp-tool": row.tool } : {}),
-    security: bearer,
+    security: bearer(row.scope),
+    "x-smriti-scope": row.scope,
     ...request(row, true),
     responses: { "200": { description: "OK", content: json(row.output, "output") }, ...errors() },
   };
@@ -68,7 +71,8 @@ function streamOperation(id: string, row: StreamOperation) {
   return {
     operationId: id,
     summary: row.summary,
-    security: bearer,
+    security: bearer(row.scope),
+    "x-smriti-scope": row.scope,
     parameters: [...parameters, { name: "Last-Event-ID", in: "header", required: false, schema: { type: "string" }, description: row.resume }],
     ...body,
     responses: {
@@ -84,7 +88,8 @@ function serviceOperation(id: string, row: ServiceRoute) {
   return {
     operationId: id,
     summary: row.summary,
-    security: row.auth ? bearer : [],
+    security: row.auth ? bearer(row.scope) : [],
+    "x-smriti-scope": row.scope,
     ...(row.auth ? { parameters: actorHeader } : {}),
     responses: { "200": { description: row.response.description, ...content }, ...(row.auth ? errors() : {}) },
   };

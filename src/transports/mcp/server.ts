@@ -5,6 +5,7 @@ import { AppError, errorBody, toAppError, validationError } from "../../contract
 import type { Operation, Route } from "../../contract/route.ts";
 import { toolSchema } from "../../contract/tool-schema.ts";
 import { routes, type JsonRouteId, type RouteId } from "../../contract/routes.ts";
+import { requireScope } from "../../services/auth.ts";
 import type { CallContext } from "../../services/context.ts";
 import type { Runtime } from "../../runtime.ts";
 
@@ -43,6 +44,7 @@ export function createMcpServer(runtime: Runtime, call: CallContext | (() => Pro
     const handler = runtime.handlers[tool.id] as (call: CallContext, input: unknown) => Promise<Record<string, unknown>>;
     try {
       const ctx = typeof call === "function" ? await call() : call;
+      requireScope(ctx, op.scope);
       const parsed = op.input.safeParse(request.params.arguments ?? {});
       if (!parsed.success) return toolError(validationError(parsed.error));
       const output = await handler(ctx, parsed.data);

@@ -7,12 +7,12 @@ import { runRecordStoreSuite } from "./records.ts";
 import { runSearchFeedSuite } from "./search-feed.ts";
 import { runSessionIndexSuite } from "./session-index.ts";
 import type { StoreFactory } from "./support.ts";
-import { runWorkspaceStoreSuite } from "./workspaces.ts";
+import { runWorkspaceStoreSuite, type LegacyTokenStore } from "./workspaces.ts";
 
-export type { StoreFactory };
+export type { StoreFactory, LegacyTokenStore };
 
-export function runStoreSuite(name: string, makeStore: StoreFactory): void {
-  runWorkspaceStoreSuite(name, makeStore);
+export function runStoreSuite(name: string, makeStore: StoreFactory, legacy?: LegacyTokenStore): void {
+  runWorkspaceStoreSuite(name, makeStore, legacy);
   runDocumentStoreSuite(name, makeStore);
   runSearchFeedSuite(name, makeStore);
   runAuditLogSuite(name, makeStore);

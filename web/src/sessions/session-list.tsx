@@ -1,7 +1,7 @@
 // The workspace's sessions, chat and background, newest first: status and health at a glance, filtered by status.
 import { useEffect, useState } from "react";
 import { SessionStatus, type SmritiClient } from "../../../src/client/index.ts";
-import { useClient } from "../api.ts";
+import { useCan, useClient } from "../api.ts";
 import { ErrorNote } from "../ui/error-note.tsx";
 import { Meter } from "../ui/meter.tsx";
 import { go, href } from "../ui/route.ts";
@@ -15,6 +15,7 @@ type Page = Awaited<ReturnType<SmritiClient["listSessions"]>>;
 
 export function SessionList() {
   const client = useClient();
+  const can = useCan();
   const [status, setStatus] = useState<Status | "">("");
   const [cursor, setCursor] = useState<string | undefined>(undefined);
   const [starting, setStarting] = useState(false);
@@ -51,10 +52,10 @@ export function SessionList() {
           </select>
         </label>
         <button type="button" onClick={page.reload}>Refresh</button>
-        <button type="button" className="primary" onClick={() => void newChat()}>New chat</button>
-        <button type="button" onClick={() => setStarting((s) => !s)} aria-expanded={starting}>Start background session</button>
+        {can("chat_session_create") && <button type="button" className="primary" onClick={() => void newChat()}>New chat</button>}
+        {can("session_start") && <button type="button" onClick={() => setStarting((s) => !s)} aria-expanded={starting}>Start background session</button>}
       </div>
-      {starting && <StartForm onStarted={(id) => go("sessions", "background", id)} />}
+      {starting && can("session_start") && <StartForm onStarted={(id) => go("sessions", "background", id)} />}
       <ErrorNote error={error ?? page.error} />
       <table className="sessions">
         <thead>

@@ -1,7 +1,7 @@
 // One session: its live timeline (default or debug view), what an operator can do to it, and its health or resume points.
 import { useState } from "react";
 import type { SmritiClient } from "../../../src/client/index.ts";
-import { useClient } from "../api.ts";
+import { useCan, useClient } from "../api.ts";
 import { ErrorNote } from "../ui/error-note.tsx";
 import { go, href } from "../ui/route.ts";
 import { useAction } from "../ui/use-action.ts";
@@ -16,6 +16,7 @@ export type SessionKind = "chat" | "background";
 
 export function SessionPage({ kind, sessionId }: { kind: SessionKind; sessionId: string }) {
   const client = useClient();
+  const can = useCan();
   const stream = useSessionStream(sessionId);
   const [debug, setDebug] = useState(false);
   const detail = useAsync<Detail>(() => loadDetail(client, kind, sessionId), [kind, sessionId, stream.timeline.state?.status]);
@@ -35,6 +36,8 @@ export function SessionPage({ kind, sessionId }: { kind: SessionKind; sessionId:
   };
   const actions: RowActions = {
     busy,
+    canBranch: can(kind === "chat" ? "chat_session_branch" : "session_resume"),
+    canDecide: can(kind === "chat" ? "chat_approval" : "session_approval"),
     branch: (eventId) => branchFrom({ from_event_id: eventId }),
     resumeFrom: (cursor) => branchFrom({ resume_cursor: cursor }),
     decide: (requestId, decision) =>
@@ -67,7 +70,7 @@ export function SessionPage({ kind, sessionId }: { kind: SessionKind; sessionId:
           )}
         </p>
         <div className="actions">
-          {kind === "background" && (
+          {kind === "background" && can("session_pause") && (
             <>
               <button type="button" disabled={busy || !["running", "queued", "recovering"].includes(status)} onClick={() => act(async () => void (await client.pauseSession(sessionId)))}>
                 Pause
@@ -90,11 +93,11 @@ export function SessionPage({ kind, sessionId }: { kind: SessionKind; sessionId:
         <main>
           {kind === "background" && detail.data?.kind === "background" && <p className="task"><strong>Task:</strong> {detail.data.task}</p>}
           <TimelineView rows={stream.timeline.rows} debug={debug} actions={actions} />
-          {kind === "chat" && <Composer busy={busy} onSend={(message) => act(() => drain(client.sendMessage(sessionId, message)))} />}
+          {kind === "chat" && can("chat_message") && <Composer busy={busy} onSend={(message) => act(() => drain(client.sendMessage(sessionId, message)))} />}
         </main>
         <aside>
           {health && <HealthPanel health={health} />}
-          {detail.data?.kind === "chat" && <ResumePoints points={detail.data.points} onBranch={actions.branch} onCursor={actions.resumeFrom} busy={busy} />}
+          {detail.data?.kind === "chat" && <ResumePoints points={detail.data.points} onBranch={actions.branch} onCursor={actions.resumeFrom} busy={busy} canBranch={actions.canBranch} />}
           <ErrorNote error={detail.error} />
         </aside>
       </div>
@@ -110,7 +113,7 @@ async function loadDetail(client: SmritiClient, kind: SessionKind, sessionId: st
   return { kind, ...(await client.getSession(sessionId)) };
 }
 
-function ResumePoints({ points, onBranch, onCursor, busy }: { points: ChatDetail["resume_points"]; onBranch: (id: string) => void; onCursor: (cursor: string) => void; busy: boolean }) {
+function ResumePoints({ points, onBranch, onCursor, busy, canBranch }: { points: ChatDetail["resume_points"]; onBranch: (id: string) => void; onCursor: (cursor: string) => void; busy: boolean; canBranch: boolean }) {
   return (
     <section className="panel" aria-label="Resume points">
       <h3>Resume points</h3>
@@ -119,9 +122,9 @@ function ResumePoints({ points, onBranch, onCursor, busy }: { points: ChatDetail
         {points.map((p) => (
           <li key={p.event_id}>
             {p.kind} <span className="muted">{p.label}</span>{" "}
-            <button type="button" className="small" disabled={busy} onClick={() => (p.resume_cursor ? onCursor(p.resume_cursor) : onBranch(p.event_id))}>
+            {canBranch && <button type="button" className="small" disabled={busy} onClick={() => (p.resume_cursor ? onCursor(p.resume_cursor) : onBranch(p.event_id))}>
               Branch
-            </button>
+            </button>}
           </li>
         ))}
       </ol>

@@ -11,6 +11,9 @@ export interface RowActions {
   resumeFrom: (cursor: string) => void;
   decide: (requestId: string, decision: "approve" | "deny") => void;
   busy: boolean;
+  /** What the token's scopes allow: rows hide the buttons it may not use. */
+  canBranch: boolean;
+  canDecide: boolean;
 }
 
 export function TimelineView({ rows, debug, actions }: { rows: Row[]; debug: boolean; actions: RowActions }) {
@@ -32,7 +35,7 @@ const TimelineRow = memo(function TimelineRow({ row, debug, actions }: { row: Ro
     <li className={`row row-${row.kind}`} data-kind={row.kind} data-key={row.key}>
       <RowBody row={row} actions={actions} debug={debug} />
       <div className="row-tools">
-        {last.id && row.kind !== "approval" && (
+        {actions.canBranch && last.id && row.kind !== "approval" && (
           <button type="button" className="small" disabled={actions.busy} onClick={() => actions.branch(last.id)} title={`Branch a new session after event ${last.id}`}>
             Branch here
           </button>
@@ -80,7 +83,7 @@ function RowBody({ row, actions, debug }: { row: Row; actions: RowActions; debug
             {row.budgets.length > 0 && <span className="muted"> (budgets: {row.budgets.join(", ")})</span>}
           </p>
           {row.decision === null ? (
-            <p className="actions">
+            actions.canDecide && <p className="actions">
               <button type="button" className="primary" disabled={actions.busy} onClick={() => actions.decide(row.requestId, "approve")}>
                 Approve
               </button>
@@ -115,7 +118,7 @@ function RowBody({ row, actions, debug }: { row: Row; actions: RowActions; debug
         <p className="checkpoint">
           <span className="tag">checkpoint {row.data.sequence}</span> {row.data.checkpoint_type} · {row.data.status} · {row.data.summary_text}
           {row.data.artifact && <span className="muted"> (artifact: {row.data.artifact.type})</span>}
-          {row.data.resume_cursor && (
+          {actions.canBranch && row.data.resume_cursor && (
             <button type="button" className="small" disabled={actions.busy} onClick={() => actions.resumeFrom(row.data.resume_cursor!)}>
               Resume from here
             </button>

@@ -1,0 +1,49 @@
+// Token scopes over MCP (the SDK client on a real server), driven by the route table: every tool refuses a token
+// without its row's scope with insufficient_scope, and lets one with only that scope through the check.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Scope } from "../../src/contract/scopes.ts";
+import type { RunningServer } from "../../src/transports/http/serve.ts";
+import { connectMcp, listenWithMcp, tableTools, toolError } from "../helpers/mcp-client.ts";
+import { startTestService, type TestService } from "../helpers/runtime.ts";
+import { allBut, tableRows } from "../helpers/scoped-rows.ts";
+
+let svc: TestService;
+let server: RunningServer;
+const clients: Client[] = [];
+
+async function clientWith(scopes: readonly Scope[]): Promise<Client> {
+  const { token } = await svc.issueToken("default", [], scopes);
+  return connectMcp(server.url, { authorization: `Bearer ${token}` }, clients);
+}
+
+beforeAll(async () => {
+  svc = await startTestService();
+  server = await listenWithMcp(svc);
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+});
+afterAll(async () => {
+  await server.close();
+  await svc.cleanup();
+});
+
+const toolRows = tableRows.flatMap((r) => (r.row.kind !== "stream" && r.row.tool ? [{ ...r, tool: r.row.tool }] : []));
+
+describe("scopes over MCP, tool by tool of the route table", () => {
+  it("walks every tool of the table", () => {
+    expect(toolRows.map((r) => r.tool).sort()).toEqual(tableTools());
+  });
+
+  for (const r of toolRows) {
+    const scope = r.scope as Scope;
+    it(`${r.tool} needs '${scope}'`, async () => {
+      const refused = await (await clientWith(allBut(scope))).callTool({ name: r.tool, arguments: {} });
+      expect(toolError(refused)).toMatchObject({ code: "insufficient_scope", details: { required: scope, granted: allBut(scope) } });
+      const passed = (await (await clientWith([scope])).callTool({ name: r.tool, arguments: {} })) as CallToolResult;
+      if (passed.isError) expect(toolError(passed).code).not.toBe("insufficient_scope");
+    });
+  }
+});
