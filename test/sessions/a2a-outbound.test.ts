@@ -51,7 +51,10 @@ describe("the A2A bridge's outbound limits", () => {
   afterAll(async () => {
     await svc.cleanup();
     await peer.close();
-    for (const s of servers) s.closeAllConnections(), s.close();
+    for (const s of servers) {
+      s.closeAllConnections();
+      s.close();
+    }
   });
 
   const run = async (agent: string) => {
