@@ -12,6 +12,7 @@ import { commitInfo, load1, machineInfo } from "../lib/machine.ts";
 import { abuse } from "./abuse.ts";
 import { bola, seedAlpha } from "./bola.ts";
 import { crashTrials } from "./crash.ts";
+import { escapes } from "./escapes.ts";
 import { postgresBinDir, startTestCluster, type TestCluster } from "../../test/helpers/postgres-cluster.ts";
 import { postgresReader, sqliteReader, type StoreReader } from "./fingerprint.ts";
 import { fuzz } from "./fuzz.ts";
@@ -64,6 +65,9 @@ try {
   const limitedToken = issueToken(limitsDir);
   const abused = await abuse(limited, limitedToken, issueToken(limitsDir), { slowConnections: size.slow, ...DEFAULTS });
 
+  progress("trust boundary: raw argv and URLs, scopes, floors, a probe under bubblewrap");
+  const escaped = await escapes(scratch);
+
   progress(`crash trials (kill -9, ${size.crashTrials} per operation)`);
   const crashDir = join(scratch, "crash");
   mkdirSync(crashDir);
@@ -86,6 +90,8 @@ try {
     ["crash: corrupt DBs / lost acknowledged writes / half-written docs", "0 / 0 / 0", `${crashed.corruptDatabases} / ${crashed.lostAcknowledged} / ${crashed.halfWrittenDocuments}`, crashed.corruptDatabases + crashed.lostAcknowledged + crashed.halfWrittenDocuments === 0],
     ["crash: audit chain failures / sessions not recovered", "0 / 0", `${crashed.auditFailures} / ${crashed.stuckSessions}`, crashed.auditFailures + crashed.stuckSessions === 0],
     ["BOLA: attempts; leaks / unrefused / alpha's data changed", "0 / 0 / 0", `${attacks.attempts}; ${attacks.leaks} / ${attacks.unrefused} / ${attacks.tampered}`, attacks.leaks + attacks.unrefused + attacks.tampered === 0],
+    ["escapes: attempts to run, fetch or read what the operator did not allow: refused / escaped", "all / 0", `${escaped.refused} of ${escaped.attempts} / ${escaped.escaped}`, escaped.escaped === 0 && escaped.refused === escaped.attempts],
+    ["escapes: the probe under bubblewrap ran and reported (uid)", "ran, not root", Object.keys(escaped.probe).length ? `ran (uid ${escaped.probe["uid"]})` : "did not run", Object.keys(escaped.probe).length > 0 && escaped.probe["uid"] !== "0"],
     ["abuse: burst of 640 recalls on one token: accepted / 429 (with Retry-After)", "429s, all with Retry-After", `${abused.rate.accepted} / ${abused.rate.refused429} (${abused.rate.withRetryAfter})`, abused.rate.refused429 > 0 && abused.rate.withRetryAfter === abused.rate.refused429 && abused.rate.otherStatus === 0],
     ["abuse: POST routes refusing a body over 8 MiB with 413", "all", `${abused.oversizeBodies.refused413} of ${abused.oversizeBodies.routes}`, abused.oversizeBodies.refused413 === abused.oversizeBodies.routes],
     ["abuse: size fields past their maximum refused with 400", "all", `${abused.resultBounds.refused400} of ${abused.resultBounds.fields}`, abused.resultBounds.refused400 === abused.resultBounds.fields],
@@ -105,12 +111,12 @@ try {
     "soak RSS over the run (s: MB): " + soak.rssTimeline.map(([t, mb]) => `${t}: ${mb}`).join(", "),
     "soak latency per route (ms): " + Object.entries(soak.byRoute).map(([r, s]) => `${r} p50 ${s.p50} / p99 ${s.p99} (n ${s.n})`).join("; "),
   ];
-  const problems = [...fuzzed.examples, ...attacks.examples, ...soak.examples, ...abused.examples, ...crashed.examples];
+  const problems = [...escaped.examples, ...fuzzed.examples, ...attacks.examples, ...soak.examples, ...abused.examples, ...crashed.examples];
   if (problems.length) lines.push("", "first problems seen:", ...problems.map((p) => `  ${p}`));
   process.stdout.write(`\n${lines.join("\n")}\n`);
   const date = new Date().toISOString().slice(0, 10);
   const file = fileURLToPath(new URL(`../results/soak-${date}-${commit.short}${postgres ? "-postgres" : ""}${quick ? "-quick" : ""}.json`, import.meta.url));
-  const results = { date, commit, quick, seed, store: cluster ? "postgres" : "sqlite", machine: machineInfo(null, loadAtStart), durationSeconds: Math.round((performance.now() - started) / 1000), fuzz: fuzzed, crash: crashed, bola: attacks, abuse: abused, soak, secrets: leaked, table: rows.map(([figure, target, measured, pass]) => ({ figure, target, measured, pass })) };
+  const results = { date, commit, quick, seed, store: cluster ? "postgres" : "sqlite", machine: machineInfo(null, loadAtStart), durationSeconds: Math.round((performance.now() - started) / 1000), fuzz: fuzzed, crash: crashed, bola: attacks, escapes: escaped, abuse: abused, soak, secrets: leaked, table: rows.map(([figure, target, measured, pass]) => ({ figure, target, measured, pass })) };
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   progress(`wrote ${file}`);
   if (rows.some((r) => !r[3])) process.exitCode = 1;

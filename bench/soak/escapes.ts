@@ -1,0 +1,91 @@
+// The soak's trust-boundary phase (issue 39): a `smriti serve` with an operator's catalog, and the ways a token might
+// make it run, fetch or read what the operator did not allow. Each attempt is counted refused (a 4xx at start, or a
+// run that fails closed) or escaped (it got through); a probe run under bubblewrap reports what it could reach.
+import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cli, serveEnv, startServe } from "./serve.ts";
+
+export interface Escapes {
+  attempts: number;
+  refused: number;
+  escaped: number;
+  /** What the bubblewrap probe reached, by name: yes means an escape. */
+  probe: Record<string, string>;
+  examples: string[];
+}
+
+const PROBE = [
+  'eval "$(cat)"',
+  "echo uid=$(id -u)",
+  "cat /etc/shadow >/dev/null 2>&1 && echo shadow=yes || echo shadow=no",
+  'cat "$DATA/smriti.db" >/dev/null 2>&1 && echo database=yes || echo database=no',
+  '(echo x > "$OPEN/escaped") 2>/dev/null && echo write_outside=yes || echo write_outside=no',
+  `node -e 'const s=require("net").connect(+process.argv[1],"127.0.0.1");s.on("connect",()=>{console.log("service=yes");process.exit(0)});s.on("error",()=>{console.log("service=no");process.exit(0)})' "$PORT"`,
+].join("\n");
+
+export async function escapes(scratch: string): Promise<Escapes> {
+  const catalog = { command_agents: { probe: { argv: ["/bin/sh", "-c", PROBE], approval_floor: "never" }, guarded: { argv: ["/bin/true"] } } };
+  const catalogFile = join(scratch, "catalog.json");
+  writeFileSync(catalogFile, JSON.stringify(catalog));
+  const dir = join(scratch, "escapes");
+  const env = serveEnv({ SMRITI_AGENT_CATALOG: catalogFile, SMRITI_RATE_LIMIT: "0" });
+  const srv = await startServe(dir, env);
+  const token = (scopes: string) => (JSON.parse(cli(dir, ["token", "create", "--scope", scopes, "--json"], env)) as { token: string }).token;
+  const executor = token("read,write,execute");
+  const writer = token("read,write");
+  const out: Escapes = { attempts: 0, refused: 0, escaped: 0, probe: {}, examples: [] };
+  const start = async (who: string, body: Record<string, unknown>) => {
+    const res = await fetch(`${srv.url}/sessions`, { method: "POST", headers: { authorization: `Bearer ${who}`, "content-type": "application/json" }, body: JSON.stringify({ task: "t", ...body }) });
+    return { status: res.status, body: (await res.json()) as { session?: { session_id: string; approval_mode: string }; error?: { code: string } } };
+  };
+  const attempt = async (what: string, who: string, body: Record<string, unknown>, refusedIf: (r: Awaited<ReturnType<typeof start>>) => boolean) => {
+    out.attempts++;
+    const r = await start(who, body);
+    if (refusedIf(r)) out.refused++;
+    else {
+      out.escaped++;
+      out.examples.push(`escape: ${what}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+    }
+  };
+  const refused4xx = (r: { status: number }) => r.status >= 400 && r.status < 500;
+  try {
+    for (const argv of [["cat", "/etc/passwd"], ["sh", "-c", "id"], ["node", "-e", "1"], ["/bin/true"]])
+      await attempt(`raw argv ${argv.join(" ")}`, executor, { engine: "command", command: argv, approval_mode: "never" }, refused4xx);
+    for (const url of ["http://169.254.169.254/latest/meta-data/", `${srv.url}/`, "http://127.0.0.1:5432/", "http://localhost:6379/"])
+      await attempt(`agent_url ${url}`, executor, { engine: "a2a", agent_url: url, approval_mode: "never" }, refused4xx);
+    await attempt("a catalog agent without the execute scope", writer, { engine: "command", agent: "probe", approval_mode: "never" }, (r) => r.status === 403);
+    await attempt("the process sandbox the operator did not turn on", executor, { engine: "command", agent: "probe", sandbox_mode: "process" }, (r) => r.status === 200 || refused4xx(r));
+    await attempt("approval_mode never below the agent's floor", executor, { engine: "command", agent: "guarded", approval_mode: "never" }, (r) => r.body.session?.approval_mode === "on-write");
+    await attempt("an agent param with a shell in it", executor, { engine: "command", agent: "probe", agent_params: { x: "$(id)" } }, refused4xx);
+    // The probe itself: each thing it reaches is an escape.
+    const open = mkdtempSync(join(tmpdir(), "smriti-soak-open-"));
+    chmodSync(open, 0o777);
+    const run = await start(executor, { engine: "command", agent: "probe", approval_mode: "never", task: `DATA='${dir}'\nOPEN='${open}'\nPORT='${srv.port}'` });
+    if (run.status !== 200) out.examples.push(`probe did not start: ${run.status} ${JSON.stringify(run.body)}`);
+    else out.probe = await probeReport(srv.url, executor, run.body.session!.session_id);
+    for (const [name, value] of Object.entries(out.probe)) {
+      if (name === "uid") continue;
+      out.attempts++;
+      if (value === "no") out.refused++;
+      else {
+        out.escaped++;
+        out.examples.push(`escape: the probe reached ${name}`);
+      }
+    }
+  } finally {
+    await srv.stop();
+  }
+  return out;
+}
+
+/** The probe's report, once its run ends (a run that cannot be isolated fails closed and reports nothing). */
+async function probeReport(base: string, token: string, sessionId: string): Promise<Record<string, string>> {
+  for (const end = Date.now() + 30_000; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
+    const d = (await (await fetch(`${base}/sessions/${sessionId}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { session: { status: string }; artifacts: { type: string; text?: string }[] };
+    if (d.session.status === "failed") return {};
+    const output = d.artifacts.find((a) => a.type === "final_output")?.text;
+    if (output !== undefined) return Object.fromEntries(output.trim().split("\n").map((l) => l.split("=") as [string, string]));
+  }
+  return {};
+}
