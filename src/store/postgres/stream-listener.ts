@@ -20,6 +20,8 @@ export class StreamListener {
   private client: pg.Client | null = null;
   private retry: NodeJS.Timeout | null = null;
   private failures = 0;
+  /** It listened, then its connection dropped, and it has not listened since. */
+  private deaf = false;
   private closed = false;
 
   constructor(
@@ -42,6 +44,7 @@ export class StreamListener {
       dropped = true;
       if (this.client === client) this.client = null;
       this.failures++;
+      this.deaf = true;
       void client.end().catch(() => {});
       this.again();
     };
@@ -57,8 +60,10 @@ export class StreamListener {
       .then(() => client.query(`LISTEN ${STREAM_CHANNEL}`))
       .then(() => {
         if (dropped) return;
-        this.failures = 0;
-        this.followers.wakeAll(); // an append between the drop (or the first follower) and now was not heard
+        // After a drop, an append made while it was deaf was not heard: every follower reads (the first time, a
+        // follower has read the store after subscribing, so it missed nothing).
+        if (this.deaf) this.followers.wakeAll();
+        [this.failures, this.deaf] = [0, false];
       })
       .catch(drop);
   }
