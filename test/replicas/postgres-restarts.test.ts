@@ -97,6 +97,7 @@ describe("PostgreSQL restarting under load", { timeout: 300_000 }, () => {
 
     // Each background run ends (completed or failed) once, not stuck and not run twice to its end.
     const ended = new Set(["completed", "failed", "cancelled"]);
+    let recovered = 0;
     for (const sid of load.runs.sessions) {
       let status = "";
       for (const deadline = Date.now() + 60_000; Date.now() < deadline && !ended.has(status); await sleep(200))
@@ -104,6 +105,8 @@ describe("PostgreSQL restarting under load", { timeout: 300_000 }, () => {
       expect(status, sid).toMatch(/^(completed|failed|cancelled)$/);
       const states = (await logOf(sid)).filter((e) => e.event === "session_state").map((e) => (e.data as { status: string }).status);
       expect(states.filter((s) => ended.has(s)), sid).toHaveLength(1);
+      if (states.includes("recovering")) recovered++;
     }
+    console.log(`[restarts] background runs: ${load.runs.sessions.length} ended, ${recovered} of them through recovering`);
   });
 });
