@@ -16,6 +16,7 @@ import { escapes } from "./escapes.ts";
 import { postgresBinDir, startTestCluster, type TestCluster } from "../../test/helpers/postgres-cluster.ts";
 import { postgresReader, sqliteReader, type StoreReader } from "./fingerprint.ts";
 import { fuzz } from "./fuzz.ts";
+import { pgRestarts, type PgRestartResult } from "./pg-restarts.ts";
 import { secrets } from "./secrets.ts";
 import { issueToken, serveEnv, startServe } from "./serve.ts";
 import { traffic } from "./traffic.ts";
@@ -73,6 +74,16 @@ try {
   mkdirSync(crashDir);
   const crashed = await crashTrials(crashDir, size.crashTrials, seed);
 
+  // On a cluster of its own (durable commits), whichever store the main service uses; skipped, and said so, without one.
+  const pgBin = postgresBinDir();
+  let restarted: PgRestartResult | null = null;
+  if (pgBin) {
+    progress("PostgreSQL restarts (pg_ctl stop -m immediate, 5 times) under load on two replicas");
+    const restartDir = join(scratch, "pg-restarts");
+    mkdirSync(restartDir);
+    restarted = await pgRestarts(restartDir, pgBin, 5);
+  }
+
   progress("looking for tokens where they must not be");
   const limitsStore = sqliteReader(join(limitsDir, "smriti.db"));
   const stores: [string, StoreReader][] = [[cluster ? "postgres" : "main/smriti.db", mainStore], ["limits/smriti.db", limitsStore]];
@@ -89,6 +100,7 @@ try {
     ["crash: kill -9 trials (ingest, forget, decision, chat turn, background run)", `${size.crashTrials} each`, Object.values(crashed.trials).join(" / "), Object.values(crashed.trials).every((n) => n === size.crashTrials)],
     ["crash: corrupt DBs / lost acknowledged writes / half-written docs", "0 / 0 / 0", `${crashed.corruptDatabases} / ${crashed.lostAcknowledged} / ${crashed.halfWrittenDocuments}`, crashed.corruptDatabases + crashed.lostAcknowledged + crashed.halfWrittenDocuments === 0],
     ["crash: audit chain failures / sessions not recovered", "0 / 0", `${crashed.auditFailures} / ${crashed.stuckSessions}`, crashed.auditFailures + crashed.stuckSessions === 0],
+    ...restartRows(restarted),
     ["BOLA: attempts; leaks / unrefused / alpha's data changed", "0 / 0 / 0", `${attacks.attempts}; ${attacks.leaks} / ${attacks.unrefused} / ${attacks.tampered}`, attacks.leaks + attacks.unrefused + attacks.tampered === 0],
     ["escapes: attempts to run, fetch or read what the operator did not allow: refused / escaped", "all / 0", `${escaped.refused} of ${escaped.attempts} / ${escaped.escaped}`, escaped.escaped === 0 && escaped.refused === escaped.attempts],
     ["escapes: the probe under bubblewrap ran and reported (uid)", "ran, not root", Object.keys(escaped.probe).length ? `ran (uid ${escaped.probe["uid"]})` : "did not run", Object.keys(escaped.probe).length > 0 && escaped.probe["uid"] !== "0"],
@@ -111,16 +123,26 @@ try {
     "soak RSS over the run (s: MB): " + soak.rssTimeline.map(([t, mb]) => `${t}: ${mb}`).join(", "),
     "soak latency per route (ms): " + Object.entries(soak.byRoute).map(([r, s]) => `${r} p50 ${s.p50} / p99 ${s.p99} (n ${s.n})`).join("; "),
   ];
-  const problems = [...escaped.examples, ...fuzzed.examples, ...attacks.examples, ...soak.examples, ...abused.examples, ...crashed.examples];
+  const problems = [...escaped.examples, ...fuzzed.examples, ...attacks.examples, ...soak.examples, ...abused.examples, ...crashed.examples, ...(restarted?.examples ?? [])];
   if (problems.length) lines.push("", "first problems seen:", ...problems.map((p) => `  ${p}`));
   process.stdout.write(`\n${lines.join("\n")}\n`);
   const date = new Date().toISOString().slice(0, 10);
   const file = fileURLToPath(new URL(`../results/soak-${date}-${commit.short}${postgres ? "-postgres" : ""}${quick ? "-quick" : ""}.json`, import.meta.url));
-  const results = { date, commit, quick, seed, store: cluster ? "postgres" : "sqlite", machine: machineInfo(null, loadAtStart), durationSeconds: Math.round((performance.now() - started) / 1000), fuzz: fuzzed, crash: crashed, bola: attacks, escapes: escaped, abuse: abused, soak, secrets: leaked, table: rows.map(([figure, target, measured, pass]) => ({ figure, target, measured, pass })) };
+  const results = { date, commit, quick, seed, store: cluster ? "postgres" : "sqlite", machine: machineInfo(null, loadAtStart), durationSeconds: Math.round((performance.now() - started) / 1000), fuzz: fuzzed, crash: crashed, pgRestarts: restarted, bola: attacks, escapes: escaped, abuse: abused, soak, secrets: leaked, table: rows.map(([figure, target, measured, pass]) => ({ figure, target, measured, pass })) };
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   progress(`wrote ${file}`);
   if (rows.some((r) => !r[3])) process.exitCode = 1;
 } finally {
   cluster?.stop();
   rmSync(scratch, { recursive: true, force: true });
+}
+
+/** The table's rows for the PostgreSQL restart phase; one row saying it did not run where no server is installed. */
+function restartRows(r: PgRestartResult | null): [string, string, string, boolean][] {
+  if (!r) return [["pg restarts: not run (no PostgreSQL installed; apt-get install postgresql)", "-", "-", true]];
+  return [
+    [`pg restarts: ${r.restarts} immediate-stop restarts under load; replicas and session processes alive after`, `${r.processes} of ${r.processes}`, `${r.processesAlive} of ${r.processes}`, r.processesAlive === r.processes],
+    ["pg restarts: requests answered / 503 store_unavailable (Retry-After) / lost", "lost 0", `${r.answered} / ${r.refused503} / ${r.lost}`, r.lost === 0 && r.refused503 > 0],
+    ["pg restarts: acknowledged ingests missing / turn streams ended by an error event", "0 / any", `${r.missingAcknowledged} / ${r.turnsEndedWithError}`, r.missingAcknowledged === 0],
+  ];
 }

@@ -46,7 +46,7 @@ export function registerServe(program: Command): void {
 /** One serving process. A group's first worker and a lone process run the store's once-only jobs. */
 async function serveProcess(config: Config, log: (msg: string) => void, role: Role): Promise<void> {
   let stopping: Promise<void> | null = null;
-  if (role.kind === "sessions") goWithServingProcess(() => stopping !== null);
+  if (role.kind === "sessions") goWithServingProcess();
   const [{ createRuntime }, { createHttpApp }, { mountConsole }, { acceptingServer, listen }, { mountMcpHttp }] = await Promise.all([
     import("../main.ts"),
     import("../transports/http/app.ts"),

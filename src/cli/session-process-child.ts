@@ -20,12 +20,14 @@ export interface SessionProcessSide {
 }
 
 /**
- * A session process outlives no serving process: when the channel closes without a stop begun (kill -9 of the parent)
- * it goes at once, as its parent did, and its leases go stale for another process to end its turns. Watched from its
- * first moment: one still starting would otherwise run the background sessions it found, with nobody to stop it.
+ * A session process outlives no serving process: when the channel closes (kill -9 of the parent; a clean stop ends
+ * this process first) it goes at once, even mid-stop, so it never finishes a run alone, and its leases go stale for
+ * another process to end its turns. Watched from its first moment: one still starting would otherwise run the
+ * background sessions it found, with nobody to stop it. Where setpriv exists the kernel kills it sooner
+ * (parent-death.ts); this is the watch for hosts without it.
  */
-export function goWithServingProcess(stopping: () => boolean): void {
-  const go = () => stopping() || process.exit(1);
+export function goWithServingProcess(): void {
+  const go = () => process.kill(process.pid, "SIGKILL"); // no exit handlers, no pending writes: nothing more is done
   if (!process.connected) return void go();
   process.once("disconnect", go);
 }

@@ -13,6 +13,7 @@ import { routes, sessionRouteIds } from "../contract/routes.ts";
 import type { AppendNotices } from "../ports/event-log.ts";
 import type { Divert, Handoff } from "../transports/http/front-door.ts";
 import { pairedNotices } from "./append-notices.ts";
+import { dyingWithParent } from "./parent-death.ts";
 import { restartDelayMs, STOP_GRACE_MS } from "./serve-workers.ts";
 import { CONNECTION, isLeaving, isReady, LEFT, QUEUED, ROLE_ENV, type Connection, type Queued } from "./session-ipc.ts";
 
@@ -80,7 +81,8 @@ export function sessionProcess(opts: SessionProcessOptions): SessionProcess {
   };
 
   const spawn = () => {
-    const c = fork(process.argv[1]!, process.argv.slice(2), { env: { ...process.env, [ROLE_ENV]: "sessions" }, execArgv: process.execArgv });
+    // The kernel kills it with this process (setpriv's death signal); its watch of the channel covers hosts without setpriv.
+    const c = fork(process.argv[1]!, process.argv.slice(2), { env: { ...process.env, [ROLE_ENV]: "sessions" }, ...dyingWithParent(process.execArgv) });
     const startedAt = performance.now();
     [child, ready, leaving, wanted] = [c, false, false, false];
     let met = false;

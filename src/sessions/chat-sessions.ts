@@ -1,6 +1,6 @@
 // Chat sessions: create, post a message (the turn runs on whether or not anyone listens, and streams from the log),
 // decide an approval, branch, read the detail, follow the events. Everything a client sees is read back from the log.
-import { AppError } from "../contract/errors.ts";
+import { AppError, STORE_RETRY_SECONDS } from "../contract/errors.ts";
 import type { SessionEventData } from "../contract/events.ts";
 import type { StreamMessage } from "../contract/route.ts";
 import type { ChatSessionDetail, CreateChatSession } from "../contract/sessions.ts";
@@ -8,7 +8,7 @@ import type { StreamEvent } from "../ports/event-log.ts";
 import type { CallContext } from "../services/context.ts";
 import { followStream } from "../services/streams/follow.ts";
 import { channelOf } from "./channel.ts";
-import { isBackground, type Harness } from "./harness.ts";
+import { endUnlogged, isBackground, type Harness, type TurnOutcome } from "./harness.ts";
 import { branchPoint, eventId, newSessionId, newTurnId, parseEventId, resumeCursor, type SessionPoint } from "./ids.ts";
 import { artifacts, endsSegment, isDecided, latestState, openTurn, pendingApproval, resumePoints, subagents, turnCount } from "./projection.ts";
 import { toMessage, type SessionLog } from "./session-log.ts";
@@ -38,9 +38,9 @@ export class ChatSessions {
     this.assertIdle(call, input.session_id, before.events);
     const { hold, events, state } = await this.lease(call, input.session_id, before.events);
     // Runs on whether or not anyone listens; logs its own failures.
-    this.start(hold, () => this.assertIdle(call, input.session_id, events), (lost) => this.harness.turn(call, input.session_id, state, newTurnId(), input.message, lost));
+    const cut = this.start(hold, () => this.assertIdle(call, input.session_id, events), (lost) => this.harness.turn(call, input.session_id, state, newTurnId(), input.message, lost));
     const after = events.at(-1)!.seq;
-    const follow = this.follow(call, input.session_id, after, signal);
+    const follow = this.follow(call, input.session_id, after, signal, endsSegment, false, cut);
     return (async function* () {
       yield { id: eventId(input.session_id, after), event: "session", data: { session_id: input.session_id } };
       yield* follow;
@@ -56,7 +56,7 @@ export class ChatSessions {
     // Decided again on the log as it stands with the lease held: another process may have applied it meanwhile.
     const { hold, events, state } = await this.lease(call, input.session_id, before.events);
     let asked: StreamEvent | undefined;
-    this.start(
+    const cut = this.start(
       hold,
       () => {
         asked = pendingAsked(events, input.request_id);
@@ -68,7 +68,7 @@ export class ChatSessions {
         return this.harness.resume(call, input.session_id, state, turnStart.turn_id, turnStart.message, approval, input.decision, lost);
       },
     );
-    return this.follow(call, input.session_id, events.at(-1)!.seq, signal);
+    return this.follow(call, input.session_id, events.at(-1)!.seq, signal, endsSegment, false, cut);
   }
 
   async detail(call: CallContext, sessionId: string): Promise<ChatSessionDetail> {
@@ -143,11 +143,14 @@ export class ChatSessions {
     return point.seq;
   }
 
-  private follow(call: CallContext, sessionId: string, afterSeq: number, signal: AbortSignal, isLast = endsSegment, done = false): AsyncIterable<StreamMessage> {
+  /** `cut`: aborted when the turn streamed ended without logging its end; the stream then ends with its reason (an error). */
+  private follow(call: CallContext, sessionId: string, afterSeq: number, signal: AbortSignal, isLast = endsSegment, done = false, cut?: AbortSignal): AsyncIterable<StreamMessage> {
     const log = this.log.log;
     return (async function* () {
       if (done) return;
-      for await (const e of followStream(log, call.workspaceId, sessionId, { afterSeq, isLast, signal })) yield toMessage(e);
+      const until = cut ? AbortSignal.any([signal, cut]) : signal;
+      for await (const e of followStream(log, call.workspaceId, sessionId, { afterSeq, isLast, signal: until })) yield toMessage(e);
+      if (cut?.aborted && !signal.aborted) throw cut.reason;
     })();
   }
 
@@ -217,14 +220,21 @@ export class ChatSessions {
    * Runs `check`, then `run` in the same tick (so a second request here sees the turn live), holding the lease until
    * the turn ends; a failed check lets go of it.
    */
-  private start(hold: LeaseHold, check: () => void, run: (lost: AbortSignal) => Promise<unknown>): void {
+  private start(hold: LeaseHold, check: () => void, run: (lost: AbortSignal) => Promise<TurnOutcome>): AbortSignal {
     try {
       check();
     } catch (err) {
       void this.leases.release(hold);
       throw err;
     }
-    void run(hold.lost).finally(() => this.leases.release(hold));
+    // A turn that could not log its end (the store went away) ends its stream with the error: the log's end comes later,
+    // when a read finds the turn open and running nowhere (turn_interrupted).
+    const cut = new AbortController();
+    void run(hold.lost)
+      .then((o) => endUnlogged(o) && cut.abort(new AppError(o.code === "store_unavailable" ? "store_unavailable" : "internal_error", `${o.message}; the turn's end is logged once the store answers, send the message again then`, storeRetry(o.code))))
+      .finally(() => this.leases.release(hold))
+      .catch(() => {}); // the lease lapses by itself when it cannot be released
+    return cut.signal;
   }
 
   private assertNotRunning(call: CallContext, sessionId: string): void {
@@ -240,3 +250,6 @@ function pendingAsked(events: readonly StreamEvent[], requestId: string): Stream
     throw new AppError("approval_settled", `approval request '${requestId}' ${isDecided(events, requestId) ? "was already decided" : "no longer waits: its turn ended"}`);
   return asked;
 }
+
+/** The retry hint of a store_unavailable error, for the stream's error event as for a 503's Retry-After. */
+const storeRetry = (code: string) => (code === "store_unavailable" ? { retry_after_seconds: STORE_RETRY_SECONDS } : undefined);

@@ -37,7 +37,10 @@ export type TurnOutcome =
   | { status: "completed" }
   | { status: "awaiting_approval" }
   | { status: "stopped" }
-  | { status: "error"; code: string; message: string; transient: boolean };
+  | { status: "error"; code: string; message: string; transient: boolean; unlogged?: true };
+
+/** The turn ended without its end in the log (the store went away): its stream cannot wait for that end. */
+export const endUnlogged = (o: TurnOutcome): o is Extract<TurnOutcome, { status: "error" }> => o.status === "error" && o.unlogged === true;
 
 /**
  * A background run's caller asked it to stop (pause, cancel, a health budget): raised only where nothing is half done,
@@ -203,7 +206,7 @@ export class Harness {
       .catch((err: unknown): TurnOutcome => {
         const message = err instanceof Error ? err.message : String(err);
         this.deps.logError(`session ${sessionId}: ${message}`);
-        return { status: "error", code: "internal_error", message, transient: true };
+        return { status: "error", code: "internal_error", message, transient: true, unlogged: true };
       })
       .finally(() => this.live.delete(key));
     this.live.set(key, run.then(() => {}));
@@ -291,8 +294,13 @@ export class Harness {
       const e = err instanceof AppError ? err : new AppError("internal_error", err instanceof ProviderError ? `every provider failed; the last: ${err.message}` : "the turn failed");
       const code = e.code === "internal_error" && err instanceof ProviderError ? "provider_failed" : e.code;
       const ended = isBackground(t.state) ? endTurn("error") : this.fail(t.call, t.sessionId, t.state, t.turnId, code, e.message);
-      await ended.catch((err2: unknown) => this.deps.logError(`session ${t.sessionId}: end not logged (${String(err2)})`));
-      return { status: "error", code, message: e.message, transient: !(err instanceof AppError) };
+      const logged = await ended.then(
+        () => true,
+        (err2: unknown) => (this.deps.logError(`session ${t.sessionId}: end not logged (${String(err2)})`), false),
+      );
+      // A store that went away is transient too: the run goes on (or the message is sent again) once it is back.
+      const transient = !(err instanceof AppError) || e.code === "store_unavailable";
+      return { status: "error", code, message: e.message, transient, ...(logged ? {} : { unlogged: true as const }) };
     }
   }
 
@@ -302,8 +310,8 @@ export class Harness {
       return await this.begin(call, sessionId, state, turnId, message, signal);
     } catch (err) {
       this.deps.logError(`session ${sessionId}: the turn could not start (${err instanceof Error ? err.message : String(err)})`);
-      if (!isBackground(state)) await this.fail(call, sessionId, state, null, "internal_error", "the turn could not start; try again").catch(() => {});
-      return { status: "error", code: "internal_error", message: "the turn could not start", transient: true };
+      const logged = isBackground(state) || (await this.fail(call, sessionId, state, null, "internal_error", "the turn could not start; try again").then(() => true, () => false));
+      return { status: "error", code: "internal_error", message: "the turn could not start", transient: true, ...(logged ? {} : { unlogged: true as const }) };
     }
   }
 

@@ -18,6 +18,11 @@ export class StreamFollowers {
   wake(workspaceId: string, stream: string, appended: readonly StreamEvent[] | null): void {
     for (const wake of this.byStream.get(key(workspaceId, stream)) ?? []) wake(appended);
   }
+
+  /** Every follower reads the store again: notices of other processes' appends may have been missed meanwhile. */
+  wakeAll(): void {
+    for (const set of this.byStream.values()) for (const wake of set) wake(null);
+  }
 }
 
 const key = (workspaceId: string, stream: string) => `${workspaceId}\u0000${stream}`;

@@ -11,6 +11,8 @@ export interface TestCluster {
   /** Stops the server, keeping its data (a database outage); `resume` starts it again on the same port. */
   pause(): void;
   resume(): void;
+  /** `pg_ctl stop -m immediate`, keeping its data: every connection cut, as a crash of the server would; `resume` restarts it. */
+  crash(): void;
   stop(): void;
 }
 
@@ -32,7 +34,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startTestCluster(bin: string): Promise<TestCluster> {
+/** `durable`: commits acknowledged only once in the WAL (synchronous_commit on), for tests that crash the server. */
+export async function startTestCluster(bin: string, opts: { durable?: boolean } = {}): Promise<TestCluster> {
   const dir = mkdtempSync(join(tmpdir(), "smriti-pg-"));
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
@@ -48,13 +51,14 @@ export async function startTestCluster(bin: string): Promise<TestCluster> {
   const data = join(dir, "data");
   run("initdb", ["-D", data, "-A", "trust", "-U", "smriti", "-E", "UTF8", "--locale=C", "--no-sync"]);
   const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=400`;
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=${opts.durable ? "on" : "off"} -c max_connections=400`;
   const start = () => run("pg_ctl", ["-D", data, "-l", join(dir, "server.log"), "-o", options, "-w", "start"]);
   start();
   return {
     url: `postgres://smriti@127.0.0.1:${port}/postgres`,
     pause: () => run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]),
     resume: start,
+    crash: () => run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]),
     stop: () => {
       try {
         run("pg_ctl", ["-D", data, "-m", "immediate", "stop"]);

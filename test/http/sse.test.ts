@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { AppError } from "../../src/contract/errors.ts";
 import type { StreamMessage } from "../../src/contract/route.ts";
 import { lastEventId, sse } from "../../src/transports/http/sse.ts";
 
@@ -36,6 +37,18 @@ describe("sse()", () => {
     // Sent while the source was quiet: between the first event and the second.
     expect(heartbeats.every((i) => i > 0 && i < blocks.length - 1)).toBe(true);
     expect(closed).toBe(true);
+  });
+
+  it("ends with an error event carrying the code when its source fails (the store went away), not with a cut", async () => {
+    async function* source(): AsyncGenerator<StreamMessage> {
+      yield { id: "s/1", event: "token", data: { text: "half" } };
+      await new Promise((r) => setTimeout(r, 10));
+      throw new AppError("store_unavailable", "the database is unreachable; retry in 2 s", { retry_after_seconds: 2 });
+    }
+    const app = new Hono().get("/s", (c) => sse(c, source()));
+    const blocks = (await (await app.request("/s")).text()).split("\n\n").filter((b) => b && !b.startsWith(":"));
+    expect(blocks).toHaveLength(2);
+    expect(blocks[1]).toBe(`event: error\ndata: {"code":"store_unavailable","message":"the database is unreachable; retry in 2 s","turn_id":null,"details":{"retry_after_seconds":2}}`);
   });
 
   it("sends the messages its source has ready together in one write, and each after a wait at once", async () => {

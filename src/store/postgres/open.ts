@@ -15,6 +15,9 @@ export async function openDatabase(url: string, opts: { max?: number; connectTim
   const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, types, idleTimeoutMillis: 30_000, connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000 });
   // A connection the server drops (restart, failover) surfaces on its next query; an idle one must not crash the process.
   pool.on("error", () => {});
+  // The pool listens only to idle clients: one checked out whose connection dies between two queries would emit 'error'
+  // with no listener and take the process down (issue 39). Its next query fails instead, and the pool drops it.
+  pool.on("connect", (client) => client.on("error", () => {}));
   await migrate(pool);
   return pool;
 }

@@ -1,6 +1,7 @@
 // The one SSE writer: every stream route sends its messages with `id:` lines and comment heartbeats through this.
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
+import { AppError } from "../../contract/errors.ts";
 import type { StreamMessage } from "../../contract/route.ts";
 import { settlesBeforeIo } from "../../threads/loop-yield.ts";
 
@@ -33,7 +34,8 @@ export function sse(c: Context, messages: AsyncIterable<StreamMessage>, opts: { 
           await stream.write(batch);
           batch = "";
         }
-        const next = await pending;
+        const next = await pending.catch((err: unknown) => ({ done: true as const, value: undefined, failed: err }));
+        if ("failed" in next) batch += errorFrame(next.failed); // the source failed (the store went away): said, not cut
         if (next.done || stream.aborted) break;
         batch += frame(next.value);
       }
@@ -46,6 +48,15 @@ export function sse(c: Context, messages: AsyncIterable<StreamMessage>, opts: { 
       await source.return?.();
     }
   });
+}
+
+/**
+ * The last frame of a stream whose source failed: an `error` event (no id: it is not in the log, so a resume with the
+ * last id reads on from where the client was) with the error's stable code, store_unavailable when the database went away.
+ */
+function errorFrame(err: unknown): string {
+  const e = err instanceof AppError ? err : new AppError("internal_error", "the stream failed; resume it with Last-Event-ID");
+  return `event: error\ndata: ${JSON.stringify({ code: e.code, message: e.message, turn_id: null, ...(e.details !== undefined ? { details: e.details } : {}) })}\n\n`;
 }
 
 /** One message as an SSE frame, as Hono's writeSSE lays it out (JSON data is one line: it escapes line breaks). */
