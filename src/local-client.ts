@@ -38,6 +38,8 @@ export interface LocalClientOptions {
   actorId?: string;
   /** Session policies by name (the PolicyFile JSON of README "Session policy"); a session's policy_path looks here before SMRITI_POLICY_DIR. */
   policyCatalog?: Readonly<Record<string, unknown>>;
+  /** The agent catalog JSON (README "Security model"), instead of the file SMRITI_AGENT_CATALOG names. */
+  agentCatalog?: unknown;
   /** Decisions live in the memory store: only that store (or nothing) is accepted. */
   decisionStore?: Store;
   /** A provider of your own (the LlmProvider port): the sessions' default, extractive after it. */
@@ -56,6 +58,7 @@ export async function createLocalClient(opts: LocalClientOptions = {}): Promise<
   const runtime = await createRuntime(config, {
     log: () => {},
     ...(opts.policyCatalog ? { policies: opts.policyCatalog } : {}),
+    ...(opts.agentCatalog !== undefined ? { agentCatalog: opts.agentCatalog } : {}),
     ...(opts.llmProvider ? { providers: createProviderSet(config.env, { provider: opts.llmProvider }) } : {}),
     ...(opts.memoryStore ? { store: opts.memoryStore } : {}),
     ...(opts.cognitive ? { cognitive: opts.cognitive } : {}),
