@@ -4,6 +4,7 @@
 import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ESCAPE_PROBE, probeReport, probeTask } from "../../test/helpers/escape-probe.ts";
 import { cli, serveEnv, startServe } from "./serve.ts";
 
 export interface Escapes {
@@ -15,17 +16,8 @@ export interface Escapes {
   examples: string[];
 }
 
-const PROBE = [
-  'eval "$(cat)"',
-  "echo uid=$(id -u)",
-  "cat /etc/shadow >/dev/null 2>&1 && echo shadow=yes || echo shadow=no",
-  'cat "$DATA/smriti.db" >/dev/null 2>&1 && echo database=yes || echo database=no',
-  '(echo x > "$OPEN/escaped") 2>/dev/null && echo write_outside=yes || echo write_outside=no',
-  `node -e 'const s=require("net").connect(+process.argv[1],"127.0.0.1");s.on("connect",()=>{console.log("service=yes");process.exit(0)});s.on("error",()=>{console.log("service=no");process.exit(0)})' "$PORT"`,
-].join("\n");
-
 export async function escapes(scratch: string): Promise<Escapes> {
-  const catalog = { command_agents: { probe: { argv: ["/bin/sh", "-c", PROBE], approval_floor: "never" }, guarded: { argv: ["/bin/true"] } } };
+  const catalog = { command_agents: { probe: { argv: ["/bin/sh", "-c", ESCAPE_PROBE], approval_floor: "never" }, guarded: { argv: ["/bin/true"] } } };
   const catalogFile = join(scratch, "catalog.json");
   writeFileSync(catalogFile, JSON.stringify(catalog));
   const dir = join(scratch, "escapes");
@@ -57,15 +49,15 @@ export async function escapes(scratch: string): Promise<Escapes> {
     await attempt("a catalog agent without the execute scope", writer, { engine: "command", agent: "probe", approval_mode: "never" }, (r) => r.status === 403);
     await attempt("the process sandbox the operator did not turn on", executor, { engine: "command", agent: "probe", sandbox_mode: "process" }, (r) => r.status === 200 || refused4xx(r));
     await attempt("approval_mode never below the agent's floor", executor, { engine: "command", agent: "guarded", approval_mode: "never" }, (r) => r.body.session?.approval_mode === "on-write");
-    await attempt("an agent param with a shell in it", executor, { engine: "command", agent: "probe", agent_params: { x: "$(id)" } }, refused4xx);
+    await attempt("an agent param the entry does not take", executor, { engine: "command", agent: "probe", agent_params: { x: "$(id)" } }, refused4xx);
     // The probe itself: each thing it reaches is an escape.
     const open = mkdtempSync(join(tmpdir(), "smriti-soak-open-"));
     chmodSync(open, 0o777);
-    const run = await start(executor, { engine: "command", agent: "probe", approval_mode: "never", task: `DATA='${dir}'\nOPEN='${open}'\nPORT='${srv.port}'` });
+    const run = await start(executor, { engine: "command", agent: "probe", approval_mode: "never", task: probeTask({ data: dir, open, port: srv.port }) });
     if (run.status !== 200) out.examples.push(`probe did not start: ${run.status} ${JSON.stringify(run.body)}`);
-    else out.probe = await probeReport(srv.url, executor, run.body.session!.session_id);
+    else out.probe = await probeOutput(srv.url, executor, run.body.session!.session_id);
     for (const [name, value] of Object.entries(out.probe)) {
-      if (name === "uid") continue;
+      if (name === "uid" || name === "inside") continue;
       out.attempts++;
       if (value === "no") out.refused++;
       else {
@@ -80,12 +72,12 @@ export async function escapes(scratch: string): Promise<Escapes> {
 }
 
 /** The probe's report, once its run ends (a run that cannot be isolated fails closed and reports nothing). */
-async function probeReport(base: string, token: string, sessionId: string): Promise<Record<string, string>> {
+async function probeOutput(base: string, token: string, sessionId: string): Promise<Record<string, string>> {
   for (const end = Date.now() + 30_000; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
     const d = (await (await fetch(`${base}/sessions/${sessionId}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { session: { status: string }; artifacts: { type: string; text?: string }[] };
     if (d.session.status === "failed") return {};
     const output = d.artifacts.find((a) => a.type === "final_output")?.text;
-    if (output !== undefined) return Object.fromEntries(output.trim().split("\n").map((l) => l.split("=") as [string, string]));
+    if (output !== undefined) return probeReport(output);
   }
   return {};
 }

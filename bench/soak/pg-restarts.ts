@@ -3,11 +3,10 @@
 // refused with 503 store_unavailable and lost, the processes alive after, and acknowledged ingests missing after.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { processAlive, SESSION_PROCESS_READY, untilLogged } from "../../test/cli/cli-helpers.ts";
 import { startTestCluster } from "../../test/helpers/postgres-cluster.ts";
-import { startLoad } from "../../test/replicas/restart-load.ts";
+import { restartCycles, startLoad } from "../../test/replicas/restart-load.ts";
 import { issueToken, serveEnv, startServe } from "./serve.ts";
 
 export interface PgRestartResult {
@@ -34,13 +33,7 @@ export async function pgRestarts(dir: string, bin: string, restarts: number): Pr
     const replicas = [await startServe(dirs[0]!, env), await startServe(dirs[1]!, env)];
     const sessionPids = await Promise.all(replicas.map(async (r) => Number(await untilLogged(r, SESSION_PROCESS_READY))));
     const { load, stop } = startLoad(replicas.map((r) => ({ url: r.url, token })));
-    for (let i = 0; i < restarts; i++) {
-      await sleep(1_500);
-      cluster.crash();
-      await sleep(300);
-      cluster.resume();
-    }
-    await sleep(1_500);
+    await restartCycles(cluster, restarts);
     await stop();
     const pids = [...replicas.map((r) => r.child.pid!), ...sessionPids];
     const processesAlive = pids.filter(processAlive).length;

@@ -11,7 +11,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliEnv, processAlive, runCli, runJson, SESSION_PROCESS_READY, startServe, untilLogged, type RunningServe } from "../cli/cli-helpers.ts";
 import { postgresBinDir, startTestCluster, type TestCluster } from "../helpers/postgres-cluster.ts";
-import { call, json, sseOf, startLoad, type Target } from "./restart-load.ts";
+import { call, json, sseOf, restartCycles, startLoad, type Target } from "./restart-load.ts";
 
 const RESTARTS = 5;
 const root = mkdtempSync(join(tmpdir(), "smriti-pg-restarts-"));
@@ -44,13 +44,7 @@ describe("PostgreSQL restarting under load", { timeout: 300_000 }, () => {
   it("keeps every process up, answers 503 while it is down, and loses or repeats nothing it acknowledged", async () => {
     const targets: Target[] = replicas.map((r) => ({ url: r.url, token }));
     const { load, stop } = startLoad(targets);
-    for (let i = 0; i < RESTARTS; i++) {
-      await sleep(1_500);
-      cluster.crash();
-      await sleep(300);
-      cluster.resume();
-    }
-    await sleep(1_500);
+    await restartCycles(cluster, RESTARTS);
     await stop();
     const logs = replicas.map((r) => r.log()).join("\n");
 

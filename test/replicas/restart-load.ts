@@ -3,6 +3,7 @@
 // store_unavailable and Retry-After, or lost (any other answer, a cut connection, a stream without its end).
 import { request } from "node:http";
 import { Readable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
 import { parseSse, type SseEvent } from "../../src/client/sse.ts";
 
 export interface Target {
@@ -129,4 +130,15 @@ export function startLoad(targets: readonly Target[]): { load: Load; stop(): Pro
       await Promise.all(loops);
     },
   };
+}
+
+/** `n` immediate-stop restarts of PostgreSQL, 1.5 s of load before each and after the last, 0.3 s down each time. */
+export async function restartCycles(cluster: { crash(): void; resume(): void }, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    await sleep(1_500);
+    cluster.crash();
+    await sleep(300);
+    cluster.resume();
+  }
+  await sleep(1_500);
 }

@@ -8,27 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Isolation } from "../../src/sessions/execution/sandbox.ts";
 import { createHttpApp } from "../../src/transports/http/app.ts";
 import { listen, type RunningServer } from "../../src/transports/http/serve.ts";
+import { ESCAPE_PROBE, probeReport, probeTask } from "../helpers/escape-probe.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { act, startBackground, waitFor } from "./background-support.ts";
-
-/** Each line says what the command managed: `name=yes` or `name=no`. Its inputs come on stdin as shell assignments. */
-const PROBE = [
-  'eval "$(cat)"',
-  "echo uid=$(id -u)",
-  'cat /etc/shadow >/dev/null 2>&1 && echo shadow=yes || echo shadow=no',
-  'ls "$DATA" 2>/dev/null | grep -q smriti && echo data=yes || echo data=no',
-  'cat "$DATA/smriti.db" >/dev/null 2>&1 && echo db=yes || echo db=no',
-  'cat "$OTHER/secret.txt" >/dev/null 2>&1 && echo other=yes || echo other=no',
-  '(echo x > "$OPEN/escaped") 2>/dev/null && echo outside=yes || echo outside=no',
-  "echo x > inside.txt && echo inside=yes",
-  `node -e 'const s=require("net").connect(+process.argv[1],"127.0.0.1");s.on("connect",()=>{console.log("service=yes");process.exit(0)});s.on("error",()=>{console.log("service=no");process.exit(0)})' "$PORT"`,
-].join("\n");
 
 const entry = (argv: string[], extra: Record<string, unknown> = {}) => ({ argv, approval_floor: "never", ...extra });
 const catalog = {
   command_agents: {
-    probe: entry(["/bin/sh", "-c", PROBE]),
-    probe_net: entry(["/bin/sh", "-c", PROBE], { network: true }),
+    probe: entry(["/bin/sh", "-c", ESCAPE_PROBE]),
+    probe_net: entry(["/bin/sh", "-c", ESCAPE_PROBE], { network: true }),
     sleeper: entry(["/bin/sh", "-c", "sleep 7301 & sleep 7302 & wait"]),
     sleeper_process: entry(["/bin/sh", "-c", "sleep 7303 & sleep 7304 & wait"], { sandbox: "process" }),
     slow: entry(["/bin/sh", "-c", "sleep 7305 & wait"], { timeout_seconds: 1 }),
@@ -52,8 +40,6 @@ function processesWith(marker: string): number[] {
 async function until(ok: () => boolean, what: string, ms = 10_000): Promise<void> {
   for (const end = Date.now() + ms; !ok(); await new Promise((r) => setTimeout(r, 25))) if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
 }
-
-const report = (text: string) => Object.fromEntries(text.trim().split("\n").map((l) => l.split("=") as [string, string]));
 
 const probeRoot = mkdtempSync(join(tmpdir(), "smriti-probe-"));
 chmodSync(probeRoot, 0o755);
@@ -84,12 +70,12 @@ describe.runIf(usable.path)("a catalog command under bubblewrap", () => {
   });
 
   const probe = async (agent: string) => {
-    const task = `DATA='${svc.dataDir}'\nOTHER='${other}'\nOPEN='${open}'\nPORT='${server.port}'`;
+    const task = probeTask({ data: svc.dataDir, other, open, port: server.port });
     const s = await startBackground(svc, { task, engine: "command", agent, approval_mode: "never" });
     const done = await waitFor(svc, s.session.session_id, ["completed", "failed"], 20_000);
     expect(done.session.status, done.session.last_error ?? "").toBe("completed");
     const dir = join(svc.config.sessionsDir, svc.workspaceId, s.session.session_id);
-    return { seen: report(String(done.artifacts[0]!.text)), dir };
+    return { seen: probeReport(String(done.artifacts[0]!.text)), dir };
   };
 
   it("reads no host secret, data directory or other workspace, writes only its workspace, reaches neither network nor service", async () => {
