@@ -102,10 +102,12 @@ export class Isolation {
     if (sandbox.resolved === "process") return spawnTree(argv, { cwd: dir, env, input, stop, timeout, extra: [] });
     // The workspace goes in as an open descriptor, at its own path inside the hidden data directory: nobody may not be
     // able to walk that path on the host.
+    const bwrap = this.bubblewrap().path;
+    if (!bwrap) return { code: null, stdout: "", stderr: `refused: ${this.bubblewrap().why}`, timedOut: false };
     const handle = await open(dir, "r");
     try {
       const args = [...BASE, ...this.hides(limits), "--bind-fd", "3", dir, "--chdir", dir, "--", ...argv];
-      return await spawnTree([this.bubblewrap().path!, ...args], { cwd: "/", env, input, stop, timeout, extra: [handle.fd] });
+      return await spawnTree([bwrap, ...args], { cwd: "/", env, input, stop, timeout, extra: [handle.fd] });
     } finally {
       await handle.close();
     }
