@@ -23,13 +23,24 @@ const send = (path: string, token: string, body?: unknown) =>
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 
+/** The limiter's clock: frozen where a test counts a burst, so a slow client cannot let the bucket refill meanwhile. */
+const clock: { frozen: number | null } = { frozen: null };
+const frozen = async (body: () => Promise<void>) => {
+  clock.frozen = performance.now();
+  try {
+    await body();
+  } finally {
+    clock.frozen = null;
+  }
+};
+
 /** A token of its own for a test, so no test waits for another's bucket to fill up again. */
 const freshToken = async () => (await svc.issueToken()).token;
 
 beforeAll(async () => {
   svc = await startTestService();
   other = (await svc.issueToken()).token;
-  const limiter = new TokenLimiter({ ratePerSecond: RATE, streamsPerToken: 2 });
+  const limiter = new TokenLimiter({ ratePerSecond: RATE, streamsPerToken: 2 }, () => clock.frozen ?? performance.now());
   server = await listen(createHttpApp(svc.runtime, (a) => mountMcpHttp(a, svc.runtime, limiter), limiter), "127.0.0.1", 0, { headersTimeoutMs: HEADERS_TIMEOUT_MS });
 });
 afterAll(async () => {
@@ -38,7 +49,8 @@ afterAll(async () => {
 });
 
 describe("per-token rate limit", () => {
-  it("answers 429 rate_limited with Retry-After past the burst, writes nothing, and leaves other tokens alone", async () => {
+  it("answers 429 rate_limited with Retry-After past the burst, writes nothing, and leaves other tokens alone", () =>
+    frozen(async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 2 * RATE; i++) statuses.push((await send("/v1/memory/recall", svc.token, { query: "lantern" })).status);
     expect(statuses).toEqual(Array(2 * RATE).fill(200));
@@ -48,16 +60,17 @@ describe("per-token rate limit", () => {
     expect(await refused.json()).toMatchObject({ error: { code: "rate_limited", message: expect.any(String), details: { retry_after_seconds: expect.any(Number), limit_per_second: RATE } } });
     expect(await svc.runtime.store.getDocument(svc.workspaceId, "limited.md")).toBeUndefined();
     expect((await send("/v1/memory/recall", other, { query: "lantern" })).status).toBe(200);
-  });
+    }));
 
-  it("counts MCP over HTTP against the same budget", async () => {
+  it("counts MCP over HTTP against the same budget", () =>
+    frozen(async () => {
     const token = await freshToken();
     const call = (id: number) => send("/mcp", token, { jsonrpc: "2.0", id, method: "tools/list" });
     const statuses: number[] = [];
     for (let i = 0; i <= 2 * RATE; i++) statuses.push((await call(i)).status);
     expect(statuses.slice(0, 2 * RATE).every((s) => s === 200)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
-  });
+    }));
 
   it("the client waits out Retry-After and sends the refused request again", async () => {
     const client = createClient({ baseUrl: server.url, token: await freshToken() });
