@@ -51,25 +51,25 @@ afterAll(async () => {
 describe("per-token rate limit", () => {
   it("answers 429 rate_limited with Retry-After past the burst, writes nothing, and leaves other tokens alone", () =>
     frozen(async () => {
-    const statuses: number[] = [];
-    for (let i = 0; i < 2 * RATE; i++) statuses.push((await send("/v1/memory/recall", svc.token, { query: "lantern" })).status);
-    expect(statuses).toEqual(Array(2 * RATE).fill(200));
-    const refused = await send("/v1/memory/ingest", svc.token, { source_path: "limited.md", content: "# Limited\n\nThis must not be stored.\n" });
-    expect(refused.status).toBe(429);
-    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect(await refused.json()).toMatchObject({ error: { code: "rate_limited", message: expect.any(String), details: { retry_after_seconds: expect.any(Number), limit_per_second: RATE } } });
-    expect(await svc.runtime.store.getDocument(svc.workspaceId, "limited.md")).toBeUndefined();
-    expect((await send("/v1/memory/recall", other, { query: "lantern" })).status).toBe(200);
+      const statuses: number[] = [];
+      for (let i = 0; i < 2 * RATE; i++) statuses.push((await send("/v1/memory/recall", svc.token, { query: "lantern" })).status);
+      expect(statuses).toEqual(Array(2 * RATE).fill(200));
+      const refused = await send("/v1/memory/ingest", svc.token, { source_path: "limited.md", content: "# Limited\n\nThis must not be stored.\n" });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect(await refused.json()).toMatchObject({ error: { code: "rate_limited", message: expect.any(String), details: { retry_after_seconds: expect.any(Number), limit_per_second: RATE } } });
+      expect(await svc.runtime.store.getDocument(svc.workspaceId, "limited.md")).toBeUndefined();
+      expect((await send("/v1/memory/recall", other, { query: "lantern" })).status).toBe(200);
     }));
 
   it("counts MCP over HTTP against the same budget", () =>
     frozen(async () => {
-    const token = await freshToken();
-    const call = (id: number) => send("/mcp", token, { jsonrpc: "2.0", id, method: "tools/list" });
-    const statuses: number[] = [];
-    for (let i = 0; i <= 2 * RATE; i++) statuses.push((await call(i)).status);
-    expect(statuses.slice(0, 2 * RATE).every((s) => s === 200)).toBe(true);
-    expect(statuses.at(-1)).toBe(429);
+      const token = await freshToken();
+      const call = (id: number) => send("/mcp", token, { jsonrpc: "2.0", id, method: "tools/list" });
+      const statuses: number[] = [];
+      for (let i = 0; i <= 2 * RATE; i++) statuses.push((await call(i)).status);
+      expect(statuses.slice(0, 2 * RATE).every((s) => s === 200)).toBe(true);
+      expect(statuses.at(-1)).toBe(429);
     }));
 
   it("the client waits out Retry-After and sends the refused request again", async () => {
