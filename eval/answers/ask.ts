@@ -30,7 +30,8 @@ export async function ask(runtime: FullRuntime, call: CallContext, question: str
   if (reason === "no_evidence") return { confidence: details.confidence, evidence: false, answeredByDefault: false, answer: null, spans: [], topSource: null, ms };
   // Below the threshold: ask again without one, to know what the withheld answer was (for the threshold sweep).
   const forced = await attempt(runtime, call, question, 0);
-  if (forced instanceof AppError) throw new Error(`'${question}' abstained at min_confidence 0 after a low_confidence abstention`);
+  // Confidence 0 (no span of the asked kind) is withheld at any floor: it abstains at every threshold, like "no evidence".
+  if (forced instanceof AppError) return { confidence: 0, evidence: false, answeredByDefault: false, answer: null, spans: [], topSource: null, ms };
   return { ...fromResponse(forced), answeredByDefault: false, ms };
 }
 
