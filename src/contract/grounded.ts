@@ -9,7 +9,7 @@ export const GroundedAnswerRequest = z
     question: z.string().trim().min(1).max(limits.maxQueryChars).describe("The question to answer from this workspace's vault only."),
     k: z.number().int().min(1).max(50).default(8).describe("Evidence chunks to consider (1-50)."),
     filters: RecallFilters.optional(),
-    min_confidence: z.number().min(0).max(1).optional().describe("Abstain (422 insufficient_evidence) below this confidence, the probability that the answer is right (default 0.17; 0.9 gives answers right at least 90% of the time on the eval sets)."),
+    min_confidence: z.number().min(0).max(1).optional().describe("Abstain (422 insufficient_evidence) below this confidence, the probability that the answer is right (default 0.14; 0.9 gives answers right at least 90% of the time on the eval sets)."),
   })
   .describe("Closed-corpus question answering: the answer is extracted from cited evidence, never synthesized.");
 export type GroundedAnswerRequest = z.input<typeof GroundedAnswerRequest>;

@@ -1,5 +1,5 @@
 // Extractive answering: score evidence sentences against the question, pick the best, cut its most likely answer span.
-import { namesFound, standsAlone } from "./answer-confidence.ts";
+import { namesFound, personal, standsAlone } from "./answer-confidence.ts";
 import { CHECKED_KINDS, hasAskedKind } from "./answer-kind.ts";
 import { answerType, typedSpans, type AnswerType } from "./answer-type.ts";
 import { sigmoid } from "../retrieval/fusion.ts";
@@ -52,6 +52,8 @@ export interface ConfidenceFeatures {
   alone: number;
   /** min(1, 3 / the answer's words): right means token F1 >= 0.5 against a gold answer, which is short (issue 40). */
   brief: number;
+  /** 1 when the best sentence speaks in the first or second person (answer-confidence.ts personal). */
+  personal: number;
 }
 
 export interface AnswerPlan {
@@ -74,10 +76,10 @@ export interface AnswerPlan {
  * Confidence (P(right)) below this is not an answer (README "Grounded answers"): the lowest floor at which the tune split's
  * cross-validated LoCoMo adversarial questions still abstain >= 80% (eval/answers/README.md, sixth round).
  */
-export const ANSWER_THRESHOLD = 0.17;
+export const ANSWER_THRESHOLD = 0.14;
 const HEADING = /^#{1,6}\s/;
 /** Logistic weights over ConfidenceFeatures for P(token F1 >= 0.5); fitted by eval/answers/tune.ts --fit on the tune split (eval/answers/README.md). */
-export const CONFIDENCE = { overlap: -0.23, chunk: 2.02, typed: 0.96, names: 1.61, terms: 1.29, span: 2.83, margin: 1.32, whole: -0.9, alone: 0.49, brief: 0.81, bias: -7.09 };
+export const CONFIDENCE = { overlap: 0.28, chunk: 1.04, typed: 0.75, names: 1.48, terms: 0.9, span: 2.73, margin: 0.88, whole: -0.93, alone: 0.53, personal: -1.43, brief: 0.81, bias: -5.92 };
 /**
  * The answer sentence is the one of the JOINT_TOP best whose score x P(its best span)^JOINT_SPAN is highest: a sentence
  * with a likely answer span wins a near-tie (the gold is in the runner-up for 10% of tune questions). Chosen on the tune split.
@@ -118,7 +120,7 @@ export function planAnswer(question: string, chunks: readonly EvidenceChunk[], k
   const chosen = joint.reduce<(typeof joint)[number] | undefined>((a, c) => (a === undefined || worth(c) > worth(a) ? c : a), undefined);
   if (chosen) ranked.unshift(...ranked.splice(ranked.indexOf(chosen.s), 1));
   const best = ranked[0];
-  const none = { overlap: 0, chunk: 0, typed: 0, names: 0, terms: 0, span: 0, margin: 0, whole: 0, alone: 0, brief: 0 };
+  const none = { overlap: 0, chunk: 0, typed: 0, names: 0, terms: 0, span: 0, margin: 0, whole: 0, alone: 0, brief: 0, personal: 0 };
   if (!best) return { answerType: type, ranked: [], selected: [], answer: null, confidence: 0, features: none, spans: [], kindMissing: false };
   const second = ranked.find((s) => s !== best && s.score >= best.score * 0.9 && s.features.overlap > 0);
   const spans = chosen!.spans;
@@ -136,6 +138,7 @@ export function planAnswer(question: string, chunks: readonly EvidenceChunk[], k
     margin: best.score <= 0 ? 0 : rival ? Math.max(0, Math.min(1, 1 - Math.max(0, rival.score) / best.score)) : 1, // 0 when the joint choice passed over a higher-scored sentence
     whole: answer ? 0 : 1,
     alone: standsAlone(best.score, ranked.map((s) => s.score)),
+    personal: personal(best.text),
     brief: Math.min(1, 3 / Math.max(1, tokenize(answer ? best.text.slice(answer.start, answer.end) : best.text).length)),
   };
   const { bias, ...w } = CONFIDENCE;
