@@ -31,7 +31,10 @@ export async function ask(runtime: FullRuntime, call: CallContext, question: str
   // Below the threshold: ask again without one, to know what the withheld answer was (for the threshold sweep).
   const forced = await attempt(runtime, call, question, 0);
   // Confidence 0 (no span of the asked kind) is withheld at any floor: it abstains at every threshold, like "no evidence".
-  if (forced instanceof AppError) return { confidence: 0, evidence: false, answeredByDefault: false, answer: null, spans: [], topSource: null, ms };
+  if (forced instanceof AppError) {
+    const rejected = (forced.details as { rejected: { text_span: string; source_path: string }[] }).rejected; // the evidence it cites while abstaining
+    return { confidence: 0, evidence: false, answeredByDefault: false, answer: null, spans: rejected.map((c) => c.text_span), topSource: rejected[0]?.source_path ?? null, ms };
+  }
   return { ...fromResponse(forced), answeredByDefault: false, ms };
 }
 

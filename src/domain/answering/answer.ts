@@ -143,7 +143,8 @@ export function planAnswer(question: string, chunks: readonly EvidenceChunk[], k
   };
   const { bias, ...w } = CONFIDENCE;
   const kindMissing = checked && !answer;
-  const confidence = kindMissing ? 0 : sigmoid(bias + (Object.keys(w) as (keyof typeof w)[]).reduce((z, k) => z + w[k] * features[k], 0));
+  // Confidence 0 is no answer, withheld at any floor: no span of the asked kind, or a sentence holding none of the question's terms (nothing anchors it).
+  const confidence = kindMissing || features.terms === 0 ? 0 : sigmoid(bias + (Object.keys(w) as (keyof typeof w)[]).reduce((z, k) => z + w[k] * features[k], 0));
   return { answerType: type, ranked: ranked.slice(0, keep), selected: second && !answer ? [best, second] : [best], answer, confidence, features, spans, kindMissing };
 }
 
