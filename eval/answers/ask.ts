@@ -30,7 +30,11 @@ export async function ask(runtime: FullRuntime, call: CallContext, question: str
   if (reason === "no_evidence") return { confidence: details.confidence, evidence: false, answeredByDefault: false, answer: null, spans: [], topSource: null, ms };
   // Below the threshold: ask again without one, to know what the withheld answer was (for the threshold sweep).
   const forced = await attempt(runtime, call, question, 0);
-  if (forced instanceof AppError) throw new Error(`'${question}' abstained at min_confidence 0 after a low_confidence abstention`);
+  // Confidence 0 (no span of the asked kind) is withheld at any floor: it abstains at every threshold, like "no evidence".
+  if (forced instanceof AppError) {
+    const rejected = (forced.details as { rejected: { text_span: string; source_path: string }[] }).rejected; // the evidence it cites while abstaining
+    return { confidence: 0, evidence: false, answeredByDefault: false, answer: null, spans: rejected.map((c) => c.text_span), topSource: rejected[0]?.source_path ?? null, ms };
+  }
   return { ...fromResponse(forced), answeredByDefault: false, ms };
 }
 

@@ -11,7 +11,8 @@ import { writeResult } from "../report.ts";
 import { textTable } from "../table.ts";
 import { ask } from "./ask.ts";
 import { loadLocomoAnswers, LOCOMO_CATEGORY } from "./locomo.ts";
-import { answeredAt, locomoMetrics, locomoScores, xquadMetrics, xquadScores, type Metrics, type Row } from "./score.ts";
+import { trust, type Trust } from "./trust.ts";
+import { answeredAt, isRight, locomoMetrics, locomoScores, xquadMetrics, xquadScores, type Metrics, type Row } from "./score.ts";
 import type { AnswerSet } from "./types.ts";
 import { loadXquad } from "./xquad.ts";
 import { ALL_SCOPES } from "../../src/contract/scopes.ts";
@@ -97,6 +98,7 @@ export async function runAnswerSets(names: readonly string[]): Promise<void> {
       ...(xquad ? { f1Interval: f1Intervals(rows) } : {}),
       byGroup,
       sweep: SWEEP.map((t) => ({ threshold: t, ...bySplit(t) })),
+      trust: Object.fromEntries(SPLITS.map((s) => [s, trust(s === "all" ? rows : rows.filter((r) => r.q.split === s), ANSWER_THRESHOLD)])) as Record<(typeof SPLITS)[number], Trust>,
       // Ids and scores only: no question or answer text from the data sets in the repository.
       perQuestion: rows.map((r) => ({
         id: r.q.id,
@@ -104,6 +106,7 @@ export async function runAnswerSets(names: readonly string[]): Promise<void> {
         group: r.q.group,
         confidence: r.o.confidence,
         answered: r.o.answeredByDefault,
+        right: isRight(r.q, r.o.answer),
         ...(xquad ? xquadScores(r) : locomoScores(r)),
       })),
     };
@@ -125,6 +128,7 @@ export interface AnswerSetResult {
   noAbstention: Record<string, Metrics>;
   byGroup: Record<string, Record<string, Metrics>>;
   sweep: ({ threshold: number } & Record<string, Metrics | number>)[];
+  trust: Record<string, Trust>;
   references: { label: string; metric: string; value: number }[];
   /** XQuAD only: 95% intervals over articles (f1Intervals). */
   f1Interval?: Record<string, { f1: [number, number]; f1_never_abstaining: [number, number] }>;
@@ -156,6 +160,12 @@ function printAnswerSet(r: AnswerSetResult): void {
       return [g, a.n_1_4 ?? 0, pct(a.extractable), pct(a.contained_spans), pct(a.contained_answer), pct(a.false_abstention), pct(t.contained_spans), pct(t.false_abstention)];
     };
     out.push(textTable(["category", "n", "extractable", "contained spans", "contained answer", "false abstention", "test: contained spans", "test: false abstention"], groups.map(row)));
+  }
+  out.push("", "confidence as probability of being right (token F1 >= 0.5; LoCoMo category 5 never), answers at min_confidence 0:");
+  for (const s of ["tune", "test"] as const) {
+    const t = r.trust[s]!;
+    out.push(`${s}: ${t.n} answers, ECE (5 bins) ${pct(t.ece)}; confidence >= 0.9: ${t.confident.n} answers, ${pct(t.confident.right)} right; answer-type accuracy (person/place/date/number answered at ${r.config.answerThreshold}) ${pct(t.typed.accuracy)} of ${t.typed.n}`);
+    out.push(textTable(["confidence", "n", "mean confidence", "share right"], t.bins.map((b) => [`${b.from.toFixed(1)}-${b.to.toFixed(1)}`, b.n, pct(b.meanConfidence), pct(b.right)])));
   }
   const sweepCols = xquad ? ["abstention", "span_hit", "f1", "f1_answered"] : ["false_abstention", "contained_spans", "contained_spans_answered", "correct_abstention_5"];
   out.push("", "threshold trade-off (test split):");

@@ -16,6 +16,10 @@ export const answeredAt = (o: Outcome, t: number): boolean => o.evidence && o.co
 const rate = (xs: readonly boolean[]): number => (xs.length ? xs.filter(Boolean).length / xs.length : NaN);
 const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
 
+/** Right (what `confidence` estimates, issue 40): token F1 >= 0.5 against a gold answer; with no gold (LoCoMo category 5) no answer is right. */
+export const RIGHT_F1 = 0.5;
+export const isRight = (q: AnswerQuestion, answer: string | null): boolean => answer !== null && q.golds.length > 0 && maxOver(tokenF1, answer, q.golds) >= RIGHT_F1;
+
 export function xquadScores(r: Row): { em: number; f1: number; spanHit: boolean } {
   const answer = r.o.answer ?? "";
   return { em: maxOver(exactMatch, answer, r.q.golds), f1: maxOver(tokenF1, answer, r.q.golds), spanHit: r.q.golds.some((g) => r.o.spans[0]?.includes(g) ?? false) };

@@ -1,6 +1,7 @@
 // Tuning CONFIDENCE (src/domain/answering/answer.ts): --fit fits it on the tune rows, --cv-confidence cross-validates it over the tune vaults.
 import { fitLogistic, logLoss, predict } from "../../calibrate/logistic.ts";
 import { textTable } from "../../table.ts";
+import { CONFIDENT, reliability } from "../trust.ts";
 import { maxOver, tokenF1 } from "../squad.ts";
 import { isLocomo, pct, type Harvested } from "./harvest.ts";
 
@@ -49,7 +50,13 @@ export function crossValidateConfidence(rows: Harvested[], only: string[] | null
     return (wins / Math.max(1, pos.length * neg.length)).toFixed(3);
   };
   process.stdout.write(`\ncv CONFIDENCE (${names.join(",")}): held-out log-loss ${logLoss(p, ys).toFixed(4)}, AUC xquad ${auc(xq)}, locomo ${auc(lo)}\n`);
-  const rowsOut = [0.4, 0.45, 0.5, 0.55, 0.6].map((t) => {
+  for (const [label, ix] of [["xquad", xq], ["locomo", lo]] as const) {
+    const pairs = ix.filter((i) => rows[i]!.o.evidence).map((i) => ({ confidence: p[i]!, right: ys[i] === 1 }));
+    const r = reliability(pairs);
+    const sure = pairs.filter((x) => x.confidence >= CONFIDENT);
+    process.stdout.write(`  ${label}: ECE ${pct(r.ece)}, confidence >= 0.9: ${sure.length} answers, ${pct(sure.filter((x) => x.right).length / sure.length)} right; bins ${r.bins.map((b) => `${b.n}:${pct(b.meanConfidence)}/${pct(b.right)}`).join(" ")}\n`);
+  }
+  const rowsOut = [0.1, 0.11, 0.12, 0.13, 0.14, 0.15, 0.2, 0.25, 0.3, 0.5].map((t) => {
     const ans = (i: number) => rows[i]!.o.evidence && p[i]! >= t;
     const share = (ix: number[], keep: (i: number) => boolean) => pct(ix.filter(keep).length / ix.length);
     const f1 = xq.reduce((s, i) => s + (ans(i) ? tokenF1Of(rows[i]!) : 0), 0) / xq.length;

@@ -10,12 +10,12 @@ import { ingestSet } from "../../ingest.ts";
 import { ask } from "../ask.ts";
 import { ANSWER_SETS, callFor } from "../run.ts";
 import type { Row } from "../score.ts";
-import { xquadScores } from "../score.ts";
+import { isRight } from "../score.ts";
 import { containsNormalized, maxOver, tokenF1 } from "../squad.ts";
 
 export interface Harvested extends Row {
   features: Record<string, number>;
-  /** The answer's top citation holds the answer: XQuAD gold text in it, LoCoMo an evidence turn (category 5: never). */
+  /** The answer is right (eval/answers/score.ts isRight): token F1 >= 0.5 against a gold answer; LoCoMo category 5 never. */
   correct: boolean;
   type: string;
   /** The best sentence's candidate spans (SpanFeatures) with their token F1 against the gold answers, and the sentence's own F1. */
@@ -47,7 +47,7 @@ export async function harvest(name: string): Promise<Harvested[]> {
       const o = await ask(primary, call, q.text);
       if (Math.abs(plan.confidence - o.confidence) > 1e-5) throw new Error(`plan and service disagree on '${q.text}'`);
       const row = { q, o };
-      const correct = name === "xquad" ? xquadScores(row).spanHit : q.golds.length > 0 && q.goldSources.includes(o.topSource ?? "");
+      const correct = isRight(q, o.answer); // what the confidence estimates (issue 40): the answer itself is right
       const sentence = plan.selected[0]?.text ?? "";
       const spans = plan.spans.map((c) => ({ features: { ...c.features }, f1: maxOver(tokenF1, sentence.slice(c.span.start, c.span.end), q.golds), contains: q.golds.some((g) => containsNormalized(sentence.slice(c.span.start, c.span.end), g)), text: sentence.slice(c.span.start, c.span.end) }));
       const evidence = chunks.map((c) => ({ key: c.id, text: c.text, score: scoreOf.get(c.id) ?? 0, source: c.sourcePath }));

@@ -23,3 +23,7 @@ export function standsAlone(best: number, scores: readonly number[]): number {
   if (best <= 0) return 0;
   return 1 / Math.max(1, scores.slice(0, RIVALS_AMONG).filter((s) => s >= RIVAL_SHARE * best).length);
 }
+
+const PERSONAL = /\b(?:I|I'm|I've|I'd|me|my|mine|you|your|yours|we|we're|our|us)\b/i;
+/** 1 when the sentence speaks in the first or second person (a chat turn, a diary): its facts are relative to the speaker, so a gold answer restates rather than quotes them. */
+export const personal = (text: string): number => (PERSONAL.test(text) ? 1 : 0);

@@ -1,0 +1,43 @@
+// Whether a span is of the kind the question asks for: a wrong-typed span is never the answer (issue 40 item 1).
+import { typedSpans, type AnswerType } from "./answer-type.ts";
+
+/** Words that name a time: a "who"/"where" answer is never one ("March", "Monday"), a "when" answer may be one alone. */
+const TIME_WORD = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|today|tonight|tomorrow|yesterday|spring|summer|autumn|fall|winter|morning|afternoon|evening|night|noon|midnight|weekend|week|month|year|decade|century|quarter|q[1-4]|h[12]|am|pm|early|late|mid|last|next|this|the|of|in|on|at|end|start|beginning|middle)$/i;
+/** Of TIME_WORD, those that name a time on their own (not "the", "last", "of"). */
+const TIME_NOUN = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tonight|tomorrow|yesterday|spring|summer|autumn|winter|morning|afternoon|evening|noon|midnight|weekend|q[1-4]|h[12])$/i;
+const WORD = /[\p{L}\p{N}]+(?:['’.\-–/][\p{L}\p{N}]+)*/gu;
+/** A capitalized word: people, organisations and places are named ("the platform team" names no one). */
+const NAMED = /(?<![\p{L}\p{N}])\p{Lu}/u;
+/** A code of letters and digits ("eu-west-2", "us-east-1", "B12"): how systems name regions, rooms and sites. */
+const CODE = /\p{L}[-_]?\d|\d[-_]?\p{L}/u;
+/** The kinds this check decides; "entity" (what/which) and "sentence" (why/how) have no pattern to hold a span to. */
+export const CHECKED_KINDS: ReadonlySet<AnswerType> = new Set(["person", "place", "date", "number"]);
+
+const covered = (text: string, type: "date" | "number") => typedSpans(text, type).reduce((n, s) => n + s.end - s.start, 0) >= text.replace(/^(?:the|a|an|in|on|at|by|of)\s+/i, "").trim().length * 0.6;
+
+/** The span is a time or a quantity and nothing else: all its words are time words or numbers, or a date/number pattern covers most of it. */
+export function isTimeOrQuantity(text: string): boolean {
+  const words = [...text.matchAll(WORD)].map((m) => m[0]);
+  if (words.length === 0) return true;
+  if (words.every((w) => TIME_WORD.test(w) || /^[\d.,:]+(?:st|nd|rd|th|s)?$/.test(w))) return true;
+  return covered(text, "date") || covered(text, "number");
+}
+
+/**
+ * `text` has the asked kind: a date holds a date pattern or a time noun; a number holds a number; a person (or an
+ * organisation) holds a name, a place a name or a code ("eu-west-2"), and neither is a time or a quantity. Other kinds pass.
+ */
+export function hasAskedKind(text: string, type: AnswerType): boolean {
+  switch (type) {
+    case "date":
+      return typedSpans(text, "date").length > 0 || [...text.matchAll(WORD)].some((m) => TIME_NOUN.test(m[0]));
+    case "number":
+      return typedSpans(text, "number").length > 0;
+    case "person":
+      return NAMED.test(text) && !isTimeOrQuantity(text);
+    case "place":
+      return (NAMED.test(text) || CODE.test(text)) && !isTimeOrQuantity(text);
+    default:
+      return true;
+  }
+}
