@@ -4,7 +4,7 @@ import type { GroundedAnswerResponse, TrajectoryStep } from "../../contract/grou
 import type { OpenLoop } from "../../contract/open-loops.ts";
 import { tokenize } from "../../domain/text/tokenize.ts";
 
-/** Loops found by the line detector are this likely to be open (its precision on the labelled notes, eval/README.md). */
+/** How likely a listed loop is open: below the detector's precision on the labelled notes (eval/README.md), a small set. */
 export const LOOP_CONFIDENCE = 0.9;
 /** At most this many loops in one answer; GET /v1/open_loops lists them all. */
 const MAX_LOOPS = 5;
