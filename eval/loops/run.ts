@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { findOpenLoops } from "../../src/domain/knowledge/open-loops.ts";
+import { HELD_OUT_NOTES } from "../data/open-loops-held-out.ts";
 import { LABELLED_NOTES } from "../data/open-loops-labelled.ts";
 import { dataFile } from "../paths.ts";
 import { progress } from "../progress.ts";
@@ -53,6 +54,7 @@ function qmsumFlags() {
 
 export function runLoopSets(): void {
   const labelled = scoreLabelled(LABELLED_NOTES);
+  const heldOut = scoreLabelled(HELD_OUT_NOTES);
   const adr = adrFlags();
   const qmsum = qmsumFlags();
   const pct = (x: number) => (100 * x).toFixed(1);
@@ -61,10 +63,11 @@ export function runLoopSets(): void {
       ["data", "n", "gold", "found", "precision %", "recall %", "owner right", "due right"],
       [
         ["labelled notes (eval/data)", labelled.notes, labelled.gold, labelled.found, pct(labelled.precision), pct(labelled.recall), `${labelled.owner_accuracy.right}/${labelled.owner_accuracy.n}`, `${labelled.due_accuracy.right}/${labelled.due_accuracy.n}`],
+        ["held-out notes (labelled after)", heldOut.notes, heldOut.gold, heldOut.found, pct(heldOut.precision), pct(heldOut.recall), `${heldOut.owner_accuracy.right}/${heldOut.owner_accuracy.n}`, `${heldOut.due_accuracy.right}/${heldOut.due_accuracy.n}`],
         ["ADRs, decided (gold: none open)", adr.files, 0, adr.flagged, "-", "-", "-", "-"],
         [`QMSum turns (${qmsum.meetings} meetings)`, qmsum.turns, "-", qmsum.flagged, "-", "-", "-", "-"],
       ],
     )}\n`,
   );
-  progress(`wrote ${writeResult("open-loops", { set: "open-loops", ...provenance(), labelled, adr, qmsum })}`);
+  progress(`wrote ${writeResult("open-loops", { set: "open-loops", ...provenance(), labelled, held_out: heldOut, adr, qmsum })}`);
 }
