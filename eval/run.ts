@@ -1,6 +1,7 @@
-// Entry point of `npm run eval`: no argument = every set (retrieval, answers, then adr and qmsum); set names run those; `calibrate` fits the fusion weights.
+// Entry point of `npm run eval`: no argument = every set (retrieval, answers, then adr, qmsum and open-loops); set names run those; `calibrate` fits the fusion weights.
 import { ADR_SET_NAMES, runAdrSets } from "./adr/run.ts";
 import { ANSWER_SET_NAMES, runAnswerSets } from "./answers/run.ts";
+import { LOOP_SET_NAMES, runLoopSets } from "./loops/run.ts";
 import { QMSUM_SET_NAMES, runQmsumSets } from "./qmsum/run.ts";
 import { SET_NAMES } from "./data/index.ts";
 import { evalDataDir } from "./paths.ts";
@@ -15,10 +16,10 @@ const COMMANDS: Record<string, () => Promise<void>> = {
   ablation: async () => (await import("./cognitive/ablation.ts")).runAblation(),
   stress: async () => (await import("./cognitive/stress.ts")).runStress(),
 };
-const USAGE = `usage: npm run eval [-- <${[...SET_NAMES, ...ANSWER_SET_NAMES, ...ADR_SET_NAMES, ...QMSUM_SET_NAMES, ...Object.keys(COMMANDS)].join("|")}> ...]   (data: ${evalDataDir}, override with SMRITI_EVAL_DIR)`;
+const USAGE = `usage: npm run eval [-- <${[...SET_NAMES, ...ANSWER_SET_NAMES, ...ADR_SET_NAMES, ...QMSUM_SET_NAMES, ...LOOP_SET_NAMES, ...Object.keys(COMMANDS)].join("|")}> ...]   (data: ${evalDataDir}, override with SMRITI_EVAL_DIR)`;
 
 async function main(args: string[]): Promise<void> {
-  const unknown = args.filter((a) => !Object.hasOwn(COMMANDS, a) && !SET_NAMES.includes(a) && !ANSWER_SET_NAMES.includes(a) && !ADR_SET_NAMES.includes(a) && !QMSUM_SET_NAMES.includes(a));
+  const unknown = args.filter((a) => !Object.hasOwn(COMMANDS, a) && !SET_NAMES.includes(a) && !ANSWER_SET_NAMES.includes(a) && !ADR_SET_NAMES.includes(a) && !QMSUM_SET_NAMES.includes(a) && !LOOP_SET_NAMES.includes(a));
   if (unknown.length > 0 || args.includes("--help")) {
     process.stderr.write(`${unknown.length ? `unknown: ${unknown.join(", ")}\n` : ""}${USAGE}\n`);
     process.exitCode = 2;
@@ -31,6 +32,7 @@ async function main(args: string[]): Promise<void> {
   if (answerSets.length > 0) await runAnswerSets(answerSets);
   if (args.length === 0 || args.some((a) => ADR_SET_NAMES.includes(a))) runAdrSets();
   if (args.length === 0 || args.some((a) => QMSUM_SET_NAMES.includes(a))) runQmsumSets();
+  if (args.length === 0 || args.some((a) => LOOP_SET_NAMES.includes(a))) runLoopSets();
   for (const [name, run] of Object.entries(COMMANDS)) if (args.includes(name)) await run();
   progress(`wrote ${writeSummary()}`);
   progress(`done in ${((performance.now() - started) / 1000).toFixed(1)}s`);

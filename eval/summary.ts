@@ -2,6 +2,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { adrSummaryLines } from "./adr/summary.ts";
+import { loopSummaryLines } from "./loops/summary.ts";
 import { answerSummaryLines } from "./answers/summary.ts";
 import { qmsumSummaryLines } from "./qmsum/summary.ts";
 import { cognitiveSummaryLines } from "./cognitive/summary.ts";
@@ -80,6 +81,7 @@ export function writeSummary(): string {
   lines.push(...cognitiveSummaryLines());
   lines.push(...adrSummaryLines());
   lines.push(...qmsumSummaryLines());
+  lines.push(...loopSummaryLines());
   const file = join(resultsDir, "summary.md");
   writeFileSync(file, `${lines.join("\n")}\n`);
   return file;

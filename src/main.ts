@@ -163,7 +163,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const pool = config.ingestWorkers > 0 ? new IngestPool(config.ingestWorkers, embedder?.portable ?? null) : null;
   const ingest = new IngestService(store, embedder, clock, log, () => reembed?.kick(), pool);
   const audit = new AuditService(store, clock);
-  const grounded = new GroundedService(retriever, audit, clock, cognitive.pipeline, planner);
+  const openLoops = new OpenLoopService(store, clock);
+  const grounded = new GroundedService(retriever, audit, clock, cognitive.pipeline, planner, async (ws, prefix) => (await openLoops.list(ws, { source_path_prefix: prefix, limit: 100 })).loops);
   const groundedEval = new GroundedEvalService(store);
   const auth = new AuthService(store, { multiTenant: config.multiTenant, now: () => clock.now().getTime() });
   const proposals = new ProposalService(store, ingest, clock);
@@ -183,7 +184,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       decisions: new DecisionService(clock),
       decisionRecords: new DecisionRecordService(store, ingest, clock),
       meetings: new MeetingService(clock),
-      openLoops: new OpenLoopService(store, clock),
+      openLoops,
       assimilation: new AssimilationService(store, ingest, memory, clock),
       knowledgeStatus: new KnowledgeStatusService(store),
       proposals,

@@ -288,10 +288,10 @@ export const operations = {
     method: "GET",
     path: "/v1/open_loops",
     tool: "service_open_loops",
-    summary: "Unresolved TODO / OPENLOOP markers across the vault",
+    summary: "What is still open across the vault: markers, open questions, unchecked items",
     description:
-      "List the unfinished items recorded in this workspace's memory: every line with an uppercase TODO or OPENLOOP marker, with source_path, line number, the line's text and a citation into the stored chunk. " +
-      "Resolved lines (checked boxes '- [x]', or lines containing DONE) are left out, and forgotten sources disappear. Filter with source_path_prefix; limit caps the list (truncated says when more exist).",
+      "List the unfinished items recorded in this workspace's memory: lines with an uppercase TODO, TBD, FIXME or OPENLOOP marker, 'Open question: ...' and 'unresolved' lines, unchecked '- [ ]' boxes, and items or questions under headings like Open questions, Next steps, Action items or Risks; each with source_path, line number, the line's text, its owner and due date where the line gives them, and a citation into the stored chunk. " +
+      "Resolved lines (checked boxes '- [x]', struck-through lines, lines containing DONE or RESOLVED) are left out, and forgotten sources disappear. Filter with source_path_prefix; limit caps the list (truncated says when more exist).",
     input: OpenLoopsRequest,
     output: OpenLoopsResponse,
   }),

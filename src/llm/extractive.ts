@@ -1,14 +1,13 @@
 // The embedded default provider: no model. A deterministic agent that plans its look-ups from the message, asks the
 // harness for the service's own tools, and answers with what they returned (the grounded answer's text), never more.
 import { createHash } from "node:crypto";
+import { intentOf, questionsOf } from "../domain/text/question-intent.ts";
 import { estimateTokens, messageTokens } from "../domain/text/tokens.ts";
 import type { ChatMessage, LlmProvider, ProviderEvent, ToolCallRequest } from "../ports/llm.ts";
 
 export const EXTRACTIVE_ID = "extractive";
 
 const REMEMBER = /^\s*(?:please\s+)?(?:remember|note|save|record)(?:\s+that)?\s*[:,]?\s+(.+)$/is;
-const DECISIONS = /\bdecid|\bdecision/i;
-const LOOPS = /\b(?:todo|to-do|open loops?|unresolved|pending|outstanding)\b/i;
 
 interface Planned {
   name: string;
@@ -19,7 +18,7 @@ interface Planned {
 /** The look-ups a message calls for, among the tools the harness offered this turn. */
 function plan(message: string, offered: ReadonlySet<string>): Planned[] {
   const out: Planned[] = [];
-  const add = (name: string, args: Record<string, unknown>, why: string) => offered.has(name) && out.push({ name, args, why });
+  const add = (name: string, args: Record<string, unknown>, why: string) => offered.has(name) && out.push({ name, args, why }) > 0;
   const remember = REMEMBER.exec(message);
   if (remember) {
     const content = remember[1]!.trim();
@@ -27,14 +26,16 @@ function plan(message: string, offered: ReadonlySet<string>): Planned[] {
     add("service_ingest", { content, source_path: `notes/remembered/${id}.md`, kind: "markdown" }, "store the note in memory");
     return out;
   }
-  const questions = message.split(/(?<=\?)\s+/).map((q) => q.trim()).filter((q) => q.endsWith("?"));
+  const questions = questionsOf(message);
   if (questions.length >= 2 && offered.has("delegate")) {
     for (const q of questions) add("delegate", { question: q }, `hand "${q}" to a sub-agent`);
     return out;
   }
+  const intent = intentOf(message);
+  // What is open is listed from the open loops, each line cited; the grounded answer routes there too when they are not offered.
+  if (intent === "open_loops" && add("service_open_loops", { limit: 10 }, "list what is still open")) return out;
   add("service_grounded_answer", { question: message }, "answer from cited evidence only");
-  if (DECISIONS.test(message)) add("service_decisions_list", { limit: 5 }, "check recorded decisions");
-  if (LOOPS.test(message)) add("service_open_loops", { limit: 10 }, "list open loops");
+  if (intent === "decisions") add("service_decisions_list", { limit: 5 }, "check recorded decisions");
   return out;
 }
 
@@ -60,8 +61,10 @@ function compose(results: { name: string; result: Result }[]): string {
       const titles = ((result.decisions as { title: string; status: string }[] | undefined) ?? []).map((d) => `${d.title} (${d.status})`);
       if (titles.length) lines.push(`Recorded decisions: ${titles.join("; ")}.`);
     } else if (name === "service_open_loops" && !failed) {
-      const loops = ((result.loops as { text: string }[] | undefined) ?? []).map((l) => l.text);
-      if (loops.length) lines.push(`Open loops: ${loops.join("; ")}.`);
+      const loops = (result.loops as { text: string; source_path: string }[] | undefined) ?? [];
+      // Each loop quoted with its source: the reflection check reads quotes of cited spans and source marks as no claim.
+      for (const l of loops) lines.push(`Still open: "${l.text}" (${l.source_path}).`);
+      if (!loops.length) lines.push("Memory holds no open loops.");
     }
   }
   return lines.join("\n") || "Memory holds no evidence that answers this.";

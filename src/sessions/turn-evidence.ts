@@ -1,18 +1,19 @@
 // What a turn's tool results add up to: the citations it used, the pack it read, and the post-turn reflection check.
 import type { SessionEventData } from "../contract/events.ts";
-import { splitSentences } from "../domain/text/sentences.ts";
 import type { Citation } from "../contract/citation.ts";
 import type { StreamEvent } from "../ports/event-log.ts";
+import { claimsOf } from "./claims.ts";
 
 type Outcome = SessionEventData<"tool_outcome">;
 type Result = Record<string, unknown>;
 
-/** Citations in the turn's successful tool results (answers, hits, pack items, delegated answers), first seen first, one per chunk and span. */
+/** Citations in the turn's successful tool results (answers, hits, pack items, open loops, delegated answers), first seen first, one per chunk and span. */
 export function turnCitations(events: readonly StreamEvent[]): Citation[] {
   const seen = new Map<string, Citation>();
   for (const o of outcomes(events)) {
     const r = o.result;
-    const found = [...list(r.citations), ...list(r.hits), ...list(r.items).map((i) => (i as { citation?: unknown }).citation)] as (Citation | undefined)[];
+    const nested = [...list(r.items), ...list(r.loops)].map((i) => (i as { citation?: unknown }).citation);
+    const found = [...list(r.citations), ...list(r.hits), ...nested] as (Citation | undefined)[];
     for (const c of found) {
       const key = c?.chunk_hash ? `${c.chunk_hash}\u0000${c.text_span}` : null;
       if (key && !seen.has(key)) seen.set(key, c!);
@@ -53,13 +54,12 @@ const words = (text: string) => new Set((text.toLowerCase().match(/[\p{L}\p{N}]{
 const STOP = new Set(["that", "this", "with", "from", "have", "were", "they", "there", "their", "what", "which", "when", "memory", "holds", "evidence", "answers"]);
 
 /**
- * Every sentence of the response with content words must be backed: most of its words occur in one cited span.
- * A response that says memory holds no evidence makes no claim, and passes.
+ * Every sentence of the response that makes a claim must be backed: most of its words occur in one cited span.
+ * Citation marks, quotes of cited spans and "Evidence:" framing are no claim (claims.ts); nor is saying memory holds no evidence.
  */
 export function reflect(text: string, citations: readonly Citation[]): { check: string; passed: boolean; detail: string } {
   const spans = citations.map((c) => words(c.text_span));
-  const sentences = splitSentences(text).map((s) => text.slice(s.start, s.end));
-  const claims = sentences.filter((s) => words(s).size > 0);
+  const claims = claimsOf(text, citations.map((c) => c.text_span)).filter((s) => words(s).size > 0);
   const unbacked = claims.filter((s) => {
     const w = [...words(s)];
     return !spans.some((span) => w.filter((x) => span.has(x)).length >= Math.ceil(w.length * 0.6));

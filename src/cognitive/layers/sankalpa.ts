@@ -1,4 +1,4 @@
-// sankalpa (intention): a query about what is left to do is a goal; evidence holding unresolved TODO/OPENLOOP markers serves it first.
+// sankalpa (intention): a query about what is left to do is a goal; evidence holding open loops (markers, open questions, unchecked items) serves it first.
 import { findOpenLoops } from "../../domain/knowledge/open-loops.ts";
 import { adjustHead } from "../evidence.ts";
 import type { Layer } from "../types.ts";
@@ -7,7 +7,7 @@ const GOAL = /\b(todos?|to-dos?|to do|next steps?|open loops?|pending|unfinished
 
 export const sankalpa: Layer = {
   id: "sankalpa",
-  job: "Recognizes goal queries (todos, next steps, open loops, pending work) and boosts evidence with unresolved TODO/OPENLOOP markers.",
+  job: "Recognizes goal queries (todos, next steps, open loops, pending work) and boosts evidence holding open loops (markers, open questions, unchecked items).",
   counters: ["goal_queries", "open_loop_chunks_boosted"],
   optional: true,
   perceive(q, ctx) {

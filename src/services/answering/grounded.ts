@@ -16,6 +16,12 @@ import type { CallContext } from "../context.ts";
 import { toFilter } from "../memory/memory.ts";
 import type { Retriever } from "../../search/retriever.ts";
 import { yieldToIo } from "../../threads/loop-yield.ts";
+import type { OpenLoop } from "../../contract/open-loops.ts";
+import { asksWhatIsOpen } from "../../domain/text/question-intent.ts";
+import { LOOP_CONFIDENCE, loopAnswer, loopsFor } from "./loop-answer.ts";
+
+/** The workspace's open loops under a path prefix (OpenLoopService.list's first page). */
+export type LoopSource = (workspaceId: string, sourcePathPrefix: string | undefined) => Promise<OpenLoop[]>;
 
 /** A question thought through without side effects: evidence, the extractive plan and the answer/abstain decision. */
 export interface Deliberation {
@@ -38,6 +44,8 @@ export class GroundedService {
     private readonly cognition: CognitivePipeline,
     /** Plans the answer from the evidence (with the word knowledge it was built with; the serving process: on a worker thread). */
     private readonly planner: Planner = localPlanner(),
+    /** Where "what is still open?" is answered from (issue 40 item 3); without it such questions are answered like any other. */
+    private readonly openLoops?: LoopSource,
   ) {}
 
   /** Retrieve, weigh, plan and decide: no audit event, no counters, no learning (POST /sdk/cognitive/process builds on it). */
@@ -64,6 +72,12 @@ export class GroundedService {
     const now = this.clock.now();
 
     let t = performance.now();
+    const routed = await this.loopRoute(call, req, trajectoryId, t);
+    if (routed) {
+      routed.steps.forEach((s) => hooks.onStep?.(s));
+      await this.record(call, trajectoryId, req, routed.steps, { outcome: "answered", response: { ...routed, steps: undefined } });
+      return routed;
+    }
     const { thought, chunks, scoreOf, plan, decision } = await this.deliberate(call, req, layers);
     await yieldToIo(); // before the trajectory's record, a slice of its own
     this.cognition.commit(thought, call.onCounter);
@@ -103,6 +117,13 @@ export class GroundedService {
     const response = { question: req.question, answer, answer_type: plan.answerType, confidence: round(plan.confidence), citations, trajectory_id: trajectoryId, steps };
     await this.record(call, trajectoryId, req, steps, { outcome: "answered", response: { ...response, steps: undefined } });
     return response;
+  }
+
+  /** A question about what is open, answered with the open loops it is about; null when it is not one or none are open. */
+  private async loopRoute(call: CallContext, req: ReturnType<typeof Schema.parse>, trajectoryId: string, started: number): Promise<GroundedAnswerResponse | null> {
+    if (!this.openLoops || !asksWhatIsOpen(req.question) || (req.min_confidence ?? 0) > LOOP_CONFIDENCE) return null;
+    const loops = loopsFor(req.question, await this.openLoops(call.workspaceId, req.filters?.source_path_prefix));
+    return loops.length ? loopAnswer(req.question, loops, trajectoryId, started) : null;
   }
 
   /**

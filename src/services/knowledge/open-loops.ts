@@ -43,7 +43,7 @@ export class OpenLoopService {
         const citation = chunk
           ? citationOf(chunk, 1, now, { start: loop.start - chunk.start, end: loop.end - chunk.start })
           : spanCitation(doc.sourcePath, `L${loop.line}-L${loop.line}`, text, 1, now);
-        loops.push({ source_path: doc.sourcePath, line: loop.line, marker: loop.marker, text, citation });
+        loops.push({ source_path: doc.sourcePath, line: loop.line, marker: loop.marker, text, owner: loop.owner, due: loop.due, citation });
       }
     }
     return page(false);

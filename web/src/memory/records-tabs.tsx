@@ -29,11 +29,13 @@ export function LoopsTab() {
   return (
     <div>
       <ErrorNote error={list.error} />
-      {list.data?.loops.length === 0 && <p className="muted">No open TODO or OPENLOOP markers in memory.</p>}
+      {list.data?.loops.length === 0 && <p className="muted">Nothing open in memory: no TODO markers, open questions or unchecked items.</p>}
       <ul className="compact">
         {list.data?.loops.map((l) => (
           <li key={`${l.source_path}:${l.line}`}>
             <span className="tag">{l.marker}</span> {l.text}
+            {l.owner && <span className="muted"> owner {l.owner}</span>}
+            {l.due && <span className="muted"> due {l.due}</span>}
             <Citations citations={[l.citation]} />
           </li>
         ))}
