@@ -56,19 +56,21 @@ describe("the README's tour", () => {
     expect(dataOf(events, "reflection")[0]).toMatchObject({ passed: true });
   });
 
-  // Answer types are issue 40 items 1-2, fixed on another branch; tighten these two after that merge:
-  // "Who picked PostgreSQL?" -> Alice Chen or 422 (never "March"); "Where is the staging cluster moving?" -> eu-west-2 (never "Monday").
-  it('answers "Who picked PostgreSQL?" from the grounded answer, not another tool (intent; the span is items 1-2)', async () => {
+  it('answers "Who picked PostgreSQL?" with Alice Chen or abstains, never with a date, from the grounded answer', async () => {
     const res = await ask("Who picked PostgreSQL?");
-    expect([200, 422]).toContain(res.status);
+    const body = (await res.json()) as GroundedAnswerResponse & { error?: { code: string } };
+    if (res.status === 200) expect(body.answer).toContain("Alice Chen");
+    else expect([res.status, body.error?.code]).toEqual([422, "insufficient_evidence"]);
+    expect(JSON.stringify(body)).not.toMatch(/"answer":"March/);
     const events = await send(svc, await createSession(svc), "Who picked PostgreSQL?");
     expect(dataOf<{ offered: { name: string }[] }>(events, "tool_selected")[0]!.offered[0]!.name).toBe("service_grounded_answer");
   });
 
-  it('does not route "Where is the staging cluster moving?" to the open loops (the span is items 1-2)', async () => {
+  it('answers "Where is the staging cluster moving?" with eu-west-2, not a weekday or the open question', async () => {
     const res = await ask("Where is the staging cluster moving?");
+    expect(res.status, await res.clone().text()).toBe(200);
     const body = (await res.json()) as GroundedAnswerResponse;
-    if (res.status === 200) expect(body.answer).not.toContain(OPEN_QUESTION);
-    else expect(res.status).toBe(422);
+    expect(body.answer).toBe("eu-west-2");
+    expect(body.citations[0]).toMatchObject({ source_path: "notes/infra.md" });
   });
 });
