@@ -2,33 +2,17 @@
 // without its row's scope with insufficient_scope, and lets one with only that scope through the check.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Scope } from "../../src/contract/scopes.ts";
-import type { RunningServer } from "../../src/transports/http/serve.ts";
-import { connectMcp, listenWithMcp, tableTools, toolError } from "../helpers/mcp-client.ts";
-import { startTestService, type TestService } from "../helpers/runtime.ts";
+import { tableTools, toolError, useMcpService } from "../helpers/mcp-client.ts";
 import { allBut, tableRows } from "../helpers/scoped-rows.ts";
 
-let svc: TestService;
-let server: RunningServer;
-const clients: Client[] = [];
+const mcp = useMcpService();
 
 async function clientWith(scopes: readonly Scope[]): Promise<Client> {
-  const { token } = await svc.issueToken("default", [], scopes);
-  return connectMcp(server.url, { authorization: `Bearer ${token}` }, clients);
+  const { token } = await mcp.svc.issueToken("default", [], scopes);
+  return mcp.connect({ authorization: `Bearer ${token}` });
 }
-
-beforeAll(async () => {
-  svc = await startTestService();
-  server = await listenWithMcp(svc);
-});
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-afterAll(async () => {
-  await server.close();
-  await svc.cleanup();
-});
 
 const toolRows = tableRows.flatMap((r) => (r.row.kind !== "stream" && r.row.tool ? [{ ...r, tool: r.row.tool }] : []));
 
