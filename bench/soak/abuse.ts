@@ -12,7 +12,8 @@ import { isErrorEnvelope, send } from "./wire.ts";
 
 export interface AbuseResult {
   rate: { sent: number; accepted: number; refused429: number; withRetryAfter: number; otherStatus: number };
-  oversizeBodies: { routes: number; refused413: number };
+  /** closedEarly: the connection closed before the 413 could be read (the body was refused unread). */
+  oversizeBodies: { routes: number; refused413: number; closedEarly: number };
   resultBounds: { fields: number; refused400: number };
   slowClients: { connections: number; closedWithinSeconds: number | null; servedMeanwhile: LatencySummary; servedErrors: number };
   streams: { opened: number; accepted: number; refused429: number; limit: number };
@@ -51,9 +52,17 @@ export async function abuse(srv: Serve, token: string, other: string, opts: { sl
   const big = "x".repeat(limits.maxBodyBytes + 1024);
   const posts = (Object.values(routes) as Route[]).filter((r) => r.method === "POST" && (r.kind !== "service" || r.path === "/mcp"));
   let refused413 = 0;
+  let closedEarly = 0;
   for (const row of posts) {
-    const res = await send(new URL(fillPath(row.path, { session_id: "x", request_id: "x" }), srv.url).toString(), { method: "POST", headers: { ...auth(other), accept: "application/json, text/event-stream" }, body: `{"content":"${big}"}` });
-    if (res.status === 413 && isErrorEnvelope(res.body)) refused413++;
+    const url = new URL(fillPath(row.path, { session_id: "x", request_id: "x" }), srv.url).toString();
+    const res = await send(url, { method: "POST", headers: { ...auth(other), accept: "application/json, text/event-stream" }, body: `{"content":"${big}"}` }).catch((err: unknown) => {
+      // The server answered by the declared length and closed while the body was still going out: refused, unread.
+      const code = (err as { cause?: { code?: string } }).cause?.code;
+      if (code === "EPIPE" || code === "ECONNRESET") return null;
+      throw err;
+    });
+    if (res === null) closedEarly++;
+    else if (res.status === 413 && isErrorEnvelope(res.body)) refused413++;
     else note(`oversize body to ${row.path}: ${res.status} ${res.body.slice(0, 120)}`);
   }
   await new Promise((r) => setTimeout(r, 1_000));
@@ -119,7 +128,7 @@ export async function abuse(srv: Serve, token: string, other: string, opts: { sl
 
   return {
     rate,
-    oversizeBodies: { routes: posts.length, refused413 },
+    oversizeBodies: { routes: posts.length, refused413, closedEarly },
     resultBounds: { fields, refused400 },
     slowClients: { connections: opts.slowConnections, closedWithinSeconds: allClosed ? round(Math.max(...allClosed) / 1000, 1) : null, servedMeanwhile: summarize(served), servedErrors },
     streams: { opened: statuses.length, accepted: statuses.filter((s) => s === 200).length, refused429: statuses.filter((s) => s === 429).length, limit: opts.streamsPerToken },

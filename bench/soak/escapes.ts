@@ -1,9 +1,9 @@
 // The soak's trust-boundary phase (issue 39): a `smriti serve` with an operator's catalog, and the ways a token might
 // make it run, fetch or read what the operator did not allow. Each attempt is counted refused (a 4xx at start, or a
 // run that fails closed) or escaped (it got through); a probe run under bubblewrap reports what it could reach.
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { ESCAPE_PROBE, probeReport, probeTask } from "../../test/helpers/escape-probe.ts";
 import { cli, serveEnv, startServe } from "./serve.ts";
 
@@ -20,7 +20,10 @@ export async function escapes(scratch: string): Promise<Escapes> {
   const catalog = { command_agents: { probe: { argv: ["/bin/sh", "-c", ESCAPE_PROBE], approval_floor: "never" }, guarded: { argv: ["/bin/true"] } } };
   const catalogFile = join(scratch, "catalog.json");
   writeFileSync(catalogFile, JSON.stringify(catalog));
-  const dir = join(scratch, "escapes");
+  // A data directory as the service makes one (searchable by others): bubblewrap, run as nobody, walks to its task workspaces.
+  const dir = join(mkdtempSync(join(tmpdir(), "smriti-soak-escapes-")), "data");
+  mkdirSync(dir);
+  chmodSync(dirname(dir), 0o755);
   const env = serveEnv({ SMRITI_AGENT_CATALOG: catalogFile, SMRITI_RATE_LIMIT: "0" });
   const srv = await startServe(dir, env);
   const token = (scopes: string) => (JSON.parse(cli(dir, ["token", "create", "--scope", scopes, "--json"], env)) as { token: string }).token;
@@ -48,7 +51,7 @@ export async function escapes(scratch: string): Promise<Escapes> {
       await attempt(`agent_url ${url}`, executor, { engine: "a2a", agent_url: url, approval_mode: "never" }, refused4xx);
     await attempt("a catalog agent without the execute scope", writer, { engine: "command", agent: "probe", approval_mode: "never" }, (r) => r.status === 403);
     await attempt("the process sandbox the operator did not turn on", executor, { engine: "command", agent: "probe", sandbox_mode: "process" }, (r) => r.status === 200 || refused4xx(r));
-    await attempt("approval_mode never below the agent's floor", executor, { engine: "command", agent: "guarded", approval_mode: "never" }, (r) => r.body.session?.approval_mode === "on-write");
+    await attempt("approval_mode never below the agent's floor", executor, { engine: "command", agent: "guarded", approval_mode: "never" }, (r) => r.body.session?.approval_mode === "on-write" || refused4xx(r));
     await attempt("an agent param the entry does not take", executor, { engine: "command", agent: "probe", agent_params: { x: "$(id)" } }, refused4xx);
     // The probe itself: each thing it reaches is an escape.
     const open = mkdtempSync(join(tmpdir(), "smriti-soak-open-"));
@@ -67,6 +70,7 @@ export async function escapes(scratch: string): Promise<Escapes> {
     }
   } finally {
     await srv.stop();
+    rmSync(dirname(dir), { recursive: true, force: true });
   }
   return out;
 }
