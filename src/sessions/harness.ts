@@ -18,9 +18,9 @@ import { newAgentId, newRequestId, newSessionId, newTurnId, parseResumeCursor, r
 import { settlesBeforeIo } from "../threads/loop-yield.ts";
 import { yieldToRequests } from "./loop-share.ts";
 import { SUBAGENT_PROFILE, type PolicyFile, type PolicySource } from "./policy.ts";
-import type { Execution } from "./execution/rules.ts";
+import { sandboxFor, type Execution } from "./execution/rules.ts";
 import type { Sandbox, SandboxMode } from "./execution/sandbox.ts";
-import { commonFields, sandboxFor } from "./session-state.ts";
+import { commonFields } from "./session-state.ts";
 import { currentTurn, endsSegment } from "./projection.ts";
 import type { Emit, SessionEventItem, SessionLog } from "./session-log.ts";
 import { runCall, type CallScope, type Decided, type ValidCall } from "./tool-runner.ts";

@@ -5,8 +5,7 @@ import type { SessionEventData } from "../contract/events.ts";
 import type { CreateChatSession } from "../contract/sessions.ts";
 import type { ProviderSet } from "../ports/llm.ts";
 import type { CallContext } from "../services/context.ts";
-import { stricter, type Execution, type ExecutionPlan } from "./execution/rules.ts";
-import type { Sandbox, SandboxMode } from "./execution/sandbox.ts";
+import { sandboxFor, stricter, type Execution, type ExecutionPlan } from "./execution/rules.ts";
 import type { PolicySource } from "./policy.ts";
 
 type State = SessionEventData<"session_state">;
@@ -53,20 +52,6 @@ export async function newSessionState(setup: SessionSetup, call: CallContext, bo
     updated_at: new Date().toISOString(),
   };
   return { state, raised };
-}
-
-/**
- * The sandbox a session's commands and hooks run under: the stronger of what the request asks and what its catalog
- * entry requires; the weaker process mode only where the entry or the catalog turned it on.
- */
-export function sandboxFor(execution: Execution, requested: SandboxMode, plan: ExecutionPlan, hooks: boolean): Sandbox {
-  if (plan.engine === "a2a") return { requested, resolved: "remote", isolation: `none here: the task runs on the remote agent at ${plan.url}`, reason: "a2a bridge" };
-  if (plan.engine === "command") {
-    const entry = plan.limits.sandbox;
-    const asked = requested === "auto" ? entry : requested === "process" && entry === "bubblewrap" ? "bubblewrap" : requested;
-    return execution.isolation.resolve(asked, { allowProcess: entry === "process", needed: true });
-  }
-  return execution.isolation.resolve(requested, { allowProcess: execution.rules.processSandbox, needed: hooks });
 }
 
 /** Only the common fields of a state (a sub-agent is a chat session even when a background run delegates to it). */

@@ -60,7 +60,8 @@ const FreeForm = z.strictObject({
   command: z.boolean().default(false),
   a2a_hosts: z.array(Host).default([]).describe("Hosts a free-form agent_url may name (none: no free-form A2A)."),
   ...CommandLimits,
-  ...OutboundLimits,
+  max_response_bytes: OutboundLimits.max_response_bytes,
+  // Named, never "every workspace" by default: free-form use is the exception a catalog grants.
   workspaces: z.array(z.union([Name, z.literal("*")])).min(1),
 });
 

@@ -1,7 +1,7 @@
 // What a session may execute, decided from the operator's catalog: the plan a start request resolves to (a named entry,
 // or a raw argv or URL where a free-form rule allows it), and the approval floor it runs under.
 import { AppError } from "../../contract/errors.ts";
-import type { Isolation } from "./sandbox.ts";
+import type { Isolation, Sandbox, SandboxMode } from "./sandbox.ts";
 import { serves, type A2aAgent, type AgentCatalog, type ApprovalFloor, type CommandAgent } from "./catalog.ts";
 
 /** How a command runs, whoever named it. */
@@ -115,4 +115,18 @@ function fill(entry: CommandAgent, given: Record<string, string>): string[] {
 export interface Execution {
   rules: ExecutionRules;
   isolation: Isolation;
+}
+
+/**
+ * The sandbox a session's commands and hooks run under: the stronger of what the request asks and what its catalog
+ * entry requires; the weaker process mode only where the entry or the catalog turned it on.
+ */
+export function sandboxFor(execution: Execution, requested: SandboxMode, plan: ExecutionPlan, hooks: boolean): Sandbox {
+  if (plan.engine === "a2a") return { requested, resolved: "remote", isolation: `none here: the task runs on the remote agent at ${plan.url}`, reason: "a2a bridge" };
+  if (plan.engine === "command") {
+    const entry = plan.limits.sandbox;
+    const asked = requested === "auto" ? entry : requested === "process" && entry === "bubblewrap" ? "bubblewrap" : requested;
+    return execution.isolation.resolve(asked, { allowProcess: entry === "process", needed: true });
+  }
+  return execution.isolation.resolve(requested, { allowProcess: execution.rules.processSandbox, needed: hooks });
 }
