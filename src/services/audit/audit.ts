@@ -26,17 +26,25 @@ export class AuditService {
     const check = chainChecker();
     let events = 0;
     let last: StoredEvent | undefined;
-    for (let after = 0; ; after = last!.seq) {
-      const page = await this.store.listEvents(workspaceId, { afterSeq: after, limit: 1000 });
-      if (page.length === 0) break;
-      events += page.length;
-      const found = check(page);
-      if (found) return { events, break: found };
-      last = page.at(-1);
+    // Up to the head read first: a live service's appends meanwhile are not a break. Events past the head are checked
+    // once a newer head covers them; past the newest head they are (an event written without its head).
+    let head = await this.store.eventHead(workspaceId);
+    for (;;) {
+      const until = head?.seq ?? 0;
+      while ((last?.seq ?? 0) < until) {
+        const page = (await this.store.listEvents(workspaceId, { afterSeq: last?.seq ?? 0, limit: 1000 })).filter((e) => e.seq <= until);
+        if (page.length === 0) break;
+        events += page.length;
+        const found = check(page);
+        if (found) return { events, break: found };
+        last = page.at(-1);
+      }
+      if (until !== (last?.seq ?? 0) || (head && head.hash !== last?.hash)) return { events, break: { seq: until, reason: "head_mismatch" } };
+      if ((await this.store.listEvents(workspaceId, { afterSeq: until, limit: 1 })).length === 0) return { events, break: null };
+      const next = await this.store.eventHead(workspaceId);
+      if ((next?.seq ?? 0) <= until) return { events, break: { seq: until, reason: "head_mismatch" } };
+      head = next;
     }
-    const head = await this.store.eventHead(workspaceId);
-    if ((head?.seq ?? 0) !== (last?.seq ?? 0) || (head && head.hash !== last?.hash)) return { events, break: { seq: head?.seq ?? 0, reason: "head_mismatch" } };
-    return { events, break: null };
   }
 
   async tail(call: CallContext, input: AuditRequest): Promise<AuditResponse> {
