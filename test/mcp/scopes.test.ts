@@ -21,6 +21,13 @@ describe("scopes over MCP, tool by tool of the route table", () => {
     expect(toolRows.map((r) => r.tool).sort()).toEqual(tableTools());
   });
 
+  it("lists to each token only the tools its scopes allow", async () => {
+    for (const scopes of [["read"], ["write"], ["read", "write"]] as Scope[][]) {
+      const listed = (await (await clientWith(scopes)).listTools()).tools.map((t) => t.name).sort();
+      expect(listed, scopes.join(",")).toEqual(toolRows.filter((r) => scopes.includes(r.scope as Scope)).map((r) => r.tool).sort());
+    }
+  });
+
   for (const r of toolRows) {
     const scope = r.scope as Scope;
     it(`${r.tool} needs '${scope}'`, async () => {

@@ -3,6 +3,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { AppError, errorBody, toAppError, validationError } from "../../contract/errors.ts";
 import type { Operation, Route } from "../../contract/route.ts";
+import { allows } from "../../contract/scopes.ts";
 import { toolSchema } from "../../contract/tool-schema.ts";
 import { routes, type JsonRouteId, type RouteId } from "../../contract/routes.ts";
 import { requireScope } from "../../services/auth.ts";
@@ -36,7 +37,11 @@ export function toolError(err: AppError): CallToolResult {
  */
 export function createMcpServer(runtime: Runtime, call: CallContext | (() => Promise<CallContext>)): Server {
   const server = new Server({ name: "smriti", version: runtime.version }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolDefinitions }));
+  // Only the tools the token may call: an agent is not offered what would answer insufficient_scope.
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const ctx = typeof call === "function" ? await call() : call;
+    return { tools: toolDefinitions.filter((t) => allows(ctx.scopes, toolRoutes.get(t.name)!.row.scope)) };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = toolRoutes.get(request.params.name);
     if (!tool) return toolError(new AppError("not_found", `no tool '${request.params.name}'; call tools/list`));
