@@ -64,6 +64,8 @@ describe("the console and the token's scopes", () => {
     expect(await count(page, "button", "Start background session")).toBe(1);
     await page.goto(`${rig.c.url}/console/#/sessions/chat/${chatId}`);
     await page.getByRole("textbox", { name: "Message", exact: true }).waitFor();
+    // The composer shows before the timeline has drawn the pending request.
+    await page.getByRole("button", { name: "Approve", exact: true }).waitFor();
     expect(await count(page, "button", "Approve")).toBe(1);
     await page.goto(`${rig.c.url}/console/#/sessions/background/${backgroundId}`);
     await page.getByRole("button", { name: "Cancel", exact: true }).waitFor();
