@@ -7,6 +7,7 @@ import type { Config } from "./config.ts";
 import { VERSION } from "./version.ts";
 import { createEmbedderFromEnv } from "./embed/config.ts";
 import { GLOVE_EMBEDDER_ID } from "./embed/glove.ts";
+import { portableNameReader, readsAsName } from "./nlp/compromise-names.ts";
 import { portableTagger, posTags } from "./nlp/wink-tagger.ts";
 import { systemClock, type Clock } from "./ports/clock.ts";
 import type { Embedder, WordNeighbours, WordSimilarity } from "./ports/embedding.ts";
@@ -271,14 +272,14 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
 /**
  * Where answer and pack plans are computed: worker threads in the serving process (its loop keeps answering meanwhile),
  * the calling thread in one-shot commands (a thread's start would cost more than it saves). The word knowledge is the
- * same either way: GloVe's word similarity when the embedder has it, and the POS tagger.
+ * same either way: GloVe's word similarity when the embedder has it, the POS tagger and the name reader.
  */
 function choosePlanner(config: Config, embedder: Embedder | null, serving: boolean): Planner {
   const words = embedder && "similarity" in embedder ? (embedder as Embedder & WordSimilarity) : null; // GloVe's word vectors; a neural embedder has none
   const threads = config.planWorkers ?? (serving ? Math.min(2, Math.max(1, availableParallelism() - 1)) : 0);
   // Word similarity a thread cannot rebuild (an embedder that is not portable) keeps the plans on the loop.
-  if (threads > 0 && (!words || embedder?.portable)) return new PlanPool(threads, { words: words ? embedder!.portable! : null, tagger: portableTagger });
-  return localPlanner({ similar: words ? (a, b) => words.similarity(a, b) : undefined, tag: posTags });
+  if (threads > 0 && (!words || embedder?.portable)) return new PlanPool(threads, { words: words ? embedder!.portable! : null, tagger: portableTagger, names: portableNameReader });
+  return localPlanner({ similar: words ? (a, b) => words.similarity(a, b) : undefined, tag: posTags, readsAsName });
 }
 
 function followTuning(store: Store, live: CognitivePipeline, env: NodeJS.ProcessEnv, everyMs: number, log: (msg: string) => void): NodeJS.Timeout {

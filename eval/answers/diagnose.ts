@@ -1,6 +1,7 @@
 // `node --import tsx eval/answers/diagnose.ts`: where XQuAD F1 is lost on the TUNE split, stage by stage (retrieval, sentence
 // choice, span choice), never abstaining. Never reads the test split.
 import { planAnswer } from "../../src/domain/answering/answer.ts";
+import { readsAsName } from "../../src/nlp/compromise-names.ts";
 import { posTags } from "../../src/nlp/wink-tagger.ts";
 import type { WordSimilarity } from "../../src/ports/embedding.ts";
 import { defaultRetrievalConfig } from "../../src/search/retrieval-config.ts";
@@ -28,7 +29,7 @@ try {
     const call = { workspaceId: workspaces.get(q.vault)!, workspaceName: `eval-xquad-${q.vault}`, tokenId: "eval", actorId: null, scopes: ALL_SCOPES };
     const d = await primary.grounded.deliberate(call, { question: q.text, k: 8 });
     const chunks = d.chunks.map((c) => ({ key: c.id, text: c.text, score: d.scoreOf.get(c.id) ?? 0, source: c.sourcePath }));
-    const plan = planAnswer(q.text, chunks, 10_000, { similar, tag: posTags });
+    const plan = planAnswer(q.text, chunks, 10_000, { similar, tag: posTags, readsAsName });
     const best = plan.selected[0];
     const sentence = best?.text ?? "";
     const answer = best ? (plan.answer ? sentence.slice(plan.answer.start, plan.answer.end) : sentence) : "";

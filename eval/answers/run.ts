@@ -164,7 +164,7 @@ function printAnswerSet(r: AnswerSetResult): void {
   out.push("", "confidence as probability of being right (token F1 >= 0.5; LoCoMo category 5 never), answers at min_confidence 0:");
   for (const s of ["tune", "test"] as const) {
     const t = r.trust[s]!;
-    out.push(`${s}: ${t.n} answers, ECE (5 bins) ${pct(t.ece)}; confidence >= 0.9: ${t.confident.n} answers, ${pct(t.confident.right)} right; answer-type accuracy (person/place/date/number answered at ${r.config.answerThreshold}) ${pct(t.typed.accuracy)} of ${t.typed.n}`);
+    out.push(`${s}: ${t.n} answers, ECE (5 bins) ${pct(t.ece)} (95% interval over vaults ${pct(t.eceInterval[0])}-${pct(t.eceInterval[1])}); confidence >= 0.9: ${t.confident.n} answers, ${pct(t.confident.right)} right; answer-type accuracy (person/place/date/number answered at ${r.config.answerThreshold}) ${pct(t.typed.accuracy)} of ${t.typed.n}`);
     out.push(textTable(["confidence", "n", "mean confidence", "share right"], t.bins.map((b) => [`${b.from.toFixed(1)}-${b.to.toFixed(1)}`, b.n, pct(b.meanConfidence), pct(b.right)])));
   }
   const sweepCols = xquad ? ["abstention", "span_hit", "f1", "f1_answered"] : ["false_abstention", "contained_spans", "contained_spans_answered", "correct_abstention_5"];

@@ -1,6 +1,7 @@
 // Whether `confidence` can be trusted (issue 40): a five-bin reliability table, ECE, the share right among confident answers, answer-type accuracy.
 import { hasAskedKind, CHECKED_KINDS } from "../../src/domain/answering/answer-kind.ts";
 import { answerType } from "../../src/domain/answering/answer-type.ts";
+import { statInterval } from "../bootstrap.ts";
 import { answeredAt, isRight, type Row } from "./score.ts";
 
 export interface TrustBin {
@@ -17,6 +18,8 @@ export interface Trust {
   bins: TrustBin[];
   /** Sum over the five bins of (n_bin / n) x |share right - mean confidence|. */
   ece: number;
+  /** 95% interval of the ECE resampling whole vaults (articles, conversations): how far the figure is from a target, in its noise. */
+  eceInterval: [number, number];
   /** Answers with confidence >= 0.9: how many, and the share right. */
   confident: { n: number; right: number };
   /** Answered at the default threshold, of a checked kind (person, place, date, number): how many, and the share whose answer has the asked kind. */
@@ -41,12 +44,14 @@ export function reliability(pairs: readonly { confidence: number; right: boolean
 }
 
 export function trust(rows: readonly Row[], threshold: number): Trust {
-  const answers = rows.filter((r) => r.o.evidence && r.o.answer !== null).map((r) => ({ confidence: r.o.confidence, right: isRight(r.q, r.o.answer) }));
+  const given = rows.filter((r) => r.o.evidence && r.o.answer !== null);
+  const answers = given.map((r) => ({ confidence: r.o.confidence, right: isRight(r.q, r.o.answer) }));
   const confident = answers.filter((a) => a.confidence >= CONFIDENT);
   const typed = rows.filter((r) => answeredAt(r.o, threshold) && CHECKED_KINDS.has(answerType(r.q.text)));
   return {
     n: answers.length,
     ...reliability(answers),
+    eceInterval: statInterval(answers, (drawn) => reliability(drawn).ece, given.map((r) => r.q.vault), 500),
     confident: { n: confident.length, right: confident.length ? confident.filter((a) => a.right).length / confident.length : NaN },
     typed: { n: typed.length, accuracy: typed.length ? typed.filter((r) => hasAskedKind(r.o.answer ?? "", answerType(r.q.text))).length / typed.length : NaN },
   };

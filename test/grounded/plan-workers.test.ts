@@ -5,6 +5,7 @@ import type { GroundedAnswerResponse } from "../../src/contract/grounded.ts";
 import type { PackResponse } from "../../src/contract/memory.ts";
 import type { EvidenceChunk } from "../../src/domain/answering/answer.ts";
 import { loadGloveEmbedder } from "../../src/embed/glove.ts";
+import { portableNameReader, readsAsName } from "../../src/nlp/compromise-names.ts";
 import { portableTagger, posTags } from "../../src/nlp/wink-tagger.ts";
 import type { Embedder, WordSimilarity } from "../../src/ports/embedding.ts";
 import { PlanPool } from "../../src/services/planning/plan-pool.ts";
@@ -18,7 +19,7 @@ let pool: PlanPool;
 
 beforeAll(async () => {
   glove = (await loadGloveEmbedder()) as Embedder & WordSimilarity;
-  pool = new PlanPool(1, { words: glove.portable!, tagger: portableTagger });
+  pool = new PlanPool(1, { words: glove.portable!, tagger: portableTagger, names: portableNameReader });
 });
 afterAll(async () => pool.close());
 
@@ -26,7 +27,7 @@ const evidence: EvidenceChunk[] = Object.values(CORPUS).map((text, i) => ({ key:
 
 describe("plans on a worker thread", { timeout: 60_000 }, () => {
   it("equal the loop's, with the same word similarity and tagger", async () => {
-    const local = localPlanner({ similar: (a, b) => glove.similarity(a, b), tag: posTags });
+    const local = localPlanner({ similar: (a, b) => glove.similarity(a, b), tag: posTags, readsAsName });
     for (const { question } of FACTOIDS) expect(await pool.answer(question, evidence, 8)).toEqual(await local.answer(question, evidence, 8));
     const candidates = evidence.map((e, i) => ({ id: e.key, sourcePath: `notes/${i % 2}.md`, start: i * 100, text: e.text, relevance: e.score }));
     const opts = { budgetTokens: 120, maxItems: 3, intent: FACTOIDS[0]!.question };

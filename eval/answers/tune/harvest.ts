@@ -2,6 +2,7 @@
 import type { EvidenceChunk } from "../../../src/domain/answering/answer.ts";
 import type { Language } from "../../../src/domain/answering/language.ts";
 import type { Similar } from "../../../src/domain/answering/word-sense.ts";
+import { readsAsName } from "../../../src/nlp/compromise-names.ts";
 import { posTags } from "../../../src/nlp/wink-tagger.ts";
 import type { WordSimilarity } from "../../../src/ports/embedding.ts";
 import { defaultRetrievalConfig } from "../../../src/search/retrieval-config.ts";
@@ -28,7 +29,7 @@ export interface Harvested extends Row {
 let similar: Similar | undefined;
 
 /** The word vectors (from the first harvest's embedder) and the tagger the service answers with: what a re-plan must be given. */
-export const tuneLanguage = (): Language => ({ similar, tag: posTags });
+export const tuneLanguage = (): Language => ({ similar, tag: posTags, readsAsName });
 
 /** Asks every tune question of set `name` through a fresh service and keeps what the tuning modes need of each answer. */
 export async function harvest(name: string): Promise<Harvested[]> {

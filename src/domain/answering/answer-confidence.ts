@@ -5,7 +5,7 @@ const WORD = /[\p{L}\p{N}]+(?:['’.\-–/][\p{L}\p{N}]+)*/gu;
 /** A name counts as found in a word sharing its first letters ("Amazon" ~ "Amazonian"), for names at least this long. */
 const NAME_PREFIX = 5;
 /** A sentence scoring at least this share of the best one's score rivals it. */
-const RIVAL_SHARE = 0.8;
+export const RIVAL_SHARE = 0.8;
 /** Rivals are counted among this many best sentences (the service keeps 8), so the confidence does not depend on how many a caller keeps. */
 const RIVALS_AMONG = 8;
 

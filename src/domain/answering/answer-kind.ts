@@ -1,5 +1,7 @@
 // Whether a span is of the kind the question asks for: a wrong-typed span is never the answer (issue 40 item 1).
 import { typedSpans, type AnswerType } from "./answer-type.ts";
+import type { NameReader } from "./language.ts";
+import type { Span } from "../text/sentences.ts";
 
 /** Words that name a time: a "who"/"where" answer is never one ("March", "Monday"), a "when" answer may be one alone. */
 const TIME_WORD = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|today|tonight|tomorrow|yesterday|spring|summer|autumn|fall|winter|morning|afternoon|evening|night|noon|midnight|weekend|week|month|year|decade|century|quarter|q[1-4]|h[12]|am|pm|early|late|mid|last|next|this|the|of|in|on|at|end|start|beginning|middle)$/i;
@@ -40,4 +42,13 @@ export function hasAskedKind(text: string, type: AnswerType): boolean {
     default:
       return true;
   }
+}
+
+/**
+ * A lone capitalized word opening the sentence is capitalized by position, not as a name ("Open question: ...",
+ * "Paleoclimatologists measure ..."): it names someone or somewhere only when `reads` says so. Without it every span passes.
+ */
+export function namedByPosition(sentence: string, span: Span, reads: NameReader | undefined): boolean {
+  if (!reads || sentence.slice(0, span.start).trim() !== "" || /\s/.test(sentence.slice(span.start, span.end).trim())) return true;
+  return reads(sentence, span.start);
 }

@@ -1,6 +1,6 @@
 // Extractive answering: score evidence sentences against the question, pick the best, cut its most likely answer span.
-import { namesFound, personal, standsAlone } from "./answer-confidence.ts";
-import { CHECKED_KINDS, hasAskedKind } from "./answer-kind.ts";
+import { namesFound, personal, RIVAL_SHARE, standsAlone } from "./answer-confidence.ts";
+import { CHECKED_KINDS, hasAskedKind, namedByPosition } from "./answer-kind.ts";
 import { answerType, typedSpans, type AnswerType } from "./answer-type.ts";
 import { sigmoid } from "../retrieval/fusion.ts";
 import { splitSentences, type Span } from "../text/sentences.ts";
@@ -88,6 +88,8 @@ const JOINT_TOP = 3;
 const JOINT_SPAN = 0.1;
 /** A "what" question whose best span is less likely than this gets the whole sentence (a sure partial match beats a likely miss). */
 export const SPAN_MIN = 0.05;
+/** The kinds a name answers (a capital by position is no name for them). */
+const NAMED_KINDS: ReadonlySet<AnswerType> = new Set(["person", "place"]);
 
 /**
  * `language`: word vectors and a part-of-speech tagger for the span features that use them (language.ts); without them those features are 0.
@@ -114,8 +116,11 @@ export function planAnswer(question: string, chunks: readonly EvidenceChunk[], k
   const asked = readQuestion(question, language.tag);
   const checked = CHECKED_KINDS.has(type);
   // A span of the wrong kind is never the answer ("March" for "who"): for a checked kind only spans of that kind compete.
-  const spansOf = (s: ScoredSentence) => scoreSpans(s.text, candidateSpans(s.text, type, qTerms, inQuestion, language.tag), asked, weight, language, spanWeights).filter((c) => !checked || (hasAskedKind(s.text.slice(c.span.start, c.span.end), type)));
-  const joint = ranked.slice(0, JOINT_TOP).map((s) => ({ s, spans: spansOf(s) }));
+  const spansOf = (s: ScoredSentence) => scoreSpans(s.text, candidateSpans(s.text, type, qTerms, inQuestion, language.tag), asked, weight, language, spanWeights).filter((c) => !checked || (hasAskedKind(s.text.slice(c.span.start, c.span.end), type) && (!NAMED_KINDS.has(type) || namedByPosition(s.text, c.span, language.readsAsName))));
+  // For a checked kind only a rival of the best sentence may give the answer: one far below it is rarely the answer's
+  // sentence, and taking it for a span of the kind ("Paleoclimatologists" for "from where") answers wrong with confidence.
+  const rivals = checked && ranked[0] ? ranked.slice(0, JOINT_TOP).filter((s) => s.score >= RIVAL_SHARE * ranked[0]!.score) : ranked.slice(0, JOINT_TOP);
+  const joint = rivals.map((s) => ({ s, spans: spansOf(s) }));
   const worth = (c: (typeof joint)[number]) => (checked && c.spans.length === 0 ? -1 : c.s.score * Math.max(0.01, c.spans[0]?.score ?? 0) ** JOINT_SPAN); // a sentence without a span is not ruled out, unless the kind is checked
   const chosen = joint.reduce<(typeof joint)[number] | undefined>((a, c) => (a === undefined || worth(c) > worth(a) ? c : a), undefined);
   if (chosen) ranked.unshift(...ranked.splice(ranked.indexOf(chosen.s), 1));

@@ -14,7 +14,11 @@ export interface Tagged {
 /** The words of a text with their tags, in order (punctuation and spaces left out). */
 export type Tagger = (text: string) => readonly Tagged[];
 
+/** Whether the word at `start` of `sentence` reads as a name (a capital by position is no name: "Open question: ..."). */
+export type NameReader = (sentence: string, start: number) => boolean;
+
 export interface Language {
   similar?: Similar | undefined;
   tag?: Tagger | undefined;
+  readsAsName?: NameReader | undefined;
 }

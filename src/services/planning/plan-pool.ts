@@ -13,10 +13,11 @@ interface WireCandidate extends PackCandidate {
   index: number;
 }
 
-/** The word knowledge a thread rebuilds: the embedder with word similarity (null: none) and the tagger's module export. */
+/** The word knowledge a thread rebuilds: the embedder with word similarity (null: none), the tagger's and the name reader's module exports. */
 export interface PortableLanguage {
   words: PortableEmbedder | null;
   tagger: { module: string; name: string } | null;
+  names: { module: string; name: string } | null;
 }
 
 export type PlanRequest = { kind: "answer"; question: string; chunks: EvidenceChunk[]; keep: number } | { kind: "pack"; candidates: WireCandidate[]; opts: PackOptions };

@@ -1,5 +1,5 @@
 // Runs on a planning worker thread: answer and pack plans with the same code and word knowledge as the loop's.
-import type { Language, Tagger } from "../../domain/answering/language.ts";
+import type { Language, NameReader, Tagger } from "../../domain/answering/language.ts";
 import type { Embedder, WordSimilarity } from "../../ports/embedding.ts";
 import { serveThread } from "../../threads/pool.ts";
 import { rebuildEmbedder } from "../thread-embedder.ts";
@@ -15,10 +15,11 @@ serveThread<PlanRequest, PlanReply>(async (req, data) => {
   return { body: { kind: "pack", plan: await p.pack(req.candidates, req.opts) } };
 });
 
-/** The loop's Language: GloVe's word similarity (its tables shared with the loop, not copied) and the same tagger. */
-async function plannerOf({ words: spec, tagger }: PortableLanguage): Promise<Planner> {
+/** The loop's Language: GloVe's word similarity (its tables shared with the loop, not copied), the same tagger and name reader. */
+async function plannerOf({ words: spec, tagger, names }: PortableLanguage): Promise<Planner> {
   const words = (await rebuildEmbedder(spec)) as (Embedder & Partial<WordSimilarity>) | null;
   const tag = tagger ? ((await import(tagger.module)) as Record<string, Tagger>)[tagger.name] : undefined;
-  const language: Language = { similar: words?.similarity ? (a, b) => words.similarity!(a, b) : undefined, tag };
+  const readsAsName = names ? ((await import(names.module)) as Record<string, NameReader>)[names.name] : undefined;
+  const language: Language = { similar: words?.similarity ? (a, b) => words.similarity!(a, b) : undefined, tag, readsAsName };
   return localPlanner(language);
 }
