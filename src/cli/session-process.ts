@@ -1,9 +1,8 @@
 // `smriti serve`'s session process: a second `smriti serve` process on the store, started by the serving one, that is
 // handed every connection whose first request is a session route (chat turns, approvals, background runs, their
 // streams). Their harness, tool calls and event appends then run in a process of their own, not between the serving
-// process's recalls, and at a lower CPU priority (SMRITI_SESSION_NICE, SCHED_IDLE; set by serve.ts): recall p50 while
-// turns ran back to back at 10k measured 1.13-1.24x of idle this way against 1.31-1.60x with the turns in the serving
-// process.
+// process's recalls, and at a lower CPU priority (SMRITI_SESSION_NICE, SCHED_IDLE; set by serve.ts), so recalls keep
+// their pace while turns run (bench/README.md has the figures).
 // By default it is started on demand (the first session request, a background session to run) and stops after
 // SMRITI_SESSION_IDLE_MS with nothing to do, as it holds a second copy of the indexes. Like a worker of `--workers` it
 // is a replica: its own connection, indexes and limits; appends told across by IPC.

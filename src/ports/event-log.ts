@@ -1,4 +1,4 @@
-// Event streams (a grounded-answer run today, agent sessions next): an append-only log per stream, read after a seq, followed live.
+// Event streams (a grounded-answer run, an agent session): an append-only log per stream, read after a seq, followed live.
 
 /** An event before the log gives it its place in the stream. */
 export interface StreamEventDraft {

@@ -8,7 +8,7 @@ import type { SearchFeed } from "./search-feed.ts";
 import type { SessionIndex } from "./session-index.ts";
 import type { WorkspaceStore } from "./workspaces.ts";
 
-/** What an adapter (store/sqlite, later store/postgres) provides; services take only the ports they use. */
+/** What an adapter (store/sqlite, store/postgres) provides; services take only the ports they use. */
 export interface Store extends WorkspaceStore, DocumentStore, AuditLog, EventLog, RecordStore, CognitiveStore, SearchFeed, SessionIndex {
   close(): Promise<void>;
 }
