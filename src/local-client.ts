@@ -36,7 +36,7 @@ export interface LocalClientOptions {
   workspace?: string | undefined;
   /** Actor first-person words resolve to (x-svc-actor-id). */
   actorId?: string;
-  /** Session policies by name (the PolicyFile JSON of README "Session policy"); a session's policy_path looks here before SMRITI_POLICY_DIR. */
+  /** Session policies by name (the PolicyFile JSON of docs/sessions.md "Session policy"); a session's policy_path looks here before SMRITI_POLICY_DIR. */
   policyCatalog?: Readonly<Record<string, unknown>>;
   /** The agent catalog JSON (README "Security model"), instead of the file SMRITI_AGENT_CATALOG names. */
   agentCatalog?: unknown;

@@ -25,7 +25,7 @@ export interface TrafficResult {
 /** Paths ingest and forget take turns on, so the vault's size stays level and growth would mean a leak. */
 const PATHS = 50;
 /** Turns a chat session takes before the next one starts: sessions of a realistic length, so the run measures the
- * service's steady state rather than how turns grow with a session (README "Reliability"). */
+ * service's steady state rather than how turns grow with a session (bench/README.md "Reliability and security"). */
 const SESSION_TURNS = 20;
 const WORDS = ["lighthouse", "keeper", "ledger", "postgres", "friday", "design", "alpha", "review", "budget", "launch", "beacon", "harbour"];
 

@@ -24,7 +24,7 @@ export const AuditEvent = z.object({
   actor_id: z.string().nullable(),
   at: z.iso.datetime(),
   trajectory_id: z.string().nullable(),
-  payload: z.unknown().describe("Event-specific data (see README 'Audit events')."),
+  payload: z.unknown().describe("Event-specific data, by type (the spec's audit events: memory.ingest, memory.forget, record transitions, ...)."),
   prev_hash: z.string().describe("hash of the previous event (sha256:000… for the first)."),
   hash: z.string().describe("sha256 over this event's fields and prev_hash; `smriti audit verify` recomputes the chain."),
 });

@@ -4,7 +4,7 @@ import { z } from "zod";
 export const ChunkHash = z
   .string()
   .regex(/^sha256:[0-9a-f]{64}$/, "must be sha256: followed by 64 lowercase hex digits")
-  .describe("Content address: sha256: + hex SHA-256 of the normalized chunk text (see README, 'Normalization').");
+  .describe("Content address: sha256: + hex SHA-256 of the normalized chunk text (see README 'Citations').");
 
 export const Citation = z
   .object({

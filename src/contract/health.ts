@@ -19,7 +19,7 @@ export const HealthBudgets = z.strictObject({
 export type HealthBudgets = z.infer<typeof HealthBudgets>;
 export type BudgetName = Exclude<keyof HealthBudgets, never>;
 
-/** What applies when the start request names no budget (README "Health policy"). */
+/** What applies when the start request names no budget (docs/sessions.md "Health policy"). */
 export const DEFAULT_BUDGETS = { min_score: 0.2, max_runtime_minutes: 60, max_failed_tool_calls: 10, max_loop_warnings: 5, max_repeated_plan_events: 5 } as const satisfies HealthBudgets;
 
 export const HealthPolicy = z.strictObject({

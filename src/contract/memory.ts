@@ -121,7 +121,7 @@ export const PackRequest = z
       .default(limits.defaultPackBudgetTokens)
       .describe(`Hard token budget for items plus summaries (default ${limits.defaultPackBudgetTokens}, max ${limits.maxPackBudgetTokens}). Tokens are estimated, see README.`),
     max_items: z.number().int().min(1).max(limits.maxPackItems).default(limits.defaultPackItems).describe(`Item cap (default ${limits.defaultPackItems}, max ${limits.maxPackItems}).`),
-    diversity: z.number().min(0).max(1).default(0.3).describe("MMR trade-off: 0 = pure relevance, 1 = pure novelty. Applied by the dhyana cognitive layer, which is off by default (measured to lower evidence recall; see README)."),
+    diversity: z.number().min(0).max(1).default(0.3).describe("MMR trade-off: 0 = pure relevance, 1 = pure novelty. Applied by the dhyana cognitive layer, which is off by default (measured to lower evidence recall; see docs/cognitive.md)."),
     filters: RecallFilters.optional(),
   })
   .describe("Build a bounded, de-duplicated, reading-ordered ContextPack for an intent.");

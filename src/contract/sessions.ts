@@ -18,9 +18,9 @@ export const CreateChatSession = z
     permission_mode: PermissionMode.default("workspace-write").describe("read-only: no write tools; workspace-write: memory writes and the session's own files; full: every tool."),
     approval_mode: ApprovalMode.default("on-write").describe("never: no approvals; on-write: write tools wait for an operator; always: every tool does."),
     think_level: z.enum(["off", "brief", "full"]).default("brief").describe("off: no thinking events; brief and full (the same today): the plan the agent states, or a reasoning model's reasoning."),
-    policy_path: z.string().min(1).max(200).nullable().default(null).describe("A policy file under SMRITI_POLICY_DIR (README 'Session policy')."),
+    policy_path: z.string().min(1).max(200).nullable().default(null).describe("A policy file under SMRITI_POLICY_DIR (docs/sessions.md 'Session policy')."),
     sandbox_mode: z.enum(["auto", "bubblewrap", "process"]).default("auto").describe("Isolation asked for hooks and file tools; sandbox_notice says what was granted."),
-    context_budget_tokens: z.number().int().min(512).max(2_000_000).optional().describe("The model's context budget (default: per provider, README)."),
+    context_budget_tokens: z.number().int().min(512).max(2_000_000).optional().describe("The model's context budget (default: per provider, docs/sessions.md 'Context')."),
     tool_timeout_ms: z.number().int().min(10).max(600_000).default(30_000).describe("Each tool call, hooks included, ends as a timeout after this."),
   })
   .describe("A new chat session with the spec's session_state common fields.");

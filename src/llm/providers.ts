@@ -1,4 +1,4 @@
-// The configured providers and their fallback order, from SMRITI_LLM_* (README "Sessions and models").
+// The configured providers and their fallback order, from SMRITI_LLM_* (README "Configuration", docs/sessions.md).
 import { z } from "zod";
 import type { LlmProvider, ProviderSet } from "../ports/llm.ts";
 import { createExtractiveProvider, EXTRACTIVE_ID } from "./extractive.ts";

@@ -1,4 +1,4 @@
-// Who may run which tool: the permission mode, the session's policy file, then the approval mode (README "Session policy").
+// Who may run which tool: the permission mode, the session's policy file, then the approval mode (docs/sessions.md "Session policy").
 import { readFile } from "node:fs/promises";
 import { resolve, sep } from "node:path";
 import { z } from "zod";
@@ -16,7 +16,7 @@ export const PolicyFile = z.strictObject({
         phase: z.enum(["before", "after"]),
         /** Tool names, or "*" for all. */
         tools: z.union([z.literal("*"), z.array(z.string()).min(1)]),
-        /** argv: run with the call as JSON on stdin; exit 0 lets it through (README "Session policy"). */
+        /** argv: run with the call as JSON on stdin; exit 0 lets it through (docs/sessions.md "Session policy"). */
         command: z.array(z.string().min(1)).min(1),
       }),
     )

@@ -73,7 +73,7 @@ export interface AnswerPlan {
 }
 
 /**
- * Confidence (P(right)) below this is not an answer (README "Grounded answers"): the lowest floor at which the tune split's
+ * Confidence (P(right)) below this is not an answer (eval/README.md "Grounded answers"): the lowest floor at which the tune split's
  * cross-validated LoCoMo adversarial questions still abstain >= 80% (eval/answers/README.md, sixth round).
  */
 export const ANSWER_THRESHOLD = 0.14;

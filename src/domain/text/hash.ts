@@ -1,4 +1,4 @@
-// Content addressing: normalization and the sha256: identity used by chunk_hash (README "Normalization").
+// Content addressing: normalization and the sha256: identity used by chunk_hash (README "Citations").
 import { createHash } from "node:crypto";
 
 /**

@@ -25,7 +25,7 @@ const PROVENANCE = 20;
 /** Statuses a budget acts in (SPEC: "a running or recovering session"). */
 export const ENFORCED_IN = new Set(["running", "recovering"]);
 
-/** The budgets in force: the policy's, over the defaults (README "Health policy"). */
+/** The budgets in force: the policy's, over the defaults (docs/sessions.md "Health policy"). */
 export function budgetsOf(policy: HealthPolicy): Partial<Record<BudgetName, number>> {
   const { action: _action, ...set } = policy.health;
   return { ...DEFAULT_BUDGETS, ...Object.fromEntries(Object.entries(set).filter(([, v]) => v !== undefined)) };
