@@ -161,6 +161,11 @@ describe("background session states", () => {
     expect(branch.session).toMatchObject({ parent_session_id: src.session.session_id, branch_resume_cursor: step.resume_cursor, attempt_count: expect.any(Number) });
     expect(branch.session.branch_source_event_id).toMatch(new RegExp(`^${src.session.session_id}/\\d+$`));
     expect(branch.checkpoints.at(-1)).toMatchObject({ checkpoint_type: "resume_seed", resume_cursor: step.resume_cursor });
+    // Write-capable, so it gets a task graph and a task workspace of its own, not its parent's.
+    const graph = branch.artifacts.find((a) => a.type === "task_graph");
+    expect(graph?.id).toBe(branch.session.task_graph_id);
+    expect(branch.session.task_graph_id).not.toBe(src.session.task_graph_id);
+    expect(branch.artifacts.find((a) => a.type === "task_workspace")?.path).toMatch(new RegExp(`/${branch.session.session_id}$`));
     const done = await waitFor(svc, branch.session.session_id, ["completed", "failed"]);
     expect(done.session.status).toBe("completed");
     // It went on from the source's point: the grounded answer the source had already run did not run again.
