@@ -39,7 +39,6 @@ export class BackgroundSessions {
 
   async start(call: CallContext, body: StartBackgroundSession): Promise<BackgroundSessionDetail> {
     if (body.engine !== "native") requireScope(call, "execute"); // command and a2a run the operator's commands or call out
-    if (body.expires_at && Date.parse(body.expires_at) <= Date.now()) throw new AppError("invalid_request", "expires_at is in the past");
     if (!this.supervisor.engines.includes(body.engine)) throw new AppError("invalid_request", `engine '${body.engine}' is not available here; available: ${this.supervisor.engines.join(", ")}`);
     // What it would execute is the operator's to allow, checked before anything is written.
     const plan = this.setup.execution.rules.plan(call.workspaceName, body);
@@ -78,8 +77,13 @@ export class BackgroundSessions {
       resume_context: resume,
     };
     await this.log.appendAll(call.workspaceId, sessionId, [{ type: "session_state", data: state }, ...(raised ? [{ type: "policy_decision" as const, data: raised }] : [])]);
-    await this.prepare({ workspaceId: call.workspaceId, sessionId }, graph, state);
-    this.supervisor.enqueue(call.workspaceId, sessionId);
+    const job = { workspaceId: call.workspaceId, sessionId };
+    // Already past its expiry: it fails before execution with an expired checkpoint, as a queued one would (spec, errors rule 4).
+    if (this.supervisor.expired(state)) await this.supervisor.expire(job, state);
+    else {
+      await this.prepare(job, graph, state);
+      this.supervisor.enqueue(call.workspaceId, sessionId);
+    }
     return this.detail(call, sessionId);
   }
 
