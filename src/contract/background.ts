@@ -21,7 +21,7 @@ export const StartBackgroundSession = CreateChatSession.extend({
   command: z.array(z.string().min(1).max(4_000)).min(1).max(64).optional().describe("engine command, where the catalog allows free-form use: the argv run in the task workspace (the task on stdin)."),
   agent_url: z.url({ protocol: /^https?$/ }).max(2_000).optional().describe("engine a2a, where the catalog allows free-form use: the remote agent's base URL on an allowed host."),
   max_retries: z.number().int().min(0).max(20).default(2).describe("Runs after a transient failure before the session fails."),
-  expires_at: z.iso.datetime({ offset: true }).optional().describe("A run not started or recovered by then fails as expired."),
+  expires_at: z.iso.datetime({ offset: true }).optional().describe("A run not started or recovered by then fails as expired; one already past fails at once (an expired checkpoint)."),
   metadata: z.strictObject({ policy: HealthPolicy.default({ health: { action: "pause" }, enforcement: { mode: "enforce" } }), labels: z.record(z.string().max(64), z.string().max(200)).optional() }).default({ policy: { health: { action: "pause" }, enforcement: { mode: "enforce" } } }),
 })
   .refine((b) => b.engine !== "command" || (b.agent === undefined) !== (b.command === undefined), { message: "engine command takes one of agent (a catalog entry) or command", path: ["agent"] })

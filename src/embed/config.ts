@@ -9,7 +9,7 @@
 // Empty values count as unset.
 import { z } from "zod";
 import type { Embedder } from "../ports/embedding.ts";
-import { loadGloveEmbedder } from "./glove.ts";
+import { ensureGloveCache, loadGloveEmbedder } from "./glove.ts";
 import { createOpenAiEmbedder, type OpenAiEmbedderOptions } from "./openai.ts";
 
 export type EmbedderConfig =
@@ -91,7 +91,7 @@ export async function createEmbedderFromEnv(env: Env = process.env, deps: Embedd
     case "glove":
       return loadGloveEmbedder({
         ...(config.cacheDir === undefined ? {} : { cacheDir: config.cacheDir }),
-        ...(deps.log ? { onBuild: (path: string, why: string) => deps.log!(`building the word-vector cache ${path} (${why}; once per install, about 20-30 s)`) } : {}),
+        ...(deps.log ? { onBuild: (path: string, why: string) => deps.log!(`building the word-vector cache ${path} (${why}; normally built by npm ci: about 20-30 s, once)`) } : {}),
       });
     case "openai": {
       const opts: OpenAiEmbedderOptions = { baseUrl: config.baseUrl, model: config.model };
@@ -101,4 +101,14 @@ export async function createEmbedderFromEnv(env: Env = process.env, deps: Embedd
       return createOpenAiEmbedder(opts);
     }
   }
+}
+
+/** npm's prepare step (scripts/prepare.mjs): builds the GloVe cache at install, not at the first start (issue 41); one line. */
+export async function prepareEmbedderCache(env: Env = process.env): Promise<string> {
+  const config = parseEmbedderEnv(env);
+  if (config.kind !== "glove") return `word-vector cache: skipped (SMRITI_EMBEDDER=${config.kind})`;
+  const started = performance.now();
+  const info = await ensureGloveCache(config.cacheDir === undefined ? {} : { cacheDir: config.cacheDir });
+  const took = ((performance.now() - started) / 1000).toFixed(1);
+  return info.built ? `word-vector cache: built ${info.path} (${info.words} words) in ${took} s` : `word-vector cache: ${info.path} is ready`;
 }

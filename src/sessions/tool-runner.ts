@@ -86,8 +86,9 @@ export async function runCall(scope: CallScope, tool: SessionTool, call: ValidCa
     if (timeout.signal.aborted) return; // the call already ended as a timeout: nothing more of it is logged
     const input = JSON.stringify({ phase, session_id: scope.sessionId, tool_call_id: call.id, tool_name: tool.name, arguments: call.input, ...(result ? { result } : {}) });
     const run = await scope.isolation.hook(scope.sandbox, h.command, scope.taskDir, input, timeout.signal);
+    if (timeout.signal.aborted) return; // killed by the timeout, whose tool_outcome is the call's last word (issue 41)
     await scope.emit("hook_event", { hook: h.name, phase, tool_call_id: call.id, tool_name: tool.name, status: run.ok ? "ok" : "error" });
-    if (!run.ok && !timeout.signal.aborted) throw new HookFailed(`${phase} hook '${h.name}' failed (${run.detail})`);
+    if (!run.ok) throw new HookFailed(`${phase} hook '${h.name}' failed (${run.detail})`);
   };
   try {
     const run = await Promise.race([

@@ -76,8 +76,21 @@ describe("smriti ingest", { timeout: 120_000 }, () => {
   it("prints a plain summary without a progress bar when stderr is not a TTY", async () => {
     const res = await runCli(["ingest", "src", "--data", data], { cwd: work, env: cliEnv() });
     expect(res.code).toBe(0);
-    expect(res.stdout).toBe(`0 ingested, 1 unchanged, 0 skipped, 0 failed; chunks +0 -0; ${/\d+\.\d\ds/.exec(res.stdout)?.[0]}; data ${data}\n`);
+    expect(res.stdout).toMatch(/^0 ingested, 1 unchanged, 0 skipped, 0 failed; chunks \+0 -0; \d+\.\d\d s \(start-up \d+\.\d\d s\); data /);
+    expect(res.stdout.endsWith(`; data ${data}\n`)).toBe(true);
     expect(res.stderr).toBe("");
+  });
+
+  it("reports the command's wall time, start-up included (issue 41)", async () => {
+    // A slow start stood in for by a preload that blocks 2 s before the CLI's own code runs.
+    const slow = join(root, "slow-start.mjs");
+    writeFileSync(slow, "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2000);\n");
+    const started = performance.now();
+    const s = await runJson<IngestSummary>(["ingest", "src", "--json", "--data", data], { cwd: work, env: cliEnv({ NODE_OPTIONS: `--import ${slow}` }) });
+    const wall = performance.now() - started;
+    expect(s.startup_ms).toBeGreaterThanOrEqual(2000);
+    expect(s.elapsed_ms).toBeGreaterThanOrEqual(s.startup_ms);
+    expect(s.elapsed_ms).toBeLessThanOrEqual(wall);
   });
 
   it("refuses to read a data directory that holds no database, naming it, and creates none", async () => {

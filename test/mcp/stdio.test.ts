@@ -3,7 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -112,6 +112,27 @@ describe("smriti mcp (stdio)", () => {
       await expect(new Client({ name: "t", version: "0" }).connect(transport)).rejects.toThrow(code);
       await exited;
       expect(stderr).toContain(code);
+    }
+  });
+
+  it("in a folder without data answers initialize with the cause and exits non-zero, with or without a token", async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), "smriti-mcp-nodata-"));
+    try {
+      for (const env of [{ SMRITI_TOKEN: token }, {}]) {
+        const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp"], cwd: elsewhere, env: cliEnv(env) as Record<string, string>, stderr: "pipe" });
+        await expect(new Client({ name: "t", version: "0" }).connect(transport)).rejects.toThrow(`no Smriti data in ${join(elsewhere, "data")}`);
+      }
+      // The same over a raw pipe, for the exit code (the SDK transport does not report it).
+      const child = spawn(process.execPath, [BIN, "mcp"], { cwd: elsewhere, env: cliEnv(), stdio: ["pipe", "pipe", "pipe"] });
+      let stdout = "";
+      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} })}\n`);
+      const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+      expect(code).toBe(1);
+      expect(JSON.parse(stdout)).toMatchObject({ id: 1, error: { message: expect.stringMatching(/^start_failed: no Smriti data in .* pass --data/) } });
+      expect(existsSync(join(elsewhere, "data"))).toBe(false); // nothing was created there
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
     }
   });
 

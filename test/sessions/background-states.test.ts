@@ -161,6 +161,11 @@ describe("background session states", () => {
     expect(branch.session).toMatchObject({ parent_session_id: src.session.session_id, branch_resume_cursor: step.resume_cursor, attempt_count: expect.any(Number) });
     expect(branch.session.branch_source_event_id).toMatch(new RegExp(`^${src.session.session_id}/\\d+$`));
     expect(branch.checkpoints.at(-1)).toMatchObject({ checkpoint_type: "resume_seed", resume_cursor: step.resume_cursor });
+    // Write-capable, so it gets a task graph and a task workspace of its own, not its parent's.
+    const graph = branch.artifacts.find((a) => a.type === "task_graph");
+    expect(graph?.id).toBe(branch.session.task_graph_id);
+    expect(branch.session.task_graph_id).not.toBe(src.session.task_graph_id);
+    expect(branch.artifacts.find((a) => a.type === "task_workspace")?.path).toMatch(new RegExp(`/${branch.session.session_id}$`));
     const done = await waitFor(svc, branch.session.session_id, ["completed", "failed"]);
     expect(done.session.status).toBe("completed");
     // It went on from the source's point: the grounded answer the source had already run did not run again.
@@ -202,6 +207,22 @@ describe("background session expiry", () => {
     }
   });
 
+  it("fails a session started with an expires_at already past before it runs, with an expired checkpoint (errors rule 4)", async () => {
+    const svc = await startTestService({ env: HEARTBEAT });
+    try {
+      const res = await svc.post("/sessions", { task: "Who picked PostgreSQL?", expires_at: "2001-01-01T00:00:00Z" });
+      expect(res.status).toBe(200);
+      const s = (await res.json()) as BackgroundSessionDetail;
+      expect(s.session).toMatchObject({ status: "failed", attempt_count: 0, last_error: "the session expired at 2001-01-01T00:00:00Z" });
+      expect(s.checkpoints.map((c) => c.checkpoint_type)).toEqual(["expired"]);
+      const log = await logOf(svc, s.session.session_id);
+      expect(dataOf(log, "session_state").map((x) => x.status)).toEqual(["queued", "failed"]);
+      expect(dataOf(log, "error")).toMatchObject([{ code: "session_expired" }]);
+    } finally {
+      await svc.cleanup();
+    }
+  });
+
   it("fails a session whose expires_at passed when the supervisor recovers it after a restart", async () => {
     const first = await startTestService({ env: HEARTBEAT });
     const s = await startBackground(first, { ...sh("sleep 20"), task: "t", expires_at: new Date(Date.now() + 800).toISOString() });
@@ -236,7 +257,6 @@ describe("background session requests refused", () => {
       { task: "t", engine: "command" },
       { task: "t", command: ["echo"] },
       { task: "" },
-      { task: "t", expires_at: "2001-01-01T00:00:00Z" },
     ])
       expect(await errorCode(await svc.post("/sessions", body)), JSON.stringify(body)).toEqual([400, "invalid_request"]);
     expect(((await (await svc.get("/sessions")).json()) as { sessions: unknown[] }).sessions.length).toBe(before);

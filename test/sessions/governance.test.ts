@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callTools, say, startChatServer, type ChatServer } from "../helpers/chat-server.ts";
 import { freeFormCatalog } from "../helpers/catalog.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
-import { createSession, dataOf, send, types } from "./support.ts";
+import { createSession, dataOf, logOf, send, types } from "./support.ts";
 
 describe("session governance", () => {
   let wire: ChatServer;
@@ -114,11 +114,17 @@ describe("session governance", () => {
     const started = Date.now();
     const events = await send(svc, sid, "Where is the archive?");
     expect(Date.now() - started).toBeLessThan(4_000); // the hook was killed, not waited for
-    const outcome = dataOf<{ status: string; elapsed_ms: number }>(events, "tool_outcome")[0]!;
+    const outcome = dataOf<{ status: string; elapsed_ms: number; tool_call_id: string }>(events, "tool_outcome")[0]!;
     expect(outcome.status).toBe("timeout");
     expect(outcome.elapsed_ms).toBeGreaterThanOrEqual(140);
     expect(types(events)).not.toContain("tool_result");
     expect(types(events).at(-1)).toBe("completed");
+    // The terminal tool_outcome is the call's last word: the killed hook logs nothing after it (issue 41).
+    await new Promise((r) => setTimeout(r, 300));
+    const log = await logOf(svc, sid);
+    const end = log.findIndex((e) => e.event === "tool_outcome");
+    const after = log.slice(end + 1).filter((e) => (e.data as { tool_call_id?: string }).tool_call_id === outcome.tool_call_id);
+    expect(after.map((e) => e.event)).toEqual([]);
   });
 
   it("writes files as artifacts inside the task workspace only, and lists them on the session", async () => {

@@ -21,7 +21,7 @@ import { newSessionState, type SessionSetup } from "../session-state.ts";
 import type { ResumeContext, State } from "./engine.ts";
 import { healthOf } from "./health.ts";
 import { policyOf, TERMINAL, type StopReason, type Supervisor } from "./supervisor.ts";
-import { taskGraph } from "./task-graph.ts";
+import { taskGraph, type TaskGraph } from "./task-graph.ts";
 
 type Approval = SessionEventData<"approval_required">;
 type Data = Record<string, unknown>;
@@ -39,7 +39,6 @@ export class BackgroundSessions {
 
   async start(call: CallContext, body: StartBackgroundSession): Promise<BackgroundSessionDetail> {
     if (body.engine !== "native") requireScope(call, "execute"); // command and a2a run the operator's commands or call out
-    if (body.expires_at && Date.parse(body.expires_at) <= Date.now()) throw new AppError("invalid_request", "expires_at is in the past");
     if (!this.supervisor.engines.includes(body.engine)) throw new AppError("invalid_request", `engine '${body.engine}' is not available here; available: ${this.supervisor.engines.join(", ")}`);
     // What it would execute is the operator's to allow, checked before anything is written.
     const plan = this.setup.execution.rules.plan(call.workspaceName, body);
@@ -79,14 +78,12 @@ export class BackgroundSessions {
     };
     await this.log.appendAll(call.workspaceId, sessionId, [{ type: "session_state", data: state }, ...(raised ? [{ type: "policy_decision" as const, data: raised }] : [])]);
     const job = { workspaceId: call.workspaceId, sessionId };
-    // Write-capable sessions get their task graph and an isolated task workspace before they run, both kept as artifacts.
-    if (graph) {
-      const dir = join(this.taskRoot, call.workspaceId, sessionId);
-      await mkdir(dir, { recursive: true });
-      await this.supervisor.checkpoint(job, "task_graph", "prepared", `${graph.nodes.length} task${graph.nodes.length === 1 ? "" : "s"}`, { artifact: { type: "task_graph", ...graph } });
-      await this.supervisor.checkpoint(job, "task_workspace", "prepared", dir, { artifact: { type: "task_workspace", path: dir, isolation: state.sandbox_isolation } });
+    // Already past its expiry: it fails before execution with an expired checkpoint, as a queued one would (spec, errors rule 4).
+    if (this.supervisor.expired(state)) await this.supervisor.expire(job, state);
+    else {
+      await this.prepare(job, graph, state);
+      this.supervisor.enqueue(call.workspaceId, sessionId);
     }
-    this.supervisor.enqueue(call.workspaceId, sessionId);
     return this.detail(call, sessionId);
   }
 
@@ -172,6 +169,8 @@ export class BackgroundSessions {
     const turnId = start ? String((start.data as Data).turn_id) : null;
     const finished = turnId !== null && upTo.some((e) => e.type === "turn_end" && (e.data as Data).turn_id === turnId && (e.data as Data).status === "completed");
     const sessionId = newSessionId();
+    // A branch that may write gets a task graph and workspace of its own, as a new session does (spec: background states).
+    const graph = state.permission_mode !== "read-only" ? taskGraph((state.resume_context as ResumeContext).task) : null;
     const cursor = resumeCursor(point);
     const resume: ResumeContext = { ...(state.resume_context as ResumeContext), continue_turn_id: turnId && !finished ? turnId : undefined };
     const at = new Date().toISOString();
@@ -180,6 +179,7 @@ export class BackgroundSessions {
       session_id: sessionId,
       status: "queued",
       approval_request_id: null,
+      task_graph_id: graph?.id ?? null,
       process_id: null,
       attempt_count: 0,
       parent_session_id: input.session_id,
@@ -195,8 +195,18 @@ export class BackgroundSessions {
     const goesOn = resume.continue_turn_id ? "goes on with the task from there" : "runs the task again from there";
     // The seed's cursor is the source's point (the harness reads the source's conversation up to it), not the branch's own end.
     await this.supervisor.checkpoint({ workspaceId: call.workspaceId, sessionId }, "resume_seed", "seeded", `branched from ${input.session_id} after event ${point.seq}; ${goesOn}`, { cursor });
+    await this.prepare({ workspaceId: call.workspaceId, sessionId }, graph, seeded);
     this.supervisor.enqueue(call.workspaceId, sessionId);
     return this.detail(call, sessionId);
+  }
+
+  /** A write-capable session's task graph and isolated task workspace, prepared before it runs and kept as artifacts. */
+  private async prepare(job: { workspaceId: string; sessionId: string }, graph: TaskGraph | null, state: State): Promise<void> {
+    if (!graph) return;
+    const dir = join(this.taskRoot, job.workspaceId, job.sessionId);
+    await mkdir(dir, { recursive: true });
+    await this.supervisor.checkpoint(job, "task_graph", "prepared", `${graph.nodes.length} task${graph.nodes.length === 1 ? "" : "s"}`, { artifact: { type: "task_graph", ...graph } });
+    await this.supervisor.checkpoint(job, "task_workspace", "prepared", dir, { artifact: { type: "task_workspace", path: dir, isolation: state.sandbox_isolation } });
   }
 
   /** An operator's decision on what the session waits for: a tool call (its turn goes on) or a health budget. */

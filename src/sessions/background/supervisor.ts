@@ -279,11 +279,13 @@ export class Supervisor {
     ];
   }
 
-  private expired(state: State): boolean {
+  /** Whether the session's expires_at has passed (the expiry check before execution or recovery). */
+  expired(state: State): boolean {
     return state.expires_at != null && Date.parse(state.expires_at) <= this.deps.clock.now().getTime();
   }
 
-  private async expire(job: Job, state: State): Promise<void> {
+  /** Fails an expired session with an expired checkpoint (spec, errors rule 4). */
+  async expire(job: Job, state: State): Promise<void> {
     const failure = this.failure(state, "session_expired", `the session expired at ${state.expires_at!}`, this.iso());
     await this.checkpoint(job, "expired", "failed", `expired at ${state.expires_at!} before it could run`, {}, ...failure);
   }
