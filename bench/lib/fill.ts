@@ -16,7 +16,7 @@ export async function fillUnmeasured(dataDir: string, embedder: Embedder | null,
   progress(`fill (not measured): ${docs.length} documents without vectors${embedder ? ", then vectors in bulk" : ""}`);
   const { runtime, workspaceId, dbFile } = await openRuntime(dataDir, null);
   for (const doc of docs) await runtime.ingest.ingest(workspaceId, { content: doc.content, source_path: doc.sourcePath, kind: "markdown" });
-  const missing = embedder ? await runtime.store.chunksMissingEmbedding(embedder.id, 10_000_000) : [];
+  const missing = embedder ? await runtime.store.documents.chunksMissingEmbedding(embedder.id, 10_000_000) : [];
   await runtime.close();
   if (!embedder) return;
   const vectors = await embedder.embed(missing.map((m) => m.text));
