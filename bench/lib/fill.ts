@@ -2,7 +2,7 @@
 // benchmarks still run at full size: lexical ingest through the real service, then vectors written in bulk.
 //
 // The vectors go straight into the `embeddings` table (the store's own codec, toBlob) instead of through
-// Store.putEmbeddings, whose per-hash change announcement is what made the measured path too slow.
+// store.documents.putEmbeddings, whose per-hash change announcement is what made the measured path too slow.
 // Recall then loads them exactly as it loads vectors written by ingest (the search engine's first load).
 import Database from "better-sqlite3";
 import type { BenchDocument } from "../corpus/documents.ts";
