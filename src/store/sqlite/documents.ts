@@ -86,11 +86,11 @@ export class DocumentRepo implements DocumentStore {
   }
 
   async forgetSource(workspaceId: string, sourcePath: string, now: number, audit?: EventDraft): Promise<RemovedChunk[]> {
-    return this.tx.run(() => this.tx.logForget(workspaceId, this.removeSource(workspaceId, sourcePath, now), { sourcePath }, audit));
+    return this.tx.forget(workspaceId, { sourcePath }, audit, () => this.removeSource(workspaceId, sourcePath, now));
   }
 
   async forgetChunkHash(workspaceId: string, chunkHash: string, now: number, audit?: EventDraft): Promise<RemovedChunk[]> {
-    return this.tx.run(() => this.tx.logForget(workspaceId, this.removeChunkHash(workspaceId, chunkHash, now), { chunkHash }, audit));
+    return this.tx.forget(workspaceId, { chunkHash }, audit, () => this.removeChunkHash(workspaceId, chunkHash, now));
   }
 
   async wasForgotten(workspaceId: string, key: { sourcePath?: string; chunkHash?: string }): Promise<boolean> {
