@@ -11,7 +11,7 @@ export async function ingestSet(runtime: FullRuntime, set: EvalSet): Promise<{ w
   let done = 0;
   let chunks = 0;
   for (const vault of set.vaults) {
-    const ws = await runtime.store.ensureWorkspace(`eval-${set.name}-${vault.name}`, Date.now());
+    const ws = await runtime.store.workspaces.ensureWorkspace(`eval-${set.name}-${vault.name}`, Date.now());
     workspaces.set(vault.name, ws.id);
     for (const doc of vault.docs) {
       const res = await runtime.ingest.ingest(ws.id, { source_path: doc.sourcePath, content: doc.content, ...(doc.timestamp ? { timestamp: doc.timestamp } : {}) });

@@ -64,7 +64,7 @@ export async function createLocalClient(opts: LocalClientOptions = {}): Promise<
     ...(opts.cognitive ? { cognitive: opts.cognitive } : {}),
     ...(opts.embedder !== undefined ? { embedder: opts.embedder } : {}),
   });
-  const workspace = await runtime.store.findWorkspace(opts.workspace ?? "default");
+  const workspace = await runtime.store.workspaces.findWorkspace(opts.workspace ?? "default");
   if (!workspace) {
     await runtime.close();
     throw new Error(`no workspace '${opts.workspace}'`);

@@ -146,36 +146,36 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const log = opts.log ?? ((msg: string) => process.stderr.write(`[smriti] ${msg}\n`));
   const clock = opts.clock ?? systemClock;
   const store = opts.store ?? (await openStore(config, opts.background ?? false, opts.appendNotices));
-  await store.ensureWorkspace(DEFAULT_WORKSPACE, clock.now().getTime());
+  await store.workspaces.ensureWorkspace(DEFAULT_WORKSPACE, clock.now().getTime());
   const embedder = opts.embedder !== undefined ? opts.embedder : await createEmbedderFromEnv(config.env, { log: opts.notice ?? log });
   // The KNN leg was measured useless with GloVe (eval/results/dense-leg.json); a neural embedder's neighbours are worth the scan.
   const denseCandidates = config.denseKnn ?? (embedder !== null && embedder.id !== GLOVE_EMBEDDER_ID);
   const snapshots = config.indexSnapshotDir === null ? undefined : indexSnapshotFiles(config.indexSnapshotDir);
   const search = new SearchEngine(store, { budgetBytes: config.indexMemoryMb * 2 ** 20, snapshots });
-  const retriever = new Retriever(search, store, embedder, opts.retrieval ?? { ...defaultRetrievalConfig, denseCandidates });
+  const retriever = new Retriever(search, store.documents, embedder, opts.retrieval ?? { ...defaultRetrievalConfig, denseCandidates });
   const lexicon = embedder && "neighbours" in embedder ? (embedder as Embedder & WordNeighbours) : null;
   const restore = opts.restoreLearned !== false;
-  const cognitive = await buildCognitiveStack({ store, now: () => clock.now().getTime(), lexicon, config: opts.cognitive ?? (await runtimeCognitiveConfig(store, config.env)), log, restore });
+  const cognitive = await buildCognitiveStack({ store: store.cognitive, now: () => clock.now().getTime(), lexicon, config: opts.cognitive ?? (await runtimeCognitiveConfig(store.cognitive, config.env)), log, restore });
   if (restore) await replayFeedback(store, cognitive.karma);
   if (opts.background) cognitive.startFlushing();
   const planner = choosePlanner(config, embedder, opts.background ?? false);
-  const memory = new MemoryService(store, retriever, clock, cognitive.pipeline, planner);
+  const memory = new MemoryService(store.documents, retriever, clock, cognitive.pipeline, planner);
   let reembed: Reembedder | null = null;
   const pool = config.ingestWorkers > 0 ? new IngestPool(config.ingestWorkers, embedder?.portable ?? null) : null;
   const ingest = new IngestService(store, embedder, clock, log, () => reembed?.kick(), pool);
-  const audit = new AuditService(store, clock);
-  const openLoops = new OpenLoopService(store, clock);
+  const audit = new AuditService(store.audit, clock);
+  const openLoops = new OpenLoopService(store.documents, clock);
   const grounded = new GroundedService(retriever, audit, clock, cognitive.pipeline, planner, async (ws, prefix) => (await openLoops.list(ws, { source_path_prefix: prefix, limit: 100 })).loops);
-  const groundedEval = new GroundedEvalService(store);
-  const auth = new AuthService(store, { multiTenant: config.multiTenant, now: () => clock.now().getTime() });
-  const proposals = new ProposalService(store, ingest, clock);
-  reembed = embedder && opts.background && opts.lead !== false ? startReembedder(store, embedder, log, opts.reembedRetryMs) : null;
+  const groundedEval = new GroundedEvalService(store.documents);
+  const auth = new AuthService(store.workspaces, { multiTenant: config.multiTenant, now: () => clock.now().getTime() });
+  const proposals = new ProposalService(store.records, ingest, clock);
+  reembed = embedder && opts.background && opts.lead !== false ? startReembedder(store.documents, embedder, log, opts.reembedRetryMs) : null;
   // The server tunes itself on feedback unless its parameters were given (tests, the eval) or tuned ones are ignored.
   const autoTuner = opts.autoTune && opts.cognitive === undefined && config.autoTuneMinutes > 0 && config.env.SMRITI_TUNED !== "0" ? await createAutoTuner({ store, retriever, clock, lexicon, live: cognitive.pipeline, env: config.env, log }) : null;
   autoTuner?.start(config.autoTuneMinutes);
   const follow = opts.followTuningMs && opts.cognitive === undefined && config.env.SMRITI_TUNED !== "0" ? followTuning(store, cognitive.pipeline, config.env, opts.followTuningMs, log) : null;
-  const traces = new TraceLog(store, () => clock.now().getTime(), log);
-  const answerStreams = new AnswerStreams(grounded, store, clock, log);
+  const traces = new TraceLog(store.cognitive, () => clock.now().getTime(), log);
+  const answerStreams = new AnswerStreams(grounded, store.streams, clock, log);
   const serviceHandlers = buildHandlers({
       memory,
       ingest,
@@ -187,10 +187,10 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       meetings: new MeetingService(clock),
       openLoops,
       assimilation: new AssimilationService(store, ingest, memory, clock),
-      knowledgeStatus: new KnowledgeStatusService(store),
+      knowledgeStatus: new KnowledgeStatusService(store.records),
       proposals,
       feedback: new FeedbackService(store, cognitive.karma, clock),
-      uplift: new UpliftService(cognitive.pipeline, store, clock),
+      uplift: new UpliftService(cognitive.pipeline, store.cognitive, clock),
       cognitive,
       traces,
       answerStreams,
@@ -200,8 +200,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const policies = policySource(config.policyDir, opts.policies);
   const execution = executionOf(config, opts.agentCatalog);
   const setup = { providers, policies, execution };
-  const sessionLog = new SessionLog(store, store, clock);
-  const turnLeases = new TurnLeases(store, clock, config.heartbeatMs, log);
+  const sessionLog = new SessionLog(store.streams, store.sessions, clock);
+  const turnLeases = new TurnLeases(store.sessions, clock, config.heartbeatMs, log);
   const harness = new Harness({
     log: sessionLog,
     providers,
@@ -283,7 +283,7 @@ function choosePlanner(config: Config, embedder: Embedder | null, serving: boole
 }
 
 function followTuning(store: Store, live: CognitivePipeline, env: NodeJS.ProcessEnv, everyMs: number, log: (msg: string) => void): NodeJS.Timeout {
-  const read = () => runtimeCognitiveConfig(store, env).then((c) => live.configure(c), (err: unknown) => log(`tuned parameters not read: ${String(err)}`));
+  const read = () => runtimeCognitiveConfig(store.cognitive, env).then((c) => live.configure(c), (err: unknown) => log(`tuned parameters not read: ${String(err)}`));
   return setInterval(() => void read(), everyMs).unref();
 }
 

@@ -2,7 +2,7 @@
 // benchmarks still run at full size: lexical ingest through the real service, then vectors written in bulk.
 //
 // The vectors go straight into the `embeddings` table (the store's own codec, toBlob) instead of through
-// Store.putEmbeddings, whose per-hash change announcement is what made the measured path too slow.
+// store.documents.putEmbeddings, whose per-hash change announcement is what made the measured path too slow.
 // Recall then loads them exactly as it loads vectors written by ingest (the search engine's first load).
 import Database from "better-sqlite3";
 import type { BenchDocument } from "../corpus/documents.ts";
@@ -16,7 +16,7 @@ export async function fillUnmeasured(dataDir: string, embedder: Embedder | null,
   progress(`fill (not measured): ${docs.length} documents without vectors${embedder ? ", then vectors in bulk" : ""}`);
   const { runtime, workspaceId, dbFile } = await openRuntime(dataDir, null);
   for (const doc of docs) await runtime.ingest.ingest(workspaceId, { content: doc.content, source_path: doc.sourcePath, kind: "markdown" });
-  const missing = embedder ? await runtime.store.chunksMissingEmbedding(embedder.id, 10_000_000) : [];
+  const missing = embedder ? await runtime.store.documents.chunksMissingEmbedding(embedder.id, 10_000_000) : [];
   await runtime.close();
   if (!embedder) return;
   const vectors = await embedder.embed(missing.map((m) => m.text));

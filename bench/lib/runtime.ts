@@ -15,7 +15,7 @@ export async function openRuntime(dataDir: string, embedder: Embedder | null, en
   const config = loadConfig(env, { data: dataDir, port: 0, host: "127.0.0.1" });
   // background and supervise: the server's configuration (WAL checkpoints in a worker thread, re-embedding job, sessions).
   const runtime = await createRuntime(config, { embedder, log: () => {}, background: true, supervise: true });
-  const ws = await runtime.store.findWorkspace(DEFAULT_WORKSPACE);
+  const ws = await runtime.store.workspaces.findWorkspace(DEFAULT_WORKSPACE);
   if (!ws) throw new Error("bench: default workspace missing");
   return { runtime, workspaceId: ws.id, dbFile: config.dbFile };
 }

@@ -36,7 +36,7 @@ export async function benchBackground(srv: BenchServer, rt: FullRuntime, workspa
   };
   const done = async (ids: readonly string[]) => {
     for (;;) {
-      const rows = await Promise.all(ids.map((id) => rt.store.getSession(workspaceId, id)));
+      const rows = await Promise.all(ids.map((id) => rt.store.sessions.getSession(workspaceId, id)));
       if (rows.every((r) => r && TERMINAL.has(r.status))) return rows;
       await new Promise((r) => setTimeout(r, 100)); // the service's own process: poll gently
     }
@@ -54,12 +54,12 @@ export async function benchBackground(srv: BenchServer, rt: FullRuntime, workspa
   client.kill();
   const latencies: number[] = [];
   for (const { sessionId, seen, connected } of report.sessions) {
-    const logged = new Map((await rt.store.readStream(workspaceId, sessionId, 0, 10_000)).map((e) => [e.seq, e.at]));
+    const logged = new Map((await rt.store.streams.readStream(workspaceId, sessionId, 0, 10_000)).map((e) => [e.seq, e.at]));
     // From when the client could first have it: its append, or the stream's opening for what was logged before.
     for (const s of seen) latencies.push(Math.max(0, s.at - Math.max(connected, logged.get(s.seq) ?? connected)));
   }
   let events = 0;
-  for (const id of ids) events += (await rt.store.readStream(workspaceId, id, 0, 10_000)).length;
+  for (const id of ids) events += (await rt.store.streams.readStream(workspaceId, id, 0, 10_000)).length;
   return {
     provider,
     sessions: ids.length,

@@ -256,7 +256,7 @@ async function oneStream(srv: Target, rt: FullRuntime): Promise<SessionsResult["
   const created = await fetch(`${srv.url}/chat/sessions`, { method: "POST", headers: headers(srv), body: "{}" });
   const { session_id, workspace_id } = (await created.json()) as { session_id: string; workspace_id: string };
   for (let i = 0; i < SSE_EVENTS; i += 1_000)
-    await rt.store.appendStream(workspace_id, session_id, Array.from({ length: 1_000 }, (_, j) => ({ type: "token", at: Date.now(), data: { turn_id: "trn_bench", text: `word${i + j} ` } })));
+    await rt.store.streams.appendStream(workspace_id, session_id, Array.from({ length: 1_000 }, (_, j) => ({ type: "token", at: Date.now(), data: { turn_id: "trn_bench", text: `word${i + j} ` } })));
   const t0 = performance.now();
   const res = await fetch(`${srv.url}/sessions/${session_id}/events/stream?follow=false`, { headers: headers(srv) });
   let received = 0;

@@ -36,7 +36,7 @@ export async function harvest(runtime: FullRuntime, run: SetRun, split: (queryId
   for (const q of set.queries) {
     const workspaceId = run.workspaces.get(q.vault)!;
     const candidates = await runtime.retriever.retrieve({ workspaceId, query: q.text, k: POOL, mode: "hybrid", filter: {} });
-    const paths = new Map((await runtime.store.getChunks(workspaceId, candidates.map((c) => c.id))).map((c) => [c.id, c.sourcePath]));
+    const paths = new Map((await runtime.store.documents.getChunks(workspaceId, candidates.map((c) => c.id))).map((c) => [c.id, c.sourcePath]));
     const s = split(q.id, q.vault);
     for (const c of candidates) {
       const path = paths.get(c.id);

@@ -62,7 +62,7 @@ export async function runAblation(): Promise<void> {
       uplift,
       off: Object.fromEntries(rows.filter((r) => r.off).map((r) => [String(r.off), Object.fromEntries(ABLATION_METRICS.map((m) => [m, round(r.means[m]!)]))])),
     };
-    await recordInDataDir((store) => recordAblation(store, Date.now(), figures));
+    await recordInDataDir((store) => recordAblation(store.cognitive, Date.now(), figures));
   } finally {
     for (const s of sets) await s.close();
   }

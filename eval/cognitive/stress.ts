@@ -110,7 +110,7 @@ async function karmaCase(set: EvalSet, id: string, unhelpful: boolean, unperturb
  * would otherwise differ between the two runtimes).
  */
 async function feedbackTuning(run: SetRun, runtime: FullRuntime, measured: readonly Ask[], shippedKarmaOff: readonly number[]): Promise<Record<string, unknown>> {
-  const cases = await feedbackCases(runtime.store, [...run.workspaces.values()]);
+  const cases = await feedbackCases(runtime.store.audit, [...run.workspaces.values()]);
   const r = await tuneFromFeedback({ store: runtime.store, memory: runtime.memory, pipeline: runtime.cognitive.pipeline, now: Date.now }, cases, { runId: "stress-feedback-tuner" });
   const tuned = await recallOf(await runtimeOf(run, withSwitches(r.config, { karma: false })), run, measured);
   const kept = r.decisions.filter((d) => d.kept).map((d) => `${d.layer}.${d.parameter}=${String(d.after)}`);
@@ -192,7 +192,7 @@ export async function runStress(): Promise<void> {
   const result = { ...prov, set: "locomo", k: K, config: { enabled: defaultCognitiveConfig.enabled, params: defaultCognitiveConfig.params }, cases, notes, wallMs: Math.round(performance.now() - wall) };
   print(cases);
   progress(`wrote ${writeResult("stress", result)}`);
-  await recordInDataDir((store) => recordStress(store, Date.now(), { run_id: `stress-${prov.date}`, commit: prov.commit, cases }));
+  await recordInDataDir((store) => recordStress(store.cognitive, Date.now(), { run_id: `stress-${prov.date}`, commit: prov.commit, cases }));
 }
 
 function print(cases: readonly StressCase[]): void {

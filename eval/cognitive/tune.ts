@@ -39,7 +39,7 @@ export async function runTuner(): Promise<void> {
     );
     const tuned = { run_id: runId, params: result.config.params, enabled: { ...result.config.enabled } };
     progress(`wrote ${writeResult("tuner", { ...prov, metrics: TUNER_METRICS, knobs: KNOBS, baseline: result.baseline, final: result.final, decisions: result.decisions, tuned })}`);
-    await recordInDataDir((store) => recordTunerRun(store, Date.now(), result.decisions, tuned));
+    await recordInDataDir((store) => recordTunerRun(store.cognitive, Date.now(), result.decisions, tuned));
   } finally {
     for (const s of sets) await s.close();
   }

@@ -13,8 +13,8 @@ export function registerAudit(program: Command): void {
         opts,
         async (rt) => {
           const { AuditService } = await import("../services/audit/audit.ts");
-          const service = new AuditService(rt.store, { now: () => new Date() });
-          const workspaces = opts.workspace ? [await rt.store.findWorkspace(opts.workspace)].filter((w) => w !== undefined) : await rt.store.listWorkspaces();
+          const service = new AuditService(rt.store.audit, { now: () => new Date() });
+          const workspaces = opts.workspace ? [await rt.store.workspaces.findWorkspace(opts.workspace)].filter((w) => w !== undefined) : await rt.store.workspaces.listWorkspaces();
           if (opts.workspace && workspaces.length === 0) throw new CliError(`no workspace '${opts.workspace}'`);
           const results = [];
           for (const w of workspaces) results.push({ workspace: w.name, ...(await service.verify(w.id)) });

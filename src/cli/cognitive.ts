@@ -53,10 +53,10 @@ export function registerCognitive(program: Command): void {
     .option("--json", "print the decisions as JSON")
     .action(async (opts: DataOptions & { workspace?: string; json?: boolean }) =>
       withRuntime(opts, async (rt) => {
-        const ws = opts.workspace === undefined ? await rt.store.listWorkspaces() : [await rt.store.findWorkspace(opts.workspace)];
+        const ws = opts.workspace === undefined ? await rt.store.workspaces.listWorkspaces() : [await rt.store.workspaces.findWorkspace(opts.workspace)];
         if (ws.some((w) => w === undefined)) throw new CliError(`no workspace '${opts.workspace}'`);
         const { feedbackCases, MIN_FEEDBACK_CASES, tuneFromFeedback } = await import("../services/cognitive/feedback-tuning.ts");
-        const cases = await feedbackCases(rt.store, ws.map((w) => w!.id));
+        const cases = await feedbackCases(rt.store.audit, ws.map((w) => w!.id));
         if (cases.length < MIN_FEEDBACK_CASES)
           throw new CliError(`${cases.length} queries with feedback; tuning needs at least ${MIN_FEEDBACK_CASES} (send POST /v1/memory/feedback with "query" or "trajectory_id")`);
         const runId = `feedback-${new Date().toISOString()}`;

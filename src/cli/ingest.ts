@@ -115,7 +115,7 @@ async function ingestFile(rt: FullRuntime, call: CallContext, file: WalkedFile):
     const content = bytes.toString("utf8");
     if (content.trim() === "") return { status: "skipped", reason: "empty" };
     // Cheap pre-check: hashing is far cheaper than chunking, tokenizing and embedding an unchanged file.
-    const stored = await rt.store.getDocument(call.workspaceId, file.sourcePath);
+    const stored = await rt.store.documents.getDocument(call.workspaceId, file.sourcePath);
     if (stored && stored.documentHash === contentHash(content) && stored.kind === inferKind(file.sourcePath)) return { status: "unchanged" };
     const res = await rt.handlers.ingest(call, IngestRequest.parse({ content, source_path: file.sourcePath }));
     if (res.unchanged) return { status: "unchanged" };

@@ -63,7 +63,7 @@ export function printJson(value: unknown): void {
 
 /** The workspace a CLI call acts in: resolved like a token would, so multi-tenancy rules still apply. */
 export async function workspaceCall(rt: FullRuntime, workspace: string): Promise<CallContext> {
-  const ws = await rt.store.findWorkspace(workspace);
+  const ws = await rt.store.workspaces.findWorkspace(workspace);
   if (!ws) throw new CliError(`no workspace '${workspace}'`);
   // The CLI holds the data itself: it may do anything a token could.
   return { workspaceId: ws.id, workspaceName: ws.name, tokenId: "cli", actorId: "cli", scopes: ALL_SCOPES };

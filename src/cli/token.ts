@@ -35,10 +35,10 @@ export function registerToken(program: Command): void {
     .option("--json", "print JSON")
     .action(async (opts: DataOptions & { workspace?: string; json?: boolean }) => {
       await withRuntime(opts, async (rt) => {
-        const ws = opts.workspace ? await rt.store.findWorkspace(opts.workspace) : undefined;
+        const ws = opts.workspace ? await rt.store.workspaces.findWorkspace(opts.workspace) : undefined;
         if (opts.workspace && !ws) throw new CliError(`no workspace '${opts.workspace}'`);
-        const names = new Map((await rt.store.listWorkspaces()).map((w) => [w.id, w.name]));
-        const rows = (await rt.store.listTokens(ws?.id)).map((t) => ({
+        const names = new Map((await rt.store.workspaces.listWorkspaces()).map((w) => [w.id, w.name]));
+        const rows = (await rt.store.workspaces.listTokens(ws?.id)).map((t) => ({
           token_id: t.id,
           workspace: names.get(t.workspaceId) ?? t.workspaceId,
           actors: t.actors,

@@ -1,6 +1,4 @@
 // What a store hands the search module (src/search/): the chunks to index and the log of changes to catch up on.
-import type { DocumentStore } from "./documents.ts";
-
 /** A stored chunk as the in-memory indexes hold it: no text, only what scoring and filters read. */
 export interface IndexedChunk {
   id: number;
@@ -27,8 +25,8 @@ export interface Page<T> {
   next: string | null;
 }
 
-/** Vectors of newly added chunks are read by hash, as the document store stores them. */
-export interface SearchFeed extends Pick<DocumentStore, "getEmbeddings"> {
+/** Vectors of newly added chunks are read from the document store by hash (DocumentStore.getEmbeddings). */
+export interface SearchFeed {
   /**
    * Cheap and synchronous, asked before every search: a number that grows whenever a write may have committed since
    * the last call (this process's or another's), so an unchanged one means the indexes are current without a look,

@@ -1,4 +1,4 @@
-// A whole store adapter: every port over one deployment's data, and the handle that closes it.
+// A whole store adapter: one repository per port over one deployment's data, and the handle that closes it.
 import type { AuditLog } from "./audit-log.ts";
 import type { CognitiveStore } from "./cognitive.ts";
 import type { DocumentStore } from "./documents.ts";
@@ -9,6 +9,14 @@ import type { SessionIndex } from "./session-index.ts";
 import type { WorkspaceStore } from "./workspaces.ts";
 
 /** What an adapter (store/sqlite, store/postgres) provides; services take only the ports they use. */
-export interface Store extends WorkspaceStore, DocumentStore, AuditLog, EventLog, RecordStore, CognitiveStore, SearchFeed, SessionIndex {
+export interface Store {
+  workspaces: WorkspaceStore;
+  documents: DocumentStore;
+  audit: AuditLog;
+  streams: EventLog;
+  records: RecordStore;
+  cognitive: CognitiveStore;
+  feed: SearchFeed;
+  sessions: SessionIndex;
   close(): Promise<void>;
 }

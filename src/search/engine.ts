@@ -1,5 +1,6 @@
 // The search engine: per-workspace in-memory indexes fed by any store's SearchFeed, kept current by its change log.
 import type { IndexSnapshots } from "../ports/index-snapshots.ts";
+import type { DocumentStore } from "../ports/documents.ts";
 import type { ChunkChange, Page, SearchFeed } from "../ports/search-feed.ts";
 import { runSearch, type SearchRequest, type SearchResult } from "./request.ts";
 import { openSnapshot, pack } from "./snapshot.ts";
@@ -60,10 +61,17 @@ export class SearchEngine {
   /** Workspaces whose saved snapshot still holds something removed since: deleted after the changes are applied. */
   private readonly outdated = new Set<string>();
 
+  private readonly feed: SearchFeed;
+  private readonly documents: Pick<DocumentStore, "getEmbeddings">;
+
+  /** Reads the store's feed, and the vectors of changed chunks from its documents. */
   constructor(
-    private readonly feed: SearchFeed,
+    store: { feed: SearchFeed; documents: Pick<DocumentStore, "getEmbeddings"> },
     private readonly opts: EngineOptions = {},
-  ) {}
+  ) {
+    this.feed = store.feed;
+    this.documents = store.documents;
+  }
 
   stats(): IndexStats {
     let bytes = 0;
@@ -277,7 +285,7 @@ export class SearchEngine {
       }
     }
     const out = new Map<string, Map<string, Float32Array>>();
-    for (const [embedderId, hashes] of wanted) out.set(embedderId, await this.feed.getEmbeddings(embedderId, hashes));
+    for (const [embedderId, hashes] of wanted) out.set(embedderId, await this.documents.getEmbeddings(embedderId, hashes));
     return out;
   }
 

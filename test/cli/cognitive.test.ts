@@ -62,8 +62,8 @@ describe("smriti cognitive tune (on outcome feedback)", () => {
     const { createRuntime } = await import("../../src/main.ts");
     const { loadConfig } = await import("../../src/config.ts");
     const rt = await createRuntime(loadConfig({}, { data }), { embedder: null, log: () => {} });
-    const call = { workspaceId: (await rt.store.findWorkspace("default"))!.id, workspaceName: "default", tokenId: "t", actorId: null, scopes: ALL_SCOPES };
-    const [chunk] = await rt.store.documentChunks(call.workspaceId, "db.md");
+    const call = { workspaceId: (await rt.store.workspaces.findWorkspace("default"))!.id, workspaceName: "default", tokenId: "t", actorId: null, scopes: ALL_SCOPES };
+    const [chunk] = await rt.store.documents.documentChunks(call.workspaceId, "db.md");
     for (const query of ["who picked PostgreSQL", "PostgreSQL in March", "which database did Alice pick", "Alice Chen database"])
       await rt.handlers.feedback(call, { chunk_hashes: [chunk!.chunkHash], outcome: "used", query });
     await rt.close();
@@ -77,7 +77,7 @@ describe("smriti cognitive tune (on outcome feedback)", () => {
     const { openSqliteStore } = await import("../../src/store/sqlite/index.ts");
     const { tunerDecisions } = await import("../../src/cognitive/records.ts");
     const store = openSqliteStore(join(data, "smriti.db"));
-    expect((await tunerDecisions(store)).filter((d) => d.run_id === r.run_id)).toHaveLength(r.decisions.length);
+    expect((await tunerDecisions(store.cognitive)).filter((d) => d.run_id === r.run_id)).toHaveLength(r.decisions.length);
     await store.close();
     const unknown = await runCli(["cognitive", "tune", "--data", data, "--workspace", "nope"]);
     expect([unknown.code, /no workspace 'nope'/.test(unknown.stderr)]).toEqual([1, true]);

@@ -87,9 +87,9 @@ const open = () => createRuntime(config, { embedder: null, log: () => {} });
 async function checkTiling(rt: FullRuntime, wsId: string, db: Database.Database): Promise<string[]> {
   const paths = db.prepare("SELECT source_path FROM documents WHERE workspace_id = ? ORDER BY source_path").pluck().all(wsId) as string[];
   for (const path of paths) {
-    const doc = (await rt.store.getDocument(wsId, path))!;
+    const doc = (await rt.store.documents.getDocument(wsId, path))!;
     expect(contentHash(doc.content), path).toBe(doc.documentHash);
-    const stored = (await rt.store.documentChunks(wsId, path)).map((c) => [c.chunkHash, c.anchor, c.start, c.end]);
+    const stored = (await rt.store.documents.documentChunks(wsId, path)).map((c) => [c.chunkHash, c.anchor, c.start, c.end]);
     const expected = chunkDocument(doc.content, doc.kind).map((c) => [c.hash, c.anchor, c.start, c.end]);
     expect(stored, path).toEqual(expected);
   }
@@ -139,13 +139,13 @@ describe("crash safety of ingest", () => {
         const db = new Database(config.dbFile, { readonly: true });
         try {
           expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
-          const wsId = (await rt.store.findWorkspace(DEFAULT_WORKSPACE))!.id;
+          const wsId = (await rt.store.workspaces.findWorkspace(DEFAULT_WORKSPACE))!.id;
           const paths = await checkTiling(rt, wsId, db);
 
           // The last acknowledged version of each path is stored, unless the in-flight ingest to that path committed.
           const lastAck = new Map(run.acked.map((w) => [w.path, w]));
           for (const [path, ack] of lastAck) {
-            const stored = (await rt.store.getDocument(wsId, path))!;
+            const stored = (await rt.store.documents.getDocument(wsId, path))!;
             const allowed = [ack.hash, ...(run.pending?.path === path ? [run.pending.hash] : [])];
             expect(allowed, path).toContain(stored.documentHash);
             const res = await rt.handlers.recall({ workspaceId: wsId, workspaceName: DEFAULT_WORKSPACE, tokenId: "test", actorId: null, scopes: ALL_SCOPES }, RecallRequest.parse({ query: stored.documentHash === ack.hash ? ack.term : run.pending!.term, mode: "lexical" }));
@@ -154,10 +154,10 @@ describe("crash safety of ingest", () => {
 
           // Indexes agree with the chunks table: the current version's unique term finds exactly its path; superseded ones find nothing.
           const current = new Map<string, string>();
-          for (const p of paths) current.set((await rt.store.getDocument(wsId, p))!.documentHash, p);
+          for (const p of paths) current.set((await rt.store.documents.getDocument(wsId, p))!.documentHash, p);
           for (const w of written) {
             const hits = await lexical(rt, wsId, w.term);
-            const ids = await rt.store.getChunks(wsId, hits.map((h) => h.id));
+            const ids = await rt.store.documents.getChunks(wsId, hits.map((h) => h.id));
             expect(ids.length, w.term).toBe(hits.length);
             expect([...new Set(ids.map((c) => c.sourcePath))], w.term).toEqual(current.get(w.hash) === w.path ? [w.path] : []);
             if (watcher) expectSameHits(await lexical(watcher, wsId, w.term), hits, `watcher ${w.term}`);
@@ -170,7 +170,7 @@ describe("crash safety of ingest", () => {
         }
         if (!watcher) {
           watcher = await open();
-          await lexical(watcher, (await watcher.store.findWorkspace(DEFAULT_WORKSPACE))!.id, "replica"); // loads the index now; later writes arrive via the log
+          await lexical(watcher, (await watcher.store.workspaces.findWorkspace(DEFAULT_WORKSPACE))!.id, "replica"); // loads the index now; later writes arrive via the log
         }
       }
     } finally {

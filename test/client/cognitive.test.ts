@@ -80,8 +80,8 @@ describe("createLocalClient", () => {
 
   it("serves the same calls in-process, on the given data directory, issuing no token", async () => {
     await exercise(local, "planner");
-    expect(await local.runtime.store.findWorkspace("default")).toBeTruthy();
-    expect(await local.runtime.store.listTokens((await local.runtime.store.findWorkspace("default"))!.id)).toEqual([]);
+    expect(await local.runtime.store.workspaces.findWorkspace("default")).toBeTruthy();
+    expect(await local.runtime.store.workspaces.listTokens((await local.runtime.store.workspaces.findWorkspace("default"))!.id)).toEqual([]);
   });
 
   it("honours dbPath and the memory store it opens there", async () => {

@@ -1,7 +1,7 @@
 // The counter registry: in-memory sums per hour, flushed in batches, read back with what is still pending.
 import { afterEach, describe, expect, it } from "vitest";
 import { CounterRegistry, HOUR_MS } from "../../src/cognitive/counters.ts";
-import type { CounterIncrement } from "../../src/ports/cognitive.ts";
+import type { CognitiveStore, CounterIncrement } from "../../src/ports/cognitive.ts";
 import type { Store } from "../../src/ports/store.ts";
 import { openSqliteStore } from "../../src/store/sqlite/index.ts";
 
@@ -20,19 +20,19 @@ describe("CounterRegistry", () => {
   it("batches increments: nothing is written until a flush, yet reads see them", async () => {
     const store = memoryStore();
     let now = 5 * HOUR_MS + 10;
-    const reg = new CounterRegistry(store, () => now);
+    const reg = new CounterRegistry(store.cognitive, () => now);
     reg.add("w1", "viveka", "injection_flagged");
     reg.add("w1", "viveka", "injection_flagged", 2);
     now += HOUR_MS;
     reg.add("w2", "manas", "queries_expanded");
-    expect(await store.counterTotals({})).toEqual([]);
+    expect(await store.cognitive.counterTotals({})).toEqual([]);
     expect(await reg.totals()).toEqual([
       { workspaceId: "w1", layer: "viveka", counter: "injection_flagged", n: 3 },
       { workspaceId: "w2", layer: "manas", counter: "queries_expanded", n: 1 },
     ]);
     expect(await reg.totals({ since: 6 * HOUR_MS })).toEqual([{ workspaceId: "w2", layer: "manas", counter: "queries_expanded", n: 1 }]);
     await reg.flush();
-    expect(await store.counterTotals({ workspaceId: "w1" })).toEqual([{ workspaceId: "w1", layer: "viveka", counter: "injection_flagged", n: 3 }]);
+    expect(await store.cognitive.counterTotals({ workspaceId: "w1" })).toEqual([{ workspaceId: "w1", layer: "viveka", counter: "injection_flagged", n: 3 }]);
     reg.add("w1", "viveka", "injection_flagged");
     expect(await reg.totals({ workspaceId: "w1" })).toEqual([{ workspaceId: "w1", layer: "viveka", counter: "injection_flagged", n: 4 }]);
   });
@@ -41,7 +41,7 @@ describe("CounterRegistry", () => {
     const store = memoryStore();
     let fail = true;
     const written: CounterIncrement[] = [];
-    const flaky: Store = Object.assign(Object.create(store) as Store, {
+    const flaky: CognitiveStore = Object.assign(Object.create(store.cognitive) as CognitiveStore, {
       addCounters(rows: readonly CounterIncrement[]) {
         if (fail) throw new Error("disk full");
         written.push(...rows);

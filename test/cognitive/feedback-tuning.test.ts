@@ -28,7 +28,7 @@ async function serviceWithFeedback(): Promise<{ s: TestService; used: string }> 
   await s.post("/v1/memory/ingest", { source_path: "a.md", content: `# A\n\n${durable}\n` });
   await s.post("/v1/memory/ingest", { source_path: "b.md", content: `# B\n\n${durable.replace("a crash", "any crash")}\n` });
   await s.post("/v1/memory/ingest", { source_path: "c.md", content: "# C\n\nCrash recovery replays the write-ahead log from the last checkpoint of the database.\n" });
-  const used = (await s.runtime.store.documentChunks(s.workspaceId, "b.md"))[0]!.chunkHash;
+  const used = (await s.runtime.store.documents.documentChunks(s.workspaceId, "b.md"))[0]!.chunkHash;
   for (const query of QUERIES) expect((await s.post("/v1/memory/feedback", { chunk_hashes: [used], outcome: "used", query })).status).toBe(200);
   return { s, used };
 }
@@ -41,13 +41,13 @@ describe("feedback cases", () => {
     await s.post("/v1/memory/feedback", { chunk_hashes: [other], outcome: "unhelpful", trajectory_id: answer.trajectory_id });
     await s.post("/v1/memory/feedback", { chunk_hashes: [used], outcome: "used" });
     await s.post("/v1/memory/feedback", { chunk_hashes: [other], outcome: "unhelpful", query: QUERIES[0] });
-    const cases = await feedbackCases(s.runtime.store, [s.workspaceId]);
+    const cases = await feedbackCases(s.runtime.store.audit, [s.workspaceId]);
     expect(cases.map((c) => c.query)).toEqual([...QUERIES, "What keeps committed transactions durable?"].sort());
     const first = cases.find((c) => c.query === QUERIES[0])!;
     expect([...first.used]).toEqual([used]);
     expect([...first.unhelpful]).toEqual([other]);
     expect([...cases.find((c) => c.query.startsWith("What keeps"))!.unhelpful]).toEqual([other]);
-    expect(await feedbackCases(s.runtime.store, ["another-workspace"])).toEqual([]);
+    expect(await feedbackCases(s.runtime.store.audit, ["another-workspace"])).toEqual([]);
   });
 
   it("score the reciprocal rank of used citations minus that of unhelpful ones", () => {
@@ -72,15 +72,15 @@ describe("tuneFromFeedback", () => {
     const before = await rank();
     const counters = JSON.stringify(await rt.cognitive.pipeline.counters.totals());
     const config = rt.cognitive.pipeline.current;
-    const r = await tuneFromFeedback({ store: rt.store, memory: rt.memory, pipeline: rt.cognitive.pipeline, now: () => 1000 }, await feedbackCases(rt.store, [s.workspaceId]), { runId: "feedback-test" });
+    const r = await tuneFromFeedback({ store: rt.store, memory: rt.memory, pipeline: rt.cognitive.pipeline, now: () => 1000 }, await feedbackCases(rt.store.audit, [s.workspaceId]), { runId: "feedback-test" });
 
     const lighter = r.decisions.find((d) => d.layer === "viveka" && d.parameter === "duplicatePenalty" && d.after === 0.5)!;
     expect(lighter.kept).toBe(true);
     expect(lighter.held_in_after).toBeGreaterThan(lighter.held_in_before);
     expect(r.decisions.find((d) => d.layer === "viveka" && d.after === 3)?.kept).toBe(false);
     expect(r.final.heldIn).toBeGreaterThan(r.baseline.heldIn);
-    expect((await tunerDecisions(rt.store)).filter((d) => d.run_id === "feedback-test")).toHaveLength(r.decisions.length);
-    expect((await latestTuned(rt.store))?.params.viveka.duplicatePenalty).toBe(0.5);
+    expect((await tunerDecisions(rt.store.cognitive)).filter((d) => d.run_id === "feedback-test")).toHaveLength(r.decisions.length);
+    expect((await latestTuned(rt.store.cognitive))?.params.viveka.duplicatePenalty).toBe(0.5);
     // The live pipeline is left as it was; a runtime started now would use the tuned value.
     expect(rt.cognitive.pipeline.current).toEqual(config);
     expect(JSON.stringify(await rt.cognitive.pipeline.counters.totals())).toBe(counters);
@@ -92,24 +92,24 @@ describe("tuneFromFeedback", () => {
 describe("the automatic tuner", () => {
   const tunerOf = async (s: TestService, env: NodeJS.ProcessEnv = {}) =>
     createAutoTuner({ store: s.runtime.store, retriever: s.runtime.retriever, clock: systemClock, lexicon: null, live: s.runtime.cognitive.pipeline, env, log: () => {} });
-  const eventCount = async (s: TestService) => (await s.runtime.store.listEvents(s.workspaceId, { limit: 10_000 })).length;
+  const eventCount = async (s: TestService) => (await s.runtime.store.audit.listEvents(s.workspaceId, { limit: 10_000 })).length;
 
   it("tunes on feedback that arrived since its last run, on a shadow pipeline, and the live one takes the result", async () => {
     const { s, used } = await serviceWithFeedback();
     const live = s.runtime.cognitive.pipeline;
     const events = await eventCount(s);
-    const impressions = JSON.stringify(await s.runtime.store.listImpressions());
+    const impressions = JSON.stringify(await s.runtime.store.cognitive.listImpressions());
     const tuner = await tunerOf(s);
     const r = await tuner.runOnce();
     expect(r?.decisions.find((d) => d.layer === "viveka" && d.parameter === "duplicatePenalty" && d.after === 0.5)?.kept).toBe(true);
-    expect((await latestTuned(s.runtime.store))?.run_id).toMatch(/^auto-/);
+    expect((await latestTuned(s.runtime.store.cognitive))?.run_id).toMatch(/^auto-/);
     expect(live.current.params.viveka.duplicatePenalty).toBe(0.5); // as a restart would have it
     expect(await eventCount(s)).toBe(events); // the replays wrote nothing
-    expect(JSON.stringify(await s.runtime.store.listImpressions())).toBe(impressions);
+    expect(JSON.stringify(await s.runtime.store.cognitive.listImpressions())).toBe(impressions);
     // Nothing new: no run, no record.
-    const records = (await tunerDecisions(s.runtime.store)).length;
+    const records = (await tunerDecisions(s.runtime.store.cognitive)).length;
     expect(await tuner.runOnce()).toBeNull();
-    expect(await tunerDecisions(s.runtime.store)).toHaveLength(records);
+    expect(await tunerDecisions(s.runtime.store.cognitive)).toHaveLength(records);
     // A new report is reason to look again, starting from the tuned parameters.
     expect((await s.post("/v1/memory/feedback", { chunk_hashes: [used], outcome: "used", query: QUERIES[1] })).status).toBe(200);
     const again = await tuner.runOnce();
@@ -120,7 +120,7 @@ describe("the automatic tuner", () => {
     const s = await startTestService();
     open.push(s);
     await s.post("/v1/memory/ingest", { source_path: "a.md", content: `# A\n\n${durable}\n` });
-    const hash = (await s.runtime.store.documentChunks(s.workspaceId, "a.md"))[0]!.chunkHash;
+    const hash = (await s.runtime.store.documents.documentChunks(s.workspaceId, "a.md"))[0]!.chunkHash;
     await s.post("/v1/memory/feedback", { chunk_hashes: [hash], outcome: "used", query: QUERIES[0] });
     expect(await (await tunerOf(s)).runOnce()).toBeNull(); // one query: too few to tune on
   });
@@ -139,7 +139,7 @@ describe("the automatic tuner", () => {
     const run = stopped.runOnce();
     await stopped.stop();
     await expect(run).rejects.toThrow();
-    expect(await latestTuned(t.runtime.store)).toBeNull();
+    expect(await latestTuned(t.runtime.store.cognitive)).toBeNull();
     expect(t.runtime.cognitive.pipeline.current).toEqual(defaultCognitiveConfig);
   });
 
@@ -171,7 +171,7 @@ describe("the automatic tuner", () => {
       expect(follower.cognitive.pipeline.current.enabled.chitta).toBe(false);
       // What the lead's tuner records at the end of a run (chitta is off by default).
       const tuned = { run_id: "run_elsewhere", params: defaultCognitiveConfig.params, enabled: { ...defaultCognitiveConfig.enabled, chitta: true } };
-      await loner.store.appendCognitiveRecords([{ kind: RECORD_KINDS.tuned, workspaceId: null, at: Date.now(), payload: tuned }]);
+      await loner.store.cognitive.appendCognitiveRecords([{ kind: RECORD_KINDS.tuned, workspaceId: null, at: Date.now(), payload: tuned }]);
       for (const until = Date.now() + 5_000; !follower.cognitive.pipeline.current.enabled.chitta && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
       expect(follower.cognitive.pipeline.current.enabled.chitta).toBe(true);
       expect(loner.cognitive.pipeline.current.enabled.chitta).toBe(false);

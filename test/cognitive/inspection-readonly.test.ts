@@ -30,7 +30,7 @@ it("no inspection route mutates memory, goals, counters or learned state", async
   const doc = "# Plan\n\n- [ ] TODO migrate the billing database to PostgreSQL\n\nAlice Chen picked PostgreSQL in March 2024.\n";
   expect((await s.post("/v1/memory/ingest", { source_path: "plan.md", content: doc })).status).toBe(200);
   expect((await s.post("/v1/memory/recall", { query: "what is still to do about the database?" }, { "x-svc-actor-id": "alice" })).status).toBe(200);
-  const hash = (await s.runtime.store.documentChunks(s.workspaceId, "plan.md"))[0]!.chunkHash;
+  const hash = (await s.runtime.store.documents.documentChunks(s.workspaceId, "plan.md"))[0]!.chunkHash;
   s.runtime.cognitive.karma.record(s.workspaceId, [hash], true);
   await s.runtime.cognitive.pipeline.counters.flush();
   const before = await snapshot(s);

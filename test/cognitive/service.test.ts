@@ -69,8 +69,8 @@ describe("switches change behaviour", () => {
   it("SMRITI_LAYERS_OFF switches layers off for the whole runtime; a bad id is a configuration error", async () => {
     const { runtimeCognitiveConfig } = await import("../../src/cognitive/runtime-config.ts");
     const s = await service();
-    expect((await runtimeCognitiveConfig(s.runtime.store, { SMRITI_LAYERS_OFF: "viveka, chitta" })).enabled).toMatchObject({ viveka: false, chitta: false, manas: defaultCognitiveConfig.enabled.manas });
-    await expect(runtimeCognitiveConfig(s.runtime.store, { SMRITI_LAYERS_OFF: "vivekaa" })).rejects.toThrow(/not a layer/);
+    expect((await runtimeCognitiveConfig(s.runtime.store.cognitive, { SMRITI_LAYERS_OFF: "viveka, chitta" })).enabled).toMatchObject({ viveka: false, chitta: false, manas: defaultCognitiveConfig.enabled.manas });
+    await expect(runtimeCognitiveConfig(s.runtime.store.cognitive, { SMRITI_LAYERS_OFF: "vivekaa" })).rejects.toThrow(/not a layer/);
   });
 });
 
@@ -109,11 +109,11 @@ describe("side effects", () => {
   it("deliberate() (the process() path) writes no audit event, counts nothing and learns nothing", async () => {
     const s = await service();
     await ingestDuplicates(s);
-    const before = (await s.runtime.store.listEvents(s.workspaceId, { limit: 1000 })).length;
+    const before = (await s.runtime.store.audit.listEvents(s.workspaceId, { limit: 1000 })).length;
     const call = { workspaceId: s.workspaceId, workspaceName: "default", tokenId: "t", actorId: null, scopes: ALL_SCOPES };
     const d = await s.runtime.grounded.deliberate(call, { question: "What keeps transactions durable?", k: 8 });
     expect(d.decision.confidence).toBeGreaterThan(0);
-    expect(await s.runtime.store.listEvents(s.workspaceId, { limit: 1000 })).toHaveLength(before);
+    expect(await s.runtime.store.audit.listEvents(s.workspaceId, { limit: 1000 })).toHaveLength(before);
     expect(await s.runtime.cognitive.pipeline.counters.totals()).toEqual([]);
     expect(s.runtime.cognitive.impressions.summary()).toEqual({});
   });
@@ -126,10 +126,10 @@ describe("side effects", () => {
     const { openStore } = await import("../../src/main.ts");
     const reopened = await openStore(s.config);
     try {
-      const totals = await reopened.counterTotals({ since: Date.now() - 7 * 86_400_000 });
+      const totals = await reopened.cognitive.counterTotals({ since: Date.now() - 7 * 86_400_000 });
       expect(totals).toContainEqual({ workspaceId: s.workspaceId, layer: "viveka", counter: "chunks_demoted_duplicate", n: 1 });
-      expect(await reopened.counterTotals({ since: Date.now() + 3_600_000 })).toEqual([]);
-      expect(await reopened.counterTotals({ workspaceId: "nobody" })).toEqual([]);
+      expect(await reopened.cognitive.counterTotals({ since: Date.now() + 3_600_000 })).toEqual([]);
+      expect(await reopened.cognitive.counterTotals({ workspaceId: "nobody" })).toEqual([]);
     } finally {
       await reopened.close();
     }

@@ -35,8 +35,8 @@ describe("weighing only the head", () => {
     svc = await startTestService({ embedder: await loadGloveEmbedder() });
     for (const note of notes(7)) expect((await svc.post("/v1/memory/ingest", note)).status).toBe(200);
     const { pipeline, karma } = svc.runtime.cognitive;
-    const sunk = (await svc.runtime.store.listDocuments(svc.workspaceId, "copies/")).map((d) => d.sourcePath);
-    for (const path of sunk) for (const c of await svc.runtime.store.documentChunks(svc.workspaceId, path)) karma.record(svc.workspaceId, [c.chunkHash, c.chunkHash, c.chunkHash], false);
+    const sunk = (await svc.runtime.store.documents.listDocuments(svc.workspaceId, "copies/")).map((d) => d.sourcePath);
+    for (const path of sunk) for (const c of await svc.runtime.store.documents.documentChunks(svc.workspaceId, path)) karma.record(svc.workspaceId, [c.chunkHash, c.chunkHash, c.chunkHash], false);
     // Feedback that counts (karma's weight as a tuner could set it), and no deadline to skip a layer in one pass only.
     const { params } = pipeline.current;
     pipeline.configure({ ...pipeline.current, params: { ...params, karma: { weight: 6 }, prana: { ...params.prana, budgetMs: 60_000 } } });
@@ -82,9 +82,9 @@ describe("weighing only the head", () => {
 
   it("recall reads rows for 3k candidates when the head suffices, and answers as weighing all of them does", async () => {
     const store = svc.runtime.store;
-    const getChunks = store.getChunks.bind(store);
+    const getChunks = store.documents.getChunks.bind(store.documents);
     const asked: number[] = [];
-    store.getChunks = async (ws: string, ids: readonly number[]) => (asked.push(ids.length), getChunks(ws, ids));
+    store.documents.getChunks = async (ws: string, ids: readonly number[]) => (asked.push(ids.length), getChunks(ws, ids));
     try {
       for (const query of TOPICS.flatMap((t) => [`${t} owner plan`, `what happened to the ${t} service after the migration`])) {
         asked.length = 0;
@@ -98,7 +98,7 @@ describe("weighing only the head", () => {
         expect(asked[0]).toBeLessThanOrEqual(K * 3); // the first read: the head's rows only
       }
     } finally {
-      store.getChunks = getChunks;
+      store.documents.getChunks = getChunks;
     }
   });
 });

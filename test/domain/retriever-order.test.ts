@@ -32,7 +32,7 @@ beforeAll(async () => {
   const config = loadConfig({}, { data: dir });
   calibrated = await createRuntime(config, { embedder: toyEmbedder, log: () => {}, retrieval: defaultRetrievalConfig });
   plain = await createRuntime(config, { embedder: toyEmbedder, log: () => {}, retrieval: withoutStage2, store: calibrated.store });
-  workspaceId = (await calibrated.store.ensureWorkspace("order", Date.now())).id;
+  workspaceId = (await calibrated.store.workspaces.ensureWorkspace("order", Date.now())).id;
   const rnd = prng(7);
   const sentence = () => Array.from({ length: rnd.int(3, 9) }, () => rnd.pick(WORDS)).join(" ");
   for (let d = 0; d < 60; d++) {

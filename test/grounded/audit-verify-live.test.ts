@@ -11,7 +11,7 @@ describe("audit verify beside live appends", () => {
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService();
-    await svc.runtime.store.appendEvents(svc.workspaceId, Array.from({ length: 5 }, (_, i) => draft(i)));
+    await svc.runtime.store.audit.appendEvents(svc.workspaceId, Array.from({ length: 5 }, (_, i) => draft(i)));
   });
   afterAll(() => svc.cleanup());
 
@@ -19,27 +19,27 @@ describe("audit verify beside live appends", () => {
     const store = svc.runtime.store;
     let appended = 0;
     // A writer appends (events and head together) each time the reader asks for the head: after its pages, the race.
-    const append = async () => void (appended++ < 3 && (await store.appendEvents(svc.workspaceId, [draft(100 + appended)])));
-    const live: AuditLog = new Proxy(store, {
+    const append = async () => void (appended++ < 3 && (await store.audit.appendEvents(svc.workspaceId, [draft(100 + appended)])));
+    const live: AuditLog = new Proxy(store.audit, {
       get: (target, key, receiver) => {
         if (key === "eventHead") return async (ws: string) => (await append(), target.eventHead(ws));
         return Reflect.get(target, key, receiver) as unknown;
       },
-    }) as AuditLog;
+    });
     const result = await new AuditService(live, { now: () => new Date() }).verify(svc.workspaceId);
     expect(appended).toBeGreaterThan(0);
     expect(result.break).toBeNull();
-    expect(result.events).toBe((await store.eventHead(svc.workspaceId))!.seq);
+    expect(result.events).toBe((await store.audit.eventHead(svc.workspaceId))!.seq);
   });
 
   it("still reports an event past the newest head as a break", async () => {
     const store = svc.runtime.store;
-    const head = (await store.eventHead(svc.workspaceId))!;
+    const head = (await store.audit.eventHead(svc.workspaceId))!;
     // An event the head does not cover: a store whose head read lags one event behind its log.
-    const stale: AuditLog = new Proxy(store, {
+    const stale: AuditLog = new Proxy(store.audit, {
       get: (target, key, receiver) => (key === "eventHead" ? async () => ({ ...head }) : (Reflect.get(target, key, receiver) as unknown)),
-    }) as AuditLog;
-    await store.appendEvents(svc.workspaceId, [draft(999)]);
+    });
+    await store.audit.appendEvents(svc.workspaceId, [draft(999)]);
     const result = await new AuditService(stale, { now: () => new Date() }).verify(svc.workspaceId);
     expect(result.break).toEqual({ seq: head.seq, reason: "head_mismatch" });
   });

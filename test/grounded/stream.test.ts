@@ -180,7 +180,7 @@ describe("resuming a run the service stopped in the middle of", () => {
   it("gets the logged rest and then an error end (the run cannot finish any more), logged once for later resumes", async () => {
     // A run logged by a process that stopped after its first step: the log holds run_started and one step, no end.
     const trajectoryId = "traj_00000000-0000-4000-8000-000000000001";
-    await svc.runtime.store.appendStream(svc.workspaceId, trajectoryId, [
+    await svc.runtime.store.streams.appendStream(svc.workspaceId, trajectoryId, [
       { type: "run_started", at: Date.now(), data: { trajectory_id: trajectoryId } },
       { type: "step", at: Date.now(), data: { name: "retrieve", ms: 1, detail: {} } },
     ]);
@@ -188,7 +188,7 @@ describe("resuming a run the service stopped in the middle of", () => {
     expect(rest.map((e) => [e.id, e.event])).toEqual([[`${trajectoryId}/1`, "step"], [`${trajectoryId}/2`, "run_complete"]]);
     expect(rest.at(-1)!.data).toMatchObject({ status: "error", error: { code: "internal_error" } });
     expect(await resume(`${trajectoryId}/1`)).toEqual(rest.slice(1));
-    expect((await svc.runtime.store.readStream(svc.workspaceId, trajectoryId, 0, 10)).filter((e) => e.type === "run_complete")).toHaveLength(1);
+    expect((await svc.runtime.store.streams.readStream(svc.workspaceId, trajectoryId, 0, 10)).filter((e) => e.type === "run_complete")).toHaveLength(1);
   });
 });
 

@@ -58,7 +58,7 @@ describe("per-token rate limit", () => {
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
       expect(await refused.json()).toMatchObject({ error: { code: "rate_limited", message: expect.any(String), details: { retry_after_seconds: expect.any(Number), limit_per_second: RATE } } });
-      expect(await svc.runtime.store.getDocument(svc.workspaceId, "limited.md")).toBeUndefined();
+      expect(await svc.runtime.store.documents.getDocument(svc.workspaceId, "limited.md")).toBeUndefined();
       expect((await send("/v1/memory/recall", other, { query: "lantern" })).status).toBe(200);
     }));
 

@@ -220,7 +220,7 @@ describe("other refusals", () => {
     const start = await counts();
     for (const content of ["PNG\u0000\u0001\u0002 header", "\u0001\u0002\u0003\u0004\u0005\u0006 binary-ish \u0007\u0008\u000e\u000f\u0010"]) {
       await expectError(await other.post("/v1/memory/ingest", { source_path: "img.png", content }), 422, "binary_content");
-      expect(await other.runtime.store.getDocument(other.workspaceId, "img.png")).toBeUndefined();
+      expect(await other.runtime.store.documents.getDocument(other.workspaceId, "img.png")).toBeUndefined();
       expect(await counts()).toEqual(start);
     }
     // Replacing an existing text source with binary keeps the old version.
@@ -228,7 +228,7 @@ describe("other refusals", () => {
     const after = await counts();
     await expectError(await other.post("/v1/memory/ingest", { source_path: "notes.txt", content: "\u0000\u0000" }), 422, "binary_content");
     expect(await counts()).toEqual(after);
-    expect((await other.runtime.store.getDocument(other.workspaceId, "notes.txt"))?.content).toBe("Plain text about ferns.");
+    expect((await other.runtime.store.documents.getDocument(other.workspaceId, "notes.txt"))?.content).toBe("Plain text about ferns.");
   });
 
   it("400 for empty content, empty or blank queries, intents and questions", async () => {

@@ -36,7 +36,7 @@ describe("GET /sdk/cognitive/*", () => {
   it("scopes goals, karma and identity to the caller's workspace and actor", async () => {
     const goals = await get("goals");
     expect(goals.body).toMatchObject({ layer: "sankalpa", open_loops: [{ source_path: "plan.md", marker: "TODO" }] });
-    const hash = (await s.runtime.store.documentChunks(s.workspaceId, "plan.md"))[0]!.chunkHash;
+    const hash = (await s.runtime.store.documents.documentChunks(s.workspaceId, "plan.md"))[0]!.chunkHash;
     s.runtime.cognitive.karma.record(s.workspaceId, [hash, hash], false);
     expect((await get("karma")).body.ledger).toEqual({ chunks: 1, total: -2 });
     const other = await s.issueToken("other");

@@ -20,7 +20,7 @@ describe("hybrid recall's dense candidates", () => {
     const data = mkdtempSync(join(tmpdir(), "smriti-knn-"));
     dirs.push(data);
     const rt = await createRuntime(loadConfig(env, { data }), { embedder, log: () => {} });
-    const ws = (await rt.store.findWorkspace("default"))!.id;
+    const ws = (await rt.store.workspaces.findWorkspace("default"))!.id;
     await rt.ingest.ingest(ws, { source_path: "pets.md", content: "The puppy chased a kitten around the garden." });
     await rt.ingest.ingest(ws, { source_path: "tax.md", content: "Quarterly filings are due at the end of the month." });
     // Shares no word with pets.md: only the dense signal can find it.

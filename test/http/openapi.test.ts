@@ -280,8 +280,8 @@ describe("the /sdk/cognitive inspection routes in the document", () => {
   it("lists every route with its parameters, and real responses (and a 404) validate against it", async () => {
     await svc.post("/v1/memory/ingest", { source_path: "mission.md", content: SEED });
     // Recorded figures, so the ablation and stress parts of the responses are validated filled in, not only as null.
-    await recordAblation(svc.runtime.store, Date.now(), { run_id: "a1", commit: "abc", metrics: ["m"], all_on: { m: 0.7 }, uplift: { viveka: { m: 0.02 } }, off: { viveka: { m: 0.68 } } });
-    await recordStress(svc.runtime.store, Date.now(), { run_id: "s1", commit: "abc", cases: [{ id: "ingested-twice", layer: "viveka", metric: "recall@10", queries: 10, unperturbed: 0.6, on: 0.58, off: 0.55, uplift: 0.03, changed: 2 }] });
+    await recordAblation(svc.runtime.store.cognitive, Date.now(), { run_id: "a1", commit: "abc", metrics: ["m"], all_on: { m: 0.7 }, uplift: { viveka: { m: 0.02 } }, off: { viveka: { m: 0.68 } } });
+    await recordStress(svc.runtime.store.cognitive, Date.now(), { run_id: "s1", commit: "abc", cases: [{ id: "ingested-twice", layer: "viveka", metric: "recall@10", queries: 10, unperturbed: 0.6, on: 0.58, off: 0.55, uplift: 0.03, changed: 2 }] });
     const uplift = await svc.get("/v1/cognitive/uplift", {});
     expect(uplift.status).toBe(200);
     const body = (await uplift.json()) as { layers: { id: string; stress_uplift: unknown }[]; stress: { run_id: string } | null };

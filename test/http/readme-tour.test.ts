@@ -30,7 +30,7 @@ describe("the README's tour", () => {
     const body = (await res.json()) as GroundedAnswerResponse;
     expect(body.answer).toBe(OPEN_QUESTION);
     expect(body.citations[0]).toMatchObject({ source_path: "notes/infra.md", text_span: OPEN_QUESTION, anchor: "Infrastructure > Staging" });
-    const stored = await svc.runtime.store.chunksByHash(svc.workspaceId, body.citations[0]!.chunk_hash);
+    const stored = await svc.runtime.store.documents.chunksByHash(svc.workspaceId, body.citations[0]!.chunk_hash);
     expect(stored.some((c) => c.text.includes(OPEN_QUESTION))).toBe(true);
   });
 

@@ -18,7 +18,7 @@ describe("background re-embedding", () => {
   let glove: Embedder;
   const open = (embedder: Embedder | null) =>
     createRuntime(loadConfig({}, { data: dataDir }), { embedder, log: () => {}, background: true, reembedRetryMs: 200 });
-  const ws = async (rt: FullRuntime) => (await rt.store.findWorkspace("default"))!.id;
+  const ws = async (rt: FullRuntime) => (await rt.store.workspaces.findWorkspace("default"))!.id;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "smriti-reembed-"));
@@ -34,7 +34,7 @@ describe("background re-embedding", () => {
     const rt = await open(glove);
     // Recall answers at once (lexical signal) whatever the background job has done so far.
     expect((await rt.memory.recall(await ws(rt), { query: "puppy garden" })).hits[0]?.source_path).toBe("pets.md");
-    await vi.waitFor(async () => expect(await rt.store.chunksMissingEmbedding(glove.id, 10)).toEqual([]), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(async () => expect(await rt.store.documents.chunksMissingEmbedding(glove.id, 10)).toEqual([]), { timeout: 10_000, interval: 50 });
     // Now the dense signal alone finds the pets note from words it does not contain.
     const dense = await rt.memory.recall(await ws(rt), { query: "dog playing with a cat", mode: "vector", k: 1 });
     expect(dense.hits[0]?.source_path).toBe("pets.md");
@@ -55,9 +55,9 @@ describe("background re-embedding", () => {
     const res = await rt.ingest.ingest(await ws(rt), { source_path: "notes/late.md", content: "# Late\n\nThe ferry leaves the harbour at dawn." });
     expect(res.added.length).toBe(1);
     expect((await rt.memory.recall(await ws(rt), { query: "ferry harbour" })).hits[0]?.source_path).toBe("notes/late.md");
-    expect((await rt.store.chunksMissingEmbedding(flaky.id, 10)).length).toBeGreaterThan(0);
+    expect((await rt.store.documents.chunksMissingEmbedding(flaky.id, 10)).length).toBeGreaterThan(0);
     failing = false; // the job retries on its own after reembedRetryMs
-    await vi.waitFor(async () => expect(await rt.store.chunksMissingEmbedding(flaky.id, 10)).toEqual([]), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(async () => expect(await rt.store.documents.chunksMissingEmbedding(flaky.id, 10)).toEqual([]), { timeout: 10_000, interval: 50 });
     await rt.close();
   });
 });

@@ -29,7 +29,7 @@ const recall = async (body: Record<string, unknown>) => (await (await svc.post("
 
 describe("with an embedder", () => {
   it("stores a vector for every added chunk at ingest", async () => {
-    const vectors = await svc.runtime.store.getEmbeddings(embedder.id, [...added.values()]);
+    const vectors = await svc.runtime.store.documents.getEmbeddings(embedder.id, [...added.values()]);
     expect(vectors.size).toBe(added.size);
     for (const v of vectors.values()) expect(v).toHaveLength(embedder.dimensions);
   });

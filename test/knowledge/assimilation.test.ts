@@ -46,7 +46,7 @@ const eventTypes = async () => ((await (await svc.get("/v1/audit/event_log", { l
 
 /** Each citation points at text stored in the vault: its text_span is a literal part of the stored source. */
 async function expectStored(citations: readonly Citation[]): Promise<void> {
-  for (const c of citations) expect((await svc.runtime.store.getDocument(svc.workspaceId, c.source_path))?.content, c.source_path).toContain(c.text_span);
+  for (const c of citations) expect((await svc.runtime.store.documents.getDocument(svc.workspaceId, c.source_path))?.content, c.source_path).toContain(c.text_span);
 }
 
 describe("shravan: capture", () => {
@@ -67,7 +67,7 @@ describe("shravan: capture", () => {
   });
 
   it("refuses unknown lineage parents (404), bad enums and out-of-range scores (400), writing nothing", async () => {
-    const docs = (await svc.runtime.store.listDocuments(svc.workspaceId)).length;
+    const docs = (await svc.runtime.store.documents.listDocuments(svc.workspaceId)).length;
     const orphan = await shravan({ ...capture, content: "Orphan text about queues.", lineage: { parent_ids: [`shravan_${"9".repeat(20)}`] } });
     expect(orphan.status).toBe(404);
     for (const bad of [{ ...capture, authority: "god" }, { ...capture, source_type: "rumour" }, { ...capture, trust_score: 1.01 }, { ...capture, relevance_score: -0.1 }, { ...capture, content: " " }]) {
@@ -75,7 +75,7 @@ describe("shravan: capture", () => {
       expect(res.status, JSON.stringify(bad).slice(0, 80)).toBe(400);
       expect(res.body.error?.code).toBe("invalid_request");
     }
-    expect((await svc.runtime.store.listDocuments(svc.workspaceId)).length).toBe(docs);
+    expect((await svc.runtime.store.documents.listDocuments(svc.workspaceId)).length).toBe(docs);
   });
 });
 
@@ -87,7 +87,7 @@ describe("manan: reflection", () => {
     expect(status).toBe(200);
     const claim = body.claims.find((c) => c.text === long);
     expect(claim).toBeDefined();
-    const chunks = await svc.runtime.store.documentChunks(svc.workspaceId, captured.source_path);
+    const chunks = await svc.runtime.store.documents.documentChunks(svc.workspaceId, captured.source_path);
     expect(chunks.length).toBeGreaterThan(1); // the sentence really crosses a chunk boundary
     const cited = chunks.find((c) => c.chunkHash === claim!.citation.chunk_hash);
     expect(cited?.text).toContain(claim!.citation.text_span);
@@ -174,17 +174,17 @@ describe("nididhyasan: practice and governed proposals", () => {
     const proposalId = practiced.proposal!.id;
     const listed = ((await (await svc.get("/v1/memory/assimilation/proposals", { status: "pending" })).json()) as ProposalListResponse).proposals.find((p) => p.id === proposalId)!;
     expect(listed).toMatchObject({ status: "pending", proposed_by: "agent", target_source_path: `knowledge/practiced/${practiced.id}.md` });
-    expect(await svc.runtime.store.getDocument(svc.workspaceId, listed.target_source_path)).toBeUndefined();
+    expect(await svc.runtime.store.documents.getDocument(svc.workspaceId, listed.target_source_path)).toBeUndefined();
 
     expect((await review(proposalId, "approve", {})).body.error?.code).toBe("reviewer_required");
     const self = await review(proposalId, "approve", agent);
     expect([self.status, self.body.error?.code]).toEqual([403, "self_review_forbidden"]);
-    expect(await svc.runtime.store.getDocument(svc.workspaceId, listed.target_source_path)).toBeUndefined();
+    expect(await svc.runtime.store.documents.getDocument(svc.workspaceId, listed.target_source_path)).toBeUndefined();
 
     const approved = await review(proposalId, "approve");
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ status: "approved", reviewed_by: "ravi" });
-    expect((await svc.runtime.store.getDocument(svc.workspaceId, listed.target_source_path))?.content).toBe(listed.content);
+    expect((await svc.runtime.store.documents.getDocument(svc.workspaceId, listed.target_source_path))?.content).toBe(listed.content);
     const hits = ((await (await svc.post("/v1/memory/recall", { query: "Checklist Governed feature flag", filters: { source_path_prefix: "knowledge/practiced/" } })).json()) as { hits: Citation[] }).hits;
     expect(hits[0]?.source_path).toBe(listed.target_source_path);
     const twice = await review(proposalId, "reject");
@@ -194,14 +194,14 @@ describe("nididhyasan: practice and governed proposals", () => {
     const other = (await nididhyasan(reflected.id, "rule", true)).body;
     const rejected = await review(other.proposal!.id, "reject");
     expect(rejected.body.status).toBe("rejected");
-    expect(await svc.runtime.store.getDocument(svc.workspaceId, rejected.body.target_source_path)).toBeUndefined();
+    expect(await svc.runtime.store.documents.getDocument(svc.workspaceId, rejected.body.target_source_path)).toBeUndefined();
   });
 });
 
 describe("status and review queue", () => {
   it("counts each stage and what awaits the next, and pages the queue oldest first without repeats", async () => {
     const status = (await (await svc.get("/v1/memory/assimilation/status", { limit: "3" })).json()) as KnowledgeStatusResponse;
-    const counts = await svc.runtime.store.countRecords(svc.workspaceId);
+    const counts = await svc.runtime.store.records.countRecords(svc.workspaceId);
     const n = (kind: string, childless?: boolean) => counts.filter((c) => c.kind === kind && (childless === undefined || c.childless === childless)).reduce((s, c) => s + c.count, 0);
     expect(status.counts).toEqual({ captured: n("shravan"), reflected: n("manan"), practiced: n("nididhyasan") });
     expect(status.awaiting).toEqual({ reflection: n("shravan", true), practice: n("manan", true) });
@@ -260,7 +260,7 @@ describe("MCP tools and the CLI review step", () => {
     expect(refused.stderr).toMatch(/--approve or --reject/);
     const approved = await runJson<Proposal>(["proposals", "review", pending[0]!.id, "--approve", "--reviewer", "ops-lead", "--note", "fits our practice", "--json"], { env });
     expect(approved).toMatchObject({ status: "approved", reviewed_by: "ops-lead", note: "fits our practice" });
-    expect((await svc.runtime.store.getDocument(svc.workspaceId, approved.target_source_path))?.content).toBe(approved.content);
+    expect((await svc.runtime.store.documents.getDocument(svc.workspaceId, approved.target_source_path))?.content).toBe(approved.content);
     const again = await runCli(["proposals", "review", pending[0]!.id, "--reject", "--reviewer", "ops-lead"], { env });
     expect(again.code).not.toBe(0);
     expect(again.stderr).toMatch(/wrong_stage/);

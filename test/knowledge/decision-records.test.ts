@@ -41,7 +41,7 @@ describe("POST /v1/decisions", () => {
     const hits = ((await (await svc.post("/v1/memory/recall", { query: "which incidents page the on-call engineer" })).json()) as { hits: { source_path: string; chunk_hash: string }[] }).hits;
     expect(hits[0]?.source_path).toBe(body.source_path);
     expect(body.citations.map((c) => c.chunk_hash)).toContain(hits[0]?.chunk_hash);
-    const note = (await svc.runtime.store.getDocument(svc.workspaceId, body.source_path))!.content;
+    const note = (await svc.runtime.store.documents.getDocument(svc.workspaceId, body.source_path))!.content;
     const extracted = ((await (await svc.post("/v1/decisions/extract", { content: note })).json()) as DecisionExtractResponse).decisions;
     expect(extracted).toHaveLength(1);
     expect(extracted[0]).toMatchObject({ title: body.title, status: "accepted", consequences: "Fewer night pages." });
@@ -62,7 +62,7 @@ describe("POST /v1/decisions", () => {
     expect(refused.status).toBe(422);
     expect(refused.body.error?.code).toBe("evidence_not_found");
     expect((await events("decision.recorded")).length).toBe(decisionsBefore);
-    expect((await svc.runtime.store.listDocuments(svc.workspaceId, "decisions/storage/")).some((d) => d.content.includes("Unfounded"))).toBe(false);
+    expect((await svc.runtime.store.documents.listDocuments(svc.workspaceId, "decisions/storage/")).some((d) => d.content.includes("Unfounded"))).toBe(false);
   });
 
   it("rejects bad namespaces, dates and empty fields with 400", async () => {

@@ -148,11 +148,11 @@ describe("POST /v1/decisions/extract", () => {
   });
 
   it("returns an empty list for markdown without decisions, and writes nothing", async () => {
-    const events = (await svc.runtime.store.listEvents(svc.workspaceId, { limit: 1000 })).length;
+    const events = (await svc.runtime.store.audit.listEvents(svc.workspaceId, { limit: 1000 })).length;
     expect((await extract({ content: "# Notes\n\nNothing was settled today.\n" })).decisions).toEqual([]);
     expect((await extract({ content: "plain text, no headings" })).decisions).toEqual([]);
-    expect(await svc.runtime.store.listDocuments(svc.workspaceId)).toEqual([]);
-    expect(await svc.runtime.store.listEvents(svc.workspaceId, { limit: 1000 })).toHaveLength(events);
+    expect(await svc.runtime.store.documents.listDocuments(svc.workspaceId)).toEqual([]);
+    expect(await svc.runtime.store.audit.listEvents(svc.workspaceId, { limit: 1000 })).toHaveLength(events);
   });
 
   it("400 for empty, blank or oversize content and bad source paths", async () => {

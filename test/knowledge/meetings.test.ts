@@ -126,10 +126,10 @@ describe("POST /v1/meetings/extract", () => {
 
   it("writes nothing", async () => {
     const { store } = ctx.svc.runtime;
-    const events = (await store.listEvents(ctx.svc.workspaceId, { limit: 1000 })).length;
+    const events = (await store.audit.listEvents(ctx.svc.workspaceId, { limit: 1000 })).length;
     await extract({ transcript: SPEAKERS });
-    expect(await store.listDocuments(ctx.svc.workspaceId)).toEqual([]);
-    expect(await store.listEvents(ctx.svc.workspaceId, { limit: 1000 })).toHaveLength(events);
+    expect(await store.documents.listDocuments(ctx.svc.workspaceId)).toEqual([]);
+    expect(await store.audit.listEvents(ctx.svc.workspaceId, { limit: 1000 })).toHaveLength(events);
   });
 
   it("400 invalid_request for an empty, blank or over-long transcript and a bad meeting_date; 413 for a body over the limit", async () => {

@@ -70,7 +70,7 @@ describe("GET /v1/open_loops", () => {
       expect(l.citation.text_span).toBe(l.text);
       expect(l.citation.source_path).toBe(l.source_path);
       expect(l.citation.score).toBe(1);
-      const stored = await svc.runtime.store.chunksByHash(svc.workspaceId, l.citation.chunk_hash);
+      const stored = await svc.runtime.store.documents.chunksByHash(svc.workspaceId, l.citation.chunk_hash);
       expect(stored.some((c) => c.sourcePath === l.source_path && c.text.includes(l.text))).toBe(true);
     }
     expect(r.loops[2]!.citation.anchor).toBe("Launch plan > Later");

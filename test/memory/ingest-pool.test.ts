@@ -60,7 +60,7 @@ describe("ingest workers", { timeout: 60_000 }, () => {
       expect(bodies[0]).toEqual(bodies[1]);
       const hashes = (bodies[0] as { added: { chunk_hash: string }[] }).added.map((a) => a.chunk_hash);
       expect(hashes.length).toBeGreaterThan(20);
-      const [p, i] = await Promise.all([pooled, inline].map((svc) => svc.runtime.store.getEmbeddings(glove.id, hashes)));
+      const [p, i] = await Promise.all([pooled, inline].map((svc) => svc.runtime.store.documents.getEmbeddings(glove.id, hashes)));
       expect(p!.size).toBe(hashes.length);
       for (const h of hashes) expect(p!.get(h)).toEqual(i!.get(h));
     } finally {
@@ -86,7 +86,7 @@ describe("ingest workers", { timeout: 60_000 }, () => {
       const res = await ingest(svc, long);
       expect(res.status).toBe(200);
       const body = (await res.json()) as { added: { chunk_hash: string }[] };
-      const stored = await svc.runtime.store.getEmbeddings(toyEmbedder.id, body.added.map((a) => a.chunk_hash));
+      const stored = await svc.runtime.store.documents.getEmbeddings(toyEmbedder.id, body.added.map((a) => a.chunk_hash));
       expect(stored.size).toBe(body.added.length);
       const again = await ingest(svc, editionText("second", 120), "notes/other.md");
       expect(again.status).toBe(200);

@@ -23,7 +23,6 @@ function counted(feed: SearchFeed) {
     indexedChunks: (ws, cursor, limit) => (calls.pages++, feed.indexedChunks(ws, cursor, limit)),
     vectorCount: (ws, id) => feed.vectorCount(ws, id),
     chunkVectors: (ws, id, cursor, limit) => feed.chunkVectors(ws, id, cursor, limit),
-    getEmbeddings: (id, hashes) => feed.getEmbeddings(id, hashes),
   };
   return { wrapped, calls };
 }
@@ -32,16 +31,16 @@ describe("SearchEngine", () => {
   it("loads each workspace once however many cold searches arrive together, and answers from memory until a write", async () => {
     const store = openSqliteStore(join(dir, "engine.db"));
     try {
-      const a = (await store.ensureWorkspace("alpha", T0)).id;
-      const b = (await store.ensureWorkspace("beta", T0)).id;
+      const a = (await store.workspaces.ensureWorkspace("alpha", T0)).id;
+      const b = (await store.workspaces.ensureWorkspace("beta", T0)).id;
       const put = async (ws: string, path: string, text: string) => {
         const { doc, chunks } = prepareDocument(path, text);
-        await store.replaceDocument(ws, doc, chunks);
+        await store.documents.replaceDocument(ws, doc, chunks);
       };
       await put(a, "a.md", "# A\n\nThe heron nests by the river.\n");
       await put(b, "b.md", "# B\n\nThe heron of beta.\n");
-      const { wrapped, calls } = counted(store);
-      const engine = new SearchEngine(wrapped);
+      const { wrapped, calls } = counted(store.feed);
+      const engine = new SearchEngine({ feed: wrapped, documents: store.documents });
       const search = (ws: string, q: string) => engine.search({ workspaceId: ws, terms: tokenize(q), lexicalK: 10, dense: null, expansion: null, filter: {} });
       const found = await Promise.all([search(a, "heron"), search(b, "heron"), search(a, "river"), search(b, "beta"), search(a, "heron")]);
       expect(found.map((r) => r.hits.length)).toEqual([1, 1, 1, 1, 1]);
@@ -70,11 +69,11 @@ describe("a memory budget for the loaded indexes", () => {
     try {
       const ids: string[] = [];
       for (const name of ["one", "two", "three"]) {
-        const ws = (await store.ensureWorkspace(name, T0)).id;
+        const ws = (await store.workspaces.ensureWorkspace(name, T0)).id;
         ids.push(ws);
         const body = Array.from({ length: 40 }, (_, i) => `## Part ${i}\n\nThe ${name} ledger entry ${i} mentions harbour ${i % 7}.\n`).join("\n");
         const { doc, chunks } = prepareDocument(`${name}.md`, `# ${name}\n\n${body}`);
-        await store.replaceDocument(ws, doc, chunks);
+        await store.documents.replaceDocument(ws, doc, chunks);
       }
       const free = new SearchEngine(store);
       const before = await Promise.all(ids.map((ws) => search(free, ws, "ledger harbour 3")));

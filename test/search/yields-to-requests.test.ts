@@ -19,8 +19,8 @@ describe("calls that yield to requests", () => {
     await ingestCorpus(svc);
     call = { workspaceId: svc.workspaceId, workspaceName: "default", tokenId: "tok_test", actorId: null, scopes: ALL_SCOPES };
     await svc.runtime.memory.recall(svc.workspaceId, { query: "lighthouse" }); // the index is loaded before the timings
-    const getChunks = svc.runtime.store.getChunks.bind(svc.runtime.store);
-    vi.spyOn(svc.runtime.store, "getChunks").mockImplementation((...args) => (mark("rows"), getChunks(...args)));
+    const getChunks = svc.runtime.store.documents.getChunks.bind(svc.runtime.store.documents);
+    vi.spyOn(svc.runtime.store.documents, "getChunks").mockImplementation((...args) => (mark("rows"), getChunks(...args)));
   });
   afterAll(() => svc.cleanup());
 

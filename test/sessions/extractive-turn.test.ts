@@ -66,9 +66,9 @@ describe("a chat turn with the extractive provider", () => {
   it("logs the events of a turn that are ready together in one write on PostgreSQL, one event a write on SQLite", async () => {
     const sid = await createSession(svc);
     const store = svc.runtime.store;
-    const append = store.appendStream;
+    const append = store.streams.appendStream.bind(store.streams);
     const writes: string[][] = [];
-    store.appendStream = (ws, stream, drafts) => {
+    store.streams.appendStream = (ws, stream, drafts) => {
       if (stream === sid) writes.push(drafts.map((d) => d.type));
       return append(ws, stream, drafts);
     };
@@ -76,7 +76,7 @@ describe("a chat turn with the extractive provider", () => {
     try {
       events = await send(svc, sid, "Who picked PostgreSQL?");
     } finally {
-      store.appendStream = append;
+      store.streams.appendStream = append;
     }
     const tokens = types(events).filter((t) => t === "token");
     expect(tokens.length).toBeGreaterThan(1);

@@ -19,17 +19,17 @@ beforeAll(async () => {
   svc = await startTestService();
   const store = svc.runtime.store;
   counted = {
-    appendStream: (...a) => store.appendStream(...a),
-    readStream: (w, s, after, limit) => (reads.push(after), store.readStream(w, s, after, limit)),
-    subscribeStream: (...a) => store.subscribeStream(...a),
+    appendStream: (...a) => store.streams.appendStream(...a),
+    readStream: (w, s, after, limit) => (reads.push(after), store.streams.readStream(w, s, after, limit)),
+    subscribeStream: (...a) => store.streams.subscribeStream(...a),
   };
 });
 afterAll(() => svc.cleanup());
 
 describe("SessionLog.all", () => {
   it("reads only what follows the events it read before, and sees another handle's appends", async () => {
-    const mine = new SessionLog(counted, svc.runtime.store, systemClock);
-    const other = new SessionLog(svc.runtime.store, svc.runtime.store, systemClock); // another process's view
+    const mine = new SessionLog(counted, svc.runtime.store.sessions, systemClock);
+    const other = new SessionLog(svc.runtime.store.streams, svc.runtime.store.sessions, systemClock); // another process's view
     await other.appendAll(svc.workspaceId, "ses_tail1", range(1, 5).map(token));
     reads = [];
     expect(seqs(await mine.all(svc.workspaceId, "ses_tail1"))).toEqual(range(1, 5));
@@ -45,7 +45,7 @@ describe("SessionLog.all", () => {
   });
 
   it("keeps at most its budget of events, dropping the least recently read session first", async () => {
-    const small = new SessionLog(counted, svc.runtime.store, systemClock, 10);
+    const small = new SessionLog(counted, svc.runtime.store.sessions, systemClock, 10);
     await small.appendAll(svc.workspaceId, "ses_a", range(1, 6).map(token));
     await small.appendAll(svc.workspaceId, "ses_b", range(1, 6).map(token));
     await small.appendAll(svc.workspaceId, "ses_big", range(1, 12).map(token));

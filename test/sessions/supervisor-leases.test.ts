@@ -15,7 +15,7 @@ describe("supervisor leases", () => {
 
   it("a heartbeat answered after a run gave its lease back does not stop the session's next run", async () => {
     svc = await startTestService({ env: { SMRITI_SESSION_HEARTBEAT_MS: "50" } });
-    const index = svc.runtime.store;
+    const index = svc.runtime.store.sessions;
     const release = index.releaseSessions.bind(index);
     const heartbeat = index.heartbeatSessions.bind(index);
     let released = false;
@@ -50,7 +50,7 @@ describe("supervisor leases", () => {
 
   it("a cancel that comes as a run begins to wait for approval stands", async () => {
     svc = await startTestService({ env: { SMRITI_SESSION_HEARTBEAT_MS: "50" } });
-    const index = svc.runtime.store;
+    const index = svc.runtime.store.sessions;
     const release = index.releaseSessions.bind(index);
     index.releaseSessions = async (owner: string, keys: readonly SessionKey[]) => {
       await sleep(300); // the run has logged its wait but not yet left the supervisor

@@ -111,15 +111,15 @@ describe("a chat turn whose lease another process took over", () => {
     const turn = send(svc, sid, "hello");
     for (const until = Date.now() + 10_000; wire.requests.length === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
     const now = Date.now();
-    expect(await svc.runtime.store.claimSession(key, "elsewhere:1", now, now + 1)).toBe(true);
-    const beating = setInterval(() => void svc.runtime.store.heartbeatSessions("elsewhere:1", [key], Date.now()), 50);
+    expect(await svc.runtime.store.sessions.claimSession(key, "elsewhere:1", now, now + 1)).toBe(true);
+    const beating = setInterval(() => void svc.runtime.store.sessions.heartbeatSessions("elsewhere:1", [key], Date.now()), 50);
     await new Promise((r) => setTimeout(r, 2_000)); // the model answered meanwhile
     const logged = await logOf(svc, sid);
     expect(logged.some((e) => e.event === "tool_call" || e.event === "turn_end")).toBe(false);
     expect(wire.requests).toHaveLength(1);
     // The other process ends the turn (here: it lets go, and this one finds the turn running nowhere and ends it).
     clearInterval(beating);
-    await svc.runtime.store.releaseSessions("elsewhere:1", [key]);
+    await svc.runtime.store.sessions.releaseSessions("elsewhere:1", [key]);
     expect(((await (await svc.get(`/chat/sessions/${sid}`)).json()) as Detail).session.last_error).toMatch(/stopped during this turn/);
     const events = await turn;
     expect(dataOf(events, "turn_end").map((e) => e.status)).toEqual(["error"]);

@@ -45,17 +45,17 @@ if (testDatabaseUrl)
       const url = await freshSchemaUrl();
       const [one, two] = await Promise.all([openPostgresStore(url, { maxConnections: 2 }), openPostgresStore(url, { maxConnections: 2 })]);
       try {
-        const ws = (await one.ensureWorkspace("w", 0)).id;
+        const ws = (await one.workspaces.ensureWorkspace("w", 0)).id;
         let woken = 0;
-        const off = two.subscribeStream(ws, "s", () => woken++);
+        const off = two.streams.subscribeStream(ws, "s", () => woken++);
         // The listener connects in the background: append until the first notification arrives (SQLite has none).
         for (const deadline = Date.now() + 10_000; woken === 0 && Date.now() < deadline; await new Promise((r) => setTimeout(r, 100)))
-          await one.appendStream(ws, "s", [{ type: "x", at: 0, data: null }]);
+          await one.streams.appendStream(ws, "s", [{ type: "x", at: 0, data: null }]);
         expect(woken).toBeGreaterThan(0);
         await new Promise((r) => setTimeout(r, 300)); // notifications of the appends before the first wake
         const before = woken;
-        await one.appendStream(ws, "other", [{ type: "x", at: 0, data: null }]);
-        await one.appendStream(ws, "s", [{ type: "x", at: 0, data: null }]);
+        await one.streams.appendStream(ws, "other", [{ type: "x", at: 0, data: null }]);
+        await one.streams.appendStream(ws, "s", [{ type: "x", at: 0, data: null }]);
         for (const deadline = Date.now() + 5_000; woken === before && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
         await new Promise((r) => setTimeout(r, 300)); // a wake for "other" would have come first: it must not come at all
         expect(woken).toBe(before + 1);

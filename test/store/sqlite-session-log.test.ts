@@ -33,15 +33,15 @@ describe("sqlite: the session log's own file", () => {
     const version = () => watcher.pragma("data_version", { simple: true }) as number;
     try {
       const before = version();
-      await store.appendStream("ws_a", "ses_1", [token(1), token(2)]);
-      await store.upsertSession(row("ses_1", 1));
-      expect(await store.claimSession({ workspaceId: "ws_a", sessionId: "ses_1" }, "owner-a", 2, 0)).toBe(true);
-      expect(await store.heartbeatSessions("owner-a", [{ workspaceId: "ws_a", sessionId: "ses_1" }], 3)).toEqual([]);
+      await store.streams.appendStream("ws_a", "ses_1", [token(1), token(2)]);
+      await store.sessions.upsertSession(row("ses_1", 1));
+      expect(await store.sessions.claimSession({ workspaceId: "ws_a", sessionId: "ses_1" }, "owner-a", 2, 0)).toBe(true);
+      expect(await store.sessions.heartbeatSessions("owner-a", [{ workspaceId: "ws_a", sessionId: "ses_1" }], 3)).toEqual([]);
       expect(version()).toBe(before);
-      expect((await store.readStream("ws_a", "ses_1", 0, 10)).map((e) => e.seq)).toEqual([1, 2]);
-      expect((await store.getSession("ws_a", "ses_1"))?.heartbeatAt).toBe(3);
+      expect((await store.streams.readStream("ws_a", "ses_1", 0, 10)).map((e) => e.seq)).toEqual([1, 2]);
+      expect((await store.sessions.getSession("ws_a", "ses_1"))?.heartbeatAt).toBe(3);
 
-      await store.appendEvents("ws_a", [{ type: "memory.note", actorId: null, tokenId: null, at: 4, trajectoryId: null, payload: {} }]);
+      await store.audit.appendEvents("ws_a", [{ type: "memory.note", actorId: null, tokenId: null, at: 4, trajectoryId: null, payload: {} }]);
       expect(version()).not.toBe(before);
       expect(tables(sessionLogFileOf(file)).sort()).toEqual(["sessions", "stream_events"]);
       expect(tables(file)).not.toContain("stream_events");
@@ -97,19 +97,19 @@ describe("sqlite: a memory file made before the session log had its own file", (
       const file = earlierFile(version);
       const store = openSqliteStore(file);
       try {
-        const odd = await store.readStream("ws_a", "ses_odd", 0, 100);
+        const odd = await store.streams.readStream("ws_a", "ses_odd", 0, 100);
         expect(odd.map((e) => e.seq)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
         expect(odd[0]?.data).toEqual({ text: "word1" });
-        expect(await store.readStream("ws_a", "ses_even", 10, 100)).toHaveLength(15);
-        const sessions = await store.listSessions("ws_a", { limit: 10 });
+        expect(await store.streams.readStream("ws_a", "ses_even", 10, 100)).toHaveLength(15);
+        const sessions = await store.sessions.listSessions("ws_a", { limit: 10 });
         const hadSessions = version > FIRST_SESSION_MIGRATION + 1;
         expect(sessions.map((s) => s.sessionId)).toEqual(hadSessions ? ["ses_third", "ses_even", "ses_odd"] : []);
         // Appends carry on after the moved events, and a new session is listed after the moved ones.
-        expect((await store.appendStream("ws_a", "ses_odd", [token(99)]))[0]?.seq).toBe(26);
-        await store.upsertSession(row("ses_new", 9));
-        expect((await store.listSessions("ws_a", { limit: 1 }))[0]?.sessionId).toBe("ses_new");
+        expect((await store.streams.appendStream("ws_a", "ses_odd", [token(99)]))[0]?.seq).toBe(26);
+        await store.sessions.upsertSession(row("ses_new", 9));
+        expect((await store.sessions.listSessions("ws_a", { limit: 1 }))[0]?.sessionId).toBe("ses_new");
         if (hadSessions) {
-          const owned = await store.claimSession({ workspaceId: "ws_a", sessionId: "ses_odd" }, "owner-new", 10, 0);
+          const owned = await store.sessions.claimSession({ workspaceId: "ws_a", sessionId: "ses_odd" }, "owner-new", 10, 0);
           expect(owned).toBe(version < LAST_EARLIER); // the old owner's lease moved with its row
         }
       } finally {
@@ -128,8 +128,8 @@ describe("sqlite: a memory file made before the session log had its own file", (
     log.close();
     const store = openSqliteStore(file);
     try {
-      expect(await store.readStream("ws_a", "ses_odd", 0, 100)).toHaveLength(25);
-      expect((await store.listSessions("ws_a", { limit: 10 })).map((s) => s.sessionId)).toEqual(["ses_third", "ses_even", "ses_odd"]);
+      expect(await store.streams.readStream("ws_a", "ses_odd", 0, 100)).toHaveLength(25);
+      expect((await store.sessions.listSessions("ws_a", { limit: 10 })).map((s) => s.sessionId)).toEqual(["ses_third", "ses_even", "ses_odd"]);
     } finally {
       await store.close();
     }
@@ -141,9 +141,9 @@ describe("sqlite: a memory file made before the session log had its own file", (
     const first = openSqliteStore(file);
     const second = openSqliteStore(file);
     try {
-      expect(await second.readStream("ws_a", "ses_even", 0, 100)).toHaveLength(25);
-      await first.appendStream("ws_a", "ses_even", [token(100)]);
-      expect((await second.readStream("ws_a", "ses_even", 25, 10)).map((e) => e.seq)).toEqual([26]);
+      expect(await second.streams.readStream("ws_a", "ses_even", 0, 100)).toHaveLength(25);
+      await first.streams.appendStream("ws_a", "ses_even", [token(100)]);
+      expect((await second.streams.readStream("ws_a", "ses_even", 25, 10)).map((e) => e.seq)).toEqual([26]);
     } finally {
       await second.close();
       await first.close();

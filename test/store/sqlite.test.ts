@@ -60,19 +60,19 @@ describe("sqlite: a writer thread beside the loop's own writes", () => {
     const store = await threaded();
     const other = await storesWith({})(store); // writes on its own connection
     try {
-      const ws = (await store.ensureWorkspace("default", 0)).id;
+      const ws = (await store.workspaces.ensureWorkspace("default", 0)).id;
       const draft = (type: string, at: number) => ({ type, actorId: null, tokenId: null, at, trajectoryId: null, payload: { at } });
       await Promise.all(
         Array.from({ length: 12 }, async (_, i) => {
           const { doc, chunks } = prepareDocument(`doc-${i}.md`, `# Doc ${i}\n\nThe heron count ${i} of the estuary.\n`);
-          await Promise.all([store.replaceDocument(ws, doc, chunks, draft("memory.ingest", i)), store.appendEvents(ws, [draft("memory.forget", i)]), other.appendEvents(ws, [draft("memory.note", i)])]);
-          expect((await store.getDocument(ws, `doc-${i}.md`))?.documentHash).toBe(doc.documentHash);
+          await Promise.all([store.documents.replaceDocument(ws, doc, chunks, draft("memory.ingest", i)), store.audit.appendEvents(ws, [draft("memory.forget", i)]), other.audit.appendEvents(ws, [draft("memory.note", i)])]);
+          expect((await store.documents.getDocument(ws, `doc-${i}.md`))?.documentHash).toBe(doc.documentHash);
         }),
       );
-      const events = await store.listEvents(ws, { afterSeq: 0, limit: 100 });
+      const events = await store.audit.listEvents(ws, { afterSeq: 0, limit: 100 });
       expect(events.map((e) => e.type).sort()).toEqual([...Array(12).fill("memory.forget"), ...Array(12).fill("memory.ingest"), ...Array(12).fill("memory.note")]);
       expect(verifyChain(events)).toBeNull();
-      expect((await store.eventHead(ws))?.hash).toBe(events.at(-1)!.hash);
+      expect((await store.audit.eventHead(ws))?.hash).toBe(events.at(-1)!.hash);
       expect(await lexical(store, ws, tokenize("heron estuary"), 100)).toHaveLength(12);
     } finally {
       await other.close();
@@ -85,13 +85,13 @@ describe("sqlite: a writer thread beside the loop's own writes", () => {
     const store = openSqliteStore(file);
     const writer = new SqliteWriter({ file });
     try {
-      const ws = (await store.ensureWorkspace("default", 0)).id;
+      const ws = (await store.workspaces.ensureWorkspace("default", 0)).id;
       const draft = (at: number) => ({ type: "memory.forget", actorId: null, tokenId: null, at, trajectoryId: "traj_1", payload: { at } });
-      await store.appendEvents(ws, [draft(1)]);
+      await store.audit.appendEvents(ws, [draft(1)]);
       const stored = await writer.appendEvents(ws, [draft(2), draft(3)]);
       expect(writer.threads).toBe(1);
       expect(stored.map((e) => [e.seq, e.payload])).toEqual([[2, '{"at":2}'], [3, '{"at":3}']]);
-      const events = await store.listEvents(ws, { afterSeq: 0, limit: 10 });
+      const events = await store.audit.listEvents(ws, { afterSeq: 0, limit: 10 });
       expect(events.slice(1)).toEqual(stored);
       expect(verifyChain(events)).toBeNull();
     } finally {
@@ -105,12 +105,12 @@ describe("sqlite: a writer thread beside the loop's own writes", () => {
     const store = openSqliteStore(file);
     const writer = new SqliteWriter({ file }, 100);
     try {
-      const ws = (await store.ensureWorkspace("default", 0)).id;
+      const ws = (await store.workspaces.ensureWorkspace("default", 0)).id;
       expect(writer.threads).toBe(0);
       const first = prepareDocument("first.md", "# First\n\nThe osprey returns in April.\n");
       await writer.replace({ workspaceId: ws, ...first });
       expect(writer.threads).toBe(1);
-      expect(await store.documentChunks(ws, "first.md")).toHaveLength(first.chunks.length);
+      expect(await store.documents.documentChunks(ws, "first.md")).toHaveLength(first.chunks.length);
       const until = Date.now() + 5_000;
       while (writer.threads > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
       expect(writer.threads).toBe(0);
@@ -126,16 +126,16 @@ describe("sqlite: a writer thread beside the loop's own writes", () => {
   it("a replace refused on the thread rejects with SQLite's reason, stores none of it, and the next one commits", async () => {
     const store = await threaded();
     try {
-      const ws = (await store.ensureWorkspace("default", 0)).id;
+      const ws = (await store.workspaces.ensureWorkspace("default", 0)).id;
       const bad = prepareDocument("bad.md", "# Bad\n\nA chunk without its text.\n");
       const audit = { type: "memory.ingest", actorId: null, tokenId: null, at: 1, trajectoryId: null, payload: {} };
       const chunks = bad.chunks.map((c) => ({ ...c, text: null as unknown as string }));
-      await expect(store.replaceDocument(ws, bad.doc, chunks, audit)).rejects.toThrow(/NOT NULL constraint failed: chunks.text/);
-      expect(await store.getDocument(ws, "bad.md")).toBeUndefined();
-      expect(await store.listEvents(ws, { afterSeq: 0, limit: 10 })).toEqual([]);
+      await expect(store.documents.replaceDocument(ws, bad.doc, chunks, audit)).rejects.toThrow(/NOT NULL constraint failed: chunks.text/);
+      expect(await store.documents.getDocument(ws, "bad.md")).toBeUndefined();
+      expect(await store.audit.listEvents(ws, { afterSeq: 0, limit: 10 })).toEqual([]);
       const good = prepareDocument("good.md", "# Good\n\nThe kestrel nests here.\n");
-      await store.replaceDocument(ws, good.doc, good.chunks, audit);
-      expect(await store.documentChunks(ws, "good.md")).toHaveLength(good.chunks.length);
+      await store.documents.replaceDocument(ws, good.doc, good.chunks, audit);
+      expect(await store.documents.documentChunks(ws, "good.md")).toHaveLength(good.chunks.length);
     } finally {
       await store.close();
     }
@@ -146,9 +146,9 @@ describe("sqlite: atomic replace seen from another process", () => {
   it("a reader never sees chunks of two versions of a document at once", async () => {
     const file = join(dir, "atomic.db");
     const reader = openSqliteStore(file);
-    const ws = (await reader.ensureWorkspace("default", 0)).id;
+    const ws = (await reader.workspaces.ensureWorkspace("default", 0)).id;
     const { doc, chunks } = prepareDocument("doc.md", editionText("aardvark-0"));
-    await reader.replaceDocument(ws, doc, chunks);
+    await reader.documents.replaceDocument(ws, doc, chunks);
 
     const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../helpers/store-writer.ts", import.meta.url)), file, ws, "60"], {
       stdio: ["ignore", "ignore", "pipe"],
@@ -172,7 +172,7 @@ describe("sqlite: atomic replace seen from another process", () => {
           expect(ids, "index mixes or truncates versions").toHaveLength(40);
           expect(ids.at(-1)! - ids[0]!).toBe(39);
           // ...and a row read returns all of that version or, if a newer one committed in between, none of it.
-          const texts = (await reader.getChunks(ws, ids)).map((c) => c.text);
+          const texts = (await reader.documents.getChunks(ws, ids)).map((c) => c.text);
           expect([0, 40]).toContain(texts.length);
           const seen = new Set(texts.map((t) => /edition (\w+-\d+)/.exec(t)?.[1]));
           expect(seen.size, `mixed versions: ${[...seen].join(", ")}`).toBeLessThanOrEqual(1);
@@ -207,12 +207,12 @@ describe("sqlite: upgrading a database written by an earlier release", () => {
 
       const store = openSqliteStore(file);
       try {
-        expect((await store.findWorkspace("kept"))?.id).toBe("ws_old");
+        expect((await store.workspaces.findWorkspace("kept"))?.id).toBe("ws_old");
         const { doc, chunks } = prepareDocument("after.md", "# After\n\nWritten after the upgrade.\n");
-        await store.replaceDocument("ws_old", doc, chunks);
-        expect(await store.documentChunks("ws_old", "after.md")).toHaveLength(chunks.length);
-        await store.putTrace("ws_old", "trace_after", 2, { ok: true }, 10); // the newest table is there
-        expect(await store.getTrace("ws_old", "trace_after")).toEqual({ ok: true });
+        await store.documents.replaceDocument("ws_old", doc, chunks);
+        expect(await store.documents.documentChunks("ws_old", "after.md")).toHaveLength(chunks.length);
+        await store.cognitive.putTrace("ws_old", "trace_after", 2, { ok: true }, 10); // the newest table is there
+        expect(await store.cognitive.getTrace("ws_old", "trace_after")).toEqual({ ok: true });
       } finally {
         await store.close();
       }

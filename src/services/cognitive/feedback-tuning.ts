@@ -95,7 +95,7 @@ export async function tuneFromFeedback(
   try {
     const metric = `feedback: reciprocal rank of used minus unhelpful citations in the top ${K}, karma off (held-in: even case index of ${cases.length})`;
     const result = await tune(start, TUNER_KNOBS, measure, { runId: opts.runId, metric, minGain: MIN_GAIN, ...(opts.log ? { log: opts.log } : {}) });
-    await recordTunerRun(deps.store, deps.now(), result.decisions, { run_id: opts.runId, params: result.config.params, enabled: { ...result.config.enabled } });
+    await recordTunerRun(deps.store.cognitive, deps.now(), result.decisions, { run_id: opts.runId, params: result.config.params, enabled: { ...result.config.enabled } });
     return { cases: cases.length, baseline: result.baseline, final: result.final, decisions: result.decisions, config: result.config };
   } finally {
     deps.pipeline.configure(start);

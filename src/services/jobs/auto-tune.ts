@@ -37,16 +37,16 @@ export class AutoTuner {
   async runOnce(): Promise<FeedbackTuning | null> {
     const { store, now, env } = this.deps;
     const newest = new Map<string, StoredEvent | undefined>();
-    for (const w of await store.listWorkspaces()) newest.set(w.id, (await store.listEvents(w.id, { types: [FEEDBACK_EVENT], order: "desc", limit: 1 }))[0]);
+    for (const w of await store.workspaces.listWorkspaces()) newest.set(w.id, (await store.audit.listEvents(w.id, { types: [FEEDBACK_EVENT], order: "desc", limit: 1 }))[0]);
     if (!(await this.isFresh(newest))) return null;
-    const cases = await feedbackCases(store, [...newest.keys()]);
+    const cases = await feedbackCases(store.audit, [...newest.keys()]);
     if (cases.length < MIN_FEEDBACK_CASES) return null;
     // Read before the run: a report that lands while it measures is the next run's.
     this.seen = new Map([...newest].map(([ws, e]) => [ws, e?.seq ?? 0]));
     // From the parameters a server started now would have (a CLI or eval run may have recorded newer ones).
-    this.deps.shadow.pipeline.configure(await runtimeCognitiveConfig(store, env));
+    this.deps.shadow.pipeline.configure(await runtimeCognitiveConfig(store.cognitive, env));
     const result = await tuneFromFeedback({ store, memory: this.deps.shadow.memory, pipeline: this.deps.shadow.pipeline, now }, cases, { runId: `auto-${new Date(now()).toISOString()}`, signal: this.stopping.signal });
-    this.deps.live.configure(await runtimeCognitiveConfig(store, env));
+    this.deps.live.configure(await runtimeCognitiveConfig(store.cognitive, env));
     const kept = result.decisions.filter((d) => d.kept);
     this.deps.log(`auto-tune on ${result.cases} feedback queries: ${kept.length ? kept.map((d) => `${d.layer}.${d.parameter} ${String(d.before)} -> ${String(d.after)}`).join(", ") : "no change kept"}`);
     return result;
@@ -56,7 +56,7 @@ export class AutoTuner {
   private async isFresh(newest: ReadonlyMap<string, StoredEvent | undefined>): Promise<boolean> {
     const seen = this.seen;
     if (seen) return [...newest].some(([ws, e]) => (e?.seq ?? 0) > (seen.get(ws) ?? 0));
-    const lastRun = (await this.deps.store.listCognitiveRecords({ kind: RECORD_KINDS.tuned, limit: 1 }))[0]?.at ?? -Infinity;
+    const lastRun = (await this.deps.store.cognitive.listCognitiveRecords({ kind: RECORD_KINDS.tuned, limit: 1 }))[0]?.at ?? -Infinity;
     return [...newest.values()].some((e) => e !== undefined && e.at > lastRun);
   }
 
@@ -85,6 +85,6 @@ export class AutoTuner {
 /** The automatic tuner of a runtime, measuring on a shadow pipeline over the same store and indexes (its replays are dry). */
 export async function createAutoTuner(deps: { store: Store; retriever: Retriever; clock: Clock; lexicon: WordNeighbours | null; live: CognitivePipeline; env: NodeJS.ProcessEnv; log: (msg: string) => void }): Promise<AutoTuner> {
   const now = () => deps.clock.now().getTime();
-  const shadow = await buildCognitiveStack({ store: deps.store, now, lexicon: deps.lexicon, config: deps.live.current, log: deps.log, restore: false });
-  return new AutoTuner({ store: deps.store, live: deps.live, shadow: { memory: new MemoryService(deps.store, deps.retriever, deps.clock, shadow.pipeline), pipeline: shadow.pipeline }, env: deps.env, now, log: deps.log });
+  const shadow = await buildCognitiveStack({ store: deps.store.cognitive, now, lexicon: deps.lexicon, config: deps.live.current, log: deps.log, restore: false });
+  return new AutoTuner({ store: deps.store, live: deps.live, shadow: { memory: new MemoryService(deps.store.documents, deps.retriever, deps.clock, shadow.pipeline), pipeline: shadow.pipeline }, env: deps.env, now, log: deps.log });
 }

@@ -38,7 +38,7 @@ const MAX_VAULT_COUNTERPOINTS = 10;
 
 export class AssimilationService {
   constructor(
-    private readonly store: RecordStore & Pick<DocumentStore, "getDocument" | "documentChunks">,
+    private readonly store: { records: RecordStore; documents: Pick<DocumentStore, "getDocument" | "documentChunks"> },
     private readonly ingest: IngestService,
     private readonly memory: MemoryService,
     private readonly clock: Clock,
@@ -49,7 +49,7 @@ export class AssimilationService {
     const req = ShravanSchema.parse(input);
     const ws = call.workspaceId;
     const id = contentId("shravan", req);
-    const existing = await this.store.getRecord(ws, id);
+    const existing = await this.store.records.getRecord(ws, id);
     if (existing) return existing.body as ShravanRecord;
     for (const parent of req.lineage.parent_ids) await this.expect(ws, parent, "shravan", "lineage.parent_ids names a capture");
 
@@ -76,7 +76,7 @@ export class AssimilationService {
       source_path: sourcePath,
     };
     const event = draftEvent(call, "knowledge.captured", { id, source_title: req.source_title, source_path: sourcePath }, now.getTime());
-    const { record } = await this.store.insertRecord(ws, { id, kind: "shravan", group: null, parentId: null, status: null, createdAt: now.getTime(), body }, { events: [event], document: note.write });
+    const { record } = await this.store.records.insertRecord(ws, { id, kind: "shravan", group: null, parentId: null, status: null, createdAt: now.getTime(), body }, { events: [event], document: note.write });
     return record.body as ShravanRecord;
   }
 
@@ -85,13 +85,13 @@ export class AssimilationService {
     const req = MananSchema.parse(input);
     const ws = call.workspaceId;
     const shravan = (await this.expect(ws, req.shravan_id, "shravan", "manan reflects on a capture")).body as ShravanRecord;
-    const done = (await this.store.childRecords(ws, shravan.id)).find((r) => r.kind === "manan");
+    const done = (await this.store.records.childRecords(ws, shravan.id)).find((r) => r.kind === "manan");
     if (done) throw new AppError("wrong_stage", `${shravan.id} was already reflected on (${done.id})`, { manan_id: done.id });
-    const doc = await this.store.getDocument(ws, shravan.source_path);
+    const doc = await this.store.documents.getDocument(ws, shravan.source_path);
     if (!doc) throw new AppError("not_found", `the content of ${shravan.id} was forgotten (${shravan.source_path})`);
 
     const now = this.clock.now();
-    const chunks = await this.store.documentChunks(ws, shravan.source_path);
+    const chunks = await this.store.documents.documentChunks(ws, shravan.source_path);
     const cite = (start: number, end: number): Citation => citeSpan(chunks, doc.sourcePath, doc.content, start, end, now);
     const sentences = reflect(doc.content).map((s) => ({ role: s.role, text: doc.content.slice(s.start, s.end), citation: cite(s.start, s.end) }));
     const claims = sentences.filter((s) => s.role === "claim").map(({ text, citation }) => ({ text, citation }));
@@ -148,9 +148,9 @@ export class AssimilationService {
     const req = NididhyasanSchema.parse(input);
     const ws = call.workspaceId;
     const manan = (await this.expect(ws, req.manan_id, "manan", "nididhyasan practises a reflection")).body as MananRecord;
-    const done = (await this.store.childRecords(ws, manan.id)).find((r) => r.kind === "nididhyasan" && (r.body as NididhyasanRecord).implementation_type === req.implementation_type);
+    const done = (await this.store.records.childRecords(ws, manan.id)).find((r) => r.kind === "nididhyasan" && (r.body as NididhyasanRecord).implementation_type === req.implementation_type);
     if (done) throw new AppError("wrong_stage", `${manan.id} was already practised as a ${req.implementation_type} (${done.id})`, { nididhyasan_id: done.id });
-    const shravan = (await this.store.getRecord(ws, manan.shravan_id))?.body as ShravanRecord | undefined;
+    const shravan = (await this.store.records.getRecord(ws, manan.shravan_id))?.body as ShravanRecord | undefined;
 
     const now = this.clock.now();
     const refd = (x: { text: string; citation: Citation | null }): Reflected<Citation> => ({ text: x.text, ref: x.citation });
@@ -203,14 +203,14 @@ export class AssimilationService {
 
   /** A record of the expected kind: unknown or foreign ids are 404, an id of another stage is 409. */
   private async expect(ws: string, id: string, kind: RecordKind, what: string): Promise<StoredRecord> {
-    const found = await this.store.getRecord(ws, id);
+    const found = await this.store.records.getRecord(ws, id);
     if (!found || found.kind === "decision") throw new AppError("not_found", `no record '${id}' in this workspace`);
     if (found.kind !== kind) throw new AppError("wrong_stage", `${what} (${kind}_...); '${id}' is a ${found.kind} record`, { expected: kind, actual: found.kind });
     return found;
   }
 
   private async insertStage(ws: string, id: string, kind: RecordKind, parentId: string, now: Date, body: unknown, events: EventDraft[], records: RecordRow[] = []): Promise<unknown> {
-    const { record, created } = await this.store.insertRecord(ws, { id, kind, group: null, parentId, status: null, createdAt: now.getTime(), body }, { events, records });
+    const { record, created } = await this.store.records.insertRecord(ws, { id, kind, group: null, parentId, status: null, createdAt: now.getTime(), body }, { events, records });
     // Two concurrent transitions of the same record: the second finds the first's row and gets the same 409 a later call would.
     if (!created) throw new AppError("wrong_stage", `${parentId} moved on concurrently (${id})`, { id });
     return record.body;

@@ -15,7 +15,7 @@ import type { IngestService } from "../memory/ingest.ts";
 
 export class DecisionRecordService {
   constructor(
-    private readonly store: RecordStore & Pick<DocumentStore, "chunksByHash">,
+    private readonly store: { records: RecordStore; documents: Pick<DocumentStore, "chunksByHash"> },
     private readonly ingest: IngestService,
     private readonly clock: Clock,
   ) {}
@@ -25,13 +25,13 @@ export class DecisionRecordService {
     const ws = call.workspaceId;
     // The ref hashes what was decided (not who or when), so a retried or repeated request finds the first record.
     const ref = contentId("dec", { ...req, evidence: [...new Set(req.evidence)].sort() });
-    const existing = await this.store.getRecord(ws, ref);
+    const existing = await this.store.records.getRecord(ws, ref);
     if (existing) return existing.body as DecisionRecord;
 
     const now = this.clock.now();
     const evidence = [];
     for (const hash of req.evidence) {
-      const [chunk] = await this.store.chunksByHash(ws, hash);
+      const [chunk] = await this.store.documents.chunksByHash(ws, hash);
       if (!chunk) throw new AppError("evidence_not_found", `no stored passage with chunk_hash ${hash} in this workspace`, { chunk_hash: hash });
       evidence.push(citationOf(chunk, 1, now));
     }
@@ -55,19 +55,19 @@ export class DecisionRecordService {
       citations: [...note.citations, ...evidence],
     };
     const audit = draftEvent(call, "decision.recorded", { ref, namespace: req.namespace, title: req.title, source_path: sourcePath }, now.getTime());
-    const { record } = await this.store.insertRecord(ws, { id: ref, kind: "decision", group: req.namespace, parentId: null, status: null, createdAt: now.getTime(), body }, { events: [audit], document: note.write });
+    const { record } = await this.store.records.insertRecord(ws, { id: ref, kind: "decision", group: req.namespace, parentId: null, status: null, createdAt: now.getTime(), body }, { events: [audit], document: note.write });
     return record.body as DecisionRecord;
   }
 
   async get(call: CallContext, req: DecisionGetRequest): Promise<DecisionRecord> {
-    const found = await this.store.getRecord(call.workspaceId, req.ref);
+    const found = await this.store.records.getRecord(call.workspaceId, req.ref);
     if (!found || found.kind !== "decision") throw new AppError("not_found", `no decision '${req.ref}' in this workspace`);
     return found.body as DecisionRecord;
   }
 
   async list(call: CallContext, input: DecisionListRequest): Promise<DecisionListResponse> {
     const req = ListSchema.parse(input);
-    const page = await pageBySeq(call.workspaceId, req, (afterSeq, limit) => this.store.listRecords(call.workspaceId, { kinds: ["decision"], group: req.namespace, afterSeq, order: "desc", limit }));
+    const page = await pageBySeq(call.workspaceId, req, (afterSeq, limit) => this.store.records.listRecords(call.workspaceId, { kinds: ["decision"], group: req.namespace, afterSeq, order: "desc", limit }));
     return { decisions: page.rows.map((r) => r.body as DecisionRecord), next_cursor: page.next_cursor };
   }
 }

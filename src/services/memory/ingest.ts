@@ -25,7 +25,7 @@ const POOL_MIN_CHARS = 4096;
 
 export class IngestService {
   constructor(
-    private readonly store: DocumentStore & Pick<AuditLog, "appendEvents">,
+    private readonly store: { documents: DocumentStore; audit: Pick<AuditLog, "appendEvents"> },
     private readonly embedder: Embedder | null,
     private readonly clock: Clock,
     private readonly log: (msg: string) => void = () => {},
@@ -43,8 +43,8 @@ export class IngestService {
   /** With `call`, a memory.ingest audit event is written in the same transaction as the chunks. */
   async ingest(workspaceId: string, req: IngestRequest, call?: CallContext): Promise<IngestResponse> {
     const { result, write, audit } = await this.prepare(workspaceId, req, call);
-    if (write) await this.store.replaceDocument(workspaceId, write.doc, write.chunks, audit, write.vectors);
-    else if (audit) await this.store.appendEvents(workspaceId, [audit]);
+    if (write) await this.store.documents.replaceDocument(workspaceId, write.doc, write.chunks, audit, write.vectors);
+    else if (audit) await this.store.audit.appendEvents(workspaceId, [audit]);
     return result;
   }
 
@@ -59,8 +59,8 @@ export class IngestService {
     const kind = req.kind ?? inferKind(sourcePath);
     const now = this.clock.now().getTime();
     const authoredAt = req.timestamp ? Date.parse(req.timestamp) : now;
-    const previous = await this.store.getDocument(workspaceId, sourcePath);
-    const oldChunks = previous ? await this.store.documentChunks(workspaceId, sourcePath) : [];
+    const previous = await this.store.documents.getDocument(workspaceId, sourcePath);
+    const oldChunks = previous ? await this.store.documents.documentChunks(workspaceId, sourcePath) : [];
     const ref = (c: { chunkHash: string; anchor: string }) => ({ chunk_hash: c.chunkHash, anchor: c.anchor });
     const event = (r: IngestResponse) =>
       call &&
@@ -74,7 +74,7 @@ export class IngestService {
     const oldHashes = new Set(oldChunks.map((c) => c.chunkHash));
     const newHashes = new Set(chunks.map((c) => c.chunkHash));
     const added = chunks.filter((c) => !oldHashes.has(c.chunkHash));
-    const deduplicated = (await this.store.storedChunkHashes(workspaceId, [...new Set(added.map((c) => c.chunkHash))])).size;
+    const deduplicated = (await this.store.documents.storedChunkHashes(workspaceId, [...new Set(added.map((c) => c.chunkHash))])).size;
     const vectors = await this.embedMissing(added, computed && new Map(chunks.map((c, i) => [c.chunkHash, computed[i]!])));
     const result: IngestResponse = {
       source_path: sourcePath,
@@ -97,7 +97,7 @@ export class IngestService {
    */
   async prepareNote(workspaceId: string, sourcePath: string, content: string, now: Date): Promise<{ write: DocumentWrite | undefined; citations: Citation[] }> {
     const { write } = await this.prepare(workspaceId, { content, source_path: sourcePath, kind: "markdown" });
-    const chunks = write?.chunks ?? (await this.store.documentChunks(workspaceId, sourcePath));
+    const chunks = write?.chunks ?? (await this.store.documents.documentChunks(workspaceId, sourcePath));
     return { write: write ?? undefined, citations: chunks.map((c) => citationOf({ ...c, sourcePath }, 1, now)) };
   }
 
@@ -129,7 +129,7 @@ export class IngestService {
     // A worker's vectors are the loop embedder's to the bit (a portable embedder is deterministic), so one already
     // stored for a hash is the same bytes: writing it again is cheaper than looking it up first.
     if (computed) return { embedderId: this.embedder.id, byHash: new Map(chunks.map((c) => [c.chunkHash, computed.get(c.chunkHash)!])) };
-    const have = await this.store.getEmbeddings(this.embedder.id, chunks.map((c) => c.chunkHash));
+    const have = await this.store.documents.getEmbeddings(this.embedder.id, chunks.map((c) => c.chunkHash));
     const todo = [...new Map(chunks.filter((c) => !have.has(c.chunkHash)).map((c) => [c.chunkHash, c.text])).entries()];
     const byHash = new Map<string, Float32Array>();
     try {

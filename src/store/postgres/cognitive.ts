@@ -1,9 +1,9 @@
 // Cognitive-stack persistence in PostgreSQL: hourly counter buckets, chitta's impressions, JSON records and process() traces.
-import type { CognitiveRecord, CognitiveRecordQuery, CounterIncrement, CounterQuery, CounterTotal, ImpressionIncrement, StoredCognitiveRecord } from "../../ports/cognitive.ts";
+import type { CognitiveRecord, CognitiveRecordQuery, CognitiveStore, CounterIncrement, CounterQuery, CounterTotal, ImpressionIncrement, StoredCognitiveRecord } from "../../ports/cognitive.ts";
 import { toCognitiveRecord, type CognitiveRecordRow } from "../rows.ts";
 import { transaction, type Db } from "./open.ts";
 
-export class CognitiveRepo {
+export class CognitiveRepo implements CognitiveStore {
   constructor(private readonly db: Db) {}
 
   async addCounters(rows: readonly CounterIncrement[]): Promise<void> {
@@ -46,7 +46,7 @@ export class CognitiveRepo {
     return rows;
   }
 
-  async append(records: readonly CognitiveRecord[]): Promise<void> {
+  async appendCognitiveRecords(records: readonly CognitiveRecord[]): Promise<void> {
     if (records.length === 0) return;
     await this.db.query(
       "INSERT INTO cognitive_records (kind, workspace_id, at, payload) SELECT k, w, a, p FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[]) WITH ORDINALITY AS t(k, w, a, p, i) ORDER BY i",
@@ -70,7 +70,7 @@ export class CognitiveRepo {
     return rows[0] === undefined ? undefined : (JSON.parse(rows[0].payload) as unknown);
   }
 
-  async list(q: CognitiveRecordQuery): Promise<StoredCognitiveRecord[]> {
+  async listCognitiveRecords(q: CognitiveRecordQuery): Promise<StoredCognitiveRecord[]> {
     const { rows } = await this.db.query<CognitiveRecordRow>("SELECT * FROM cognitive_records WHERE kind = $1 AND at >= $2 ORDER BY seq DESC LIMIT $3", [q.kind, q.since ?? 0, q.limit]);
     return rows.map(toCognitiveRecord);
   }

@@ -1,23 +1,29 @@
-// Documents and their chunks in PostgreSQL: atomic replace, forget with tombstones, and row reads.
-import type { ChunkInput, ChunkRecord, DocumentRecord, RemovedChunk } from "../../ports/documents.ts";
+// Documents, their chunks and the chunks' vectors in PostgreSQL: atomic replace, forget with tombstones, and row reads.
+import type { EventDraft } from "../../ports/audit-log.ts";
+import type { ChunkInput, ChunkRecord, DocumentRecord, DocumentStore, DocumentWrite, NewVectors, RemovedChunk } from "../../ports/documents.ts";
 import { ChunkCache } from "../chunk-cache.ts";
 import { CHUNK_COLUMNS, OP_ADD, OP_REMOVE, toChunk, toDocument, toRemoved, type ChunkRow, type DocRow } from "../rows.ts";
+import { fromBlob, toBlob } from "../vector-blob.ts";
 import { lock, type Conn, type Db } from "./open.ts";
 import { LOCK } from "./schema.ts";
+import type { PostgresTransactions } from "./transactions.ts";
 import type pg from "pg";
 
-export class DocumentRepo {
+export class DocumentRepo implements DocumentStore {
   private readonly hot = new ChunkCache();
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly tx: PostgresTransactions,
+  ) {}
 
-  async get(workspaceId: string, sourcePath: string, c: Conn = this.db): Promise<DocumentRecord | undefined> {
+  async getDocument(workspaceId: string, sourcePath: string, c: Conn = this.db): Promise<DocumentRecord | undefined> {
     const { rows } = await c.query<DocRow>({ name: "doc_get", text: "SELECT * FROM documents WHERE workspace_id = $1 AND source_path = $2", values: [workspaceId, sourcePath] });
     return rows[0] && toDocument(rows[0]);
   }
 
   /** Documents whose source_path starts with the prefix ('' = all), by source_path (byte order, as on SQLite). */
-  async list(workspaceId: string, prefix = ""): Promise<DocumentRecord[]> {
+  async listDocuments(workspaceId: string, prefix = ""): Promise<DocumentRecord[]> {
     const { rows } = await this.db.query<DocRow>(
       `SELECT * FROM documents WHERE workspace_id = $1 AND left(source_path, length($2)) = $2 ORDER BY source_path`,
       [workspaceId, prefix],
@@ -25,7 +31,7 @@ export class DocumentRepo {
     return rows.map(toDocument);
   }
 
-  async chunksOf(workspaceId: string, sourcePath: string, c: Conn = this.db): Promise<ChunkRecord[]> {
+  async documentChunks(workspaceId: string, sourcePath: string, c: Conn = this.db): Promise<ChunkRecord[]> {
     const { rows } = await c.query<ChunkRow>({
       name: "doc_chunks",
       text: `SELECT ${CHUNK_COLUMNS} FROM chunks WHERE workspace_id = $1 AND source_path = $2 ORDER BY ord`,
@@ -49,12 +55,71 @@ export class DocumentRepo {
     return new Set(rows.map((r) => r.chunk_hash));
   }
 
+  async replaceDocument(workspaceId: string, doc: DocumentRecord, chunks: ChunkInput[], audit?: EventDraft, vectors?: NewVectors): Promise<void> {
+    await this.tx.run((c) => this.tx.applySideEffects(c, workspaceId, { events: audit && [audit], document: { doc, chunks, vectors } }));
+  }
+
+  async forgetSource(workspaceId: string, sourcePath: string, now: number, audit?: EventDraft): Promise<RemovedChunk[]> {
+    return this.tx.forget(workspaceId, { sourcePath }, audit, (c) => this.removeSource(c, workspaceId, sourcePath, now));
+  }
+
+  async forgetChunkHash(workspaceId: string, chunkHash: string, now: number, audit?: EventDraft): Promise<RemovedChunk[]> {
+    return this.tx.forget(workspaceId, { chunkHash }, audit, (c) => this.removeChunkHash(c, workspaceId, chunkHash, now));
+  }
+
+  async getEmbeddings(embedderId: string, hashes: readonly string[]): Promise<Map<string, Float32Array>> {
+    const out = new Map<string, Float32Array>();
+    if (hashes.length === 0) return out;
+    const { rows } = await this.db.query<{ chunk_hash: string; vector: Buffer }>({
+      name: "embeddings_get",
+      text: "SELECT chunk_hash, vector FROM embeddings WHERE embedder_id = $1 AND chunk_hash = ANY($2::text[])",
+      values: [embedderId, [...new Set(hashes)]],
+    });
+    for (const r of rows) out.set(r.chunk_hash, fromBlob(r.vector));
+    return out;
+  }
+
+  async putEmbeddings(embedderId: string, entries: ReadonlyMap<string, Float32Array>): Promise<void> {
+    if (entries.size === 0) return;
+    await this.tx.run(async (c) => {
+      await lock(c, LOCK.changes);
+      await this.putVectors(c, { embedderId, byHash: entries });
+      // Announce the chunks again, so loaded vector indexes on every replica pick the vectors up.
+      await c.query("INSERT INTO changes (workspace_id, chunk_id, op) SELECT workspace_id, id, 1 FROM chunks WHERE chunk_hash = ANY($1::text[]) ORDER BY id", [[...entries.keys()]]);
+    });
+  }
+
+  async chunksMissingEmbedding(embedderId: string, limit: number): Promise<{ chunkHash: string; text: string }[]> {
+    const { rows } = await this.db.query<{ chunkHash: string; text: string }>(
+      `SELECT chunk_hash AS "chunkHash", MIN(text) AS text FROM chunks k
+       WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.embedder_id = $1 AND e.chunk_hash = k.chunk_hash)
+       GROUP BY chunk_hash LIMIT $2`,
+      [embedderId, limit],
+    );
+    return rows;
+  }
+
+  /** A step of the caller's transaction: the vectors first, then the document's chunks in place of its old ones. */
+  async write(c: pg.PoolClient, workspaceId: string, { doc, chunks, vectors }: DocumentWrite): Promise<void> {
+    if (vectors) await this.putVectors(c, vectors);
+    await this.replace(c, workspaceId, doc, chunks);
+  }
+
+  private async putVectors(c: pg.PoolClient, { embedderId, byHash }: NewVectors): Promise<void> {
+    if (byHash.size === 0) return;
+    await c.query(
+      `INSERT INTO embeddings (embedder_id, chunk_hash, vector) SELECT $1, * FROM unnest($2::text[], $3::bytea[])
+       ON CONFLICT (embedder_id, chunk_hash) DO UPDATE SET vector = excluded.vector`,
+      [embedderId, [...byHash.keys()], [...byHash.values()].map(toBlob)],
+    );
+  }
+
   /**
    * Inside the caller's transaction: the document and its cleared tombstones first, then, under LOCK.changes (so the
    * change log's seqs follow commit order), its old chunks out and the new ones in with their change rows, in one
    * statement, so the lock is held for one round trip and the commit.
    */
-  async replace(c: pg.PoolClient, workspaceId: string, doc: DocumentRecord, chunks: readonly ChunkInput[]): Promise<void> {
+  private async replace(c: pg.PoolClient, workspaceId: string, doc: DocumentRecord, chunks: readonly ChunkInput[]): Promise<void> {
     await c.query(
       `INSERT INTO documents (workspace_id, source_path, document_hash, kind, authored_at, ingested_at, content) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (workspace_id, source_path) DO UPDATE SET document_hash = excluded.document_hash, kind = excluded.kind,
@@ -89,8 +154,8 @@ export class DocumentRepo {
     for (const r of rows) this.hot.delete(r.id);
   }
 
-  async forgetSource(c: pg.PoolClient, workspaceId: string, sourcePath: string, now: number): Promise<RemovedChunk[]> {
-    const removed = await this.chunksOf(workspaceId, sourcePath, c);
+  private async removeSource(c: pg.PoolClient, workspaceId: string, sourcePath: string, now: number): Promise<RemovedChunk[]> {
+    const removed = await this.documentChunks(workspaceId, sourcePath, c);
     await this.removeChunks(c, workspaceId, removed);
     await c.query("DELETE FROM documents WHERE workspace_id = $1 AND source_path = $2", [workspaceId, sourcePath]);
     if (removed.length > 0 || (await this.tombstoned(workspaceId, "source_path", sourcePath, c))) await this.tombstone(c, workspaceId, "source_path", sourcePath, now);
@@ -98,7 +163,7 @@ export class DocumentRepo {
   }
 
   /** Removes every chunk with this hash; a source left without chunks is forgotten as a whole. */
-  async forgetChunkHash(c: pg.PoolClient, workspaceId: string, chunkHash: string, now: number): Promise<RemovedChunk[]> {
+  private async removeChunkHash(c: pg.PoolClient, workspaceId: string, chunkHash: string, now: number): Promise<RemovedChunk[]> {
     const removed = await this.chunksByHash(workspaceId, chunkHash, c);
     await this.removeChunks(c, workspaceId, removed);
     for (const path of new Set(removed.map((k) => k.sourcePath))) {

@@ -1,15 +1,19 @@
 // The audit log in PostgreSQL: appends extend the workspace's hash chain under its advisory lock, so concurrent writers
 // on any replica make one chain.
 import { randomUUID } from "node:crypto";
-import type { EventDraft, EventQuery, StoredEvent } from "../../ports/audit-log.ts";
+import type { AuditLog, EventDraft, EventQuery, StoredEvent } from "../../ports/audit-log.ts";
 import { canonicalJson, eventHash, GENESIS_HASH } from "../../domain/audit/event-hash.ts";
 import { toEvent, type EventRow } from "../rows.ts";
-import { lock, type Db } from "./open.ts";
+import { lock, transaction, type Db } from "./open.ts";
 import { LOCK } from "./schema.ts";
 import type pg from "pg";
 
-export class EventRepo {
+export class AuditRepo implements AuditLog {
   constructor(private readonly db: Db) {}
+
+  appendEvents(workspaceId: string, drafts: readonly EventDraft[]): Promise<StoredEvent[]> {
+    return transaction(this.db, (c) => this.append(c, workspaceId, drafts));
+  }
 
   /** Inside the caller's transaction, so a write and its event land together. */
   async append(c: pg.PoolClient, workspaceId: string, drafts: readonly EventDraft[]): Promise<StoredEvent[]> {
@@ -37,12 +41,12 @@ export class EventRepo {
     return events;
   }
 
-  async head(workspaceId: string): Promise<{ seq: number; hash: string } | undefined> {
+  async eventHead(workspaceId: string): Promise<{ seq: number; hash: string } | undefined> {
     const { rows } = await this.db.query<{ seq: number; hash: string }>("SELECT seq, hash FROM event_heads WHERE workspace_id = $1", [workspaceId]);
     return rows[0];
   }
 
-  async list(workspaceId: string, q: EventQuery): Promise<StoredEvent[]> {
+  async listEvents(workspaceId: string, q: EventQuery): Promise<StoredEvent[]> {
     const desc = q.order === "desc";
     const args: unknown[] = [workspaceId];
     const where = ["workspace_id = $1"];

@@ -2,12 +2,12 @@
 // Another replica's commit is not announced to this process, so the marker moves on every call: each search first asks
 // the log for changes after the last seq it applied (one indexed query), which is what makes an acknowledged write on
 // any replica visible to the next request on every other.
-import type { ChunkChange, IndexedChunk, Page } from "../../ports/search-feed.ts";
+import type { ChunkChange, IndexedChunk, Page, SearchFeed } from "../../ports/search-feed.ts";
 import { fromBlob } from "../vector-blob.ts";
 import { after, nextCursor, toChange, toIndexed, type ChangeRow, type IndexedRow } from "../rows.ts";
 import type { Db } from "./open.ts";
 
-export class SearchFeedRepo {
+export class SearchFeedRepo implements SearchFeed {
   private marker = 0;
 
   constructor(private readonly db: Db) {}

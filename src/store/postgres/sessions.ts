@@ -1,12 +1,12 @@
 // Session rows in PostgreSQL: one per session, newest first by insertion order, with the supervisor's heartbeat beside it.
-import type { SessionKey, SessionKind, SessionQuery, SessionRow, StoredSessionRow } from "../../ports/session-index.ts";
+import type { SessionIndex, SessionKey, SessionKind, SessionQuery, SessionRow, StoredSessionRow } from "../../ports/session-index.ts";
 import { toSession, type SessionTableRow } from "../rows.ts";
 import type { Db } from "./open.ts";
 
-export class SessionRepo {
+export class SessionRepo implements SessionIndex {
   constructor(private readonly db: Db) {}
 
-  async upsert(r: SessionRow): Promise<void> {
+  async upsertSession(r: SessionRow): Promise<void> {
     await this.db.query(
       `INSERT INTO sessions (workspace_id, session_id, kind, status, state, created_at, updated_at, heartbeat_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (workspace_id, session_id) DO UPDATE SET status = excluded.status, state = excluded.state, updated_at = excluded.updated_at,
@@ -15,12 +15,12 @@ export class SessionRepo {
     );
   }
 
-  async get(workspaceId: string, sessionId: string): Promise<StoredSessionRow | undefined> {
+  async getSession(workspaceId: string, sessionId: string): Promise<StoredSessionRow | undefined> {
     const { rows } = await this.db.query<SessionTableRow>({ name: "session_get", text: "SELECT * FROM sessions WHERE workspace_id = $1 AND session_id = $2", values: [workspaceId, sessionId] });
     return rows[0] && toSession(rows[0]);
   }
 
-  async list(workspaceId: string, q: SessionQuery): Promise<StoredSessionRow[]> {
+  async listSessions(workspaceId: string, q: SessionQuery): Promise<StoredSessionRow[]> {
     const { rows } = await this.db.query<SessionTableRow>(
       `SELECT * FROM sessions WHERE workspace_id = $1 AND seq < $2 AND ($3::text IS NULL OR status = $3) AND ($4::text IS NULL OR kind = $4)
        ORDER BY seq DESC LIMIT $5`,
@@ -29,7 +29,7 @@ export class SessionRepo {
     return rows.map(toSession);
   }
 
-  async claim(key: SessionKey, owner: string, now: number, staleBefore: number, takeOverFrom?: string): Promise<boolean> {
+  async claimSession(key: SessionKey, owner: string, now: number, staleBefore: number, takeOverFrom?: string): Promise<boolean> {
     const res = await this.db.query(
       `UPDATE sessions SET owner = $1, heartbeat_at = $2 WHERE workspace_id = $3 AND session_id = $4
          AND (owner IS NULL OR owner = $1 OR heartbeat_at IS NULL OR heartbeat_at < $5 OR owner = $6)`,
@@ -38,7 +38,7 @@ export class SessionRepo {
     return res.rowCount === 1;
   }
 
-  async heartbeat(owner: string, keys: readonly SessionKey[], at: number): Promise<SessionKey[]> {
+  async heartbeatSessions(owner: string, keys: readonly SessionKey[], at: number): Promise<SessionKey[]> {
     if (keys.length === 0) return [];
     const { rows } = await this.db.query<{ w: string; id: string }>(
       `UPDATE sessions s SET heartbeat_at = $1 FROM unnest($2::text[], $3::text[]) AS k(w, id)
@@ -49,7 +49,7 @@ export class SessionRepo {
     return keys.filter((k) => !held.has(`${k.workspaceId}\u0000${k.sessionId}`));
   }
 
-  async release(owner: string, keys: readonly SessionKey[]): Promise<void> {
+  async releaseSessions(owner: string, keys: readonly SessionKey[]): Promise<void> {
     if (keys.length === 0) return;
     await this.db.query(
       "UPDATE sessions s SET owner = NULL FROM unnest($1::text[], $2::text[]) AS k(w, id) WHERE s.workspace_id = k.w AND s.session_id = k.id AND s.owner = $3",
@@ -57,7 +57,7 @@ export class SessionRepo {
     );
   }
 
-  async inStatus(kind: SessionKind, statuses: readonly string[]): Promise<StoredSessionRow[]> {
+  async sessionsInStatus(kind: SessionKind, statuses: readonly string[]): Promise<StoredSessionRow[]> {
     const { rows } = await this.db.query<SessionTableRow>("SELECT * FROM sessions WHERE kind = $1 AND status = ANY($2::text[]) ORDER BY seq", [kind, statuses]);
     return rows.map(toSession);
   }

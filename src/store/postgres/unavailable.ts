@@ -17,12 +17,18 @@ export function isConnectionLoss(err: unknown): boolean {
 const unavailable = (err: Error) =>
   new AppError("store_unavailable", `the database is unreachable (${err.message}); retry in ${STORE_RETRY_SECONDS} s`, { retry_after_seconds: STORE_RETRY_SECONDS });
 
-/** The store with every method's connection losses turned into store_unavailable (other errors pass unchanged). */
+/** The store with every port method's connection losses turned into store_unavailable (other errors pass unchanged). */
 export function guardConnectionLoss(store: Store): Store {
+  const { close, ...ports } = store;
+  const guarded = Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, guard(port as object)])) as Omit<Store, "close">;
+  return { ...guarded, close };
+}
+
+function guard<T extends object>(port: T): T {
   const rethrow = (err: unknown): never => {
     throw isConnectionLoss(err) ? unavailable(err as Error) : err;
   };
-  return new Proxy(store, {
+  return new Proxy(port, {
     get(target, key, receiver) {
       const value: unknown = Reflect.get(target, key, receiver);
       if (typeof value !== "function") return value;

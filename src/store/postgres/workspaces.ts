@@ -1,23 +1,23 @@
 // Workspaces and hashed bearer tokens in PostgreSQL.
 import { randomUUID } from "node:crypto";
-import type { TokenRecord, Workspace } from "../../ports/workspaces.ts";
+import type { TokenRecord, Workspace, WorkspaceStore } from "../../ports/workspaces.ts";
 import { toToken, toWorkspace, type TokenRow } from "../rows.ts";
 import type { Db } from "./open.ts";
 
-export class WorkspaceRepo {
+export class WorkspaceRepo implements WorkspaceStore {
   constructor(private readonly db: Db) {}
 
-  async ensure(name: string, now: number): Promise<Workspace> {
+  async ensureWorkspace(name: string, now: number): Promise<Workspace> {
     await this.db.query("INSERT INTO workspaces (id, name, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING", [`ws_${randomUUID()}`, name, now]);
-    return (await this.find(name))!;
+    return (await this.findWorkspace(name))!;
   }
 
-  async find(nameOrId: string): Promise<Workspace | undefined> {
+  async findWorkspace(nameOrId: string): Promise<Workspace | undefined> {
     const { rows } = await this.db.query({ name: "ws_find", text: "SELECT id, name, created_at FROM workspaces WHERE name = $1 OR id = $1", values: [nameOrId] });
     return rows[0] ? toWorkspace(rows[0]) : undefined;
   }
 
-  async list(): Promise<Workspace[]> {
+  async listWorkspaces(): Promise<Workspace[]> {
     return (await this.db.query("SELECT id, name, created_at FROM workspaces ORDER BY created_at, name")).rows.map(toWorkspace);
   }
 

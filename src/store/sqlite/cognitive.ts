@@ -1,9 +1,9 @@
 // Cognitive-stack persistence in SQLite: hourly counter buckets, chitta's impressions, JSON records (tuner decisions, ablations) and process() traces.
-import type { CognitiveRecord, CognitiveRecordQuery, CounterIncrement, CounterQuery, CounterTotal, ImpressionIncrement, StoredCognitiveRecord } from "../../ports/cognitive.ts";
+import type { CognitiveRecord, CognitiveRecordQuery, CognitiveStore, CounterIncrement, CounterQuery, CounterTotal, ImpressionIncrement, StoredCognitiveRecord } from "../../ports/cognitive.ts";
 import { toCognitiveRecord, type CognitiveRecordRow } from "../rows.ts";
 import type { Db } from "./open.ts";
 
-export class CognitiveRepo {
+export class CognitiveRepo implements CognitiveStore {
   private readonly s;
 
   constructor(private readonly db: Db) {
@@ -25,14 +25,14 @@ export class CognitiveRepo {
     };
   }
 
-  addCounters(rows: readonly CounterIncrement[]): void {
+  async addCounters(rows: readonly CounterIncrement[]): Promise<void> {
     if (rows.length === 0) return;
     this.db.transaction(() => {
       for (const r of rows) this.s.add.run(r.workspaceId, r.hour, r.layer, r.counter, r.n);
     }).immediate();
   }
 
-  counterTotals(q: CounterQuery): CounterTotal[] {
+  async counterTotals(q: CounterQuery): Promise<CounterTotal[]> {
     const where = ["hour >= ?", "hour < ?"];
     const args: unknown[] = [q.since ?? 0, q.until ?? Number.MAX_SAFE_INTEGER];
     if (q.workspaceId !== undefined) {
@@ -44,36 +44,36 @@ export class CognitiveRepo {
       .all(...args) as CounterTotal[];
   }
 
-  addImpressions(rows: readonly ImpressionIncrement[]): void {
+  async addImpressions(rows: readonly ImpressionIncrement[]): Promise<void> {
     if (rows.length === 0) return;
     this.db.transaction(() => {
       for (const r of rows) this.s.addImpression.run(r.workspaceId, r.chunkHash, r.n);
     }).immediate();
   }
 
-  listImpressions(): ImpressionIncrement[] {
+  async listImpressions(): Promise<ImpressionIncrement[]> {
     return this.s.impressions.all() as ImpressionIncrement[];
   }
 
-  append(records: readonly CognitiveRecord[]): void {
+  async appendCognitiveRecords(records: readonly CognitiveRecord[]): Promise<void> {
     this.db.transaction(() => {
       for (const r of records) this.s.append.run(r.kind, r.workspaceId, r.at, JSON.stringify(r.payload ?? null));
     }).immediate();
   }
 
-  putTrace(workspaceId: string, traceId: string, at: number, payload: unknown, keep: number): void {
+  async putTrace(workspaceId: string, traceId: string, at: number, payload: unknown, keep: number): Promise<void> {
     this.db.transaction(() => {
       this.s.putTrace.run(traceId, workspaceId, at, JSON.stringify(payload));
       this.s.pruneTraces.run(workspaceId, workspaceId, keep);
     }).immediate();
   }
 
-  getTrace(workspaceId: string, traceId: string): unknown {
+  async getTrace(workspaceId: string, traceId: string): Promise<unknown> {
     const payload = this.s.getTrace.get(workspaceId, traceId) as string | undefined;
     return payload === undefined ? undefined : (JSON.parse(payload) as unknown);
   }
 
-  list(q: CognitiveRecordQuery): StoredCognitiveRecord[] {
+  async listCognitiveRecords(q: CognitiveRecordQuery): Promise<StoredCognitiveRecord[]> {
     const rows = this.db.prepare("SELECT * FROM cognitive_records WHERE kind = ? AND at >= ? ORDER BY seq DESC LIMIT ?").all(q.kind, q.since ?? 0, q.limit) as CognitiveRecordRow[];
     return rows.map(toCognitiveRecord);
   }

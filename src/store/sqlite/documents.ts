@@ -1,14 +1,23 @@
-// Documents and their chunks: atomic replace, forget with tombstones, and row reads.
+// Documents, their chunks and the chunks' vectors in SQLite: atomic replace (on the writer thread when there is one),
+// forget with tombstones, and row reads.
 import type { Db } from "./open.ts";
-import type { ChunkInput, ChunkRecord, DocumentRecord, RemovedChunk } from "../../ports/documents.ts";
+import type { EventDraft } from "../../ports/audit-log.ts";
+import type { ChunkInput, ChunkRecord, DocumentRecord, DocumentStore, DocumentWrite, NewVectors, RemovedChunk } from "../../ports/documents.ts";
 import { ChunkCache } from "../chunk-cache.ts";
 import { CHUNK_COLUMNS, OP_ADD, OP_REMOVE, toChunk, toDocument, toRemoved, type ChunkRow, type DocRow } from "../rows.ts";
+import { fromBlob, toBlob } from "../vector-blob.ts";
+import type { SqliteTransactions } from "./transactions.ts";
+import type { SqliteWriter } from "./writer.ts";
 
-export class DocumentRepo {
+export class DocumentRepo implements DocumentStore {
   private readonly s;
   private readonly hot = new ChunkCache();
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly tx: SqliteTransactions,
+    private readonly writer: SqliteWriter | null = null,
+  ) {
     this.s = {
       getDoc: db.prepare("SELECT * FROM documents WHERE workspace_id = ? AND source_path = ?"),
       // substr() rather than LIKE, so '%' and '_' in a prefix are literal.
@@ -38,32 +47,101 @@ export class DocumentRepo {
       tombstone: db.prepare("INSERT INTO forgotten (workspace_id, kind, key, at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET at = excluded.at"),
       unTombstone: db.prepare("DELETE FROM forgotten WHERE workspace_id = ? AND kind = ? AND key = ?"),
       isTombstoned: db.prepare("SELECT 1 FROM forgotten WHERE workspace_id = ? AND kind = ? AND key = ?").pluck(),
+      // Every ingest reads and writes vectors.
+      getVector: db.prepare("SELECT vector FROM embeddings WHERE embedder_id = ? AND chunk_hash = ?").pluck(),
+      putVector: db.prepare("INSERT OR REPLACE INTO embeddings (embedder_id, chunk_hash, vector) VALUES (?, ?, ?)"),
+      announce: db.prepare("INSERT INTO changes (workspace_id, chunk_id, op) SELECT workspace_id, id, 1 FROM chunks WHERE chunk_hash = ?"),
     };
   }
 
-  get(workspaceId: string, sourcePath: string): DocumentRecord | undefined {
+  async getDocument(workspaceId: string, sourcePath: string): Promise<DocumentRecord | undefined> {
     const r = this.s.getDoc.get(workspaceId, sourcePath) as DocRow | undefined;
     return r && toDocument(r);
   }
 
   /** Documents whose source_path starts with the prefix ('' = all), by source_path. */
-  list(workspaceId: string, prefix = ""): DocumentRecord[] {
+  async listDocuments(workspaceId: string, prefix = ""): Promise<DocumentRecord[]> {
     return (this.s.listDocs.all(workspaceId, prefix, prefix) as DocRow[]).map(toDocument);
   }
 
-  chunksOf(workspaceId: string, sourcePath: string): ChunkRecord[] {
-    return (this.s.docChunks.all(workspaceId, sourcePath) as ChunkRow[]).map(toChunk);
+  async documentChunks(workspaceId: string, sourcePath: string): Promise<ChunkRecord[]> {
+    return this.chunksOf(workspaceId, sourcePath);
   }
 
-  chunksByHash(workspaceId: string, chunkHash: string): ChunkRecord[] {
-    return (this.s.hashChunks.all(workspaceId, chunkHash) as ChunkRow[]).map(toChunk);
+  async chunksByHash(workspaceId: string, chunkHash: string): Promise<ChunkRecord[]> {
+    return this.hashChunks(workspaceId, chunkHash);
   }
 
-  storedChunkHashes(workspaceId: string, chunkHashes: readonly string[]): Set<string> {
+  async storedChunkHashes(workspaceId: string, chunkHashes: readonly string[]): Promise<Set<string>> {
     return new Set(chunkHashes.filter((h) => this.s.hasHash.get(workspaceId, h) !== undefined));
   }
 
-  replace(workspaceId: string, doc: DocumentRecord, chunks: readonly ChunkInput[]): void {
+  async replaceDocument(workspaceId: string, doc: DocumentRecord, chunks: ChunkInput[], audit?: EventDraft, vectors?: NewVectors): Promise<void> {
+    if (!this.writer?.usable) return this.tx.run(() => this.tx.applySideEffects(workspaceId, { events: audit && [audit], document: { doc, chunks, vectors } }));
+    try {
+      await this.writer.replace({ workspaceId, doc, chunks, audit, vectors });
+    } finally {
+      this.tx.committedElsewhere();
+    }
+  }
+
+  async forgetSource(workspaceId: string, sourcePath: string, now: number, audit?: EventDraft): Promise<RemovedChunk[]> {
+    return this.tx.forget(workspaceId, { sourcePath }, audit, () => this.removeSource(workspaceId, sourcePath, now));
+  }
+
+  async forgetChunkHash(workspaceId: string, chunkHash: string, now: number, audit?: EventDraft): Promise<RemovedChunk[]> {
+    return this.tx.forget(workspaceId, { chunkHash }, audit, () => this.removeChunkHash(workspaceId, chunkHash, now));
+  }
+
+  async wasForgotten(workspaceId: string, key: { sourcePath?: string; chunkHash?: string }): Promise<boolean> {
+    return this.forgotten(workspaceId, key);
+  }
+
+  async getEmbeddings(embedderId: string, chunkHashes: readonly string[]): Promise<Map<string, Float32Array>> {
+    const out = new Map<string, Float32Array>();
+    for (const h of new Set(chunkHashes)) {
+      const blob = this.s.getVector.get(embedderId, h) as Buffer | undefined;
+      if (blob) out.set(h, fromBlob(blob));
+    }
+    return out;
+  }
+
+  async putEmbeddings(embedderId: string, entries: ReadonlyMap<string, Float32Array>): Promise<void> {
+    this.tx.run(() => {
+      this.putVectors({ embedderId, byHash: entries });
+      for (const hash of entries.keys()) this.s.announce.run(hash);
+    });
+  }
+
+  async chunksMissingEmbedding(embedderId: string, limit: number): Promise<{ chunkHash: string; text: string }[]> {
+    return this.db
+      .prepare(
+        `SELECT chunk_hash AS chunkHash, MIN(text) AS text FROM chunks k
+         WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.embedder_id = ? AND e.chunk_hash = k.chunk_hash)
+         GROUP BY chunk_hash LIMIT ?`,
+      )
+      .all(embedderId, limit) as { chunkHash: string; text: string }[];
+  }
+
+  /** A step of the caller's transaction: the vectors first, then the document's chunks in place of its old ones. */
+  write(workspaceId: string, { doc, chunks, vectors }: DocumentWrite): void {
+    if (vectors) this.putVectors(vectors);
+    this.replace(workspaceId, doc, chunks);
+  }
+
+  private chunksOf(workspaceId: string, sourcePath: string): ChunkRecord[] {
+    return (this.s.docChunks.all(workspaceId, sourcePath) as ChunkRow[]).map(toChunk);
+  }
+
+  private hashChunks(workspaceId: string, chunkHash: string): ChunkRecord[] {
+    return (this.s.hashChunks.all(workspaceId, chunkHash) as ChunkRow[]).map(toChunk);
+  }
+
+  private putVectors({ embedderId, byHash }: NewVectors): void {
+    for (const [hash, vector] of byHash) this.s.putVector.run(embedderId, hash, toBlob(vector));
+  }
+
+  private replace(workspaceId: string, doc: DocumentRecord, chunks: readonly ChunkInput[]): void {
     this.db
       .transaction(() => {
         for (const old of this.chunksOf(workspaceId, doc.sourcePath)) this.removeChunk(workspaceId, old.id);
@@ -81,7 +159,7 @@ export class DocumentRepo {
       .immediate();
   }
 
-  forgetSource(workspaceId: string, sourcePath: string, now: number): RemovedChunk[] {
+  private removeSource(workspaceId: string, sourcePath: string, now: number): RemovedChunk[] {
     return this.db
       .transaction(() => {
         const removed = this.chunksOf(workspaceId, sourcePath);
@@ -95,10 +173,10 @@ export class DocumentRepo {
   }
 
   /** Removes every chunk with this hash; a source left without chunks is forgotten as a whole. */
-  forgetChunkHash(workspaceId: string, chunkHash: string, now: number): RemovedChunk[] {
+  private removeChunkHash(workspaceId: string, chunkHash: string, now: number): RemovedChunk[] {
     return this.db
       .transaction(() => {
-        const removed = this.chunksByHash(workspaceId, chunkHash);
+        const removed = this.hashChunks(workspaceId, chunkHash);
         for (const c of removed) this.removeChunk(workspaceId, c.id);
         for (const path of new Set(removed.map((c) => c.sourcePath)))
           if (this.s.remaining.get(workspaceId, path) === 0) {
@@ -111,7 +189,8 @@ export class DocumentRepo {
       .immediate();
   }
 
-  wasForgotten(workspaceId: string, key: { sourcePath?: string; chunkHash?: string }): boolean {
+  /** A step of the caller's transaction (or a read of its own). */
+  forgotten(workspaceId: string, key: { sourcePath?: string; chunkHash?: string }): boolean {
     const [kind, value] = key.sourcePath !== undefined ? ["source_path", key.sourcePath] : ["chunk_hash", key.chunkHash ?? ""];
     return this.s.isTombstoned.get(workspaceId, kind, value) !== undefined;
   }
@@ -122,7 +201,7 @@ export class DocumentRepo {
    * (AUTOINCREMENT), so a cached row is exact; rows this process removes leave the cache at once, and the ids a search
    * asks for come from an index that has already dropped what other processes removed.
    */
-  getChunks(workspaceId: string, ids: readonly number[]): ChunkRecord[] {
+  async getChunks(workspaceId: string, ids: readonly number[]): Promise<ChunkRecord[]> {
     const missing = ids.filter((id) => !this.hot.has(id));
     if (missing.length === 1) {
       const row = this.s.chunkById.get(missing[0], workspaceId) as ChunkRow | undefined;

@@ -1,10 +1,10 @@
 // The event log's streams in SQLite: one row per event, numbered per stream; appends wake this handle's followers.
-import type { AppendNotices, StreamEvent, StreamEventDraft, Wake } from "../../ports/event-log.ts";
+import type { AppendNotices, EventLog, StreamEvent, StreamEventDraft, Wake } from "../../ports/event-log.ts";
 import { toStreamEvent, type StreamEventRow } from "../rows.ts";
 import { StreamFollowers } from "../stream-followers.ts";
 import type { Db } from "./open.ts";
 
-export class EventLogRepo {
+export class EventLogRepo implements EventLog {
   private readonly s;
   readonly followers = new StreamFollowers();
 
@@ -20,7 +20,7 @@ export class EventLogRepo {
     };
   }
 
-  append(workspaceId: string, stream: string, drafts: readonly StreamEventDraft[]): StreamEvent[] {
+  async appendStream(workspaceId: string, stream: string, drafts: readonly StreamEventDraft[]): Promise<StreamEvent[]> {
     const events = this.db
       .transaction(() => {
         let seq = this.s.last.get(workspaceId, stream) as number;
@@ -36,7 +36,7 @@ export class EventLogRepo {
   }
 
   /** Wakes `wake` after each append to the stream, this handle's and (told by the notices) another process's. */
-  subscribe(workspaceId: string, stream: string, wake: Wake): () => void {
+  subscribeStream(workspaceId: string, stream: string, wake: Wake): () => void {
     const unsubscribe = this.followers.subscribe(workspaceId, stream, wake);
     const unfollow = this.notices?.follow?.(workspaceId, stream);
     return () => {
@@ -45,7 +45,7 @@ export class EventLogRepo {
     };
   }
 
-  read(workspaceId: string, stream: string, afterSeq: number, limit: number): StreamEvent[] {
+  async readStream(workspaceId: string, stream: string, afterSeq: number, limit: number): Promise<StreamEvent[]> {
     return (this.s.read.all(workspaceId, stream, afterSeq, limit) as StreamEventRow[]).map(toStreamEvent);
   }
 }

@@ -1,14 +1,18 @@
-// The audit log in SQLite: appends extend the workspace's hash chain under the write lock.
+// The audit log in SQLite: appends extend the workspace's hash chain under the write lock (on the writer thread when there is one).
 import { randomUUID } from "node:crypto";
 import type { Db } from "./open.ts";
-import type { EventDraft, EventQuery, StoredEvent } from "../../ports/audit-log.ts";
+import type { AuditLog, EventDraft, EventQuery, StoredEvent } from "../../ports/audit-log.ts";
 import { canonicalJson, eventHash, GENESIS_HASH } from "../../domain/audit/event-hash.ts";
 import { toEvent, type EventRow } from "../rows.ts";
+import type { SqliteWriter } from "./writer.ts";
 
-export class EventRepo {
+export class AuditRepo implements AuditLog {
   private readonly s;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly writer: SqliteWriter | null = null,
+  ) {
     this.s = {
       last: db.prepare("SELECT seq, hash FROM events WHERE workspace_id = ? ORDER BY seq DESC LIMIT 1"),
       head: db.prepare("SELECT seq, hash FROM event_heads WHERE workspace_id = ?"),
@@ -18,6 +22,10 @@ export class EventRepo {
          VALUES (@workspaceId, @seq, @id, @type, @actorId, @tokenId, @at, @trajectoryId, @payload, @prevHash, @hash)`,
       ),
     };
+  }
+
+  async appendEvents(workspaceId: string, drafts: readonly EventDraft[]): Promise<StoredEvent[]> {
+    return this.writer?.usable ? this.writer.appendEvents(workspaceId, drafts) : this.append(workspaceId, drafts);
   }
 
   /** Runs inside the caller's transaction when there is one, so a write and its event land together. */
@@ -40,11 +48,11 @@ export class EventRepo {
     return this.db.inTransaction ? run() : this.db.transaction(run).immediate();
   }
 
-  head(workspaceId: string): { seq: number; hash: string } | undefined {
+  async eventHead(workspaceId: string): Promise<{ seq: number; hash: string } | undefined> {
     return this.s.head.get(workspaceId) as { seq: number; hash: string } | undefined;
   }
 
-  list(workspaceId: string, q: EventQuery): StoredEvent[] {
+  async listEvents(workspaceId: string, q: EventQuery): Promise<StoredEvent[]> {
     const desc = q.order === "desc";
     const where = ["workspace_id = ?"];
     const args: unknown[] = [workspaceId];

@@ -1,12 +1,16 @@
 // Knowledge records in SQLite: decisions, assimilation stages and proposals in one keyed, insertion-ordered table.
 import type { Db } from "./open.ts";
-import type { RecordKind, RecordQuery, RecordRow, StoredRecord } from "../../ports/records.ts";
+import type { RecordKind, RecordQuery, RecordRow, RecordSideEffects, RecordStore, StoredRecord } from "../../ports/records.ts";
+import type { SqliteTransactions } from "./transactions.ts";
 import { toRecord, type RecordTableRow as Row } from "../rows.ts";
 
-export class RecordRepo {
+export class RecordRepo implements RecordStore {
   private readonly s;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly tx: SqliteTransactions,
+  ) {
     this.s = {
       insert: db.prepare(
         `INSERT INTO records (workspace_id, id, kind, grp, parent_id, status, created_at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -22,21 +26,41 @@ export class RecordRepo {
     };
   }
 
-  /** True when the row was new; an existing id is left exactly as it was. */
+  async insertRecord(workspaceId: string, record: RecordRow, also?: RecordSideEffects): Promise<{ record: StoredRecord; created: boolean }> {
+    return this.tx.run(() => {
+      const created = this.insert(workspaceId, record);
+      if (created) this.tx.applySideEffects(workspaceId, also);
+      return { record: this.get(workspaceId, record.id)!, created };
+    });
+  }
+
+  async transitionRecord(workspaceId: string, id: string, from: string, to: string, body: unknown, also?: RecordSideEffects): Promise<StoredRecord | undefined> {
+    return this.tx.run(() => {
+      if (this.s.transition.run(to, JSON.stringify(body), workspaceId, id, from).changes !== 1) return undefined; // compare-and-set
+      this.tx.applySideEffects(workspaceId, also);
+      return this.get(workspaceId, id);
+    });
+  }
+
+  async getRecord(workspaceId: string, id: string): Promise<StoredRecord | undefined> {
+    return this.get(workspaceId, id);
+  }
+
+  /** True when the row was new; an existing id is left exactly as it was. A step of the caller's transaction. */
   insert(workspaceId: string, r: RecordRow): boolean {
     return this.s.insert.run(workspaceId, r.id, r.kind, r.group, r.parentId, r.status, r.createdAt, JSON.stringify(r.body)).changes === 1;
   }
 
-  get(workspaceId: string, id: string): StoredRecord | undefined {
+  private get(workspaceId: string, id: string): StoredRecord | undefined {
     const row = this.s.get.get(workspaceId, id) as Row | undefined;
     return row && toRecord(row);
   }
 
-  children(workspaceId: string, parentId: string): StoredRecord[] {
+  async childRecords(workspaceId: string, parentId: string): Promise<StoredRecord[]> {
     return (this.s.children.all(workspaceId, parentId) as Row[]).map(toRecord);
   }
 
-  list(workspaceId: string, q: RecordQuery): StoredRecord[] {
+  async listRecords(workspaceId: string, q: RecordQuery): Promise<StoredRecord[]> {
     const where = [`workspace_id = ?`, `kind IN (${q.kinds.map(() => "?").join(", ")})`];
     const args: unknown[] = [workspaceId, ...q.kinds];
     const when = (clause: string, ...values: unknown[]) => {
@@ -51,12 +75,7 @@ export class RecordRepo {
     return (this.db.prepare(sql).all(...args, q.limit) as Row[]).map(toRecord);
   }
 
-  counts(workspaceId: string): { kind: RecordKind; status: string | null; childless: boolean; count: number }[] {
+  async countRecords(workspaceId: string): Promise<{ kind: RecordKind; status: string | null; childless: boolean; count: number }[]> {
     return (this.s.counts.all(workspaceId) as { kind: RecordKind; status: string | null; childless: number; count: number }[]).map((c) => ({ ...c, childless: c.childless === 1 }));
-  }
-
-  /** Compare-and-set: true only when the record was in `from`. */
-  transition(workspaceId: string, id: string, from: string, to: string, body: unknown): boolean {
-    return this.s.transition.run(to, JSON.stringify(body), workspaceId, id, from).changes === 1;
   }
 }

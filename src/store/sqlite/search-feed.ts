@@ -1,10 +1,10 @@
 // The SearchFeed of the SQLite store: chunk pages, vector pages and the changes log, read by the search engine.
-import type { ChunkChange, IndexedChunk, Page } from "../../ports/search-feed.ts";
+import type { ChunkChange, IndexedChunk, Page, SearchFeed } from "../../ports/search-feed.ts";
 import type { Db } from "./open.ts";
 import { after, nextCursor, toChange, toIndexed, type ChangeRow, type IndexedRow } from "../rows.ts";
 import { fromBlob } from "../vector-blob.ts";
 
-export class SearchFeedRepo {
+export class SearchFeedRepo implements SearchFeed {
   private readonly s;
   private marker = 0;
   private dataVersion = -1;
@@ -45,20 +45,24 @@ export class SearchFeedRepo {
     this.marker++;
   }
 
-  latestChange = (): number => this.s.maxSeq.get() as number;
+  async latestChange(): Promise<number> {
+    return this.s.maxSeq.get() as number;
+  }
 
-  changesSince(seq: number, limit: number): ChunkChange[] {
+  async changesSince(seq: number, limit: number): Promise<ChunkChange[]> {
     return (this.s.changes.all(seq, limit) as ChangeRow[]).map(toChange);
   }
 
-  indexedChunks(workspaceId: string, cursor: string | null, limit: number): Page<IndexedChunk> {
+  async indexedChunks(workspaceId: string, cursor: string | null, limit: number): Promise<Page<IndexedChunk>> {
     const rows = this.s.chunks.all(workspaceId, ...after(cursor), limit) as IndexedRow[];
     return { rows: rows.map(toIndexed), next: nextCursor(rows, limit) };
   }
 
-  vectorCount = (workspaceId: string, embedderId: string): number => this.s.vectorCount.get(embedderId, workspaceId) as number;
+  async vectorCount(workspaceId: string, embedderId: string): Promise<number> {
+    return this.s.vectorCount.get(embedderId, workspaceId) as number;
+  }
 
-  chunkVectors(workspaceId: string, embedderId: string, cursor: string | null, limit: number): Page<{ id: number; vector: Float32Array }> {
+  async chunkVectors(workspaceId: string, embedderId: string, cursor: string | null, limit: number): Promise<Page<{ id: number; vector: Float32Array }>> {
     const rows = this.s.vectors.all(embedderId, workspaceId, ...after(cursor), limit) as { id: number; source_path: string; vector: Buffer }[];
     return { rows: rows.map((r) => ({ id: r.id, vector: fromBlob(r.vector) })), next: nextCursor(rows, limit) };
   }

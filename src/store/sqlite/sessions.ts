@@ -1,9 +1,9 @@
 // Session rows in SQLite: one per session, newest first by insertion order, with the supervisor's heartbeat beside it.
-import type { SessionKey, SessionKind, SessionQuery, SessionRow, StoredSessionRow } from "../../ports/session-index.ts";
+import type { SessionIndex, SessionKey, SessionKind, SessionQuery, SessionRow, StoredSessionRow } from "../../ports/session-index.ts";
 import { toSession, type SessionTableRow as Row } from "../rows.ts";
 import type { Db } from "./open.ts";
 
-export class SessionRepo {
+export class SessionRepo implements SessionIndex {
   private readonly s;
 
   constructor(private readonly db: Db) {
@@ -28,33 +28,33 @@ export class SessionRepo {
     };
   }
 
-  upsert(r: SessionRow): void {
+  async upsertSession(r: SessionRow): Promise<void> {
     this.s.upsert.run(r.workspaceId, r.sessionId, r.kind, r.status, JSON.stringify(r.state), r.createdAt, r.updatedAt, r.heartbeatAt);
   }
 
-  get(workspaceId: string, sessionId: string): StoredSessionRow | undefined {
+  async getSession(workspaceId: string, sessionId: string): Promise<StoredSessionRow | undefined> {
     const r = this.s.get.get(workspaceId, sessionId) as Row | undefined;
     return r && toSession(r);
   }
 
-  list(workspaceId: string, q: SessionQuery): StoredSessionRow[] {
+  async listSessions(workspaceId: string, q: SessionQuery): Promise<StoredSessionRow[]> {
     const rows = this.s.list.all({ ws: workspaceId, before: q.beforeSeq ?? Number.MAX_SAFE_INTEGER, status: q.status ?? null, kind: q.kind ?? null, limit: q.limit }) as Row[];
     return rows.map(toSession);
   }
 
-  claim(key: SessionKey, owner: string, now: number, staleBefore: number, takeOverFrom?: string): boolean {
+  async claimSession(key: SessionKey, owner: string, now: number, staleBefore: number, takeOverFrom?: string): Promise<boolean> {
     return this.s.claim.run({ owner, now, ws: key.workspaceId, sid: key.sessionId, stale: staleBefore, dead: takeOverFrom ?? null }).changes === 1;
   }
 
-  heartbeat(owner: string, keys: readonly SessionKey[], at: number): SessionKey[] {
+  async heartbeatSessions(owner: string, keys: readonly SessionKey[], at: number): Promise<SessionKey[]> {
     return this.db.transaction(() => keys.filter((k) => this.s.beat.run(at, k.workspaceId, k.sessionId, owner).changes === 0))();
   }
 
-  release(owner: string, keys: readonly SessionKey[]): void {
+  async releaseSessions(owner: string, keys: readonly SessionKey[]): Promise<void> {
     this.db.transaction(() => keys.forEach((k) => this.s.release.run(k.workspaceId, k.sessionId, owner)))();
   }
 
-  inStatus(kind: SessionKind, statuses: readonly string[]): StoredSessionRow[] {
+  async sessionsInStatus(kind: SessionKind, statuses: readonly string[]): Promise<StoredSessionRow[]> {
     return (this.s.inStatus.all(kind, JSON.stringify(statuses)) as Row[]).map(toSession);
   }
 }

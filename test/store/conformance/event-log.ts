@@ -11,49 +11,49 @@ export function runEventLogSuite(name: string, makeStore: StoreFactory): void {
 
     it("numbers each stream from 1 without gaps and reads after a seq, oldest first, within a limit", async () => {
       const { store, a } = await twoWorkspaces();
-      const first = await store.appendStream(a, "run-1", [ev("started", { n: 1 }), ev("step", [1, "two"])]);
-      await store.appendStream(a, "run-2", [ev("started", null)]);
-      const third = await store.appendStream(a, "run-1", [ev("done", { ok: true }, T0 + 5)]);
+      const first = await store.streams.appendStream(a, "run-1", [ev("started", { n: 1 }), ev("step", [1, "two"])]);
+      await store.streams.appendStream(a, "run-2", [ev("started", null)]);
+      const third = await store.streams.appendStream(a, "run-1", [ev("done", { ok: true }, T0 + 5)]);
       expect([...first, ...third].map((e) => [e.stream, e.seq, e.type])).toEqual([["run-1", 1, "started"], ["run-1", 2, "step"], ["run-1", 3, "done"]]);
-      expect(await store.readStream(a, "run-1", 0, 10)).toEqual([
+      expect(await store.streams.readStream(a, "run-1", 0, 10)).toEqual([
         { stream: "run-1", seq: 1, type: "started", at: T0, data: { n: 1 } },
         { stream: "run-1", seq: 2, type: "step", at: T0, data: [1, "two"] },
         { stream: "run-1", seq: 3, type: "done", at: T0 + 5, data: { ok: true } },
       ]);
-      expect((await store.readStream(a, "run-1", 1, 1)).map((e) => e.seq)).toEqual([2]);
-      expect(await store.readStream(a, "run-1", 3, 10)).toEqual([]);
-      expect((await store.readStream(a, "run-2", 0, 10)).map((e) => e.seq)).toEqual([1]);
-      expect(await store.readStream(a, "nothing", 0, 10)).toEqual([]);
+      expect((await store.streams.readStream(a, "run-1", 1, 1)).map((e) => e.seq)).toEqual([2]);
+      expect(await store.streams.readStream(a, "run-1", 3, 10)).toEqual([]);
+      expect((await store.streams.readStream(a, "run-2", 0, 10)).map((e) => e.seq)).toEqual([1]);
+      expect(await store.streams.readStream(a, "nothing", 0, 10)).toEqual([]);
     });
 
     it("keeps workspaces apart: the same stream id in another workspace is another stream", async () => {
       const { store, a, b } = await twoWorkspaces();
-      await store.appendStream(a, "run", [ev("secret", "alpha only")]);
-      expect(await store.readStream(b, "run", 0, 10)).toEqual([]);
-      expect((await store.appendStream(b, "run", [ev("mine", 1)]))[0]!.seq).toBe(1);
-      expect((await store.readStream(a, "run", 0, 10)).map((e) => e.data)).toEqual(["alpha only"]);
+      await store.streams.appendStream(a, "run", [ev("secret", "alpha only")]);
+      expect(await store.streams.readStream(b, "run", 0, 10)).toEqual([]);
+      expect((await store.streams.appendStream(b, "run", [ev("mine", 1)]))[0]!.seq).toBe(1);
+      expect((await store.streams.readStream(a, "run", 0, 10)).map((e) => e.data)).toEqual(["alpha only"]);
     });
 
     it("wakes a subscriber of the stream after each append through the handle, and not after unsubscribing", async () => {
       const { store, a, b } = await twoWorkspaces();
       let wakes = 0;
-      const stop = store.subscribeStream(a, "run", () => wakes++);
-      await store.appendStream(a, "run", [ev("one", 1), ev("two", 2)]);
-      await store.appendStream(a, "other", [ev("x", 1)]);
-      await store.appendStream(b, "run", [ev("x", 1)]);
+      const stop = store.streams.subscribeStream(a, "run", () => wakes++);
+      await store.streams.appendStream(a, "run", [ev("one", 1), ev("two", 2)]);
+      await store.streams.appendStream(a, "other", [ev("x", 1)]);
+      await store.streams.appendStream(b, "run", [ev("x", 1)]);
       expect(wakes).toBe(1);
       stop();
-      await store.appendStream(a, "run", [ev("three", 3)]);
+      await store.streams.appendStream(a, "run", [ev("three", 3)]);
       expect(wakes).toBe(1);
     });
 
     it("continues a stream another handle wrote, and reads what it appends", async () => {
       const one = await fresh();
-      const ws = (await one.ensureWorkspace("alpha", T0)).id;
-      await one.appendStream(ws, "run", [ev("a", 1)]);
+      const ws = (await one.workspaces.ensureWorkspace("alpha", T0)).id;
+      await one.streams.appendStream(ws, "run", [ev("a", 1)]);
       const two = await fresh(one);
-      expect((await two.appendStream(ws, "run", [ev("b", 2)]))[0]!.seq).toBe(2);
-      expect((await one.readStream(ws, "run", 0, 10)).map((e) => [e.seq, e.data])).toEqual([[1, 1], [2, 2]]);
+      expect((await two.streams.appendStream(ws, "run", [ev("b", 2)]))[0]!.seq).toBe(2);
+      expect((await one.streams.readStream(ws, "run", 0, 10)).map((e) => [e.seq, e.data])).toEqual([[1, 1], [2, 2]]);
     });
   });
 }

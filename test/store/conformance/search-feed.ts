@@ -17,7 +17,7 @@ export function runSearchFeedSuite(name: string, makeStore: StoreFactory): void 
       await put(store, a, "archive/x.md", "# X\n\nAn archived kestrel report.\n", { authoredAt: T0 + 5 * DAY });
       const terms = tokenize("kestrel report");
       const paths = async (filter: ChunkFilter, k = 10) =>
-        (await store.getChunks(a, (await lexical(store, a, terms, k, filter)).map((h) => h.id))).map((c) => c.sourcePath).sort();
+        (await store.documents.getChunks(a, (await lexical(store, a, terms, k, filter)).map((h) => h.id))).map((c) => c.sourcePath).sort();
       expect(await paths({})).toEqual(["archive/x.md", "notes/new.md", "notes/old.md"]);
       expect(await paths({ sourcePathPrefix: "notes/" })).toEqual(["notes/new.md", "notes/old.md"]);
       expect(await paths({ sourcePathPrefix: "notes/" }, 1)).toHaveLength(1);
@@ -50,8 +50,8 @@ export function runSearchFeedSuite(name: string, makeStore: StoreFactory): void 
       const { store, a, b } = await twoWorkspaces();
       for (const path of ["m.md", "a.md", "z/q.md"]) await put(store, a, path, `# ${path}\n\nOne ${path} part.\n\n# Two\n\nAnother ${path} part.\n`);
       await put(store, b, "b.md", "# B\n\nBeta only.\n");
-      const mine = (await Promise.all(["m.md", "a.md", "z/q.md"].map((p) => store.documentChunks(a, p)))).flat();
-      await store.putEmbeddings("emb@1", new Map(mine.slice(0, 4).map((c, i) => [c.chunkHash, unit(1, i, 0)])));
+      const mine = (await Promise.all(["m.md", "a.md", "z/q.md"].map((p) => store.documents.documentChunks(a, p)))).flat();
+      await store.documents.putEmbeddings("emb@1", new Map(mine.slice(0, 4).map((c, i) => [c.chunkHash, unit(1, i, 0)])));
       /** Every row id of a paged read, checking each page keeps to the size. */
       const allIds = async (size: number, read: (cursor: string | null) => Promise<Page<{ id: number }>>) => {
         const ids: number[] = [];
@@ -65,11 +65,11 @@ export function runSearchFeedSuite(name: string, makeStore: StoreFactory): void 
       };
       const sorted = (chunks: readonly { id: number }[]) => chunks.map((c) => c.id).sort((x, y) => x - y);
       for (const size of [1, 2, 5, 100]) {
-        expect(await allIds(size, (cursor) => store.indexedChunks(a, cursor, size)), `page size ${size}`).toEqual(sorted(mine));
-        expect(await allIds(size, (cursor) => store.chunkVectors(a, "emb@1", cursor, size)), `page size ${size}`).toEqual(sorted(mine.slice(0, 4)));
+        expect(await allIds(size, (cursor) => store.feed.indexedChunks(a, cursor, size)), `page size ${size}`).toEqual(sorted(mine));
+        expect(await allIds(size, (cursor) => store.feed.chunkVectors(a, "emb@1", cursor, size)), `page size ${size}`).toEqual(sorted(mine.slice(0, 4)));
       }
-      expect(await store.vectorCount(a, "emb@1")).toBe(4);
-      expect(await store.vectorCount(b, "emb@1")).toBe(0);
+      expect(await store.feed.vectorCount(a, "emb@1")).toBe(4);
+      expect(await store.feed.vectorCount(b, "emb@1")).toBe(0);
     });
   });
 
@@ -78,24 +78,24 @@ export function runSearchFeedSuite(name: string, makeStore: StoreFactory): void 
       const { store, a, b } = await twoWorkspaces();
       await put(store, a, "a.md", "# A\n\nAlpha vector text.\n");
       await put(store, b, "b.md", "# B\n\nBeta vector text.\n");
-      const [ca] = await store.documentChunks(a, "a.md");
-      const [cb] = await store.documentChunks(b, "b.md");
-      await store.putEmbeddings("emb@1", new Map([[ca!.chunkHash, unit(1, 0, 0)], [cb!.chunkHash, unit(1, 0.1, 0)]]));
+      const [ca] = await store.documents.documentChunks(a, "a.md");
+      const [cb] = await store.documents.documentChunks(b, "b.md");
+      await store.documents.putEmbeddings("emb@1", new Map([[ca!.chunkHash, unit(1, 0, 0)], [cb!.chunkHash, unit(1, 0.1, 0)]]));
       expect((await dense(store, a, "emb@1", unit(1, 0, 0), 10, {})).map((h) => h.id)).toEqual([ca!.id]);
       expect((await dense(store, b, "emb@1", unit(1, 0, 0), 10, {})).map((h) => h.id)).toEqual([cb!.id]);
-      await store.appendEvents(a, [draft("x", 1)]);
-      expect(await store.listEvents(b, { limit: 10 })).toEqual([]);
+      await store.audit.appendEvents(a, [draft("x", 1)]);
+      expect(await store.audit.listEvents(b, { limit: 10 })).toEqual([]);
     });
 
     it("dense search sees vectors put after the index was loaded, for every chunk with that text", async () => {
       const { store, a } = await twoWorkspaces();
       await put(store, a, "e.md", "# E\n\nA paragraph about ibis.\n\n# F\n\nA paragraph about storks.\n");
       await put(store, a, "dup.md", "# E\n\nA paragraph about ibis.\n");
-      const [c1, c2] = await store.documentChunks(a, "e.md");
-      const [d1] = await store.documentChunks(a, "dup.md");
-      await store.putEmbeddings("emb@1", new Map([[c2!.chunkHash, unit(0, 1, 0)]]));
+      const [c1, c2] = await store.documents.documentChunks(a, "e.md");
+      const [d1] = await store.documents.documentChunks(a, "dup.md");
+      await store.documents.putEmbeddings("emb@1", new Map([[c2!.chunkHash, unit(0, 1, 0)]]));
       expect((await dense(store, a, "emb@1", unit(1, 0, 0), 10, {})).map((h) => h.id)).toEqual([c2!.id]);
-      await store.putEmbeddings("emb@1", new Map([[c1!.chunkHash, unit(1, 0, 0)]]));
+      await store.documents.putEmbeddings("emb@1", new Map([[c1!.chunkHash, unit(1, 0, 0)]]));
       const hits = await dense(store, a, "emb@1", unit(1, 0, 0), 10, {});
       expect(hits.slice(0, 2).map((h) => h.id).sort()).toEqual([c1!.id, d1!.id].sort());
       expect(hits[0]!.score).toBeCloseTo(1, 6);
@@ -105,10 +105,10 @@ export function runSearchFeedSuite(name: string, makeStore: StoreFactory): void 
       const cosine = new Map(both.hits.map((h) => [h.id, h.dense]));
       expect(cosine.get(c2!.id)).toBeCloseTo(0, 6);
       expect(cosine.get(d1!.id)).toBeCloseTo(1, 6);
-      expect(cosine.get((await store.documentChunks(a, "plain.md"))[0]!.id)).toBeNull();
+      expect(cosine.get((await store.documents.documentChunks(a, "plain.md"))[0]!.id)).toBeNull();
       expect(both.hits.every((h) => h.denseRank === null)).toBe(true);
       expect((await dense(store, a, "emb@1", unit(1, 0, 0), 10, { sourcePathPrefix: "dup" })).map((h) => h.id)).toEqual([d1!.id]);
-      await store.forgetSource(a, "dup.md", T0);
+      await store.documents.forgetSource(a, "dup.md", T0);
       expect((await dense(store, a, "emb@1", unit(1, 0, 0), 10, {})).map((h) => h.id)).toEqual([c1!.id, c2!.id]);
     });
   });
@@ -116,10 +116,10 @@ export function runSearchFeedSuite(name: string, makeStore: StoreFactory): void 
   describe("a second handle on the same storage", () => {
     it("sees documents, replacements, forgets and vectors written by the first, after its indexes are loaded", async () => {
       const writer = await fresh();
-      const ws = (await writer.ensureWorkspace("alpha", T0)).id;
+      const ws = (await writer.workspaces.ensureWorkspace("alpha", T0)).id;
       await put(writer, ws, "x.md", "# X\n\nThe first note mentions the albatross.\n");
       const reader = await fresh(writer);
-      expect((await reader.findWorkspace("alpha"))?.id).toBe(ws);
+      expect((await reader.workspaces.findWorkspace("alpha"))?.id).toBe(ws);
       expect(await lexical(reader, ws, tokenize("albatross"), 10, {})).toHaveLength(1);
 
       // The reader's index is now loaded: later writes must reach it through the changes log.
@@ -128,20 +128,20 @@ export function runSearchFeedSuite(name: string, makeStore: StoreFactory): void 
       await put(writer, ws, "x.md", "# X\n\nThe first note now mentions the gannet.\n");
       expect(await lexical(reader, ws, tokenize("albatross"), 10, {})).toEqual([]);
       const gannet = await lexical(reader, ws, tokenize("gannet"), 10, {});
-      expect((await reader.getChunks(ws, gannet.map((h) => h.id))).map((c) => c.text)).toEqual(["# X\n\nThe first note now mentions the gannet."]);
-      await writer.forgetSource(ws, "y.md", T0);
+      expect((await reader.documents.getChunks(ws, gannet.map((h) => h.id))).map((c) => c.text)).toEqual(["# X\n\nThe first note now mentions the gannet."]);
+      await writer.documents.forgetSource(ws, "y.md", T0);
       expect(await lexical(reader, ws, tokenize("cormorant"), 10, {})).toEqual([]);
-      expect(await reader.wasForgotten(ws, { sourcePath: "y.md" })).toBe(true);
+      expect(await reader.documents.wasForgotten(ws, { sourcePath: "y.md" })).toBe(true);
 
-      const [chunk] = await reader.documentChunks(ws, "x.md");
+      const [chunk] = await reader.documents.documentChunks(ws, "x.md");
       expect(await dense(reader, ws, "emb@1", unit(1, 0), 10, {})).toEqual([]);
-      await writer.putEmbeddings("emb@1", new Map([[chunk!.chunkHash, unit(1, 0)]]));
+      await writer.documents.putEmbeddings("emb@1", new Map([[chunk!.chunkHash, unit(1, 0)]]));
       expect((await dense(reader, ws, "emb@1", unit(1, 0), 10, {})).map((h) => h.id)).toEqual([chunk!.id]);
 
       // And the other way round.
       await put(reader, ws, "z.md", "# Z\n\nWritten by the second handle: puffin.\n");
       expect(await lexical(writer, ws, tokenize("puffin"), 10, {})).toHaveLength(1);
-      const wsB = (await reader.ensureWorkspace("beta", T0)).id;
+      const wsB = (await reader.workspaces.ensureWorkspace("beta", T0)).id;
       await put(reader, wsB, "b.md", "# B\n\nBeta's skua.\n");
       expect(await lexical(writer, wsB, tokenize("skua"), 10, {})).toHaveLength(1);
       expect(await lexical(writer, ws, tokenize("skua"), 10, {})).toEqual([]);

@@ -28,8 +28,8 @@ export function storeHandles(makeStore: StoreFactory) {
   };
   const twoWorkspaces = async () => {
     const store = await fresh();
-    const a = (await store.ensureWorkspace("alpha", T0)).id;
-    const b = (await store.ensureWorkspace("beta", T0)).id;
+    const a = (await store.workspaces.ensureWorkspace("alpha", T0)).id;
+    const b = (await store.workspaces.ensureWorkspace("beta", T0)).id;
     return { store, a, b };
   };
   return { fresh, twoWorkspaces };
@@ -37,7 +37,7 @@ export function storeHandles(makeStore: StoreFactory) {
 
 export async function put(store: Store, ws: string, sourcePath: string, content: string, opts: { kind?: DocumentKind; authoredAt?: number } = {}): Promise<void> {
   const { doc, chunks } = prepare(sourcePath, content, opts);
-  await store.replaceDocument(ws, doc, chunks);
+  await store.documents.replaceDocument(ws, doc, chunks);
 }
 
 export const unit = (...xs: number[]) => {
