@@ -20,7 +20,11 @@ export function SessionList() {
   const [cursor, setCursor] = useState<string | undefined>(undefined);
   const [starting, setStarting] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
-  const page = useAsync<Page>(() => client.listSessions({ limit: 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) }), [status, cursor]);
+  const canList = can("session_list");
+  const page = useAsync<Page | null>(
+    async () => (canList ? client.listSessions({ limit: 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) }) : null),
+    [canList, status, cursor],
+  );
   // Statuses and health move while an operator watches: refresh every few seconds while the tab is visible.
   const { reload } = page;
   useEffect(() => {
@@ -57,6 +61,7 @@ export function SessionList() {
       </div>
       {starting && can("session_start") && <StartForm onStarted={(id) => go("sessions", "background", id)} />}
       <ErrorNote error={error ?? page.error} />
+      {!canList && <p className="muted" data-testid="no-list-scope">This token's scopes do not include reading sessions (read).</p>}
       <table className="sessions">
         <thead>
           <tr>
