@@ -3,9 +3,9 @@ import { useEffect, useState } from "react";
 import { SessionStatus, type SmritiClient } from "../../../src/client/index.ts";
 import { useCan, useClient } from "../api.ts";
 import { ErrorNote } from "../ui/error-note.tsx";
-import { Meter } from "../ui/meter.tsx";
-import { go, href } from "../ui/route.ts";
+import { go } from "../ui/route.ts";
 import { useAsync } from "../ui/use-async.ts";
+import { nest, SessionRows } from "./session-rows.tsx";
 import { StartForm } from "./start-form.tsx";
 
 const STATUSES = SessionStatus.options;
@@ -74,16 +74,7 @@ export function SessionList() {
           </tr>
         </thead>
         <tbody>
-          {page.data?.sessions.map(({ session, kind, health }) => (
-            <tr key={session.session_id} data-session-id={session.session_id}>
-              <td><a className="mono" href={href("sessions", kind, session.session_id)}>{session.session_id}</a></td>
-              <td>{kind}</td>
-              <td><span className={`status status-${session.status}`}>{session.status}</span></td>
-              <td>{health ? <span className="health-cell"><Meter value={health.score} label={`health of ${session.session_id}`} goodWhenHigh /> {health.score.toFixed(2)}{health.flags.budget ? " · over budget" : ""}{health.flags.stuck ? " · stuck" : ""}</span> : <span className="muted">–</span>}</td>
-              <td>{session.provider}</td>
-              <td className="muted">{session.updated_at?.replace("T", " ").slice(0, 19) ?? ""}</td>
-            </tr>
-          ))}
+          <SessionRows lines={nest(page.data?.sessions ?? [])} />
         </tbody>
       </table>
       {page.data && page.data.sessions.length === 0 && <p className="muted">No sessions{status ? ` with status ${status}` : ""} yet.</p>}
