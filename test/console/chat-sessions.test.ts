@@ -49,6 +49,8 @@ describe("a chat session", () => {
     await page.locator("#message").fill("Who picked PostgreSQL?");
     await page.keyboard.press("Enter");
     const answer = page.locator("li[data-kind=text]");
+    // The citations fold beneath the answer: its summary opens them.
+    await answer.getByTestId("answer-sources").locator("summary").click();
     await answer.locator(".citations").waitFor();
     expect(await answer.locator("p").first().textContent()).toContain("Alice");
     expect(await page.locator("li[data-kind=message]").textContent()).toContain("Who picked PostgreSQL?");
