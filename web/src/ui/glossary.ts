@@ -1,5 +1,6 @@
 // One line for every layer, stage, tool, checkpoint and budget name the console shows (issue 41: the Sanskrit names are
 // opaque). A test checks it covers the contract's lists and the tools a session offers.
+import { toolSummaries } from "../../../src/client/index.ts";
 
 /** The cognitive stack's layers (SPEC "Cognitive inspection routes" rule 1), in the spec's order. */
 export const LAYERS: Record<string, string> = {
@@ -25,14 +26,9 @@ export const STAGES: Record<string, string> = {
   nididhyasan: "nididhyasan (practice): a reflection turned into a habit, task, rule, checklist, project or principle",
 };
 
-/** The tools a session's agent may call. */
+/** The tools a session's agent may call: the memory operations (their routes' summaries), delegation and the file tools. */
 export const TOOLS: Record<string, string> = {
-  service_grounded_answer: "answers a question from memory with exact citations, or abstains",
-  service_recall: "finds the passages in memory that match a query (hybrid, lexical or vector)",
-  service_pack: "assembles the most useful context for an intent within a token budget",
-  service_ingest: "stores a document in memory (chunked, indexed, citable)",
-  service_decisions_list: "lists the recorded decisions",
-  service_open_loops: "lists what is left to do: TODOs, open questions, unchecked items",
+  ...toolSummaries,
   delegate: "hands one sub-question to a read-only sub-agent session, which answers it with citations",
   file_list: "lists the files in the session's task workspace",
   file_read: "reads a file from the session's task workspace",

@@ -1,12 +1,14 @@
-// A name from the glossary (a layer, stage, tool, checkpoint or budget) with its one-line description on hover and focus.
+// A name from the glossary (a layer, stage, tool, checkpoint or budget) with its one-line description on hover; the text
+// shown may be a plainer word for it ("captured" for shravan).
+import type { ReactNode } from "react";
 import { describeTerm } from "./glossary.ts";
 
-export function Term({ name }: { name: string }) {
+export function Term({ name, children }: { name: string; children?: ReactNode }) {
   const description = describeTerm(name);
-  if (!description) return <>{name}</>;
+  if (!description) return <>{children ?? name}</>;
   return (
     <abbr className="term" title={description} data-term={name}>
-      {name}
+      {children ?? name}
     </abbr>
   );
 }
