@@ -28,6 +28,8 @@ describe("the sessions list", () => {
     expect(await row(background).locator(".session-title").textContent()).toBe(task);
     await row(chat.session_id).locator(".session-title").click();
     await expect.poll(() => page.url()).toContain(`#/sessions/chat/${chat.session_id}`);
+    // The session's own page is headed by the same title.
+    await expect.poll(() => page.locator(".session-head h2").textContent()).toBe("Sessions / Who picked PostgreSQL?");
     await page.close();
   });
 
@@ -45,6 +47,9 @@ describe("the sessions list", () => {
     // No sub-agent session shows as an ordinary top-level chat.
     expect(await page.locator("tr:not(.subagent)[data-parent-id]").count()).toBe(0);
     await screenshot(page, "sessions-nested");
+    // A sub-agent's page names the session that delegated to it.
+    await children.first().locator(".session-title").click();
+    await expect.poll(() => page.locator(".session-head").textContent()).toContain(`sub-agent of ${parent.session_id}`);
     await page.close();
   });
 });
