@@ -70,7 +70,8 @@ export default tseslint.config(
       "no-restricted-syntax": [
         "error",
         {
-          selector: "CallExpression[callee.name=/^use(Layout|Insertion)?Effect$/] > ArrowFunctionExpression[expression=true]",
+          // An expression body that is itself the cleanup (() => () => stop()) is fine.
+          selector: "CallExpression[callee.name=/^use(Layout|Insertion)?Effect$/] > ArrowFunctionExpression[expression=true]:not([body.type='ArrowFunctionExpression'])",
           message: "give an effect a block body: an expression body's value becomes its cleanup",
         },
       ],

@@ -43,7 +43,7 @@ export type Row = RowBase &
   );
 
 /** Rows that only the debug view shows: the spec's debug-tier events. */
-export const DEBUG_ROWS = new Set<Row["kind"]>(["diagnostic"]);
+const DEBUG_ROWS = new Set<Row["kind"]>(["diagnostic"]);
 
 /** The rows a view shows: the debug view every one, the default view neither debug-tier nor quiet ones. */
 export const shownRows = (rows: readonly Row[], debug: boolean): Row[] => (debug ? [...rows] : rows.filter((r) => !DEBUG_ROWS.has(r.kind) && !r.quiet));

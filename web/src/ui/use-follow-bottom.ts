@@ -27,7 +27,14 @@ export function useFollowBottom(size: number): void {
       removeEventListener("scroll", onScroll);
     };
   }, []);
+  // One scroll per frame at most, after the frame's layout: a long log arriving in many batches is not laid out per batch.
+  const frame = useRef(0);
   useEffect(() => {
-    if (following.current) window.scrollTo({ top: document.documentElement.scrollHeight });
+    if (!following.current || frame.current) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = 0;
+      if (following.current) window.scrollTo({ top: document.documentElement.scrollHeight });
+    });
   }, [size]);
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
 }
