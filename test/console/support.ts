@@ -3,11 +3,9 @@ import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { expect } from "vitest";
 import { launchChromium } from "../helpers/browser.ts";
 import { startConsoleService, type ConsoleService } from "../helpers/console-service.ts";
+import { SEED } from "./seed.ts";
 
-export const SEED = {
-  source_path: "adr/0007-ledger-database.md",
-  content: "# Ledger database\n\n## Decision\n\nAlice picked PostgreSQL for the ledger in March because it has transactions.\n\n## Consequences\n\nBob runs the nightly backups with pgBackRest.\n",
-};
+export { SEED };
 
 export interface PageOptions extends BrowserContextOptions {
   /**
