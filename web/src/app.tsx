@@ -59,6 +59,7 @@ export function App() {
         <div className="page">
           {/* Keyed by the address: a failed page recovers when the operator goes elsewhere. */}
           <ErrorNote error={me.error} />
+          {!me.data && !me.error && <p className="muted">Reading this token's scopes…</p>}
           {/* The page waits for the token's scopes, so it never calls a route the token may not (a 403 in the log). */}
           {me.data && <ErrorBoundary key={route.join("/")} what={`the ${area} page`}>
             {area === "sessions" && (kind === "chat" || kind === "background") && id ? <SessionPage key={id} kind={kind} sessionId={id} /> : null}
