@@ -36,5 +36,11 @@ export function useFollowBottom(size: number): void {
       if (following.current) window.scrollTo({ top: document.documentElement.scrollHeight });
     });
   }, [size]);
-  useEffect(() => () => cancelAnimationFrame(frame.current), []);
+  useEffect(
+    () => () => {
+      cancelAnimationFrame(frame.current);
+      frame.current = 0; // a remount (StrictMode's, in development) schedules afresh
+    },
+    [],
+  );
 }
