@@ -11,12 +11,14 @@ const TITLE_CHARS = 200;
 export const TITLE_EVENTS = 8;
 
 /** The session that delegated to this one; null for a session a person or a branch started. */
-export const delegatedBy = (state: State): string | null => (state.agent_profile === SUBAGENT_PROFILE ? (state.parent_session_id ?? null) : null);
+export const delegatedBy = (state: State): string | null =>
+  state.agent_profile === SUBAGENT_PROFILE ? (state.parent_session_id ?? null) : null;
 
 /** A background session's task, else the first message among the log's first events; null before a chat's first. */
 export function titleOf(state: State, head: readonly StreamEvent[]): string | null {
   const task = (state.resume_context as { task?: unknown } | null | undefined)?.task;
-  const first = typeof task === "string" ? task : (head.find((e) => e.type === "turn_start")?.data as SessionEventData<"turn_start"> | undefined)?.message;
+  const opening = head.find((e) => e.type === "turn_start")?.data as SessionEventData<"turn_start"> | undefined;
+  const first = typeof task === "string" ? task : opening?.message;
   if (first === undefined) return null;
   const line = first.replace(/\s+/g, " ").trim();
   return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1)}…` : line;

@@ -189,7 +189,7 @@ function hints(state: State, stuck: boolean, diagnostics: number, budgets: { nam
   if (diagnostics) out.push("A provider failed over to the next: check SMRITI_LLM_BASE_URL and the provider's health.");
   const crossed = state.status === "failed" ? [] : budgets.filter((b) => b.crossed && !b.waived).map((b) => b.name);
   // "Approve to go on" only where an approval waits; a paused session goes on by a resume, which waives them.
-  const goOn = state.status === "awaiting_approval" ? ", or approve to go on" : state.status === "paused" ? ", or resume (which waives them)" : "";
+  const goOn = { awaiting_approval: ", or approve to go on", paused: ", or resume (which waives them)" }[state.status as string] ?? "";
   if (crossed.length) out.push(`Over budget (${crossed.join(", ")}): raise the limit in a new session's metadata.policy${goOn}.`);
   if (state.status === "failed" || state.status === "cancelled") {
     const last = events.findLast((e) => e.type === "session_checkpoint" && (e.data as Data).resume_cursor);

@@ -15,7 +15,8 @@ export function KnowledgeTab() {
       <ErrorNote error={status.error ?? review.error ?? proposals.error} />
       {s && (
         <p data-testid="knowledge-counts">
-          <Term name="shravan">captured</Term> {s.counts.captured} · <Term name="manan">reflected</Term> {s.counts.reflected} · <Term name="nididhyasan">practiced</Term> {s.counts.practiced} · awaiting reflection {s.awaiting.reflection}, practice {s.awaiting.practice} · proposals pending {s.proposals.pending}, approved {s.proposals.approved}, rejected {s.proposals.rejected}
+          <Term name="shravan">captured</Term> {s.counts.captured} · <Term name="manan">reflected</Term> {s.counts.reflected} ·{" "}
+          <Term name="nididhyasan">practiced</Term> {s.counts.practiced} · awaiting reflection {s.awaiting.reflection}, practice {s.awaiting.practice} · proposals pending {s.proposals.pending}, approved {s.proposals.approved}, rejected {s.proposals.rejected}
         </p>
       )}
       <h3>Awaiting reflection or practice</h3>

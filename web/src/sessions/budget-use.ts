@@ -19,7 +19,8 @@ const clamp = (n: number): number => Math.min(1, Math.max(0, n));
 export function budgetUse(b: Budget): BudgetUse {
   if (b.name === "min_score") {
     const room = 1 - b.limit;
-    return { used: room > 0 ? clamp((1 - b.value) / room) : b.value < b.limit ? 1 : 0, figures: `score ${fmt(b.value)}, floor ${fmt(b.limit)}` };
+    const used = room > 0 ? clamp((1 - b.value) / room) : b.value < b.limit ? 1 : 0;
+    return { used, figures: `score ${fmt(b.value)}, floor ${fmt(b.limit)}` };
   }
   return { used: b.limit > 0 ? clamp(b.value / b.limit) : b.value > 0 ? 1 : 0, figures: `${fmt(b.value)} of ${fmt(b.limit)}` };
 }

@@ -10,12 +10,16 @@ interface Line {
   children: Summary[];
 }
 
-/** The page's sessions in order, each sub-agent session moved under its parent when the parent is on the page (oldest first, as delegated). */
+/** The page's sessions in order, each sub-agent session moved under its parent when the parent is on the page (oldest first). */
 export function nest(sessions: readonly Summary[]): Line[] {
   const onPage = new Set(sessions.map((s) => s.session.session_id));
+  const parentOf = (s: Summary): string | null => (s.delegated_by && onPage.has(s.delegated_by) ? s.delegated_by : null);
   const children = new Map<string, Summary[]>();
-  for (const s of sessions) if (s.delegated_by && onPage.has(s.delegated_by)) children.set(s.delegated_by, [...(children.get(s.delegated_by) ?? []), s]);
-  return sessions.filter((s) => !(s.delegated_by && onPage.has(s.delegated_by))).map((item) => ({ item, children: (children.get(item.session.session_id) ?? []).reverse() }));
+  for (const s of sessions) {
+    const parent = parentOf(s);
+    if (parent) children.set(parent, [s, ...(children.get(parent) ?? [])]);
+  }
+  return sessions.filter((s) => !parentOf(s)).map((item) => ({ item, children: children.get(item.session.session_id) ?? [] }));
 }
 
 export function SessionRows({ lines }: { lines: Line[] }) {

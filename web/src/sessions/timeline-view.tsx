@@ -59,7 +59,7 @@ function RowBody({ row, actions, debug }: { row: Row; actions: RowActions; debug
       return <p className="thinking"><span className="tag">plan</span> {row.text}</p>;
     case "reflection":
       return (
-        <p className={row.passed ? "reflection ok" : "reflection warn"} role={row.passed ? undefined : "alert"} title={`The check: ${row.check}`}>
+        <p className={`reflection ${row.passed ? "ok" : "warn"}`} role={row.passed ? undefined : "alert"} title={`The check: ${row.check}`}>
           <span className="tag">claims check</span> {row.passed ? "passed" : "failed"}: {row.detail}
         </p>
       );

@@ -46,7 +46,8 @@ export type Row = RowBase &
 const DEBUG_ROWS = new Set<Row["kind"]>(["diagnostic"]);
 
 /** The rows a view shows: the debug view every one, the default view neither debug-tier nor quiet ones. */
-export const shownRows = (rows: readonly Row[], debug: boolean): Row[] => (debug ? [...rows] : rows.filter((r) => !DEBUG_ROWS.has(r.kind) && !r.quiet));
+export const shownRows = (rows: readonly Row[], debug: boolean): Row[] =>
+  debug ? [...rows] : rows.filter((r) => !DEBUG_ROWS.has(r.kind) && !r.quiet);
 
 export class Timeline {
   rows: Row[] = [];
