@@ -62,6 +62,21 @@ export default tseslint.config(
   ...adapterRules,
   ...threadRules,
   rule(["src/client/**/*.ts"], [...LAYERS.filter((l) => l !== "contract"), ...ROOT, "runtime.ts", ...ADAPTERS], "the client imports the contract only: it runs in browsers too", ["node:*"]),
+  {
+    // An effect's return value is its cleanup: an expression body returns whatever the call gives (Chromium's scrollIntoView
+    // gives a promise, which React then calls on unmount and blanks the page; issue 41).
+    files: ["web/src/**/*.ts", "web/src/**/*.tsx"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          // An expression body that is itself the cleanup (() => () => stop()) is fine.
+          selector: "CallExpression[callee.name=/^use(Layout|Insertion)?Effect$/] > ArrowFunctionExpression[expression=true]:not([body.type='ArrowFunctionExpression'])",
+          message: "give an effect a block body: an expression body's value becomes its cleanup",
+        },
+      ],
+    },
+  },
   // The console speaks to the service through the typed client alone (no private routes, no server code in the bundle).
   rule(["web/src/**"], [], "the console imports the client only (src/client), never other server code", ["**/src/*", "!**/src/client", "**/src/*/**", "!**/src/client/**", "node:*"]),
 );

@@ -1,6 +1,6 @@
 // A chat session grown to a given number of logged events by extractive turns, and the rows the console should show for it.
 import type { SmritiClient } from "../../src/client/index.ts";
-import { DEBUG_ROWS, Timeline } from "../../web/src/sessions/timeline.ts";
+import { shownRows, Timeline } from "../../web/src/sessions/timeline.ts";
 
 export interface FilledSession {
   sessionId: string;
@@ -47,7 +47,7 @@ export async function fillSession(client: SmritiClient, target: number, onProgre
   const streamReadMs = performance.now() - t0;
   const timeline = new Timeline();
   for (const e of log) timeline.add(e);
-  const shown = timeline.rows.filter((r) => !DEBUG_ROWS.has(r.kind));
+  const shown = shownRows(timeline.rows, false);
   return { sessionId, turns, events: log.length, rows: shown.length, lastRowKey: shown.at(-1)?.key ?? "", streamReadMs };
 }
 

@@ -24,6 +24,11 @@ export type { RouteId } from "../contract/routes.ts";
 /** Whether a token with `granted` scopes (whoami's) may call route `id`: the same table the server checks. */
 export const tokenCan = (granted: readonly Scope[], id: RouteId): boolean => allows(granted, routes[id].scope);
 
+/** The memory operations an agent's session may call as tools, by tool name, each with its route's one-line summary. */
+export const toolSummaries: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.values(routes).flatMap((r) => ("tool" in r && typeof r.tool === "string" ? [[r.tool, r.summary] as const] : [])),
+);
+
 /** One row of GET /stream-events. */
 export type StreamEventInfo = ReturnType<typeof streamEventList>[number];
 

@@ -60,7 +60,19 @@ export const BackgroundSessionDetail = z.object({
 });
 export type BackgroundSessionDetail = z.infer<typeof BackgroundSessionDetail>;
 
-export const SessionSummary = z.object({ session: SessionState, kind: z.enum(["chat", "background"]), health: HealthSnapshot.nullable().describe("Background sessions only.") });
+export const SessionSummary = z.object({
+  session: SessionState,
+  kind: z.enum(["chat", "background"]),
+  title: z
+    .string()
+    .nullable()
+    .describe("What the session is about, at most 200 characters: a chat's first message, a background session's task, a sub-agent's question; null before a chat's first message."),
+  delegated_by: z
+    .string()
+    .nullable()
+    .describe("The session whose `delegate` tool call started this sub-agent session; null for any other (a branch names its parent in session.parent_session_id)."),
+  health: HealthSnapshot.nullable().describe("Background sessions only."),
+});
 export const SessionList = z.object({ sessions: z.array(SessionSummary), next_cursor: z.string().nullable() });
 export type SessionList = z.infer<typeof SessionList>;
 

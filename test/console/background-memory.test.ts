@@ -1,6 +1,6 @@
 // The console in Chromium: a background session started with a health policy, paused and resumed with its health panel
 // following; memory (recall, a pack, a grounded answer and its trajectory) and the cognitive stack's pictures.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { screenshot } from "../helpers/browser.ts";
 import { SEED, startRig, type ConsoleRig } from "./support.ts";
 
@@ -9,6 +9,7 @@ beforeAll(async () => {
   rig = await startRig();
 });
 afterAll(async () => rig.close());
+afterEach(() => rig.assertNoErrors());
 
 describe("a background session", () => {
   it("starts from the form with a health policy, waits on an approval the operator gives, and completes", async () => {

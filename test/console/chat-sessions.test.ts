@@ -1,6 +1,6 @@
 // The console in Chromium against a real service: sign-in, a chat turn, an approval, a branch, the debug view and a
 // stream that drops and resumes without duplicate rows.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { screenshot } from "../helpers/browser.ts";
 import { startConsoleService } from "../helpers/console-service.ts";
 import { drain, loggedEvents, SEED, startRig, timelineCounts, type ConsoleRig } from "./support.ts";
@@ -10,10 +10,12 @@ beforeAll(async () => {
   rig = await startRig();
 });
 afterAll(async () => rig.close());
+afterEach(() => rig.assertNoErrors());
 
 describe("sign-in", () => {
   it("a wrong token gets a clear message and no way in; the right one lists the sessions", async () => {
-    const page = await rig.browser.newPage();
+    // The browser logs the refused token's 401: refusing it is what this test checks.
+    const page = await rig.newPage({ expected: /status of 401 \(Unauthorized\)/ });
     await page.goto(`${rig.c.url}/console`);
     await page.fill("#token", "smr_not_a_real_token");
     await page.keyboard.press("Enter");
@@ -29,7 +31,8 @@ describe("sign-in", () => {
 
   it("says the service cannot be reached when it is down", async () => {
     const down = await startConsoleService();
-    const page = await rig.browser.newPage();
+    // The browser logs the refused connection to the stopped service: this test stops it on purpose.
+    const page = await rig.newPage({ expected: /net::ERR_CONNECTION_REFUSED/ });
     await page.goto(`${down.url}/console/`);
     await down.close();
     await page.fill("#token", down.svc.token);
@@ -46,6 +49,8 @@ describe("a chat session", () => {
     await page.locator("#message").fill("Who picked PostgreSQL?");
     await page.keyboard.press("Enter");
     const answer = page.locator("li[data-kind=text]");
+    // The citations fold beneath the answer: its summary opens them.
+    await answer.getByTestId("answer-sources").locator("summary").click();
     await answer.locator(".citations").waitFor();
     expect(await answer.locator("p").first().textContent()).toContain("Alice");
     expect(await page.locator("li[data-kind=message]").textContent()).toContain("Who picked PostgreSQL?");
@@ -118,7 +123,8 @@ describe("a chat session", () => {
   it("after a network drop it reconnects with Last-Event-ID: new events arrive, none twice", async () => {
     const state = await rig.c.client.createChatSession({ approval_mode: "never" });
     await drain(rig.c.client.sendMessage(state.session_id, "Who picked PostgreSQL?"));
-    const page = await rig.page(`#/sessions/chat/${state.session_id}`);
+    // The browser logs the streams this test cuts and refuses (reset, or cut mid-chunk): the drop is the test.
+    const page = await rig.page(`#/sessions/chat/${state.session_id}`, { expected: /net::ERR_(CONNECTION_RESET|INCOMPLETE_CHUNKED_ENCODING)/ });
     await expect.poll(() => page.getByTestId("connection").textContent()).toBe("stream live");
     await expect.poll(async () => (await timelineCounts(page)).events).toBe(await loggedEvents(rig.c, state.session_id));
     // Cut every connection and keep the stream route refused for a while: the console says it is reconnecting.
@@ -144,7 +150,7 @@ describe("a chat session", () => {
 
 describe("keyboard and contrast", () => {
   it("signs in, opens a new chat and sends a message with the keyboard alone", async () => {
-    const page = await rig.browser.newPage();
+    const page = await rig.newPage();
     const focused = (what: string) => page.evaluate(`document.activeElement?.${what} ?? ""`) as Promise<string>;
     /** Presses Tab until `reached` holds for the focused element; fails with where the focus went if it never does. */
     const tabTo = async (reached: () => Promise<boolean>, label: string) => {
@@ -171,7 +177,7 @@ describe("keyboard and contrast", () => {
 
   it("text colours meet WCAG AA contrast (4.5:1) on the page and panel backgrounds, in light and dark schemes", async () => {
     for (const colorScheme of ["light", "dark"] as const) {
-      const page = await rig.browser.newPage({ colorScheme });
+      const page = await rig.newPage({ colorScheme });
       await page.goto(`${rig.c.url}/console/`);
       const vars = (await page.evaluate(`(() => { const s = getComputedStyle(document.documentElement); return Object.fromEntries(["--bg","--panel","--fg","--muted","--accent","--ok","--warn","--bad"].map((v) => [v, s.getPropertyValue(v).trim()])); })()`)) as Record<string, string>;
       for (const bg of ["--bg", "--panel"])

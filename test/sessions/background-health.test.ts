@@ -129,4 +129,18 @@ describe("the health stream", () => {
     // Consecutive snapshots always differ (each has its own id).
     expect(new Set(seen.map((e) => e.id)).size).toBe(seen.length);
   });
+
+  it("a failed session shows no budget flag and no 'approve to go on' hint; only a waiting one offers approval", () => {
+    const failing = log(state("running"), call("a", {}, "c1"), outcome("c1", "error", 1), call("a", {}, "c2"), outcome("c2", "error", 1), state("failed"));
+    const failed = check(failing, { max_failed_tool_calls: 1 }).snapshot;
+    expect([failed.score, failed.flags.budget]).toEqual([0, false]);
+    expect(failed.budgets.find((b) => b.name === "min_score")?.crossed).toBe(false);
+    expect(failed.recovery_hints.join(" ")).not.toMatch(/approve|Over budget/);
+    const running = check(log(state("running"), call("a", { q: 1 }, "c1"), call("a", { q: 1 }, "c2")), { max_loop_warnings: 0 }).snapshot;
+    expect(running.flags.budget).toBe(true);
+    expect(running.recovery_hints.join(" ")).toMatch(/Over budget \(max_loop_warnings\)/);
+    expect(running.recovery_hints.join(" ")).not.toMatch(/approve/);
+    const waiting = check(log(call("a", { q: 1 }, "c1"), call("a", { q: 1 }, "c2"), state("awaiting_approval")), { max_loop_warnings: 0 }).snapshot;
+    expect(waiting.recovery_hints.join(" ")).toMatch(/approve to go on/);
+  });
 });

@@ -17,6 +17,7 @@ import { isBackground } from "../harness.ts";
 import { branchPoint, eventId, newSessionId, parseEventId, resumeCursor } from "../ids.ts";
 import { artifacts, latestState } from "../projection.ts";
 import type { SessionLog } from "../session-log.ts";
+import { delegatedBy, TITLE_EVENTS, titleOf } from "../session-summary.ts";
 import { newSessionState, type SessionSetup } from "../session-state.ts";
 import type { ResumeContext, State } from "./engine.ts";
 import { healthOf } from "./health.ts";
@@ -94,10 +95,15 @@ export class BackgroundSessions {
     const sessions = await Promise.all(
       page.map(async (row) => {
         const state = row.state as State;
-        if (row.kind === "chat") return { session: state, kind: row.kind, health: null };
+        const about = { delegated_by: delegatedBy(state) };
+        if (row.kind === "chat") {
+          const head = await this.log.log.readStream(call.workspaceId, row.sessionId, 0, TITLE_EVENTS);
+          return { session: state, kind: row.kind, title: titleOf(state, head), ...about, health: null };
+        }
         const events = await this.log.all(call.workspaceId, row.sessionId);
         const current = latestState(events) ?? state;
-        return { session: this.withHeartbeat(current, row.heartbeatAt), kind: row.kind, health: this.health(events, current, row.heartbeatAt) };
+        const health = this.health(events, current, row.heartbeatAt);
+        return { session: this.withHeartbeat(current, row.heartbeatAt), kind: row.kind, title: titleOf(current, []), ...about, health };
       }),
     );
     return { sessions, next_cursor: rows.length > q.limit ? `sl1.${page.at(-1)!.seq}` : null };

@@ -123,16 +123,19 @@ export function healthOf(input: HealthInput): HealthSnapshot {
   if (state.status === "failed") score = 0;
   score = Math.round(Math.max(0, Math.min(1, score)) * 100) / 100;
   const waived = waivedBudgets(events);
+  // A failed session's score is 0 because it failed, not because it declined past its floor: no budget speaks for it
+  // (issue 41: no budget flag, no "approve to go on" when nothing waits).
+  const failed = state.status === "failed";
   const budgets = Object.entries(budgetsOf(input.policy)).map(([name, limit]) => {
     const value = name === "min_score" ? score : m[name as Exclude<BudgetName, "min_score">];
-    const crossed = name === "min_score" ? value < limit : value > limit;
+    const crossed = name === "min_score" ? !failed && value < limit : value > limit;
     return { name, limit, value, crossed, waived: waived.has(name) };
   });
   return {
     session_id: state.session_id,
     status: state.status,
     score,
-    flags: { stuck, waiting: state.status === "awaiting_approval", degraded, budget: budgets.some((b) => b.crossed && !b.waived) },
+    flags: { stuck, waiting: state.status === "awaiting_approval", degraded, budget: !failed && budgets.some((b) => b.crossed && !b.waived) },
     budgets,
     memory_provenance: provenance(events),
     audit: audit(events),
@@ -184,8 +187,10 @@ function hints(state: State, stuck: boolean, diagnostics: number, budgets: { nam
   if (state.status === "paused") out.push(`Requeue it with POST /sessions/${id}/resume (budgets that paused it are then waived).`);
   if (stuck) out.push("The run's heartbeat stopped: the supervisor recovers it from its last checkpoint.");
   if (diagnostics) out.push("A provider failed over to the next: check SMRITI_LLM_BASE_URL and the provider's health.");
-  const crossed = budgets.filter((b) => b.crossed && !b.waived).map((b) => b.name);
-  if (crossed.length) out.push(`Over budget (${crossed.join(", ")}): raise the limit in a new session's metadata.policy, or approve to go on.`);
+  const crossed = state.status === "failed" ? [] : budgets.filter((b) => b.crossed && !b.waived).map((b) => b.name);
+  // "Approve to go on" only where an approval waits; a paused session goes on by a resume, which waives them.
+  const goOn = { awaiting_approval: ", or approve to go on", paused: ", or resume (which waives them)" }[state.status as string] ?? "";
+  if (crossed.length) out.push(`Over budget (${crossed.join(", ")}): raise the limit in a new session's metadata.policy${goOn}.`);
   if (state.status === "failed" || state.status === "cancelled") {
     const last = events.findLast((e) => e.type === "session_checkpoint" && (e.data as Data).resume_cursor);
     if (last) out.push(`Branch a new run from the last checkpoint: POST /sessions/${id}/resume with {"resume_cursor": "${String((last.data as Data).resume_cursor)}"}.`);

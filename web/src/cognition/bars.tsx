@@ -2,6 +2,8 @@
 export interface Bar {
   label: string;
   value: number;
+  /** A one-line description shown on hover (what the label names). */
+  hint?: string | undefined;
 }
 
 export function Bars({ bars, label, format = (v) => v.toFixed(3) }: { bars: Bar[]; label: string; format?: (v: number) => string }) {
@@ -15,7 +17,7 @@ export function Bars({ bars, label, format = (v) => v.toFixed(3) }: { bars: Bar[
           const left = signed ? (b.value < 0 ? 50 - width : 50) : 0;
           return (
             <tr key={b.label}>
-              <th scope="row">{b.label}</th>
+              <th scope="row" title={b.hint}>{b.label}</th>
               <td className="bar-cell">
                 <div className={`bar ${b.value < 0 ? "neg" : "pos"}`} style={{ marginLeft: `${left}%`, width: `${Math.max(width, 0.5)}%` }} />
               </td>

@@ -3,8 +3,11 @@
 import type { SmritiClient } from "../../../src/client/index.ts";
 import { useClient } from "../api.ts";
 import { ErrorNote } from "../ui/error-note.tsx";
+import { describeTerm } from "../ui/glossary.ts";
+import { Term } from "../ui/term.tsx";
 import { useAsync } from "../ui/use-async.ts";
 import { Bars } from "./bars.tsx";
+import { GlossaryPanel } from "./glossary-panel.tsx";
 import { latencyBuckets } from "./latency.ts";
 
 const WINDOWS = ["1h", "24h", "7d", "all"] as const;
@@ -28,14 +31,15 @@ export function CognitionPage() {
       ) : (
         <Bars label="recall latency distribution" bars={buckets.map((b) => ({ label: b.le === Infinity ? "slower" : `≤ ${b.le} ms`, value: b.count }))} format={(v) => String(v)} />
       )}
+      <GlossaryPanel />
     </section>
   );
 }
 
 function UpliftBars({ uplift }: { uplift: Uplift }) {
   const rows = uplift.layers.flatMap((l) => [
-    ...Object.entries(l.uplift ?? {}).map(([metric, value]) => ({ label: `${l.id} · ${metric}`, value })),
-    ...Object.entries(l.stress_uplift ?? {}).map(([metric, value]) => ({ label: `${l.id} · stress ${metric}`, value })),
+    ...Object.entries(l.uplift ?? {}).map(([metric, value]) => ({ label: `${l.id} · ${metric}`, value, hint: describeTerm(l.id) })),
+    ...Object.entries(l.stress_uplift ?? {}).map(([metric, value]) => ({ label: `${l.id} · stress ${metric}`, value, hint: describeTerm(l.id) })),
   ]);
   return (
     <>
@@ -69,7 +73,7 @@ function CountersOverTime({ windows }: { windows: Uplift[] }) {
             const most = Math.max(1, ...totals);
             return (
               <tr key={id}>
-                <th scope="row">{id}</th>
+                <th scope="row"><Term name={id} /></th>
                 {totals.map((n, i) => (
                   <td key={WINDOWS[i]} className="num">
                     <span className="spark" style={{ width: `${(100 * n) / most}%` }} /> {n}

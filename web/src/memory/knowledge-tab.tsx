@@ -1,6 +1,7 @@
 // The knowledge lifecycle (shravan -> manan -> nididhyasan): counts per stage, what awaits reflection or practice, pending proposals.
 import { useClient } from "../api.ts";
 import { ErrorNote } from "../ui/error-note.tsx";
+import { Term } from "../ui/term.tsx";
 import { useAsync } from "../ui/use-async.ts";
 
 export function KnowledgeTab() {
@@ -14,7 +15,8 @@ export function KnowledgeTab() {
       <ErrorNote error={status.error ?? review.error ?? proposals.error} />
       {s && (
         <p data-testid="knowledge-counts">
-          captured {s.counts.captured} · reflected {s.counts.reflected} · practiced {s.counts.practiced} · awaiting reflection {s.awaiting.reflection}, practice {s.awaiting.practice} · proposals pending {s.proposals.pending}, approved {s.proposals.approved}, rejected {s.proposals.rejected}
+          <Term name="shravan">captured</Term> {s.counts.captured} · <Term name="manan">reflected</Term> {s.counts.reflected} ·{" "}
+          <Term name="nididhyasan">practiced</Term> {s.counts.practiced} · awaiting reflection {s.awaiting.reflection}, practice {s.awaiting.practice} · proposals pending {s.proposals.pending}, approved {s.proposals.approved}, rejected {s.proposals.rejected}
         </p>
       )}
       <h3>Awaiting reflection or practice</h3>
@@ -22,7 +24,7 @@ export function KnowledgeTab() {
       <ol className="compact">
         {review.data?.items.map((i) => (
           <li key={i.id}>
-            <span className="tag">needs {i.needs}</span> {i.title} <span className="muted">{i.stage} · {i.created_at.slice(0, 10)}</span>
+            <span className="tag">needs {i.needs}</span> {i.title} <span className="muted"><Term name={i.stage} /> · {i.created_at.slice(0, 10)}</span>
           </li>
         ))}
       </ol>

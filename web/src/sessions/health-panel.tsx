@@ -1,6 +1,9 @@
-// A background session's health: score, risk flags, budget pressure, memory provenance, audit rows and recovery hints.
+// A background session's health: score, risk flags, how much of each budget is used, memory provenance, audit rows and
+// recovery hints. The score's bar is full when healthy; a budget's bar fills as the budget is used up.
 import type { HealthSnapshot } from "../../../src/client/index.ts";
 import { Meter } from "../ui/meter.tsx";
+import { Term } from "../ui/term.tsx";
+import { budgetUse } from "./budget-use.ts";
 
 const FLAG_NAMES = { stuck: "stuck", waiting: "waiting on an operator", degraded: "degraded", budget: "over budget" } as const;
 
@@ -12,17 +15,20 @@ export function HealthPanel({ health }: { health: HealthSnapshot }) {
       <p>
         Score <strong data-testid="health-score">{health.score.toFixed(2)}</strong> · status <span className={`status status-${health.status}`}>{health.status}</span>
       </p>
-      <Meter value={health.score} label="health score" goodWhenHigh />
+      <Meter value={health.score} label="health score (1 is healthy)" goodWhenHigh />
       <p data-testid="risk-flags">Risk flags: {flags.length ? flags.map((f) => <span key={f} className="flag">{FLAG_NAMES[f]}</span>) : <span className="muted">none</span>}</p>
-      <h4>Budget pressure</h4>
+      <h4>Budgets used</h4>
       <ul className="budgets">
-        {health.budgets.map((b) => (
-          <li key={b.name}>
-            <span>{b.name}</span> <span className="muted">{fmt(b.value)} / {fmt(b.limit)}</span>
-            {b.crossed && <span className="flag">{b.waived ? "crossed, waived" : "crossed"}</span>}
-            <Meter value={b.name === "min_score" ? b.limit : b.value} max={b.name === "min_score" ? Math.max(b.value, 1e-9) : b.limit} label={`${b.name} pressure`} />
-          </li>
-        ))}
+        {health.budgets.map((b) => {
+          const { used, figures } = budgetUse(b);
+          return (
+            <li key={b.name} data-budget={b.name}>
+              <span><Term name={b.name} /></span> <span className="muted">{figures} · {Math.round(100 * used)}% used</span>
+              {b.crossed && <span className="flag">{b.waived ? "crossed, waived" : "crossed"}</span>}
+              <Meter value={used} label={`${b.name}: share of the budget used`} />
+            </li>
+          );
+        })}
       </ul>
       {health.recovery_hints.length > 0 && (
         <>
@@ -47,5 +53,3 @@ export function HealthPanel({ health }: { health: HealthSnapshot }) {
     </section>
   );
 }
-
-const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));

@@ -3,9 +3,9 @@ import { useEffect, useState } from "react";
 import { SessionStatus, type SmritiClient } from "../../../src/client/index.ts";
 import { useCan, useClient } from "../api.ts";
 import { ErrorNote } from "../ui/error-note.tsx";
-import { Meter } from "../ui/meter.tsx";
-import { go, href } from "../ui/route.ts";
+import { go } from "../ui/route.ts";
 import { useAsync } from "../ui/use-async.ts";
+import { nest, SessionRows } from "./session-rows.tsx";
 import { StartForm } from "./start-form.tsx";
 
 const STATUSES = SessionStatus.options;
@@ -20,7 +20,11 @@ export function SessionList() {
   const [cursor, setCursor] = useState<string | undefined>(undefined);
   const [starting, setStarting] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
-  const page = useAsync<Page>(() => client.listSessions({ limit: 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) }), [status, cursor]);
+  const canList = can("session_list");
+  const page = useAsync<Page | null>(
+    async () => (canList ? client.listSessions({ limit: 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) }) : null),
+    [canList, status, cursor],
+  );
   // Statuses and health move while an operator watches: refresh every few seconds while the tab is visible.
   const { reload } = page;
   useEffect(() => {
@@ -57,6 +61,7 @@ export function SessionList() {
       </div>
       {starting && can("session_start") && <StartForm onStarted={(id) => go("sessions", "background", id)} />}
       <ErrorNote error={error ?? page.error} />
+      {!canList && <p className="muted" data-testid="no-list-scope">This token's scopes do not include reading sessions (read).</p>}
       <table className="sessions">
         <thead>
           <tr>
@@ -69,16 +74,7 @@ export function SessionList() {
           </tr>
         </thead>
         <tbody>
-          {page.data?.sessions.map(({ session, kind, health }) => (
-            <tr key={session.session_id} data-session-id={session.session_id}>
-              <td><a className="mono" href={href("sessions", kind, session.session_id)}>{session.session_id}</a></td>
-              <td>{kind}</td>
-              <td><span className={`status status-${session.status}`}>{session.status}</span></td>
-              <td>{health ? <span className="health-cell"><Meter value={health.score} label={`health of ${session.session_id}`} goodWhenHigh /> {health.score.toFixed(2)}{health.flags.budget ? " · over budget" : ""}{health.flags.stuck ? " · stuck" : ""}</span> : <span className="muted">–</span>}</td>
-              <td>{session.provider}</td>
-              <td className="muted">{session.updated_at?.replace("T", " ").slice(0, 19) ?? ""}</td>
-            </tr>
-          ))}
+          <SessionRows lines={nest(page.data?.sessions ?? [])} />
         </tbody>
       </table>
       {page.data && page.data.sessions.length === 0 && <p className="muted">No sessions{status ? ` with status ${status}` : ""} yet.</p>}

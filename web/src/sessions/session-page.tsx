@@ -14,6 +14,10 @@ import { useHealth } from "./use-health.ts";
 
 export type SessionKind = "chat" | "background";
 
+/** The agent_profile of a session a `delegate` call started (src/sessions/policy.ts). */
+const SUBAGENT_PROFILE = "subagent";
+const TITLE_CHARS = 120;
+
 export function SessionPage({ kind, sessionId }: { kind: SessionKind; sessionId: string }) {
   const client = useClient();
   const can = useCan();
@@ -47,19 +51,29 @@ export function SessionPage({ kind, sessionId }: { kind: SessionKind; sessionId:
       }),
   };
   const status = state?.status ?? "…";
+  // What the session is about, as the list titles it: the task, or the first message.
+  const firstMessage = stream.timeline.rows.find((r) => r.kind === "message");
+  const about = detail.data?.kind === "background" ? detail.data.task : firstMessage?.kind === "message" ? firstMessage.text : null;
+  const title = about && about.length > TITLE_CHARS ? `${about.slice(0, TITLE_CHARS - 1)}…` : about;
 
   return (
     <div className="session-page">
       <header className="session-head">
         <h2>
-          <a href={href("sessions")}>Sessions</a> / <span className="mono">{sessionId}</span>
+          <a href={href("sessions")}>Sessions</a> / {title ?? <span className="mono">{sessionId}</span>}
         </h2>
+        {title && <p className="mono muted session-id">{sessionId}</p>}
         <p>
           {kind} session · status <span className={`status status-${status}`} data-testid="session-status">{status}</span>
           {state && (
             <span className="muted">
               {" "}· {state.provider}/{state.model} · {state.approval_mode} approvals{state.engine ? ` · engine ${state.engine}, attempt ${state.attempt_count ?? 0}` : ""}
-              {state.parent_session_id ? ` · branched from ${state.parent_session_id}` : ""}
+              {state.parent_session_id && (
+                <>
+                  {state.agent_profile === SUBAGENT_PROFILE ? " · sub-agent of " : " · branched from "}
+                  <a href={href("sessions", kind, state.parent_session_id)}>{state.parent_session_id}</a>
+                </>
+              )}
             </span>
           )}
           {" "}· <span className={`conn conn-${stream.connection}`} data-testid="connection" role="status">stream {stream.connection}</span>

@@ -1,8 +1,10 @@
 // The timeline's rows: the default view shows what an operator acts on; the debug view adds every raw payload.
 import { memo } from "react";
-import { Citations } from "../ui/citations.tsx";
 import { JsonBlock } from "../ui/json-block.tsx";
-import { DEBUG_ROWS, type Row } from "./timeline.ts";
+import { Term } from "../ui/term.tsx";
+import { useFollowBottom } from "../ui/use-follow-bottom.ts";
+import { AnswerRow } from "./answer-row.tsx";
+import { shownRows, type Row } from "./timeline.ts";
 
 export interface RowActions {
   /** Branch a new session that starts after this event. */
@@ -17,9 +19,10 @@ export interface RowActions {
 }
 
 export function TimelineView({ rows, debug, actions }: { rows: Row[]; debug: boolean; actions: RowActions }) {
-  const shown = debug ? rows : rows.filter((r) => !DEBUG_ROWS.has(r.kind));
+  const shown = shownRows(rows, debug);
   // How many events the rows hold: equal to the log's count when nothing was lost or shown twice.
   const events = rows.reduce((n, r) => n + r.events.length, 0);
+  useFollowBottom(events);
   return (
     <ol className="timeline" data-testid="timeline" data-rows={shown.length} data-events={events} aria-label="Session timeline">
       {shown.map((row) => (
@@ -51,21 +54,20 @@ function RowBody({ row, actions, debug }: { row: Row; actions: RowActions; debug
     case "message":
       return <p className="message"><strong>You:</strong> {row.text}</p>;
     case "text":
-      return (
-        <div className="answer">
-          <p aria-live={row.final ? "off" : "polite"}>{row.text}</p>
-          {row.final && <Citations citations={row.citations} />}
-        </div>
-      );
+      return <AnswerRow row={row} />;
     case "thinking":
       return <p className="thinking"><span className="tag">plan</span> {row.text}</p>;
     case "reflection":
-      return <p className={row.passed ? "reflection ok" : "reflection warn"}><span className="tag">check</span> {row.check}: {row.passed ? "passed" : "failed"} ({row.detail})</p>;
+      return (
+        <p className={`reflection ${row.passed ? "ok" : "warn"}`} role={row.passed ? undefined : "alert"} title={`The check: ${row.check}`}>
+          <span className="tag">claims check</span> {row.passed ? "passed" : "failed"}: {row.detail}
+        </p>
+      );
     case "tool":
       return (
         <div className="tool" data-tool-call-id={row.id}>
           <p>
-            <span className="tag">tool</span> <strong>{row.name}</strong> <span className="muted">{row.id}</span>{" "}
+            <span className="tag">tool</span> <strong><Term name={row.name} /></strong> <span className="muted">{row.id}</span>{" "}
             <span className={`status status-${row.status ?? "running"}`}>{row.status ?? "running"}</span>
             {row.elapsedMs !== null && <span className="muted"> {row.elapsedMs} ms</span>}
             {row.invalid > 0 && <span className="status status-error"> {row.invalid} invalid argument attempt(s)</span>}
@@ -79,7 +81,7 @@ function RowBody({ row, actions, debug }: { row: Row; actions: RowActions; debug
       return (
         <div className="approval" data-request-id={row.requestId}>
           <p>
-            <span className="tag">approval</span> <strong>{row.tool}</strong> {row.reason}
+            <span className="tag">approval</span> <strong><Term name={row.tool} /></strong> {row.reason}
             {row.budgets.length > 0 && <span className="muted"> (budgets: {row.budgets.join(", ")})</span>}
           </p>
           {row.decision === null ? (
@@ -96,27 +98,10 @@ function RowBody({ row, actions, debug }: { row: Row; actions: RowActions; debug
           )}
         </div>
       );
-    case "retrieval":
-      return (
-        <div className="retrieval">
-          <p>
-            <span className="tag">memory</span> {row.citations.length} citation(s)
-            {row.pack && ` · context pack: ${row.pack.items} items, ${row.pack.used_tokens}/${row.pack.budget_tokens} tokens`}
-          </p>
-          <Citations citations={row.citations} />
-        </div>
-      );
-    case "cognition":
-      return (
-        <p className="cognition">
-          <span className="tag">cognition</span> layers: {row.layers.join(", ") || "none changed anything"}
-          {row.guardrails.length > 0 ? <span className="status status-error"> guardrails: {row.guardrails.join(", ")}</span> : " · no guardrail flags"}
-        </p>
-      );
     case "checkpoint":
       return (
         <p className="checkpoint">
-          <span className="tag">checkpoint {row.data.sequence}</span> {row.data.checkpoint_type} · {row.data.status} · {row.data.summary_text}
+          <span className="tag">checkpoint {row.data.sequence}</span> <Term name={row.data.checkpoint_type} /> · {row.data.status} · {row.data.summary_text}
           {row.data.artifact && <span className="muted"> (artifact: {row.data.artifact.type})</span>}
           {actions.canBranch && row.data.resume_cursor && (
             <button type="button" className="small" disabled={actions.busy} onClick={() => actions.resumeFrom(row.data.resume_cursor!)}>

@@ -1,5 +1,8 @@
 // The session timeline as rows, folded from the event log one event at a time. `folds` has one entry per event type the
 // console handles: its keys are the set a test compares with GET /stream-events (SPEC rule 7), and TypeScript makes it total.
+// A chat reads like a chat (issue 41): a turn's retrieval and cognition summaries fold into its answer, and the rows
+// that only restate what another row shows (idle/running, a completed turn's end, a passing check) are quiet: kept for
+// the debug view, hidden from the default one.
 import type { Citation, HealthSnapshot, SessionEvent, SessionEventData, SessionEventType } from "../../../src/client/index.ts";
 
 export type Envelope = SessionEvent;
@@ -10,18 +13,25 @@ interface RowBase {
   key: string;
   /** Every event folded into the row, oldest first (the debug view shows their payloads; branching starts after the last). */
   events: Envelope[];
+  /** Shown in the debug view only: the row restates what another row or the header already says. */
+  quiet?: boolean;
+}
+
+/** An answer's sources: the citations it gives, the context pack it read, the layers that shaped its look-ups. */
+export interface AnswerMemory {
+  pack: Data<"retrieval">["pack"];
+  layers: string[] | null;
+  guardrails: string[];
 }
 
 export type Row = RowBase &
   (
     | { kind: "message"; text: string }
-    | { kind: "text"; text: string; citations: Citation[]; final: boolean }
+    | ({ kind: "text"; text: string; citations: Citation[]; final: boolean } & AnswerMemory)
     | { kind: "thinking"; text: string }
     | { kind: "reflection"; check: string; passed: boolean; detail: string }
     | { kind: "tool"; id: string; name: string; args: unknown; result: unknown; status: string | null; elapsedMs: number | null; hooks: string[]; invalid: number }
     | { kind: "approval"; requestId: string; tool: string; reason: string; budgets: string[]; decision: "approve" | "deny" | null }
-    | { kind: "retrieval"; citations: Citation[]; pack: Data<"retrieval">["pack"] }
-    | { kind: "cognition"; layers: string[]; guardrails: string[] }
     | { kind: "checkpoint"; data: Data<"session_checkpoint"> }
     | { kind: "step"; data: Data<"step_progress"> }
     | { kind: "context"; note: string }
@@ -33,7 +43,11 @@ export type Row = RowBase &
   );
 
 /** Rows that only the debug view shows: the spec's debug-tier events. */
-export const DEBUG_ROWS = new Set<Row["kind"]>(["diagnostic"]);
+const DEBUG_ROWS = new Set<Row["kind"]>(["diagnostic"]);
+
+/** The rows a view shows: the debug view every one, the default view neither debug-tier nor quiet ones. */
+export const shownRows = (rows: readonly Row[], debug: boolean): Row[] =>
+  debug ? [...rows] : rows.filter((r) => !DEBUG_ROWS.has(r.kind) && !r.quiet);
 
 export class Timeline {
   rows: Row[] = [];
@@ -85,6 +99,24 @@ type ToolRow = Extract<Row, { kind: "tool" }>;
 type Fold<K extends SessionEventType> = (t: Timeline, data: Data<K>, e: Envelope) => void;
 
 const diagnostic = (summary: string) => ({ kind: "diagnostic" as const, summary });
+const noMemory: AnswerMemory = { pack: null, layers: null, guardrails: [] };
+type TextRow = Extract<Row, { kind: "text" }>;
+/** Folds into the turn's answer row (made empty if the answer has not come yet, as when a turn fails before it). */
+function answer(t: Timeline, turnId: string, e: Envelope, change: (row: TextRow) => Partial<TextRow>): void {
+  const fresh = (): TextRow => ({ kind: "text", text: "", citations: [], final: false, ...noMemory, guardrails: [], key: "", events: [] });
+  t.upsert(`text:${turnId}`, e, () => {
+    const { key: _key, events: _events, ...body } = fresh();
+    return { ...body, ...change(fresh()) } as RowBody;
+  }, (row) => change(row as TextRow) as Partial<RowBody>);
+}
+
+/** Chat statuses the turn's own rows already show (its message, its answer, its approval row). */
+const QUIET_CHAT = new Set(["idle", "running", "awaiting_approval"]);
+/** Whether a status change restates another row: a chat's turn rhythm, a wait the approval row shows, a run going on after one. */
+function quietStatus(next: State, previous: string | undefined): boolean {
+  if (next.engine === undefined) return QUIET_CHAT.has(next.status);
+  return next.status === "awaiting_approval" || (next.status === "running" && previous === "awaiting_approval");
+}
 /** Every event of one tool call folds into one row, found by tool_call_id (two calls of one tool stay two rows). */
 function toolRow(t: Timeline, id: string, name: string, e: Envelope, change: (row: ToolRow) => Partial<ToolRow>): void {
   const fresh = { kind: "tool", id, name, args: null, result: null, status: null, elapsedMs: null, hooks: [], invalid: 0 } as const;
@@ -95,9 +127,9 @@ function toolRow(t: Timeline, id: string, name: string, e: Envelope, change: (ro
 export const folds: { [K in SessionEventType]: Fold<K> } = {
   session: (t, d, e) => t.push(e, diagnostic(`stream opened for ${d.session_id}`)),
   session_state: (t, d, e) => {
-    const changed = t.state?.status !== d.status;
+    const previous = t.state?.status;
     t.state = d;
-    if (changed) t.push(e, { kind: "status", status: d.status });
+    if (previous !== d.status) t.push(e, { kind: "status", status: d.status, quiet: quietStatus(d, previous) });
   },
   session_checkpoint: (t, d, e) => t.push(e, { kind: "checkpoint", data: d }),
   policy_decision: (t, d, e) => t.push(e, diagnostic(`policy ${d.outcome} ${d.subject}: ${d.reason}`)),
@@ -107,10 +139,11 @@ export const folds: { [K in SessionEventType]: Fold<K> } = {
   subagent_event: (t, d, e) => t.push(e, diagnostic(`sub-agent ${d.agent_id} ${d.status}${d.question ? `: ${d.question}` : ""}`)),
   turn_start: (t, d, e) => t.upsert(`message:${d.turn_id}`, e, () => ({ kind: "message", text: d.message })),
   turn_start_tools: (t, d, e) => t.push(e, diagnostic(`tools offered: ${d.tools.join(", ")}`)),
-  token: (t, d, e) => t.upsert(`text:${d.turn_id}`, e, () => ({ kind: "text", text: d.text, citations: [], final: false }), (row) => ({ text: (row as { text: string }).text + d.text })),
-  response: (t, d, e) => t.upsert(`text:${d.turn_id}`, e, () => ({ kind: "text", text: d.text, citations: d.citations, final: true }), () => ({ text: d.text, citations: d.citations, final: true })),
+  token: (t, d, e) => answer(t, d.turn_id, e, (row) => ({ text: row.text + d.text })),
+  response: (t, d, e) => answer(t, d.turn_id, e, () => ({ text: d.text, citations: d.citations, final: true })),
   thinking: (t, d, e) => t.upsert(`thinking:${d.turn_id}`, e, () => ({ kind: "thinking", text: d.text }), (row) => ({ text: `${(row as { text: string }).text}\n${d.text}` })),
-  reflection: (t, d, e) => t.push(e, { kind: "reflection", check: d.check, passed: d.passed, detail: d.detail }),
+  // The claims check: a row when it fails; a pass is quiet (the answer's citations are its evidence).
+  reflection: (t, d, e) => t.push(e, { kind: "reflection", check: d.check, passed: d.passed, detail: d.detail, quiet: d.passed }),
   tool_call: (t, d, e) => toolRow(t, d.tool_call_id, d.name, e, () => ({ name: d.name, args: d.arguments })),
   tool_result: (t, d, e) => toolRow(t, d.tool_call_id, d.tool_name, e, () => ({ result: d.result })),
   tool_outcome: (t, d, e) => toolRow(t, d.tool_call_id, d.tool_name, e, () => ({ status: d.status, elapsedMs: d.elapsed_ms, result: d.result })),
@@ -124,14 +157,16 @@ export const folds: { [K in SessionEventType]: Fold<K> } = {
     t.usage = { input: t.usage.input + d.input_tokens, output: t.usage.output + d.output_tokens };
     t.push(e, diagnostic(`usage: ${d.input_tokens} in, ${d.output_tokens} out${d.cost_usd === null ? "" : `, $${d.cost_usd.toFixed(4)}`}`));
   },
-  retrieval: (t, d, e) => t.push(e, { kind: "retrieval", citations: d.citations, pack: d.pack }),
-  cognition: (t, d, e) => t.push(e, { kind: "cognition", layers: d.layers, guardrails: d.guardrails }),
+  // Folded into the answer: its citations are listed once, there, with the pack and the layers beside them.
+  retrieval: (t, d, e) => answer(t, d.turn_id, e, (row) => ({ pack: d.pack, citations: row.final ? row.citations : d.citations })),
+  cognition: (t, d, e) => answer(t, d.turn_id, e, () => ({ layers: d.layers, guardrails: d.guardrails })),
   approval_required: (t, d, e) =>
     t.upsert(`approval:${d.request_id}`, e, () => ({ kind: "approval", requestId: d.request_id, tool: d.tool_name, reason: d.reason, budgets: d.budgets ?? [], decision: null })),
   approval_applied: (t, d, e) =>
     t.upsert(`approval:${d.request_id}`, e, () => ({ kind: "approval", requestId: d.request_id, tool: d.tool_name, reason: "", budgets: [], decision: d.decision }), () => ({ decision: d.decision })),
-  turn_end: (t, d, e) => t.push(e, { kind: "turn_end", status: d.status }),
-  completed: (t, _d, e) => t.push(e, { kind: "completed" }),
+  // A turn's end is news only when it was cancelled: the answer, the approval row or the error row says the rest.
+  turn_end: (t, d, e) => t.push(e, { kind: "turn_end", status: d.status, quiet: d.status !== "cancelled" }),
+  completed: (t, _d, e) => t.push(e, { kind: "completed", quiet: true }),
   error: (t, d, e) => t.push(e, { kind: "error", code: d.code, message: d.message }),
   health_snapshot: (t, d) => void (t.health = d),
 };

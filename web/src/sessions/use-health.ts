@@ -6,7 +6,9 @@ import { useClient } from "../api.ts";
 export function useHealth(sessionId: string | null, initial: HealthSnapshot | null): HealthSnapshot | null {
   const client = useClient();
   const [health, setHealth] = useState<HealthSnapshot | null>(initial);
-  useEffect(() => setHealth((h) => h ?? initial), [initial]);
+  useEffect(() => {
+    setHealth((h) => h ?? initial);
+  }, [initial]);
   useEffect(() => {
     if (!sessionId) return;
     const stop = new AbortController();

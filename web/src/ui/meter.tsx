@@ -1,4 +1,4 @@
-// A labelled bar for a share of something (health score, budget pressure, context use); colour follows the level.
+// A labelled bar for a share of something (health score, budget used, context use); colour follows the level.
 export function Meter({ value, label, max = 1, goodWhenHigh = false }: { value: number; label: string; max?: number; goodWhenHigh?: boolean }) {
   const share = max > 0 ? Math.min(1, Math.max(0, value / max)) : 0;
   const risk = goodWhenHigh ? 1 - share : share;

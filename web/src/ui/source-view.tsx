@@ -13,7 +13,10 @@ export function SourceView({ citation, onClose }: { citation: Citation; onClose:
   useEffect(() => {
     dialog.current?.showModal();
   }, []);
-  useEffect(() => mark.current?.scrollIntoView({ block: "center" }), [source.data]);
+  // A block body: Chromium's scrollIntoView returns a promise, which React would take for the effect's cleanup (issue 41).
+  useEffect(() => {
+    void mark.current?.scrollIntoView({ block: "center" });
+  }, [source.data]);
 
   const doc = source.data;
   const chunk = doc?.chunks.find((c) => c.chunk_hash === citation.chunk_hash && c.anchor === citation.anchor) ?? doc?.chunks.find((c) => c.chunk_hash === citation.chunk_hash);
