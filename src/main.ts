@@ -60,7 +60,7 @@ import { loadCatalog, parseCatalog } from "./sessions/execution/catalog.ts";
 import { ExecutionRules, type Execution } from "./sessions/execution/rules.ts";
 import { Isolation } from "./sessions/execution/sandbox.ts";
 import { Supervisor } from "./sessions/background/supervisor.ts";
-import { Harness } from "./sessions/harness.ts";
+import { Harness } from "./sessions/turn/harness.ts";
 import { buildSessionHandlers, buildSessionStreamHandlers } from "./sessions/handlers.ts";
 import { SessionLog } from "./sessions/session-log.ts";
 import { TurnLeases } from "./sessions/turn-leases.ts";

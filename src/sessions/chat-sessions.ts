@@ -8,7 +8,7 @@ import type { StreamEvent } from "../ports/event-log.ts";
 import type { CallContext } from "../services/context.ts";
 import { followStream } from "../services/streams/follow.ts";
 import { channelOf } from "./channel.ts";
-import { endUnlogged, isBackground, type Harness, type TurnOutcome } from "./harness.ts";
+import { endUnlogged, isBackground, type Harness, type TurnOutcome } from "./turn/harness.ts";
 import { branchPoint, eventId, newSessionId, newTurnId, parseEventId, resumeCursor, type SessionPoint } from "./ids.ts";
 import { artifacts, endsSegment, isDecided, latestState, openTurn, pendingApproval, resumePoints, subagents, turnCount } from "./projection.ts";
 import { toMessage, type SessionLog } from "./session-log.ts";
