@@ -13,7 +13,8 @@ import type { StreamEvent } from "../../ports/event-log.ts";
 import { ProviderError, type ChatMessage, type ProviderEvent, type ProviderSet, type ToolCallRequest } from "../../ports/llm.ts";
 import type { CallContext } from "../../services/context.ts";
 import { COMPACT_AT, compact, tokensOf, WARN_AT } from "./context-budget.ts";
-import { Conversation, messagesOf } from "./history.ts";
+import { messagesOf } from "./history.ts";
+import { RunStopped, TurnWriter } from "./turn-writer.ts";
 import { newAgentId, newRequestId, newSessionId, newTurnId, parseResumeCursor, resumeCursor, sessionKey } from "../ids.ts";
 import { settlesBeforeIo } from "../../threads/loop-yield.ts";
 import { yieldToRequests } from "./loop-share.ts";
@@ -21,8 +22,8 @@ import { SUBAGENT_PROFILE, type PolicyFile, type PolicySource } from "../policy.
 import { sandboxFor, type Execution } from "../execution/rules.ts";
 import type { Sandbox, SandboxMode } from "../execution/sandbox.ts";
 import { commonFields } from "../session-state.ts";
-import { currentTurn, endsSegment } from "../projection.ts";
-import type { Emit, SessionEventItem, SessionLog } from "../session-log.ts";
+import { currentTurn } from "../projection.ts";
+import type { SessionEventItem, SessionLog } from "../session-log.ts";
 import { runCall, type CallScope, type Decided, type ValidCall } from "../tool-runner.ts";
 import type { TurnLeases } from "../turn-leases.ts";
 import { ToolSelector } from "../tool-selection.ts";
@@ -41,12 +42,6 @@ export type TurnOutcome =
 
 /** The turn ended without its end in the log (the store went away): its stream cannot wait for that end. */
 export const endUnlogged = (o: TurnOutcome): o is Extract<TurnOutcome, { status: "error" }> => o.status === "error" && o.unlogged === true;
-
-/**
- * A background run's caller asked it to stop (pause, cancel, a health budget): raised only where nothing is half done,
- * before a model step, between its text deltas, and before a tool call starts (a call that started logs its outcome).
- */
-class RunStopped extends Error {}
 
 const stopPoint = (t: { signal: AbortSignal | undefined }) => {
   if (t.signal?.aborted) throw new RunStopped();
@@ -92,14 +87,8 @@ interface Turn {
   turnId: string;
   message: string;
   state: State;
-  /** Logs an event, keeps it in `events`, then lets the event loop serve others (a turn never holds it for long). */
-  emit: Emit;
-  /** Logs events that are ready together, `eventsPerWrite` to a write, letting the loop serve others after each (as `emit` does). */
-  emitAll(items: readonly SessionEventItem[]): Promise<void>;
-  /** The session's log, read once when the turn (or its continuation) begins and kept up to date by `emit`. */
-  events: StreamEvent[];
-  /** The conversation the provider sees: a branch's source up to the branch point (read once), then this log folded as it grows. */
-  conversation: Conversation;
+  /** Every event of the turn is logged through it; it keeps the turn's copy of the log and its conversation current. */
+  writer: TurnWriter;
   /** Why the turn cannot run (an unreadable policy file), raised inside the turn's guard. */
   blocked: AppError | null;
   scope: CallScope;
@@ -145,7 +134,7 @@ export class Harness {
         const offered = this.selector.select(message, (tool) => this.eligible(tool, state));
         t.offered = offered.map((o) => o.tool);
         const running: SessionEventItem[] = isBackground(t.state) ? [] : [{ type: "session_state", data: { ...t.state, status: "running", updated_at: this.iso() } }];
-        await t.emitAll([
+        await t.writer.writeAll([
           { type: "turn_start", data: { turn_id: turnId, message } },
           ...running,
           { type: "tool_selected", data: { turn_id: turnId, offered: offered.map((o) => ({ name: o.tool.name, score: o.score })) } },
@@ -186,9 +175,9 @@ export class Harness {
    * again, and its budgets from where the pause left them (in-process usage before the pause is not logged).
    */
   private async goOn(t: Turn): Promise<void> {
-    if (!isBackground(t.state)) await t.emit("session_state", { ...t.state, status: "running", approval_request_id: null, updated_at: this.iso() });
+    if (!isBackground(t.state)) await t.writer.write("session_state", { ...t.state, status: "running", approval_request_id: null, updated_at: this.iso() });
     t.offered = this.selector.select(t.message, (tool) => this.eligible(tool, t.state)).map((o) => o.tool);
-    const turnEvents = currentTurn(t.events);
+    const turnEvents = currentTurn(t.writer.events);
     t.failures = turnEvents.filter((e) => e.type === "transport_diagnostic").length;
     t.repairs = Math.max(0, ...turnEvents.filter((e) => e.type === "tool_validation_error").map((e) => (e.data as { attempt: number }).attempt));
   }
@@ -224,31 +213,9 @@ export class Harness {
       },
     };
     const state: State = { ...prior, last_error: null }; // a new turn (or its continuation) starts clean
-    const logged = this.deps.log.emitter(call.workspaceId, sessionId);
     const events = await this.deps.log.all(call.workspaceId, sessionId);
-    // A chat turn whose lease another process took writes nothing more: that process ends the turn in the log.
-    const mayWrite = () => {
-      if (signal?.aborted && !isBackground(state)) throw new RunStopped();
-    };
-    // Not after the last event: the turn must be over (and the session free) by the time its stream ends.
-    const kept = async (e: StreamEvent | null | undefined) => {
-      if (e && !endsSegment(e)) await yieldToRequests();
-    };
-    const emit: Emit = async (type, data) => {
-      mayWrite();
-      const e = await logged(type, data);
-      if (e) events.push(e);
-      await kept(e);
-      return e;
-    };
-    const emitAll = async (items: readonly SessionEventItem[]) => {
-      for (let i = 0; i < items.length; i += this.deps.eventsPerWrite) {
-        mayWrite();
-        const written = await this.deps.log.appendAll(call.workspaceId, sessionId, items.slice(i, i + this.deps.eventsPerWrite));
-        events.push(...written);
-        await kept(written.at(-1));
-      }
-    };
+    const prefix = await this.prefix(call.workspaceId, events);
+    const writer = new TurnWriter(this.deps.log, call.workspaceId, sessionId, events, prefix, { eventsPerWrite: this.deps.eventsPerWrite, lost: isBackground(state) ? undefined : signal });
     let policy: PolicyFile | null = null;
     let blocked: AppError | null = null;
     // A policy that cannot be read stops the turn: running without its deny rules would be worse than not running.
@@ -265,8 +232,7 @@ export class Harness {
       sessionId,
       taskDir: join(this.deps.taskRoot, call.workspaceId, sessionId),
       state,
-      emit,
-      emitAll,
+      writer,
       policy,
       sandbox,
       isolation: this.deps.execution.isolation,
@@ -274,8 +240,7 @@ export class Harness {
       now: () => performance.now(),
       notified: { hooks: false, files: false },
     };
-    const prefix = await this.prefix(call.workspaceId, events);
-    return { call, sessionId, turnId, message, state, emit, emitAll, events, conversation: new Conversation(prefix), blocked, scope, offered: [], usage: { input: 0, output: 0 }, repairs: 0, failures: 0, counters, signal };
+    return { call, sessionId, turnId, message, state, writer, blocked, scope, offered: [], usage: { input: 0, output: 0 }, repairs: 0, failures: 0, counters, signal };
   }
 
   /**
@@ -341,21 +306,21 @@ export class Harness {
   /** The system prompt and the conversation from the log, compacted first when it is over the budget. */
   private async prompt(t: Turn): Promise<ChatMessage[]> {
     const budget = t.state.context_budget_tokens ?? this.deps.providers.contextTokens(t.state.provider);
-    let messages = [this.system(t), ...t.conversation.catchUp(t.events).messages()];
+    let messages = [this.system(t), ...t.writer.messages()];
     let used = tokensOf(messages);
     if (used >= COMPACT_AT * budget) {
       const c = compact(messages.slice(1));
       if (c) {
-        await t.emit("context_compacted", { ...c, resume_cursor: resumeCursor({ sessionId: t.sessionId, seq: t.events.at(-1)!.seq }) });
-        messages = [this.system(t), ...t.conversation.catchUp(t.events).messages()];
+        await t.writer.write("context_compacted", { ...c, resume_cursor: resumeCursor({ sessionId: t.sessionId, seq: t.writer.events.at(-1)!.seq }) });
+        messages = [this.system(t), ...t.writer.messages()];
         used = tokensOf(messages);
       }
     }
     // Each threshold warns once until a compaction brings the prompt back under it.
-    const sinceCompaction = t.events.slice(t.events.findLastIndex((e) => e.type === "context_compacted") + 1);
+    const sinceCompaction = t.writer.events.slice(t.writer.events.findLastIndex((e) => e.type === "context_compacted") + 1);
     const warned = Math.max(0, ...sinceCompaction.filter((e) => e.type === "context_warning").map((e) => (e.data as { threshold: number }).threshold));
     const reached = WARN_AT.filter((w) => used >= w * budget).at(-1);
-    if (reached !== undefined && reached > warned) await t.emit("context_warning", { used_tokens: used, budget_tokens: budget, threshold: reached });
+    if (reached !== undefined && reached > warned) await t.writer.write("context_warning", { used_tokens: used, budget_tokens: budget, threshold: reached });
     return messages;
   }
 
@@ -390,7 +355,7 @@ export class Harness {
       if (!texts.length) return;
       const items = texts.map((text): SessionEventItem => ({ type: "token", data: { turn_id: t.turnId, text } }));
       texts = [];
-      await t.emitAll(items);
+      await t.writer.writeAll(items);
     };
     for (let i = 0; ; i++) {
       const provider = chain[i]!;
@@ -414,7 +379,7 @@ export class Harness {
           else if (ev.type === "usage") [t.usage.input, t.usage.output] = [t.usage.input + ev.inputTokens, t.usage.output + ev.outputTokens];
         }
         await flush();
-        if (thinking && t.state.think_level !== "off") await t.emit("thinking", { turn_id: t.turnId, text: thinking });
+        if (thinking && t.state.think_level !== "off") await t.writer.write("thinking", { turn_id: t.turnId, text: thinking });
         return { calls };
       } catch (err) {
         // Closes the provider's stream (as a for-await would), after a step it is still reading, if any.
@@ -423,7 +388,7 @@ export class Harness {
         if (!(err instanceof ProviderError)) throw err;
         await flush(); // what the failed provider said before it failed stays in the log
         const next = chain[i + 1];
-        await t.emit("transport_diagnostic", {
+        await t.writer.write("transport_diagnostic", {
           status: next ? "fallback" : "failed",
           kind: err.kind,
           provider_requested: chain[0]!.id,
@@ -458,7 +423,7 @@ export class Harness {
       if (!issues.length) valid.push({ ...c, id });
       else {
         invalid++;
-        await t.emit("tool_validation_error", { tool_call_id: id, tool_name: c.name, attempt: t.repairs + 1, issues, arguments: c.arguments });
+        await t.writer.write("tool_validation_error", { tool_call_id: id, tool_name: c.name, attempt: t.repairs + 1, issues, arguments: c.arguments });
       }
     }
     if (invalid && ++t.repairs > MAX_REPAIRS) throw new AppError("invalid_request", `the model's tool arguments were still invalid after ${MAX_REPAIRS} repairs`);
@@ -467,7 +432,7 @@ export class Harness {
 
   /** Runs a wave of calls in order; false when one waits for approval (the turn is paused and logged so). */
   private async runWave(t: Turn, calls: readonly ToolCallRequest[], first: Decided): Promise<boolean> {
-    if (calls.length > 1) await t.emit("tool_batch", { turn_id: t.turnId, tool_call_ids: calls.map((c) => c.id) });
+    if (calls.length > 1) await t.writer.write("tool_batch", { turn_id: t.turnId, tool_call_ids: calls.map((c) => c.id) });
     for (const [i, c] of calls.entries()) {
       stopPoint(t);
       const tool = t.offered.find((o) => o.name === c.name) ?? [...this.deps.tools, this.delegate].find((o) => o.name === c.name);
@@ -486,7 +451,7 @@ export class Harness {
   private async pause(t: Turn, tool: SessionTool, call: ValidCall, pending: readonly ToolCallRequest[]): Promise<void> {
     const requestId = newRequestId();
     const reason = tool.writes ? `${tool.name} changes what the workspace holds` : `${tool.name} needs an operator's approval in this session`;
-    await t.emitAll([
+    await t.writer.writeAll([
       { type: "approval_required", data: { request_id: requestId, tool_name: tool.name, reason, turn_id: t.turnId, tool_call_id: call.id, arguments: call.input, pending: pending.map((p) => ({ id: p.id, name: p.name, arguments: p.arguments })) } },
       { type: "session_state", data: { ...t.state, status: "awaiting_approval", approval_request_id: requestId, updated_at: this.iso() } },
       { type: "turn_end", data: { turn_id: t.turnId, status: "awaiting_approval" } },
@@ -495,9 +460,9 @@ export class Harness {
 
   /** A background run's step: what it did and cost (budgets read it before the turn's usage). */
   private async progress(t: Turn, messages: ChatMessage[], before: { input: number; output: number }, calls: readonly ToolCallRequest[]): Promise<void> {
-    const step = currentTurn(t.events).filter((e) => e.type === "step_progress").length + 1;
+    const step = currentTurn(t.writer.events).filter((e) => e.type === "step_progress").length + 1;
     const [input, output] = [t.usage.input - before.input, t.usage.output - before.output];
-    await t.emit("step_progress", {
+    await t.writer.write("step_progress", {
       step,
       total: null,
       label: calls.length ? `call ${calls.map((c) => c.name).join(", ")}` : "answer",
@@ -513,15 +478,15 @@ export class Harness {
 
   /** After a wave of calls: a checkpoint a recovery (or a branch) goes on from. */
   private async checkpoint(t: Turn, calls: readonly ToolCallRequest[]): Promise<void> {
-    const sequence = t.events.filter((e) => e.type === "session_checkpoint").length + 1;
-    const outcomes = new Map(t.events.filter((e) => e.type === "tool_outcome").map((e) => [(e.data as { tool_call_id: string }).tool_call_id, (e.data as { status: string }).status]));
+    const sequence = t.writer.events.filter((e) => e.type === "session_checkpoint").length + 1;
+    const outcomes = new Map(t.writer.events.filter((e) => e.type === "tool_outcome").map((e) => [(e.data as { tool_call_id: string }).tool_call_id, (e.data as { status: string }).status]));
     const summary = calls.map((c) => `${c.name} ${outcomes.get(c.id) ?? "not run"}`).join(", ");
-    await t.emit("session_checkpoint", { session_id: t.sessionId, sequence, checkpoint_type: "step", status: "ok", summary_text: summary, resume_cursor: resumeCursor({ sessionId: t.sessionId, seq: t.events.at(-1)!.seq }) });
+    await t.writer.write("session_checkpoint", { session_id: t.sessionId, sequence, checkpoint_type: "step", status: "ok", summary_text: summary, resume_cursor: resumeCursor({ sessionId: t.sessionId, seq: t.writer.events.at(-1)!.seq }) });
   }
 
   /** The turn's closing events, logged together once all of them are known. */
   private async finish(t: Turn): Promise<TurnOutcome> {
-    const turnEvents = currentTurn(t.events);
+    const turnEvents = currentTurn(t.writer.events);
     const text = turnText(turnEvents);
     const citations = turnCitations(turnEvents);
     const changed = [...t.counters].filter(([, n]) => n > 0).map(([key]) => key);
@@ -537,7 +502,7 @@ export class Harness {
       { type: "turn_end", data: { turn_id, status: "completed" } },
     ];
     if (!isBackground(t.state)) closing.push({ type: "session_state", data: { ...t.state, status: "idle", approval_request_id: null, updated_at: this.iso() } }, { type: "completed", data: { session_id: t.sessionId } });
-    await t.emitAll(closing);
+    await t.writer.writeAll(closing);
     return { status: "completed" };
   }
 
@@ -566,7 +531,7 @@ export class Harness {
         const parent = scope.state;
         const [agentId, sessionId] = [newAgentId(), newSessionId()];
         const snapshot = { agent_id: agentId, parent_session_id: ctx.sessionId, session_id: sessionId, question };
-        await scope.emit("subagent_event", { ...snapshot, status: "running" });
+        await scope.writer.write("subagent_event", { ...snapshot, status: "running" });
         // The parent's policy file goes with it (its denies and hooks hold); with no operator to ask, its asks deny.
         const state: State = { ...commonFields(parent), session_id: sessionId, status: "idle", agent_profile: SUBAGENT_PROFILE, permission_mode: "read-only", approval_mode: "never", parent_session_id: ctx.sessionId };
         const log = this.deps.log;
@@ -583,7 +548,7 @@ export class Harness {
         const events = await log.all(ctx.call.workspaceId, sessionId);
         const response = events.findLast((e) => e.type === "response")?.data as SessionEventData<"response"> | undefined;
         const failed = events.at(-1)?.type === "error";
-        await scope.emit("subagent_event", { ...snapshot, status: failed ? "failed" : "completed", answer: response?.text ?? null, citations: response?.citations.length ?? 0 });
+        await scope.writer.write("subagent_event", { ...snapshot, status: failed ? "failed" : "completed", answer: response?.text ?? null, citations: response?.citations.length ?? 0 });
         if (failed || !response) throw new AppError("internal_error", `the sub-agent failed: ${String((events.at(-1)?.data as { message?: string }).message ?? "no answer")}`);
         return { result: { agent_id: agentId, session_id: sessionId, question, answer: response.text, citations: response.citations } };
       },
