@@ -13,7 +13,7 @@ import type { StreamEvent } from "../../ports/event-log.ts";
 import { requireScope } from "../../services/auth.ts";
 import type { CallContext } from "../../services/context.ts";
 import { channelOf } from "../channel.ts";
-import { isBackground } from "../turn/harness.ts";
+import { isBackground } from "../turn/turn-state.ts";
 import { branchPoint, eventId, newSessionId, parseEventId, resumeCursor } from "../ids.ts";
 import { artifacts, latestState } from "../projection.ts";
 import type { SessionLog } from "../session-log.ts";
