@@ -7,12 +7,12 @@ import type { ChatSessionDetail, CreateChatSession } from "../contract/sessions.
 import type { StreamEvent } from "../ports/event-log.ts";
 import type { CallContext } from "../services/context.ts";
 import { followStream } from "../services/streams/follow.ts";
-import { channelOf } from "./channel.ts";
+import { channelOf } from "./log/channel.ts";
 import type { Harness } from "./turn/harness.ts";
 import { endUnlogged, isBackground, type TurnOutcome } from "./turn/turn-state.ts";
 import { branchPoint, eventId, newSessionId, newTurnId, parseEventId, resumeCursor, type SessionPoint } from "./ids.ts";
-import { artifacts, endsSegment, isDecided, latestState, openTurn, pendingApproval, resumePoints, subagents, turnCount } from "./projection.ts";
-import { toMessage, type SessionLog } from "./session-log.ts";
+import { artifacts, endsSegment, isDecided, latestState, openTurn, pendingApproval, resumePoints, subagents, turnCount } from "./log/projection.ts";
+import { toMessage, type SessionLog } from "./log/session-log.ts";
 import { newSessionState, type SessionSetup } from "./session-state.ts";
 import type { LeaseHold, TurnLeases } from "./turn-leases.ts";
 

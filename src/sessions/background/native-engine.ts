@@ -4,7 +4,7 @@ import type { SessionEventData } from "../../contract/events.ts";
 import type { StreamEvent } from "../../ports/event-log.ts";
 import type { Harness } from "../turn/harness.ts";
 import { newTurnId } from "../ids.ts";
-import type { SessionLog } from "../session-log.ts";
+import type { SessionLog } from "../log/session-log.ts";
 import type { BackgroundEngine, RunContext, RunOutcome } from "./engine.ts";
 
 type Approval = SessionEventData<"approval_required">;

@@ -2,10 +2,10 @@
 // then idle for a chat session), as an error, or stopped. The closing events go through the turn's writer; an error's
 // end is logged straight to the session log, since it is logged too when a turn could not even be opened.
 import { AppError } from "../../contract/errors.ts";
-import type { SessionEventItem } from "../session-log.ts";
+import type { SessionEventItem } from "../log/session-log.ts";
 import { ProviderError } from "../../ports/llm.ts";
 import type { CallContext } from "../../services/context.ts";
-import { currentTurn } from "../projection.ts";
+import { currentTurn } from "../log/projection.ts";
 import { reflect, turnCitations, turnPack, turnText } from "./turn-evidence.ts";
 import { isBackground, type HarnessDeps, type State, type Turn, type TurnOutcome } from "./turn-state.ts";
 import { RunStopped } from "./turn-writer.ts";

@@ -6,9 +6,9 @@ import type { SessionEventData } from "../../contract/events.ts";
 import { toolSchema } from "../../contract/tool-schema.ts";
 import type { CallContext } from "../../services/context.ts";
 import { newAgentId, newSessionId, newTurnId } from "../ids.ts";
-import { SUBAGENT_PROFILE } from "../policy.ts";
+import { SUBAGENT_PROFILE } from "../policy/policy.ts";
 import { commonFields } from "../session-state.ts";
-import type { CallScope } from "../tool-runner.ts";
+import type { CallScope } from "../tools/tool-runner.ts";
 import type { SessionTool } from "../tools/tool.ts";
 import type { HarnessDeps, State, TurnOutcome } from "./turn-state.ts";
 

@@ -2,7 +2,7 @@
 // gathered, and a provider that fails hands the step to the next (transport_diagnostic), keeping what it said.
 import { ProviderError, type ChatMessage, type ProviderEvent, type ToolCallRequest } from "../../ports/llm.ts";
 import { settlesBeforeIo } from "../../threads/loop-yield.ts";
-import type { SessionEventItem } from "../session-log.ts";
+import type { SessionEventItem } from "../log/session-log.ts";
 import { stopPoint, type HarnessDeps, type Turn } from "./turn-state.ts";
 
 /** The step's tool calls; text deltas that arrive together (one network read, or a provider that yields them at once) are logged together. */

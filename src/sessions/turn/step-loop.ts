@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { AppError } from "../../contract/errors.ts";
 import type { ChatMessage, ToolCallRequest } from "../../ports/llm.ts";
 import { resumeCursor } from "../ids.ts";
-import { currentTurn } from "../projection.ts";
+import { currentTurn } from "../log/projection.ts";
 import type { SessionTool } from "../tools/tool.ts";
 import { finish } from "./closing.ts";
 import { tokensOf } from "./context-budget.ts";

@@ -3,7 +3,7 @@
 import { AppError } from "../../contract/errors.ts";
 import type { ToolCallRequest } from "../../ports/llm.ts";
 import { newRequestId } from "../ids.ts";
-import { runCall, type Decided, type ValidCall } from "../tool-runner.ts";
+import { runCall, type Decided, type ValidCall } from "../tools/tool-runner.ts";
 import type { SessionTool } from "../tools/tool.ts";
 import { stopPoint, type HarnessDeps, type Turn } from "./turn-state.ts";
 

@@ -3,8 +3,8 @@
 import type { SessionEventData, SessionEventType } from "../../contract/events.ts";
 import type { StreamEvent } from "../../ports/event-log.ts";
 import type { ChatMessage } from "../../ports/llm.ts";
-import { endsSegment } from "../projection.ts";
-import type { SessionEventItem, SessionLog } from "../session-log.ts";
+import { endsSegment } from "../log/projection.ts";
+import type { SessionEventItem, SessionLog } from "../log/session-log.ts";
 import { Conversation } from "./history.ts";
 import { yieldToRequests } from "./loop-share.ts";
 

@@ -1,12 +1,12 @@
 // One tool call's lifecycle (SPEC "Tool call lifecycle"): policy, approval, sandbox notice, hooks, the call under a
 // timeout, then tool_result on the post-hook success path only and tool_outcome always.
-import { AppError, errorBody } from "../contract/errors.ts";
-import type { SessionEventData } from "../contract/events.ts";
-import { decide, hooksFor, type Hook, type PolicyFile } from "./policy.ts";
-import type { Isolation, Sandbox } from "./execution/sandbox.ts";
-import type { SessionEventItem } from "./session-log.ts";
-import type { TurnWriter } from "./turn/turn-writer.ts";
-import type { SessionTool, ToolContext, ToolRun } from "./tools/tool.ts";
+import { AppError, errorBody } from "../../contract/errors.ts";
+import type { SessionEventData } from "../../contract/events.ts";
+import { decide, hooksFor, type Hook, type PolicyFile } from "../policy/policy.ts";
+import type { Isolation, Sandbox } from "../policy/sandbox.ts";
+import type { SessionEventItem } from "../log/session-log.ts";
+import type { TurnWriter } from "../turn/turn-writer.ts";
+import type { SessionTool, ToolContext, ToolRun } from "./tool.ts";
 
 type State = SessionEventData<"session_state">;
 type Status = SessionEventData<"tool_outcome">["status"];
