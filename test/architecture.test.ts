@@ -24,6 +24,8 @@ describe("dependency direction", () => {
     ["the client imports a service", "src/client/index.ts", 'import type { CallContext } from "../services/context.ts";'],
     ["the thread pool imports a port", "src/threads/pool.ts", 'import type { Embedder } from "../ports/embedding.ts";'],
     ["the session process imports the HTTP transport", "src/sessions/process/serving-side.ts", 'import { listen } from "../../transports/http/serve.ts";'],
+    ["a session file imports CallContext from services", "src/sessions/chat-sessions.ts", 'import type { CallContext } from "../services/context.ts";'],
+    ["a session file imports the route handler types from services", "src/sessions/handlers.ts", 'import type { Handlers } from "../services/handlers.ts";'],
     ["the session process imports the composition root", "src/sessions/process/serving-side.ts", 'import type { Config } from "../../config.ts";'],
   ])("rejects: %s", async (_what, file, line) => {
     expect(await restrictedImports(file, `${line}\nexport {};\n`)).toHaveLength(1);

@@ -5,7 +5,7 @@ import type { SessionEventData } from "../contract/events.ts";
 import type { StreamMessage } from "../contract/route.ts";
 import type { ChatSessionDetail, CreateChatSession } from "../contract/sessions.ts";
 import type { StreamEvent } from "../ports/event-log.ts";
-import type { CallContext } from "../services/context.ts";
+import type { CallContext } from "../ports/call-context.ts";
 import { followStream } from "../services/streams/follow.ts";
 import { channelOf } from "./log/channel.ts";
 import type { Harness } from "./turn/harness.ts";

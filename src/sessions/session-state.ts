@@ -4,7 +4,7 @@ import { AppError } from "../contract/errors.ts";
 import type { SessionEventData } from "../contract/events.ts";
 import type { CreateChatSession } from "../contract/sessions.ts";
 import type { ProviderSet } from "../ports/llm.ts";
-import type { CallContext } from "../services/context.ts";
+import type { CallContext } from "../ports/call-context.ts";
 import { sandboxFor, stricter, type Execution, type ExecutionPlan } from "./policy/rules.ts";
 import type { PolicySource } from "./policy/policy.ts";
 

@@ -11,7 +11,7 @@ import type { HealthSnapshot } from "../../contract/health.ts";
 import type { StreamMessage } from "../../contract/route.ts";
 import type { StreamEvent } from "../../ports/event-log.ts";
 import { requireScope } from "../../services/auth.ts";
-import type { CallContext } from "../../services/context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 import { channelOf } from "../log/channel.ts";
 import { isBackground } from "../turn/turn-state.ts";
 import { branchPoint, eventId, newSessionId, parseEventId, resumeCursor } from "../ids.ts";

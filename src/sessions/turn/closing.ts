@@ -4,7 +4,7 @@
 import { AppError } from "../../contract/errors.ts";
 import type { SessionEventItem } from "../log/session-log.ts";
 import { ProviderError } from "../../ports/llm.ts";
-import type { CallContext } from "../../services/context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 import { currentTurn } from "../log/projection.ts";
 import { reflect, turnCitations, turnPack, turnText } from "./turn-evidence.ts";
 import { isBackground, type HarnessDeps, type State, type Turn, type TurnOutcome } from "./turn-state.ts";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { AppError } from "../../contract/errors.ts";
 import type { SessionEventData } from "../../contract/events.ts";
 import { toolSchema } from "../../contract/tool-schema.ts";
-import type { CallContext } from "../../services/context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 import { newAgentId, newSessionId, newTurnId } from "../ids.ts";
 import { SUBAGENT_PROFILE } from "../policy/policy.ts";
 import { commonFields } from "../session-state.ts";

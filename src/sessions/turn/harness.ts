@@ -5,7 +5,7 @@
 // goes on from exactly what was logged.
 import { AppError } from "../../contract/errors.ts";
 import type { SessionEventData } from "../../contract/events.ts";
-import type { CallContext } from "../../services/context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 import { sessionKey } from "../ids.ts";
 import { SUBAGENT_PROFILE } from "../policy/policy.ts";
 import { currentTurn } from "../log/projection.ts";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { AppError } from "../../contract/errors.ts";
 import type { StreamEvent } from "../../ports/event-log.ts";
 import type { ChatMessage } from "../../ports/llm.ts";
-import type { CallContext } from "../../services/context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 import { sandboxFor } from "../policy/rules.ts";
 import type { Sandbox, SandboxMode } from "../policy/sandbox.ts";
 import { parseResumeCursor } from "../ids.ts";

@@ -4,7 +4,7 @@ import type { AppError } from "../../contract/errors.ts";
 import type { SessionEventData } from "../../contract/events.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { ProviderSet } from "../../ports/llm.ts";
-import type { CallContext } from "../../services/context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 import type { Execution } from "../policy/rules.ts";
 import type { PolicySource } from "../policy/policy.ts";
 import type { SessionLog } from "../log/session-log.ts";
