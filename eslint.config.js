@@ -11,16 +11,18 @@ const ROOT = ["main.ts", "local-client.ts", "config.ts"];
 const TRANSPORTS = ["http", "mcp"];
 
 const patterns = (names) => names.flatMap((n) => (n.endsWith(".ts") ? [`**/${n}`] : [`**/${n}/**`]));
-const rule = (files, forbid, message, extra = []) => ({
+const rule = (files, forbid, message, extra = [], more = []) => ({
   files,
-  rules: { "no-restricted-imports": ["error", { patterns: [{ group: [...patterns(forbid), ...extra], message }] }] },
+  rules: { "no-restricted-imports": ["error", { patterns: [{ group: [...patterns(forbid), ...extra], message }, ...more] }] },
 });
 const above = (layer) => LAYERS.slice(LAYERS.indexOf(layer) + 1);
 const others = (list, one) => list.filter((x) => x !== one);
 const ONE_WAY = "dependencies point one way: contract <- domain <- ports <- search <- cognitive <- services <- sessions <- transports <- cli/main (eslint.config.js)";
 
+// Sessions take the call and the route handler types from ports, as services do, not from services (issue 42).
+const SESSIONS_OWN = { group: ["**/services/context.ts", "**/services/handlers.ts"], message: "sessions import CallContext and the route handler types from ports/ (call-context.ts, route-handlers.ts)" };
 const layerRules = LAYERS.filter((l) => l !== "transports" && l !== "cli").map((layer) =>
-  rule([`src/${layer}/**/*.ts`], [...above(layer), ...ROOT, "runtime.ts", ...ADAPTERS], ONE_WAY, layer === "contract" || layer === "domain" ? ["node:http", "node:fs", "better-sqlite3"] : []),
+  rule([`src/${layer}/**/*.ts`], [...above(layer), ...ROOT, "runtime.ts", ...ADAPTERS], ONE_WAY, layer === "contract" || layer === "domain" ? ["node:http", "node:fs", "better-sqlite3"] : [], layer === "sessions" ? [SESSIONS_OWN] : []),
 );
 const transportRules = TRANSPORTS.map((t) =>
   rule([`src/transports/${t}/**/*.ts`], [...others(TRANSPORTS, t), "cli", ...ROOT, ...ADAPTERS], `a transport imports no other transport, adapter or composition root; ${ONE_WAY}`),

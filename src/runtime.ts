@@ -1,6 +1,6 @@
 // What transports need from the composed service: auth, a handler per route of the table, metrics and housekeeping.
 import type { AuthService } from "./services/auth.ts";
-import type { Handlers, StreamHandlers } from "./services/handlers.ts";
+import type { Handlers, StreamHandlers } from "./ports/route-handlers.ts";
 import type { Metrics } from "./observability/metrics.ts";
 
 export interface Runtime {

@@ -1,6 +1,6 @@
 // A separate client process that runs chat turns over HTTP back to back and times them, as a chat application
 // would: the service's process then only serves (a client in its process would share its event loop).
-import { lowerPriority } from "../../src/cli/cpu-priority.ts";
+import { lowerPriority } from "../../src/sessions/process/cpu-priority.ts";
 import { parseSse } from "../../src/client/sse.ts";
 import { reply } from "./ipc.ts";
 import type { TurnClientCommand, TurnClientInit, TurnClientReport } from "./protocol.ts";

@@ -4,23 +4,15 @@
 // only starts them, replaces one that dies, and stops them all on SIGINT or SIGTERM.
 import cluster, { type Worker } from "node:cluster";
 import type { Config } from "../config.ts";
-import { isAppended } from "./append-notices.ts";
+import { isAppended, restartDelayMs, STOP_GRACE_MS } from "../sessions/process/index.ts";
 import { issueFirstToken } from "./first-token.ts";
 import { withRuntime } from "./shared.ts";
 
 const INDEX_ENV = "SMRITI_WORKER_INDEX";
 /** How often a replica that does not tune (a group's other workers, the session process) reads the tuned parameters. */
 export const FOLLOW_TUNING_MS = 60_000;
-/** A worker that died is replaced after 1 s, doubling with each death in a row up to 60 s (a crash loop does not spin). */
-const RESTART_MS = 1_000;
-const RESTART_MAX_MS = 60_000;
-
-/** How long to wait before replacing a process that died, the `n`th death in a row (1 s, doubling up to 60 s). */
-export const restartDelayMs = (n: number) => Math.min(RESTART_MAX_MS, RESTART_MS * 2 ** Math.max(0, n - 1));
 /** A worker that served this long before it died starts its slot's count of deaths in a row again. */
 const STEADY_MS = 60_000;
-/** Workers (and a session process) still running this long after the stop signal are killed. */
-export const STOP_GRACE_MS = 15_000;
 
 /** This process's place in a worker group (0 is the lead), or null when it serves alone. */
 export function workerIndex(): number | null {

@@ -1,5 +1,5 @@
 // `smriti serve`: the HTTP API (with MCP at /mcp) on the embedded store; prints a first token on first start. It hands
-// the session routes to a session process of its own (session-process.ts), started when sessions are used unless
+// the session routes to a session process of its own (src/sessions/process/), started when sessions are used unless
 // SMRITI_SESSION_PROCESS=0; with --workers N it runs N serving processes on the one port (serve-workers.ts).
 import cluster from "node:cluster";
 import type { Command } from "commander";
@@ -7,12 +7,9 @@ import { describeStore, type Config } from "../config.ts";
 import type { FullRuntime } from "../main.ts";
 import type { AppendNotices } from "../ports/event-log.ts";
 import { TokenLimiter } from "../services/token-limits.ts";
-import { sessionProcessNotices, workerNotices } from "./append-notices.ts";
-import { lowerPriority, takeIdlePolicy } from "./cpu-priority.ts";
 import { issueFirstToken } from "./first-token.ts";
 import { FOLLOW_TUNING_MS, serveWorkers, workerIndex } from "./serve-workers.ts";
-import { isSessionProcess, sessionProcess, type SessionProcess } from "./session-process.ts";
-import { goWithServingProcess, serveForServingProcess } from "./session-process-child.ts";
+import { goWithServingProcess, isSessionProcess, lowerSessionPriority, serveForServingProcess, sessionProcess, sessionProcessNotices, workerNotices, type SessionProcess } from "../sessions/process/index.ts";
 import { addDataOption, configFrom, type DataOptions } from "./shared.ts";
 
 type ServeOptions = DataOptions & { port?: number; host?: string; workers?: number };
@@ -32,7 +29,7 @@ export function registerServe(program: Command): void {
       const role: Role = index !== null ? { kind: "worker", index } : isSessionProcess() ? { kind: "sessions" } : { kind: "alone" };
       const tag = role.kind === "worker" ? ` w${role.index + 1}` : role.kind === "sessions" ? " sessions" : "";
       const log = (msg: string) => process.stderr.write(`[smriti${tag}] ${msg}\n`);
-      if (role.kind === "sessions") log(lowerSessionPriority(config));
+      if (role.kind === "sessions") log(lowerSessionPriority(config.sessionNice, config.sessionIdlePolicy));
       // The session process plans on its own loop (unless told otherwise): it serves only sessions, and a planning
       // thread cost it 41 MB at 10k and its start (~0.6 s) fell on the first turn after each start of the process.
       if (role.kind === "sessions") return serveProcess({ ...config, planWorkers: config.planWorkers ?? 0 }, log, role);
@@ -106,11 +103,4 @@ async function serveProcess(config: Config, log: (msg: string) => void, role: Ro
     })());
   process.once("SIGINT", () => void shutdown());
   process.once("SIGTERM", () => void shutdown());
-}
-
-/** The session process's CPU priority lowered as configured; what it has after, for the log. */
-function lowerSessionPriority(config: Config): string {
-  const nice = `at nice ${lowerPriority(config.sessionNice)} (SMRITI_SESSION_NICE)`;
-  if (!config.sessionIdlePolicy) return nice;
-  return `${nice}, ${takeIdlePolicy() ? "SCHED_IDLE" : "not SCHED_IDLE (no chrt, or refused)"} (SMRITI_SESSION_SCHED_IDLE)`;
 }

@@ -1,14 +1,11 @@
-// Binds each row of the route table to its service call; transports look handlers up by route id.
-import type { z } from "zod";
+// Binds each service row of the route table to its service call (the handler types: ports/route-handlers.ts).
 import { AppError } from "../contract/errors.ts";
-import type { StreamMessage } from "../contract/route.ts";
-import type { JsonRouteId, Routes, SessionRouteId, StreamRouteId } from "../contract/routes.ts";
 import type { CognitiveStack } from "../cognitive/stack.ts";
 import type { AnswerStreams } from "./answering/answer-stream.ts";
 import { chittaOf, functionalStateOf, goalsOf, healthOf, identityOf, karmaOf, layersOf, layerState, snapshotOf, stateOf } from "./cognitive/inspection.ts";
 import { processQuery } from "./cognitive/process.ts";
 import { TRACES_KEPT, type TraceLog } from "./cognitive/traces.ts";
-import type { CallContext } from "./context.ts";
+import type { ServiceHandlers, ServiceStreamHandlers } from "../ports/route-handlers.ts";
 import type { IngestService } from "./memory/ingest.ts";
 import type { MemoryService } from "./memory/memory.ts";
 import type { AuditService } from "./audit/audit.ts";
@@ -24,25 +21,6 @@ import type { ProposalService } from "./knowledge/proposals.ts";
 import type { FeedbackService } from "./cognitive/feedback.ts";
 import type { UpliftService } from "./cognitive/uplift.ts";
 import type { AuthService } from "./auth.ts";
-
-export type Handler<K extends JsonRouteId> = (ctx: CallContext, input: z.output<Routes[K]["input"]>) => Promise<z.input<Routes[K]["output"]>>;
-export type Handlers = { [K in JsonRouteId]: Handler<K> };
-export type ServiceHandlers = Omit<Handlers, SessionRouteId>;
-
-/**
- * Opens a stream: a new one from its validated input, or the rest of one after the Last-Event-ID a client sent back.
- * `signal` aborts when the client goes away; what it missed stays in the event log.
- */
-export type StreamHandler<K extends StreamRouteId> = (
-  ctx: CallContext,
-  input: z.output<Routes[K]["input"]> | null,
-  lastEventId: string | null,
-  signal: AbortSignal,
-  /** The path parameters, which a resuming request (no validated input) still names its stream by. */
-  path: Record<string, string>,
-) => Promise<AsyncIterable<StreamMessage>>;
-export type StreamHandlers = { [K in StreamRouteId]: StreamHandler<K> };
-export type ServiceStreamHandlers = Omit<StreamHandlers, SessionRouteId>;
 
 /** First page of open loops goals shows: sankalpa's view, not a listing API (that is GET /v1/open_loops). */
 const GOAL_LOOPS = 20;

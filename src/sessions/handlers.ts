@@ -1,9 +1,10 @@
 // The session rows of the route table bound to the chat and background session services (the services answer the other rows).
-import type { Handlers, StreamHandlers } from "../services/handlers.ts";
 import type { SessionRouteId } from "../contract/routes.ts";
+import type { Handlers, StreamHandlers } from "../ports/route-handlers.ts";
 import type { BackgroundSessions } from "./background/background-sessions.ts";
 import type { ChatSessions } from "./chat-sessions.ts";
 
+/** The session rows' handlers: sessions answer them, services the rest. */
 export type SessionHandlers = Pick<Handlers, Extract<SessionRouteId, keyof Handlers>>;
 export type SessionStreamHandlers = Pick<StreamHandlers, Extract<SessionRouteId, keyof StreamHandlers>>;
 

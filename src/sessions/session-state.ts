@@ -4,9 +4,9 @@ import { AppError } from "../contract/errors.ts";
 import type { SessionEventData } from "../contract/events.ts";
 import type { CreateChatSession } from "../contract/sessions.ts";
 import type { ProviderSet } from "../ports/llm.ts";
-import type { CallContext } from "../services/context.ts";
-import { sandboxFor, stricter, type Execution, type ExecutionPlan } from "./execution/rules.ts";
-import type { PolicySource } from "./policy.ts";
+import type { CallContext } from "../ports/call-context.ts";
+import { sandboxFor, stricter, type Execution, type ExecutionPlan } from "./policy/rules.ts";
+import type { PolicySource } from "./policy/policy.ts";
 
 type State = SessionEventData<"session_state">;
 type Decision = SessionEventData<"policy_decision">;

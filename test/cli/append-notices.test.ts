@@ -1,6 +1,6 @@
 // The notices between the serving process and its session process: an append is told only where it is followed.
 import { describe, expect, it } from "vitest";
-import { pairedNotices, type PairedNotices } from "../../src/cli/append-notices.ts";
+import { pairedNotices, type PairedNotices } from "../../src/sessions/process/append-notices.ts";
 
 /** Two paired notices wired to each other, each counting the messages it sent; `heard` lists what B's listener heard. */
 function pair() {

@@ -4,8 +4,8 @@ import { EventEmitter } from "node:events";
 import type { Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { serveForServingProcess, type ServingChannel } from "../../src/cli/session-process-child.ts";
-import { CONNECTION, LEFT, QUEUED } from "../../src/cli/session-ipc.ts";
+import { serveForServingProcess, type ServingChannel } from "../../src/sessions/process/session-side.ts";
+import { CONNECTION, LEFT, QUEUED } from "../../src/sessions/process/ipc.ts";
 
 const IDLE_MS = 100;
 

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { childPids } from "../../bench/lib/proc.ts";
-import { POLICY_FIELD, SCHED_IDLE, threadStat } from "../../src/cli/cpu-priority.ts";
+import { POLICY_FIELD, SCHED_IDLE, threadStat } from "../../src/sessions/process/cpu-priority.ts";
 import { parseSse, type SseEvent } from "../../src/client/sse.ts";
 import { caller, readSse } from "../sessions/support.ts";
 import { cliEnv, processAlive, runJson, SESSION_PROCESS_READY, sessionPids, startServe, untilLogged, type RunningServe } from "./cli-helpers.ts";

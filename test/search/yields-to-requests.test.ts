@@ -3,7 +3,7 @@
 // read is a round trip, so the loop reads sockets during any call and the control below would not hold.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CallContext } from "../../src/services/context.ts";
-import type { ServiceHandlers } from "../../src/services/handlers.ts";
+import type { ServiceHandlers } from "../../src/ports/route-handlers.ts";
 import { memoryTools } from "../../src/sessions/tools/memory-tools.ts";
 import { ingestCorpus } from "../grounded/support.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";

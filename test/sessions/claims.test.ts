@@ -2,7 +2,7 @@
 // answer that adds an uncited claim fails.
 import { describe, expect, it } from "vitest";
 import type { Citation } from "../../src/contract/citation.ts";
-import { reflect } from "../../src/sessions/turn-evidence.ts";
+import { reflect } from "../../src/sessions/turn/turn-evidence.ts";
 
 const SPAN = "We picked PostgreSQL in March 2024 because the platform team already runs it. Alice Chen made the final call.";
 const cite = (text_span: string, source_path = "notes/db.md"): Citation => ({ chunk_hash: `sha256:${"a".repeat(64)}`, source_path, anchor: "Databases > Why Postgres", text_span, score: 0.9, retrieved_at: "2026-01-01T00:00:00.000Z" });

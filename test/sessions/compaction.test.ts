@@ -1,7 +1,7 @@
 // The context budget through HTTP: warnings at the documented thresholds, then a compaction that folds older turns into
 // an extractive summary the model sees instead of them; both persisted in the log.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WARN_AT } from "../../src/sessions/context-budget.ts";
+import { WARN_AT } from "../../src/sessions/turn/context-budget.ts";
 import { say, startChatServer, type ChatServer } from "../helpers/chat-server.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { createSession, dataOf, logOf, send } from "./support.ts";

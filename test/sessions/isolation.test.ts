@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Isolation } from "../../src/sessions/execution/sandbox.ts";
+import { Isolation } from "../../src/sessions/policy/sandbox.ts";
 import { createHttpApp } from "../../src/transports/http/app.ts";
 import { listen, type RunningServer } from "../../src/transports/http/serve.ts";
 import { ESCAPE_PROBE, probeReport, probeTask } from "../helpers/escape-probe.ts";

@@ -2,7 +2,7 @@
 // every live session's slice (Node takes one new connection per turn of the loop).
 import { createServer, connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { yieldToRequests } from "../../src/sessions/loop-share.ts";
+import { yieldToRequests } from "../../src/sessions/turn/loop-share.ts";
 
 const SESSIONS = 20;
 const CLIENTS = 50;

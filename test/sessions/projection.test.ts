@@ -1,7 +1,7 @@
 // What the log says about a session, on logs a crash can leave behind: an approval asked but its pause never logged.
 import { describe, expect, it } from "vitest";
 import type { StreamEvent } from "../../src/ports/event-log.ts";
-import { openTurn, pendingApproval } from "../../src/sessions/projection.ts";
+import { openTurn, pendingApproval } from "../../src/sessions/log/projection.ts";
 
 const S = "ses_00000000-0000-0000-0000-000000000001";
 const log = (...events: [string, object][]): StreamEvent[] => events.map(([type, data], i) => ({ stream: S, seq: i + 1, at: 0, type, data }));

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventLog } from "../../src/ports/event-log.ts";
 import { systemClock } from "../../src/ports/clock.ts";
-import { SessionLog } from "../../src/sessions/session-log.ts";
+import { SessionLog } from "../../src/sessions/log/session-log.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
 let svc: TestService;

@@ -6,9 +6,9 @@
 import { randomUUID } from "node:crypto";
 import { Role, TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from "@a2a-js/sdk/client";
-import { boundedFetch, refusalIn } from "../execution/outbound.ts";
-import type { Execution } from "../execution/rules.ts";
-import type { PolicySource } from "../policy.ts";
+import { boundedFetch, refusalIn } from "../policy/outbound.ts";
+import type { Execution } from "../policy/rules.ts";
+import type { PolicySource } from "../policy/policy.ts";
 import { gate, notice, replan } from "./bridge.ts";
 import type { BackgroundEngine, RunContext, RunOutcome } from "./engine.ts";
 

@@ -1,10 +1,10 @@
 // What both bridge engines do around handing the task on: the policy check (the bridged agent is one "tool" whose name
 // is the engine's), the approval it may wait for, and the sandbox notice. They emit no per-tool events (SPEC "Bridge engines").
 import { AppError } from "../../contract/errors.ts";
-import { sandboxFor, type Execution, type ExecutionPlan } from "../execution/rules.ts";
-import type { Sandbox, SandboxMode } from "../execution/sandbox.ts";
+import { sandboxFor, type Execution, type ExecutionPlan } from "../policy/rules.ts";
+import type { Sandbox, SandboxMode } from "../policy/sandbox.ts";
 import { newRequestId } from "../ids.ts";
-import { decide, type PolicyFile, type PolicySource } from "../policy.ts";
+import { decide, type PolicyFile, type PolicySource } from "../policy/policy.ts";
 import type { RunContext, RunOutcome } from "./engine.ts";
 
 type Data = Record<string, unknown>;

@@ -1,9 +1,9 @@
 // The command bridge: runs a catalog agent's command line in the task workspace (the task on stdin), under the sandbox
 // its entry requires. Exit 0 completes with stdout as the output; exit 75 (EX_TEMPFAIL) is a transient failure the
 // supervisor retries; any other status fails the run with stderr's end. Best effort: no per-tool events.
-import type { Execution } from "../execution/rules.ts";
-import { clip } from "../projection.ts";
-import type { PolicySource } from "../policy.ts";
+import type { Execution } from "../policy/rules.ts";
+import { clip } from "../log/projection.ts";
+import type { PolicySource } from "../policy/policy.ts";
 import { gate, notice, replan } from "./bridge.ts";
 import type { BackgroundEngine, RunContext, RunOutcome } from "./engine.ts";
 

@@ -3,9 +3,9 @@
 import type { SessionEventData } from "../../contract/events.ts";
 import type { StreamEvent } from "../../ports/event-log.ts";
 import { MIGRATED_TOKEN_SCOPES, type Scope } from "../../contract/scopes.ts";
-import type { CallContext } from "../../services/context.ts";
-import type { TurnOutcome } from "../harness.ts";
-import type { Emit } from "../session-log.ts";
+import type { CallContext } from "../../ports/call-context.ts";
+import type { TurnOutcome } from "../turn/turn-state.ts";
+import type { Emit } from "../log/session-log.ts";
 
 export type State = SessionEventData<"session_state">;
 

@@ -4,7 +4,7 @@ import { DEFAULT_BUDGETS, type HealthBudgets, type HealthPolicy, type HealthSnap
 import type { SessionEventData } from "../../contract/events.ts";
 import type { StreamEvent } from "../../ports/event-log.ts";
 import { eventId } from "../ids.ts";
-import { clip } from "../projection.ts";
+import { clip } from "../log/projection.ts";
 
 type State = SessionEventData<"session_state">;
 type Data = Record<string, unknown>;

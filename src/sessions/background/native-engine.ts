@@ -2,9 +2,9 @@
 // the rest of a turn cut off or stopped, or the wave an operator's decision released (no call with an outcome runs twice).
 import type { SessionEventData } from "../../contract/events.ts";
 import type { StreamEvent } from "../../ports/event-log.ts";
-import type { Harness } from "../harness.ts";
+import type { Harness } from "../turn/harness.ts";
 import { newTurnId } from "../ids.ts";
-import type { SessionLog } from "../session-log.ts";
+import type { SessionLog } from "../log/session-log.ts";
 import type { BackgroundEngine, RunContext, RunOutcome } from "./engine.ts";
 
 type Approval = SessionEventData<"approval_required">;

@@ -11,8 +11,8 @@ import type { StreamEvent } from "../../ports/event-log.ts";
 import type { StoredSessionRow } from "../../ports/session-index.ts";
 import { newRequestId, resumeCursor, sessionKey } from "../ids.ts";
 import { deadOnThisHost, PROCESS_ID } from "../lease-holder.ts";
-import { clip, latestState } from "../projection.ts";
-import type { SessionLog } from "../session-log.ts";
+import { clip, latestState } from "../log/projection.ts";
+import type { SessionLog } from "../log/session-log.ts";
 import { callOf, resumeContextOf, type BackgroundEngine, type CheckpointExtras, type RunOutcome, type State } from "./engine.ts";
 import { healthOf, tripped } from "./health.ts";
 

@@ -3,7 +3,7 @@ import { routes, type RouteId } from "../../contract/routes.ts";
 import type { Route } from "../../contract/route.ts";
 import { toolSchema } from "../../contract/tool-schema.ts";
 import { requireScope } from "../../services/auth.ts";
-import type { ServiceHandlers } from "../../services/handlers.ts";
+import type { ServiceHandlers } from "../../ports/route-handlers.ts";
 import type { SessionTool } from "./tool.ts";
 
 type AnyHandler = (ctx: unknown, input: unknown) => Promise<Record<string, unknown>>;

@@ -1,6 +1,6 @@
 // What the harness knows of a tool: its schema as the model reads it, whether it writes, and how to run it.
 import type { z } from "zod";
-import type { CallContext } from "../../services/context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 
 export interface ToolContext {
   call: CallContext;

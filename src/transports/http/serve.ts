@@ -3,7 +3,7 @@ import { createAdaptorServer } from "@hono/node-server";
 import { STATUS_CODES, type Server as HttpServer } from "node:http";
 import type { AddressInfo, Server, Socket } from "node:net";
 import { AppError, errorBody, type ErrorCode } from "../../contract/errors.ts";
-import { acceptConnection, frontDoor, type Divert } from "./front-door.ts";
+import { acceptConnection, frontDoor, type Divert } from "../../sessions/process/index.ts";
 
 export interface RunningServer {
   port: number;
@@ -19,7 +19,7 @@ type FetchApp = { fetch: (request: Request) => Response | Promise<Response> };
 export interface ServeOptions {
   /** How long a connection may take to send its request headers before it is closed (slowloris). */
   headersTimeoutMs?: number;
-  /** Connections to pass to another process, decided from their first request line (front-door.ts). */
+  /** Connections to pass to another process, decided from their first request line (sessions/process/front-door.ts). */
   divert?: Divert | undefined;
   /** Whether the connection of a request for `path` (no query) served here closes after the answer. */
   closeAfter?: ((path: string) => boolean) | undefined;

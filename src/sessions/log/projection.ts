@@ -1,8 +1,8 @@
 // What a session's log says about it now: its state, an open turn, a pending approval, resume points, sub-agents and
 // artifacts. The log is authoritative; all of this is recomputed from it (after a restart too).
-import { endsTurnSegment, type SessionEventData } from "../contract/events.ts";
-import type { StreamEvent } from "../ports/event-log.ts";
-import { eventId, resumeCursor } from "./ids.ts";
+import { endsTurnSegment, type SessionEventData } from "../../contract/events.ts";
+import type { StreamEvent } from "../../ports/event-log.ts";
+import { eventId, resumeCursor } from "../ids.ts";
 
 type State = SessionEventData<"session_state">;
 type Approval = SessionEventData<"approval_required">;

@@ -8,13 +8,13 @@
 // is a replica: its own connection, indexes and limits; appends told across by IPC.
 import { fork, type ChildProcess } from "node:child_process";
 import type { Socket } from "node:net";
-import { routes, sessionRouteIds } from "../contract/routes.ts";
-import type { AppendNotices } from "../ports/event-log.ts";
-import type { Divert, Handoff } from "../transports/http/front-door.ts";
+import { routes, sessionRouteIds } from "../../contract/routes.ts";
+import type { AppendNotices } from "../../ports/event-log.ts";
+import type { Divert, Handoff } from "./front-door.ts";
 import { pairedNotices } from "./append-notices.ts";
 import { dyingWithParent } from "./parent-death.ts";
-import { restartDelayMs, STOP_GRACE_MS } from "./serve-workers.ts";
-import { CONNECTION, isLeaving, isReady, LEFT, QUEUED, ROLE_ENV, type Connection, type Queued } from "./session-ipc.ts";
+import { restartDelayMs, STOP_GRACE_MS } from "./restart.ts";
+import { CONNECTION, isLeaving, isReady, LEFT, QUEUED, ROLE_ENV, type Connection, type Queued } from "./ipc.ts";
 
 /** True in the process `sessionProcess` started. */
 export function isSessionProcess(): boolean {

@@ -1,11 +1,11 @@
 // A session's events in the event log: each appended one is checked against its schema in the registry first, and each
 // session_state is mirrored into the session's row (what lists sessions and what the supervisor scans).
-import { sessionEvents, type SessionEventData, type SessionEventType } from "../contract/events.ts";
-import type { StreamMessage } from "../contract/route.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { EventLog, StreamEvent } from "../ports/event-log.ts";
-import type { SessionIndex } from "../ports/session-index.ts";
-import { eventId, sessionKey } from "./ids.ts";
+import { sessionEvents, type SessionEventData, type SessionEventType } from "../../contract/events.ts";
+import type { StreamMessage } from "../../contract/route.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { EventLog, StreamEvent } from "../../ports/event-log.ts";
+import type { SessionIndex } from "../../ports/session-index.ts";
+import { eventId, sessionKey } from "../ids.ts";
 import { SessionTails } from "./session-tails.ts";
 
 const PAGE = 1_000;

@@ -1,7 +1,7 @@
 // The context budget of a session's model: warnings at thresholds, and an extractive compaction of older turns.
-import { messageTokens } from "../domain/text/tokens.ts";
-import { splitSentences } from "../domain/text/sentences.ts";
-import type { ChatMessage } from "../ports/llm.ts";
+import { messageTokens } from "../../domain/text/tokens.ts";
+import { splitSentences } from "../../domain/text/sentences.ts";
+import type { ChatMessage } from "../../ports/llm.ts";
 
 /** context_warning fires when a step's prompt first crosses each of these shares of the budget. */
 export const WARN_AT = [0.7, 0.85] as const;

@@ -1,6 +1,6 @@
 // The conversation a provider sees, rebuilt from the session's log (and, for a branch, its source up to the branch point).
-import type { ChatMessage } from "../ports/llm.ts";
-import type { StreamEvent } from "../ports/event-log.ts";
+import type { ChatMessage } from "../../ports/llm.ts";
+import type { StreamEvent } from "../../ports/event-log.ts";
 
 type Data = Record<string, unknown>;
 

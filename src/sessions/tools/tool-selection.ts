@@ -1,9 +1,9 @@
 // Which tools a turn offers the model: the core memory tools always, the rest by BM25 relevance of their descriptions
 // to the message; the tools that serve the message's intent come first (issue 40 item 5).
-import { INTENT_TOOLS, intentOf } from "../domain/text/question-intent.ts";
-import { tokenize } from "../domain/text/tokenize.ts";
-import { Bm25Index } from "../search/bm25.ts";
-import type { SessionTool } from "./tools/tool.ts";
+import { INTENT_TOOLS, intentOf } from "../../domain/text/question-intent.ts";
+import { tokenize } from "../../domain/text/tokenize.ts";
+import { Bm25Index } from "../../search/bm25.ts";
+import type { SessionTool } from "./tool.ts";
 
 /** Offered on every turn: what an agent over memory needs whatever the wording. */
 export const CORE_TOOLS = new Set(["service_grounded_answer", "service_recall", "service_pack", "service_decisions_list", "service_open_loops", "service_ingest", "delegate"]);

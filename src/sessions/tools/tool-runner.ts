@@ -1,11 +1,12 @@
 // One tool call's lifecycle (SPEC "Tool call lifecycle"): policy, approval, sandbox notice, hooks, the call under a
 // timeout, then tool_result on the post-hook success path only and tool_outcome always.
-import { AppError, errorBody } from "../contract/errors.ts";
-import type { SessionEventData } from "../contract/events.ts";
-import { decide, hooksFor, type Hook, type PolicyFile } from "./policy.ts";
-import type { Isolation, Sandbox } from "./execution/sandbox.ts";
-import type { Emit, SessionEventItem } from "./session-log.ts";
-import type { SessionTool, ToolContext, ToolRun } from "./tools/tool.ts";
+import { AppError, errorBody } from "../../contract/errors.ts";
+import type { SessionEventData } from "../../contract/events.ts";
+import { decide, hooksFor, type Hook, type PolicyFile } from "../policy/policy.ts";
+import type { Isolation, Sandbox } from "../policy/sandbox.ts";
+import type { SessionEventItem } from "../log/session-log.ts";
+import type { TurnWriter } from "../turn/turn-writer.ts";
+import type { SessionTool, ToolContext, ToolRun } from "./tool.ts";
 
 type State = SessionEventData<"session_state">;
 type Status = SessionEventData<"tool_outcome">["status"];
@@ -21,9 +22,8 @@ export interface ValidCall {
 
 export interface CallScope extends ToolContext {
   state: State;
-  emit: Emit;
-  /** Logs events that are ready together (in as few writes as the harness groups them). */
-  emitAll(items: readonly SessionEventItem[]): Promise<void>;
+  /** The turn's one writer: the call's events are logged through it. */
+  writer: TurnWriter;
   policy: PolicyFile | null;
   sandbox: Sandbox;
   isolation: Isolation;
@@ -51,7 +51,7 @@ export async function runCall(scope: CallScope, tool: SessionTool, call: ValidCa
   });
   /** Logs the events that end the call together, then returns its status. */
   const end = async (items: SessionEventItem[], status: Status) => {
-    await scope.emitAll(items);
+    await scope.writer.writeAll(items);
     return status;
   };
   /** What is decided before the call starts, logged with its start (or with its outcome when it never starts). */
@@ -63,7 +63,7 @@ export async function runCall(scope: CallScope, tool: SessionTool, call: ValidCa
     lead.push({ type: "policy_decision", data: { subject: tool.name, outcome: d.outcome, reason: d.reason, source: d.source, policy_path, permission_mode, approval_mode } });
     if (d.outcome === "deny") return end([...lead, outcome("denied", { reason: d.reason }, scope.now())], "denied");
     if (d.outcome === "ask") {
-      await scope.emitAll(lead);
+      await scope.writer.writeAll(lead);
       return "ask";
     }
   }
@@ -78,7 +78,7 @@ export async function runCall(scope: CallScope, tool: SessionTool, call: ValidCa
     lead.push({ type: "sandbox_notice", data: { requested_backend: s.requested, resolved_backend: "in-process", isolation: FILE_TOOLS_ISOLATION, reason: "file tools run inside the service; only hooks run under the sandbox" } });
   }
   lead.push({ type: "tool_call", data: { name: tool.name, arguments: { ...call.input, _tool_call_id: call.id }, tool_call_id: call.id } });
-  await scope.emitAll(lead);
+  await scope.writer.writeAll(lead);
   const started = scope.now();
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), scope.timeoutMs);
@@ -87,7 +87,7 @@ export async function runCall(scope: CallScope, tool: SessionTool, call: ValidCa
     const input = JSON.stringify({ phase, session_id: scope.sessionId, tool_call_id: call.id, tool_name: tool.name, arguments: call.input, ...(result ? { result } : {}) });
     const run = await scope.isolation.hook(scope.sandbox, h.command, scope.taskDir, input, timeout.signal);
     if (timeout.signal.aborted) return; // killed by the timeout, whose tool_outcome is the call's last word (issue 41)
-    await scope.emit("hook_event", { hook: h.name, phase, tool_call_id: call.id, tool_name: tool.name, status: run.ok ? "ok" : "error" });
+    await scope.writer.write("hook_event", { hook: h.name, phase, tool_call_id: call.id, tool_name: tool.name, status: run.ok ? "ok" : "error" });
     if (!run.ok) throw new HookFailed(`${phase} hook '${h.name}' failed (${run.detail})`);
   };
   try {

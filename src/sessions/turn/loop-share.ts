@@ -2,7 +2,7 @@
 // however many sessions run, the loop returns to its sockets after each slice: new connections and requests first,
 // sessions with what is left. (A setImmediate of its own per session would put every live session's slice in the same
 // turn of the loop; Node accepts one new connection per turn, so 30 busy runs held new clients out for seconds.)
-import { afterNextPoll } from "../threads/loop-yield.ts";
+import { afterNextPoll } from "../../threads/loop-yield.ts";
 
 const waiting: (() => void)[] = [];
 let scheduled = false;

@@ -1,7 +1,7 @@
 // The channel projection (SPEC "Channel projection rules"): who took part in a session and what each said to whom.
-import type { Channel } from "../contract/sessions.ts";
-import type { StreamEvent } from "../ports/event-log.ts";
-import { eventId } from "./ids.ts";
+import type { Channel } from "../../contract/sessions.ts";
+import type { StreamEvent } from "../../ports/event-log.ts";
+import { eventId } from "../ids.ts";
 import { clip } from "./projection.ts";
 
 /** Envelopes kept: the most recent events (the raw log stays authoritative and complete). */

@@ -1,10 +1,10 @@
-// The session process's side (session-process.ts starts it): it serves the connections handed to it, runs the
+// The session process's side (serving-side.ts starts it): it serves the connections handed to it, runs the
 // background sessions queued in the serving process, and when started on demand leaves after SMRITI_SESSION_IDLE_MS
 // with nothing to do. Leaving is a handshake, so no connection handed over meanwhile is dropped: it says `leaving`, the
 // serving process stops handing over and answers `left` after any connection already sent, and it stops only if it
 // still has nothing to do then (else it says `ready` again).
 import type { Socket } from "node:net";
-import { isConnection, isLeft, isQueued, LEAVING, READY } from "./session-ipc.ts";
+import { isConnection, isLeft, isQueued, LEAVING, READY } from "./ipc.ts";
 
 export interface SessionProcessSide {
   /** Serves a connection handed over (its socket and the bytes the serving process read of it). */

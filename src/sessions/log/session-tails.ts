@@ -1,7 +1,7 @@
 // The events of recently read sessions, kept between reads: a session's log only grows (append-only, ordered by seq),
 // so a later read fetches only what came after the last cached event, from whichever process appended it. A turn reads
 // its session's whole log; without this, a turn in a session of 20,000 events spent most of its time re-reading them.
-import type { StreamEvent } from "../ports/event-log.ts";
+import type { StreamEvent } from "../../ports/event-log.ts";
 
 /** How many events all cached sessions may hold together (about 1 KB each); the least recently read leave first. */
 const MAX_EVENTS = 50_000;

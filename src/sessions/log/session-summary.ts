@@ -1,8 +1,8 @@
 // A session's line in the list (issue 41): a title a person recognises (first message or task) and, for a sub-agent
 // session, the session whose `delegate` call started it, so a list can nest it under its parent.
-import type { SessionEventData } from "../contract/events.ts";
-import type { StreamEvent } from "../ports/event-log.ts";
-import { SUBAGENT_PROFILE } from "./policy.ts";
+import type { SessionEventData } from "../../contract/events.ts";
+import type { StreamEvent } from "../../ports/event-log.ts";
+import { SUBAGENT_PROFILE } from "../policy/policy.ts";
 
 type State = SessionEventData<"session_state">;
 

@@ -1,6 +1,6 @@
 // How one serving process's event-log appends reach the others on the store (SQLite has no NOTIFY): an IPC message
 // naming the streams appended to, sent once per turn of the loop however many events were written.
-import type { AppendNotices } from "../ports/event-log.ts";
+import type { AppendNotices } from "../../ports/event-log.ts";
 
 const APPENDED = "smriti:appended";
 

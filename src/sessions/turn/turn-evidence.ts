@@ -1,7 +1,7 @@
 // What a turn's tool results add up to: the citations it used, the pack it read, and the post-turn reflection check.
-import type { SessionEventData } from "../contract/events.ts";
-import type { Citation } from "../contract/citation.ts";
-import type { StreamEvent } from "../ports/event-log.ts";
+import type { SessionEventData } from "../../contract/events.ts";
+import type { Citation } from "../../contract/citation.ts";
+import type { StreamEvent } from "../../ports/event-log.ts";
 import { claimsOf } from "./claims.ts";
 
 type Outcome = SessionEventData<"tool_outcome">;

@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve, sep } from "node:path";
 import { z } from "zod";
-import { AppError } from "../contract/errors.ts";
+import { AppError } from "../../contract/errors.ts";
 
 const Rule = z.enum(["allow", "deny", "ask"]);
 

@@ -1,6 +1,6 @@
 // The sentences of an answer that make a claim (issue 40 item 4): citation marks, quotes of cited evidence and the
 // "Evidence:" framing around them say nothing of their own, so the reflection check does not count them.
-import { splitSentences } from "../domain/text/sentences.ts";
+import { splitSentences } from "../../domain/text/sentences.ts";
 
 /** "(notes/db.md)", "(notes/db.md#L3, src/a.ts)", "[2]": where a claim came from, not a claim. */
 const CITATION_MARK = /\s*\((?:[\w.@~-]+\/)*[\w.@~-]+\.[A-Za-z0-9]{1,8}(?:[#:]L?\d+(?:-L?\d+)?)?(?:\s*[,;]\s*(?:[\w.@~-]+\/)*[\w.@~-]+\.[A-Za-z0-9]{1,8}(?:[#:]L?\d+(?:-L?\d+)?)?)*\)|\s*\[\d+(?:\s*,\s*\d+)*\]/g;
