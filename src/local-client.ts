@@ -8,7 +8,7 @@ import type { LlmProvider } from "./ports/llm.ts";
 import type { Store } from "./ports/store.ts";
 import type { AuthService } from "./services/auth.ts";
 import { ALL_SCOPES } from "./contract/scopes.ts";
-import type { CallContext } from "./services/context.ts";
+import type { CallContext } from "./ports/call-context.ts";
 import { createHttpApp } from "./transports/http/app.ts";
 import { createClient, type SmritiClient } from "./client/index.ts";
 

@@ -2,7 +2,7 @@
 import { AppError } from "../../src/contract/errors.ts";
 import type { GroundedAnswerResponse } from "../../src/contract/grounded.ts";
 import type { FullRuntime } from "../../src/main.ts";
-import type { CallContext } from "../../src/services/context.ts";
+import type { CallContext } from "../../src/ports/call-context.ts";
 
 export interface Outcome {
   /** The service's confidence (0 when nothing was retrieved). */

@@ -1,6 +1,6 @@
 // `npm run eval -- xquad locomo-answers`: grounded answers through the real service, tables on stdout, JSON in eval/results.
 import { ANSWER_THRESHOLD, CONFIDENCE, SPAN, SPAN_MIN } from "../../src/domain/answering/answer.ts";
-import type { CallContext } from "../../src/services/context.ts";
+import type { CallContext } from "../../src/ports/call-context.ts";
 import { defaultRetrievalConfig } from "../../src/search/retrieval-config.ts";
 import { meanInterval } from "../bootstrap.ts";
 import { gloveEmbedder, openHarness } from "../harness.ts";

@@ -5,7 +5,7 @@ import { recordStress, type StressCase } from "../../src/cognitive/records.ts";
 import { isNearDuplicate, numberTerms } from "../../src/domain/retrieval/similarity.ts";
 import { tokenize } from "../../src/domain/text/tokenize.ts";
 import type { FullRuntime } from "../../src/main.ts";
-import type { CallContext } from "../../src/services/context.ts";
+import type { CallContext } from "../../src/ports/call-context.ts";
 import { feedbackCases, tuneFromFeedback } from "../../src/services/cognitive/feedback-tuning.ts";
 import { defaultRetrievalConfig } from "../../src/search/retrieval-config.ts";
 import { loadLocomo, locomoSpeakers } from "../data/locomo.ts";

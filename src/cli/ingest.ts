@@ -8,7 +8,7 @@ import { IngestRequest } from "../contract/memory.ts";
 import { inferKind } from "../domain/text/chunk.ts";
 import { contentHash } from "../domain/text/hash.ts";
 import type { FullRuntime } from "../main.ts";
-import type { CallContext } from "../services/context.ts";
+import type { CallContext } from "../ports/call-context.ts";
 import { addDataOption, configFrom, printJson, withRuntime, workspaceCall, type DataOptions } from "./shared.ts";
 import { mapLimited } from "./map-limited.ts";
 import { walk, type WalkedFile, type WalkOptions } from "./walk.ts";

@@ -4,7 +4,7 @@ import type { Config } from "../config.ts";
 import { AppError } from "../contract/errors.ts";
 import type { FullRuntime } from "../main.ts";
 import { DEFAULT_WORKSPACE } from "../services/auth.ts";
-import type { CallContext } from "../services/context.ts";
+import type { CallContext } from "../ports/call-context.ts";
 import { addDataOption, CliError, configFrom, POINT_ELSEWHERE, requireData, workspaceCall, type DataOptions } from "./shared.ts";
 
 type McpOptions = DataOptions & { workspace: string };

@@ -6,7 +6,7 @@ import { loadConfig, type Config } from "../config.ts";
 import type { FullRuntime, RuntimeOptions } from "../main.ts";
 import { AppError } from "../contract/errors.ts";
 import { ALL_SCOPES } from "../contract/scopes.ts";
-import type { CallContext } from "../services/context.ts";
+import type { CallContext } from "../ports/call-context.ts";
 
 export class CliError extends Error {
   constructor(

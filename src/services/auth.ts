@@ -5,7 +5,7 @@ import { AppError } from "../contract/errors.ts";
 import { allows, DEFAULT_TOKEN_SCOPES, type RouteScope, type Scope } from "../contract/scopes.ts";
 import { sha256Hex } from "../domain/text/hash.ts";
 import type { TokenRecord, WorkspaceStore } from "../ports/workspaces.ts";
-import type { CallContext } from "./context.ts";
+import type { CallContext } from "../ports/call-context.ts";
 
 export const DEFAULT_WORKSPACE = "default";
 const TOKEN_PREFIX = "smr_";

@@ -2,7 +2,7 @@
 // request's own recall, pack or answer reads its rows straight after the search. SQLite only: on PostgreSQL every row
 // read is a round trip, so the loop reads sockets during any call and the control below would not hold.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { CallContext } from "../../src/services/context.ts";
+import type { CallContext } from "../../src/ports/call-context.ts";
 import type { ServiceHandlers } from "../../src/ports/route-handlers.ts";
 import { memoryTools } from "../../src/sessions/tools/memory-tools.ts";
 import { ingestCorpus } from "../grounded/support.ts";

@@ -5,7 +5,7 @@ import type { GroundedAnswerRequest } from "../../contract/grounded.ts";
 import type { StreamMessage } from "../../contract/route.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { EventLog, StreamEvent } from "../../ports/event-log.ts";
-import type { CallContext } from "../context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 import { followStream } from "../streams/follow.ts";
 import type { GroundedService } from "./grounded.ts";
 

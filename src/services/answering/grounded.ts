@@ -12,7 +12,7 @@ import type { AnswerState } from "../../cognitive/types.ts";
 import type { AuditService } from "../audit/audit.ts";
 import { citationOf } from "../memory/citations.ts";
 import { localPlanner, type Planner } from "../planning/planner.ts";
-import type { CallContext } from "../context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 import { toFilter } from "../memory/memory.ts";
 import type { Retriever } from "../../search/retriever.ts";
 import { yieldToIo } from "../../threads/loop-yield.ts";

@@ -3,7 +3,7 @@ import { AppError } from "../../contract/errors.ts";
 import { AuditRequest as AuditRequestSchema, type AuditEvent, type AuditRequest, type AuditResponse } from "../../contract/audit.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { AuditLog, EventDraft, StoredEvent } from "../../ports/audit-log.ts";
-import type { CallContext } from "../context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 import { chainChecker, type ChainBreak } from "../../domain/audit/event-hash.ts";
 import { cursorOrder, pageBySeq } from "../cursor.ts";
 

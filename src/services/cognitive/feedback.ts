@@ -8,7 +8,7 @@ import type { AuditLog } from "../../ports/audit-log.ts";
 import type { DocumentStore } from "../../ports/documents.ts";
 import type { WorkspaceStore } from "../../ports/workspaces.ts";
 import { draftEvent, trajectoryRequest } from "../audit/audit.ts";
-import type { CallContext } from "../context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 
 export const FEEDBACK_EVENT = "memory.feedback";
 

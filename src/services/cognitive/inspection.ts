@@ -3,7 +3,7 @@ import { LAYER_IDS, LayerId } from "../../contract/cognitive-layers.ts";
 import { AppError } from "../../contract/errors.ts";
 import type { CognitiveResponses } from "../../contract/cognitive.ts";
 import type { OpenLoopsResponse } from "../../contract/open-loops.ts";
-import type { CallContext } from "../context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 import { latestAblation, latestStress, tunerDecisions } from "../../cognitive/records.ts";
 import type { CognitiveStack } from "../../cognitive/stack.ts";
 import { cognitiveSnapshot, type LayerSummary } from "../../cognitive/stats.ts";

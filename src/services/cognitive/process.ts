@@ -1,6 +1,6 @@
 // The bounded, side-effect-free processing call (POST /sdk/cognitive/process): a question through the stack; only its trace is written.
 import { randomUUID } from "node:crypto";
-import type { CallContext } from "../context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 import type { GroundedService } from "../answering/grounded.ts";
 import type { TraceLog } from "./traces.ts";
 import type { LayerSwitches } from "../../cognitive/params.ts";

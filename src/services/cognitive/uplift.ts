@@ -6,7 +6,7 @@ import { cognitiveSnapshot } from "../../cognitive/stats.ts";
 import { parseDuration } from "../../contract/duration.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { CognitiveStore } from "../../ports/cognitive.ts";
-import type { CallContext } from "../context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 
 const HOUR = 3_600_000;
 

@@ -26,7 +26,7 @@ import type { RecordKind, RecordRow, RecordStore, StoredRecord } from "../../por
 import type { DocumentStore } from "../../ports/documents.ts";
 import { draftEvent } from "../audit/audit.ts";
 import { citationOf, spanCitation } from "../memory/citations.ts";
-import type { CallContext } from "../context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 import type { IngestService } from "../memory/ingest.ts";
 import type { MemoryService } from "../memory/memory.ts";
 

@@ -9,7 +9,7 @@ import type { DocumentStore } from "../../ports/documents.ts";
 import type { RecordStore } from "../../ports/records.ts";
 import { draftEvent } from "../audit/audit.ts";
 import { citationOf } from "../memory/citations.ts";
-import type { CallContext } from "../context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 import { pageBySeq } from "../cursor.ts";
 import type { IngestService } from "../memory/ingest.ts";
 

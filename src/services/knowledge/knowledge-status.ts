@@ -11,7 +11,7 @@ import {
 import type { z } from "zod";
 import type { RecordSummary } from "../../contract/assimilation.ts";
 import type { RecordKind, RecordStore, StoredRecord } from "../../ports/records.ts";
-import type { CallContext } from "../context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 import { pageBySeq } from "../cursor.ts";
 
 type Summary = z.infer<typeof RecordSummary>;

@@ -4,7 +4,7 @@ import { AppError } from "../../contract/errors.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { RecordStore } from "../../ports/records.ts";
 import { draftEvent } from "../audit/audit.ts";
-import type { CallContext } from "../context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 import { pageBySeq } from "../cursor.ts";
 import type { IngestService } from "../memory/ingest.ts";
 

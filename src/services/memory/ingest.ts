@@ -16,7 +16,7 @@ import type { Analysis, IngestPool } from "./ingest-pool.ts";
 import { draftEvent } from "../audit/audit.ts";
 import { citationOf } from "./citations.ts";
 import type { Citation } from "../../contract/citation.ts";
-import type { CallContext } from "../context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 
 /** Work between yields to the event loop, so one large ingest never stalls other callers for long. */
 const SLICE = 256;

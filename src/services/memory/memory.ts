@@ -11,7 +11,7 @@ import type { LayerSwitches } from "../../cognitive/params.ts";
 import type { CognitivePipeline, Found } from "../../cognitive/pipeline.ts";
 import { citationOf } from "./citations.ts";
 import { draftEvent } from "../audit/audit.ts";
-import type { CallContext } from "../context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 import type { Retriever } from "../../search/retriever.ts";
 import { yieldToIo } from "../../threads/loop-yield.ts";
 

@@ -5,7 +5,7 @@ import { streamEventList } from "../../contract/events.ts";
 import type { Operation, Route, StreamMessage, StreamOperation } from "../../contract/route.ts";
 import { routes, type RouteId } from "../../contract/routes.ts";
 import { requireScope } from "../../services/auth.ts";
-import type { CallContext } from "../../services/context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 import type { Runtime } from "../../runtime.ts";
 import { errorResponse } from "./errors.ts";
 import { openApiDocument } from "./openapi.ts";

@@ -7,7 +7,7 @@ import { allows } from "../../contract/scopes.ts";
 import { toolSchema } from "../../contract/tool-schema.ts";
 import { routes, type JsonRouteId, type RouteId } from "../../contract/routes.ts";
 import { requireScope } from "../../services/auth.ts";
-import type { CallContext } from "../../services/context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 import type { Runtime } from "../../runtime.ts";
 
 /** Tool name -> JSON route, for every row of the route table that names a tool. */

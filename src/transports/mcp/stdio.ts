@@ -1,7 +1,7 @@
 // MCP over stdio for one local agent host: serves the tools until stdin closes; stdout carries protocol JSON only.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Readable, Writable } from "node:stream";
-import type { CallContext } from "../../services/context.ts";
+import type { CallContext } from "../../ports/call-context.ts";
 import type { Runtime } from "../../runtime.ts";
 import { createMcpServer } from "./server.ts";
 
