@@ -13,24 +13,50 @@ const TRANSPORTS = ["http", "mcp"];
 const patterns = (names) => names.flatMap((n) => (n.endsWith(".ts") ? [`**/${n}`] : [`**/${n}/**`]));
 const rule = (files, forbid, message, extra = [], more = []) => ({
   files,
-  rules: { "no-restricted-imports": ["error", { patterns: [{ group: [...patterns(forbid), ...extra], message }, ...more] }] },
+  rules: {
+    "no-restricted-imports": ["error", { patterns: [{ group: [...patterns(forbid), ...extra], message }, ...more] }],
+  },
 });
 const above = (layer) => LAYERS.slice(LAYERS.indexOf(layer) + 1);
 const others = (list, one) => list.filter((x) => x !== one);
-const ONE_WAY = "dependencies point one way: contract <- domain <- ports <- search <- cognitive <- services <- sessions <- transports <- cli/main (eslint.config.js)";
+const ONE_WAY =
+  "dependencies point one way: contract <- domain <- ports <- search <- cognitive <- services <- sessions <- transports <- cli/main (eslint.config.js)";
 
 // Sessions take the call and the route handler types from ports, as services do, not from services (issue 42).
-const SESSIONS_OWN = { group: ["**/services/context.ts", "**/services/handlers.ts"], message: "sessions import CallContext and the route handler types from ports/ (call-context.ts, route-handlers.ts)" };
+const SESSIONS_OWN = {
+  group: ["**/services/context.ts", "**/services/handlers.ts"],
+  message: "sessions import CallContext and the route handler types from ports/ (call-context.ts, route-handlers.ts)",
+};
 const layerRules = LAYERS.filter((l) => l !== "transports" && l !== "cli").map((layer) =>
-  rule([`src/${layer}/**/*.ts`], [...above(layer), ...ROOT, "runtime.ts", ...ADAPTERS], ONE_WAY, layer === "contract" || layer === "domain" ? ["node:http", "node:fs", "better-sqlite3"] : [], layer === "sessions" ? [SESSIONS_OWN] : []),
+  rule(
+    [`src/${layer}/**/*.ts`],
+    [...above(layer), ...ROOT, "runtime.ts", ...ADAPTERS],
+    ONE_WAY,
+    layer === "contract" || layer === "domain" ? ["node:http", "node:fs", "better-sqlite3"] : [],
+    layer === "sessions" ? [SESSIONS_OWN] : [],
+  ),
 );
 const transportRules = TRANSPORTS.map((t) =>
-  rule([`src/transports/${t}/**/*.ts`], [...others(TRANSPORTS, t), "cli", ...ROOT, ...ADAPTERS], `a transport imports no other transport, adapter or composition root; ${ONE_WAY}`),
+  rule(
+    [`src/transports/${t}/**/*.ts`],
+    [...others(TRANSPORTS, t), "cli", ...ROOT, ...ADAPTERS],
+    `a transport imports no other transport, adapter or composition root; ${ONE_WAY}`,
+  ),
 );
 // Worker-thread plumbing every layer and adapter may use; it uses none of them.
-const threadRules = [rule(["src/threads/**/*.ts"], [...LAYERS, ...ADAPTERS, ...ROOT, "runtime.ts"], "src/threads imports nothing of the service")];
+const threadRules = [
+  rule(
+    ["src/threads/**/*.ts"],
+    [...LAYERS, ...ADAPTERS, ...ROOT, "runtime.ts"],
+    "src/threads imports nothing of the service",
+  ),
+];
 const adapterRules = ADAPTERS.map((a) =>
-  rule([`src/${a}/**/*.ts`], [...above("ports"), ...ROOT, "runtime.ts", ...others(ADAPTERS, a)], `an adapter implements ports and imports no other layer above them or other adapter; ${ONE_WAY}`),
+  rule(
+    [`src/${a}/**/*.ts`],
+    [...above("ports"), ...ROOT, "runtime.ts", ...others(ADAPTERS, a)],
+    `an adapter implements ports and imports no other layer above them or other adapter; ${ONE_WAY}`,
+  ),
 );
 
 export default tseslint.config(
@@ -63,7 +89,12 @@ export default tseslint.config(
   ...transportRules,
   ...adapterRules,
   ...threadRules,
-  rule(["src/client/**/*.ts"], [...LAYERS.filter((l) => l !== "contract"), ...ROOT, "runtime.ts", ...ADAPTERS], "the client imports the contract only: it runs in browsers too", ["node:*"]),
+  rule(
+    ["src/client/**/*.ts"],
+    [...LAYERS.filter((l) => l !== "contract"), ...ROOT, "runtime.ts", ...ADAPTERS],
+    "the client imports the contract only: it runs in browsers too",
+    ["node:*"],
+  ),
   {
     // An effect's return value is its cleanup: an expression body returns whatever the call gives (Chromium's scrollIntoView
     // gives a promise, which React then calls on unmount and blanks the page; issue 41).
@@ -73,12 +104,19 @@ export default tseslint.config(
         "error",
         {
           // An expression body that is itself the cleanup (() => () => stop()) is fine.
-          selector: "CallExpression[callee.name=/^use(Layout|Insertion)?Effect$/] > ArrowFunctionExpression[expression=true]:not([body.type='ArrowFunctionExpression'])",
+          selector:
+            "CallExpression[callee.name=/^use(Layout|Insertion)?Effect$/] > ArrowFunctionExpression[expression=true]:not([body.type='ArrowFunctionExpression'])",
           message: "give an effect a block body: an expression body's value becomes its cleanup",
         },
       ],
     },
   },
   // The console speaks to the service through the typed client alone (no private routes, no server code in the bundle).
-  rule(["web/src/**"], [], "the console imports the client only (src/client), never other server code", ["**/src/*", "!**/src/client", "**/src/*/**", "!**/src/client/**", "node:*"]),
+  rule(["web/src/**"], [], "the console imports the client only (src/client), never other server code", [
+    "**/src/*",
+    "!**/src/client",
+    "**/src/*/**",
+    "!**/src/client/**",
+    "node:*",
+  ]),
 );

@@ -24,7 +24,11 @@ export default defineConfig({
                 // Tampering edits a copied SQLite file: the chain checks themselves run on both stores in the store suite.
                 // The abuse limits live in the HTTP layer, and the secrets test reads a `smriti serve` child's SQLite
                 // file: neither depends on the store, so one pass is enough.
-                exclude: ["test/grounded/tamper.test.ts", "test/http/abuse-limits.test.ts", "test/http/secrets.test.ts"],
+                exclude: [
+                  "test/grounded/tamper.test.ts",
+                  "test/http/abuse-limits.test.ts",
+                  "test/http/secrets.test.ts",
+                ],
                 env: { SMRITI_TEST_STORE: "postgres" },
               },
             },

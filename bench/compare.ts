@@ -21,10 +21,12 @@ interface Checkout {
   close(): Promise<void>;
 }
 
-const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const arg = (name: string, fallback: string) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const againstAt = process.argv.indexOf("--against");
 const against = againstAt > 0 ? process.argv[againstAt + 1] : undefined;
-if (!against) throw new Error("usage: bench/compare.ts --against <other checkout> [--chunks=N] [--rounds=N] [--per-round=N]");
+if (!against)
+  throw new Error("usage: bench/compare.ts --against <other checkout> [--chunks=N] [--rounds=N] [--per-round=N]");
 const chunks = Number(arg("chunks", "100000"));
 const rounds = Number(arg("rounds", "20"));
 const perRound = Number(arg("per-round", "100"));
@@ -32,13 +34,30 @@ const modes: Mode[] = ["lexical", "hybrid"];
 
 async function open(root: string, dataDir: string): Promise<Checkout> {
   const load = (path: string) => import(pathToFileURL(join(root, path)).href) as Promise<Record<string, unknown>>;
-  const { createRuntime } = (await load("src/main.ts")) as { createRuntime: (c: unknown, o: unknown) => Promise<{ store: { findWorkspace(n: string): unknown }; memory: { recall(ws: string, r: unknown): Promise<unknown> }; close(): Promise<void> }> };
+  const { createRuntime } = (await load("src/main.ts")) as {
+    createRuntime: (
+      c: unknown,
+      o: unknown,
+    ) => Promise<{
+      store: { findWorkspace(n: string): unknown };
+      memory: { recall(ws: string, r: unknown): Promise<unknown> };
+      close(): Promise<void>;
+    }>;
+  };
   const { loadConfig } = (await load("src/config.ts")) as { loadConfig: (env: object, o: object) => unknown };
   const { loadGloveEmbedder } = (await load("src/embed/glove.ts")) as { loadGloveEmbedder: () => Promise<unknown> };
-  const runtime = await createRuntime(loadConfig({}, { data: dataDir }), { embedder: await loadGloveEmbedder(), log: () => {}, background: true });
+  const runtime = await createRuntime(loadConfig({}, { data: dataDir }), {
+    embedder: await loadGloveEmbedder(),
+    log: () => {},
+    background: true,
+  });
   // Earlier commits answer synchronously, later ones with a Promise: await covers both.
   const ws = (await runtime.store.findWorkspace("default")) as { id: string };
-  return { label: root, recall: (query, mode) => runtime.memory.recall(ws.id, { query, k: 10, mode }), close: () => runtime.close() };
+  return {
+    label: root,
+    recall: (query, mode) => runtime.memory.recall(ws.id, { query, k: 10, mode }),
+    close: () => runtime.close(),
+  };
 }
 
 const here = resolve(new URL("..", import.meta.url).pathname);
@@ -70,14 +89,37 @@ try {
       }
     progress(`round ${r + 1}/${rounds}`);
   }
-  const rows = sides.flatMap((side, i) => modes.map((mode) => ({ side: side.label, mode, ...summarize(samples[i]![mode]), cpuMsPerOp: round(cpu[i]![mode] / samples[i]![mode].length) })));
-  for (const row of rows) process.stdout.write(`${row.mode.padEnd(8)} ${row.side.padEnd(40)} p50 ${row.p50.toFixed(2)}  p99 ${row.p99.toFixed(2)}  mean ${row.mean.toFixed(2)}  cpu ${row.cpuMsPerOp.toFixed(2)} ms/op\n`);
+  const rows = sides.flatMap((side, i) =>
+    modes.map((mode) => ({
+      side: side.label,
+      mode,
+      ...summarize(samples[i]![mode]),
+      cpuMsPerOp: round(cpu[i]![mode] / samples[i]![mode].length),
+    })),
+  );
+  for (const row of rows)
+    process.stdout.write(
+      `${row.mode.padEnd(8)} ${row.side.padEnd(40)} p50 ${row.p50.toFixed(2)}  p99 ${row.p99.toFixed(2)}  mean ${row.mean.toFixed(2)}  cpu ${row.cpuMsPerOp.toFixed(2)} ms/op\n`,
+    );
   for (const mode of modes) {
-    const [a, b] = [rows.find((r) => r.mode === mode && r.side === here)!, rows.find((r) => r.mode === mode && r.side !== here)!];
-    process.stdout.write(`${mode}: this/other p50 ${(a.p50 / b.p50).toFixed(3)}, p99 ${(a.p99 / b.p99).toFixed(3)}, cpu ${(a.cpuMsPerOp / b.cpuMsPerOp).toFixed(3)}\n`);
+    const [a, b] = [
+      rows.find((r) => r.mode === mode && r.side === here)!,
+      rows.find((r) => r.mode === mode && r.side !== here)!,
+    ];
+    process.stdout.write(
+      `${mode}: this/other p50 ${(a.p50 / b.p50).toFixed(3)}, p99 ${(a.p99 / b.p99).toFixed(3)}, cpu ${(a.cpuMsPerOp / b.cpuMsPerOp).toFixed(3)}\n`,
+    );
   }
-  const out = join(here, "bench", "results", `compare-${new Date().toISOString().slice(0, 10)}-${commitInfo(here).short}.json`);
-  writeFileSync(out, `${JSON.stringify({ chunks, rounds, perRound, this: commitInfo(here), other: commitInfo(resolve(against)), rows }, null, 2)}\n`);
+  const out = join(
+    here,
+    "bench",
+    "results",
+    `compare-${new Date().toISOString().slice(0, 10)}-${commitInfo(here).short}.json`,
+  );
+  writeFileSync(
+    out,
+    `${JSON.stringify({ chunks, rounds, perRound, this: commitInfo(here), other: commitInfo(resolve(against)), rows }, null, 2)}\n`,
+  );
   progress(`wrote ${out}`);
   for (const side of sides) await side.close();
 } finally {

@@ -20,7 +20,9 @@ const drain = async (events: AsyncIterable<unknown>) => {
 };
 try {
   await c.svc.post("/v1/memory/ingest", SEED);
-  const background = (await c.client.startSession({ task: "Who picked PostgreSQL for the ledger, and why?", approval_mode: "never" })).session.session_id;
+  const background = (
+    await c.client.startSession({ task: "Who picked PostgreSQL for the ledger, and why?", approval_mode: "never" })
+  ).session.session_id;
   const chat = await c.client.createChatSession({ approval_mode: "never" });
   await drain(c.client.sendMessage(chat.session_id, "Who picked PostgreSQL?"));
   await drain(c.client.sendMessage(chat.session_id, "Who picked PostgreSQL? Who runs the nightly backups?"));

@@ -14,29 +14,49 @@ import { round, summarize } from "./lib/stats.ts";
 import { renderTable } from "./report/table.ts";
 
 const TARGETS = { firstRenderMs: 500, gzipKB: 250 };
-const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
+const arg = (name: string, fallback: number) =>
+  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
 const root = fileURLToPath(new URL("..", import.meta.url));
 // --dist: another build to serve, e.g. `vite build web --outDir /tmp/console --minify false` for readable profile names.
 const distArg = process.argv.find((a) => a.startsWith("--dist="))?.slice(7);
-const opts = { events: arg("events", 5_000), runs: arg("runs", 5), profile: process.argv.includes("--profile"), dist: resolve(distArg ?? `${root}web/dist`) };
+const opts = {
+  events: arg("events", 5_000),
+  runs: arg("runs", 5),
+  profile: process.argv.includes("--profile"),
+  dist: resolve(distArg ?? `${root}web/dist`),
+};
 
 const loadAtStart = load1();
 const commit = commitInfo(root);
 const dist = snapshotDist(opts.dist);
 const bundle = measureBundle(root, dist);
-if (bundle.newestSourceAt > bundle.builtAt) progress(`warning: the console's sources changed after web/dist was built (${bundle.newestSourceAt} > ${bundle.builtAt}); npm run build:console`);
-if (bundle.react !== "production") progress("warning: web/dist holds React's development build (built with NODE_ENV other than production)");
+if (bundle.newestSourceAt > bundle.builtAt)
+  progress(
+    `warning: the console's sources changed after web/dist was built (${bundle.newestSourceAt} > ${bundle.builtAt}); npm run build:console`,
+  );
+if (bundle.react !== "production")
+  progress("warning: web/dist holds React's development build (built with NODE_ENV other than production)");
 
 const service = await startConsoleService({ env: { SMRITI_CONSOLE_DIR: dist.dir } });
 const browser = await launchChromium();
-let session: FilledSession, warmup: RenderRun, runs: RenderRun[], profiled: RenderRun | null = null;
+let session: FilledSession,
+  warmup: RenderRun,
+  runs: RenderRun[],
+  profiled: RenderRun | null = null;
 try {
   await ingestNotes(service.svc.post);
   progress(`filling a chat session to ${opts.events} events`);
   const t0 = performance.now();
   session = await fillSession(service.client, opts.events, (n) => progress(`  ~${n} events`));
-  progress(`${session.events} events in ${session.turns} turns (${Math.round(performance.now() - t0)} ms); ${session.rows} rows expected`);
-  const target = { url: `${service.url}/console/#/sessions/chat/${session.sessionId}`, token: service.svc.token, rows: session.rows, lastRowKey: session.lastRowKey };
+  progress(
+    `${session.events} events in ${session.turns} turns (${Math.round(performance.now() - t0)} ms); ${session.rows} rows expected`,
+  );
+  const target = {
+    url: `${service.url}/console/#/sessions/chat/${session.sessionId}`,
+    token: service.svc.token,
+    rows: session.rows,
+    lastRowKey: session.lastRowKey,
+  };
   warmup = await loadOnce(browser, target);
   runs = [];
   for (let i = 0; i < opts.runs; i++) {
@@ -70,8 +90,18 @@ const render = {
 };
 const gzipKB = round(bundle.gzipBytes / 1000, 1);
 const targets = [
-  { measure: `first render, ${session.events} events (median ms)`, target: `<= ${TARGETS.firstRenderMs}`, measured: render.painted.median, met: render.painted.median <= TARGETS.firstRenderMs },
-  { measure: "web/dist gzipped, level 9 (KB)", target: `<= ${TARGETS.gzipKB}`, measured: gzipKB, met: gzipKB <= TARGETS.gzipKB },
+  {
+    measure: `first render, ${session.events} events (median ms)`,
+    target: `<= ${TARGETS.firstRenderMs}`,
+    measured: render.painted.median,
+    met: render.painted.median <= TARGETS.firstRenderMs,
+  },
+  {
+    measure: "web/dist gzipped, level 9 (KB)",
+    target: `<= ${TARGETS.gzipKB}`,
+    measured: gzipKB,
+    met: gzipKB <= TARGETS.gzipKB,
+  },
 ];
 
 const results = {
@@ -95,28 +125,47 @@ process.stdout.write(
   [
     `console bench @ ${commit.short}${commit.dirty ? " (dirty)" : ""}: ${session.events} events, ${session.turns} turns, ${session.rows} rows, ${opts.runs} loads`,
     "",
-    renderTable(["measure", "target", "measured", "met?"], targets.map((t) => [t.measure, t.target, t.measured, t.met ? "yes" : "NO"])),
+    renderTable(
+      ["measure", "target", "measured", "met?"],
+      targets.map((t) => [t.measure, t.target, t.measured, t.met ? "yes" : "NO"]),
+    ),
     "",
-    renderTable(["ms since navigation start", "min", "median", "max"], [
-      ["DOMContentLoaded", ...ms(render.domContentLoaded)],
-      ["stream live", ...ms(render.live)],
-      ["first row", ...ms(render.firstRow)],
-      ["all rows in the DOM", ...ms(render.complete)],
-      ["painted (first render)", ...ms(render.painted)],
-      ["wall, from page.goto", ...ms(render.wallFromGoto)],
-    ]),
+    renderTable(
+      ["ms since navigation start", "min", "median", "max"],
+      [
+        ["DOMContentLoaded", ...ms(render.domContentLoaded)],
+        ["stream live", ...ms(render.live)],
+        ["first row", ...ms(render.firstRow)],
+        ["all rows in the DOM", ...ms(render.complete)],
+        ["painted (first render)", ...ms(render.painted)],
+        ["wall, from page.goto", ...ms(render.wallFromGoto)],
+      ],
+    ),
     "",
-    renderTable(["renderer main thread, whole load (ms)", "min", "median", "max"], [
-      ["tasks", ...ms(render.mainThreadTask)],
-      ["script", ...ms(render.mainThreadScript)],
-      ["style recalculation", ...ms(render.mainThreadStyle)],
-      ["layout", ...ms(render.mainThreadLayout)],
-    ]),
+    renderTable(
+      ["renderer main thread, whole load (ms)", "min", "median", "max"],
+      [
+        ["tasks", ...ms(render.mainThreadTask)],
+        ["script", ...ms(render.mainThreadScript)],
+        ["style recalculation", ...ms(render.mainThreadStyle)],
+        ["layout", ...ms(render.mainThreadLayout)],
+      ],
+    ),
     ...(profiled?.hot
-      ? ["", `profiled load (not in the figures above): painted at ${Math.round(profiled.painted!)} ms; most self time:`, renderTable(["function", "at", "self ms"], profiled.hot.map((f) => [f.name, f.at, f.selfMs]))]
+      ? [
+          "",
+          `profiled load (not in the figures above): painted at ${Math.round(profiled.painted!)} ms; most self time:`,
+          renderTable(
+            ["function", "at", "self ms"],
+            profiled.hot.map((f) => [f.name, f.at, f.selfMs]),
+          ),
+        ]
       : []),
     "",
-    renderTable(["file", "bytes", "gzip -9"], [...bundle.files.map((f) => [f.path, f.bytes, f.gzipBytes] as const), ["total", bundle.bytes, bundle.gzipBytes]]),
+    renderTable(
+      ["file", "bytes", "gzip -9"],
+      [...bundle.files.map((f) => [f.path, f.bytes, f.gzipBytes] as const), ["total", bundle.bytes, bundle.gzipBytes]],
+    ),
     "",
     `reading the log over HTTP in Node: ${round(session.streamReadMs, 1)} ms; wrote ${file}`,
     "",

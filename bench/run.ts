@@ -24,7 +24,9 @@ const VOCABULARY = 20_000;
 
 // Re-run with --expose-gc so memory is measured after a full collection.
 if (typeof (globalThis as { gc?: unknown }).gc !== "function") {
-  const res = spawnSync(process.execPath, ["--expose-gc", ...process.execArgv, ...process.argv.slice(1)], { stdio: "inherit" });
+  const res = spawnSync(process.execPath, ["--expose-gc", ...process.execArgv, ...process.argv.slice(1)], {
+    stdio: "inherit",
+  });
   process.exit(res.status ?? 1);
 }
 
@@ -55,7 +57,15 @@ const results: BenchResults = {
   date: new Date().toISOString().slice(0, 10),
   commit,
   machine: machineInfo(sqlite, loadAtStart),
-  options: { quick: opts.quick, sizes: opts.sizes, queries: opts.queries, seed: opts.seed, vocabulary: VOCABULARY, zipfExponent: 1, ingestBudgetSeconds: opts.ingestBudgetSeconds },
+  options: {
+    quick: opts.quick,
+    sizes: opts.sizes,
+    queries: opts.queries,
+    seed: opts.seed,
+    vocabulary: VOCABULARY,
+    zipfExponent: 1,
+    ingestBudgetSeconds: opts.ingestBudgetSeconds,
+  },
   sizes,
   targets: [...checkTargets(sizes[sizes.length - 1]!), ...cliTargets(sizes)],
   durationSeconds: Math.round((performance.now() - started) / 1000),

@@ -27,11 +27,14 @@ try {
   progress("loading GloVe and ingesting SciFact's abstracts");
   const rt = await openRuntime(dir, await loadGloveEmbedder());
   let chunks = 0;
-  for (const doc of set.vaults[0]!.docs) chunks += (await rt.runtime.ingest.ingest(rt.workspaceId, { source_path: doc.sourcePath, content: doc.content })).chunks;
+  for (const doc of set.vaults[0]!.docs)
+    chunks += (await rt.runtime.ingest.ingest(rt.workspaceId, { source_path: doc.sourcePath, content: doc.content }))
+      .chunks;
   const tookMs = async (mode: "hybrid" | "lexical") => {
     for (const q of claims.slice(0, 50)) await rt.runtime.memory.recall(rt.workspaceId, { query: q, k: 10, mode }); // warm-up
     const took: number[] = [];
-    for (const q of claims) took.push((await rt.runtime.memory.recall(rt.workspaceId, { query: q, k: 10, mode })).took_ms);
+    for (const q of claims)
+      took.push((await rt.runtime.memory.recall(rt.workspaceId, { query: q, k: 10, mode })).took_ms);
     return summarize(took);
   };
   progress(`took_ms of ${claims.length} train claims, in-process`);
@@ -43,12 +46,38 @@ try {
   await srv.server.close();
   await rt.runtime.close();
 
-  const results = { date: new Date().toISOString().slice(0, 10), commit, machine: machineInfo(null, loadAtStart), documents: set.vaults[0]!.docs.length, chunks, claims: claims.length, tookMs: { hybrid, lexical }, load };
+  const results = {
+    date: new Date().toISOString().slice(0, 10),
+    commit,
+    machine: machineInfo(null, loadAtStart),
+    documents: set.vaults[0]!.docs.length,
+    chunks,
+    claims: claims.length,
+    tookMs: { hybrid, lexical },
+    load,
+  };
   process.stdout.write(
     `\nSciFact: ${results.documents} abstracts, ${chunks} chunks, ${claims.length} train claims\n` +
-      renderTable(["server-side took_ms (in-process)", "p50", "p90", "p99", "mean"], [["hybrid", hybrid.p50, hybrid.p90, hybrid.p99, hybrid.mean], ["lexical", lexical.p50, lexical.p90, lexical.p99, lexical.mean]]) +
+      renderTable(
+        ["server-side took_ms (in-process)", "p50", "p90", "p99", "mean"],
+        [
+          ["hybrid", hybrid.p50, hybrid.p90, hybrid.p99, hybrid.mean],
+          ["lexical", lexical.p50, lexical.p90, lexical.p99, lexical.mean],
+        ],
+      ) +
       "\n\n" +
-      renderTable(["recall over HTTP, autocannon", "req/s", "mean ms", "p50 ms", "p99 ms", "errors", "non-2xx"], load.steps.map((s) => [`${s.connections} connection(s)`, s.requestsPerSec, s.mean, s.p50, s.p99, s.errors, s.non2xx])) +
+      renderTable(
+        ["recall over HTTP, autocannon", "req/s", "mean ms", "p50 ms", "p99 ms", "errors", "non-2xx"],
+        load.steps.map((s) => [
+          `${s.connections} connection(s)`,
+          s.requestsPerSec,
+          s.mean,
+          s.p50,
+          s.p99,
+          s.errors,
+          s.non2xx,
+        ]),
+      ) +
       `\nHTTP mean at 1 connection / in-process took_ms mean = x${load.overheadRatio ?? "?"}\n`,
   );
   const file = fileURLToPath(new URL(`./results/scifact-${results.date}-${commit.short}.json`, import.meta.url));

@@ -39,7 +39,13 @@ const PACED_MODEL_MS = 3_000;
 /** Bulk ingest over HTTP: 200 documents of 50 chunks, 4 in flight like `smriti ingest`. */
 const BULK = { documents: 200, chunksPerDocument: 50, inFlight: 4, pathPrefix: "bulk" };
 
-export async function benchSize(dir: string, docs: readonly BenchDocument[], vocab: readonly string[], glove: Embedder, opts: BenchOptions): Promise<SizeResults> {
+export async function benchSize(
+  dir: string,
+  docs: readonly BenchDocument[],
+  vocab: readonly string[],
+  glove: Embedder,
+  opts: BenchOptions,
+): Promise<SizeResults> {
   const chunks = docs.reduce((n, d) => n + d.sections, 0);
   const label = `${chunks / 1000}k`;
   const noneDir = join(dir, "none");
@@ -57,8 +63,29 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
   const httpConc = Math.max(800, q);
   const packN = Math.max(300, Math.round(q / 2));
   const rest = 20_000;
-  const all = generateQueries(vocab, 3 * (w + q) + 2 * w + httpSeq + httpConc + packN + w + 2 * q + rest, opts.seed + chunks);
-  const [lexW, lexQ, hybW, hybQ, vecW, vecQ, packW, packQ, httpW, httpS, httpC, layW, layOn, layOff, spare] = slices(all, w, q, w, q, w, q, w, packN, w, httpSeq, httpConc, w, q, q, rest);
+  const all = generateQueries(
+    vocab,
+    3 * (w + q) + 2 * w + httpSeq + httpConc + packN + w + 2 * q + rest,
+    opts.seed + chunks,
+  );
+  const [lexW, lexQ, hybW, hybQ, vecW, vecQ, packW, packQ, httpW, httpS, httpC, layW, layOn, layOff, spare] = slices(
+    all,
+    w,
+    q,
+    w,
+    q,
+    w,
+    q,
+    w,
+    packN,
+    w,
+    httpSeq,
+    httpConc,
+    w,
+    q,
+    q,
+    rest,
+  );
 
   progress(`${label}: cold start (fresh processes)`);
   // The first reads every row and saves the indexes as it closes; the third (a restart) reads them back.
@@ -68,15 +95,24 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
   progress(`${label}: smriti --help and smriti recall (fresh processes of the compiled CLI)`);
   const cli = await benchCli(gloveDir, all.slice(3, 11));
   progress(`${label}: smriti serve (compiled, fresh processes): indexes from the saved snapshot, then from every row`);
-  const served = { snapshot: await benchServed(gloveDir, all.slice(11, 70), true), rows: await benchServed(gloveDir, all.slice(11, 70), false) };
+  const served = {
+    snapshot: await benchServed(gloveDir, all.slice(11, 70), true),
+    rows: await benchServed(gloveDir, all.slice(11, 70), false),
+  };
   const groups = [...new Set([1, availableParallelism()])];
-  progress(`${label}: smriti serve --workers ${groups.join(" and ")} under autocannon (compiled, fresh groups; ${limits.loadSecondsPerStep} s a step)`);
+  progress(
+    `${label}: smriti serve --workers ${groups.join(" and ")} under autocannon (compiled, fresh groups; ${limits.loadSecondsPerStep} s a step)`,
+  );
   const workersLoad = await benchWorkersLoad(gloveDir, [...httpS!, ...httpC!], limits.loadSecondsPerStep, groups);
 
   const model = await startPacedModel(PACED_MODEL_MS);
   const rt = await openRuntime(gloveDir, glove, { SMRITI_LLM_BASE_URL: model.url });
   const recall = [];
-  const sets: Record<Mode, [string[], string[]]> = { lexical: [lexW!, lexQ!], hybrid: [hybW!, hybQ!], vector: [vecW!, vecQ!] };
+  const sets: Record<Mode, [string[], string[]]> = {
+    lexical: [lexW!, lexQ!],
+    hybrid: [hybW!, hybQ!],
+    vector: [vecW!, vecQ!],
+  };
   for (const mode of MODES) {
     progress(`${label}: recall ${mode} in-process`);
     recall.push(await benchRecall(rt, mode, ...sets[mode], limits.recall));
@@ -89,21 +125,55 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
 
   const srv = await startServer(rt.runtime);
   progress(`${label}: recall over HTTP`);
-  const http = await benchHttpRecall(srv, { warmup: httpW!, sequential: httpS!, concurrent: httpC! }, limits.httpSequential, limits.httpConcurrent);
-  progress(`${label}: recall over HTTP under autocannon from another process (${LOAD_CONNECTIONS.join(", ")} connections, ${limits.loadSecondsPerStep} s each)`);
-  const httpLoad = await benchHttpLoad(srv, [...httpS!, ...httpC!], limits.loadSecondsPerStep, recall.find((r) => r.mode === "hybrid")?.mean ?? null);
+  const http = await benchHttpRecall(
+    srv,
+    { warmup: httpW!, sequential: httpS!, concurrent: httpC! },
+    limits.httpSequential,
+    limits.httpConcurrent,
+  );
+  progress(
+    `${label}: recall over HTTP under autocannon from another process (${LOAD_CONNECTIONS.join(", ")} connections, ${limits.loadSecondsPerStep} s each)`,
+  );
+  const httpLoad = await benchHttpLoad(
+    srv,
+    [...httpS!, ...httpC!],
+    limits.loadSecondsPerStep,
+    recall.find((r) => r.mode === "hybrid")?.mean ?? null,
+  );
   progress(`${label}: chat sessions over HTTP (extractive provider)`);
   // `smriti serve` on the vault as it runs by default (a session process takes the turns), and beside it one that runs
   // them in its serving process; the recall client has no rate limit to meet.
-  const serveEnv = (sessionProcess: string) => ({ ...process.env, SMRITI_RATE_LIMIT: "0", SMRITI_STREAMS_PER_TOKEN: "0", SMRITI_SESSION_PROCESS: sessionProcess });
-  const [byDefault, joined] = [await startServe(gloveDir, serveEnv(""), [], START_MS), await startServe(gloveDir, serveEnv("0"), [], START_MS)];
-  const measured = (s: typeof byDefault) => ({ url: s.url, token: srv.token, cpuMs: () => [s.child.pid!, ...childPids(s.child.pid!)].reduce((ms, pid) => ms + cpuMsOf(pid), 0) });
-  const sessionProcessReady = () => untilLogged(byDefault, /session routes: answered by process \d+ \(ready in (\d+) ms\)/, START_MS).then(Number);
-  const sessions = await benchSessions({ ...measured(byDefault), sessionProcessReady }, measured(joined), rt.runtime, spare!.slice(0, 600).map((q) => `What do we know about ${q}?`), spare!.slice(600), { turns: 60, busyTurns: 30, idleQueries: 200 }).finally(() => Promise.all([byDefault.stop(), joined.stop()]));
+  const serveEnv = (sessionProcess: string) => ({
+    ...process.env,
+    SMRITI_RATE_LIMIT: "0",
+    SMRITI_STREAMS_PER_TOKEN: "0",
+    SMRITI_SESSION_PROCESS: sessionProcess,
+  });
+  const [byDefault, joined] = [
+    await startServe(gloveDir, serveEnv(""), [], START_MS),
+    await startServe(gloveDir, serveEnv("0"), [], START_MS),
+  ];
+  const measured = (s: typeof byDefault) => ({
+    url: s.url,
+    token: srv.token,
+    cpuMs: () => [s.child.pid!, ...childPids(s.child.pid!)].reduce((ms, pid) => ms + cpuMsOf(pid), 0),
+  });
+  const sessionProcessReady = () =>
+    untilLogged(byDefault, /session routes: answered by process \d+ \(ready in (\d+) ms\)/, START_MS).then(Number);
+  const sessions = await benchSessions(
+    { ...measured(byDefault), sessionProcessReady },
+    measured(joined),
+    rt.runtime,
+    spare!.slice(0, 600).map((q) => `What do we know about ${q}?`),
+    spare!.slice(600),
+    { turns: 60, busyTurns: 30, idleQueries: 200 },
+  ).finally(() => Promise.all([byDefault.stop(), joined.stop()]));
   const tasks = spare!.slice(0, BACKGROUND_SESSIONS + 5).map((q) => `What do we know about ${q}?`);
   progress(`${label}: ${BACKGROUND_SESSIONS} background sessions at once (extractive agent)`);
   const backgroundExtractive = await benchBackground(srv, rt.runtime, rt.workspaceId, tasks, "extractive");
-  progress(`${label}: ${BACKGROUND_SESSIONS} background sessions at once (a model double taking ${PACED_MODEL_MS} ms a step)`);
+  progress(
+    `${label}: ${BACKGROUND_SESSIONS} background sessions at once (a model double taking ${PACED_MODEL_MS} ms a step)`,
+  );
   const backgroundPaced = await benchBackground(srv, rt.runtime, rt.workspaceId, tasks, "openai");
   let contention = null;
   if (opts.contention) {
@@ -117,7 +187,11 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
     });
   }
   progress(`${label}: bulk ingest over HTTP, ${BULK.inFlight} documents in flight (as smriti ingest sends them)`);
-  const httpIngest = await benchHttpIngest(srv, { ...BULK, seed: opts.seed + 11, maxSeconds: limits.contentionIngestSeconds });
+  const httpIngest = await benchHttpIngest(srv, {
+    ...BULK,
+    seed: opts.seed + 11,
+    maxSeconds: limits.contentionIngestSeconds,
+  });
   await srv.server.close();
   await rt.runtime.close();
   await model.close();
@@ -151,7 +225,10 @@ export async function benchSize(dir: string, docs: readonly BenchDocument[], voc
     contention,
     httpIngest,
     sessions,
-    background: { extractive: backgroundExtractive, paced: { ...backgroundPaced, provider: `model double, ${PACED_MODEL_MS} ms/step` } },
+    background: {
+      extractive: backgroundExtractive,
+      paced: { ...backgroundPaced, provider: `model double, ${PACED_MODEL_MS} ms/step` },
+    },
     benchProcessMemory,
     postgres,
   };

@@ -5,7 +5,12 @@ import { mulberry32 } from "../src/domain/text/prng.ts";
  * 2.5% and 97.5% quantiles of `stat` over `resamples` draws of `items`; with `clusters` (one key per item), whole
  * clusters are drawn. Seeded: the same input gives the same interval.
  */
-export function statInterval<T>(items: readonly T[], stat: (drawn: readonly T[]) => number, clusters?: readonly string[], resamples = 2000): [number, number] {
+export function statInterval<T>(
+  items: readonly T[],
+  stat: (drawn: readonly T[]) => number,
+  clusters?: readonly string[],
+  resamples = 2000,
+): [number, number] {
   const groups = new Map<string, T[]>();
   items.forEach((item, i) => {
     const key = clusters?.[i] ?? String(i);
@@ -26,6 +31,10 @@ export function statInterval<T>(items: readonly T[], stat: (drawn: readonly T[])
 }
 
 /** The interval of the mean of `values` (statInterval). */
-export function meanInterval(values: readonly number[], clusters?: readonly string[], resamples = 2000): [number, number] {
+export function meanInterval(
+  values: readonly number[],
+  clusters?: readonly string[],
+  resamples = 2000,
+): [number, number] {
   return statInterval(values, (drawn) => drawn.reduce((s, v) => s + v, 0) / drawn.length, clusters, resamples);
 }

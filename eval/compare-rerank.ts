@@ -10,8 +10,18 @@ for (const name of ["locomo", "longmemeval", "scifact"]) {
   const run = await prepareSet(set);
   try {
     const results = await runVariants(run, [
-      { name: "knn", label: "hybrid, dense KNN leg", mode: "hybrid", retrieval: { ...defaultRetrievalConfig, denseCandidates: true } },
-      { name: "rerank", label: "hybrid, dense re-scores BM25 pool", mode: "hybrid", retrieval: { ...defaultRetrievalConfig, denseCandidates: false } },
+      {
+        name: "knn",
+        label: "hybrid, dense KNN leg",
+        mode: "hybrid",
+        retrieval: { ...defaultRetrievalConfig, denseCandidates: true },
+      },
+      {
+        name: "rerank",
+        label: "hybrid, dense re-scores BM25 pool",
+        mode: "hybrid",
+        retrieval: { ...defaultRetrievalConfig, denseCandidates: false },
+      },
     ]);
     for (const r of results) {
       rows.push({ set: name, variant: r.name, metrics: r.overall, meanMs: r.meanMs });
@@ -21,4 +31,7 @@ for (const name of ["locomo", "longmemeval", "scifact"]) {
     await run.harness.close();
   }
 }
-writeFileSync(new URL("./results/dense-leg.json", import.meta.url), `${JSON.stringify({ date: new Date().toISOString().slice(0, 10), rows }, null, 2)}\n`);
+writeFileSync(
+  new URL("./results/dense-leg.json", import.meta.url),
+  `${JSON.stringify({ date: new Date().toISOString().slice(0, 10), rows }, null, 2)}\n`,
+);

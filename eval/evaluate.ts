@@ -19,7 +19,12 @@ export interface VariantResult {
   perQuery: number[];
 }
 
-export async function evaluate(runtime: FullRuntime, set: EvalSet, workspaces: ReadonlyMap<string, string>, variant: Variant): Promise<VariantResult> {
+export async function evaluate(
+  runtime: FullRuntime,
+  set: EvalSet,
+  workspaces: ReadonlyMap<string, string>,
+  variant: Variant,
+): Promise<VariantResult> {
   const perQuery: { group: string; m: Metrics }[] = [];
   const tick = ticker(`${set.name} ${variant.name}`, set.queries.length);
   let ms = 0;
@@ -33,7 +38,8 @@ export async function evaluate(runtime: FullRuntime, set: EvalSet, workspaces: R
     perQuery.push({ group: q.group, m: set.score(ranked, q) });
     tick(perQuery.length);
   }
-  const average = (rows: { m: Metrics }[]): Metrics => Object.fromEntries(set.metrics.map((name) => [name, mean(rows.map((r) => r.m[name] ?? 0))]));
+  const average = (rows: { m: Metrics }[]): Metrics =>
+    Object.fromEntries(set.metrics.map((name) => [name, mean(rows.map((r) => r.m[name] ?? 0))]));
   const groups: VariantResult["groups"] = {};
   for (const g of [...new Set(perQuery.map((r) => r.group))].sort()) {
     const rows = perQuery.filter((r) => r.group === g);

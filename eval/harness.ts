@@ -26,14 +26,25 @@ export function gloveEmbedder(): Promise<Embedder> {
   return embedder;
 }
 
-export async function openHarness(label: string, retrieval: RetrievalConfig): Promise<{ harness: Harness; primary: FullRuntime }> {
+export async function openHarness(
+  label: string,
+  retrieval: RetrievalConfig,
+): Promise<{ harness: Harness; primary: FullRuntime }> {
   const dir = mkdtempSync(join(tmpdir(), `smriti-eval-${label}-`));
   const emb = await gloveEmbedder();
   const config = loadConfig({ ...process.env }, { data: dir });
   const primary = await createRuntime(config, { embedder: emb, log: () => {}, retrieval, restoreLearned: false });
   progress(`${label}: data dir ${dir}`);
   const harness: Harness = {
-    runtime: (r, cognitive) => createRuntime(config, { embedder: emb, log: () => {}, retrieval: r, store: primary.store, restoreLearned: false, ...(cognitive ? { cognitive } : {}) }),
+    runtime: (r, cognitive) =>
+      createRuntime(config, {
+        embedder: emb,
+        log: () => {},
+        retrieval: r,
+        store: primary.store,
+        restoreLearned: false,
+        ...(cognitive ? { cognitive } : {}),
+      }),
     async close() {
       await primary.close();
       rmSync(dir, { recursive: true, force: true });

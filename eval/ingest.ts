@@ -4,7 +4,10 @@ import { ticker } from "./progress.ts";
 import type { EvalSet } from "./types.ts";
 
 /** Ingests every document; returns vault name -> workspace id and the number of chunks stored. */
-export async function ingestSet(runtime: FullRuntime, set: EvalSet): Promise<{ workspaces: Map<string, string>; chunks: number }> {
+export async function ingestSet(
+  runtime: FullRuntime,
+  set: EvalSet,
+): Promise<{ workspaces: Map<string, string>; chunks: number }> {
   const workspaces = new Map<string, string>();
   const total = set.vaults.reduce((n, v) => n + v.docs.length, 0);
   const tick = ticker(`ingest ${set.name}`, total);
@@ -14,7 +17,11 @@ export async function ingestSet(runtime: FullRuntime, set: EvalSet): Promise<{ w
     const ws = await runtime.store.workspaces.ensureWorkspace(`eval-${set.name}-${vault.name}`, Date.now());
     workspaces.set(vault.name, ws.id);
     for (const doc of vault.docs) {
-      const res = await runtime.ingest.ingest(ws.id, { source_path: doc.sourcePath, content: doc.content, ...(doc.timestamp ? { timestamp: doc.timestamp } : {}) });
+      const res = await runtime.ingest.ingest(ws.id, {
+        source_path: doc.sourcePath,
+        content: doc.content,
+        ...(doc.timestamp ? { timestamp: doc.timestamp } : {}),
+      });
       chunks += res.chunks;
       tick(++done);
     }

@@ -20,7 +20,12 @@ export function recallAll(ranked: readonly string[], gold: ReadonlySet<string>, 
 
 /** Binary nDCG@k with the usual 1/log2(rank + 1) discount (pytrec_eval / BEIR). */
 export function ndcg(ranked: readonly string[], gold: ReadonlySet<string>, k: number): number {
-  return dcgOf(ranked.slice(0, k).map((u) => (gold.has(u) ? 1 : 0)), (i) => 1 / Math.log2(i + 2)) / idealDcg(gold.size, k, (i) => 1 / Math.log2(i + 2));
+  return (
+    dcgOf(
+      ranked.slice(0, k).map((u) => (gold.has(u) ? 1 : 0)),
+      (i) => 1 / Math.log2(i + 2),
+    ) / idealDcg(gold.size, k, (i) => 1 / Math.log2(i + 2))
+  );
 }
 
 /**
@@ -29,7 +34,12 @@ export function ndcg(ranked: readonly string[], gold: ReadonlySet<string>, k: nu
  */
 export function ndcgLongMemEval(ranked: readonly string[], gold: ReadonlySet<string>, k: number): number {
   const discount = (i: number) => (i === 0 ? 1 : 1 / Math.log2(i + 1));
-  return dcgOf(ranked.slice(0, k).map((u) => (gold.has(u) ? 1 : 0)), discount) / idealDcg(gold.size, k, discount);
+  return (
+    dcgOf(
+      ranked.slice(0, k).map((u) => (gold.has(u) ? 1 : 0)),
+      discount,
+    ) / idealDcg(gold.size, k, discount)
+  );
 }
 
 function dcgOf(rels: number[], discount: (i: number) => number): number {
@@ -37,7 +47,10 @@ function dcgOf(rels: number[], discount: (i: number) => number): number {
 }
 
 function idealDcg(relevant: number, k: number, discount: (i: number) => number): number {
-  const ideal = dcgOf(Array.from({ length: Math.min(relevant, k) }, () => 1), discount);
+  const ideal = dcgOf(
+    Array.from({ length: Math.min(relevant, k) }, () => 1),
+    discount,
+  );
   return ideal > 0 ? ideal : 1;
 }
 

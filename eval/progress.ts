@@ -6,7 +6,11 @@ export function progress(msg: string): void {
 }
 
 /** Rewrites one status line in place when stderr is a terminal, else prints every `every`-th step. */
-export function ticker(label: string, total: number, every = Math.max(1, Math.ceil(total / 4))): (done: number) => void {
+export function ticker(
+  label: string,
+  total: number,
+  every = Math.max(1, Math.ceil(total / 4)),
+): (done: number) => void {
   return (done) => {
     if (process.stderr.isTTY) {
       process.stderr.write(`\r  ${label} ${done}/${total}${done === total ? "\n" : ""}`);

@@ -25,7 +25,13 @@ export interface SetResult extends Provenance {
   variants: VariantResult[];
 }
 
-export function setResult(run: SetRun, results: VariantResult[], config: RetrievalConfig, embedder: string, timing: Omit<SetResult["timing"], "ingestMs">): SetResult {
+export function setResult(
+  run: SetRun,
+  results: VariantResult[],
+  config: RetrievalConfig,
+  embedder: string,
+  timing: Omit<SetResult["timing"], "ingestMs">,
+): SetResult {
   const { set } = run;
   return {
     set: set.name,
@@ -33,7 +39,12 @@ export function setResult(run: SetRun, results: VariantResult[], config: Retriev
     embedder,
     config,
     k: set.k,
-    corpus: { vaults: set.vaults.length, docs: set.vaults.reduce((n, v) => n + v.docs.length, 0), chunks: run.chunks, queries: set.queries.length },
+    corpus: {
+      vaults: set.vaults.length,
+      docs: set.vaults.reduce((n, v) => n + v.docs.length, 0),
+      chunks: run.chunks,
+      queries: set.queries.length,
+    },
     headline: set.headline,
     metrics: set.metrics,
     references: set.references,
@@ -56,18 +67,32 @@ export function pairedText(p: Paired): string {
 }
 
 export function printSet(r: SetResult): void {
-  const out: string[] = [`\n== ${r.set}  (${r.corpus.queries} queries, ${r.corpus.docs} docs, ${r.corpus.chunks} chunks; commit ${r.commit}${r.dirtySrc ? "+local changes" : ""})`];
-  out.push(textTable(["variant", ...r.metrics, "ms/query"], r.variants.map((v) => [v.label, ...r.metrics.map((m) => v.overall[m] ?? 0), v.meanMs.toFixed(1)])));
+  const out: string[] = [
+    `\n== ${r.set}  (${r.corpus.queries} queries, ${r.corpus.docs} docs, ${r.corpus.chunks} chunks; commit ${r.commit}${r.dirtySrc ? "+local changes" : ""})`,
+  ];
+  out.push(
+    textTable(
+      ["variant", ...r.metrics, "ms/query"],
+      r.variants.map((v) => [v.label, ...r.metrics.map((m) => v.overall[m] ?? 0), v.meanMs.toFixed(1)]),
+    ),
+  );
   const groups = Object.keys(r.variants[0]?.groups ?? {});
   if (groups.length > 1) {
     out.push(`\n${r.headline} by group:`);
-    out.push(textTable(["group", "n", ...r.variants.map((v) => v.name)], groups.map((g) => [g, r.variants[0]!.groups[g]!.n, ...r.variants.map((v) => v.groups[g]?.[r.headline] ?? 0)])));
+    out.push(
+      textTable(
+        ["group", "n", ...r.variants.map((v) => v.name)],
+        groups.map((g) => [g, r.variants[0]!.groups[g]!.n, ...r.variants.map((v) => v.groups[g]?.[r.headline] ?? 0)]),
+      ),
+    );
   }
   for (const ref of r.references) out.push(`reference: ${ref.label} ${ref.metric} ${ref.value.toFixed(3)}`);
   const bm25 = r.variants.find((v) => v.name === "bm25")?.overall[r.headline];
   const smriti = r.variants.find((v) => v.name === "hybrid")?.overall[r.headline];
   if (bm25 !== undefined && smriti !== undefined)
-    out.push(`headline ${r.headline}: plain BM25 ${bm25.toFixed(3)}  vs  Smriti default ${smriti.toFixed(3)}  (${smriti >= bm25 ? "+" : ""}${(smriti - bm25).toFixed(3)})`);
+    out.push(
+      `headline ${r.headline}: plain BM25 ${bm25.toFixed(3)}  vs  Smriti default ${smriti.toFixed(3)}  (${smriti >= bm25 ? "+" : ""}${(smriti - bm25).toFixed(3)})`,
+    );
   if (r.defaultVsBm25) out.push(`  Smriti default vs plain BM25 ${pairedText(r.defaultVsBm25)}`);
   process.stdout.write(`${out.join("\n")}\n`);
 }

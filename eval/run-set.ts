@@ -21,7 +21,9 @@ export async function prepareSet(set: EvalSet, config: RetrievalConfig = default
   const t = performance.now();
   const { workspaces, chunks } = await ingestSet(primary, set);
   const ingestMs = performance.now() - t;
-  progress(`${set.name}: ${set.vaults.length} vault(s), ${set.vaults.reduce((n, v) => n + v.docs.length, 0)} docs, ${chunks} chunks, ${set.queries.length} queries, ingest ${(ingestMs / 1000).toFixed(1)}s`);
+  progress(
+    `${set.name}: ${set.vaults.length} vault(s), ${set.vaults.reduce((n, v) => n + v.docs.length, 0)} docs, ${chunks} chunks, ${set.queries.length} queries, ingest ${(ingestMs / 1000).toFixed(1)}s`,
+  );
   return { set, harness, workspaces, ingestMs, chunks };
 }
 
@@ -34,7 +36,10 @@ export async function runVariants(run: SetRun, variants: Variant[]): Promise<Var
   return out;
 }
 
-export async function runStandard(set: EvalSet, config: RetrievalConfig = defaultRetrievalConfig): Promise<{ run: SetRun; results: VariantResult[] }> {
+export async function runStandard(
+  set: EvalSet,
+  config: RetrievalConfig = defaultRetrievalConfig,
+): Promise<{ run: SetRun; results: VariantResult[] }> {
   const run = await prepareSet(set, config);
   try {
     return { run, results: await runVariants(run, standardVariants(config)) };

@@ -14,7 +14,10 @@ export async function runSets(names: string[]): Promise<void> {
     const set = SETS[name]!();
     const { run, results } = await runStandard(set, defaultRetrievalConfig);
     const used = process.cpuUsage(cpu);
-    const result = setResult(run, results, defaultRetrievalConfig, embedder.id, { wallMs: Math.round(performance.now() - wall), cpuMs: Math.round((used.user + used.system) / 1000) });
+    const result = setResult(run, results, defaultRetrievalConfig, embedder.id, {
+      wallMs: Math.round(performance.now() - wall),
+      cpuMs: Math.round((used.user + used.system) / 1000),
+    });
     printSet(result);
     progress(`wrote ${writeResult(name, result)}`);
   }

@@ -19,7 +19,15 @@ const COMMANDS: Record<string, () => Promise<void>> = {
 const USAGE = `usage: npm run eval [-- <${[...SET_NAMES, ...ANSWER_SET_NAMES, ...ADR_SET_NAMES, ...QMSUM_SET_NAMES, ...LOOP_SET_NAMES, ...Object.keys(COMMANDS)].join("|")}> ...]   (data: ${evalDataDir}, override with SMRITI_EVAL_DIR)`;
 
 async function main(args: string[]): Promise<void> {
-  const unknown = args.filter((a) => !Object.hasOwn(COMMANDS, a) && !SET_NAMES.includes(a) && !ANSWER_SET_NAMES.includes(a) && !ADR_SET_NAMES.includes(a) && !QMSUM_SET_NAMES.includes(a) && !LOOP_SET_NAMES.includes(a));
+  const unknown = args.filter(
+    (a) =>
+      !Object.hasOwn(COMMANDS, a) &&
+      !SET_NAMES.includes(a) &&
+      !ANSWER_SET_NAMES.includes(a) &&
+      !ADR_SET_NAMES.includes(a) &&
+      !QMSUM_SET_NAMES.includes(a) &&
+      !LOOP_SET_NAMES.includes(a),
+  );
   if (unknown.length > 0 || args.includes("--help")) {
     process.stderr.write(`${unknown.length ? `unknown: ${unknown.join(", ")}\n` : ""}${USAGE}\n`);
     process.exitCode = 2;

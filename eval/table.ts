@@ -8,7 +8,11 @@ export function textTable(header: string[], rows: (string | number)[][]): string
 }
 
 export function markdownTable(header: string[], rows: (string | number)[][]): string {
-  return [`| ${header.join(" | ")} |`, `|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`, ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`)].join("\n");
+  return [
+    `| ${header.join(" | ")} |`,
+    `|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`,
+    ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`),
+  ].join("\n");
 }
 
 export function cell(v: string | number): string {

@@ -14,7 +14,10 @@ export interface Variant {
 }
 
 /** Every cognitive layer off: the baselines measure the retrievers themselves (no expansion, no demotions). */
-export const noLayers: CognitiveConfig = withSwitches(defaultCognitiveConfig, Object.fromEntries(LAYER_IDS.map((id) => [id, false])));
+export const noLayers: CognitiveConfig = withSwitches(
+  defaultCognitiveConfig,
+  Object.fromEntries(LAYER_IDS.map((id) => [id, false])),
+);
 
 /**
  * plain BM25 = mode "lexical" with no cognitive layer (the score is monotone in BM25, so the order is BM25's);
@@ -30,7 +33,10 @@ export function standardVariants(config: RetrievalConfig, hybridLabel = "Smriti 
 }
 
 /** Only sabha (the fusion) on, at the calibrated dense weight: what the calibration grid measures. */
-export const fusionOnly: CognitiveConfig = { ...withSwitches(noLayers, { sabha: true }), params: { ...noLayers.params, sabha: { denseScale: 1 } } };
+export const fusionOnly: CognitiveConfig = {
+  ...withSwitches(noLayers, { sabha: true }),
+  params: { ...noLayers.params, sabha: { denseScale: 1 } },
+};
 
 /** Hybrid fusion with dense weight = ratio x lexical weight (the ranking depends on nothing else). */
 export function ratioVariant(config: RetrievalConfig, ratio: number): Variant {

@@ -14,7 +14,10 @@ const Env = z.object({
   SMRITI_POLICY_DIR: z.string().optional(),
   SMRITI_AGENT_CATALOG: z.string().optional(),
   SMRITI_BWRAP: z.string().optional(),
-  SMRITI_APPROVAL_FLOOR: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["never", "on-write", "always"]).default("never")),
+  SMRITI_APPROVAL_FLOOR: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.enum(["never", "on-write", "always"]).default("never"),
+  ),
   SMRITI_SESSION_HEARTBEAT_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
   SMRITI_MAX_RUNNING_SESSIONS: z.coerce.number().int().min(1).max(10_000).default(256),
   SMRITI_BACKGROUND_SESSIONS: z.enum(["0", "1", ""]).default("1"),
@@ -111,11 +114,23 @@ export interface Config {
   env: NodeJS.ProcessEnv;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: number | undefined; data?: string | undefined; host?: string | undefined; workers?: number | undefined } = {}): Config {
+export function loadConfig(
+  env: NodeJS.ProcessEnv,
+  flags: {
+    port?: number | undefined;
+    data?: string | undefined;
+    host?: string | undefined;
+    workers?: number | undefined;
+  } = {},
+): Config {
   const parsed = Env.safeParse(env);
-  if (!parsed.success) throw new Error(`bad configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new Error(
+      `bad configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    );
   const e = parsed.data;
-  if (flags.workers !== undefined && !(Number.isInteger(flags.workers) && flags.workers >= 1 && flags.workers <= 64)) throw new Error("bad configuration: --workers takes a whole number from 1 to 64");
+  if (flags.workers !== undefined && !(Number.isInteger(flags.workers) && flags.workers >= 1 && flags.workers <= 64))
+    throw new Error("bad configuration: --workers takes a whole number from 1 to 64");
   const dataDir = resolve(flags.data ?? e.SMRITI_DATA_DIR);
   return {
     port: flags.port ?? e.SMRITI_PORT,

@@ -54,7 +54,9 @@ export async function createLocalClient(opts: LocalClientOptions = {}): Promise<
   const base = opts.config ?? loadConfig(process.env, { data: opts.dataDir });
   const config = opts.dbPath ? { ...base, dbFile: opts.dbPath } : base;
   if (opts.decisionStore && opts.decisionStore !== opts.memoryStore)
-    throw new Error("decisionStore must be the memoryStore: a decision is stored in one transaction with its audit event and source document");
+    throw new Error(
+      "decisionStore must be the memoryStore: a decision is stored in one transaction with its audit event and source document",
+    );
   const runtime = await createRuntime(config, {
     log: () => {},
     ...(opts.policyCatalog ? { policies: opts.policyCatalog } : {}),
@@ -70,9 +72,20 @@ export async function createLocalClient(opts: LocalClientOptions = {}): Promise<
     throw new Error(`no workspace '${opts.workspace}'`);
   }
   // The caller holds the database itself, so it is trusted like the CLI: a fixed call context instead of a bearer token (nothing is issued or stored).
-  const call: CallContext = { workspaceId: workspace.id, workspaceName: workspace.name, tokenId: "local", actorId: opts.actorId ?? null, scopes: ALL_SCOPES };
+  const call: CallContext = {
+    workspaceId: workspace.id,
+    workspaceName: workspace.name,
+    tokenId: "local",
+    actorId: opts.actorId ?? null,
+    scopes: ALL_SCOPES,
+  };
   const auth = Object.assign(Object.create(runtime.auth) as AuthService, { authenticate: async () => call });
   const app = createHttpApp({ ...runtime, auth });
-  const inProcess = ((input: string | URL | Request, init?: RequestInit) => Promise.resolve(app.request(input, init))) as typeof fetch;
-  return { ...createClient({ baseUrl: "http://smriti.local", token: "local", fetch: inProcess }), runtime, close: () => runtime.close() };
+  const inProcess = ((input: string | URL | Request, init?: RequestInit) =>
+    Promise.resolve(app.request(input, init))) as typeof fetch;
+  return {
+    ...createClient({ baseUrl: "http://smriti.local", token: "local", fetch: inProcess }),
+    runtime,
+    close: () => runtime.close(),
+  };
 }

@@ -147,15 +147,28 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const clock = opts.clock ?? systemClock;
   const store = opts.store ?? (await openStore(config, opts.background ?? false, opts.appendNotices));
   await store.workspaces.ensureWorkspace(DEFAULT_WORKSPACE, clock.now().getTime());
-  const embedder = opts.embedder !== undefined ? opts.embedder : await createEmbedderFromEnv(config.env, { log: opts.notice ?? log });
+  const embedder =
+    opts.embedder !== undefined ? opts.embedder : await createEmbedderFromEnv(config.env, { log: opts.notice ?? log });
   // The KNN leg was measured useless with GloVe (eval/results/dense-leg.json); a neural embedder's neighbours are worth the scan.
   const denseCandidates = config.denseKnn ?? (embedder !== null && embedder.id !== GLOVE_EMBEDDER_ID);
   const snapshots = config.indexSnapshotDir === null ? undefined : indexSnapshotFiles(config.indexSnapshotDir);
   const search = new SearchEngine(store, { budgetBytes: config.indexMemoryMb * 2 ** 20, snapshots });
-  const retriever = new Retriever(search, store.documents, embedder, opts.retrieval ?? { ...defaultRetrievalConfig, denseCandidates });
+  const retriever = new Retriever(
+    search,
+    store.documents,
+    embedder,
+    opts.retrieval ?? { ...defaultRetrievalConfig, denseCandidates },
+  );
   const lexicon = embedder && "neighbours" in embedder ? (embedder as Embedder & WordNeighbours) : null;
   const restore = opts.restoreLearned !== false;
-  const cognitive = await buildCognitiveStack({ store: store.cognitive, now: () => clock.now().getTime(), lexicon, config: opts.cognitive ?? (await runtimeCognitiveConfig(store.cognitive, config.env)), log, restore });
+  const cognitive = await buildCognitiveStack({
+    store: store.cognitive,
+    now: () => clock.now().getTime(),
+    lexicon,
+    config: opts.cognitive ?? (await runtimeCognitiveConfig(store.cognitive, config.env)),
+    log,
+    restore,
+  });
   if (restore) await replayFeedback(store, cognitive.karma);
   if (opts.background) cognitive.startFlushing();
   const planner = choosePlanner(config, embedder, opts.background ?? false);
@@ -165,37 +178,53 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const ingest = new IngestService(store, embedder, clock, log, () => reembed?.kick(), pool);
   const audit = new AuditService(store.audit, clock);
   const openLoops = new OpenLoopService(store.documents, clock);
-  const grounded = new GroundedService(retriever, audit, clock, cognitive.pipeline, planner, async (ws, prefix) => (await openLoops.list(ws, { source_path_prefix: prefix, limit: 100 })).loops);
+  const grounded = new GroundedService(
+    retriever,
+    audit,
+    clock,
+    cognitive.pipeline,
+    planner,
+    async (ws, prefix) => (await openLoops.list(ws, { source_path_prefix: prefix, limit: 100 })).loops,
+  );
   const groundedEval = new GroundedEvalService(store.documents);
   const auth = new AuthService(store.workspaces, { multiTenant: config.multiTenant, now: () => clock.now().getTime() });
   const proposals = new ProposalService(store.records, ingest, clock);
-  reembed = embedder && opts.background && opts.lead !== false ? startReembedder(store.documents, embedder, log, opts.reembedRetryMs) : null;
+  reembed =
+    embedder && opts.background && opts.lead !== false
+      ? startReembedder(store.documents, embedder, log, opts.reembedRetryMs)
+      : null;
   // The server tunes itself on feedback unless its parameters were given (tests, the eval) or tuned ones are ignored.
-  const autoTuner = opts.autoTune && opts.cognitive === undefined && config.autoTuneMinutes > 0 && config.env.SMRITI_TUNED !== "0" ? await createAutoTuner({ store, retriever, clock, lexicon, live: cognitive.pipeline, env: config.env, log }) : null;
+  const autoTuner =
+    opts.autoTune && opts.cognitive === undefined && config.autoTuneMinutes > 0 && config.env.SMRITI_TUNED !== "0"
+      ? await createAutoTuner({ store, retriever, clock, lexicon, live: cognitive.pipeline, env: config.env, log })
+      : null;
   autoTuner?.start(config.autoTuneMinutes);
-  const follow = opts.followTuningMs && opts.cognitive === undefined && config.env.SMRITI_TUNED !== "0" ? followTuning(store, cognitive.pipeline, config.env, opts.followTuningMs, log) : null;
+  const follow =
+    opts.followTuningMs && opts.cognitive === undefined && config.env.SMRITI_TUNED !== "0"
+      ? followTuning(store, cognitive.pipeline, config.env, opts.followTuningMs, log)
+      : null;
   const traces = new TraceLog(store.cognitive, () => clock.now().getTime(), log);
   const answerStreams = new AnswerStreams(grounded, store.streams, clock, log);
   const serviceHandlers = buildHandlers({
-      memory,
-      ingest,
-      grounded,
-      groundedEval,
-      audit,
-      decisions: new DecisionService(clock),
-      decisionRecords: new DecisionRecordService(store, ingest, clock),
-      meetings: new MeetingService(clock),
-      openLoops,
-      assimilation: new AssimilationService(store, ingest, memory, clock),
-      knowledgeStatus: new KnowledgeStatusService(store.records),
-      proposals,
-      feedback: new FeedbackService(store, cognitive.karma, clock),
-      uplift: new UpliftService(cognitive.pipeline, store.cognitive, clock),
-      cognitive,
-      traces,
-      answerStreams,
-      auth,
-    });
+    memory,
+    ingest,
+    grounded,
+    groundedEval,
+    audit,
+    decisions: new DecisionService(clock),
+    decisionRecords: new DecisionRecordService(store, ingest, clock),
+    meetings: new MeetingService(clock),
+    openLoops,
+    assimilation: new AssimilationService(store, ingest, memory, clock),
+    knowledgeStatus: new KnowledgeStatusService(store.records),
+    proposals,
+    feedback: new FeedbackService(store, cognitive.karma, clock),
+    uplift: new UpliftService(cognitive.pipeline, store.cognitive, clock),
+    cognitive,
+    traces,
+    answerStreams,
+    auth,
+  });
   const providers = opts.providers ?? createProviderSet(config.env);
   const policies = policySource(config.policyDir, opts.policies);
   const execution = executionOf(config, opts.agentCatalog);
@@ -218,7 +247,11 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const chat = new ChatSessions(sessionLog, harness, setup, turnLeases);
   const supervisor = new Supervisor({
     log: sessionLog,
-    engines: { native: new NativeEngine(harness, sessionLog), command: new CommandEngine(policies, execution), a2a: new A2aEngine(policies, execution) },
+    engines: {
+      native: new NativeEngine(harness, sessionLog),
+      command: new CommandEngine(policies, execution),
+      a2a: new A2aEngine(policies, execution),
+    },
     clock,
     heartbeatMs: config.heartbeatMs,
     maxRunning: config.maxRunningSessions,
@@ -235,7 +268,10 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     streams: { ...buildStreamHandlers({ answerStreams }), ...buildSessionStreamHandlers(chat, background) },
     proposals,
     grounded,
-    metrics: createMetrics(() => cognitive.pipeline.counters.totals(), () => search.stats()),
+    metrics: createMetrics(
+      () => cognitive.pipeline.counters.totals(),
+      () => search.stats(),
+    ),
     log,
     store,
     memory,
@@ -251,7 +287,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       lexicon?.neighbours("answer", 1);
       await planner.answer("Who decided it?", [{ key: 0, text: "Asha decided it in May.", score: 1 }], 1);
     },
-    sessionsAtRest: async () => !turnLeases.holding && supervisor.idle && !(opts.supervise && (await supervisor.waiting())),
+    sessionsAtRest: async () =>
+      !turnLeases.holding && supervisor.idle && !(opts.supervise && (await supervisor.waiting())),
     async close() {
       await supervisor.close();
       await harness.drain();
@@ -263,7 +300,12 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       await ingest.close();
       await planner.close();
       // A failed save costs the next start a full load, nothing else.
-      if (opts.lead !== false) await search.saveSnapshots().catch((err: unknown) => log(`index snapshot not saved: ${err instanceof Error ? err.message : String(err)}`));
+      if (opts.lead !== false)
+        await search
+          .saveSnapshots()
+          .catch((err: unknown) =>
+            log(`index snapshot not saved: ${err instanceof Error ? err.message : String(err)}`),
+          );
       await store.close();
     },
   };
@@ -278,18 +320,39 @@ function choosePlanner(config: Config, embedder: Embedder | null, serving: boole
   const words = embedder && "similarity" in embedder ? (embedder as Embedder & WordSimilarity) : null; // GloVe's word vectors; a neural embedder has none
   const threads = config.planWorkers ?? (serving ? Math.min(2, Math.max(1, availableParallelism() - 1)) : 0);
   // Word similarity a thread cannot rebuild (an embedder that is not portable) keeps the plans on the loop.
-  if (threads > 0 && (!words || embedder?.portable)) return new PlanPool(threads, { words: words ? embedder!.portable! : null, tagger: portableTagger, names: portableNameReader });
+  if (threads > 0 && (!words || embedder?.portable))
+    return new PlanPool(threads, {
+      words: words ? embedder!.portable! : null,
+      tagger: portableTagger,
+      names: portableNameReader,
+    });
   return localPlanner({ similar: words ? (a, b) => words.similarity(a, b) : undefined, tag: posTags, readsAsName });
 }
 
-function followTuning(store: Store, live: CognitivePipeline, env: NodeJS.ProcessEnv, everyMs: number, log: (msg: string) => void): NodeJS.Timeout {
-  const read = () => runtimeCognitiveConfig(store.cognitive, env).then((c) => live.configure(c), (err: unknown) => log(`tuned parameters not read: ${String(err)}`));
+function followTuning(
+  store: Store,
+  live: CognitivePipeline,
+  env: NodeJS.ProcessEnv,
+  everyMs: number,
+  log: (msg: string) => void,
+): NodeJS.Timeout {
+  const read = () =>
+    runtimeCognitiveConfig(store.cognitive, env).then(
+      (c) => live.configure(c),
+      (err: unknown) => log(`tuned parameters not read: ${String(err)}`),
+    );
   return setInterval(() => void read(), everyMs).unref();
 }
 
 /** The configured store: PostgreSQL when SMRITI_DATABASE_URL is set (pg loads only then), else the SQLite file. */
 export async function openStore(config: Config, background = false, notices?: AppendNotices): Promise<Store> {
-  if (!config.databaseUrl) return openSqliteStore(config.dbFile, { synchronous: config.synchronous, backgroundCheckpoints: background, writerThread: background, notices });
+  if (!config.databaseUrl)
+    return openSqliteStore(config.dbFile, {
+      synchronous: config.synchronous,
+      backgroundCheckpoints: background,
+      writerThread: background,
+      notices,
+    });
   const { openPostgresStore } = await import("./store/postgres/index.ts");
   return openPostgresStore(config.databaseUrl);
 }
@@ -305,7 +368,11 @@ function indexSnapshotFiles(dir: string): IndexSnapshots {
       } catch {
         return null;
       }
-      return { size: fstatSync(fd).size, read: (target, position) => readSync(fd, target, 0, target.length, position), close: () => closeSync(fd) };
+      return {
+        size: fstatSync(fd).size,
+        read: (target, position) => readSync(fd, target, 0, target.length, position),
+        close: () => closeSync(fd),
+      };
     },
     write: (workspaceId, parts) => writeFileAtomic(fileOf(workspaceId), parts),
     remove: (workspaceId) => rm(fileOf(workspaceId), { force: true }),
@@ -314,7 +381,15 @@ function indexSnapshotFiles(dir: string): IndexSnapshots {
 
 /** The operator's catalog (read once, here: a bad one stops the start, naming its field) and the host's isolation. */
 function executionOf(config: Config, given: unknown): Execution {
-  const catalog = given !== undefined ? parseCatalog(given, "(given)") : config.agentCatalog ? loadCatalog(config.agentCatalog) : null;
+  const catalog =
+    given !== undefined
+      ? parseCatalog(given, "(given)")
+      : config.agentCatalog
+        ? loadCatalog(config.agentCatalog)
+        : null;
   const hidden = [config.dataDir, config.policyDir, ...(config.agentCatalog ? [config.agentCatalog] : [])];
-  return { rules: new ExecutionRules(catalog, config.approvalFloor), isolation: new Isolation(hidden, config.bubblewrapPaths, config.sessionsDir) };
+  return {
+    rules: new ExecutionRules(catalog, config.approvalFloor),
+    isolation: new Isolation(hidden, config.bubblewrapPaths, config.sessionsDir),
+  };
 }

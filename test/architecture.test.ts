@@ -12,30 +12,98 @@ async function restrictedImports(filePath: string, code: string): Promise<string
 
 describe("dependency direction", () => {
   it.each([
-    ["cognitive imports services", "src/cognitive/pipeline.ts", 'import type { CallContext } from "../services/context.ts";'],
-    ["cognitive imports a transport", "src/cognitive/pipeline.ts", 'import { createHttpApp } from "../transports/http/app.ts";'],
-    ["the HTTP transport imports the MCP transport", "src/transports/http/app.ts", 'import { createMcpServer } from "../mcp/server.ts";'],
-    ["the MCP transport imports the HTTP transport", "src/transports/mcp/server.ts", 'import { errorResponse } from "../http/errors.ts";'],
-    ["the domain imports the search engine", "src/domain/retrieval/fusion.ts", 'import { SearchEngine } from "../../search/engine.ts";'],
-    ["the contract imports the domain", "src/contract/errors.ts", 'import { contentHash } from "../domain/text/hash.ts";'],
+    [
+      "cognitive imports services",
+      "src/cognitive/pipeline.ts",
+      'import type { CallContext } from "../services/context.ts";',
+    ],
+    [
+      "cognitive imports a transport",
+      "src/cognitive/pipeline.ts",
+      'import { createHttpApp } from "../transports/http/app.ts";',
+    ],
+    [
+      "the HTTP transport imports the MCP transport",
+      "src/transports/http/app.ts",
+      'import { createMcpServer } from "../mcp/server.ts";',
+    ],
+    [
+      "the MCP transport imports the HTTP transport",
+      "src/transports/mcp/server.ts",
+      'import { errorResponse } from "../http/errors.ts";',
+    ],
+    [
+      "the domain imports the search engine",
+      "src/domain/retrieval/fusion.ts",
+      'import { SearchEngine } from "../../search/engine.ts";',
+    ],
+    [
+      "the contract imports the domain",
+      "src/contract/errors.ts",
+      'import { contentHash } from "../domain/text/hash.ts";',
+    ],
     ["search imports cognitive", "src/search/engine.ts", 'import type { Layer } from "../cognitive/types.ts";'],
-    ["a service imports the SQLite adapter", "src/services/memory/memory.ts", 'import { openSqliteStore } from "../../store/sqlite/index.ts";'],
-    ["the store imports the search engine", "src/store/sqlite/index.ts", 'import { SearchEngine } from "../../search/engine.ts";'],
-    ["the client imports a service", "src/client/index.ts", 'import type { CallContext } from "../services/context.ts";'],
+    [
+      "a service imports the SQLite adapter",
+      "src/services/memory/memory.ts",
+      'import { openSqliteStore } from "../../store/sqlite/index.ts";',
+    ],
+    [
+      "the store imports the search engine",
+      "src/store/sqlite/index.ts",
+      'import { SearchEngine } from "../../search/engine.ts";',
+    ],
+    [
+      "the client imports a service",
+      "src/client/index.ts",
+      'import type { CallContext } from "../services/context.ts";',
+    ],
     ["the thread pool imports a port", "src/threads/pool.ts", 'import type { Embedder } from "../ports/embedding.ts";'],
-    ["the session process imports the HTTP transport", "src/sessions/process/serving-side.ts", 'import { listen } from "../../transports/http/serve.ts";'],
-    ["a session file imports CallContext from services", "src/sessions/chat-sessions.ts", 'import type { CallContext } from "../services/context.ts";'],
-    ["a session file imports the route handler types from services", "src/sessions/handlers.ts", 'import type { Handlers } from "../services/handlers.ts";'],
-    ["the session process imports the composition root", "src/sessions/process/serving-side.ts", 'import type { Config } from "../../config.ts";'],
+    [
+      "the session process imports the HTTP transport",
+      "src/sessions/process/serving-side.ts",
+      'import { listen } from "../../transports/http/serve.ts";',
+    ],
+    [
+      "a session file imports CallContext from services",
+      "src/sessions/chat-sessions.ts",
+      'import type { CallContext } from "../services/context.ts";',
+    ],
+    [
+      "a session file imports the route handler types from services",
+      "src/sessions/handlers.ts",
+      'import type { Handlers } from "../services/handlers.ts";',
+    ],
+    [
+      "the session process imports the composition root",
+      "src/sessions/process/serving-side.ts",
+      'import type { Config } from "../../config.ts";',
+    ],
   ])("rejects: %s", async (_what, file, line) => {
     expect(await restrictedImports(file, `${line}\nexport {};\n`)).toHaveLength(1);
   });
 
   it.each([
-    ["services import cognitive and search", "src/services/memory/memory.ts", 'import type { Thought } from "../../cognitive/pipeline.ts";\nimport type { Candidate } from "../../search/types.ts";'],
-    ["cognitive imports the retrieval types", "src/cognitive/pipeline.ts", 'import type { Candidate } from "../search/types.ts";'],
-    ["the HTTP transport imports the session process's front door", "src/transports/http/serve.ts", 'import { frontDoor } from "../../sessions/process/index.ts";'],
-    ["a transport imports services and the contract", "src/transports/http/app.ts", 'import type { CallContext } from "../../services/context.ts";\nimport { routes } from "../../contract/routes.ts";'],
+    [
+      "services import cognitive and search",
+      "src/services/memory/memory.ts",
+      'import type { Thought } from "../../cognitive/pipeline.ts";\nimport type { Candidate } from "../../search/types.ts";',
+    ],
+    [
+      "cognitive imports the retrieval types",
+      "src/cognitive/pipeline.ts",
+      'import type { Candidate } from "../search/types.ts";',
+    ],
+    [
+      "the HTTP transport imports the session process's front door",
+      "src/transports/http/serve.ts",
+      'import { frontDoor } from "../../sessions/process/index.ts";',
+    ],
+    [
+      "a transport imports services and the contract",
+      "src/transports/http/app.ts",
+      'import type { CallContext } from "../../services/context.ts";\nimport { routes } from "../../contract/routes.ts";',
+    ],
   ])("allows: %s", async (_what, file, lines) => {
     expect(await restrictedImports(file, `${lines}\nexport {};\n`)).toEqual([]);
   });

@@ -8,7 +8,12 @@ import { ensureGloveCache } from "../src/embed/glove.ts";
 import { postgresBinDir, startTestCluster } from "./helpers/postgres-cluster.ts";
 
 const newest = (dir: string): number =>
-  Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
+  Math.max(
+    0,
+    ...readdirSync(dir, { withFileTypes: true }).map((e) =>
+      e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
+    ),
+  );
 
 function ensureConsoleBuilt(): void {
   const built = (() => {
@@ -18,9 +23,17 @@ function ensureConsoleBuilt(): void {
       return 0;
     }
   })();
-  const sources = Math.max(newest("web/src"), newest("src/client"), statSync("web/index.html").mtimeMs, statSync("web/vite.config.ts").mtimeMs);
+  const sources = Math.max(
+    newest("web/src"),
+    newest("src/client"),
+    statSync("web/index.html").mtimeMs,
+    statSync("web/vite.config.ts").mtimeMs,
+  );
   if (built >= sources) return;
-  const run = spawnSync(process.execPath, ["node_modules/vite/bin/vite.js", "build", "web", "--logLevel", "warn"], { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+  const run = spawnSync(process.execPath, ["node_modules/vite/bin/vite.js", "build", "web", "--logLevel", "warn"], {
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   if (run.status !== 0) throw new Error("the console did not build (npm run build:console)");
 }
 
@@ -32,8 +45,11 @@ async function ensurePostgres(): Promise<(() => void) | undefined> {
   if (process.env["SMRITI_TEST_DATABASE_URL"]) return undefined;
   const bin = postgresBinDir();
   if (!bin) {
-    if (process.env["CI"]) throw new Error("PostgreSQL is not installed (apt-get install postgresql): CI runs the PostgreSQL tests");
-    process.stderr.write("\n[test] PostgreSQL is not installed: the PostgreSQL tests are skipped (apt-get install postgresql to run them)\n\n");
+    if (process.env["CI"])
+      throw new Error("PostgreSQL is not installed (apt-get install postgresql): CI runs the PostgreSQL tests");
+    process.stderr.write(
+      "\n[test] PostgreSQL is not installed: the PostgreSQL tests are skipped (apt-get install postgresql to run them)\n\n",
+    );
     return undefined;
   }
   const cluster = await startTestCluster(bin);

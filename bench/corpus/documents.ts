@@ -24,14 +24,18 @@ export function generateDocuments(vocab: readonly string[], opts: CorpusOptions)
   const text = new TextGenerator(vocab, rng);
   const [minWords, maxWords] = opts.wordsPerChunk ?? [60, 100];
   const docs: BenchDocument[] = [];
-  for (let total = 0; total < opts.chunks; ) {
+  for (let total = 0; total < opts.chunks;) {
     const sections = Math.min(opts.chunks - total, intBetween(rng, opts.minSections ?? 10, opts.maxSections ?? 50));
     const parts = [`# ${text.title(3, 7)}`];
     for (let s = 0; s < sections; s++) {
       const level = s > 0 && rng() < 0.25 ? "###" : "##";
       parts.push(`${level} ${text.title()}`, text.paragraph(intBetween(rng, minWords, maxWords)));
     }
-    docs.push({ sourcePath: `${opts.pathPrefix ?? "notes"}/doc-${String(docs.length).padStart(6, "0")}.md`, content: `${parts.join("\n\n")}\n`, sections });
+    docs.push({
+      sourcePath: `${opts.pathPrefix ?? "notes"}/doc-${String(docs.length).padStart(6, "0")}.md`,
+      content: `${parts.join("\n\n")}\n`,
+      sections,
+    });
     total += sections;
   }
   return docs;

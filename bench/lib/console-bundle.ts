@@ -30,12 +30,23 @@ export function snapshotDist(distDir: string): { dir: string; builtAt: number } 
 }
 
 export function measureBundle(root: string, dist: { dir: string; builtAt: number }): BundleSize {
-  const assets = readdirSync(join(dist.dir, "assets")).filter((f) => f.endsWith(".js") || f.endsWith(".css")).sort();
+  const assets = readdirSync(join(dist.dir, "assets"))
+    .filter((f) => f.endsWith(".js") || f.endsWith(".css"))
+    .sort();
   const paths = ["index.html", ...assets.map((f) => `assets/${f}`)];
   const bodies = paths.map((path) => ({ path, body: readFileSync(join(dist.dir, path)) }));
-  const files = bodies.map(({ path, body }) => ({ path, bytes: body.length, gzipBytes: gzipSync(body, { level: 9 }).length }));
+  const files = bodies.map(({ path, body }) => ({
+    path,
+    bytes: body.length,
+    gzipBytes: gzipSync(body, { level: 9 }).length,
+  }));
   const production = bodies.some(({ path, body }) => path.endsWith(".js") && body.includes("Minified React error"));
-  const sources = [join(root, "web/src"), join(root, "src/client"), join(root, "web/index.html"), join(root, "web/vite.config.ts")];
+  const sources = [
+    join(root, "web/src"),
+    join(root, "src/client"),
+    join(root, "web/index.html"),
+    join(root, "web/vite.config.ts"),
+  ];
   return {
     files,
     bytes: files.reduce((s, f) => s + f.bytes, 0),

@@ -14,7 +14,13 @@ export async function mainThread(cdp: CDPSession): Promise<MainThread> {
   const { metrics } = await cdp.send("Performance.getMetrics");
   const m = (name: string) => metrics.find((x) => x.name === name)?.value ?? NaN;
   const ms = (name: string) => Math.round(m(name) * 1000);
-  return { taskMs: ms("TaskDuration"), scriptMs: ms("ScriptDuration"), styleMs: ms("RecalcStyleDuration"), layoutMs: ms("LayoutDuration"), nodes: m("Nodes") };
+  return {
+    taskMs: ms("TaskDuration"),
+    scriptMs: ms("ScriptDuration"),
+    styleMs: ms("RecalcStyleDuration"),
+    layoutMs: ms("LayoutDuration"),
+    nodes: m("Nodes"),
+  };
 }
 
 export interface HotFunction {
@@ -30,7 +36,10 @@ interface ProfileNode {
 }
 
 /** Self time per function from a V8 CPU profile (Profiler.stop), the largest first. */
-export function topSelfTimes(profile: { nodes: ProfileNode[]; samples?: number[]; timeDeltas?: number[] }, top = 12): HotFunction[] {
+export function topSelfTimes(
+  profile: { nodes: ProfileNode[]; samples?: number[]; timeDeltas?: number[] },
+  top = 12,
+): HotFunction[] {
   const byNode = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
   const self = new Map<string, HotFunction>();
   const samples = profile.samples ?? [];
@@ -47,5 +56,8 @@ export function topSelfTimes(profile: { nodes: ProfileNode[]; samples?: number[]
     entry.selfMs += (deltas[i + 1] ?? 0) / 1000;
     self.set(key, entry);
   }
-  return [...self.values()].sort((a, b) => b.selfMs - a.selfMs).slice(0, top).map((f) => ({ ...f, selfMs: Math.round(f.selfMs * 10) / 10 }));
+  return [...self.values()]
+    .sort((a, b) => b.selfMs - a.selfMs)
+    .slice(0, top)
+    .map((f) => ({ ...f, selfMs: Math.round(f.selfMs * 10) / 10 }));
 }

@@ -19,7 +19,11 @@ export interface RenderTarget {
   lastRowKey: string;
 }
 
-export async function loadOnce(browser: Browser, target: RenderTarget, opts: { profile?: boolean; timeoutMs?: number } = {}): Promise<RenderRun> {
+export async function loadOnce(
+  browser: Browser,
+  target: RenderTarget,
+  opts: { profile?: boolean; timeoutMs?: number } = {},
+): Promise<RenderRun> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   try {
     await context.addInitScript({ content: probeSource(target.token, target.rows, target.lastRowKey) });
@@ -35,10 +39,17 @@ export async function loadOnce(browser: Browser, target: RenderTarget, opts: { p
     await page.goto(target.url);
     try {
       // A function, not a string: the console's CSP forbids eval, which a string predicate needs.
-      await page.waitForFunction(() => (globalThis as { __consoleProbe?: ProbeMarks }).__consoleProbe?.painted != null, undefined, { timeout: opts.timeoutMs ?? 60_000, polling: 20 });
+      await page.waitForFunction(
+        () => (globalThis as { __consoleProbe?: ProbeMarks }).__consoleProbe?.painted != null,
+        undefined,
+        { timeout: opts.timeoutMs ?? 60_000, polling: 20 },
+      );
     } catch (err) {
       const seen = (await page.evaluate(READ_MARKS)) as ProbeMarks;
-      throw new Error(`the timeline did not reach ${target.rows} rows ending with ${target.lastRowKey} (saw ${seen.rows} rows)`, { cause: err });
+      throw new Error(
+        `the timeline did not reach ${target.rows} rows ending with ${target.lastRowKey} (saw ${seen.rows} rows)`,
+        { cause: err },
+      );
     }
     const wallMs = performance.now() - t0;
     const hot = opts.profile ? topSelfTimes((await cdp.send("Profiler.stop")).profile) : undefined;

@@ -18,7 +18,15 @@ const NOTES = [
   "# Decisions\n\nAlice picked PostgreSQL for the ledger in March, over SQLite, because of concurrent writers.\n\n## Ledger\n\nThe ledger keeps double entries; we decided to close books monthly.",
   "# Open loops\n\nWe still need to decide the backup schedule.\n\n## Follow-ups\n\nBob owes a review of the retention policy. Carol will benchmark the replica lag.",
 ];
-const QUESTIONS = ["Who picked PostgreSQL?", "What did we decide about the ledger?", "list open loops", "When do we close the books?", "What does Bob owe?", "Why not SQLite for the ledger?", "Who benchmarks the replica lag?"];
+const QUESTIONS = [
+  "Who picked PostgreSQL?",
+  "What did we decide about the ledger?",
+  "list open loops",
+  "When do we close the books?",
+  "What does Bob owe?",
+  "Why not SQLite for the ledger?",
+  "Who benchmarks the replica lag?",
+];
 
 export async function ingestNotes(post: (path: string, body: unknown) => Promise<Response>): Promise<void> {
   for (const [i, content] of NOTES.entries()) {
@@ -28,10 +36,18 @@ export async function ingestNotes(post: (path: string, body: unknown) => Promise
 }
 
 /** Runs turns until the log holds at least `target` events, then folds the log as the console does. */
-export async function fillSession(client: SmritiClient, target: number, onProgress: (events: number) => void): Promise<FilledSession> {
+export async function fillSession(
+  client: SmritiClient,
+  target: number,
+  onProgress: (events: number) => void,
+): Promise<FilledSession> {
   const { session_id: sessionId } = await client.createChatSession({ approval_mode: "never" });
   let turns = 0;
-  for (let events = await countEvents(client, sessionId); events < target; events = await countEvents(client, sessionId)) {
+  for (
+    let events = await countEvents(client, sessionId);
+    events < target;
+    events = await countEvents(client, sessionId)
+  ) {
     // Turns yield about as many events as they log: run the estimated rest, then count exactly.
     for (let yielded = events; yielded < target; turns++) {
       for await (const e of client.sendMessage(sessionId, QUESTIONS[turns % QUESTIONS.length]!)) {
@@ -48,7 +64,14 @@ export async function fillSession(client: SmritiClient, target: number, onProgre
   const timeline = new Timeline();
   for (const e of log) timeline.add(e);
   const shown = shownRows(timeline.rows, false);
-  return { sessionId, turns, events: log.length, rows: shown.length, lastRowKey: shown.at(-1)?.key ?? "", streamReadMs };
+  return {
+    sessionId,
+    turns,
+    events: log.length,
+    rows: shown.length,
+    lastRowKey: shown.at(-1)?.key ?? "",
+    streamReadMs,
+  };
 }
 
 async function countEvents(client: SmritiClient, sessionId: string): Promise<number> {

@@ -11,11 +11,16 @@ import { openRuntime } from "./runtime.ts";
 import { toBlob } from "../../src/store/vector-blob.ts";
 import type { Embedder } from "../../src/ports/embedding.ts";
 
-export async function fillUnmeasured(dataDir: string, embedder: Embedder | null, docs: readonly BenchDocument[]): Promise<void> {
+export async function fillUnmeasured(
+  dataDir: string,
+  embedder: Embedder | null,
+  docs: readonly BenchDocument[],
+): Promise<void> {
   if (docs.length === 0) return;
   progress(`fill (not measured): ${docs.length} documents without vectors${embedder ? ", then vectors in bulk" : ""}`);
   const { runtime, workspaceId, dbFile } = await openRuntime(dataDir, null);
-  for (const doc of docs) await runtime.ingest.ingest(workspaceId, { content: doc.content, source_path: doc.sourcePath, kind: "markdown" });
+  for (const doc of docs)
+    await runtime.ingest.ingest(workspaceId, { content: doc.content, source_path: doc.sourcePath, kind: "markdown" });
   const missing = embedder ? await runtime.store.documents.chunksMissingEmbedding(embedder.id, 10_000_000) : [];
   await runtime.close();
   if (!embedder) return;

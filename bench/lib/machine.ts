@@ -42,9 +42,13 @@ export interface CommitInfo {
 }
 
 export function commitInfo(cwd: string): CommitInfo {
-  const git = (...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  const git = (...args: string[]) =>
+    execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
   try {
-    return { short: git("rev-parse", "--short", "HEAD"), dirty: git("status", "--porcelain", "--untracked-files=no") !== "" };
+    return {
+      short: git("rev-parse", "--short", "HEAD"),
+      dirty: git("status", "--porcelain", "--untracked-files=no") !== "",
+    };
   } catch {
     return { short: "nogit", dirty: false };
   }

@@ -21,5 +21,12 @@ export function memorySnapshot(): MemorySnapshot {
   const gc = collectGarbage();
   const m = process.memoryUsage();
   const mb = (x: number) => Math.round((x / 2 ** 20) * 10) / 10;
-  return { rssMB: mb(m.rss), heapUsedMB: mb(m.heapUsed), heapTotalMB: mb(m.heapTotal), externalMB: mb(m.external), arrayBuffersMB: mb(m.arrayBuffers), gc };
+  return {
+    rssMB: mb(m.rss),
+    heapUsedMB: mb(m.heapUsed),
+    heapTotalMB: mb(m.heapTotal),
+    externalMB: mb(m.external),
+    arrayBuffersMB: mb(m.arrayBuffers),
+    gc,
+  };
 }

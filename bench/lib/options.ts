@@ -15,7 +15,14 @@ export interface BenchOptions {
   /** Measured ingest stops after this long; the rest is loaded unmeasured (see scenarios/ingest-to-size.ts). */
   ingestBudgetSeconds: number;
   /** Time limits that keep a slow build's run bounded; each still makes its minimum count. */
-  limits: { recall: LoopLimits; pack: LoopLimits; httpSequential: LoopLimits; httpConcurrent: LoopLimits; contentionIngestSeconds: number; loadSecondsPerStep: number };
+  limits: {
+    recall: LoopLimits;
+    pack: LoopLimits;
+    httpSequential: LoopLimits;
+    httpConcurrent: LoopLimits;
+    contentionIngestSeconds: number;
+    loadSecondsPerStep: number;
+  };
 }
 
 export function parseOptions(argv: readonly string[]): BenchOptions {

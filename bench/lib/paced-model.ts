@@ -8,7 +8,8 @@ export interface PacedModel {
   close(): Promise<void>;
 }
 
-const chunk = (delta: object, finish: string | null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const chunk = (delta: object, finish: string | null) =>
+  `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 
 export async function startPacedModel(delayMs: number): Promise<PacedModel> {
   const server: Server = createServer((req, res) => {
@@ -21,7 +22,16 @@ export async function startPacedModel(delayMs: number): Promise<PacedModel> {
         res.writeHead(200, { "content-type": "text/event-stream" });
         if (last.role === "user") {
           const args = JSON.stringify({ question: last.content });
-          res.write(chunk({ tool_calls: [{ index: 0, id: "call_1", function: { name: "service_grounded_answer", arguments: args } }] }, null));
+          res.write(
+            chunk(
+              {
+                tool_calls: [
+                  { index: 0, id: "call_1", function: { name: "service_grounded_answer", arguments: args } },
+                ],
+              },
+              null,
+            ),
+          );
           res.write(chunk({}, "tool_calls"));
         } else {
           res.write(chunk({ content: "Answered from memory." }, null));

@@ -12,7 +12,9 @@ export function cpuMsOf(pid: number): number {
 /** The processes `pid` started that still run (a worker group's workers), from /proc/<pid>/task/<tid>/children. */
 export function childPids(pid: number): number[] {
   const tasks = readdirSync(`/proc/${pid}/task`);
-  return tasks.flatMap((tid) => readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number));
+  return tasks.flatMap((tid) =>
+    readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number),
+  );
 }
 
 /** VmRSS and VmHWM (the peak) of a process, in MB. */

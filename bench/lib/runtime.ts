@@ -11,7 +11,11 @@ export interface BenchRuntime {
 }
 
 /** `env` adds configuration (the sessions bench points SMRITI_LLM_BASE_URL at its paced model double). */
-export async function openRuntime(dataDir: string, embedder: Embedder | null, env: Record<string, string> = {}): Promise<BenchRuntime> {
+export async function openRuntime(
+  dataDir: string,
+  embedder: Embedder | null,
+  env: Record<string, string> = {},
+): Promise<BenchRuntime> {
   const config = loadConfig(env, { data: dataDir, port: 0, host: "127.0.0.1" });
   // background and supervise: the server's configuration (WAL checkpoints in a worker thread, re-embedding job, sessions).
   const runtime = await createRuntime(config, { embedder, log: () => {}, background: true, supervise: true });

@@ -16,7 +16,15 @@ export function summarize(samples: readonly number[]): LatencySummary {
   const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
   let sum = 0;
   for (const x of s) sum += x;
-  return { n: s.length, mean: round(sum / s.length), p50: round(at(0.5)), p90: round(at(0.9)), p99: round(at(0.99)), max: round(s[s.length - 1]!), min: round(s[0]!) };
+  return {
+    n: s.length,
+    mean: round(sum / s.length),
+    p50: round(at(0.5)),
+    p90: round(at(0.9)),
+    p99: round(at(0.99)),
+    max: round(s[s.length - 1]!),
+    min: round(s[0]!),
+  };
 }
 
 export function round(x: number, digits = 3): number {

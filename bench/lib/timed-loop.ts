@@ -15,7 +15,11 @@ export interface LoopResult {
   truncated: boolean;
 }
 
-export async function timedLoop<T>(inputs: readonly T[], fn: (input: T) => Promise<unknown>, limits: LoopLimits = {}): Promise<LoopResult> {
+export async function timedLoop<T>(
+  inputs: readonly T[],
+  fn: (input: T) => Promise<unknown>,
+  limits: LoopLimits = {},
+): Promise<LoopResult> {
   const samples: number[] = [];
   const deadline = performance.now() + (limits.maxSeconds ?? Infinity) * 1000;
   const cpu0 = process.cpuUsage();
@@ -26,5 +30,9 @@ export async function timedLoop<T>(inputs: readonly T[], fn: (input: T) => Promi
     samples.push(performance.now() - t0);
   }
   const cpu = process.cpuUsage(cpu0);
-  return { samples, cpuMsPerOp: round((cpu.user + cpu.system) / 1000 / Math.max(1, samples.length)), truncated: samples.length < inputs.length };
+  return {
+    samples,
+    cpuMsPerOp: round((cpu.user + cpu.system) / 1000 / Math.max(1, samples.length)),
+    truncated: samples.length < inputs.length,
+  };
 }

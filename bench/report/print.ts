@@ -12,7 +12,14 @@ export function printResults(r: BenchResults): string {
     `${m.cpus} x ${m.cpuModel}, ${m.totalMemMB} MB, node ${m.node}, sqlite ${m.sqlite ?? "?"}, load avg ${m.loadAvgStart} -> ${m.loadAvgEnd}` +
       (Math.max(m.loadAvgStart, m.loadAvgEnd) > m.cpus ? "  (machine busy: wall times inflated; see cpu ms/op)" : ""),
   );
-  out.push("", "Targets", renderTable(["metric", "target", "measured", "result"], r.targets.map((t) => [t.metric, t.target, `${fmt(t.measured)} ${t.unit}`, t.pass ? "PASS" : "MISS"])));
+  out.push(
+    "",
+    "Targets",
+    renderTable(
+      ["metric", "target", "measured", "result"],
+      r.targets.map((t) => [t.metric, t.target, `${fmt(t.measured)} ${t.unit}`, t.pass ? "PASS" : "MISS"]),
+    ),
+  );
   for (const t of r.targets) if (t.note) out.push(`  note (${t.metric}): ${t.note}`);
   for (const s of r.sizes) out.push("", ...sizeSection(s));
   out.push("", `total bench time ${r.durationSeconds.toFixed(0)} s`);
@@ -20,7 +27,9 @@ export function printResults(r: BenchResults): string {
 }
 
 function sizeSection(s: SizeResults): string[] {
-  const out = [`== ${s.chunks.toLocaleString("en-US")} chunks in ${s.documents.toLocaleString("en-US")} markdown documents ==`];
+  const out = [
+    `== ${s.chunks.toLocaleString("en-US")} chunks in ${s.documents.toLocaleString("en-US")} markdown documents ==`,
+  ];
   const ingestRow = (name: string, i: IngestResult) => [
     `${name}${i.completed ? "" : " (time-boxed)"}`,
     i.startChunks,
@@ -38,12 +47,27 @@ function sizeSection(s: SizeResults): string[] {
     return [ingestRow(name, g.fromEmpty), ...(g.atSize ? [ingestRow(`${name} at size`, g.atSize)] : [])];
   });
   out.push(
-    renderTable(["ingest (in-process)", "from", "chunks", "chunks/s", "per CPU-s", "first 10%", "last 10%", "seconds", "embed s"], ingestRows),
+    renderTable(
+      ["ingest (in-process)", "from", "chunks", "chunks/s", "per CPU-s", "first 10%", "last 10%", "seconds", "embed s"],
+      ingestRows,
+    ),
     `DB on disk: ${s.db.none.totalMB} MB without vectors, ${s.db.glove.totalMB} MB with ${s.ingest.glove.fromEmpty.embedder}` +
-      (s.ingest.glove.filledDocuments > 0 ? ` (${s.ingest.glove.filledDocuments} documents filled unmeasured after the time budget)` : ""),
+      (s.ingest.glove.filledDocuments > 0
+        ? ` (${s.ingest.glove.filledDocuments} documents filled unmeasured after the time budget)`
+        : ""),
     "",
   );
-  const row = (name: string, x: LatencySummary, cpu: number | string, extra: string) => [name, x.n, x.p50, x.p90, x.p99, x.mean, x.max, cpu, extra];
+  const row = (name: string, x: LatencySummary, cpu: number | string, extra: string) => [
+    name,
+    x.n,
+    x.p50,
+    x.p90,
+    x.p99,
+    x.mean,
+    x.max,
+    cpu,
+    extra,
+  ];
   const c = s.contention;
   out.push(
     renderTable(
@@ -54,33 +78,98 @@ function sizeSection(s: SizeResults): string[] {
         row("recall hybrid, all layers on", s.layers.allOn, s.layers.allOn.cpuMsPerOp, "-"),
         row("recall hybrid, all layers off", s.layers.allOff, s.layers.allOff.cpuMsPerOp, "BM25 only (no sabha)"),
         row("recall hybrid HTTP sequential", s.http.sequential, s.http.sequential.cpuMsPerOp, "-"),
-        row(`recall hybrid HTTP c=${s.http.concurrent.concurrency}`, s.http.concurrent, "-", `${s.http.concurrent.requestsPerSec} req/s`),
+        row(
+          `recall hybrid HTTP c=${s.http.concurrent.concurrency}`,
+          s.http.concurrent,
+          "-",
+          `${s.http.concurrent.requestsPerSec} req/s`,
+        ),
         ...(c
           ? [
               row("recall HTTP idle (client proc)", c.idle, "-", "-"),
               row("recall HTTP during ingest", c.duringIngest, "-", c.queriesRepeated ? "queries repeated" : "-"),
-              row("ingest HTTP request (50 chunks)", c.ingest.request, "-", `${c.ingest.chunksPerSec} chunks/s, ${c.ingest.documents}/${c.ingest.plannedDocuments} docs`),
+              row(
+                "ingest HTTP request (50 chunks)",
+                c.ingest.request,
+                "-",
+                `${c.ingest.chunksPerSec} chunks/s, ${c.ingest.documents}/${c.ingest.plannedDocuments} docs`,
+              ),
             ]
           : []),
-        ...(s.httpIngest ? [row(`bulk ingest HTTP (${s.httpIngest.inFlight} in flight)`, s.httpIngest.request, "-", `${s.httpIngest.chunksPerSec} chunks/s, ${s.httpIngest.documents}/${s.httpIngest.plannedDocuments} docs`)] : []),
-        row("chat turn: first token (extractive)", s.sessions.firstToken, "-", `POST to first token event${s.sessions.sessionProcessReadyMs === null ? "" : `; session process ready ${s.sessions.sessionProcessReadyMs} ms after the first turn woke it`}`),
+        ...(s.httpIngest
+          ? [
+              row(
+                `bulk ingest HTTP (${s.httpIngest.inFlight} in flight)`,
+                s.httpIngest.request,
+                "-",
+                `${s.httpIngest.chunksPerSec} chunks/s, ${s.httpIngest.documents}/${s.httpIngest.plannedDocuments} docs`,
+              ),
+            ]
+          : []),
+        row(
+          "chat turn: first token (extractive)",
+          s.sessions.firstToken,
+          "-",
+          `POST to first token event${s.sessions.sessionProcessReadyMs === null ? "" : `; session process ready ${s.sessions.sessionProcessReadyMs} ms after the first turn woke it`}`,
+        ),
         row("chat turn: whole turn (extractive)", s.sessions.turn, "-", `${s.sessions.eventsPerTurn} events/turn`),
         row("recall HTTP idle (client proc)", s.sessions.recallCost.idle, "-", "-"),
-        row("recall HTTP during chat turns", s.sessions.recallCost.duringTurns, "-", `p50 x${s.sessions.recallCost.p50Ratio} against each phase's idle neighbours (phases ${s.sessions.recallCost.phaseRatios.join(", ")}; pooled x${s.sessions.recallCost.pooledP50Ratio}), ${s.sessions.recallCost.turns} turns`),
-        row(`recall HTTP beside ${s.sessions.recallCost.spinCores} cores spinning`, s.sessions.recallCost.duringSpin, "-", `p50 x${s.sessions.recallCost.spinP50Ratio} (control: the turns' ${s.sessions.recallCost.turnCores} cores)`),
+        row(
+          "recall HTTP during chat turns",
+          s.sessions.recallCost.duringTurns,
+          "-",
+          `p50 x${s.sessions.recallCost.p50Ratio} against each phase's idle neighbours (phases ${s.sessions.recallCost.phaseRatios.join(", ")}; pooled x${s.sessions.recallCost.pooledP50Ratio}), ${s.sessions.recallCost.turns} turns`,
+        ),
+        row(
+          `recall HTTP beside ${s.sessions.recallCost.spinCores} cores spinning`,
+          s.sessions.recallCost.duringSpin,
+          "-",
+          `p50 x${s.sessions.recallCost.spinP50Ratio} (control: the turns' ${s.sessions.recallCost.turnCores} cores)`,
+        ),
         ...(s.sessions.recallCost.inServingProcess
-          ? [row("recall HTTP, turns in the serving process", s.sessions.recallCost.inServingProcess.duringTurns, "-", `p50 x${s.sessions.recallCost.inServingProcess.p50Ratio} (SMRITI_SESSION_PROCESS=0)`)]
+          ? [
+              row(
+                "recall HTTP, turns in the serving process",
+                s.sessions.recallCost.inServingProcess.duringTurns,
+                "-",
+                `p50 x${s.sessions.recallCost.inServingProcess.p50Ratio} (SMRITI_SESSION_PROCESS=0)`,
+              ),
+            ]
           : []),
-        row(`recall HTTP during chat turns, turn client at nice ${s.sessions.recallCost.clientAside.nice}`, s.sessions.recallCost.clientAside.duringTurns, "-", `p50 x${s.sessions.recallCost.clientAside.p50Ratio}`),
+        row(
+          `recall HTTP during chat turns, turn client at nice ${s.sessions.recallCost.clientAside.nice}`,
+          s.sessions.recallCost.clientAside.duringTurns,
+          "-",
+          `p50 x${s.sessions.recallCost.clientAside.p50Ratio}`,
+        ),
         ...(s.sessions.recallCost.clientAside.inServingProcess
-          ? [row(`recall HTTP, turns in the serving process, client at nice ${s.sessions.recallCost.clientAside.nice}`, s.sessions.recallCost.clientAside.inServingProcess.duringTurns, "-", `p50 x${s.sessions.recallCost.clientAside.inServingProcess.p50Ratio}`)]
+          ? [
+              row(
+                `recall HTTP, turns in the serving process, client at nice ${s.sessions.recallCost.clientAside.nice}`,
+                s.sessions.recallCost.clientAside.inServingProcess.duringTurns,
+                "-",
+                `p50 x${s.sessions.recallCost.clientAside.inServingProcess.p50Ratio}`,
+              ),
+            ]
           : []),
       ],
     ),
     ...(s.httpLoad
       ? [
           renderTable(
-            ["recall hybrid over HTTP, autocannon (other process)", "req/s", "mean ms", "p50 ms", "p99 ms", "errors", "non-2xx", "queries repeated", "server cores", "autocannon cores", "server CPU ms/req"],
+            [
+              "recall hybrid over HTTP, autocannon (other process)",
+              "req/s",
+              "mean ms",
+              "p50 ms",
+              "p99 ms",
+              "errors",
+              "non-2xx",
+              "queries repeated",
+              "server cores",
+              "autocannon cores",
+              "server CPU ms/req",
+            ],
             s.httpLoad.steps.map((x) => [
               `${x.connections} connection(s), ${x.seconds} s`,
               x.requestsPerSec,
@@ -101,9 +190,29 @@ function sizeSection(s: SizeResults): string[] {
     ...(s.workersLoad
       ? [
           renderTable(
-            ["recall hybrid over HTTP, smriti serve --workers (compiled)", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "group cores", "server CPU ms/req", "group RSS MB"],
+            [
+              "recall hybrid over HTTP, smriti serve --workers (compiled)",
+              "req/s",
+              "p50 ms",
+              "p99 ms",
+              "errors",
+              "non-2xx",
+              "group cores",
+              "server CPU ms/req",
+              "group RSS MB",
+            ],
             s.workersLoad.flatMap((g) =>
-              g.steps.map((x) => [`${g.workers} worker(s), ${x.connections} connections`, x.requestsPerSec, x.p50, x.p99, x.errors, x.non2xx, x.serverCores ?? "-", x.serverCpuMsPerRequest ?? "-", g.rssMB]),
+              g.steps.map((x) => [
+                `${g.workers} worker(s), ${x.connections} connections`,
+                x.requestsPerSec,
+                x.p50,
+                x.p99,
+                x.errors,
+                x.non2xx,
+                x.serverCores ?? "-",
+                x.serverCpuMsPerRequest ?? "-",
+                g.rssMB,
+              ]),
             ),
           ),
         ]
@@ -117,10 +226,24 @@ function sizeSection(s: SizeResults): string[] {
         `event delivery to ${b.followed} SSE followers (another process) p50 ${b.eventLatency.p50} / p99 ${b.eventLatency.p99} ms`,
     ),
     "",
-    renderTable(["cognitive layer", "us per hybrid recall (all on)", "failures"], s.layers.perLayer.map((l) => [l.layer, l.usPerRecall, l.failures])),
+    renderTable(
+      ["cognitive layer", "us per hybrid recall (all on)", "failures"],
+      s.layers.perLayer.map((l) => [l.layer, l.usPerRecall, l.failures]),
+    ),
     "",
     renderTable(
-      ["cold start (fresh process)", "embedder ms", "open ms", "1st lexical ms", "1st hybrid ms", "to 1st recall ms", "RSS MB", "heap MB", "external MB", "baseline RSS"],
+      [
+        "cold start (fresh process)",
+        "embedder ms",
+        "open ms",
+        "1st lexical ms",
+        "1st hybrid ms",
+        "to 1st recall ms",
+        "RSS MB",
+        "heap MB",
+        "external MB",
+        "baseline RSS",
+      ],
       [s.coldStart.glove, s.coldStart.none, ...(s.coldStart.restart ? [s.coldStart.restart] : [])].map((x) => [
         `embedder ${x.embedder}${x.restored ? ", from the saved indexes" : ""}`,
         x.embedderLoadMs,
@@ -138,13 +261,27 @@ function sizeSection(s: SizeResults): string[] {
     ...(s.served
       ? [
           renderTable(
-            ["smriti serve (compiled, fresh process)", "to 1st recall ms", "RSS MB after 50 recalls", "peak RSS MB", "RSS MB after idling"],
-            [s.served.snapshot, s.served.rows].map((x) => [x.snapshots ? "indexes from the saved snapshot" : "indexes from every row", x.toFirstRecallMs, x.rssMB, x.peakRssMB, x.settledRssMB]),
+            [
+              "smriti serve (compiled, fresh process)",
+              "to 1st recall ms",
+              "RSS MB after 50 recalls",
+              "peak RSS MB",
+              "RSS MB after idling",
+            ],
+            [s.served.snapshot, s.served.rows].map((x) => [
+              x.snapshots ? "indexes from the saved snapshot" : "indexes from every row",
+              x.toFirstRecallMs,
+              x.rssMB,
+              x.peakRssMB,
+              x.settledRssMB,
+            ]),
           ),
         ]
       : []),
     ...(s.cli
-      ? [`compiled CLI, wall ms (p50 / max of ${s.cli.help.n}): smriti --help ${s.cli.help.p50} / ${s.cli.help.max}, smriti recall ${s.cli.recall.p50} / ${s.cli.recall.max}`]
+      ? [
+          `compiled CLI, wall ms (p50 / max of ${s.cli.help.n}): smriti --help ${s.cli.help.p50} / ${s.cli.help.max}, smriti recall ${s.cli.recall.p50} / ${s.cli.recall.max}`,
+        ]
       : []),
   );
   return out;
@@ -168,19 +305,45 @@ function postgresSection(s: SizeResults): string[] {
             [`recall ${r.mode} in-process p99 ms`, base?.p99 ?? "-", r.p99, base ? round2(r.p99 / base.p99) : "-"],
           ];
         }),
-        ["ingest chunks/s (GloVe, in-process)", s.ingest.glove.fromEmpty.chunksPerSec, p.ingest.chunksPerSec, round2(p.ingest.chunksPerSec / s.ingest.glove.fromEmpty.chunksPerSec)],
-        ["HTTP recall req/s, 16 connections, one process", sqliteLoad?.requestsPerSec ?? "-", p.replicas[0]!.requestsPerSec, sqliteLoad ? round2(p.replicas[0]!.requestsPerSec / sqliteLoad.requestsPerSec) : "-"],
+        [
+          "ingest chunks/s (GloVe, in-process)",
+          s.ingest.glove.fromEmpty.chunksPerSec,
+          p.ingest.chunksPerSec,
+          round2(p.ingest.chunksPerSec / s.ingest.glove.fromEmpty.chunksPerSec),
+        ],
+        [
+          "HTTP recall req/s, 16 connections, one process",
+          sqliteLoad?.requestsPerSec ?? "-",
+          p.replicas[0]!.requestsPerSec,
+          sqliteLoad ? round2(p.replicas[0]!.requestsPerSec / sqliteLoad.requestsPerSec) : "-",
+        ],
         ...(p.chat && s.sessions
           ? [
-              ["chat turn first token p50 ms (extractive, HTTP)", s.sessions.firstToken.p50, p.chat.firstToken.p50, round2(p.chat.firstToken.p50 / s.sessions.firstToken.p50)],
-              ["chat turn p50 ms (extractive, HTTP)", s.sessions.turn.p50, p.chat.turn.p50, round2(p.chat.turn.p50 / s.sessions.turn.p50)],
+              [
+                "chat turn first token p50 ms (extractive, HTTP)",
+                s.sessions.firstToken.p50,
+                p.chat.firstToken.p50,
+                round2(p.chat.firstToken.p50 / s.sessions.firstToken.p50),
+              ],
+              [
+                "chat turn p50 ms (extractive, HTTP)",
+                s.sessions.turn.p50,
+                p.chat.turn.p50,
+                round2(p.chat.turn.p50 / s.sessions.turn.p50),
+              ],
             ]
           : []),
       ],
     ),
     renderTable(
       ["PostgreSQL replicas (smriti serve processes)", "req/s", "p50 ms", "p99 ms", "errors"],
-      p.replicas.map((r) => [`${r.replicas} replica(s), 16 connections in all`, r.requestsPerSec, r.p50, r.p99, r.errors]),
+      p.replicas.map((r) => [
+        `${r.replicas} replica(s), 16 connections in all`,
+        r.requestsPerSec,
+        r.p50,
+        r.p99,
+        r.errors,
+      ]),
     ),
     `two replicas / one: x${p.scaling} (2 cores shared by the replicas, the load generators and PostgreSQL)`,
     `loading one workspace's indexes (BM25 + vectors) from PostgreSQL: ${p.indexLoadSeconds ?? "?"} s (what a search pays after SMRITI_INDEX_MEMORY_MB dropped them)`,

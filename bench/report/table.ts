@@ -4,7 +4,11 @@ export function renderTable(header: readonly string[], rows: readonly (readonly 
   const cells = [header, ...rows].map((r) => r.map((c) => (typeof c === "number" ? formatNumber(c) : c)));
   const widths = header.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? "").length)));
   const numeric = header.map((_, i) => rows.every((r) => typeof r[i] === "number" || r[i] === "-"));
-  const line = (r: readonly string[]) => r.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd();
+  const line = (r: readonly string[]) =>
+    r
+      .map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   return [line(cells[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...cells.slice(1).map(line)].join("\n");
 }
 

@@ -8,14 +8,23 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 const spinNote = (c: RecallCost) =>
   `each turns phase against its idle neighbours ${c.phaseRatios.map((r) => `x${r}`).join(", ")} (all samples pooled: x${c.pooledP50Ratio}); ` +
   `a process spinning the turns' ${c.turnCores} cores (measured ${c.spinCores}): x${c.spinP50Ratio}` +
-  (c.inServingProcess ? `; the turns in the serving process (SMRITI_SESSION_PROCESS=0): x${c.inServingProcess.p50Ratio}` : "") +
+  (c.inServingProcess
+    ? `; the turns in the serving process (SMRITI_SESSION_PROCESS=0): x${c.inServingProcess.p50Ratio}`
+    : "") +
   `; the turn client at nice ${c.clientAside.nice}: x${c.clientAside.p50Ratio}` +
   (c.clientAside.inServingProcess ? `, and in the serving process x${c.clientAside.inServingProcess.p50Ratio}` : "");
 
 export function checkTargets(at: SizeResults): TargetCheck[] {
   const hybrid = at.recall.find((r) => r.mode === "hybrid");
   const n = at.chunks >= 1000 ? `${Math.round(at.chunks / 1000)}k` : String(at.chunks);
-  const check = (metric: string, target: string, measured: number, unit: string, pass: boolean, note?: string): TargetCheck => ({
+  const check = (
+    metric: string,
+    target: string,
+    measured: number,
+    unit: string,
+    pass: boolean,
+    note?: string,
+  ): TargetCheck => ({
     metric: `${metric} @${n}`,
     target,
     measured,
@@ -29,9 +38,22 @@ export function checkTargets(at: SizeResults): TargetCheck[] {
     ? `time-boxed: ${fromEmpty.chunks} chunks from empty at ${fromEmpty.chunksPerSec}/s, ${atSize.chunks} more at ${atSize.startChunks} chunks at ${atSize.chunksPerSec}/s`
     : undefined;
   return [
-    check("hybrid recall top-10 p50 (in-process)", "<= 1.5 ms", hybrid?.p50 ?? NaN, "ms", (hybrid?.p50 ?? Infinity) <= 1.5),
+    check(
+      "hybrid recall top-10 p50 (in-process)",
+      "<= 1.5 ms",
+      hybrid?.p50 ?? NaN,
+      "ms",
+      (hybrid?.p50 ?? Infinity) <= 1.5,
+    ),
     check("hybrid recall top-10 p99 (in-process)", "<= 5 ms", hybrid?.p99 ?? NaN, "ms", (hybrid?.p99 ?? Infinity) <= 5),
-    check("ingest in-process, default GloVe embedder", ">= 20,000 chunks/s", ingestRate, "chunks/s", ingestRate >= 20_000, ingestNote),
+    check(
+      "ingest in-process, default GloVe embedder",
+      ">= 20,000 chunks/s",
+      ingestRate,
+      "chunks/s",
+      ingestRate >= 20_000,
+      ingestNote,
+    ),
     ...(at.served
       ? [at.served.snapshot, at.served.rows].map((x) =>
           check(
@@ -43,14 +65,33 @@ export function checkTargets(at: SizeResults): TargetCheck[] {
             `${x.rssMB} MB right after loading and 50 recalls, before V8's memory reducer collected; peak ${x.peakRssMB} MB; first recall after ${x.toFirstRecallMs} ms`,
           ),
         )
-      : [check("RSS after loading (fresh process, GloVe)", "<= 300 MB", at.coldStart.glove.memoryLoaded.rssMB, "MB", at.coldStart.glove.memoryLoaded.rssMB <= 300)]),
+      : [
+          check(
+            "RSS after loading (fresh process, GloVe)",
+            "<= 300 MB",
+            at.coldStart.glove.memoryLoaded.rssMB,
+            "MB",
+            at.coldStart.glove.memoryLoaded.rssMB <= 300,
+          ),
+        ]),
     ...(at.contention
       ? [
-          ((c) => check("HTTP recall p99 while another client ingests / idle", "<= 2.0", c, "x", c <= 2))(round2(at.contention.duringIngest.p99 / at.contention.idle.p99)),
+          ((c) => check("HTTP recall p99 while another client ingests / idle", "<= 2.0", c, "x", c <= 2))(
+            round2(at.contention.duringIngest.p99 / at.contention.idle.p99),
+          ),
         ]
       : []),
     ...(at.httpIngest
-      ? [((r) => check("ingest over HTTP (4 documents of 50 chunks in flight, as smriti ingest)", ">= 10,000 chunks/s", r, "chunks/s", r >= 10_000))(at.httpIngest.chunksPerSec)]
+      ? [
+          ((r) =>
+            check(
+              "ingest over HTTP (4 documents of 50 chunks in flight, as smriti ingest)",
+              ">= 10,000 chunks/s",
+              r,
+              "chunks/s",
+              r >= 10_000,
+            ))(at.httpIngest.chunksPerSec),
+        ]
       : []),
     ...(at.workersLoad ?? [])
       .filter((g) => g.workers > 1)
@@ -58,31 +99,87 @@ export function checkTargets(at: SizeResults): TargetCheck[] {
         g.steps
           .filter((x) => x.connections === 16)
           .map((x) =>
-            check(`HTTP recall req/s, 16 connections, smriti serve --workers ${g.workers}`, ">= 2,000", x.requestsPerSec, "req/s", x.requestsPerSec >= 2_000, `p99 ${x.p99} ms (target <= 25)`),
+            check(
+              `HTTP recall req/s, 16 connections, smriti serve --workers ${g.workers}`,
+              ">= 2,000",
+              x.requestsPerSec,
+              "req/s",
+              x.requestsPerSec >= 2_000,
+              `p99 ${x.p99} ms (target <= 25)`,
+            ),
           ),
       ),
     ...(at.httpLoad?.steps ?? []).flatMap((x) =>
       x.connections === 16
         ? [
-            check("HTTP recall req/s, 16 connections (autocannon)", ">= 2,000", x.requestsPerSec, "req/s", x.requestsPerSec >= 2_000),
+            check(
+              "HTTP recall req/s, 16 connections (autocannon)",
+              ">= 2,000",
+              x.requestsPerSec,
+              "req/s",
+              x.requestsPerSec >= 2_000,
+            ),
             check("HTTP recall p99, 16 connections (autocannon)", "<= 25 ms", x.p99, "ms", x.p99 <= 25),
           ]
         : x.connections === 1
-          ? [check("HTTP recall mean latency, one connection (autocannon)", "<= 2 ms", x.mean, "ms", x.mean <= 2, `p50 ${x.p50} ms in whole milliseconds`)]
+          ? [
+              check(
+                "HTTP recall mean latency, one connection (autocannon)",
+                "<= 2 ms",
+                x.mean,
+                "ms",
+                x.mean <= 2,
+                `p50 ${x.p50} ms in whole milliseconds`,
+              ),
+            ]
           : [],
     ),
     ...postgresTargets(at, check),
-    check("chat turn time to first token p50 (extractive, HTTP)", "<= 50 ms", at.sessions.firstToken.p50, "ms", at.sessions.firstToken.p50 <= 50),
-    check("events/s one SSE stream sustains", ">= 5,000", at.sessions.sse.eventsPerSec, "events/s", at.sessions.sse.eventsPerSec >= 5_000),
-    check("recall p50 while chat turns run / idle", "<= 1.10", at.sessions.recallCost.p50Ratio, "x", at.sessions.recallCost.p50Ratio <= 1.1, spinNote(at.sessions.recallCost)),
+    check(
+      "chat turn time to first token p50 (extractive, HTTP)",
+      "<= 50 ms",
+      at.sessions.firstToken.p50,
+      "ms",
+      at.sessions.firstToken.p50 <= 50,
+    ),
+    check(
+      "events/s one SSE stream sustains",
+      ">= 5,000",
+      at.sessions.sse.eventsPerSec,
+      "events/s",
+      at.sessions.sse.eventsPerSec >= 5_000,
+    ),
+    check(
+      "recall p50 while chat turns run / idle",
+      "<= 1.10",
+      at.sessions.recallCost.p50Ratio,
+      "x",
+      at.sessions.recallCost.p50Ratio <= 1.1,
+      spinNote(at.sessions.recallCost),
+    ),
     ...[at.background.extractive, at.background.paced].flatMap((b) => [
-      check(`background sessions running at once (${b.provider})`, ">= 200", b.peakRunning, "sessions", b.peakRunning >= 200),
-      check(`background session event delivery p99 (${b.provider})`, "<= 50 ms", b.eventLatency.p99, "ms", b.eventLatency.p99 <= 50),
+      check(
+        `background sessions running at once (${b.provider})`,
+        ">= 200",
+        b.peakRunning,
+        "sessions",
+        b.peakRunning >= 200,
+      ),
+      check(
+        `background session event delivery p99 (${b.provider})`,
+        "<= 50 ms",
+        b.eventLatency.p99,
+        "ms",
+        b.eventLatency.p99 <= 50,
+      ),
     ]),
   ];
 }
 
-function postgresTargets(at: SizeResults, check: (metric: string, target: string, measured: number, unit: string, pass: boolean) => TargetCheck): TargetCheck[] {
+function postgresTargets(
+  at: SizeResults,
+  check: (metric: string, target: string, measured: number, unit: string, pass: boolean) => TargetCheck,
+): TargetCheck[] {
   const p = at.postgres;
   if (!p) return [];
   const ratio = (mode: string) => {
@@ -91,7 +188,13 @@ function postgresTargets(at: SizeResults, check: (metric: string, target: string
     return pg && lite ? round2(pg.p50 / lite.p50) : NaN;
   };
   return [
-    check("hybrid recall p50 on PostgreSQL / on SQLite (in-process)", "<= 1.5", ratio("hybrid"), "x", ratio("hybrid") <= 1.5),
+    check(
+      "hybrid recall p50 on PostgreSQL / on SQLite (in-process)",
+      "<= 1.5",
+      ratio("hybrid"),
+      "x",
+      ratio("hybrid") <= 1.5,
+    ),
     check("HTTP recall throughput, two PostgreSQL replicas / one", ">= 1.4", p.scaling, "x", p.scaling >= 1.4),
   ];
 }
@@ -102,7 +205,19 @@ export function cliTargets(sizes: readonly SizeResults[]): TargetCheck[] {
   if (!at?.cli) return [];
   const { help, recall } = at.cli;
   return [
-    { metric: "smriti --help wall time p50 @10k", target: "<= 0.3 s", measured: round2(help.p50 / 1000), unit: "s", pass: help.p50 <= 300 },
-    { metric: "smriti recall wall time p50 @10k", target: "<= 1 s", measured: round2(recall.p50 / 1000), unit: "s", pass: recall.p50 <= 1000 },
+    {
+      metric: "smriti --help wall time p50 @10k",
+      target: "<= 0.3 s",
+      measured: round2(help.p50 / 1000),
+      unit: "s",
+      pass: help.p50 <= 300,
+    },
+    {
+      metric: "smriti recall wall time p50 @10k",
+      target: "<= 1 s",
+      measured: round2(recall.p50 / 1000),
+      unit: "s",
+      pass: recall.p50 <= 1000,
+    },
   ];
 }

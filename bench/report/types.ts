@@ -64,7 +64,15 @@ export interface BenchResults {
   date: string;
   commit: CommitInfo;
   machine: MachineInfo;
-  options: { quick: boolean; sizes: number[]; queries: number; seed: number; vocabulary: number; zipfExponent: number; ingestBudgetSeconds: number };
+  options: {
+    quick: boolean;
+    sizes: number[];
+    queries: number;
+    seed: number;
+    vocabulary: number;
+    zipfExponent: number;
+    ingestBudgetSeconds: number;
+  };
   sizes: SizeResults[];
   targets: TargetCheck[];
   durationSeconds: number;

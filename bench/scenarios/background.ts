@@ -4,7 +4,12 @@ import type { FullRuntime } from "../../src/main.ts";
 import type { BenchServer } from "../lib/server.ts";
 import { round, summarize, type LatencySummary } from "../lib/stats.ts";
 import { forkClient, isType, nextMessage } from "../workers/ipc.ts";
-import type { SessionClientCommand, SessionClientInit, SessionClientReport, SessionClientStarted } from "../workers/protocol.ts";
+import type {
+  SessionClientCommand,
+  SessionClientInit,
+  SessionClientReport,
+  SessionClientStarted,
+} from "../workers/protocol.ts";
 
 export interface BackgroundResult {
   /** extractive, or a paced model double (ms per step). */
@@ -24,7 +29,13 @@ export interface BackgroundResult {
 const FOLLOWED = 25;
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 
-export async function benchBackground(srv: BenchServer, rt: FullRuntime, workspaceId: string, tasks: readonly string[], provider: string): Promise<BackgroundResult> {
+export async function benchBackground(
+  srv: BenchServer,
+  rt: FullRuntime,
+  workspaceId: string,
+  tasks: readonly string[],
+  provider: string,
+): Promise<BackgroundResult> {
   const client = forkClient("./session-client.ts", { url: srv.url, token: srv.token } satisfies SessionClientInit);
   await nextMessage(client, isType("ready"));
   const startAll = async (batch: readonly string[], followEvery: number) => {
@@ -54,7 +65,9 @@ export async function benchBackground(srv: BenchServer, rt: FullRuntime, workspa
   client.kill();
   const latencies: number[] = [];
   for (const { sessionId, seen, connected } of report.sessions) {
-    const logged = new Map((await rt.store.streams.readStream(workspaceId, sessionId, 0, 10_000)).map((e) => [e.seq, e.at]));
+    const logged = new Map(
+      (await rt.store.streams.readStream(workspaceId, sessionId, 0, 10_000)).map((e) => [e.seq, e.at]),
+    );
     // From when the client could first have it: its append, or the stream's opening for what was logged before.
     for (const s of seen) latencies.push(Math.max(0, s.at - Math.max(connected, logged.get(s.seq) ?? connected)));
   }

@@ -15,7 +15,8 @@ const RUNS = 7;
 async function timeRun(args: string[], dataDir: string): Promise<number> {
   const t0 = performance.now();
   const run = await runCli([...args, "--data", dataDir], { env: process.env });
-  if (run.code !== 0 || run.stdout.trim() === "") throw new Error(`bench: smriti ${args.join(" ")} failed (${run.code}): ${run.stderr}`);
+  if (run.code !== 0 || run.stdout.trim() === "")
+    throw new Error(`bench: smriti ${args.join(" ")} failed (${run.code}): ${run.stderr}`);
   return performance.now() - t0;
 }
 
@@ -24,6 +25,7 @@ export async function benchCli(dataDir: string, queries: readonly string[]): Pro
   const help: number[] = [];
   const recall: number[] = [];
   for (let i = 0; i < RUNS; i++) help.push(await timeRun(["--help"], dataDir));
-  for (let i = 0; i < RUNS; i++) recall.push(await timeRun(["recall", queries[1 + (i % (queries.length - 1))]!], dataDir));
+  for (let i = 0; i < RUNS; i++)
+    recall.push(await timeRun(["recall", queries[1 + (i % (queries.length - 1))]!], dataDir));
   return { help: summarize(help), recall: summarize(recall) };
 }

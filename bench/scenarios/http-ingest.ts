@@ -28,7 +28,16 @@ export interface HttpIngestOptions {
 /** Forks the ingest client (ready when it has generated its documents); `start` makes it send them. */
 export function forkIngester(srv: BenchServer, opts: HttpIngestOptions) {
   const { documents, chunksPerDocument, seed, maxSeconds, pathPrefix, inFlight } = opts;
-  return forkClient("./ingest-client.ts", { url: srv.url, token: srv.token, seed, documents, chunksPerDocument, pathPrefix, maxSeconds, inFlight });
+  return forkClient("./ingest-client.ts", {
+    url: srv.url,
+    token: srv.token,
+    seed,
+    documents,
+    chunksPerDocument,
+    pathPrefix,
+    maxSeconds,
+    inFlight,
+  });
 }
 
 export function ingestFigures(done: IngestClientDone, plannedDocuments: number, inFlight: number): HttpIngest {

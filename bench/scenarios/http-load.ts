@@ -12,8 +12,21 @@ export interface HttpLoadResult {
 
 export const LOAD_CONNECTIONS = [1, 16, 64];
 
-export async function benchHttpLoad(srv: BenchServer, queries: readonly string[], seconds: number, inProcessMean: number | null): Promise<HttpLoadResult> {
-  const client = forkClient("./load-client.ts", { url: srv.url, token: srv.token, queries: [...queries], mode: "hybrid", connections: LOAD_CONNECTIONS, seconds, serverPids: [process.pid] } satisfies LoadClientInit);
+export async function benchHttpLoad(
+  srv: BenchServer,
+  queries: readonly string[],
+  seconds: number,
+  inProcessMean: number | null,
+): Promise<HttpLoadResult> {
+  const client = forkClient("./load-client.ts", {
+    url: srv.url,
+    token: srv.token,
+    queries: [...queries],
+    mode: "hybrid",
+    connections: LOAD_CONNECTIONS,
+    seconds,
+    serverPids: [process.pid],
+  } satisfies LoadClientInit);
   const { steps } = await nextMessage<{ steps: LoadStep[] }>(client, isType("load"));
   const one = steps.find((s) => s.connections === 1);
   return { steps, overheadRatio: one && inProcessMean ? Math.round((one.mean / inProcessMean) * 100) / 100 : null };

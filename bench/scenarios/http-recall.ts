@@ -26,7 +26,9 @@ export async function benchHttpRecall(
   let next = 0;
   const t0 = performance.now();
   const deadline = t0 + (concurrentLimits.maxSeconds ?? Infinity) * 1000;
-  const more = () => next < queries.concurrent.length && (samples.length < (concurrentLimits.minCount ?? 0) || performance.now() < deadline);
+  const more = () =>
+    next < queries.concurrent.length &&
+    (samples.length < (concurrentLimits.minCount ?? 0) || performance.now() < deadline);
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (more()) {
@@ -40,6 +42,12 @@ export async function benchHttpRecall(
   const seconds = (performance.now() - t0) / 1000;
   return {
     sequential: { ...summarize(seq.samples), cpuMsPerOp: seq.cpuMsPerOp, truncated: seq.truncated },
-    concurrent: { ...summarize(samples), concurrency, requestsPerSec: round(samples.length / seconds, 1), seconds: round(seconds, 2), truncated: next < queries.concurrent.length },
+    concurrent: {
+      ...summarize(samples),
+      concurrency,
+      requestsPerSec: round(samples.length / seconds, 1),
+      seconds: round(seconds, 2),
+      truncated: next < queries.concurrent.length,
+    },
   };
 }

@@ -22,10 +22,15 @@ export async function ingestToSize(
   if (fromEmpty.completed) return { fromEmpty, atSize: null, filledDocuments: 0 };
   const rest = docs.slice(fromEmpty.documents);
   let tailStart = rest.length;
-  for (let tailChunks = 0; tailStart > 0 && tailChunks < opts.tailChunks; ) tailChunks += rest[--tailStart]!.sections;
+  for (let tailChunks = 0; tailStart > 0 && tailChunks < opts.tailChunks;) tailChunks += rest[--tailStart]!.sections;
   await fillUnmeasured(dir, embedder, rest.slice(0, tailStart));
-  const startChunks = docs.reduce((n, d) => n + d.sections, 0) - rest.slice(tailStart).reduce((n, d) => n + d.sections, 0);
-  const atSize = await benchIngest(dir, embedder, rest.slice(tailStart), { label: `${opts.label} at size`, startChunks, budgetSeconds: opts.budgetSeconds });
+  const startChunks =
+    docs.reduce((n, d) => n + d.sections, 0) - rest.slice(tailStart).reduce((n, d) => n + d.sections, 0);
+  const atSize = await benchIngest(dir, embedder, rest.slice(tailStart), {
+    label: `${opts.label} at size`,
+    startChunks,
+    budgetSeconds: opts.budgetSeconds,
+  });
   const unmeasured = rest.slice(tailStart + atSize.documents);
   await fillUnmeasured(dir, embedder, unmeasured);
   return { fromEmpty, atSize, filledDocuments: tailStart + unmeasured.length };

@@ -35,7 +35,13 @@ export async function benchIngest(
   dataDir: string,
   embedder: Embedder | null,
   docs: readonly BenchDocument[],
-  opts: { label: string; startChunks?: number; budgetSeconds?: number; inFlight?: number; env?: Record<string, string> },
+  opts: {
+    label: string;
+    startChunks?: number;
+    budgetSeconds?: number;
+    inFlight?: number;
+    env?: Record<string, string>;
+  },
 ): Promise<IngestResult> {
   const timed = embedder ? new TimedEmbedder(embedder) : null;
   const { runtime, workspaceId } = await openRuntime(dataDir, timed, opts.env);
@@ -57,11 +63,17 @@ export async function benchIngest(
         break;
       }
       const doc = docs[next++]!;
-      const res = await runtime.ingest.ingest(workspaceId, { content: doc.content, source_path: doc.sourcePath, kind: "markdown" });
+      const res = await runtime.ingest.ingest(workspaceId, {
+        content: doc.content,
+        source_path: doc.sourcePath,
+        kind: "markdown",
+      });
       chunks += res.chunks;
       if (++done % tenth === 0) {
         marks.push({ at: performance.now(), chunks });
-        progress(`ingest ${opts.label}: ${chunks} chunks, ${round(chunks / ((performance.now() - t0) / 1000), 0)} chunks/s`);
+        progress(
+          `ingest ${opts.label}: ${chunks} chunks, ${round(chunks / ((performance.now() - t0) / 1000), 0)} chunks/s`,
+        );
       }
     }
   };
@@ -71,7 +83,8 @@ export async function benchIngest(
   const cpu = process.cpuUsage(cpu0);
   marks.push({ at: performance.now(), chunks });
   await runtime.close();
-  const rate = (a: { at: number; chunks: number }, b: { at: number; chunks: number }) => round((b.chunks - a.chunks) / ((b.at - a.at) / 1000), 0);
+  const rate = (a: { at: number; chunks: number }, b: { at: number; chunks: number }) =>
+    round((b.chunks - a.chunks) / ((b.at - a.at) / 1000), 0);
   return {
     embedder: embedder?.id ?? "none",
     startChunks: opts.startChunks ?? 0,

@@ -20,9 +20,17 @@ export interface LayersResult {
 
 const switches = (on: boolean): LayerSwitches => Object.fromEntries(LAYER_IDS.map((id) => [id, on]));
 
-export async function benchLayers(rt: BenchRuntime, warmup: readonly string[], on: readonly string[], off: readonly string[], limits: LoopLimits, k = 10): Promise<LayersResult> {
+export async function benchLayers(
+  rt: BenchRuntime,
+  warmup: readonly string[],
+  on: readonly string[],
+  off: readonly string[],
+  limits: LoopLimits,
+  k = 10,
+): Promise<LayersResult> {
   const pipeline = rt.runtime.cognitive.pipeline;
-  const recall = (query: string, layers: LayerSwitches) => rt.runtime.memory.recall(rt.workspaceId, { query, k, mode: "hybrid" }, { layers });
+  const recall = (query: string, layers: LayerSwitches) =>
+    rt.runtime.memory.recall(rt.workspaceId, { query, k, mode: "hybrid" }, { layers });
   for (const q of warmup) await recall(q, switches(true));
   pipeline.resetCosts();
   const onLoop = await timedLoop(on, (q) => recall(q, switches(true)), limits);
@@ -32,6 +40,10 @@ export async function benchLayers(rt: BenchRuntime, warmup: readonly string[], o
   return {
     allOn: { ...summarize(onLoop.samples), cpuMsPerOp: onLoop.cpuMsPerOp },
     allOff: { ...summarize(offLoop.samples), cpuMsPerOp: offLoop.cpuMsPerOp },
-    perLayer: LAYER_IDS.map((layer) => ({ layer, usPerRecall: round(((costs[layer]?.ms ?? 0) * 1000) / Math.max(1, n), 1), failures: costs[layer]?.failures ?? 0 })),
+    perLayer: LAYER_IDS.map((layer) => ({
+      layer,
+      usPerRecall: round(((costs[layer]?.ms ?? 0) * 1000) / Math.max(1, n), 1),
+      failures: costs[layer]?.failures ?? 0,
+    })),
   };
 }

@@ -9,10 +9,20 @@ export interface PackResult extends LatencySummary {
   truncated: boolean;
 }
 
-export async function benchPack(rt: BenchRuntime, warmup: readonly string[], intents: readonly string[], limits: LoopLimits): Promise<PackResult> {
+export async function benchPack(
+  rt: BenchRuntime,
+  warmup: readonly string[],
+  intents: readonly string[],
+  limits: LoopLimits,
+): Promise<PackResult> {
   const pack = (intent: string) => rt.runtime.memory.pack(rt.workspaceId, { intent });
   for (const q of warmup) await pack(q);
   let items = 0;
   const loop = await timedLoop(intents, async (q) => (items += (await pack(q)).items.length), limits);
-  return { ...summarize(loop.samples), avgItems: Math.round((items / loop.samples.length) * 10) / 10, cpuMsPerOp: loop.cpuMsPerOp, truncated: loop.truncated };
+  return {
+    ...summarize(loop.samples),
+    avgItems: Math.round((items / loop.samples.length) * 10) / 10,
+    cpuMsPerOp: loop.cpuMsPerOp,
+    truncated: loop.truncated,
+  };
 }

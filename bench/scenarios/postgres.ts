@@ -67,7 +67,11 @@ export async function benchPostgres(dir: string, input: Inputs): Promise<Postgre
   const env = { SMRITI_DATABASE_URL: database.url };
   try {
     progress("postgres: ingest (measured, time-boxed)");
-    const ingest = await benchIngest(join(dir, "measure"), input.glove, input.docs, { label: "postgres", budgetSeconds: input.ingestBudgetSeconds, env });
+    const ingest = await benchIngest(join(dir, "measure"), input.glove, input.docs, {
+      label: "postgres",
+      budgetSeconds: input.ingestBudgetSeconds,
+      env,
+    });
     const rt = await openRuntime(join(dir, "runtime"), input.glove, env);
     const rest = input.docs.slice(ingest.documents);
     if (rest.length > 0) progress(`postgres: ingest the remaining ${rest.length} documents (not measured)`);
@@ -75,7 +79,11 @@ export async function benchPostgres(dir: string, input: Inputs): Promise<Postgre
     const lane = async () => {
       while (next < rest.length) {
         const doc = rest[next++]!;
-        await rt.runtime.ingest.ingest(rt.workspaceId, { content: doc.content, source_path: doc.sourcePath, kind: "markdown" });
+        await rt.runtime.ingest.ingest(rt.workspaceId, {
+          content: doc.content,
+          source_path: doc.sourcePath,
+          kind: "markdown",
+        });
       }
     };
     await Promise.all([lane(), lane(), lane(), lane()]);
@@ -97,23 +105,46 @@ export async function benchPostgres(dir: string, input: Inputs): Promise<Postgre
         // No per-token rate limit: one token drives all 16 connections, and the bench measures the service, not the limit.
         const replicaEnv = cliEnv({ ...env, SMRITI_EMBEDDER: "glove", SMRITI_RATE_LIMIT: "0" });
         while (servers.length < n) servers.push(await startServe(join(dir, `replica-${servers.length}`), replicaEnv));
-        progress(`postgres: recall over HTTP, ${n} replica(s), ${CONNECTIONS} connections in all, ${input.loadSeconds} s`);
+        progress(
+          `postgres: recall over HTTP, ${n} replica(s), ${CONNECTIONS} connections in all, ${input.loadSeconds} s`,
+        );
         replicas.push(await load(servers, token, input.httpQueries, input.loadSeconds));
       }
     } finally {
       await Promise.all(servers.map((s) => s.stop()));
     }
-    return { server: database.version, ingest, recall, indexLoadSeconds, chat, replicas, scaling: Math.round((replicas[1]!.requestsPerSec / replicas[0]!.requestsPerSec) * 100) / 100 };
+    return {
+      server: database.version,
+      ingest,
+      recall,
+      indexLoadSeconds,
+      chat,
+      replicas,
+      scaling: Math.round((replicas[1]!.requestsPerSec / replicas[0]!.requestsPerSec) * 100) / 100,
+    };
   } finally {
     await database.close();
   }
 }
 
 /** One autocannon process per replica, all at once, the connections split between them. */
-async function load(servers: readonly RunningServe[], token: string, queries: readonly string[], seconds: number): Promise<ReplicaLoad> {
+async function load(
+  servers: readonly RunningServe[],
+  token: string,
+  queries: readonly string[],
+  seconds: number,
+): Promise<ReplicaLoad> {
   const each = CONNECTIONS / servers.length;
   const runs = servers.map((s, i) => {
-    const init: LoadClientInit = { url: s.url, token, queries: queries.filter((_, j) => j % servers.length === i), mode: "hybrid", connections: [each], seconds, serverPids: [s.child.pid!] };
+    const init: LoadClientInit = {
+      url: s.url,
+      token,
+      queries: queries.filter((_, j) => j % servers.length === i),
+      mode: "hybrid",
+      connections: [each],
+      seconds,
+      serverPids: [s.child.pid!],
+    };
     return nextMessage<{ steps: LoadStep[] }>(forkClient("./load-client.ts", init), isType("load"));
   });
   const steps = (await Promise.all(runs)).flatMap((r) => r.steps);

@@ -12,10 +12,23 @@ export interface RecallResult extends LatencySummary {
   truncated: boolean;
 }
 
-export async function benchRecall(rt: BenchRuntime, mode: Mode, warmup: readonly string[], queries: readonly string[], limits: LoopLimits, k = 10): Promise<RecallResult> {
+export async function benchRecall(
+  rt: BenchRuntime,
+  mode: Mode,
+  warmup: readonly string[],
+  queries: readonly string[],
+  limits: LoopLimits,
+  k = 10,
+): Promise<RecallResult> {
   const recall = (query: string) => rt.runtime.memory.recall(rt.workspaceId, { query, k, mode });
   for (const q of warmup) await recall(q);
   let hits = 0;
   const loop = await timedLoop(queries, async (q) => (hits += (await recall(q)).hits.length), limits);
-  return { mode, ...summarize(loop.samples), avgHits: Math.round((hits / loop.samples.length) * 10) / 10, cpuMsPerOp: loop.cpuMsPerOp, truncated: loop.truncated };
+  return {
+    mode,
+    ...summarize(loop.samples),
+    avgHits: Math.round((hits / loop.samples.length) * 10) / 10,
+    cpuMsPerOp: loop.cpuMsPerOp,
+    truncated: loop.truncated,
+  };
 }

@@ -25,14 +25,22 @@ const SETTLE_SECONDS = 25;
 export const START_MS = 15 * 60_000;
 
 /** Starts `smriti serve`, recalls through it, measures it, stops it (it saves its indexes as it closes). */
-export async function benchServed(dataDir: string, queries: readonly string[], snapshots: boolean): Promise<ServedResult> {
+export async function benchServed(
+  dataDir: string,
+  queries: readonly string[],
+  snapshots: boolean,
+): Promise<ServedResult> {
   const env = { ...process.env, SMRITI_INDEX_SNAPSHOTS: snapshots ? "1" : "0" };
   const { token } = await runJson<{ token: string }>(["token", "create", "--json", "--data", dataDir], { env });
   const t0 = performance.now();
   const server = await startServe(dataDir, env, [], START_MS);
   try {
     const recall = async (query: string) => {
-      const res = await fetch(`${server.url}/v1/memory/recall`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ query, k: 10, mode: "hybrid" }) });
+      const res = await fetch(`${server.url}/v1/memory/recall`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ query, k: 10, mode: "hybrid" }),
+      });
       if (!res.ok) throw new Error(`bench: recall on the served process answered ${res.status}`);
       await res.arrayBuffer();
     };

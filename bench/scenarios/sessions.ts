@@ -11,7 +11,13 @@ import { bracketed, type Phase } from "../lib/phases.ts";
 import { round, summarize, type LatencySummary } from "../lib/stats.ts";
 import { cpuMsOf } from "../lib/proc.ts";
 import { forkClient, isType, nextMessage } from "../workers/ipc.ts";
-import type { RecallClientSamples, SpinnerInit, TurnClientCommand, TurnClientInit, TurnClientReport } from "../workers/protocol.ts";
+import type {
+  RecallClientSamples,
+  SpinnerInit,
+  TurnClientCommand,
+  TurnClientInit,
+  TurnClientReport,
+} from "../workers/protocol.ts";
 
 export interface SessionsResult {
   /** How long the default server's session process took to answer after the first session request woke it (ms). */
@@ -52,7 +58,12 @@ export interface RecallCost {
    * The same turns from a client at nice 19: the chat application as if on another machine, its own CPU (parsing ~30
    * events a turn) no longer competing on the two cores with the recall client and the server.
    */
-  clientAside: { nice: number; duringTurns: LatencySummary; p50Ratio: number; inServingProcess?: { duringTurns: LatencySummary; p50Ratio: number } };
+  clientAside: {
+    nice: number;
+    duringTurns: LatencySummary;
+    p50Ratio: number;
+    inServingProcess?: { duringTurns: LatencySummary; p50Ratio: number };
+  };
 }
 
 /** The turn client's nice value for `clientAside`. */
@@ -82,15 +93,25 @@ const headers = (srv: Target) => ({ authorization: `Bearer ${srv.token}`, "conte
 /** Runs turns back to back in the turn client (its own process, like a chat application) and returns their timings. */
 async function turns(client: ChildProcess, messages: readonly string[]): Promise<TurnClientReport> {
   const report = nextMessage<TurnClientReport>(client, isType("turns"));
-  client.send({ type: "turns", messages: [...messages], turnsPerSession: TURNS_PER_SESSION } satisfies TurnClientCommand);
+  client.send({
+    type: "turns",
+    messages: [...messages],
+    turnsPerSession: TURNS_PER_SESSION,
+  } satisfies TurnClientCommand);
   return await report;
 }
 
 /** Time to the first token and to the turn's end, summarized. */
-const turnTimes = (turns: TurnClientReport["turns"]) => ({ firstToken: summarize(turns.map((t) => t.first)), turn: summarize(turns.map((t) => t.end)) });
+const turnTimes = (turns: TurnClientReport["turns"]) => ({
+  firstToken: summarize(turns.map((t) => t.first)),
+  turn: summarize(turns.map((t) => t.end)),
+});
 
 /** Time to the first token and to the end of turns run back to back from a client process, after five unmeasured. */
-export async function timeTurns(srv: Target, messages: readonly string[]): Promise<{ firstToken: LatencySummary; turn: LatencySummary }> {
+export async function timeTurns(
+  srv: Target,
+  messages: readonly string[],
+): Promise<{ firstToken: LatencySummary; turn: LatencySummary }> {
   const client = forkClient("./turn-client.ts", { url: srv.url, token: srv.token });
   try {
     await nextMessage(client, isType("ready"));
@@ -103,7 +124,10 @@ export async function timeTurns(srv: Target, messages: readonly string[]): Promi
 }
 
 /** The CPU `srv`'s processes used while `work` ran, and the wall time, in ms. */
-async function timed<T>(srv: ServedBench, work: () => Promise<T>): Promise<{ value: T; cpuMs: number; wallMs: number }> {
+async function timed<T>(
+  srv: ServedBench,
+  work: () => Promise<T>,
+): Promise<{ value: T; cpuMs: number; wallMs: number }> {
   const [cpu, t0] = [srv.cpuMs(), performance.now()];
   const value = await work();
   return { value, cpuMs: srv.cpuMs() - cpu, wallMs: performance.now() - t0 };
@@ -114,20 +138,40 @@ async function timed<T>(srv: ServedBench, work: () => Promise<T>): Promise<{ val
  * and `sessionProcessReadyMs` later answering); `joined`: the same on the same vault with SMRITI_SESSION_PROCESS=0, its
  * turns in the process that answers the recalls.
  */
-export async function benchSessions(served: ServedBench, joined: ServedBench | null, rt: FullRuntime, messages: readonly string[], recallQueries: string[], opts: { turns: number; busyTurns: number; idleQueries: number }): Promise<SessionsResult> {
+export async function benchSessions(
+  served: ServedBench,
+  joined: ServedBench | null,
+  rt: FullRuntime,
+  messages: readonly string[],
+  recallQueries: string[],
+  opts: { turns: number; busyTurns: number; idleQueries: number },
+): Promise<SessionsResult> {
   const clientsOf = (srv: ServedBench) => ({
     srv,
     turner: forkClient("./turn-client.ts", { url: srv.url, token: srv.token } satisfies TurnClientInit),
-    asideTurner: forkClient("./turn-client.ts", { url: srv.url, token: srv.token, nice: ASIDE_NICE } satisfies TurnClientInit),
-    recaller: forkClient("./recall-client.ts", { url: srv.url, token: srv.token, queries: recallQueries, mode: "hybrid" }),
+    asideTurner: forkClient("./turn-client.ts", {
+      url: srv.url,
+      token: srv.token,
+      nice: ASIDE_NICE,
+    } satisfies TurnClientInit),
+    recaller: forkClient("./recall-client.ts", {
+      url: srv.url,
+      token: srv.token,
+      queries: recallQueries,
+      mode: "hybrid",
+    }),
   });
   // Five to warm up, the timed turns, and a distinct message for every turn of every busy phase.
   const needed = 5 + opts.turns + BUSY_PHASES * (joined ? 2 : 1) * 2 * opts.busyTurns;
-  if (messages.length < needed) throw new Error(`bench: the sessions scenario needs ${needed} messages, given ${messages.length}`);
+  if (messages.length < needed)
+    throw new Error(`bench: the sessions scenario needs ${needed} messages, given ${messages.length}`);
   const sides = [clientsOf(served), ...(joined ? [clientsOf(joined)] : [])];
   try {
-    await Promise.all(sides.flatMap((c) => [c.turner, c.asideTurner, c.recaller]).map((c) => nextMessage(c, isType("ready"))));
-    for (const side of sides) for (const turner of [side.turner, side.asideTurner]) await turns(turner, messages.slice(0, 5)); // warm-up
+    await Promise.all(
+      sides.flatMap((c) => [c.turner, c.asideTurner, c.recaller]).map((c) => nextMessage(c, isType("ready"))),
+    );
+    for (const side of sides)
+      for (const turner of [side.turner, side.asideTurner]) await turns(turner, messages.slice(0, 5)); // warm-up
     const sessionProcessReadyMs = (await served.sessionProcessReady?.()) ?? null; // woken by the warm-up: its turns are timed
     const timedTurns = (await turns(sides[0]!.turner, messages.slice(5, 5 + opts.turns))).turns;
     const sse = await oneStream(served, rt);
@@ -157,7 +201,11 @@ interface Side {
 // of its own server and is compared with them (`bracketed`): a server's recalls keep getting faster for the whole run
 // (the server's own time too: p50 3.8 ms in the first idle phase and 1.2 ms in the last, in one run at 10k), so samples
 // of all phases pooled weigh each phase by when it ran; and with a fixed order, the phase always last read 0.1 lower.
-async function measureRecallCost(sides: Side[], messages: readonly string[], opts: { busyTurns: number; idleQueries: number }): Promise<RecallCost> {
+async function measureRecallCost(
+  sides: Side[],
+  messages: readonly string[],
+  opts: { busyTurns: number; idleQueries: number },
+): Promise<RecallCost> {
   const recalls = async (side: Side, count: number) => {
     side.recaller.send({ type: "run", count });
     return (await nextMessage<RecallClientSamples>(side.recaller, isType("samples"))).latencies;
@@ -189,7 +237,9 @@ async function measureRecallCost(sides: Side[], messages: readonly string[], opt
     const side = sides[i]!;
     let report: TurnClientReport | undefined;
     const turner = aside ? side.asideTurner : side.turner;
-    const { value, cpuMs, wallMs } = await timed(side.srv, () => recallsDuring(side, async () => (report = await turns(turner, batch()))));
+    const { value, cpuMs, wallMs } = await timed(side.srv, () =>
+      recallsDuring(side, async () => (report = await turns(turner, batch()))),
+    );
     phases[i]!.push({ kind: aside ? "aside" : "turns", samples: value });
     if (i !== 0 || aside) return;
     lastBusyMs = wallMs;
@@ -225,7 +275,8 @@ async function measureRecallCost(sides: Side[], messages: readonly string[], opt
       await idlePhase(i);
     }
   }
-  const pooled = (side: readonly Phase[], kind: string) => summarize(side.filter((p) => p.kind === kind).flatMap((p) => p.samples));
+  const pooled = (side: readonly Phase[], kind: string) =>
+    summarize(side.filter((p) => p.kind === kind).flatMap((p) => p.samples));
   const [first, second] = [phases[0]!, phases[1]];
   const turnsRatio = bracketed(first, "turns");
   const idle = pooled(first, "idle");
@@ -241,12 +292,22 @@ async function measureRecallCost(sides: Side[], messages: readonly string[], opt
     spinCores: round(spinCpu.cpuMs / spinCpu.wallMs, 2),
     duringSpin: pooled(first, "spin"),
     spinP50Ratio: bracketed(first, "spin").ratio,
-    ...(second ? { inServingProcess: { idle: pooled(second, "idle"), duringTurns: pooled(second, "turns"), p50Ratio: bracketed(second, "turns").ratio } } : {}),
+    ...(second
+      ? {
+          inServingProcess: {
+            idle: pooled(second, "idle"),
+            duringTurns: pooled(second, "turns"),
+            p50Ratio: bracketed(second, "turns").ratio,
+          },
+        }
+      : {}),
     clientAside: {
       nice: ASIDE_NICE,
       duringTurns: pooled(first, "aside"),
       p50Ratio: bracketed(first, "aside").ratio,
-      ...(second ? { inServingProcess: { duringTurns: pooled(second, "aside"), p50Ratio: bracketed(second, "aside").ratio } } : {}),
+      ...(second
+        ? { inServingProcess: { duringTurns: pooled(second, "aside"), p50Ratio: bracketed(second, "aside").ratio } }
+        : {}),
     },
   };
 }
@@ -256,7 +317,15 @@ async function oneStream(srv: Target, rt: FullRuntime): Promise<SessionsResult["
   const created = await fetch(`${srv.url}/chat/sessions`, { method: "POST", headers: headers(srv), body: "{}" });
   const { session_id, workspace_id } = (await created.json()) as { session_id: string; workspace_id: string };
   for (let i = 0; i < SSE_EVENTS; i += 1_000)
-    await rt.store.streams.appendStream(workspace_id, session_id, Array.from({ length: 1_000 }, (_, j) => ({ type: "token", at: Date.now(), data: { turn_id: "trn_bench", text: `word${i + j} ` } })));
+    await rt.store.streams.appendStream(
+      workspace_id,
+      session_id,
+      Array.from({ length: 1_000 }, (_, j) => ({
+        type: "token",
+        at: Date.now(),
+        data: { turn_id: "trn_bench", text: `word${i + j} ` },
+      })),
+    );
   const t0 = performance.now();
   const res = await fetch(`${srv.url}/sessions/${session_id}/events/stream?follow=false`, { headers: headers(srv) });
   let received = 0;

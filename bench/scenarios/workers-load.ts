@@ -19,7 +19,12 @@ export interface WorkersLoadResult {
 const CONNECTIONS = [16, 64];
 const WARMUP_SECONDS = 2;
 
-export async function benchWorkersLoad(dataDir: string, queries: readonly string[], seconds: number, groups: readonly number[]): Promise<WorkersLoadResult[]> {
+export async function benchWorkersLoad(
+  dataDir: string,
+  queries: readonly string[],
+  seconds: number,
+  groups: readonly number[],
+): Promise<WorkersLoadResult[]> {
   const env = { ...process.env, SMRITI_RATE_LIMIT: "0" };
   const { token } = await runJson<{ token: string }>(["token", "create", "--json", "--data", dataDir], { env });
   const out: WorkersLoadResult[] = [];
@@ -27,15 +32,31 @@ export async function benchWorkersLoad(dataDir: string, queries: readonly string
     const server = await startServe(dataDir, env, ["--workers", String(workers)], START_MS);
     try {
       const pids = [server.child.pid!, ...childPids(server.child.pid!)];
-      if (pids.length !== (workers > 1 ? workers + 1 : 1)) throw new Error(`bench: expected ${workers} workers, found processes ${pids.join(", ")}`);
+      if (pids.length !== (workers > 1 ? workers + 1 : 1))
+        throw new Error(`bench: expected ${workers} workers, found processes ${pids.join(", ")}`);
       await sleep(1_000); // every worker listening and settled
       const load = async (connections: number[], s: number) => {
-        const init: LoadClientInit = { url: server.url, token, queries: [...queries], mode: "hybrid", connections, seconds: s, serverPids: pids };
+        const init: LoadClientInit = {
+          url: server.url,
+          token,
+          queries: [...queries],
+          mode: "hybrid",
+          connections,
+          seconds: s,
+          serverPids: pids,
+        };
         return (await nextMessage<{ steps: LoadStep[] }>(forkClient("./load-client.ts", init), isType("load"))).steps;
       };
       await load([16], WARMUP_SECONDS); // fresh workers compile their hot paths first
       const steps = await load(CONNECTIONS, seconds);
-      out.push({ workers, steps, rssMB: round(pids.reduce((mb, pid) => mb + residentMB(pid).rss, 0), 1) });
+      out.push({
+        workers,
+        steps,
+        rssMB: round(
+          pids.reduce((mb, pid) => mb + residentMB(pid).rss, 0),
+          1,
+        ),
+      });
     } finally {
       await server.stop();
     }

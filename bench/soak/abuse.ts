@@ -15,14 +15,24 @@ export interface AbuseResult {
   /** closedEarly: the connection closed before the 413 could be read (the body was refused unread). */
   oversizeBodies: { routes: number; refused413: number; closedEarly: number };
   resultBounds: { fields: number; refused400: number };
-  slowClients: { connections: number; closedWithinSeconds: number | null; servedMeanwhile: LatencySummary; servedErrors: number };
+  slowClients: {
+    connections: number;
+    closedWithinSeconds: number | null;
+    servedMeanwhile: LatencySummary;
+    servedErrors: number;
+  };
   streams: { opened: number; accepted: number; refused429: number; limit: number };
   examples: string[];
 }
 
 const SIZE_FIELDS = ["k", "limit", "max_items", "budget_tokens"];
 
-export async function abuse(srv: Serve, token: string, other: string, opts: { slowConnections: number; headersTimeoutMs: number; streamsPerToken: number }): Promise<AbuseResult> {
+export async function abuse(
+  srv: Serve,
+  token: string,
+  other: string,
+  opts: { slowConnections: number; headersTimeoutMs: number; streamsPerToken: number },
+): Promise<AbuseResult> {
   const examples: string[] = [];
   const note = (s: string) => void (examples.length < 10 && examples.push(s));
   const auth = (t: string) => ({ authorization: `Bearer ${t}`, "content-type": "application/json" });
@@ -32,7 +42,11 @@ export async function abuse(srv: Serve, token: string, other: string, opts: { sl
   await Promise.all(
     Array.from({ length: 16 }, async () => {
       for (let i = 0; i < 40; i++) {
-        const res = await fetch(`${srv.url}/v1/memory/recall`, { method: "POST", headers: auth(token), body: JSON.stringify({ query: "lighthouse" }) });
+        const res = await fetch(`${srv.url}/v1/memory/recall`, {
+          method: "POST",
+          headers: auth(token),
+          body: JSON.stringify({ query: "lighthouse" }),
+        });
         await res.text();
         rate.sent++;
         if (res.ok) rate.accepted++;
@@ -50,12 +64,18 @@ export async function abuse(srv: Serve, token: string, other: string, opts: { sl
 
   // Bodies over the limit on every POST route (and /mcp): 413, the envelope, nothing read past the limit.
   const big = "x".repeat(limits.maxBodyBytes + 1024);
-  const posts = (Object.values(routes) as Route[]).filter((r) => r.method === "POST" && (r.kind !== "service" || r.path === "/mcp"));
+  const posts = (Object.values(routes) as Route[]).filter(
+    (r) => r.method === "POST" && (r.kind !== "service" || r.path === "/mcp"),
+  );
   let refused413 = 0;
   let closedEarly = 0;
   for (const row of posts) {
     const url = new URL(fillPath(row.path, { session_id: "x", request_id: "x" }), srv.url).toString();
-    const res = await send(url, { method: "POST", headers: { ...auth(other), accept: "application/json, text/event-stream" }, body: `{"content":"${big}"}` }).catch((err: unknown) => {
+    const res = await send(url, {
+      method: "POST",
+      headers: { ...auth(other), accept: "application/json, text/event-stream" },
+      body: `{"content":"${big}"}`,
+    }).catch((err: unknown) => {
       // The server answered by the declared length and closed while the body was still going out: refused, unread.
       const code = (err as { cause?: { code?: string } }).cause?.code;
       if (code === "EPIPE" || code === "ECONNRESET") return null;
@@ -78,7 +98,11 @@ export async function abuse(srv: Serve, token: string, other: string, opts: { sl
       const input = { [f]: 1_000_000, query: "lighthouse", intent: "lighthouse", question: "lighthouse?" };
       const url = new URL(fillPath(row.path, { session_id: "x" }), srv.url);
       if (row.method === "GET") url.searchParams.set(f, "1000000");
-      const res = await send(url.toString(), { method: row.method, headers: auth(other), body: row.method === "GET" ? null : JSON.stringify(input) });
+      const res = await send(url.toString(), {
+        method: row.method,
+        headers: auth(other),
+        body: row.method === "GET" ? null : JSON.stringify(input),
+      });
       if (res.status === 400) refused400++;
       else note(`${f}=1e6 on ${row.path}: ${res.status}`);
       if (fields % 50 === 0) await new Promise((r) => setTimeout(r, 1_000));
@@ -102,24 +126,38 @@ export async function abuse(srv: Serve, token: string, other: string, opts: { sl
   const until = performance.now() + opts.headersTimeoutMs + 2_000;
   while (performance.now() < until) {
     const a = performance.now();
-    const res = await fetch(`${srv.url}/v1/memory/recall`, { method: "POST", headers: auth(other), body: JSON.stringify({ query: "keeper" }) }).catch(() => null);
+    const res = await fetch(`${srv.url}/v1/memory/recall`, {
+      method: "POST",
+      headers: auth(other),
+      body: JSON.stringify({ query: "keeper" }),
+    }).catch(() => null);
     if (res?.ok) served.push(performance.now() - a);
     else servedErrors++;
     await res?.text();
     await new Promise((r) => setTimeout(r, 20));
   }
-  const allClosed = await Promise.race([Promise.all(closedAt), new Promise<null>((r) => setTimeout(() => r(null), 15_000))]);
+  const allClosed = await Promise.race([
+    Promise.all(closedAt),
+    new Promise<null>((r) => setTimeout(() => r(null), 15_000)),
+  ]);
   clearInterval(drip);
   slow.forEach((s) => s.destroy());
 
   // Open streams per token: a few more than the limit, held open together.
-  const session = ((await (await fetch(`${srv.url}/chat/sessions`, { method: "POST", headers: auth(token), body: "{}" })).json()) as { session_id: string }).session_id;
+  const session = (
+    (await (await fetch(`${srv.url}/chat/sessions`, { method: "POST", headers: auth(token), body: "{}" })).json()) as {
+      session_id: string;
+    }
+  ).session_id;
   const aborts: AbortController[] = [];
   const statuses = await Promise.all(
     Array.from({ length: opts.streamsPerToken + 8 }, async () => {
       const a = new AbortController();
       aborts.push(a);
-      const res = await fetch(`${srv.url}/sessions/${session}/events/stream`, { headers: auth(token), signal: a.signal });
+      const res = await fetch(`${srv.url}/sessions/${session}/events/stream`, {
+        headers: auth(token),
+        signal: a.signal,
+      });
       if (res.status !== 200) await res.text();
       return res.status;
     }),
@@ -130,8 +168,18 @@ export async function abuse(srv: Serve, token: string, other: string, opts: { sl
     rate,
     oversizeBodies: { routes: posts.length, refused413, closedEarly },
     resultBounds: { fields, refused400 },
-    slowClients: { connections: opts.slowConnections, closedWithinSeconds: allClosed ? round(Math.max(...allClosed) / 1000, 1) : null, servedMeanwhile: summarize(served), servedErrors },
-    streams: { opened: statuses.length, accepted: statuses.filter((s) => s === 200).length, refused429: statuses.filter((s) => s === 429).length, limit: opts.streamsPerToken },
+    slowClients: {
+      connections: opts.slowConnections,
+      closedWithinSeconds: allClosed ? round(Math.max(...allClosed) / 1000, 1) : null,
+      servedMeanwhile: summarize(served),
+      servedErrors,
+    },
+    streams: {
+      opened: statuses.length,
+      accepted: statuses.filter((s) => s === 200).length,
+      refused429: statuses.filter((s) => s === 429).length,
+      limit: opts.streamsPerToken,
+    },
     examples,
   };
 }

@@ -28,26 +28,58 @@ const json = async (res: Response) => (await res.json()) as Record<string, unkno
 
 /** Creates alpha's objects through the public API and returns their ids by the field names routes use. */
 export async function seedAlpha(base: string, token: string): Promise<Ids> {
-  const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown) =>
+    fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
   const ok = async (res: Response) => {
     if (!res.ok) throw new Error(`seeding alpha: ${res.status} ${await res.text()}`);
     return json(res);
   };
-  const ingest = await ok(await post("/v1/memory/ingest", { source_path: "alpha/secret.md", content: `# Vault\n\nThe ${SECRET} code opens the alpha vault.\n\n- [ ] TODO rotate the ${SECRET} code\n` }));
+  const ingest = await ok(
+    await post("/v1/memory/ingest", {
+      source_path: "alpha/secret.md",
+      content: `# Vault\n\nThe ${SECRET} code opens the alpha vault.\n\n- [ ] TODO rotate the ${SECRET} code\n`,
+    }),
+  );
   const chunk = (ingest["added"] as { chunk_hash: string }[])[0]!.chunk_hash;
-  const answer = await ok(await post("/v1/grounded/answer", { question: `What opens the alpha vault?`, min_confidence: 0 }));
-  const decision = await ok(await post("/v1/decisions", { title: `Keep the ${SECRET} code secret`, decision: `The ${SECRET} code stays in the alpha vault.` }));
-  const shravan = await ok(await post("/v1/memory/assimilation/shravan", { content: `${SECRET} is the alpha code.`, source_type: "note", source_title: `${SECRET} note`, authority: "official", trust_score: 0.9, relevance_score: 0.9 }));
-  const manan = await ok(await post("/v1/memory/assimilation/manan", { shravan_id: shravan["shravan_id"] ?? shravan["id"] }));
+  const answer = await ok(
+    await post("/v1/grounded/answer", { question: `What opens the alpha vault?`, min_confidence: 0 }),
+  );
+  const decision = await ok(
+    await post("/v1/decisions", {
+      title: `Keep the ${SECRET} code secret`,
+      decision: `The ${SECRET} code stays in the alpha vault.`,
+    }),
+  );
+  const shravan = await ok(
+    await post("/v1/memory/assimilation/shravan", {
+      content: `${SECRET} is the alpha code.`,
+      source_type: "note",
+      source_title: `${SECRET} note`,
+      authority: "official",
+      trust_score: 0.9,
+      relevance_score: 0.9,
+    }),
+  );
+  const manan = await ok(
+    await post("/v1/memory/assimilation/manan", { shravan_id: shravan["shravan_id"] ?? shravan["id"] }),
+  );
   const trace = await ok(await post("/sdk/cognitive/process", { query: `${SECRET} vault` }));
   const chat = await ok(await post("/chat/sessions", { approval_mode: "always" }));
   const chatId = chat["session_id"] as string;
   // The turn pauses on its first tool call for an operator: that approval's request id is alpha's too.
-  const turn = await (await post(`/chat/sessions/${chatId}/messages`, { message: `What opens the ${SECRET} vault?` })).text();
+  const turn = await (
+    await post(`/chat/sessions/${chatId}/messages`, { message: `What opens the ${SECRET} vault?` })
+  ).text();
   const requestId = /"request_id":"([^"]+)"/.exec(turn)?.[1] ?? "";
   const eventId = [...turn.matchAll(/^id: (.+)$/gm)].at(-1)?.[1] ?? "";
   const bg = await ok(await post("/sessions", { task: `Summarise the ${SECRET} vault`, approval_mode: "always" }));
-  const audit = await ok(await fetch(`${base}/v1/audit/event_log?limit=1`, { headers: { authorization: `Bearer ${token}` } }));
+  const audit = await ok(
+    await fetch(`${base}/v1/audit/event_log?limit=1`, { headers: { authorization: `Bearer ${token}` } }),
+  );
   return {
     chunk_hash: chunk,
     source_path: "alpha/secret.md",
@@ -58,7 +90,7 @@ export async function seedAlpha(base: string, token: string): Promise<Ids> {
     manan_id: (manan["manan_id"] ?? manan["id"]) as string,
     trace_id: trace["trace_id"] as string,
     session_id: chatId,
-    background_session_id: ((bg["session"] as Record<string, unknown>)["session_id"]) as string,
+    background_session_id: (bg["session"] as Record<string, unknown>)["session_id"] as string,
     request_id: requestId,
     from_event_id: eventId,
     cursor: (audit["next_cursor"] as string | null) ?? "",
@@ -90,14 +122,24 @@ function foreignInputs(row: Exclude<Route, { kind: "service" }>, ids: Ids, seed:
 export async function bola(base: string, alpha: string, beta: string, ids: Ids): Promise<BolaResult> {
   const r: BolaResult = { attempts: 0, leaks: 0, unrefused: 0, tampered: 0, examples: [] };
   const note = (s: string) => void (r.examples.length < 10 && r.examples.push(s));
-  const call = async (row: Exclude<Route, { kind: "service" }>, input: Record<string, unknown>, headers: Record<string, string>) => {
+  const call = async (
+    row: Exclude<Route, { kind: "service" }>,
+    input: Record<string, unknown>,
+    headers: Record<string, string>,
+  ) => {
     const params = new Set(pathParameters(row.path));
     const url = new URL(fillPath(row.path, input), base);
     const rest = Object.fromEntries(Object.entries(input).filter(([k]) => !params.has(k)));
-    if (row.method === "GET") for (const [k, v] of Object.entries(rest)) url.searchParams.set(k, typeof v === "string" ? v : JSON.stringify(v));
+    if (row.method === "GET")
+      for (const [k, v] of Object.entries(rest)) url.searchParams.set(k, typeof v === "string" ? v : JSON.stringify(v));
     const body = row.method === "GET" ? null : JSON.stringify(rest);
     r.attempts++;
-    return send(url.toString(), { method: row.method, headers: { ...headers, "content-type": "application/json" }, body }, 30_000, 300);
+    return send(
+      url.toString(),
+      { method: row.method, headers: { ...headers, "content-type": "application/json" }, body },
+      30_000,
+      300,
+    );
   };
   let seed = 1;
   for (const row of Object.values(routes) as Route[]) {
@@ -120,10 +162,23 @@ export async function bola(base: string, alpha: string, beta: string, ids: Ids):
         note(`${label}: no token got ${anonymous.status}`);
       }
       if ("tool" in row && row.tool) {
-        const rpc = JSON.stringify({ jsonrpc: "2.0", id: r.attempts, method: "tools/call", params: { name: row.tool, arguments: input } });
+        const rpc = JSON.stringify({
+          jsonrpc: "2.0",
+          id: r.attempts,
+          method: "tools/call",
+          params: { name: row.tool, arguments: input },
+        });
         const mcpHeaders = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-        const mcp = await send(`${base}/mcp`, { method: "POST", headers: { ...mcpHeaders, authorization: `Bearer ${beta}` }, body: rpc });
-        const mcpActor = await send(`${base}/mcp`, { method: "POST", headers: { ...mcpHeaders, authorization: `Bearer ${alpha}`, "x-svc-actor-id": "intruder" }, body: rpc });
+        const mcp = await send(`${base}/mcp`, {
+          method: "POST",
+          headers: { ...mcpHeaders, authorization: `Bearer ${beta}` },
+          body: rpc,
+        });
+        const mcpActor = await send(`${base}/mcp`, {
+          method: "POST",
+          headers: { ...mcpHeaders, authorization: `Bearer ${alpha}`, "x-svc-actor-id": "intruder" },
+          body: rpc,
+        });
         r.attempts += 2;
         if (mcpActor.status !== 403) {
           r.unrefused++;
@@ -146,17 +201,30 @@ async function intact(base: string, alpha: string, ids: Ids, note: (s: string) =
     const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${alpha}` } });
     return { status: res.status, body: await res.text() };
   };
-  const recall = await fetch(`${base}/v1/memory/recall`, { method: "POST", headers: { authorization: `Bearer ${alpha}`, "content-type": "application/json" }, body: JSON.stringify({ query: `${SECRET} vault` }) });
+  const recall = await fetch(`${base}/v1/memory/recall`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${alpha}`, "content-type": "application/json" },
+    body: JSON.stringify({ query: `${SECRET} vault` }),
+  });
   const checks: [string, boolean][] = [
     ["alpha's chunk is still recalled", (await recall.text()).includes(ids["chunk_hash"]!)],
     ["alpha's decision is still there", (await get(`/v1/decisions/${ids["ref"]}`)).status === 200],
-    ["alpha's chat approval is still pending", (await get(`/chat/sessions/${ids["session_id"]}`)).body.includes(ids["request_id"]!)],
-    ["alpha's background session was not cancelled or paused by beta", !/"status":"(cancelled|paused)"/.test((await get(`/sessions/${ids["background_session_id"]}`)).body.slice(0, 400))],
+    [
+      "alpha's chat approval is still pending",
+      (await get(`/chat/sessions/${ids["session_id"]}`)).body.includes(ids["request_id"]!),
+    ],
+    [
+      "alpha's background session was not cancelled or paused by beta",
+      !/"status":"(cancelled|paused)"/.test(
+        (await get(`/sessions/${ids["background_session_id"]}`)).body.slice(0, 400),
+      ),
+    ],
   ];
   let broken = 0;
-  for (const [what, ok] of checks) if (!ok) {
-    broken++;
-    note(`tampered: ${what} failed`);
-  }
+  for (const [what, ok] of checks)
+    if (!ok) {
+      broken++;
+      note(`tampered: ${what} failed`);
+    }
   return broken;
 }

@@ -30,11 +30,19 @@ interface Acked {
 /** A small deterministic PRNG, so a run's kill points can be replayed from its seed. */
 function prng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 export async function crashTrials(dataDir: string, trialsPerOp: number, seed: number): Promise<CrashResult> {
-  const r: CrashResult = { trials: { ingest: 0, forget: 0, decision: 0, "chat turn": 0, "background run": 0 }, corruptDatabases: 0, lostAcknowledged: 0, halfWrittenDocuments: 0, auditFailures: 0, stuckSessions: 0, examples: [] };
+  const r: CrashResult = {
+    trials: { ingest: 0, forget: 0, decision: 0, "chat turn": 0, "background run": 0 },
+    corruptDatabases: 0,
+    lostAcknowledged: 0,
+    halfWrittenDocuments: 0,
+    auditFailures: 0,
+    stuckSessions: 0,
+    examples: [],
+  };
   const note = (s: string) => void (r.examples.length < 10 && r.examples.push(s));
   const random = prng(seed);
   const acked: Acked = { ingested: new Map(), forgotten: new Set(), decisions: new Set() };
@@ -71,18 +79,34 @@ export async function crashTrials(dataDir: string, trialsPerOp: number, seed: nu
 }
 
 /** Sends the operation over and over until the connection dies; records only what the service acknowledged. */
-async function drive(base: string, token: string, op: CrashOp, acked: Acked, trial: number): Promise<{ session?: { id: string; kind: "chat" | "background" } }> {
+async function drive(
+  base: string,
+  token: string,
+  op: CrashOp,
+  acked: Acked,
+  trial: number,
+): Promise<{ session?: { id: string; kind: "chat" | "background" } }> {
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-  const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown) =>
+    fetch(`${base}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
   let session: { id: string; kind: "chat" | "background" } | undefined;
   try {
     if (op === "chat turn" || op === "background run") {
-      const res = op === "chat turn" ? await post("/chat/sessions", {}) : await post("/sessions", { task: `What do we know about note ${trial}?`, permission_mode: "read-only", approval_mode: "never" });
+      const res =
+        op === "chat turn"
+          ? await post("/chat/sessions", {})
+          : await post("/sessions", {
+              task: `What do we know about note ${trial}?`,
+              permission_mode: "read-only",
+              approval_mode: "never",
+            });
       const body = (await res.json()) as { session_id?: string; session?: { session_id: string } };
       session = { id: body.session_id ?? body.session!.session_id, kind: op === "chat turn" ? "chat" : "background" };
       if (op === "chat turn")
         for (;;) {
-          const turn = await post(`/chat/sessions/${session.id}/messages`, { message: `What does note ${trial} say about the lighthouse?` });
+          const turn = await post(`/chat/sessions/${session.id}/messages`, {
+            message: `What does note ${trial} say about the lighthouse?`,
+          });
           for await (const _ of parseSse(turn.body!));
         }
       return { session };
@@ -99,7 +123,10 @@ async function drive(base: string, token: string, op: CrashOp, acked: Acked, tri
           if (gone.ok) acked.forgotten.add(path);
         }
       } else {
-        const res = await post("/v1/decisions", { title: `Decision ${trial}-${i}`, decision: `We keep the beacon lit, entry ${i}.` });
+        const res = await post("/v1/decisions", {
+          title: `Decision ${trial}-${i}`,
+          decision: `We keep the beacon lit, entry ${i}.`,
+        });
         if (res.ok) acked.decisions.add(((await res.json()) as { ref: string }).ref);
       }
     }
@@ -109,7 +136,10 @@ async function drive(base: string, token: string, op: CrashOp, acked: Acked, tri
 }
 
 /** integrity_check, acknowledged writes present (forgets absent), and every document whole (its chunks 0..n-1, no orphans). */
-function checkFile(file: string, acked: Acked): { corrupt: number; lost: number; halfWritten: number; notes: string[] } {
+function checkFile(
+  file: string,
+  acked: Acked,
+): { corrupt: number; lost: number; halfWritten: number; notes: string[] } {
   const notes: string[] = [];
   const db = new Database(file);
   try {
@@ -124,15 +154,17 @@ function checkFile(file: string, acked: Acked): { corrupt: number; lost: number;
         notes.push(`acknowledged ingest of ${path} missing`);
       }
     }
-    for (const path of acked.forgotten) if (doc.get(path)) {
-      lost++;
-      notes.push(`acknowledged forget of ${path} undone`);
-    }
+    for (const path of acked.forgotten)
+      if (doc.get(path)) {
+        lost++;
+        notes.push(`acknowledged forget of ${path} undone`);
+      }
     const records = db.prepare("SELECT 1 FROM records WHERE id = ? AND kind = 'decision'");
-    for (const ref of acked.decisions) if (!records.get(ref)) {
-      lost++;
-      notes.push(`acknowledged decision ${ref} missing`);
-    }
+    for (const ref of acked.decisions)
+      if (!records.get(ref)) {
+        lost++;
+        notes.push(`acknowledged decision ${ref} missing`);
+      }
     const shapes = db
       .prepare(
         `SELECT d.source_path AS path, count(c.id) AS n, coalesce(min(c.ord), 0) AS lo, coalesce(max(c.ord), -1) AS hi
@@ -140,7 +172,13 @@ function checkFile(file: string, acked: Acked): { corrupt: number; lost: number;
          GROUP BY d.workspace_id, d.source_path`,
       )
       .all() as { path: string; n: number; lo: number; hi: number }[];
-    const orphans = (db.prepare("SELECT count(*) AS n FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM documents d WHERE d.workspace_id = c.workspace_id AND d.source_path = c.source_path)").get() as { n: number }).n;
+    const orphans = (
+      db
+        .prepare(
+          "SELECT count(*) AS n FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM documents d WHERE d.workspace_id = c.workspace_id AND d.source_path = c.source_path)",
+        )
+        .get() as { n: number }
+    ).n;
     const broken = shapes.filter((s) => s.n === 0 || s.lo !== 0 || s.hi !== s.n - 1);
     broken.forEach((s) => notes.push(`document ${s.path}: ${s.n} chunks, ords ${s.lo}..${s.hi}`));
     if (orphans) notes.push(`${orphans} chunks without their document`);
@@ -151,10 +189,18 @@ function checkFile(file: string, acked: Acked): { corrupt: number; lost: number;
 }
 
 /** A cut chat turn is ended and the session answers the next message; a background run ends completed or failed. */
-async function sessionRecovers(srv: Serve, token: string, session: { id: string; kind: "chat" | "background" }): Promise<boolean> {
+async function sessionRecovers(
+  srv: Serve,
+  token: string,
+  session: { id: string; kind: "chat" | "background" },
+): Promise<boolean> {
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
   if (session.kind === "chat") {
-    const res = await fetch(`${srv.url}/chat/sessions/${session.id}/messages`, { method: "POST", headers, body: JSON.stringify({ message: "Are you still there?" }) });
+    const res = await fetch(`${srv.url}/chat/sessions/${session.id}/messages`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ message: "Are you still there?" }),
+    });
     if (!res.ok) return false;
     let ended = false;
     for await (const e of parseSse(res.body!)) if (e.event === "completed") ended = true;
@@ -162,7 +208,9 @@ async function sessionRecovers(srv: Serve, token: string, session: { id: string;
   }
   const until = Date.now() + 20_000;
   while (Date.now() < until) {
-    const row = (await (await fetch(`${srv.url}/sessions/${session.id}`, { headers })).json()) as { session: { status: string } };
+    const row = (await (await fetch(`${srv.url}/sessions/${session.id}`, { headers })).json()) as {
+      session: { status: string };
+    };
     if (row.session.status === "completed" || row.session.status === "failed") return true;
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -30,8 +30,25 @@ export function sqliteReader(dbFile: string): StoreReader {
     fingerprint: async () => (stmt.get() as { f: string }).f,
     texts: async () =>
       (tables.all() as { schema: string; name: string }[]).flatMap(({ schema, name }) => {
-        const cols = (db.prepare("SELECT name FROM pragma_table_info(?, ?) WHERE type = 'TEXT'").all(name, schema) as { name: string }[]).map((c) => `coalesce("${c.name}", '')`);
-        return cols.length ? [[name, (db.prepare(`SELECT ${cols.join(" || ' ' || ")} AS v FROM "${schema}"."${name}"`).all() as { v: string }[]).map((r) => r.v).join("\n")] as [string, string]] : [];
+        const cols = (
+          db.prepare("SELECT name FROM pragma_table_info(?, ?) WHERE type = 'TEXT'").all(name, schema) as {
+            name: string;
+          }[]
+        ).map((c) => `coalesce("${c.name}", '')`);
+        return cols.length
+          ? [
+              [
+                name,
+                (
+                  db.prepare(`SELECT ${cols.join(" || ' ' || ")} AS v FROM "${schema}"."${name}"`).all() as {
+                    v: string;
+                  }[]
+                )
+                  .map((r) => r.v)
+                  .join("\n"),
+              ] as [string, string],
+            ]
+          : [];
       }),
     close: async () => void db.close(),
   };
@@ -43,11 +60,20 @@ export async function postgresReader(url: string): Promise<StoreReader> {
   return {
     fingerprint: async () => ((await client.query(QUERY)).rows[0] as { f: string }).f,
     texts: async () => {
-      const cols = (await client.query("SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = current_schema() AND data_type IN ('text', 'jsonb') AND table_name <> 'tokens'")).rows as { t: string; c: string }[];
+      const cols = (
+        await client.query(
+          "SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = current_schema() AND data_type IN ('text', 'jsonb') AND table_name <> 'tokens'",
+        )
+      ).rows as { t: string; c: string }[];
       const out: [string, string][] = [];
       for (const t of new Set(cols.map((r) => r.t))) {
         const list = cols.filter((r) => r.t === t).map((r) => `coalesce("${r.c}"::text, '')`);
-        out.push([t, ((await client.query(`SELECT ${list.join(" || ' ' || ")} AS v FROM "${t}"`)).rows as { v: string }[]).map((r) => r.v).join("\n")]);
+        out.push([
+          t,
+          ((await client.query(`SELECT ${list.join(" || ' ' || ")} AS v FROM "${t}"`)).rows as { v: string }[])
+            .map((r) => r.v)
+            .join("\n"),
+        ]);
       }
       return out;
     },

@@ -48,8 +48,22 @@ function targets(): Target[] {
       // still sending it, which the client sees as a reset, not an answer (test/http/abuse-limits.test.ts covers that 431).
       return fillPath(row.path, Object.fromEntries(params.map((p) => [p, String(o[p] ?? "x").slice(0, 4_000)])));
     };
-    out.push({ label: `${row.method} ${row.path}`, stream: row.kind === "stream", method: row.method, path, wire: mutated(schema) });
-    if ("tool" in row && row.tool) out.push({ label: `mcp ${row.tool}`, stream: false, method: "POST", path: () => "/mcp", wire: mutated(schema), mcpTool: row.tool });
+    out.push({
+      label: `${row.method} ${row.path}`,
+      stream: row.kind === "stream",
+      method: row.method,
+      path,
+      wire: mutated(schema),
+    });
+    if ("tool" in row && row.tool)
+      out.push({
+        label: `mcp ${row.tool}`,
+        stream: false,
+        method: "POST",
+        path: () => "/mcp",
+        wire: mutated(schema),
+        mcpTool: row.tool,
+      });
   }
   return out;
 }
@@ -60,22 +74,33 @@ function getUrl(base: string, path: string, w: WireBody): string {
   // Deep nesting goes into the query as it is: parsed and re-serialised it would only test this process's stack.
   const value: unknown = w.kind === "deep nesting" ? w.body : parse(w);
   if (value && typeof value === "object" && !Array.isArray(value))
-    for (const [k, v] of Object.entries(value)) url.searchParams.set(k, (typeof v === "string" ? v : JSON.stringify(v) ?? "").slice(0, 8_000));
-  else if (value != null) url.searchParams.set("q", String(typeof value === "string" ? value : JSON.stringify(value)).slice(0, 8_000));
+    for (const [k, v] of Object.entries(value))
+      url.searchParams.set(k, (typeof v === "string" ? v : (JSON.stringify(v) ?? "")).slice(0, 8_000));
+  else if (value != null)
+    url.searchParams.set("q", String(typeof value === "string" ? value : JSON.stringify(value)).slice(0, 8_000));
   return url.toString();
 }
 
 function mcpBody(tool: string, id: number, w: WireBody): WireBody {
-  if (w.kind !== "valid" && w.kind !== "wrong type" && w.kind !== "unknown field" && w.kind !== "not an object") return w; // raw bytes at the endpoint
+  if (w.kind !== "valid" && w.kind !== "wrong type" && w.kind !== "unknown field" && w.kind !== "not an object")
+    return w; // raw bytes at the endpoint
   const args = JSON.parse(w.body as string) as unknown;
-  return { kind: w.kind, contentType: "application/json", body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: tool, arguments: args } }) };
+  return {
+    kind: w.kind,
+    contentType: "application/json",
+    body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: tool, arguments: args } }),
+  };
 }
 
 /** A JSON-RPC answer over HTTP: a result (an isError one carries our envelope as text) or an error object. */
 function mcpRejected(body: string): { ok: boolean; rejected: boolean } {
   try {
-    const msg = JSON.parse(body) as { result?: { isError?: boolean; content?: { type: string; text?: string }[] }; error?: { code: number; message: string } };
-    if (msg.error) return { ok: typeof msg.error.code === "number" && typeof msg.error.message === "string", rejected: true };
+    const msg = JSON.parse(body) as {
+      result?: { isError?: boolean; content?: { type: string; text?: string }[] };
+      error?: { code: number; message: string };
+    };
+    if (msg.error)
+      return { ok: typeof msg.error.code === "number" && typeof msg.error.message === "string", rejected: true };
     if (msg.result?.isError) return { ok: isErrorEnvelope(msg.result.content?.[0]?.text ?? ""), rejected: true };
     return { ok: msg.result !== undefined, rejected: false };
   } catch {
@@ -83,15 +108,35 @@ function mcpRejected(body: string): { ok: boolean; rejected: boolean } {
   }
 }
 
-export async function fuzz(base: string, token: string, fingerprint: () => Promise<string>, alive: () => boolean, opts: { perTarget: number; seed: number }): Promise<FuzzResult> {
-  const r: FuzzResult = { requests: 0, byKind: {}, status2xx: 0, status4xx: 0, status5xx: 0, badEnvelopes: 0, rejectedThatWrote: 0, noAnswer: 0, crashed: false, examples: [] };
+export async function fuzz(
+  base: string,
+  token: string,
+  fingerprint: () => Promise<string>,
+  alive: () => boolean,
+  opts: { perTarget: number; seed: number },
+): Promise<FuzzResult> {
+  const r: FuzzResult = {
+    requests: 0,
+    byKind: {},
+    status2xx: 0,
+    status4xx: 0,
+    status5xx: 0,
+    badEnvelopes: 0,
+    rejectedThatWrote: 0,
+    noAnswer: 0,
+    crashed: false,
+    examples: [],
+  };
   const note = (s: string) => void (r.examples.length < 10 && r.examples.push(s));
   let id = 0;
   for (const [i, t] of targets().entries()) {
     const cases = fc.sample(t.wire, { numRuns: opts.perTarget, seed: opts.seed + i });
     for (const c of cases) {
       const w = t.mcpTool ? mcpBody(t.mcpTool, ++id, c) : c;
-      const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...(t.mcpTool ? { accept: "application/json, text/event-stream" } : {}) };
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${token}`,
+        ...(t.mcpTool ? { accept: "application/json, text/event-stream" } : {}),
+      };
       if (w.contentType && t.method !== "GET") headers["content-type"] = w.contentType;
       const url = t.method === "GET" ? getUrl(base, t.path(parse(c)), w) : new URL(t.path(parse(c)), base).toString();
       const before = await fingerprint();
@@ -99,10 +144,16 @@ export async function fuzz(base: string, token: string, fingerprint: () => Promi
       r.byKind[w.kind] = (r.byKind[w.kind] ?? 0) + 1;
       let res;
       try {
-        res = await send(url, { method: t.method, headers, ...(t.method === "GET" ? {} : { body: w.body }) }, 30_000, t.stream ? 2_000 : 0);
+        res = await send(
+          url,
+          { method: t.method, headers, ...(t.method === "GET" ? {} : { body: w.body }) },
+          30_000,
+          t.stream ? 2_000 : 0,
+        );
         // A background session it started runs on after the answer: let it end, so what it writes is not blamed on
         // the next request.
-        if (res.status < 300 && t.method === "POST" && /\/sessions(\/[^/]+\/resume)?$/.test(new URL(url).pathname)) await settle(base, token);
+        if (res.status < 300 && t.method === "POST" && /\/sessions(\/[^/]+\/resume)?$/.test(new URL(url).pathname))
+          await settle(base, token);
       } catch (err) {
         r.noAnswer++;
         note(`${t.label} (${w.kind}): no answer: ${(err as Error).message}`);
@@ -112,13 +163,14 @@ export async function fuzz(base: string, token: string, fingerprint: () => Promi
       if (res.status >= 500) {
         r.status5xx++;
         note(`${t.label} (${w.kind}): ${res.status} ${res.body.slice(0, 200)}`);
-      }
-      else if (res.status >= 400) r.status4xx++;
+      } else if (res.status >= 400) r.status4xx++;
       else r.status2xx++;
       const mcp = t.mcpTool ? mcpRejected(res.body) : null;
       // An abstention (422 insufficient_evidence) is an answer, and audited like one: not a rejected request.
-      const rejected = (res.status >= 400 || mcp?.rejected === true) && !res.body.includes('insufficient_evidence');
-      const shaped = mcp ? mcp.ok || (res.status >= 400 && isErrorEnvelope(res.body)) : res.status < 400 || isErrorEnvelope(res.body);
+      const rejected = (res.status >= 400 || mcp?.rejected === true) && !res.body.includes("insufficient_evidence");
+      const shaped = mcp
+        ? mcp.ok || (res.status >= 400 && isErrorEnvelope(res.body))
+        : res.status < 400 || isErrorEnvelope(res.body);
       if (!shaped) {
         r.badEnvelopes++;
         note(`${t.label} (${w.kind}): ${res.status} not the error envelope: ${res.body.slice(0, 200)}`);
@@ -149,7 +201,9 @@ async function settle(base: string, token: string): Promise<void> {
   while (performance.now() < until) {
     const busy = await Promise.all(
       ["queued", "running", "recovering"].map(async (status) => {
-        const res = await fetch(`${base}/sessions?status=${status}&limit=1`, { headers: { authorization: `Bearer ${token}` } });
+        const res = await fetch(`${base}/sessions?status=${status}&limit=1`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
         return ((await res.json()) as { sessions: unknown[] }).sessions.length > 0;
       }),
     );

@@ -26,12 +26,18 @@ export async function pgRestarts(dir: string, bin: string, restarts: number): Pr
   // Durable commits: with synchronous_commit off an immediate stop loses acknowledged commits by design of the server.
   const cluster = await startTestCluster(bin, { durable: true });
   try {
-    const env = serveEnv({ SMRITI_DATABASE_URL: cluster.url, SMRITI_SESSION_PROCESS: "1", SMRITI_SESSION_HEARTBEAT_MS: "1000" });
+    const env = serveEnv({
+      SMRITI_DATABASE_URL: cluster.url,
+      SMRITI_SESSION_PROCESS: "1",
+      SMRITI_SESSION_HEARTBEAT_MS: "1000",
+    });
     const dirs = [0, 1].map((i) => join(dir, `replica-${i}`));
     dirs.forEach((d) => mkdirSync(d, { recursive: true }));
     const token = issueToken(dirs[0]!, "default", env);
     const replicas = [await startServe(dirs[0]!, env), await startServe(dirs[1]!, env)];
-    const sessionPids = await Promise.all(replicas.map(async (r) => Number(await untilLogged(r, SESSION_PROCESS_READY))));
+    const sessionPids = await Promise.all(
+      replicas.map(async (r) => Number(await untilLogged(r, SESSION_PROCESS_READY))),
+    );
     const { load, stop } = startLoad(replicas.map((r) => ({ url: r.url, token })));
     await restartCycles(cluster, restarts);
     await stop();
@@ -39,7 +45,9 @@ export async function pgRestarts(dir: string, bin: string, restarts: number): Pr
     const processesAlive = pids.filter(processAlive).length;
     const db = new pg.Client(cluster.url);
     await db.connect();
-    const stored = new Set((await db.query<{ source_path: string }>("SELECT source_path FROM documents")).rows.map((r) => r.source_path));
+    const stored = new Set(
+      (await db.query<{ source_path: string }>("SELECT source_path FROM documents")).rows.map((r) => r.source_path),
+    );
     await db.end();
     await Promise.all(replicas.map((r) => r.stop()));
     const tallies = [load.ingests, load.recalls, load.turns, load.runs];

@@ -19,7 +19,9 @@ export function serveEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 export async function startServe(dataDir: string, env: NodeJS.ProcessEnv = serveEnv()): Promise<Serve> {
   const srv = await startServeChild(dataDir, env);
   const { child } = srv;
-  const exited = new Promise<void>((done) => (child.exitCode !== null || child.signalCode !== null ? done() : child.once("exit", () => done())));
+  const exited = new Promise<void>((done) =>
+    child.exitCode !== null || child.signalCode !== null ? done() : child.once("exit", () => done()),
+  );
   return {
     ...srv,
     port: Number(new URL(srv.url).port),
@@ -41,5 +43,9 @@ export function cli(dataDir: string, args: readonly string[], env: NodeJS.Proces
 /** A token for the workspace (created with the CLI, as an operator would), with every scope: the phases test what a
  * token may do past its scope checks (the route table's scopes have their own tests). */
 export function issueToken(dataDir: string, workspace = "default", env?: NodeJS.ProcessEnv): string {
-  return (JSON.parse(cli(dataDir, ["token", "create", "--workspace", workspace, "--scope", "read,write,execute,admin", "--json"], env)) as { token: string }).token;
+  return (
+    JSON.parse(
+      cli(dataDir, ["token", "create", "--workspace", workspace, "--scope", "read,write,execute,admin", "--json"], env),
+    ) as { token: string }
+  ).token;
 }

@@ -27,16 +27,39 @@ const PATHS = 50;
 /** Turns a chat session takes before the next one starts: sessions of a realistic length, so the run measures the
  * service's steady state rather than how turns grow with a session (bench/README.md "Reliability and security"). */
 const SESSION_TURNS = 20;
-const WORDS = ["lighthouse", "keeper", "ledger", "postgres", "friday", "design", "alpha", "review", "budget", "launch", "beacon", "harbour"];
+const WORDS = [
+  "lighthouse",
+  "keeper",
+  "ledger",
+  "postgres",
+  "friday",
+  "design",
+  "alpha",
+  "review",
+  "budget",
+  "launch",
+  "beacon",
+  "harbour",
+];
 
 function note(i: number): string {
   const w = (k: number) => WORDS[(i * 7 + k * 3) % WORDS.length];
   return `# Note ${i}\n\nThe ${w(0)} team decided to move the ${w(1)} to ${w(2)} on ${w(3)}.\n\n- [ ] TODO check the ${w(4)} with the ${w(5)}\n`;
 }
 
-export async function traffic(srv: Serve, token: string, opts: { seconds: number; rate: number; reconnects: number }): Promise<TrafficResult> {
+export async function traffic(
+  srv: Serve,
+  token: string,
+  opts: { seconds: number; rate: number; reconnects: number },
+): Promise<TrafficResult> {
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-  const post = (path: string, body: unknown) => fetch(`${srv.url}${path}`, { method: "POST", headers, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+  const post = (path: string, body: unknown) =>
+    fetch(`${srv.url}${path}`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    });
   const examples: string[] = [];
   const samples = new Map<string, { ms: number[]; errors: number }>();
   const record = (route: string, ms: number, ok: boolean, what: string) => {
@@ -55,15 +78,31 @@ export async function traffic(srv: Serve, token: string, opts: { seconds: number
 
   let seq = 0;
   const ops: [string, number, () => Promise<Response | "streamed">][] = [
-    ["recall", 40, () => post("/v1/memory/recall", { query: `${WORDS[seq % WORDS.length]} ${WORDS[(seq * 5) % WORDS.length]}` })],
+    [
+      "recall",
+      40,
+      () => post("/v1/memory/recall", { query: `${WORDS[seq % WORDS.length]} ${WORDS[(seq * 5) % WORDS.length]}` }),
+    ],
     ["pack", 15, () => post("/v1/memory/pack", { intent: `what did the ${WORDS[seq % WORDS.length]} team decide` })],
-    ["grounded answer", 15, () => post("/v1/grounded/answer", { question: `What did the ${WORDS[seq % WORDS.length]} team decide?`, min_confidence: 0 })],
+    [
+      "grounded answer",
+      15,
+      () =>
+        post("/v1/grounded/answer", {
+          question: `What did the ${WORDS[seq % WORDS.length]} team decide?`,
+          min_confidence: 0,
+        }),
+    ],
     ["ingest", 15, () => post("/v1/memory/ingest", { source_path: `soak/${seq % PATHS}.md`, content: note(seq) })],
     ["forget", 5, () => post("/v1/memory/forget", { source_path: `soak/${(seq * 3) % PATHS}.md` })],
-    ["chat turn", 10, async () => {
-      if (++chatTurns % SESSION_TURNS === 0) chat = await newChat();
-      return turn(srv.url, token, chat, `What did the ${WORDS[seq % WORDS.length]} team decide?`);
-    }],
+    [
+      "chat turn",
+      10,
+      async () => {
+        if (++chatTurns % SESSION_TURNS === 0) chat = await newChat();
+        return turn(srv.url, token, chat, `What did the ${WORDS[seq % WORDS.length]} team decide?`);
+      },
+    ],
   ];
   const total = ops.reduce((n, [, w]) => n + w, 0);
   const pick = () => {
@@ -75,7 +114,10 @@ export async function traffic(srv: Serve, token: string, opts: { seconds: number
   const reader = resumingReader(srv.url, token, opts.reconnects);
   const started = performance.now();
   const rssTimeline: [number, number][] = [];
-  const sampler = setInterval(() => rssTimeline.push([round((performance.now() - started) / 1000, 0), round(srv.rssMb(), 1)]), Math.max(1_000, (opts.seconds * 1000) / 30));
+  const sampler = setInterval(
+    () => rssTimeline.push([round((performance.now() - started) / 1000, 0), round(srv.rssMb(), 1)]),
+    Math.max(1_000, (opts.seconds * 1000) / 30),
+  );
   const inFlight = new Set<Promise<void>>();
   let turnBusy = false;
   while (performance.now() - started < opts.seconds * 1000) {
@@ -89,7 +131,12 @@ export async function traffic(srv: Serve, token: string, opts: { seconds: number
     const p = run()
       .then(async (res) => {
         const ok = res === "streamed" || res.ok || (route === "grounded answer" && res.status === 422);
-        record(route, performance.now() - t0, ok, res === "streamed" ? "" : `${res.status} ${ok ? "" : (await res.text()).slice(0, 160)}`);
+        record(
+          route,
+          performance.now() - t0,
+          ok,
+          res === "streamed" ? "" : `${res.status} ${ok ? "" : (await res.text()).slice(0, 160)}`,
+        );
       })
       .catch((err: unknown) => record(route, performance.now() - t0, false, (err as Error).message))
       .finally(() => {
@@ -113,7 +160,19 @@ export async function traffic(srv: Serve, token: string, opts: { seconds: number
     requests += s.ms.length;
     errors += s.errors;
   }
-  return { seconds: round(seconds, 1), ratePerSecond: opts.rate, requests, errors, byRoute, rssStartMb, rssPeakMb, rssEndMb, rssTimeline, reconnects, examples };
+  return {
+    seconds: round(seconds, 1),
+    ratePerSecond: opts.rate,
+    requests,
+    errors,
+    byRoute,
+    rssStartMb,
+    rssPeakMb,
+    rssEndMb,
+    rssTimeline,
+    reconnects,
+    examples,
+  };
 }
 
 /** One chat turn, read to its end. */
@@ -138,7 +197,12 @@ function resumingReader(base: string, token: string, count: number) {
   const h = { authorization: `Bearer ${token}`, "content-type": "application/json" };
   const tally = { count: 0, events: 0, lost: 0, duplicated: 0 };
   /** Reads the session's stream from `last` on, `take` events at most (all of it without following when take is Infinity). */
-  const read = async (sessionId: string, state: { last: string | null; seen: number[] }, take: number, stop?: AbortSignal) => {
+  const read = async (
+    sessionId: string,
+    state: { last: string | null; seen: number[] },
+    take: number,
+    stop?: AbortSignal,
+  ) => {
     const ctl = new AbortController();
     const res = await fetch(`${base}/sessions/${sessionId}/events/stream${take === Infinity ? "?follow=false" : ""}`, {
       headers: { authorization: h.authorization, ...(state.last ? { "last-event-id": state.last } : {}) },
@@ -157,12 +221,17 @@ function resumingReader(base: string, token: string, count: number) {
     }
   };
   const oneSession = async () => {
-    const sessionId = ((await (await fetch(`${base}/chat/sessions`, { method: "POST", headers: h, body: "{}" })).json()) as { session_id: string }).session_id;
+    const sessionId = (
+      (await (await fetch(`${base}/chat/sessions`, { method: "POST", headers: h, body: "{}" })).json()) as {
+        session_id: string;
+      }
+    ).session_id;
     let writing = true;
     const stop = new AbortController();
     const writer = (async () => {
       try {
-        for (let i = 0; i < SESSION_TURNS; i++) await turn(base, token, sessionId, `Question ${i}: what did the ${WORDS[i % WORDS.length]} team decide?`);
+        for (let i = 0; i < SESSION_TURNS; i++)
+          await turn(base, token, sessionId, `Question ${i}: what did the ${WORDS[i % WORDS.length]} team decide?`);
       } finally {
         writing = false;
         stop.abort();
@@ -181,7 +250,14 @@ function resumingReader(base: string, token: string, count: number) {
     await writer;
     await read(sessionId, state, Infinity);
     const all: number[] = [];
-    for await (const e of parseSse((await fetch(`${base}/sessions/${sessionId}/events/stream?follow=false`, { headers: { authorization: h.authorization } })).body!)) all.push(Number(e.id!.split("/")[1]));
+    for await (const e of parseSse(
+      (
+        await fetch(`${base}/sessions/${sessionId}/events/stream?follow=false`, {
+          headers: { authorization: h.authorization },
+        })
+      ).body!,
+    ))
+      all.push(Number(e.id!.split("/")[1]));
     const counts = new Map<number, number>();
     for (const s of state.seen) counts.set(s, (counts.get(s) ?? 0) + 1);
     tally.events += all.length;

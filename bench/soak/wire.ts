@@ -9,10 +9,22 @@ export interface Sent {
 }
 
 /** `streamMs`: how long to read an event stream that opened (0: not at all; following it may wait for ever). */
-export async function send(url: string, init: { method: string; headers: Record<string, string>; body?: string | Uint8Array | null }, timeoutMs = 10_000, streamMs = 0): Promise<Sent> {
+export async function send(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string | Uint8Array | null },
+  timeoutMs = 10_000,
+  streamMs = 0,
+): Promise<Sent> {
   const t0 = performance.now();
-  const res = await fetch(url, { method: init.method, headers: init.headers, ...(init.body != null ? { body: init.body } : {}), signal: AbortSignal.timeout(timeoutMs) });
-  const body = res.headers.get("content-type")?.startsWith("text/event-stream") ? await readFor(res, streamMs) : await res.text();
+  const res = await fetch(url, {
+    method: init.method,
+    headers: init.headers,
+    ...(init.body != null ? { body: init.body } : {}),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const body = res.headers.get("content-type")?.startsWith("text/event-stream")
+    ? await readFor(res, streamMs)
+    : await res.text();
   return { status: res.status, body, ms: performance.now() - t0 };
 }
 
@@ -23,7 +35,10 @@ async function readFor(res: Response, ms: number): Promise<string> {
   const until = performance.now() + ms;
   try {
     while (performance.now() < until) {
-      const next = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), Math.max(1, until - performance.now())))]);
+      const next = await Promise.race([
+        reader.read(),
+        new Promise<null>((r) => setTimeout(() => r(null), Math.max(1, until - performance.now()))),
+      ]);
       if (!next || next.done) break;
       text += decoder.decode(next.value, { stream: true });
     }

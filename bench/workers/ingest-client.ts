@@ -26,13 +26,23 @@ async function ingestAll(): Promise<void> {
   const sender = async () => {
     for (let doc = queue.shift(); doc && performance.now() <= deadline; doc = queue.shift()) {
       const s = performance.now();
-      const res = (await postJson(`${url}/v1/memory/ingest`, token, { content: doc.content, source_path: doc.sourcePath, kind: "markdown" })) as { chunks: number };
+      const res = (await postJson(`${url}/v1/memory/ingest`, token, {
+        content: doc.content,
+        source_path: doc.sourcePath,
+        kind: "markdown",
+      })) as { chunks: number };
       requestMs.push(performance.now() - s);
       chunks += res.chunks;
     }
   };
   await Promise.all(Array.from({ length: inFlight }, sender));
-  await reply({ type: "done", documents: requestMs.length, chunks, seconds: (performance.now() - t0) / 1000, requestMs });
+  await reply({
+    type: "done",
+    documents: requestMs.length,
+    chunks,
+    seconds: (performance.now() - t0) / 1000,
+    requestMs,
+  });
   process.exit(0);
 }
 

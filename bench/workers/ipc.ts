@@ -4,7 +4,10 @@ import { fileURLToPath } from "node:url";
 
 /** Forks a bench TypeScript module with tsx, passing `init` as the first message. */
 export function forkClient(relativeUrl: string, init: unknown): ChildProcess {
-  const child = fork(fileURLToPath(new URL(relativeUrl, import.meta.url)), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(fileURLToPath(new URL(relativeUrl, import.meta.url)), [], {
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   child.send(init as object);
   return child;
 }
@@ -30,9 +33,12 @@ export function nextMessage<T>(child: ChildProcess, match: (m: unknown) => boole
   });
 }
 
-export const isType = (type: string) => (m: unknown) => typeof m === "object" && m !== null && (m as { type?: unknown }).type === type;
+export const isType = (type: string) => (m: unknown) =>
+  typeof m === "object" && m !== null && (m as { type?: unknown }).type === type;
 
 /** Sends from inside a child and resolves once the message is flushed. */
 export function reply(message: object): Promise<void> {
-  return new Promise((resolve, reject) => process.send!(message, (err: Error | null) => (err ? reject(err) : resolve())));
+  return new Promise((resolve, reject) =>
+    process.send!(message, (err: Error | null) => (err ? reject(err) : resolve())),
+  );
 }

@@ -17,7 +17,14 @@ process.once("message", async (init: LoadClientInit) => {
       connections,
       duration: init.seconds,
       headers: { authorization: `Bearer ${init.token}`, "content-type": "application/json" },
-      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: init.queries[next++ % init.queries.length], k: 10, mode: init.mode }) }) }],
+      requests: [
+        {
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({ query: init.queries[next++ % init.queries.length], k: 10, mode: init.mode }),
+          }),
+        },
+      ],
     });
     const wallMs = performance.now() - t0;
     const serverMs = serverCpuMs() - server0;

@@ -8,13 +8,19 @@ let init: SessionClientInit | null = null;
 
 async function start(task: string, provider: string): Promise<string> {
   const body = JSON.stringify({ task, provider, approval_mode: "never", permission_mode: "read-only" });
-  const res = await fetch(`${init!.url}/sessions`, { method: "POST", headers: { authorization: `Bearer ${init!.token}`, "content-type": "application/json" }, body });
+  const res = await fetch(`${init!.url}/sessions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${init!.token}`, "content-type": "application/json" },
+    body,
+  });
   if (!res.ok) throw new Error(`start failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { session: { session_id: string } }).session.session_id;
 }
 
 async function follow(sessionId: string): Promise<SessionClientReport["sessions"][number]> {
-  const res = await fetch(`${init!.url}/sessions/${sessionId}/events/stream`, { headers: { authorization: `Bearer ${init!.token}` } });
+  const res = await fetch(`${init!.url}/sessions/${sessionId}/events/stream`, {
+    headers: { authorization: `Bearer ${init!.token}` },
+  });
   const connected = Date.now();
   const seen: { seq: number; at: number }[] = [];
   for await (const e of parseSse(res.body!)) {

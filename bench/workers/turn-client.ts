@@ -17,7 +17,11 @@ async function createSession(): Promise<string> {
 
 async function turn(sessionId: string, message: string): Promise<TurnClientReport["turns"][number]> {
   const t0 = performance.now();
-  const res = await fetch(`${init!.url}/chat/sessions/${sessionId}/messages`, { method: "POST", headers: headers(), body: JSON.stringify({ message }) });
+  const res = await fetch(`${init!.url}/chat/sessions/${sessionId}/messages`, {
+    method: "POST",
+    headers: headers(),
+    body: JSON.stringify({ message }),
+  });
   if (!res.ok) throw new Error(`turn failed: ${res.status} ${await res.text()}`);
   let first = NaN;
   let events = 0;

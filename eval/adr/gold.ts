@@ -22,7 +22,10 @@ export function readGold(content: string): AdrGold {
   }
   const body = lines.slice(i);
   const titleLine = body.find((l) => l.startsWith("# ")) ?? "";
-  const title = titleLine.slice(2).trim().replace(/^\d+\.\s+/, "");
+  const title = titleLine
+    .slice(2)
+    .trim()
+    .replace(/^\d+\.\s+/, "");
   const paragraphAfter = (heading: string): string | null => {
     const at = body.findIndex((l) => l.trim().toLowerCase() === heading);
     if (at === -1) return null;
@@ -41,5 +44,10 @@ export function readGold(content: string): AdrGold {
     const name = quote === '"' || quote === "'" ? rest.slice(1, rest.indexOf(quote, 1)) : rest.split(",")[0]!;
     return { title, status: front["status"]?.toLowerCase() || null, decision: name, style: "madr" };
   }
-  return { title, status: paragraphAfter("## status")?.toLowerCase() ?? null, decision: paragraphAfter("## decision") ?? "", style: "nygard" };
+  return {
+    title,
+    status: paragraphAfter("## status")?.toLowerCase() ?? null,
+    decision: paragraphAfter("## decision") ?? "",
+    style: "nygard",
+  };
 }

@@ -33,13 +33,21 @@ export interface AdrResult extends Provenance {
   rows: AdrFileRow[];
 }
 
-const norm = (s: string | null | undefined) => (s ?? "").replace(/[*_`]/g, "").replace(/\s+/g, " ").trim().toLowerCase();
+const norm = (s: string | null | undefined) =>
+  (s ?? "").replace(/[*_`]/g, "").replace(/\s+/g, " ").trim().toLowerCase();
 
 /** Title and status must match exactly (whitespace- and case-insensitive, null = null); the decision must match the MADR chosen option or start with the gold Decision paragraph. */
 function score(gold: AdrGold, d: ExtractedDecision | undefined): Record<Field, boolean> {
   if (!d) return { title: false, status: false, decision: false };
-  const decision = gold.style === "madr" ? norm(d.chosen_option) === norm(gold.decision) : norm(d.decision).startsWith(norm(gold.decision)) && norm(gold.decision) !== "";
-  return { title: norm(d.title) === norm(gold.title), status: (d.status === null) === (gold.status === null) && norm(d.status) === norm(gold.status), decision };
+  const decision =
+    gold.style === "madr"
+      ? norm(d.chosen_option) === norm(gold.decision)
+      : norm(d.decision).startsWith(norm(gold.decision)) && norm(gold.decision) !== "";
+  return {
+    title: norm(d.title) === norm(gold.title),
+    status: (d.status === null) === (gold.status === null) && norm(d.status) === norm(gold.status),
+    decision,
+  };
 }
 
 export function runAdrEval(): AdrResult {
@@ -48,12 +56,23 @@ export function runAdrEval(): AdrResult {
   for (const collection of COLLECTIONS) {
     const dir = dataFile("adr", collection);
     if (!existsSync(dir)) throw new Error(`missing ${dir}`);
-    for (const file of readdirSync(dir).filter((f) => f.endsWith(".md")).sort()) {
+    for (const file of readdirSync(dir)
+      .filter((f) => f.endsWith(".md"))
+      .sort()) {
       const content = readFileSync(join(dir, file), "utf8");
       const gold = readGold(content);
       const { decisions } = service.extract({ content, source_path: `${collection}/${file}` });
       const d = decisions[0];
-      rows.push({ collection, file, decisions: decisions.length, correct: score(gold, d), gold, predicted: d ? { title: d.title, status: d.status, decision: d.decision, chosen_option: d.chosen_option } : null });
+      rows.push({
+        collection,
+        file,
+        decisions: decisions.length,
+        correct: score(gold, d),
+        gold,
+        predicted: d
+          ? { title: d.title, status: d.status, decision: d.decision, chosen_option: d.chosen_option }
+          : null,
+      });
     }
   }
   const accuracy: AdrResult["accuracy"] = {};
@@ -68,7 +87,13 @@ export function runAdrEval(): AdrResult {
 export function runAdrSets(): void {
   const r = runAdrEval();
   const pct = (x: number) => (100 * x).toFixed(1);
-  process.stdout.write(`${textTable(["collection", "files", "title %", "status %", "decision %"], Object.entries(r.accuracy).map(([g, a]) => [g, a.n, pct(a.title), pct(a.status), pct(a.decision)]))}\n`);
-  for (const row of r.rows.filter((x) => FIELDS.some((f) => !x.correct[f]))) progress(`adr miss ${row.collection}/${row.file}: ${FIELDS.filter((f) => !row.correct[f]).join(", ")}`);
+  process.stdout.write(
+    `${textTable(
+      ["collection", "files", "title %", "status %", "decision %"],
+      Object.entries(r.accuracy).map(([g, a]) => [g, a.n, pct(a.title), pct(a.status), pct(a.decision)]),
+    )}\n`,
+  );
+  for (const row of r.rows.filter((x) => FIELDS.some((f) => !x.correct[f])))
+    progress(`adr miss ${row.collection}/${row.file}: ${FIELDS.filter((f) => !row.correct[f]).join(", ")}`);
   progress(`wrote ${writeResult("adr", r)}`);
 }

@@ -27,20 +27,45 @@ export async function ask(runtime: FullRuntime, call: CallContext, question: str
   if (!(first instanceof AppError)) return { ...fromResponse(first), answeredByDefault: true, ms };
   const details = first.details as { confidence: number; steps: { name: string; detail: { reason?: string } }[] };
   const reason = details.steps.find((s) => s.name === "abstain")?.detail.reason;
-  if (reason === "no_evidence") return { confidence: details.confidence, evidence: false, answeredByDefault: false, answer: null, spans: [], topSource: null, ms };
+  if (reason === "no_evidence")
+    return {
+      confidence: details.confidence,
+      evidence: false,
+      answeredByDefault: false,
+      answer: null,
+      spans: [],
+      topSource: null,
+      ms,
+    };
   // Below the threshold: ask again without one, to know what the withheld answer was (for the threshold sweep).
   const forced = await attempt(runtime, call, question, 0);
   // Confidence 0 (no span of the asked kind) is withheld at any floor: it abstains at every threshold, like "no evidence".
   if (forced instanceof AppError) {
     const rejected = (forced.details as { rejected: { text_span: string; source_path: string }[] }).rejected; // the evidence it cites while abstaining
-    return { confidence: 0, evidence: false, answeredByDefault: false, answer: null, spans: rejected.map((c) => c.text_span), topSource: rejected[0]?.source_path ?? null, ms };
+    return {
+      confidence: 0,
+      evidence: false,
+      answeredByDefault: false,
+      answer: null,
+      spans: rejected.map((c) => c.text_span),
+      topSource: rejected[0]?.source_path ?? null,
+      ms,
+    };
   }
   return { ...fromResponse(forced), answeredByDefault: false, ms };
 }
 
-async function attempt(runtime: FullRuntime, call: CallContext, question: string, minConfidence?: number): Promise<GroundedAnswerResponse | AppError> {
+async function attempt(
+  runtime: FullRuntime,
+  call: CallContext,
+  question: string,
+  minConfidence?: number,
+): Promise<GroundedAnswerResponse | AppError> {
   try {
-    return await runtime.grounded.answer(call, { question, ...(minConfidence !== undefined ? { min_confidence: minConfidence } : {}) });
+    return await runtime.grounded.answer(call, {
+      question,
+      ...(minConfidence !== undefined ? { min_confidence: minConfidence } : {}),
+    });
   } catch (err) {
     if (err instanceof AppError && err.code === "insufficient_evidence") return err;
     throw err;
@@ -48,5 +73,11 @@ async function attempt(runtime: FullRuntime, call: CallContext, question: string
 }
 
 function fromResponse(r: GroundedAnswerResponse): Omit<Outcome, "answeredByDefault" | "ms"> {
-  return { confidence: r.confidence, evidence: true, answer: r.answer, spans: r.citations.map((c) => c.text_span), topSource: r.citations[0]?.source_path ?? null };
+  return {
+    confidence: r.confidence,
+    evidence: true,
+    answer: r.answer,
+    spans: r.citations.map((c) => c.text_span),
+    topSource: r.citations[0]?.source_path ?? null,
+  };
 }

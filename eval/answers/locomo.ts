@@ -7,10 +7,22 @@ import type { AnswerQuestion, AnswerSet } from "./types.ts";
 
 interface Sample {
   sample_id: string;
-  qa: { question: string; answer?: string | number; adversarial_answer?: string; evidence: string[]; category: number }[];
+  qa: {
+    question: string;
+    answer?: string | number;
+    adversarial_answer?: string;
+    evidence: string[];
+    category: number;
+  }[];
 }
 
-export const LOCOMO_CATEGORY: Record<number, string> = { 1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial" };
+export const LOCOMO_CATEGORY: Record<number, string> = {
+  1: "multi-hop",
+  2: "temporal",
+  3: "open-domain",
+  4: "single-hop",
+  5: "adversarial",
+};
 /** Conversations the answerer's weights and threshold may be tuned on; the rest are held out. */
 export const LOCOMO_TUNE = new Set(["conv-26", "conv-30"]);
 
@@ -27,8 +39,19 @@ export function loadLocomoAnswers(): AnswerSet {
       const golds = q.category === 5 ? [] : q.answer === undefined ? [] : [String(q.answer)];
       if (q.category !== 5 && golds.length === 0) return void noAnswer++;
       const goldSources = parseEvidence(q.evidence).map((d) => `${s.sample_id}/${d}`);
-      const extractable = golds.some((g) => containsNormalized(goldSources.map((p) => turns.get(p) ?? "").join(" \n "), g));
-      questions.push({ id: `${s.sample_id}#${i}`, vault: s.sample_id, text: q.question, group, split: LOCOMO_TUNE.has(s.sample_id) ? "tune" : "test", golds, goldSources, extractable });
+      const extractable = golds.some((g) =>
+        containsNormalized(goldSources.map((p) => turns.get(p) ?? "").join(" \n "), g),
+      );
+      questions.push({
+        id: `${s.sample_id}#${i}`,
+        vault: s.sample_id,
+        text: q.question,
+        group,
+        split: LOCOMO_TUNE.has(s.sample_id) ? "tune" : "test",
+        golds,
+        goldSources,
+        extractable,
+      });
     });
   }
   return {

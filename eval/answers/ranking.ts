@@ -13,10 +13,12 @@ export interface Ranked {
  * order within a group is the conditional logit's. Groups without a positive target teach no ranking and are skipped.
  */
 export function fitRanking(groups: readonly (readonly Ranked[])[]): Pick<LogisticFit, "weights" | "bias"> {
-  const qs = groups.filter((g) => g.some((c) => c.t > 0)).map((g) => {
-    const sum = g.reduce((a, c) => a + c.t, 0);
-    return g.map((c) => ({ x: c.x, t: c.t / sum }));
-  });
+  const qs = groups
+    .filter((g) => g.some((c) => c.t > 0))
+    .map((g) => {
+      const sum = g.reduce((a, c) => a + c.t, 0);
+      return g.map((c) => ({ x: c.x, t: c.t / sum }));
+    });
   const d = groups.find((g) => g.length)?.[0]?.x.length ?? 0;
   const w = new Array<number>(d).fill(0);
   const m = w.map(() => 0);
@@ -37,6 +39,10 @@ export function fitRanking(groups: readonly (readonly Ranked[])[]): Pick<Logisti
     }
   }
   const all = groups.flat();
-  const cal = fitLogistic(all.map((c) => [c.x.reduce((a, x, j) => a + w[j]! * x, 0)]), all.map((c) => (c.t >= 0.5 ? 1 : 0)), 0);
+  const cal = fitLogistic(
+    all.map((c) => [c.x.reduce((a, x, j) => a + w[j]! * x, 0)]),
+    all.map((c) => (c.t >= 0.5 ? 1 : 0)),
+    0,
+  );
   return { weights: w.map((x) => x * cal.weights[0]!), bias: cal.bias };
 }

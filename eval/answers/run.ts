@@ -12,7 +12,16 @@ import { textTable } from "../table.ts";
 import { ask } from "./ask.ts";
 import { loadLocomoAnswers, LOCOMO_CATEGORY } from "./locomo.ts";
 import { trust, type Trust } from "./trust.ts";
-import { answeredAt, isRight, locomoMetrics, locomoScores, xquadMetrics, xquadScores, type Metrics, type Row } from "./score.ts";
+import {
+  answeredAt,
+  isRight,
+  locomoMetrics,
+  locomoScores,
+  xquadMetrics,
+  xquadScores,
+  type Metrics,
+  type Row,
+} from "./score.ts";
 import type { AnswerSet } from "./types.ts";
 import { loadXquad } from "./xquad.ts";
 import { ALL_SCOPES } from "../../src/contract/scopes.ts";
@@ -30,7 +39,9 @@ export const XQUAD_REFERENCES = [
  * XQuAD F1 with a 95% interval that resamples whole articles (their questions share a topic and a writer, so they are not
  * independent): how far a figure of one half could move on other articles of the same kind.
  */
-function f1Intervals(rows: readonly Row[]): Record<string, { f1: [number, number]; f1_never_abstaining: [number, number] }> {
+function f1Intervals(
+  rows: readonly Row[],
+): Record<string, { f1: [number, number]; f1_never_abstaining: [number, number] }> {
   const of = (rs: readonly Row[]) => {
     const vaults = rs.map((r) => r.q.vault);
     const f1At = (t: number) => rs.map((r) => (answeredAt(r.o, t) ? xquadScores(r).f1 : 0));
@@ -44,7 +55,13 @@ const SPLITS = ["all", "tune", "test"] as const;
 
 /** The CallContext of an eval question: the vault's workspace (named as eval/ingest.ts names it), token "eval", no actor. */
 export function callFor(aset: AnswerSet, workspaces: ReadonlyMap<string, string>, vault: string): CallContext {
-  return { workspaceId: workspaces.get(vault)!, workspaceName: `eval-${aset.set.name}-${vault}`, tokenId: "eval", actorId: null, scopes: ALL_SCOPES };
+  return {
+    workspaceId: workspaces.get(vault)!,
+    workspaceName: `eval-${aset.set.name}-${vault}`,
+    tokenId: "eval",
+    actorId: null,
+    scopes: ALL_SCOPES,
+  };
 }
 
 /** Ingests one answer set into a fresh store, asks every question; returns the rows and timings. */
@@ -54,7 +71,9 @@ export async function collect(aset: AnswerSet): Promise<{ rows: Row[]; ingestMs:
     const t = performance.now();
     const { workspaces, chunks } = await ingestSet(primary, aset.set);
     const ingestMs = performance.now() - t;
-    progress(`${aset.name}: ${aset.set.vaults.length} vault(s), ${chunks} chunks, ${aset.questions.length} questions, ingest ${(ingestMs / 1000).toFixed(1)}s`);
+    progress(
+      `${aset.name}: ${aset.set.vaults.length} vault(s), ${chunks} chunks, ${aset.questions.length} questions, ingest ${(ingestMs / 1000).toFixed(1)}s`,
+    );
     const rows: Row[] = [];
     const tick = ticker(`ask ${aset.name}`, aset.questions.length);
     for (const q of aset.questions) {
@@ -76,29 +95,66 @@ export async function runAnswerSets(names: readonly string[]): Promise<void> {
     const { rows, ingestMs, chunks } = await collect(aset);
     const used = process.cpuUsage(cpu);
     const mismatched = rows.filter((r) => answeredAt(r.o, ANSWER_THRESHOLD) !== r.o.answeredByDefault).length;
-    if (mismatched) progress(`warning: ${mismatched} question(s) where the threshold replay disagrees with the service's own decision`);
+    if (mismatched)
+      progress(
+        `warning: ${mismatched} question(s) where the threshold replay disagrees with the service's own decision`,
+      );
     const xquad = name === "xquad";
     const metrics = xquad ? xquadMetrics : locomoMetrics;
-    const bySplit = (t: number) => Object.fromEntries(SPLITS.map((s) => [s, metrics(s === "all" ? rows : rows.filter((r) => r.q.split === s), t)])) as Record<(typeof SPLITS)[number], Metrics>;
+    const bySplit = (t: number) =>
+      Object.fromEntries(
+        SPLITS.map((s) => [s, metrics(s === "all" ? rows : rows.filter((r) => r.q.split === s), t)]),
+      ) as Record<(typeof SPLITS)[number], Metrics>;
     const byGroup = Object.fromEntries(
-      [...new Set(rows.map((r) => r.q.group))].map((g) => [g, Object.fromEntries((["all", "test"] as const).map((s) => [s, metrics(rows.filter((r) => r.q.group === g && (s === "all" || r.q.split === s)), ANSWER_THRESHOLD)]))]),
+      [...new Set(rows.map((r) => r.q.group))].map((g) => [
+        g,
+        Object.fromEntries(
+          (["all", "test"] as const).map((s) => [
+            s,
+            metrics(
+              rows.filter((r) => r.q.group === g && (s === "all" || r.q.split === s)),
+              ANSWER_THRESHOLD,
+            ),
+          ]),
+        ),
+      ]),
     );
     const result = {
       set: name,
       ...provenance(),
       embedder: embedder.id,
-      config: { answerThreshold: ANSWER_THRESHOLD, confidence: CONFIDENCE, span: SPAN, spanMin: SPAN_MIN, k: 8, mode: "hybrid", retrieval: defaultRetrievalConfig },
-      corpus: { vaults: aset.set.vaults.length, docs: aset.set.vaults.reduce((n, v) => n + v.docs.length, 0), chunks, questions: rows.length },
+      config: {
+        answerThreshold: ANSWER_THRESHOLD,
+        confidence: CONFIDENCE,
+        span: SPAN,
+        spanMin: SPAN_MIN,
+        k: 8,
+        mode: "hybrid",
+        retrieval: defaultRetrievalConfig,
+      },
+      corpus: {
+        vaults: aset.set.vaults.length,
+        docs: aset.set.vaults.reduce((n, v) => n + v.docs.length, 0),
+        chunks,
+        questions: rows.length,
+      },
       split: aset.splitNote,
       notes: aset.notes,
       references: xquad ? XQUAD_REFERENCES : [],
-      timing: { ingestMs: Math.round(ingestMs), wallMs: Math.round(performance.now() - wall), cpuMs: Math.round((used.user + used.system) / 1000), msPerQuestion: Number((rows.reduce((s, r) => s + r.o.ms, 0) / rows.length).toFixed(2)) },
+      timing: {
+        ingestMs: Math.round(ingestMs),
+        wallMs: Math.round(performance.now() - wall),
+        cpuMs: Math.round((used.user + used.system) / 1000),
+        msPerQuestion: Number((rows.reduce((s, r) => s + r.o.ms, 0) / rows.length).toFixed(2)),
+      },
       atThreshold: bySplit(ANSWER_THRESHOLD),
       noAbstention: bySplit(0),
       ...(xquad ? { f1Interval: f1Intervals(rows) } : {}),
       byGroup,
       sweep: SWEEP.map((t) => ({ threshold: t, ...bySplit(t) })),
-      trust: Object.fromEntries(SPLITS.map((s) => [s, trust(s === "all" ? rows : rows.filter((r) => r.q.split === s), ANSWER_THRESHOLD)])) as Record<(typeof SPLITS)[number], Trust>,
+      trust: Object.fromEntries(
+        SPLITS.map((s) => [s, trust(s === "all" ? rows : rows.filter((r) => r.q.split === s), ANSWER_THRESHOLD)]),
+      ) as Record<(typeof SPLITS)[number], Trust>,
       // Ids and scores only: no question or answer text from the data sets in the repository.
       perQuestion: rows.map((r) => ({
         id: r.q.id,
@@ -135,40 +191,100 @@ export interface AnswerSetResult {
 }
 
 export const XQUAD_COLUMNS = ["abstention", "span_hit", "em", "f1", "em_answered", "f1_answered", "top_cite_gold"];
-export const LOCOMO_COLUMNS = ["extractable", "contained_spans_extractable", "contained_spans", "contained_answer", "contained_spans_answered", "top_cite_evidence", "top_cite_evidence_answered", "false_abstention", "correct_abstention_5"];
+export const LOCOMO_COLUMNS = [
+  "extractable",
+  "contained_spans_extractable",
+  "contained_spans",
+  "contained_answer",
+  "contained_spans_answered",
+  "top_cite_evidence",
+  "top_cite_evidence_answered",
+  "false_abstention",
+  "correct_abstention_5",
+];
 
 function printAnswerSet(r: AnswerSetResult): void {
   const xquad = r.set === "xquad";
   const cols = xquad ? XQUAD_COLUMNS : LOCOMO_COLUMNS;
   const pct = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? "" : (100 * x).toFixed(1));
-  const table = (m: Record<string, Metrics>, label: string) => textTable([label, "n", ...cols], SPLITS.map((s) => [s, m[s]!.n ?? m[s]!.n_1_4 ?? 0, ...cols.map((c) => pct(m[s]![c]))]));
-  const out = [`\n== ${r.set}  (${r.corpus.questions} questions, ${r.corpus.vaults} vaults, ${r.corpus.chunks} chunks; commit ${r.commit}${r.dirtySrc ? "+local changes" : ""}; ${r.timing.msPerQuestion} ms/question)`];
+  const table = (m: Record<string, Metrics>, label: string) =>
+    textTable(
+      [label, "n", ...cols],
+      SPLITS.map((s) => [s, m[s]!.n ?? m[s]!.n_1_4 ?? 0, ...cols.map((c) => pct(m[s]![c]))]),
+    );
+  const out = [
+    `\n== ${r.set}  (${r.corpus.questions} questions, ${r.corpus.vaults} vaults, ${r.corpus.chunks} chunks; commit ${r.commit}${r.dirtySrc ? "+local changes" : ""}; ${r.timing.msPerQuestion} ms/question)`,
+  ];
   out.push(`split: ${r.split}. Figures in %.`, "");
   out.push(`at the default threshold ${r.config.answerThreshold}:`, table(r.atThreshold, "split"), "");
   out.push("never abstaining (threshold 0; only 'no evidence at all' abstains):", table(r.noAbstention, "split"), "");
   if (xquad) {
     const band = ([lo, hi]: [number, number]) => `${pct(lo)}-${pct(hi)}`;
-    for (const s of SPLITS) if (r.f1Interval?.[s]) out.push(`F1 95% interval over articles, ${s}: ${band(r.f1Interval[s].f1)} at ${r.config.answerThreshold}, ${band(r.f1Interval[s].f1_never_abstaining)} never abstaining`);
-    for (const ref of r.references) out.push(`reference: ${ref.label} ${ref.metric.toUpperCase()} ${(100 * ref.value).toFixed(1)}`);
-  }
-  else {
+    for (const s of SPLITS)
+      if (r.f1Interval?.[s])
+        out.push(
+          `F1 95% interval over articles, ${s}: ${band(r.f1Interval[s].f1)} at ${r.config.answerThreshold}, ${band(r.f1Interval[s].f1_never_abstaining)} never abstaining`,
+        );
+    for (const ref of r.references)
+      out.push(`reference: ${ref.label} ${ref.metric.toUpperCase()} ${(100 * ref.value).toFixed(1)}`);
+  } else {
     const groups = Object.keys(r.byGroup).filter((g) => g !== LOCOMO_CATEGORY[5]);
     out.push(`by category at ${r.config.answerThreshold} (all / test):`);
     const row = (g: string) => {
       const a = r.byGroup[g]!["all"]!;
       const t = r.byGroup[g]!["test"]!;
-      return [g, a.n_1_4 ?? 0, pct(a.extractable), pct(a.contained_spans), pct(a.contained_answer), pct(a.false_abstention), pct(t.contained_spans), pct(t.false_abstention)];
+      return [
+        g,
+        a.n_1_4 ?? 0,
+        pct(a.extractable),
+        pct(a.contained_spans),
+        pct(a.contained_answer),
+        pct(a.false_abstention),
+        pct(t.contained_spans),
+        pct(t.false_abstention),
+      ];
     };
-    out.push(textTable(["category", "n", "extractable", "contained spans", "contained answer", "false abstention", "test: contained spans", "test: false abstention"], groups.map(row)));
+    out.push(
+      textTable(
+        [
+          "category",
+          "n",
+          "extractable",
+          "contained spans",
+          "contained answer",
+          "false abstention",
+          "test: contained spans",
+          "test: false abstention",
+        ],
+        groups.map(row),
+      ),
+    );
   }
-  out.push("", "confidence as probability of being right (token F1 >= 0.5; LoCoMo category 5 never), answers at min_confidence 0:");
+  out.push(
+    "",
+    "confidence as probability of being right (token F1 >= 0.5; LoCoMo category 5 never), answers at min_confidence 0:",
+  );
   for (const s of ["tune", "test"] as const) {
     const t = r.trust[s]!;
-    out.push(`${s}: ${t.n} answers, ECE (5 bins) ${pct(t.ece)} (95% interval over vaults ${pct(t.eceInterval[0])}-${pct(t.eceInterval[1])}); confidence >= 0.9: ${t.confident.n} answers, ${pct(t.confident.right)} right; answer-type accuracy (person/place/date/number answered at ${r.config.answerThreshold}) ${pct(t.typed.accuracy)} of ${t.typed.n}`);
-    out.push(textTable(["confidence", "n", "mean confidence", "share right"], t.bins.map((b) => [`${b.from.toFixed(1)}-${b.to.toFixed(1)}`, b.n, pct(b.meanConfidence), pct(b.right)])));
+    out.push(
+      `${s}: ${t.n} answers, ECE (5 bins) ${pct(t.ece)} (95% interval over vaults ${pct(t.eceInterval[0])}-${pct(t.eceInterval[1])}); confidence >= 0.9: ${t.confident.n} answers, ${pct(t.confident.right)} right; answer-type accuracy (person/place/date/number answered at ${r.config.answerThreshold}) ${pct(t.typed.accuracy)} of ${t.typed.n}`,
+    );
+    out.push(
+      textTable(
+        ["confidence", "n", "mean confidence", "share right"],
+        t.bins.map((b) => [`${b.from.toFixed(1)}-${b.to.toFixed(1)}`, b.n, pct(b.meanConfidence), pct(b.right)]),
+      ),
+    );
   }
-  const sweepCols = xquad ? ["abstention", "span_hit", "f1", "f1_answered"] : ["false_abstention", "contained_spans", "contained_spans_answered", "correct_abstention_5"];
+  const sweepCols = xquad
+    ? ["abstention", "span_hit", "f1", "f1_answered"]
+    : ["false_abstention", "contained_spans", "contained_spans_answered", "correct_abstention_5"];
   out.push("", "threshold trade-off (test split):");
-  out.push(textTable(["threshold", ...sweepCols], r.sweep.map((p) => [p.threshold.toFixed(1), ...sweepCols.map((c) => pct((p["test"] as Metrics)[c]))])));
+  out.push(
+    textTable(
+      ["threshold", ...sweepCols],
+      r.sweep.map((p) => [p.threshold.toFixed(1), ...sweepCols.map((c) => pct((p["test"] as Metrics)[c]))]),
+    ),
+  );
   process.stdout.write(`${out.join("\n")}\n`);
 }

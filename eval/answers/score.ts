@@ -18,11 +18,16 @@ const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((a, b) =>
 
 /** Right (what `confidence` estimates, issue 40): token F1 >= 0.5 against a gold answer; with no gold (LoCoMo category 5) no answer is right. */
 export const RIGHT_F1 = 0.5;
-export const isRight = (q: AnswerQuestion, answer: string | null): boolean => answer !== null && q.golds.length > 0 && maxOver(tokenF1, answer, q.golds) >= RIGHT_F1;
+export const isRight = (q: AnswerQuestion, answer: string | null): boolean =>
+  answer !== null && q.golds.length > 0 && maxOver(tokenF1, answer, q.golds) >= RIGHT_F1;
 
 export function xquadScores(r: Row): { em: number; f1: number; spanHit: boolean } {
   const answer = r.o.answer ?? "";
-  return { em: maxOver(exactMatch, answer, r.q.golds), f1: maxOver(tokenF1, answer, r.q.golds), spanHit: r.q.golds.some((g) => r.o.spans[0]?.includes(g) ?? false) };
+  return {
+    em: maxOver(exactMatch, answer, r.q.golds),
+    f1: maxOver(tokenF1, answer, r.q.golds),
+    spanHit: r.q.golds.some((g) => r.o.spans[0]?.includes(g) ?? false),
+  };
 }
 
 export function xquadMetrics(rows: readonly Row[], t: number): Metrics {
@@ -50,7 +55,11 @@ export function locomoScores(r: Row): { inSpans: boolean; inAnswer: boolean } {
 export function locomoMetrics(rows: readonly Row[], t: number): Metrics {
   const answerable = rows.filter((r) => r.q.golds.length > 0);
   const adversarial = rows.filter((r) => r.q.golds.length === 0);
-  const scored = answerable.map((r) => ({ s: locomoScores(r), answered: answeredAt(r.o, t), evidence: r.q.goldSources.includes(r.o.topSource ?? "") }));
+  const scored = answerable.map((r) => ({
+    s: locomoScores(r),
+    answered: answeredAt(r.o, t),
+    evidence: r.q.goldSources.includes(r.o.topSource ?? ""),
+  }));
   const answered = scored.filter((x) => x.answered);
   return {
     n_1_4: answerable.length,
@@ -62,7 +71,9 @@ export function locomoMetrics(rows: readonly Row[], t: number): Metrics {
     top_cite_evidence: rate(scored.map((x) => x.evidence)),
     top_cite_evidence_answered: rate(answered.map((x) => x.evidence)),
     extractable: rate(answerable.map((r) => r.q.extractable)),
-    contained_spans_extractable: rate(scored.filter((_, i) => answerable[i]!.q.extractable).map((x) => x.answered && x.s.inSpans)),
+    contained_spans_extractable: rate(
+      scored.filter((_, i) => answerable[i]!.q.extractable).map((x) => x.answered && x.s.inSpans),
+    ),
     n_5: adversarial.length,
     correct_abstention_5: rate(adversarial.map((r) => !answeredAt(r.o, t))),
   };

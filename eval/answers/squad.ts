@@ -4,7 +4,11 @@
 export function normalizeAnswer(s: string): string {
   const lower = s.toLowerCase();
   const noPunct = [...lower].filter((c) => !PUNCTUATION.has(c)).join("");
-  return noPunct.replace(/(?<![\p{L}\p{N}_])(?:a|an|the)(?![\p{L}\p{N}_])/gu, " ").split(/\s+/).filter(Boolean).join(" ");
+  return noPunct
+    .replace(/(?<![\p{L}\p{N}_])(?:a|an|the)(?![\p{L}\p{N}_])/gu, " ")
+    .split(/\s+/)
+    .filter(Boolean)
+    .join(" ");
 }
 
 /** Python's string.punctuation, the set the official script removes. */
@@ -35,7 +39,11 @@ export function tokenF1(prediction: string, gold: string): number {
 }
 
 /** The official metric_max_over_ground_truths. */
-export function maxOver(metric: (p: string, g: string) => number, prediction: string, golds: readonly string[]): number {
+export function maxOver(
+  metric: (p: string, g: string) => number,
+  prediction: string,
+  golds: readonly string[],
+): number {
   return Math.max(0, ...golds.map((g) => metric(prediction, g)));
 }
 

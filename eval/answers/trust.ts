@@ -30,7 +30,10 @@ export const TRUST_EDGES = [0, 0.2, 0.4, 0.6, 0.8, 1];
 export const CONFIDENT = 0.9;
 
 /** Pure: bins (confidence, right) pairs on `edges` (the last bin holds 1) and gives the expected calibration error. */
-export function reliability(pairs: readonly { confidence: number; right: boolean }[], edges: readonly number[] = TRUST_EDGES): { bins: TrustBin[]; ece: number } {
+export function reliability(
+  pairs: readonly { confidence: number; right: boolean }[],
+  edges: readonly number[] = TRUST_EDGES,
+): { bins: TrustBin[]; ece: number } {
   const bins = edges.slice(0, -1).map((from, i) => ({ from, to: edges[i + 1]!, n: 0, sumC: 0, sumR: 0 }));
   for (const p of pairs) {
     const bin = bins.find((b) => p.confidence < b.to) ?? bins.at(-1)!;
@@ -38,7 +41,13 @@ export function reliability(pairs: readonly { confidence: number; right: boolean
     bin.sumC += p.confidence;
     bin.sumR += p.right ? 1 : 0;
   }
-  const out = bins.map((b) => ({ from: b.from, to: b.to, n: b.n, meanConfidence: b.n ? b.sumC / b.n : NaN, right: b.n ? b.sumR / b.n : NaN }));
+  const out = bins.map((b) => ({
+    from: b.from,
+    to: b.to,
+    n: b.n,
+    meanConfidence: b.n ? b.sumC / b.n : NaN,
+    right: b.n ? b.sumR / b.n : NaN,
+  }));
   const n = Math.max(1, pairs.length);
   return { bins: out, ece: out.reduce((s, b) => s + (b.n ? (b.n / n) * Math.abs(b.right - b.meanConfidence) : 0), 0) };
 }
@@ -51,8 +60,21 @@ export function trust(rows: readonly Row[], threshold: number): Trust {
   return {
     n: answers.length,
     ...reliability(answers),
-    eceInterval: statInterval(answers, (drawn) => reliability(drawn).ece, given.map((r) => r.q.vault), 500),
-    confident: { n: confident.length, right: confident.length ? confident.filter((a) => a.right).length / confident.length : NaN },
-    typed: { n: typed.length, accuracy: typed.length ? typed.filter((r) => hasAskedKind(r.o.answer ?? "", answerType(r.q.text))).length / typed.length : NaN },
+    eceInterval: statInterval(
+      answers,
+      (drawn) => reliability(drawn).ece,
+      given.map((r) => r.q.vault),
+      500,
+    ),
+    confident: {
+      n: confident.length,
+      right: confident.length ? confident.filter((a) => a.right).length / confident.length : NaN,
+    },
+    typed: {
+      n: typed.length,
+      accuracy: typed.length
+        ? typed.filter((r) => hasAskedKind(r.o.answer ?? "", answerType(r.q.text))).length / typed.length
+        : NaN,
+    },
   };
 }

@@ -21,27 +21,52 @@ function report(xq: Harvested[], lo: Harvested[]): void {
   });
   const all = xquadMetrics(xq, 0);
   rows.push(["all", xq.length, pct(all.span_hit), pct(all.em), pct(all.f1)]);
-  process.stdout.write(`\nXQuAD tune, never abstaining, by answer type:\n${textTable(["type", "n", "span_hit", "em", "f1"], rows)}\n`);
+  process.stdout.write(
+    `\nXQuAD tune, never abstaining, by answer type:\n${textTable(["type", "n", "span_hit", "em", "f1"], rows)}\n`,
+  );
   const cats = [...new Set(lo.map((r) => r.q.group))];
   const lrows = cats.map((c) => {
     const rs = lo.filter((r) => r.q.group === c);
     const m = locomoMetrics(rs, 0);
-    return [c, rs.length, pct(m.top_cite_evidence), pct(m.contained_spans), pct(m.contained_answer), pct(m.contained_spans_extractable)];
+    return [
+      c,
+      rs.length,
+      pct(m.top_cite_evidence),
+      pct(m.contained_spans),
+      pct(m.contained_answer),
+      pct(m.contained_spans_extractable),
+    ];
   });
-  process.stdout.write(`\nLoCoMo tune, never abstaining:\n${textTable(["category", "n", "top_cite_evidence", "contained spans", "contained answer", "contained (extractable)"], lrows)}\n`);
+  process.stdout.write(
+    `\nLoCoMo tune, never abstaining:\n${textTable(["category", "n", "top_cite_evidence", "contained spans", "contained answer", "contained (extractable)"], lrows)}\n`,
+  );
   const sweep = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7].map((t) => {
     const x = xquadMetrics(xq, t);
     const l = locomoMetrics(lo, t);
-    return [t.toFixed(1), pct(x.abstention), pct(x.f1), pct(x.span_hit_answered), pct(l.false_abstention), pct(l.top_cite_evidence_answered), pct(l.correct_abstention_5)];
+    return [
+      t.toFixed(1),
+      pct(x.abstention),
+      pct(x.f1),
+      pct(x.span_hit_answered),
+      pct(l.false_abstention),
+      pct(l.top_cite_evidence_answered),
+      pct(l.correct_abstention_5),
+    ];
   });
-  process.stdout.write(`\nthreshold trade-off on tune (current CONFIDENCE ${JSON.stringify(CONFIDENCE)}, threshold ${ANSWER_THRESHOLD}):\n${textTable(["t", "xq abstain", "xq f1", "xq span_hit|ans", "lo false abst", "lo evid|ans", "lo cat5 abst"], sweep)}\n`);
+  process.stdout.write(
+    `\nthreshold trade-off on tune (current CONFIDENCE ${JSON.stringify(CONFIDENCE)}, threshold ${ANSWER_THRESHOLD}):\n${textTable(["t", "xq abstain", "xq f1", "xq span_hit|ans", "lo false abst", "lo evid|ans", "lo cat5 abst"], sweep)}\n`,
+  );
 }
 
 const args = process.argv.slice(2);
 const xq = await harvest("xquad");
 const lo = await harvest("locomo-answers");
 report(xq, lo);
-const only = args.find((a) => a.startsWith("--features="))?.slice("--features=".length).split(",") ?? null;
+const only =
+  args
+    .find((a) => a.startsWith("--features="))
+    ?.slice("--features=".length)
+    .split(",") ?? null;
 if (args.includes("--fit")) fitConfidence([...xq, ...lo], only);
 if (args.includes("--cv-confidence")) crossValidateConfidence([...xq, ...lo], only);
 if (args.includes("--cv")) crossValidate([...xq, ...lo.filter((r) => r.q.extractable)], only);
@@ -49,5 +74,6 @@ if (args.includes("--cv")) crossValidateEndToEnd([...xq, ...lo.filter((r) => r.q
 if (args.includes("--ablate")) ablate([...xq, ...lo.filter((r) => r.q.extractable)]);
 if (args.includes("--cv-sentences")) crossValidateSentences(xq, lo);
 if (args.includes("--fit-spans")) fitSpans([...xq, ...lo.filter((r) => r.q.extractable)], !args.includes("--binary"));
-progress(`answered at ${ANSWER_THRESHOLD}: xquad ${xq.filter((r) => answeredAt(r.o, ANSWER_THRESHOLD)).length}/${xq.length}, locomo ${lo.filter((r) => answeredAt(r.o, ANSWER_THRESHOLD)).length}/${lo.length}`);
-
+progress(
+  `answered at ${ANSWER_THRESHOLD}: xquad ${xq.filter((r) => answeredAt(r.o, ANSWER_THRESHOLD)).length}/${xq.length}, locomo ${lo.filter((r) => answeredAt(r.o, ANSWER_THRESHOLD)).length}/${lo.length}`,
+);

@@ -5,7 +5,13 @@ import type { EvalQuery, Vault } from "../types.ts";
 import type { AnswerQuestion, AnswerSet } from "./types.ts";
 
 interface Squad {
-  data: { title: string; paragraphs: { context: string; qas: { id: string; question: string; answers: { text: string; answer_start: number }[] }[] }[] }[];
+  data: {
+    title: string;
+    paragraphs: {
+      context: string;
+      qas: { id: string; question: string; answers: { text: string; answer_start: number }[] }[];
+    }[];
+  }[];
 }
 
 export function loadXquad(): AnswerSet {
@@ -14,12 +20,24 @@ export function loadXquad(): AnswerSet {
   const queries: EvalQuery[] = [];
   const questions: AnswerQuestion[] = [];
   squad.data.forEach((article, a) => {
-    vaults.push({ name: article.title, docs: article.paragraphs.map((p, i) => ({ sourcePath: `${article.title}/p${i}.txt`, content: p.context })) });
+    vaults.push({
+      name: article.title,
+      docs: article.paragraphs.map((p, i) => ({ sourcePath: `${article.title}/p${i}.txt`, content: p.context })),
+    });
     article.paragraphs.forEach((p, i) => {
       for (const qa of p.qas) {
         const source = `${article.title}/p${i}.txt`;
         queries.push({ id: qa.id, vault: article.title, text: qa.question, group: "all", gold: new Set([source]) });
-        questions.push({ id: qa.id, vault: article.title, text: qa.question, group: "all", split: a % 2 === 0 ? "tune" : "test", golds: qa.answers.map((x) => x.text), goldSources: [source], extractable: true });
+        questions.push({
+          id: qa.id,
+          vault: article.title,
+          text: qa.question,
+          group: "all",
+          split: a % 2 === 0 ? "tune" : "test",
+          golds: qa.answers.map((x) => x.text),
+          goldSources: [source],
+          extractable: true,
+        });
       }
     });
   });
@@ -40,6 +58,9 @@ export function loadXquad(): AnswerSet {
     },
     questions,
     splitNote: "tune = even article index (0, 2, ..., 22 in file order), test = odd",
-    notes: ["one vault per article, one document per paragraph ('<title>/p<i>.txt'); every question asked of its article's vault", "SQuAD v1.1 scoring: max over the gold answers, normalization of evaluate-v1.1.py"],
+    notes: [
+      "one vault per article, one document per paragraph ('<title>/p<i>.txt'); every question asked of its article's vault",
+      "SQuAD v1.1 scoring: max over the gold answers, normalization of evaluate-v1.1.py",
+    ],
   };
 }

@@ -1,6 +1,13 @@
 // The calibrated scoring models fitted from harvested samples (stage 1: absolute signals; stage 2: query-relative),
 // with held-out calibration quality. Predictions go through the service's own fusion code.
-import { calibrateQuery, fuse, keepsOrder, type FusionWeights, type ModeWeights, type QueryCalibration } from "../../src/domain/retrieval/fusion.ts";
+import {
+  calibrateQuery,
+  fuse,
+  keepsOrder,
+  type FusionWeights,
+  type ModeWeights,
+  type QueryCalibration,
+} from "../../src/domain/retrieval/fusion.ts";
 import type { Sample } from "./harvest.ts";
 import { fitLogistic } from "./logistic.ts";
 import { calibration, type Calibration } from "./reliability.ts";
@@ -37,9 +44,17 @@ function toWeights(w: readonly number[], bias: number, model: Model, ratio?: num
 }
 
 /** Stage 1: logistic fit on the model's rows. */
-export function fitFusion(samples: readonly Sample[], model: Model, ratio?: number): FusionWeights & { logLoss: number } {
+export function fitFusion(
+  samples: readonly Sample[],
+  model: Model,
+  ratio?: number,
+): FusionWeights & { logLoss: number } {
   const rows = rowsOf(samples, model);
-  const fit = fitLogistic(rows.map((s) => features(s, model, ratio)), rows.map((s) => s.relevant), L2);
+  const fit = fitLogistic(
+    rows.map((s) => features(s, model, ratio)),
+    rows.map((s) => s.relevant),
+    L2,
+  );
   return { ...toWeights(fit.weights, fit.bias, model, ratio), logLoss: fit.logLoss };
 }
 
@@ -63,7 +78,10 @@ export function scoreRows(samples: readonly Sample[], model: Model, fusion: Fusi
   }
   const out: Scored[][] = [];
   for (const rows of byQuery.values()) {
-    const scored = rows.map((s) => ({ sample: s, base: fuse({ lexical: s.lexical, dense: model === "lexicalOnly" ? null : s.dense }, fusion).logit }));
+    const scored = rows.map((s) => ({
+      sample: s,
+      base: fuse({ lexical: s.lexical, dense: model === "lexicalOnly" ? null : s.dense }, fusion).logit,
+    }));
     scored.sort((a, b) => b.base - a.base);
     const best = scored[0]!.base;
     let rank = 0;
@@ -94,16 +112,31 @@ export const BOUNDS = { gapMin: -0.9, rankMax: 0, bestMin: -1 };
  * A weight that leaves its bound is fixed at the bound and the others are refitted (the log-likelihood is concave, so
  * the constrained optimum of a single violated bound lies on it).
  */
-export function fitCalibration(queries: readonly (readonly Scored[])[], use: readonly Feature[] = FEATURES): QueryCalibration & { logLoss: number; atBound: Feature[] } {
+export function fitCalibration(
+  queries: readonly (readonly Scored[])[],
+  use: readonly Feature[] = FEATURES,
+): QueryCalibration & { logLoss: number; atBound: Feature[] } {
   const rows = queries.flat();
   const fixed: Partial<Record<Feature, number>> = {};
   for (;;) {
     const free = use.filter((f) => fixed[f] === undefined);
-    const offsets = rows.map((r) => r.base + Object.entries(fixed).reduce((a, [f, v]) => a + v * featureOf(r, f as Feature), 0));
-    const fit = fitLogistic(rows.map((r) => free.map((f) => featureOf(r, f))), rows.map((r) => r.sample.relevant), L2, 100, offsets);
+    const offsets = rows.map(
+      (r) => r.base + Object.entries(fixed).reduce((a, [f, v]) => a + v * featureOf(r, f as Feature), 0),
+    );
+    const fit = fitLogistic(
+      rows.map((r) => free.map((f) => featureOf(r, f))),
+      rows.map((r) => r.sample.relevant),
+      L2,
+      100,
+      offsets,
+    );
     const w: QueryCalibration = { ...IDENTITY, ...fixed, bias: fit.bias };
     free.forEach((f, j) => (w[f] = fit.weights[j]!));
-    const out = [...(w.gap < BOUNDS.gapMin ? (["gap"] as const) : []), ...(w.rank > BOUNDS.rankMax ? (["rank"] as const) : []), ...(w.best < BOUNDS.bestMin ? (["best"] as const) : [])];
+    const out = [
+      ...(w.gap < BOUNDS.gapMin ? (["gap"] as const) : []),
+      ...(w.rank > BOUNDS.rankMax ? (["rank"] as const) : []),
+      ...(w.best < BOUNDS.bestMin ? (["best"] as const) : []),
+    ];
     if (out.length === 0) {
       if (!keepsOrder(w)) throw new Error(`stage 2 fit ${JSON.stringify(w)} does not keep the order`);
       return { ...w, logLoss: fit.logLoss, atBound: Object.keys(fixed) as Feature[] };
@@ -113,22 +146,43 @@ export function fitCalibration(queries: readonly (readonly Scored[])[], use: rea
 }
 
 /** Calibrated scores of the model's rows through the service's code; without `calibration`, stage 1 alone. */
-export function predictions(samples: readonly Sample[], model: Model, fusion: FusionWeights, calibration?: QueryCalibration): { p: number; y: number }[] {
+export function predictions(
+  samples: readonly Sample[],
+  model: Model,
+  fusion: FusionWeights,
+  calibration?: QueryCalibration,
+): { p: number; y: number }[] {
   const out: { p: number; y: number }[] = [];
   for (const q of scoreRows(samples, model, fusion)) {
-    const scores = calibrateQuery(q.map((r) => r.base), calibration ?? IDENTITY);
+    const scores = calibrateQuery(
+      q.map((r) => r.base),
+      calibration ?? IDENTITY,
+    );
     q.forEach((r, i) => out.push({ p: scores[i]!.score, y: r.sample.relevant }));
   }
   return out;
 }
 
-export function calibrationOf(samples: readonly Sample[], model: Model, fusion: FusionWeights, stage2?: QueryCalibration): Calibration {
+export function calibrationOf(
+  samples: readonly Sample[],
+  model: Model,
+  fusion: FusionWeights,
+  stage2?: QueryCalibration,
+): Calibration {
   const rows = predictions(samples, model, fusion, stage2);
-  return calibration(rows.map((r) => r.p), rows.map((r) => r.y));
+  return calibration(
+    rows.map((r) => r.p),
+    rows.map((r) => r.y),
+  );
 }
 
 /** Both stages fitted on `samples` (stage 2 over the fitted stage 1). */
-export function fitMode(samples: readonly Sample[], model: Model, ratio?: number, use: readonly Feature[] = FEATURES): ModeWeights & { logLoss: { absolute: number; relative: number }; atBound: Feature[] } {
+export function fitMode(
+  samples: readonly Sample[],
+  model: Model,
+  ratio?: number,
+  use: readonly Feature[] = FEATURES,
+): ModeWeights & { logLoss: { absolute: number; relative: number }; atBound: Feature[] } {
   const { logLoss: absolute, ...fusion } = fitFusion(samples, model, ratio);
   const { logLoss: relative, atBound, ...cal } = fitCalibration(scoreRows(samples, model, fusion), use);
   return { fusion, calibration: cal, logLoss: { absolute, relative }, atBound };
@@ -144,10 +198,28 @@ export interface HeldOut {
 }
 
 /** Fit on split "fit", measure on split "test". */
-export function heldOut(samples: readonly Sample[], model: Model, ratio?: number, use: readonly Feature[] = FEATURES): HeldOut {
-  const { logLoss: _, atBound: __, ...fitted } = fitMode(samples.filter((s) => s.split === "fit"), model, ratio, use);
+export function heldOut(
+  samples: readonly Sample[],
+  model: Model,
+  ratio?: number,
+  use: readonly Feature[] = FEATURES,
+): HeldOut {
+  const {
+    logLoss: _,
+    atBound: __,
+    ...fitted
+  } = fitMode(
+    samples.filter((s) => s.split === "fit"),
+    model,
+    ratio,
+    use,
+  );
   const test = samples.filter((s) => s.split === "test");
-  return { fitted, absolute: calibrationOf(test, model, fitted.fusion), relative: calibrationOf(test, model, fitted.fusion, fitted.calibration) };
+  return {
+    fitted,
+    absolute: calibrationOf(test, model, fitted.fusion),
+    relative: calibrationOf(test, model, fitted.fusion, fitted.calibration),
+  };
 }
 
 /** Top-1 calibrated score per query (the score a caller thresholds to ask "does memory have anything?"). */
@@ -159,8 +231,19 @@ export interface TopOne {
   atLeast03: number;
 }
 
-export function topOne(samples: readonly Sample[], model: Model, fusion: FusionWeights, stage2?: QueryCalibration): TopOne {
-  const tops = scoreRows(samples, model, fusion).map((q) => calibrateQuery(q.map((r) => r.base), stage2 ?? IDENTITY)[0]!.score);
+export function topOne(
+  samples: readonly Sample[],
+  model: Model,
+  fusion: FusionWeights,
+  stage2?: QueryCalibration,
+): TopOne {
+  const tops = scoreRows(samples, model, fusion).map(
+    (q) =>
+      calibrateQuery(
+        q.map((r) => r.base),
+        stage2 ?? IDENTITY,
+      )[0]!.score,
+  );
   const n = Math.max(1, tops.length);
   return {
     queries: tops.length,

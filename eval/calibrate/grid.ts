@@ -13,7 +13,10 @@ export interface GridPoint {
   results: Record<string, VariantResult>;
 }
 
-export async function evaluateVariant(runs: readonly SetRun[], variant: Variant): Promise<{ headline: Record<string, number>; average: number; results: Record<string, VariantResult> }> {
+export async function evaluateVariant(
+  runs: readonly SetRun[],
+  variant: Variant,
+): Promise<{ headline: Record<string, number>; average: number; results: Record<string, VariantResult> }> {
   const headline: Record<string, number> = {};
   const results: Record<string, VariantResult> = {};
   for (const run of runs) {
@@ -27,18 +30,27 @@ export async function evaluateVariant(runs: readonly SetRun[], variant: Variant)
 }
 
 /** Coarse ratios, then the midpoints beside the best one. */
-export async function ratioGrid(runs: readonly SetRun[], config: RetrievalConfig, coarse: readonly number[]): Promise<GridPoint[]> {
+export async function ratioGrid(
+  runs: readonly SetRun[],
+  config: RetrievalConfig,
+  coarse: readonly number[],
+): Promise<GridPoint[]> {
   const points = new Map<number, GridPoint>();
   const visit = async (ratio: number) => {
     const key = Number(ratio.toPrecision(4));
     if (points.has(key)) return;
     const r = await evaluateVariant(runs, ratioVariant(config, key));
     points.set(key, { ratio: key, ...r });
-    progress(`ratio ${key}: ${Object.entries(r.headline).map(([s, v]) => `${s} ${v.toFixed(3)}`).join(", ")}; average ${r.average.toFixed(4)}`);
+    progress(
+      `ratio ${key}: ${Object.entries(r.headline)
+        .map(([s, v]) => `${s} ${v.toFixed(3)}`)
+        .join(", ")}; average ${r.average.toFixed(4)}`,
+    );
   };
   for (const ratio of coarse) await visit(ratio);
   const sorted = [...points.values()].sort((a, b) => a.ratio - b.ratio);
   const bestAt = sorted.reduce((best, p, i) => (p.average > sorted[best]!.average ? i : best), 0);
-  for (const neighbour of [sorted[bestAt - 1], sorted[bestAt + 1]]) if (neighbour) await visit((neighbour.ratio + sorted[bestAt]!.ratio) / 2);
+  for (const neighbour of [sorted[bestAt - 1], sorted[bestAt + 1]])
+    if (neighbour) await visit((neighbour.ratio + sorted[bestAt]!.ratio) / 2);
   return [...points.values()].sort((a, b) => a.ratio - b.ratio);
 }

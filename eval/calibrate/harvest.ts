@@ -28,20 +28,46 @@ export const POOL = 60;
  * Candidates come straight from the retriever (the stage memory.recall ranks) with k = 60, so the
  * pool is exactly BM25 top-60 ∪ dense top-60, each candidate scored on both signals.
  */
-export async function harvest(runtime: FullRuntime, run: SetRun, split: (queryId: string, vault: string) => "fit" | "test"): Promise<Sample[]> {
+export async function harvest(
+  runtime: FullRuntime,
+  run: SetRun,
+  split: (queryId: string, vault: string) => "fit" | "test",
+): Promise<Sample[]> {
   const { set } = run;
   const out: Sample[] = [];
   const tick = ticker(`harvest ${set.name}`, set.queries.length);
   let done = 0;
   for (const q of set.queries) {
     const workspaceId = run.workspaces.get(q.vault)!;
-    const candidates = await runtime.retriever.retrieve({ workspaceId, query: q.text, k: POOL, mode: "hybrid", filter: {} });
-    const paths = new Map((await runtime.store.documents.getChunks(workspaceId, candidates.map((c) => c.id))).map((c) => [c.id, c.sourcePath]));
+    const candidates = await runtime.retriever.retrieve({
+      workspaceId,
+      query: q.text,
+      k: POOL,
+      mode: "hybrid",
+      filter: {},
+    });
+    const paths = new Map(
+      (
+        await runtime.store.documents.getChunks(
+          workspaceId,
+          candidates.map((c) => c.id),
+        )
+      ).map((c) => [c.id, c.sourcePath]),
+    );
     const s = split(q.id, q.vault);
     for (const c of candidates) {
       const path = paths.get(c.id);
       if (path === undefined) continue;
-      out.push({ set: set.name, query: q.id, split: s, lexical: c.lexical, dense: c.dense ?? 0, inLexicalPool: c.lexicalRank !== null, inDensePool: c.denseRank !== null, relevant: q.gold.has(set.unitOf(path)) ? 1 : 0 });
+      out.push({
+        set: set.name,
+        query: q.id,
+        split: s,
+        lexical: c.lexical,
+        dense: c.dense ?? 0,
+        inLexicalPool: c.lexicalRank !== null,
+        inDensePool: c.denseRank !== null,
+        relevant: q.gold.has(set.unitOf(path)) ? 1 : 0,
+      });
     }
     tick(++done);
   }
@@ -64,9 +90,25 @@ export async function harvestUnanswerable(
   for (const q of set.queries) {
     for (const [i, t] of targets(q.id, q.vault).entries()) {
       const workspaceId = run.workspaces.get(t.vault)!;
-      const candidates = await runtime.retriever.retrieve({ workspaceId, query: q.text, k: POOL, mode: "hybrid", filter: {} });
+      const candidates = await runtime.retriever.retrieve({
+        workspaceId,
+        query: q.text,
+        k: POOL,
+        mode: "hybrid",
+        filter: {},
+      });
       for (const c of candidates)
-        out.push({ set: set.name, query: `${q.id}@${t.vault}`, split: t.split, lexical: c.lexical, dense: c.dense ?? 0, inLexicalPool: c.lexicalRank !== null, inDensePool: c.denseRank !== null, relevant: 0, foreign: i });
+        out.push({
+          set: set.name,
+          query: `${q.id}@${t.vault}`,
+          split: t.split,
+          lexical: c.lexical,
+          dense: c.dense ?? 0,
+          inLexicalPool: c.lexicalRank !== null,
+          inDensePool: c.denseRank !== null,
+          relevant: 0,
+          foreign: i,
+        });
     }
     tick(++done);
   }

@@ -22,7 +22,13 @@ export function predict(fit: Pick<LogisticFit, "weights" | "bias">, x: readonly 
  * Fits P(y=1|x) = sigmoid(offset + w.x + b); `l2` is the penalty on the summed log-loss. A row's `offset` is a fixed
  * logit the fit corrects (the L2 penalty then shrinks towards it); absent = 0.
  */
-export function fitLogistic(xs: readonly (readonly number[])[], ys: readonly number[], l2 = 1, maxIter = 50, offsets?: readonly number[]): LogisticFit {
+export function fitLogistic(
+  xs: readonly (readonly number[])[],
+  ys: readonly number[],
+  l2 = 1,
+  maxIter = 50,
+  offsets?: readonly number[],
+): LogisticFit {
   const d = xs[0]?.length ?? 0;
   const p = d + 1; // parameters: weights then bias
   let theta = new Array<number>(p).fill(0);
@@ -52,7 +58,14 @@ export function fitLogistic(xs: readonly (readonly number[])[], ys: readonly num
     if (Math.max(...step.map(Math.abs)) < 1e-8) break;
   }
   const fit = { weights: theta.slice(0, d), bias: theta[d]! };
-  return { ...fit, iterations, logLoss: logLoss(xs.map((x, i) => predict(fit, x, offsets?.[i])), ys) };
+  return {
+    ...fit,
+    iterations,
+    logLoss: logLoss(
+      xs.map((x, i) => predict(fit, x, offsets?.[i])),
+      ys,
+    ),
+  };
 }
 
 export function logLoss(probs: readonly number[], ys: readonly number[]): number {

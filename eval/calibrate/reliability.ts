@@ -38,7 +38,9 @@ export function calibration(probs: readonly number[], ys: readonly number[]): Ca
     bin.sumP += p;
     bin.sumY += y;
   }
-  const out = bins.filter((b) => b.n > 0).map((b) => ({ from: b.from, to: b.to, n: b.n, meanPredicted: b.sumP / b.n, observedRate: b.sumY / b.n }));
+  const out = bins
+    .filter((b) => b.n > 0)
+    .map((b) => ({ from: b.from, to: b.to, n: b.n, meanPredicted: b.sumP / b.n, observedRate: b.sumY / b.n }));
   return {
     n,
     positives,

@@ -21,7 +21,14 @@ export interface MeasuredSet {
 }
 
 /** The headline metrics of the ablation table, in column order. */
-export const ABLATION_METRICS = ["locomo recall@10", "longmemeval recall_all@5", "scifact ndcg@10", "xquad containment", "xquad precision", "locomo pack recall"];
+export const ABLATION_METRICS = [
+  "locomo recall@10",
+  "longmemeval recall_all@5",
+  "scifact ndcg@10",
+  "xquad containment",
+  "xquad precision",
+  "locomo pack recall",
+];
 
 async function runtimeFor(run: SetRun, cognitive: CognitiveConfig): Promise<FullRuntime> {
   return run.harness.runtime(defaultRetrievalConfig, cognitive);
@@ -42,7 +49,9 @@ async function retrievalSet(name: string, withPack: boolean): Promise<MeasuredSe
       for (const q of set.queries) {
         const ws = run.workspaces.get(q.vault)!;
         const res = await runtime.memory.recall(ws, { query: q.text, k: set.k, mode: "hybrid" });
-        out[headline]!.push(set.score(uniqueInOrder(res.hits.map((h) => set.unitOf(h.source_path))), q)[set.headline] ?? 0);
+        out[headline]!.push(
+          set.score(uniqueInOrder(res.hits.map((h) => set.unitOf(h.source_path))), q)[set.headline] ?? 0,
+        );
         if (withPack) {
           const pack = await runtime.memory.pack(ws, { intent: q.text });
           const units = new Set(pack.items.map((i) => set.unitOf(i.citation.source_path)));
@@ -87,7 +96,12 @@ async function xquadSet(): Promise<MeasuredSet> {
 
 /** `pack: false` skips the LoCoMo pack metric (the tuner does not use it). */
 export async function openMeasuredSets(opts: { pack: boolean } = { pack: true }): Promise<MeasuredSet[]> {
-  return [await retrievalSet("locomo", opts.pack), await retrievalSet("longmemeval", false), await retrievalSet("scifact", false), await xquadSet()];
+  return [
+    await retrievalSet("locomo", opts.pack),
+    await retrievalSet("longmemeval", false),
+    await retrievalSet("scifact", false),
+    await xquadSet(),
+  ];
 }
 
 /** Mean over the queries that count (not NaN), optionally only those whose index passes `keep`. */

@@ -25,33 +25,90 @@ export function cognitiveSummaryLines(): string[] {
   const a = read<{ metrics: string[]; rows: AblationRow[] }>("ablation");
   if (a) {
     const base = a.rows[0]!.means;
-    lines.push(`## Cognitive stack ablation (\`npm run eval -- ablation\`, ${stamp(a)})`, "", "Every layer on, then each layer off; in brackets the uplift (all on minus that row). `changed` = queries whose value moved.", "");
+    lines.push(
+      `## Cognitive stack ablation (\`npm run eval -- ablation\`, ${stamp(a)})`,
+      "",
+      "Every layer on, then each layer off; in brackets the uplift (all on minus that row). `changed` = queries whose value moved.",
+      "",
+    );
     lines.push(
       markdownTable(
         ["config", ...a.metrics],
-        a.rows.map((r) => [r.name, ...a.metrics.map((m) => (r.off ? `${r.means[m]!.toFixed(3)} (${signed(base[m]! - r.means[m]!)}; ${r.changed[m]} changed)` : r.means[m]!.toFixed(3)))]),
+        a.rows.map((r) => [
+          r.name,
+          ...a.metrics.map((m) =>
+            r.off
+              ? `${r.means[m]!.toFixed(3)} (${signed(base[m]! - r.means[m]!)}; ${r.changed[m]} changed)`
+              : r.means[m]!.toFixed(3),
+          ),
+        ]),
       ),
       "",
     );
   }
   const st = read<{ cases: StressCase[] }>("stress");
   if (st) {
-    lines.push(`## Cognitive stack stress (\`npm run eval -- stress\`, ${stamp(st)})`, "", "LoCoMo perturbed for one layer's job each (eval/README.md); on = shipped defaults, off = that layer off, unperturbed = the defaults on the unperturbed questions.", "");
+    lines.push(
+      `## Cognitive stack stress (\`npm run eval -- stress\`, ${stamp(st)})`,
+      "",
+      "LoCoMo perturbed for one layer's job each (eval/README.md); on = shipped defaults, off = that layer off, unperturbed = the defaults on the unperturbed questions.",
+      "",
+    );
     lines.push(
       markdownTable(
         ["perturbation", "layer", "metric", "queries", "unperturbed", "on", "off", "uplift", "changed"],
-        st.cases.map((c) => [c.id, c.layer, c.metric, String(c.queries), c.unperturbed.toFixed(3), c.on.toFixed(3), c.off.toFixed(3), signed(c.uplift), String(c.changed)]),
+        st.cases.map((c) => [
+          c.id,
+          c.layer,
+          c.metric,
+          String(c.queries),
+          c.unperturbed.toFixed(3),
+          c.on.toFixed(3),
+          c.off.toFixed(3),
+          signed(c.uplift),
+          String(c.changed),
+        ]),
       ),
       "",
     );
   }
-  const t = read<{ metrics: string[]; baseline: { heldIn: number; heldOut: number }; final: { heldIn: number; heldOut: number }; decisions: TunerDecision[] }>("tuner");
+  const t = read<{
+    metrics: string[];
+    baseline: { heldIn: number; heldOut: number };
+    final: { heldIn: number; heldOut: number };
+    decisions: TunerDecision[];
+  }>("tuner");
   if (t) {
-    lines.push(`## Tuner (\`npm run eval -- tune\`, ${stamp(t)})`, "", `Held-in = even query indices (decides), held-out = odd (reported): mean of ${t.metrics.join(", ")}.`, "");
+    lines.push(
+      `## Tuner (\`npm run eval -- tune\`, ${stamp(t)})`,
+      "",
+      `Held-in = even query indices (decides), held-out = odd (reported): mean of ${t.metrics.join(", ")}.`,
+      "",
+    );
     lines.push(
       markdownTable(
-        ["layer", "parameter", "before", "after", "held-in before", "held-in after", "held-out before", "held-out after", "kept"],
-        t.decisions.map((d) => [d.layer, d.parameter, String(d.before), String(d.after), d.held_in_before, d.held_in_after, d.held_out_before ?? "", d.held_out_after ?? "", d.kept ? "yes" : "no"]),
+        [
+          "layer",
+          "parameter",
+          "before",
+          "after",
+          "held-in before",
+          "held-in after",
+          "held-out before",
+          "held-out after",
+          "kept",
+        ],
+        t.decisions.map((d) => [
+          d.layer,
+          d.parameter,
+          String(d.before),
+          String(d.after),
+          d.held_in_before,
+          d.held_in_after,
+          d.held_out_before ?? "",
+          d.held_out_after ?? "",
+          d.kept ? "yes" : "no",
+        ]),
       ),
       "",
       `Held-in ${t.baseline.heldIn.toFixed(4)} -> ${t.final.heldIn.toFixed(4)}; held-out ${t.baseline.heldOut.toFixed(4)} -> ${t.final.heldOut.toFixed(4)}.`,

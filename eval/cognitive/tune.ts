@@ -12,7 +12,6 @@ import { meanOf, openMeasuredSets } from "./sets.ts";
 /** The figure the tuner climbs: the mean of the four headline metrics. */
 export const TUNER_METRICS = ["locomo recall@10", "longmemeval recall_all@5", "scifact ndcg@10", "xquad containment"];
 
-
 /** The held-in mean must rise by more than this: about two queries' worth (one LoCoMo or XQuAD held-in query moves it ~0.0008). */
 export const MIN_GAIN = 0.0015;
 
@@ -32,13 +31,22 @@ export async function runTuner(): Promise<void> {
         const per: Record<string, number[]> = {};
         for (const s of sets) Object.assign(per, await s.measure(config));
         const parts = Object.fromEntries(TUNER_METRICS.map((m) => [m, meanOf(per[m]!, split(true))]));
-        const avg = (keep: (i: number) => boolean) => TUNER_METRICS.reduce((sum, m) => sum + meanOf(per[m]!, keep), 0) / TUNER_METRICS.length;
+        const avg = (keep: (i: number) => boolean) =>
+          TUNER_METRICS.reduce((sum, m) => sum + meanOf(per[m]!, keep), 0) / TUNER_METRICS.length;
         return { heldIn: avg(split(true)), heldOut: avg(split(false)), parts };
       },
-      { runId, metric: `mean of ${TUNER_METRICS.join(", ")} (held-in: even query index)`, minGain: MIN_GAIN, maxDrop: MAX_DROP, log: progress },
+      {
+        runId,
+        metric: `mean of ${TUNER_METRICS.join(", ")} (held-in: even query index)`,
+        minGain: MIN_GAIN,
+        maxDrop: MAX_DROP,
+        log: progress,
+      },
     );
     const tuned = { run_id: runId, params: result.config.params, enabled: { ...result.config.enabled } };
-    progress(`wrote ${writeResult("tuner", { ...prov, metrics: TUNER_METRICS, knobs: KNOBS, baseline: result.baseline, final: result.final, decisions: result.decisions, tuned })}`);
+    progress(
+      `wrote ${writeResult("tuner", { ...prov, metrics: TUNER_METRICS, knobs: KNOBS, baseline: result.baseline, final: result.final, decisions: result.decisions, tuned })}`,
+    );
     await recordInDataDir((store) => recordTunerRun(store.cognitive, Date.now(), result.decisions, tuned));
   } finally {
     for (const s of sets) await s.close();

@@ -21,11 +21,14 @@ function adrFlags() {
   let files = 0;
   for (const collection of ["madr", "adr-tools"]) {
     const dir = dataFile("adr", collection);
-    for (const file of readdirSync(dir).filter((f) => f.endsWith(".md")).sort()) {
+    for (const file of readdirSync(dir)
+      .filter((f) => f.endsWith(".md"))
+      .sort()) {
       const content = readFileSync(join(dir, file), "utf8");
       if (/status:?\s*(?:proposed|draft)/i.test(content)) continue;
       files++;
-      for (const l of findOpenLoops(content)) flags.push({ file: `${collection}/${file}`, text: content.slice(l.start, l.end) });
+      for (const l of findOpenLoops(content))
+        flags.push({ file: `${collection}/${file}`, text: content.slice(l.start, l.end) });
     }
   }
   return { files, flagged: flags.length, flags };
@@ -49,7 +52,15 @@ function qmsumFlags() {
     actionQueries += actions.length;
     actionQueriesHit += actions.filter((q) => q.spans.some(([a, b]) => [...hits].some((t) => t >= a && t <= b))).length;
   }
-  return { meetings: loadQmsum().length, turns, flagged, flagged_in_action_spans: inAction, action_queries: actionQueries, action_queries_with_a_flag: actionQueriesHit, sample };
+  return {
+    meetings: loadQmsum().length,
+    turns,
+    flagged,
+    flagged_in_action_spans: inAction,
+    action_queries: actionQueries,
+    action_queries_with_a_flag: actionQueriesHit,
+    sample,
+  };
 }
 
 export function runLoopSets(): void {
@@ -62,12 +73,32 @@ export function runLoopSets(): void {
     `\nopen loops\n${textTable(
       ["data", "n", "gold", "found", "precision %", "recall %", "owner right", "due right"],
       [
-        ["labelled notes (eval/data)", labelled.notes, labelled.gold, labelled.found, pct(labelled.precision), pct(labelled.recall), `${labelled.owner_accuracy.right}/${labelled.owner_accuracy.n}`, `${labelled.due_accuracy.right}/${labelled.due_accuracy.n}`],
-        ["held-out notes (labelled after)", heldOut.notes, heldOut.gold, heldOut.found, pct(heldOut.precision), pct(heldOut.recall), `${heldOut.owner_accuracy.right}/${heldOut.owner_accuracy.n}`, `${heldOut.due_accuracy.right}/${heldOut.due_accuracy.n}`],
+        [
+          "labelled notes (eval/data)",
+          labelled.notes,
+          labelled.gold,
+          labelled.found,
+          pct(labelled.precision),
+          pct(labelled.recall),
+          `${labelled.owner_accuracy.right}/${labelled.owner_accuracy.n}`,
+          `${labelled.due_accuracy.right}/${labelled.due_accuracy.n}`,
+        ],
+        [
+          "held-out notes (labelled after)",
+          heldOut.notes,
+          heldOut.gold,
+          heldOut.found,
+          pct(heldOut.precision),
+          pct(heldOut.recall),
+          `${heldOut.owner_accuracy.right}/${heldOut.owner_accuracy.n}`,
+          `${heldOut.due_accuracy.right}/${heldOut.due_accuracy.n}`,
+        ],
         ["ADRs, decided (gold: none open)", adr.files, 0, adr.flagged, "-", "-", "-", "-"],
         [`QMSum turns (${qmsum.meetings} meetings)`, qmsum.turns, "-", qmsum.flagged, "-", "-", "-", "-"],
       ],
     )}\n`,
   );
-  progress(`wrote ${writeResult("open-loops", { set: "open-loops", ...provenance(), labelled, held_out: heldOut, adr, qmsum })}`);
+  progress(
+    `wrote ${writeResult("open-loops", { set: "open-loops", ...provenance(), labelled, held_out: heldOut, adr, qmsum })}`,
+  );
 }

@@ -19,7 +19,18 @@ export interface LoopScore {
 const lineOf = (content: string, l: LoopDraft) => content.slice(l.start, l.end);
 
 export function scoreLabelled(notes: readonly LabelledNote[]): LoopScore {
-  const s: LoopScore = { notes: notes.length, gold: 0, found: 0, correct: 0, precision: 0, recall: 0, owner_accuracy: { n: 0, right: 0 }, due_accuracy: { n: 0, right: 0 }, misses: [], false_alarms: [] };
+  const s: LoopScore = {
+    notes: notes.length,
+    gold: 0,
+    found: 0,
+    correct: 0,
+    precision: 0,
+    recall: 0,
+    owner_accuracy: { n: 0, right: 0 },
+    due_accuracy: { n: 0, right: 0 },
+    misses: [],
+    false_alarms: [],
+  };
   for (const note of notes) {
     const found = findOpenLoops(note.content);
     s.gold += note.open.length;
@@ -33,8 +44,16 @@ export function scoreLabelled(notes: readonly LabelledNote[]): LoopScore {
       }
       matched.add(hit);
       s.correct++;
-      if (g.owner) [s.owner_accuracy.n, s.owner_accuracy.right] = [s.owner_accuracy.n + 1, s.owner_accuracy.right + (hit.owner === g.owner ? 1 : 0)];
-      if (g.due) [s.due_accuracy.n, s.due_accuracy.right] = [s.due_accuracy.n + 1, s.due_accuracy.right + (hit.due === g.due ? 1 : 0)];
+      if (g.owner)
+        [s.owner_accuracy.n, s.owner_accuracy.right] = [
+          s.owner_accuracy.n + 1,
+          s.owner_accuracy.right + (hit.owner === g.owner ? 1 : 0),
+        ];
+      if (g.due)
+        [s.due_accuracy.n, s.due_accuracy.right] = [
+          s.due_accuracy.n + 1,
+          s.due_accuracy.right + (hit.due === g.due ? 1 : 0),
+        ];
     }
     for (const l of found) if (!matched.has(l)) s.false_alarms.push(`${note.name}: ${lineOf(note.content, l)}`);
   }

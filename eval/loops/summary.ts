@@ -9,7 +9,14 @@ interface LoopResult extends Provenance {
   labelled: LoopScore;
   held_out: LoopScore;
   adr: { files: number; flagged: number };
-  qmsum: { meetings: number; turns: number; flagged: number; flagged_in_action_spans: number; action_queries: number; action_queries_with_a_flag: number };
+  qmsum: {
+    meetings: number;
+    turns: number;
+    flagged: number;
+    flagged_in_action_spans: number;
+    action_queries: number;
+    action_queries_with_a_flag: number;
+  };
 }
 
 export function loopSummaryLines(): string[] {

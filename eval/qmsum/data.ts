@@ -10,7 +10,8 @@ export type Split = "tune" | "test";
 /** Query filters (whole-word prefixes, so "disagree" is not "agree"): decision 72 and action 28 of the 1,095 specific queries. */
 export const QUERY_FILTERS: Record<Kind, RegExp> = {
   decision: /\b(?:decid|decision|agree|conclu|settl)\w*/i,
-  action: /\b(?:action|next steps?|to[- ]do|todo|assign\w*|tasks?|follow[- ]?ups?|responsib\w*|will do|deadline|plan(?:ned)? (?:to|for) (?:the )?next)\b/i,
+  action:
+    /\b(?:action|next steps?|to[- ]do|todo|assign\w*|tasks?|follow[- ]?ups?|responsib\w*|will do|deadline|plan(?:ned)? (?:to|for) (?:the )?next)\b/i,
 };
 
 export interface GoldQuery {
@@ -53,7 +54,9 @@ export function loadQmsum(): Meeting[] {
         id: file.replace(/\.json$/, ""),
         index,
         split: index % 2 === 0 ? "tune" : "test",
-        transcript: raw.meeting_transcripts.map((t) => `${t.speaker}: ${t.content.replace(/\s+/g, " ").trim()}`).join("\n"),
+        transcript: raw.meeting_transcripts
+          .map((t) => `${t.speaker}: ${t.content.replace(/\s+/g, " ").trim()}`)
+          .join("\n"),
         turns: raw.meeting_transcripts.length,
         queries: queries.filter((q) => q.kinds.length > 0),
       };

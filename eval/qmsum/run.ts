@@ -34,7 +34,10 @@ export interface QmsumResult extends Provenance {
   timing: { extractMs: number };
 }
 
-const ITEMS: Record<Kind, (r: MeetingExtractResponse) => { citations: { anchor: string }[] }[]> = { decision: (r) => r.decisions, action: (r) => r.action_items };
+const ITEMS: Record<Kind, (r: MeetingExtractResponse) => { citations: { anchor: string }[] }[]> = {
+  decision: (r) => r.decisions,
+  action: (r) => r.action_items,
+};
 
 /** QMSum turn = transcript line - 1 (data.ts writes one line per turn), read from each citation's "L<a>-L<b>" anchor. */
 function citedTurns(item: { citations: { anchor: string }[] }): number[] {
@@ -57,22 +60,48 @@ export function runQmsumEval(meetings: readonly Meeting[] = loadQmsum()): QmsumR
     extractMs += performance.now() - started;
     KINDS.forEach((kind, k) => {
       const predicted = ITEMS[kind](r).map(citedTurns);
-      for (const g of [m.split, "all"] as const) ours.set(`${g}/${kind}`, addTally(ours.get(`${g}/${kind}`) ?? emptyTally(), tallyMeeting(m.queries, kind, predicted, m.turns)));
+      for (const g of [m.split, "all"] as const)
+        ours.set(
+          `${g}/${kind}`,
+          addTally(ours.get(`${g}/${kind}`) ?? emptyTally(), tallyMeeting(m.queries, kind, predicted, m.turns)),
+        );
       for (let d = 0; d < RANDOM_DRAWS; d++) {
-        const draw = tallyMeeting(m.queries, kind, randomItems(predicted, m.turns, (m.index * 2 + k) * 7919 + d + 1), m.turns);
-        for (const g of [m.split, "all"] as const) random.set(`${g}/${kind}/${d}`, addTally(random.get(`${g}/${kind}/${d}`) ?? emptyTally(), draw));
+        const draw = tallyMeeting(
+          m.queries,
+          kind,
+          randomItems(predicted, m.turns, (m.index * 2 + k) * 7919 + d + 1),
+          m.turns,
+        );
+        for (const g of [m.split, "all"] as const)
+          random.set(`${g}/${kind}/${d}`, addTally(random.get(`${g}/${kind}/${d}`) ?? emptyTally(), draw));
       }
     });
     rows.push({
       id: m.id,
       split: m.split,
       turns: m.turns,
-      queries: { decision: m.queries.filter((q) => q.kinds.includes("decision")).length, action: m.queries.filter((q) => q.kinds.includes("action")).length },
-      items: { decision: r.decisions.length, action: r.action_items.length, open_questions: r.open_questions.length, summary: r.summary.length },
+      queries: {
+        decision: m.queries.filter((q) => q.kinds.includes("decision")).length,
+        action: m.queries.filter((q) => q.kinds.includes("action")).length,
+      },
+      items: {
+        decision: r.decisions.length,
+        action: r.action_items.length,
+        open_questions: r.open_questions.length,
+        summary: r.summary.length,
+      },
     });
   }
   const results = Object.fromEntries(
-    GROUPS.map((g) => [g, Object.fromEntries(KINDS.map((kind) => [kind, { smriti: rates(ours.get(`${g}/${kind}`) ?? emptyTally()), random: meanRandom(random, g, kind) }]))]),
+    GROUPS.map((g) => [
+      g,
+      Object.fromEntries(
+        KINDS.map((kind) => [
+          kind,
+          { smriti: rates(ours.get(`${g}/${kind}`) ?? emptyTally()), random: meanRandom(random, g, kind) },
+        ]),
+      ),
+    ]),
   ) as QmsumResult["results"];
   return {
     set: "qmsum",
@@ -96,12 +125,27 @@ function meanRandom(random: Map<string, Tally>, g: Group, kind: Kind): Rates {
 export function runQmsumSets(): void {
   const r = runQmsumEval();
   const pct = (x: number) => (Number.isNaN(x) ? "" : (100 * x).toFixed(1));
-  const rows = GROUPS.flatMap((g) => KINDS.map((kind) => {
-    const { smriti, random } = r.results[g][kind];
-    return [`${g} ${kind}`, smriti.queries, smriti.items, pct(smriti.hitRate), pct(random.hitRate), pct(smriti.precision), pct(random.precision), pct(smriti.coverage)];
-  }));
-  process.stdout.write(`\n== qmsum  (${r.meetings} meetings; commit ${r.commit}${r.dirtySrc ? "+local changes" : ""})\n`);
-  process.stdout.write(`${textTable(["split kind", "queries", "items", "hit %", "random hit %", "precision %", "random precision %", "gold coverage %"], rows)}\n`);
+  const rows = GROUPS.flatMap((g) =>
+    KINDS.map((kind) => {
+      const { smriti, random } = r.results[g][kind];
+      return [
+        `${g} ${kind}`,
+        smriti.queries,
+        smriti.items,
+        pct(smriti.hitRate),
+        pct(random.hitRate),
+        pct(smriti.precision),
+        pct(random.precision),
+        pct(smriti.coverage),
+      ];
+    }),
+  );
+  process.stdout.write(
+    `\n== qmsum  (${r.meetings} meetings; commit ${r.commit}${r.dirtySrc ? "+local changes" : ""})\n`,
+  );
+  process.stdout.write(
+    `${textTable(["split kind", "queries", "items", "hit %", "random hit %", "precision %", "random precision %", "gold coverage %"], rows)}\n`,
+  );
   progress(`qmsum: extraction ${r.timing.extractMs} ms for ${r.meetings} meetings`);
   progress(`wrote ${writeResult("qmsum", r)}`);
 }

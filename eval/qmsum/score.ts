@@ -17,13 +17,25 @@ export interface Tally {
 export const emptyTally = (): Tally => ({ queries: 0, hits: 0, items: 0, inside: 0, turns: 0, covered: 0 });
 
 export function addTally(a: Tally, b: Tally): Tally {
-  return { queries: a.queries + b.queries, hits: a.hits + b.hits, items: a.items + b.items, inside: a.inside + b.inside, turns: a.turns + b.turns, covered: a.covered + b.covered };
+  return {
+    queries: a.queries + b.queries,
+    hits: a.hits + b.hits,
+    items: a.items + b.items,
+    inside: a.inside + b.inside,
+    turns: a.turns + b.turns,
+    covered: a.covered + b.covered,
+  };
 }
 
 const inSpan = (turn: number, [a, b]: [number, number]) => turn >= a && turn <= b;
 
 /** One meeting, one kind: `predicted` holds each extracted item's cited turns. */
-export function tallyMeeting(queries: readonly GoldQuery[], kind: Kind, predicted: readonly (readonly number[])[], turns: number): Tally {
+export function tallyMeeting(
+  queries: readonly GoldQuery[],
+  kind: Kind,
+  predicted: readonly (readonly number[])[],
+  turns: number,
+): Tally {
   const gold = queries.filter((q) => q.kinds.includes(kind));
   if (gold.length === 0) return emptyTally();
   const spans = gold.flatMap((q) => q.spans);

@@ -14,7 +14,17 @@ export function qmsumSummaryLines(): string[] {
   const rows = (["test", "tune", "all"] as const).flatMap((g) =>
     (["decision", "action"] as const).map((kind) => {
       const { smriti, random } = r.results[g][kind];
-      return [g, kind, smriti.queries, smriti.items, pct(smriti.hitRate), pct(random.hitRate), pct(smriti.precision), pct(random.precision), pct(smriti.coverage)];
+      return [
+        g,
+        kind,
+        smriti.queries,
+        smriti.items,
+        pct(smriti.hitRate),
+        pct(random.hitRate),
+        pct(smriti.precision),
+        pct(random.precision),
+        pct(smriti.coverage),
+      ];
     }),
   );
   return [
@@ -22,7 +32,10 @@ export function qmsumSummaryLines(): string[] {
     "",
     `${r.meetings} QMSum train meetings; queries about decisions / actions (eval/qmsum/README.md). hit = the query's gold span holds a turn cited by an item of that kind; precision = items citing a turn inside a gold span of that kind in their meeting; random = as many items citing as many turns drawn uniformly (mean of ${r.randomDraws} seeded draws). test = held out from every cue choice. Figures in %.`,
     "",
-    markdownTable(["split", "kind", "queries", "items", "hit", "random hit", "precision", "random precision", "gold coverage"], rows),
+    markdownTable(
+      ["split", "kind", "queries", "items", "hit", "random hit", "precision", "random precision", "gold coverage"],
+      rows,
+    ),
     "",
   ];
 }

@@ -39,7 +39,8 @@ function render(e: SessionEvent, debug: boolean): string | null {
       break;
     case "response":
       write("\n");
-      for (const [i, c] of e.data.citations.entries()) write(`  [${i + 1}] ${c.source_path} § ${c.anchor}  ${c.score.toFixed(2)}\n`);
+      for (const [i, c] of e.data.citations.entries())
+        write(`  [${i + 1}] ${c.source_path} § ${c.anchor}  ${c.score.toFixed(2)}\n`);
       break;
     case "transport_diagnostic":
       write(`  (${e.data.provider_requested} failed: ${e.data.reason}; now ${e.data.provider_actual})\n`);
@@ -68,7 +69,9 @@ async function converse(client: SmritiClient, opts: ChatOptions): Promise<void> 
       })
     ).session_id;
   const { session } = await client.getChatSession(sessionId);
-  write(`session ${sessionId} (${session.provider}, ${session.permission_mode}, approvals ${session.approval_mode}); /exit to leave\n`);
+  write(
+    `session ${sessionId} (${session.provider}, ${session.permission_mode}, approvals ${session.approval_mode}); /exit to leave\n`,
+  );
   const rl = createInterface({ input: process.stdin, terminal: false });
   const lines = rl[Symbol.asyncIterator]();
   const ask = async (prompt: string) => {

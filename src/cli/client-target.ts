@@ -14,7 +14,11 @@ export async function withClient<T>(opts: Target, fn: (client: SmritiClient) => 
   if (opts.url && !token) throw new CliError("set SMRITI_TOKEN to a token of the server's workspace to use --url");
   if (!opts.url) requireData(configFrom(opts));
   const createLocalClient = opts.url ? null : (await import("../local-client.ts")).createLocalClient;
-  const local = !createLocalClient ? null : await createLocalClient({ dataDir: opts.data, workspace: opts.workspace }).catch((err: Error) => Promise.reject(new CliError(err.message)));
+  const local = !createLocalClient
+    ? null
+    : await createLocalClient({ dataDir: opts.data, workspace: opts.workspace }).catch((err: Error) =>
+        Promise.reject(new CliError(err.message)),
+      );
   try {
     return await fn(local ?? createClient({ baseUrl: opts.url!, token: token! }));
   } catch (err) {
@@ -27,4 +31,6 @@ export async function withClient<T>(opts: Target, fn: (client: SmritiClient) => 
 
 /** --url, --workspace and --data on a command that runs through withClient. */
 export const addTargetOptions = (cmd: Command) =>
-  addDataOption(cmd).option("--url <url>", "use a running server instead (token from $SMRITI_TOKEN)").option("--workspace <name>", "workspace (in-process only; a token fixes it)", "default");
+  addDataOption(cmd)
+    .option("--url <url>", "use a running server instead (token from $SMRITI_TOKEN)")
+    .option("--workspace <name>", "workspace (in-process only; a token fixes it)", "default");

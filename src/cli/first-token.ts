@@ -13,6 +13,12 @@ export const FIRST_TOKEN_SCOPES: readonly Scope[] = ["read", "write", "admin"];
 export async function issueFirstToken(runtime: FullRuntime): Promise<void> {
   const defaultWs = (await runtime.store.workspaces.findWorkspace(DEFAULT_WORKSPACE))!;
   if ((await runtime.store.workspaces.listTokens(defaultWs.id)).length > 0) return;
-  const issued = await runtime.auth.issue({ workspace: DEFAULT_WORKSPACE, label: "first start", scopes: FIRST_TOKEN_SCOPES });
-  process.stdout.write(`\nFirst start: a token for workspace '${DEFAULT_WORKSPACE}' (shown once; scopes ${FIRST_TOKEN_SCOPES.join(",")}; more with 'smriti token create --scope'):\n\n  ${issued.token}\n\n`);
+  const issued = await runtime.auth.issue({
+    workspace: DEFAULT_WORKSPACE,
+    label: "first start",
+    scopes: FIRST_TOKEN_SCOPES,
+  });
+  process.stdout.write(
+    `\nFirst start: a token for workspace '${DEFAULT_WORKSPACE}' (shown once; scopes ${FIRST_TOKEN_SCOPES.join(",")}; more with 'smriti token create --scope'):\n\n  ${issued.token}\n\n`,
+  );
 }

@@ -13,10 +13,16 @@ export function registerForget(program: Command): void {
       await withRuntime(
         opts,
         async (rt) => {
-          const req = ForgetRequest.parse(target.startsWith("sha256:") ? { chunk_hash: target } : { source_path: target });
+          const req = ForgetRequest.parse(
+            target.startsWith("sha256:") ? { chunk_hash: target } : { source_path: target },
+          );
           const res = await rt.handlers.forget(await workspaceCall(rt, opts.workspace), req);
           if (opts.json) return printJson(res);
-          process.stdout.write(res.already_forgotten ? `already forgotten: ${target}\n` : `forgot ${res.removed.length} chunk(s)${res.removed_sources.length ? ` and source(s) ${res.removed_sources.join(", ")}` : ""}\n`);
+          process.stdout.write(
+            res.already_forgotten
+              ? `already forgotten: ${target}\n`
+              : `forgot ${res.removed.length} chunk(s)${res.removed_sources.length ? ` and source(s) ${res.removed_sources.join(", ")}` : ""}\n`,
+          );
         },
         { embedder: null },
       );

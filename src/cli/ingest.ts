@@ -41,7 +41,10 @@ export function registerIngest(program: Command): void {
     .description(
       `ingest files and directories (honours .gitignore and .smritiignore; skips .git, node_modules, dot-files, binary files and files over ${MAX_FILE_BYTES} bytes; unchanged files are not re-indexed)`,
     )
-    .argument("<paths...>", "files or directories; source_path is each file's path relative to the current directory, or to the input itself when it lies outside it")
+    .argument(
+      "<paths...>",
+      "files or directories; source_path is each file's path relative to the current directory, or to the input itself when it lies outside it",
+    )
     .option("--workspace <name>", "workspace", "default")
     .option("--hidden", "also walk into dot-files and dot-directories (a path named explicitly is always walked)")
     .option("--json", "print a JSON summary")
@@ -68,7 +71,12 @@ export function registerIngest(program: Command): void {
 const IN_FLIGHT = 4;
 
 /** Walks the inputs and ingests files a few at a time; one file's failure never stops the others. */
-export async function ingestPaths(rt: FullRuntime, call: CallContext, paths: readonly string[], opts: WalkOptions = {}): Promise<IngestSummary> {
+export async function ingestPaths(
+  rt: FullRuntime,
+  call: CallContext,
+  paths: readonly string[],
+  opts: WalkOptions = {},
+): Promise<IngestSummary> {
   const walked = await walk(paths, opts);
   const summary: IngestSummary = {
     counts: { files: walked.files.length, ingested: 0, unchanged: 0, skipped: 0, failed: 0 },
@@ -90,11 +98,18 @@ export async function ingestPaths(rt: FullRuntime, call: CallContext, paths: rea
     for (const [i, outcome] of outcomes.entries()) {
       const file = walked.files[i]!;
       if (outcome.status === "ingested") {
-        summary.ingested.push({ source_path: file.sourcePath, document_hash: outcome.documentHash, chunks: outcome.chunks, added: outcome.added, removed: outcome.removed });
+        summary.ingested.push({
+          source_path: file.sourcePath,
+          document_hash: outcome.documentHash,
+          chunks: outcome.chunks,
+          added: outcome.added,
+          removed: outcome.removed,
+        });
         summary.chunks.added += outcome.added;
         summary.chunks.removed += outcome.removed;
       } else if (outcome.status === "unchanged") summary.counts.unchanged++;
-      else if (outcome.status === "skipped") summary.skipped.push({ source_path: file.sourcePath, reason: outcome.reason });
+      else if (outcome.status === "skipped")
+        summary.skipped.push({ source_path: file.sourcePath, reason: outcome.reason });
       else summary.failed.push({ source_path: file.sourcePath, error: outcome.error });
     }
   } finally {
@@ -109,17 +124,25 @@ export async function ingestPaths(rt: FullRuntime, call: CallContext, paths: rea
 async function ingestFile(rt: FullRuntime, call: CallContext, file: WalkedFile): Promise<Outcome> {
   try {
     const info = await stat(file.path);
-    if (info.size > MAX_FILE_BYTES) return { status: "skipped", reason: `too large (${info.size} bytes > ${MAX_FILE_BYTES})` };
+    if (info.size > MAX_FILE_BYTES)
+      return { status: "skipped", reason: `too large (${info.size} bytes > ${MAX_FILE_BYTES})` };
     const bytes = await readFile(file.path);
     if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { status: "skipped", reason: "binary" };
     const content = bytes.toString("utf8");
     if (content.trim() === "") return { status: "skipped", reason: "empty" };
     // Cheap pre-check: hashing is far cheaper than chunking, tokenizing and embedding an unchanged file.
     const stored = await rt.store.documents.getDocument(call.workspaceId, file.sourcePath);
-    if (stored && stored.documentHash === contentHash(content) && stored.kind === inferKind(file.sourcePath)) return { status: "unchanged" };
+    if (stored && stored.documentHash === contentHash(content) && stored.kind === inferKind(file.sourcePath))
+      return { status: "unchanged" };
     const res = await rt.handlers.ingest(call, IngestRequest.parse({ content, source_path: file.sourcePath }));
     if (res.unchanged) return { status: "unchanged" };
-    return { status: "ingested", documentHash: res.document_hash, chunks: res.chunks, added: res.added.length, removed: res.removed.length };
+    return {
+      status: "ingested",
+      documentHash: res.document_hash,
+      chunks: res.chunks,
+      added: res.added.length,
+      removed: res.removed.length,
+    };
   } catch (err) {
     if (err instanceof AppError && err.code === "binary_content") return { status: "skipped", reason: "binary" };
     if (err instanceof AppError) return { status: "failed", error: `${err.code}: ${err.message}` };
@@ -129,7 +152,13 @@ async function ingestFile(rt: FullRuntime, call: CallContext, file: WalkedFile):
 
 function startBar(total: number): cliProgress.SingleBar {
   const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: "ingest [{bar}] {value}/{total} {file}", hideCursor: true, clearOnComplete: true, barsize: 30 },
+    {
+      stream: process.stderr,
+      format: "ingest [{bar}] {value}/{total} {file}",
+      hideCursor: true,
+      clearOnComplete: true,
+      barsize: 30,
+    },
     cliProgress.Presets.shades_classic,
   );
   bar.start(total, 0, { file: "" });

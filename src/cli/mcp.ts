@@ -5,7 +5,15 @@ import { AppError } from "../contract/errors.ts";
 import type { FullRuntime } from "../main.ts";
 import { DEFAULT_WORKSPACE } from "../services/auth.ts";
 import type { CallContext } from "../ports/call-context.ts";
-import { addDataOption, CliError, configFrom, POINT_ELSEWHERE, requireData, workspaceCall, type DataOptions } from "./shared.ts";
+import {
+  addDataOption,
+  CliError,
+  configFrom,
+  POINT_ELSEWHERE,
+  requireData,
+  workspaceCall,
+  type DataOptions,
+} from "./shared.ts";
 
 type McpOptions = DataOptions & { workspace: string };
 /** stdout belongs to the protocol: every log line goes to stderr. */
@@ -39,9 +47,16 @@ async function serve(runtime: FullRuntime, config: Config, opts: McpOptions): Pr
   const token = process.env["SMRITI_TOKEN"]?.trim();
   const actor = process.env["SMRITI_ACTOR_ID"]?.trim() || undefined;
   // An actor is vouched for by a token that lists it, as x-svc-actor-id over HTTP; a tokenless process has none.
-  if (!token && actor) throw new AppError("actor_forbidden", `SMRITI_ACTOR_ID '${actor}' needs a SMRITI_TOKEN that allows it (smriti token create --actor ${actor})`);
+  if (!token && actor)
+    throw new AppError(
+      "actor_forbidden",
+      `SMRITI_ACTOR_ID '${actor}' needs a SMRITI_TOKEN that allows it (smriti token create --actor ${actor})`,
+    );
   if (!token && !config.multiTenant && opts.workspace !== DEFAULT_WORKSPACE)
-    throw new AppError("workspace_forbidden", "multi-tenancy is off (SVC_MULTI_TENANT): only the default workspace exists");
+    throw new AppError(
+      "workspace_forbidden",
+      "multi-tenancy is off (SVC_MULTI_TENANT): only the default workspace exists",
+    );
   // Without a token this is a local process the user launched and who already owns the data file: trusted like the CLI.
   const first: CallContext = token
     ? await runtime.auth.authenticate(`Bearer ${token}`, actor)
@@ -50,7 +65,9 @@ async function serve(runtime: FullRuntime, config: Config, opts: McpOptions): Pr
   const call = token ? () => runtime.auth.authenticate(`Bearer ${token}`, actor) : first;
   const { serveMcpStdio } = await import("../transports/mcp/stdio.ts");
   const mcp = await serveMcpStdio(runtime, call);
-  log(`mcp on stdio (data ${config.dataDir}, workspace ${first.workspaceName}, embedder: ${runtime.embedder?.id ?? "none, lexical only"})`);
+  log(
+    `mcp on stdio (data ${config.dataDir}, workspace ${first.workspaceName}, embedder: ${runtime.embedder?.id ?? "none, lexical only"})`,
+  );
   const stop = () => void mcp.close();
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
@@ -60,7 +77,10 @@ async function serve(runtime: FullRuntime, config: Config, opts: McpOptions): Pr
 /** A stable code and a message naming the cause, for the client and for stderr. */
 function causeOf(err: unknown, opts: McpOptions): [string, string] {
   if (err instanceof AppError) {
-    const where = err.code === "unauthorized" ? ` (in ${configFrom(opts).dataDir}; the token belongs to the data directory of the service that issued it: ${POINT_ELSEWHERE})` : "";
+    const where =
+      err.code === "unauthorized"
+        ? ` (in ${configFrom(opts).dataDir}; the token belongs to the data directory of the service that issued it: ${POINT_ELSEWHERE})`
+        : "";
     return [err.code, `${err.message}${where}`];
   }
   if (err instanceof CliError) return ["start_failed", err.message];

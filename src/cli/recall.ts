@@ -12,22 +12,32 @@ export function registerRecall(program: Command): void {
     .option("--prefix <path>", "only sources under this path")
     .option("--mode <mode>", "hybrid | lexical | vector", "hybrid")
     .option("--json", "print the JSON response")
-    .action(async (query: string, opts: DataOptions & { k: number; workspace: string; prefix?: string; mode: string; json?: boolean }) => {
-      await withRuntime(opts, async (rt) => {
-        const call = await workspaceCall(rt, opts.workspace);
-        const req = RecallRequest.parse({ query, k: opts.k, mode: opts.mode, ...(opts.prefix ? { filters: { source_path_prefix: opts.prefix } } : {}) });
-        const res = await rt.handlers.recall(call, req);
-        if (opts.json) return printJson(res);
-        if (res.hits.length === 0) return void process.stdout.write("no hits\n");
-        const width = Math.max(20, (process.stdout.columns ?? 120) - 40);
-        for (const [i, h] of res.hits.entries()) {
-          const snippet = h.text_span.replace(/\s+/g, " ");
-          process.stdout.write(
-            `${String(i + 1).padStart(2)}  ${h.score.toFixed(3)}  ${h.source_path} § ${h.anchor}\n` +
-              `      ${snippet.length > width ? `${snippet.slice(0, width - 1)}…` : snippet}\n` +
-              `      ${h.chunk_hash.slice(0, 19)}…\n`,
-          );
-        }
-      });
-    });
+    .action(
+      async (
+        query: string,
+        opts: DataOptions & { k: number; workspace: string; prefix?: string; mode: string; json?: boolean },
+      ) => {
+        await withRuntime(opts, async (rt) => {
+          const call = await workspaceCall(rt, opts.workspace);
+          const req = RecallRequest.parse({
+            query,
+            k: opts.k,
+            mode: opts.mode,
+            ...(opts.prefix ? { filters: { source_path_prefix: opts.prefix } } : {}),
+          });
+          const res = await rt.handlers.recall(call, req);
+          if (opts.json) return printJson(res);
+          if (res.hits.length === 0) return void process.stdout.write("no hits\n");
+          const width = Math.max(20, (process.stdout.columns ?? 120) - 40);
+          for (const [i, h] of res.hits.entries()) {
+            const snippet = h.text_span.replace(/\s+/g, " ");
+            process.stdout.write(
+              `${String(i + 1).padStart(2)}  ${h.score.toFixed(3)}  ${h.source_path} § ${h.anchor}\n` +
+                `      ${snippet.length > width ? `${snippet.slice(0, width - 1)}…` : snippet}\n` +
+                `      ${h.chunk_hash.slice(0, 19)}…\n`,
+            );
+          }
+        });
+      },
+    );
 }

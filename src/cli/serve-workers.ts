@@ -39,7 +39,8 @@ export async function serveWorkers(config: Config, log: (msg: string) => void): 
     worker.on("error", (err) => log(`worker ${index + 1}: ${err.message}`));
     worker.on("message", (m) => {
       if (!isAppended(m)) return;
-      for (const other of workers.values()) if (other !== worker && other.isConnected()) other.send(m, undefined, () => {});
+      for (const other of workers.values())
+        if (other !== worker && other.isConnected()) other.send(m, undefined, () => {});
     });
     worker.on("listening", (address) => {
       listening.add(index);

@@ -9,7 +9,16 @@ import type { AppendNotices } from "../ports/event-log.ts";
 import { TokenLimiter } from "../services/token-limits.ts";
 import { issueFirstToken } from "./first-token.ts";
 import { FOLLOW_TUNING_MS, serveWorkers, workerIndex } from "./serve-workers.ts";
-import { goWithServingProcess, isSessionProcess, lowerSessionPriority, serveForServingProcess, sessionProcess, sessionProcessNotices, workerNotices, type SessionProcess } from "../sessions/process/index.ts";
+import {
+  goWithServingProcess,
+  isSessionProcess,
+  lowerSessionPriority,
+  serveForServingProcess,
+  sessionProcess,
+  sessionProcessNotices,
+  workerNotices,
+  type SessionProcess,
+} from "../sessions/process/index.ts";
 import { addDataOption, configFrom, type DataOptions } from "./shared.ts";
 
 type ServeOptions = DataOptions & { port?: number; host?: string; workers?: number };
@@ -22,11 +31,14 @@ export function registerServe(program: Command): void {
     .description("run the HTTP API and MCP endpoint")
     .option("--port <port>", "port (default $SMRITI_PORT or 8787; 0 = any free port)", (v) => Number.parseInt(v, 10))
     .option("--host <host>", "interface to bind (default $SMRITI_HOST or 127.0.0.1)")
-    .option("--workers <n>", "processes answering on the port, e.g. one per core (default $SMRITI_WORKERS or 1)", (v) => Number(v))
+    .option("--workers <n>", "processes answering on the port, e.g. one per core (default $SMRITI_WORKERS or 1)", (v) =>
+      Number(v),
+    )
     .action(async (opts: ServeOptions) => {
       const config = configFrom(opts);
       const index = workerIndex();
-      const role: Role = index !== null ? { kind: "worker", index } : isSessionProcess() ? { kind: "sessions" } : { kind: "alone" };
+      const role: Role =
+        index !== null ? { kind: "worker", index } : isSessionProcess() ? { kind: "sessions" } : { kind: "alone" };
       const tag = role.kind === "worker" ? ` w${role.index + 1}` : role.kind === "sessions" ? " sessions" : "";
       const log = (msg: string) => process.stderr.write(`[smriti${tag}] ${msg}\n`);
       if (role.kind === "sessions") log(lowerSessionPriority(config.sessionNice, config.sessionIdlePolicy));
@@ -44,25 +56,46 @@ export function registerServe(program: Command): void {
 async function serveProcess(config: Config, log: (msg: string) => void, role: Role): Promise<void> {
   let stopping: Promise<void> | null = null;
   if (role.kind === "sessions") goWithServingProcess();
-  const [{ createRuntime }, { createHttpApp }, { mountConsole }, { acceptingServer, listen }, { mountMcpHttp }] = await Promise.all([
-    import("../main.ts"),
-    import("../transports/http/app.ts"),
-    import("../transports/http/console.ts"),
-    import("../transports/http/serve.ts"),
-    import("../transports/mcp/http.ts"),
-  ]);
+  const [{ createRuntime }, { createHttpApp }, { mountConsole }, { acceptingServer, listen }, { mountMcpHttp }] =
+    await Promise.all([
+      import("../main.ts"),
+      import("../transports/http/app.ts"),
+      import("../transports/http/console.ts"),
+      import("../transports/http/serve.ts"),
+      import("../transports/mcp/http.ts"),
+    ]);
   const lead = role.kind === "alone" || (role.kind === "worker" && role.index === 0);
-  const sessions: SessionProcess | null = role.kind === "alone" && config.sessionProcess !== "off" ? sessionProcess({ onDemand: config.sessionProcess === "on-demand", waiting: async () => config.runsBackgroundSessions && (await runtime.supervisor.waiting()), pollMs: config.heartbeatMs, log }) : null;
-  const appendNotices: AppendNotices | undefined = role.kind === "alone" ? sessions?.notices : role.kind === "worker" ? workerNotices() : sessionProcessNotices();
+  const sessions: SessionProcess | null =
+    role.kind === "alone" && config.sessionProcess !== "off"
+      ? sessionProcess({
+          onDemand: config.sessionProcess === "on-demand",
+          waiting: async () => config.runsBackgroundSessions && (await runtime.supervisor.waiting()),
+          pollMs: config.heartbeatMs,
+          log,
+        })
+      : null;
+  const appendNotices: AppendNotices | undefined =
+    role.kind === "alone" ? sessions?.notices : role.kind === "worker" ? workerNotices() : sessionProcessNotices();
   // Background runs go where the turns go: to the session process when there is one.
   const supervise = config.runsBackgroundSessions && sessions === null;
   const queuedElsewhere = sessions && config.runsBackgroundSessions ? sessions.queued : undefined;
-  const runtime: FullRuntime = await createRuntime(config, { background: true, autoTune: lead, followTuningMs: lead ? undefined : FOLLOW_TUNING_MS, lead, supervise, queuedElsewhere, log, appendNotices });
-  if (!config.runsBackgroundSessions && role.kind !== "sessions") log("background sessions: queued here, run by another process on this store (SMRITI_BACKGROUND_SESSIONS=0)");
+  const runtime: FullRuntime = await createRuntime(config, {
+    background: true,
+    autoTune: lead,
+    followTuningMs: lead ? undefined : FOLLOW_TUNING_MS,
+    lead,
+    supervise,
+    queuedElsewhere,
+    log,
+    appendNotices,
+  });
+  if (!config.runsBackgroundSessions && role.kind !== "sessions")
+    log("background sessions: queued here, run by another process on this store (SMRITI_BACKGROUND_SESSIONS=0)");
   if (role.kind === "alone") await issueFirstToken(runtime);
   sessions?.start(); // once the store is migrated
   const warmStart = performance.now();
-  for (const ws of await runtime.store.workspaces.listWorkspaces()) await runtime.search.warm(ws.id, runtime.embedder ?? undefined);
+  for (const ws of await runtime.store.workspaces.listWorkspaces())
+    await runtime.search.warm(ws.id, runtime.embedder ?? undefined);
   log(`indexes loaded in ${Math.round(performance.now() - warmStart)} ms`);
   // The session process only runs turns, and the serving process answers them until it is ready: its first turn
   // loaded the tagger and the word neighbours (0.6-0.7 s of a first token at 10k) before it did this.
@@ -78,8 +111,15 @@ async function serveProcess(config: Config, log: (msg: string) => void, role: Ro
     sessions ? (path) => sessions.servedHere(path) && sessions.wanted() : undefined,
   );
   await sessions?.started;
-  const opts = { headersTimeoutMs: config.headersTimeoutMs, divert: sessions?.divert, closeAfter: sessions?.servedHere };
-  const server = role.kind === "sessions" ? acceptingServer(app, config.host, opts) : await listen(app, config.host, config.port, opts);
+  const opts = {
+    headersTimeoutMs: config.headersTimeoutMs,
+    divert: sessions?.divert,
+    closeAfter: sessions?.servedHere,
+  };
+  const server =
+    role.kind === "sessions"
+      ? acceptingServer(app, config.host, opts)
+      : await listen(app, config.host, config.port, opts);
   if ("accept" in server) {
     const idleMs = config.sessionProcess === "on-demand" ? config.sessionIdleMs : null;
     const leave = () => {
@@ -92,7 +132,8 @@ async function serveProcess(config: Config, log: (msg: string) => void, role: Ro
   }
   const embedder = `embedder: ${runtime.embedder?.id ?? "none, lexical only"}`;
   // A group's address is announced once, by its primary, when every worker listens.
-  if (role.kind === "alone" && "url" in server) log(`listening on ${server.url} (${embedder}); console: ${server.url}/console`);
+  if (role.kind === "alone" && "url" in server)
+    log(`listening on ${server.url} (${embedder}); console: ${server.url}/console`);
   else log(`answering (${embedder})`);
   const shutdown = () =>
     (stopping ??= (async () => {

@@ -14,19 +14,30 @@ function show(d: BackgroundSessionDetail): void {
   const s = d.session;
   out(`${s.session_id}  ${s.status}  engine ${s.engine}  attempt ${s.attempt_count}/${(s.max_retries ?? 0) + 1}\n`);
   out(`  task: ${d.task}\n`);
-  out(`  health ${d.health.score.toFixed(2)}${Object.entries(d.health.flags).filter(([, on]) => on).map(([flag]) => ` [${flag}]`).join("")}\n`);
+  out(
+    `  health ${d.health.score.toFixed(2)}${Object.entries(d.health.flags)
+      .filter(([, on]) => on)
+      .map(([flag]) => ` [${flag}]`)
+      .join("")}\n`,
+  );
   if (s.last_error) out(`  last error: ${s.last_error}\n`);
-  if (d.pending_approval) out(`  waits for: ${d.pending_approval.tool_name} (${d.pending_approval.reason}); request ${d.pending_approval.request_id}\n`);
+  if (d.pending_approval)
+    out(
+      `  waits for: ${d.pending_approval.tool_name} (${d.pending_approval.reason}); request ${d.pending_approval.request_id}\n`,
+    );
   for (const h of d.health.recovery_hints) out(`  hint: ${h}\n`);
-  for (const c of d.checkpoints.slice(0, 5)) out(`  checkpoint ${c.sequence} ${c.checkpoint_type}: ${c.summary_text}\n`);
-  for (const a of d.artifacts.slice(0, 5)) out(`  artifact ${a.type}${a.type === "final_output" ? `: ${String(a.text).trim().split("\n")[0]}` : ""}\n`);
+  for (const c of d.checkpoints.slice(0, 5))
+    out(`  checkpoint ${c.sequence} ${c.checkpoint_type}: ${c.summary_text}\n`);
+  for (const a of d.artifacts.slice(0, 5))
+    out(`  artifact ${a.type}${a.type === "final_output" ? `: ${String(a.text).trim().split("\n")[0]}` : ""}\n`);
 }
 
 const print = (opts: { json?: boolean }) => (d: BackgroundSessionDetail) => (opts.json ? printJson(d) : show(d));
 
 /** Follows a session's health until it ends, then shows it. */
 async function wait(client: SmritiClient, sessionId: string): Promise<BackgroundSessionDetail> {
-  for await (const e of client.sessionHealth(sessionId)) if (e.event === "health_snapshot" && TERMINAL.has(e.data.status)) break;
+  for await (const e of client.sessionHealth(sessionId))
+    if (e.event === "health_snapshot" && TERMINAL.has(e.data.status)) break;
   return client.getSession(sessionId);
 }
 
@@ -49,7 +60,7 @@ function startBody(task: string, opts: StartOptions): Parameters<SmritiClient["s
   try {
     health = opts.health ? JSON.parse(opts.health) : undefined;
   } catch {
-    throw new CliError("--health must be JSON, e.g. '{\"action\":\"pause\",\"max_total_tokens\":50000}'");
+    throw new CliError('--health must be JSON, e.g. \'{"action":"pause","max_total_tokens":50000}\'');
   }
   return {
     task,
@@ -77,7 +88,9 @@ function paramsOf(pairs: readonly string[]): Record<string, string> {
 }
 
 export function registerSessions(program: Command): void {
-  const sessions = program.command("sessions").description("background sessions: start, list, show, pause, resume, cancel, approve");
+  const sessions = program
+    .command("sessions")
+    .description("background sessions: start, list, show, pause, resume, cancel, approve");
   addTargetOptions(sessions.command("list"))
     .description("sessions, newest first")
     .option("--status <status>", "only this status (running, paused, awaiting_approval, completed, failed, ...)")
@@ -86,30 +99,45 @@ export function registerSessions(program: Command): void {
     .option("--json", "print JSON")
     .action(async (opts: Target & { status?: string; kind?: string; limit: string }) =>
       withClient(opts, async (client) => {
-        const page = await client.listSessions({ ...(opts.status ? { status: opts.status as "running" } : {}), ...(opts.kind ? { kind: opts.kind as "chat" } : {}), limit: Number(opts.limit) });
+        const page = await client.listSessions({
+          ...(opts.status ? { status: opts.status as "running" } : {}),
+          ...(opts.kind ? { kind: opts.kind as "chat" } : {}),
+          limit: Number(opts.limit),
+        });
         if (opts.json) return printJson(page);
-        for (const s of page.sessions) out(`${s.session.session_id}\t${s.kind}\t${s.session.status}\t${s.health ? s.health.score.toFixed(2) : "-"}\t${s.session.updated_at ?? ""}\n`);
+        for (const s of page.sessions)
+          out(
+            `${s.session.session_id}\t${s.kind}\t${s.session.status}\t${s.health ? s.health.score.toFixed(2) : "-"}\t${s.session.updated_at ?? ""}\n`,
+          );
       }),
     );
   addTargetOptions(sessions.command("show"))
     .description("a background session: state, health, approvals, checkpoints, artifacts")
     .argument("<session_id>")
     .option("--json", "print JSON")
-    .action(async (id: string, opts: Target) => withClient(opts, async (client) => print(opts)(await client.getSession(id))));
+    .action(async (id: string, opts: Target) =>
+      withClient(opts, async (client) => print(opts)(await client.getSession(id))),
+    );
   addTargetOptions(sessions.command("start"))
     .description("start a background session for a task")
     .argument("<task...>")
     .option("--engine <engine>", "native (Smriti's agent), command or a2a", "native")
     .option("--agent <name>", "engines command and a2a: an agent of the operator's catalog")
     .option("--param <name=value...>", "a value for the catalog agent's argv placeholder (repeatable)")
-    .option("--command <line>", "engine command, where the catalog allows free-form use: the command line to run (sh -c)")
+    .option(
+      "--command <line>",
+      "engine command, where the catalog allows free-form use: the command line to run (sh -c)",
+    )
     .option("--agent-url <url>", "engine a2a, where the catalog allows free-form use: the remote agent's URL")
     .option("--max-retries <n>", "retries after a transient failure (default 2)")
     .option("--expires-at <iso>", "fail it if it has not run by then")
     .option("--approval-mode <mode>", "never | on-write | always")
     .option("--permission-mode <mode>", "read-only | workspace-write | full")
-    .option("--health <json>", "metadata.policy.health, e.g. '{\"action\":\"pause\",\"max_runtime_minutes\":10}'")
-    .option("--wait", "follow it until it ends (needs a server running it: --url, or smriti serve on the data directory)")
+    .option("--health <json>", 'metadata.policy.health, e.g. \'{"action":"pause","max_runtime_minutes":10}\'')
+    .option(
+      "--wait",
+      "follow it until it ends (needs a server running it: --url, or smriti serve on the data directory)",
+    )
     .option("--json", "print JSON")
     .action(async (task: string[], opts: StartOptions) =>
       withClient(opts, async (client) => {
@@ -122,7 +150,11 @@ export function registerSessions(program: Command): void {
       .description(action === "pause" ? "pause a running session (not terminal)" : "cancel a session (terminal)")
       .argument("<session_id>")
       .option("--json", "print JSON")
-      .action(async (id: string, opts: Target) => withClient(opts, async (client) => print(opts)(await (action === "pause" ? client.pauseSession(id) : client.cancelSession(id)))));
+      .action(async (id: string, opts: Target) =>
+        withClient(opts, async (client) =>
+          print(opts)(await (action === "pause" ? client.pauseSession(id) : client.cancelSession(id))),
+        ),
+      );
   addTargetOptions(sessions.command("resume"))
     .description("requeue a paused session, or branch a new one from an event or a resume cursor")
     .argument("<session_id>")
@@ -130,7 +162,14 @@ export function registerSessions(program: Command): void {
     .option("--cursor <cursor>", "branch from this resume cursor (a checkpoint's)")
     .option("--json", "print JSON")
     .action(async (id: string, opts: Target & { fromEvent?: string; cursor?: string }) =>
-      withClient(opts, async (client) => print(opts)(await client.resumeSession(id, { ...(opts.fromEvent ? { from_event_id: opts.fromEvent } : {}), ...(opts.cursor ? { resume_cursor: opts.cursor } : {}) }))),
+      withClient(opts, async (client) =>
+        print(opts)(
+          await client.resumeSession(id, {
+            ...(opts.fromEvent ? { from_event_id: opts.fromEvent } : {}),
+            ...(opts.cursor ? { resume_cursor: opts.cursor } : {}),
+          }),
+        ),
+      ),
     );
   for (const decision of ["approve", "deny"] as const)
     addTargetOptions(sessions.command(decision))

@@ -31,7 +31,9 @@ export const POINT_ELSEWHERE = "pass --data <dir> or set SMRITI_DATA_DIR";
 /** Fails with where it looked and how to point elsewhere when the data directory holds no database yet. */
 export function requireData(config: Config): void {
   if (!config.databaseUrl && !existsSync(config.dbFile))
-    throw new CliError(`no Smriti data in ${config.dataDir}: the CLI reads the data directory directly (the service's is where it was started); ${POINT_ELSEWHERE}`);
+    throw new CliError(
+      `no Smriti data in ${config.dataDir}: the CLI reads the data directory directly (the service's is where it was started); ${POINT_ELSEWHERE}`,
+    );
 }
 
 export function configFrom(opts: DataOptions & { port?: number; host?: string; workers?: number }): Config {
@@ -42,11 +44,20 @@ export function configFrom(opts: DataOptions & { port?: number; host?: string; w
  * Runs a one-shot command against the data directory directly (safe while the server runs: SQLite WAL). Only commands
  * that put data in (`create`) may start a new directory: a read in the wrong folder would otherwise answer from an empty one.
  */
-export async function withRuntime<T>(opts: DataOptions, fn: (rt: FullRuntime) => Promise<T>, runtimeOpts: RuntimeOptions = {}, create = false): Promise<T> {
+export async function withRuntime<T>(
+  opts: DataOptions,
+  fn: (rt: FullRuntime) => Promise<T>,
+  runtimeOpts: RuntimeOptions = {},
+  create = false,
+): Promise<T> {
   const config = configFrom(opts);
   if (!create) requireData(config);
   const { createRuntime } = await import("../main.ts"); // loaded by the commands that need it, not by --help
-  const rt = await createRuntime(config, { log: () => {}, notice: (msg) => process.stderr.write(`[smriti] ${msg}\n`), ...runtimeOpts });
+  const rt = await createRuntime(config, {
+    log: () => {},
+    notice: (msg) => process.stderr.write(`[smriti] ${msg}\n`),
+    ...runtimeOpts,
+  });
   try {
     return await fn(rt);
   } catch (err) {

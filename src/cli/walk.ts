@@ -90,7 +90,10 @@ export async function walk(inputs: readonly string[], opts: WalkOptions = {}): P
     const path = resolve(base, input);
     const info = await stat(path).catch((err: Error) => err);
     if (info instanceof Error) {
-      result.errors.push({ sourcePath: toSourcePath(base, path), error: (info as NodeJS.ErrnoException).code === "ENOENT" ? "no such file or directory" : info.message });
+      result.errors.push({
+        sourcePath: toSourcePath(base, path),
+        error: (info as NodeJS.ErrnoException).code === "ENOENT" ? "no such file or directory" : info.message,
+      });
       continue;
     }
     const isDir = info.isDirectory();

@@ -10,7 +10,8 @@ type Call = <K extends JsonRouteId>(id: K, input: RouteInput<K>) => Promise<Rout
 export function cognitiveCalls(call: Call) {
   const calls = {
     /** process_cognitive: POST /sdk/cognitive/process, a pass of `query` through the stack that writes only its trace (trace_id, confidence, decision). */
-    process_cognitive: (query: string, opts: Omit<CognitiveProcessRequest, "query"> = {}) => call("cognitive_process", { ...opts, query }),
+    process_cognitive: (query: string, opts: Omit<CognitiveProcessRequest, "query"> = {}) =>
+      call("cognitive_process", { ...opts, query }),
     /** cognitive_layers: GET /sdk/cognitive/layers, the thirteen layers with job, switch, counters and uplift. */
     cognitive_layers: () => call("cognitive_layers", {}),
     /** cognitive_layer_state(layer_id): GET /sdk/cognitive/layers/{layer_id}, one layer's params and learned state. */

@@ -1,6 +1,14 @@
 // TypeScript client for the Smriti Memory API: one typed method per operation of the contract's table (no node: imports).
 import type { ErrorBody } from "../contract/errors.ts";
-import { fillPath, pathParameters, routes, type JsonRouteId, type RouteId, type RouteInput, type RouteOutput } from "../contract/routes.ts";
+import {
+  fillPath,
+  pathParameters,
+  routes,
+  type JsonRouteId,
+  type RouteId,
+  type RouteInput,
+  type RouteOutput,
+} from "../contract/routes.ts";
 import { allows, type Scope } from "../contract/scopes.ts";
 import type { streamEventList } from "../contract/events.ts";
 import type { GroundedAnswerRequest } from "../contract/grounded.ts";
@@ -26,7 +34,9 @@ export const tokenCan = (granted: readonly Scope[], id: RouteId): boolean => all
 
 /** The memory operations an agent's session may call as tools, by tool name, each with its route's one-line summary. */
 export const toolSummaries: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.values(routes).flatMap((r) => ("tool" in r && typeof r.tool === "string" ? [[r.tool, r.summary] as const] : [])),
+  Object.values(routes).flatMap((r) =>
+    "tool" in r && typeof r.tool === "string" ? [[r.tool, r.summary] as const] : [],
+  ),
 );
 
 /** One row of GET /stream-events. */
@@ -68,7 +78,15 @@ export function createClient(opts: ClientOptions) {
       const res = await base(input, init);
       const wait = Number(res.headers.get("retry-after"));
       if (res.status !== 429 || attempt >= retries || !(wait >= 0 && wait <= MAX_RETRY_WAIT_S)) return res;
-      if (((await res.clone().json().catch(() => null)) as ErrorBody | null)?.error.code !== "rate_limited") return res;
+      if (
+        (
+          (await res
+            .clone()
+            .json()
+            .catch(() => null)) as ErrorBody | null
+        )?.error.code !== "rate_limited"
+      )
+        return res;
       await new Promise((r) => setTimeout(r, wait * 1000));
     }
   }) as typeof fetch;
@@ -82,10 +100,14 @@ export function createClient(opts: ClientOptions) {
   async function call<K extends JsonRouteId>(id: K, input: Input<K>): Promise<Output<K>> {
     const op = routes[id];
     const url = new URL(fillPath(op.path, input as Record<string, unknown>), opts.baseUrl);
-    const init: RequestInit = { method: op.method, headers: headers(op.method === "GET" ? {} : { "content-type": "application/json" }) };
+    const init: RequestInit = {
+      method: op.method,
+      headers: headers(op.method === "GET" ? {} : { "content-type": "application/json" }),
+    };
     if (op.method === "GET") {
       const inPath = new Set(pathParameters(op.path));
-      for (const [k, v] of Object.entries(input as object)) if (v !== undefined && !inPath.has(k)) url.searchParams.set(k, String(v));
+      for (const [k, v] of Object.entries(input as object))
+        if (v !== undefined && !inPath.has(k)) url.searchParams.set(k, String(v));
     } else {
       init.body = JSON.stringify(input);
     }
@@ -93,10 +115,19 @@ export function createClient(opts: ClientOptions) {
   }
 
   /** Opens a stream route; a resuming request sends Last-Event-ID and no body. */
-  const open = (method: "GET" | "POST", path: string, body: unknown, lastEventId: string | null, signal?: AbortSignal) =>
+  const open = (
+    method: "GET" | "POST",
+    path: string,
+    body: unknown,
+    lastEventId: string | null,
+    signal?: AbortSignal,
+  ) =>
     doFetch(new URL(path, opts.baseUrl), {
       method,
-      headers: headers({ ...(body !== null ? { "content-type": "application/json" } : {}), ...(lastEventId ? { "last-event-id": lastEventId } : {}) }),
+      headers: headers({
+        ...(body !== null ? { "content-type": "application/json" } : {}),
+        ...(lastEventId ? { "last-event-id": lastEventId } : {}),
+      }),
       ...(body !== null ? { body: JSON.stringify(body) } : {}),
       ...(signal ? { signal } : {}),
     });
@@ -132,7 +163,8 @@ export function createClient(opts: ClientOptions) {
     extractMeeting: (input: Input<"meeting_extract">) => call("meeting_extract", input),
     openLoops: (input: Input<"open_loops"> = {}) => call("open_loops", input),
     /** GET /stream-events: every event type a session stream can carry, with its tier (default or debug view). */
-    streamEvents: async () => (await parse(await doFetch(new URL(routes.stream_events.path, opts.baseUrl)))) as { events: StreamEventInfo[] },
+    streamEvents: async () =>
+      (await parse(await doFetch(new URL(routes.stream_events.path, opts.baseUrl)))) as { events: StreamEventInfo[] },
     /** GET /metrics: the Prometheus exposition text (per-route latency histograms, layer counters). */
     metricsText: async () => {
       const res = await doFetch(new URL(routes.metrics.path, opts.baseUrl));
@@ -140,11 +172,17 @@ export function createClient(opts: ClientOptions) {
       return res.text();
     },
     /** The answer run as server-sent events; pass the last seen event id to resume after a disconnect. */
-    async *groundedAnswerStream(input: GroundedAnswerRequest | null, resume?: { lastEventId: string }): AsyncGenerator<SseEvent> {
+    async *groundedAnswerStream(
+      input: GroundedAnswerRequest | null,
+      resume?: { lastEventId: string },
+    ): AsyncGenerator<SseEvent> {
       const row = routes.grounded_answer_stream;
       const res = await doFetch(new URL(row.path, opts.baseUrl), {
         method: row.method,
-        headers: headers({ "content-type": "application/json", ...(resume ? { "last-event-id": resume.lastEventId } : {}) }),
+        headers: headers({
+          "content-type": "application/json",
+          ...(resume ? { "last-event-id": resume.lastEventId } : {}),
+        }),
         ...(resume ? {} : { body: JSON.stringify(input) }),
       });
       if (!res.ok || !res.body) return void (await parse(res));
@@ -159,5 +197,10 @@ async function parse(res: Response): Promise<unknown> {
   const body = (await res.json().catch(() => null)) as unknown;
   if (res.ok) return body;
   const error = (body as ErrorBody | null)?.error;
-  throw new SmritiError(res.status, error?.code ?? "http_error", error?.message ?? `HTTP ${res.status}`, error?.details);
+  throw new SmritiError(
+    res.status,
+    error?.code ?? "http_error",
+    error?.message ?? `HTTP ${res.status}`,
+    error?.details,
+  );
 }

@@ -14,7 +14,11 @@ export class CounterRegistry {
     private readonly now: () => number,
     log: (msg: string) => void = () => {},
   ) {
-    this.sums = new BatchedSums((batch) => store.addCounters([...batch].map(([key, n]) => toIncrement(key, n))), "cognitive counters", log);
+    this.sums = new BatchedSums(
+      (batch) => store.addCounters([...batch].map(([key, n]) => toIncrement(key, n))),
+      "cognitive counters",
+      log,
+    );
   }
 
   add(workspaceId: string, layer: string, counter: string, n = 1): void {
@@ -51,7 +55,12 @@ export class CounterRegistry {
       if (inc.hour < (q.since ?? 0) || inc.hour >= (q.until ?? Number.MAX_SAFE_INTEGER)) continue;
       addTotal({ workspaceId: inc.workspaceId, layer: inc.layer, counter: inc.counter, n: inc.n });
     }
-    return [...sums.values()].sort((a, b) => a.workspaceId.localeCompare(b.workspaceId) || a.layer.localeCompare(b.layer) || a.counter.localeCompare(b.counter));
+    return [...sums.values()].sort(
+      (a, b) =>
+        a.workspaceId.localeCompare(b.workspaceId) ||
+        a.layer.localeCompare(b.layer) ||
+        a.counter.localeCompare(b.counter),
+    );
   }
 
   get flushFailures(): number {

@@ -27,7 +27,10 @@ export function headSize(e: EvidenceState): number {
 export const headBound = (need: number) => Math.min(need * 2, HEAD_CAP);
 
 /** Applies per-index deltas to the head and re-ranks; returns the state unchanged when nothing moved. */
-export function adjustHead(e: EvidenceState, deltaOf: (item: Evidence, i: number) => { delta: number; flag?: string } | null): EvidenceState {
+export function adjustHead(
+  e: EvidenceState,
+  deltaOf: (item: Evidence, i: number) => { delta: number; flag?: string } | null,
+): EvidenceState {
   const head = headSize(e);
   let changed = false;
   const items = e.items.map((item, i) => {

@@ -45,21 +45,32 @@ export const OFF_BY_DEFAULT: readonly LayerId[] = [
   "chitta",
 ];
 
-export const defaultSwitches: Readonly<Record<LayerId, boolean>> = Object.fromEntries(LAYER_IDS.map((id) => [id, !OFF_BY_DEFAULT.includes(id)])) as Record<LayerId, boolean>;
+export const defaultSwitches: Readonly<Record<LayerId, boolean>> = Object.fromEntries(
+  LAYER_IDS.map((id) => [id, !OFF_BY_DEFAULT.includes(id)]),
+) as Record<LayerId, boolean>;
 
 export const defaultCognitiveConfig: CognitiveConfig = { enabled: defaultSwitches, params: defaultParams };
 
 /** Applies switches over a config (per request, per runtime or from the environment). */
 export function withSwitches(config: CognitiveConfig, switches: LayerSwitches | undefined): CognitiveConfig {
-  return switches && Object.keys(switches).length > 0 ? { ...config, enabled: { ...config.enabled, ...switches } } : config;
+  return switches && Object.keys(switches).length > 0
+    ? { ...config, enabled: { ...config.enabled, ...switches } }
+    : config;
 }
 
 /** SMRITI_LAYERS_OFF / SMRITI_LAYERS_ON: comma-separated layer ids turned off / on for the whole process. */
 export function switchesFromEnv(env: NodeJS.ProcessEnv): LayerSwitches {
   const out: LayerSwitches = {};
-  for (const [name, on] of [["SMRITI_LAYERS_OFF", false], ["SMRITI_LAYERS_ON", true]] as const) {
-    for (const raw of (env[name] ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
-      if (!(LAYER_IDS as readonly string[]).includes(raw)) throw new Error(`bad configuration: ${name}: '${raw}' is not a layer (${LAYER_IDS.join(", ")})`);
+  for (const [name, on] of [
+    ["SMRITI_LAYERS_OFF", false],
+    ["SMRITI_LAYERS_ON", true],
+  ] as const) {
+    for (const raw of (env[name] ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean)) {
+      if (!(LAYER_IDS as readonly string[]).includes(raw))
+        throw new Error(`bad configuration: ${name}: '${raw}' is not a layer (${LAYER_IDS.join(", ")})`);
       out[raw as LayerId] = on;
     }
   }

@@ -66,15 +66,34 @@ export class CognitivePipeline {
 
   /** Query side: without any layer, hybrid runs as one retriever (sabha fuses), the text as given. */
   perceive(input: ThinkInput, switches?: LayerSwitches): Thought {
-    const thought: Thought = { config: withSwitches(this.config, switches), query: initialQuery(input), evidence: null, answer: null, trace: [], staged: new Map() };
-    for (const layer of this.layers) if (layer.perceive) thought.query = this.run(thought, layer, "perceive", thought.query, (ctx) => layer.perceive!(thought.query, ctx));
+    const thought: Thought = {
+      config: withSwitches(this.config, switches),
+      query: initialQuery(input),
+      evidence: null,
+      answer: null,
+      trace: [],
+      staged: new Map(),
+    };
+    for (const layer of this.layers)
+      if (layer.perceive)
+        thought.query = this.run(thought, layer, "perceive", thought.query, (ctx) =>
+          layer.perceive!(thought.query, ctx),
+        );
     return thought;
   }
 
   /** What the retriever is asked for: the perceived query with `k` candidates. */
   retrievalQuery(thought: Thought, k: number): RetrievalQuery {
     const q = thought.query;
-    return { workspaceId: q.workspaceId, query: q.text, k, mode: q.mode, filter: q.filter, expansion: q.expansion, denseScale: q.denseScale };
+    return {
+      workspaceId: q.workspaceId,
+      query: q.text,
+      k,
+      mode: q.mode,
+      filter: q.filter,
+      expansion: q.expansion,
+      denseScale: q.denseScale,
+    };
   }
 
   /** Evidence side: the retrieved candidates (best first) through the weighing layers. */
@@ -95,14 +114,31 @@ export class CognitivePipeline {
     const e = this.weighOn(draft, found, opts, found.floor ?? -Infinity);
     if (!e) return null;
     thought.trace.push(...draft.trace);
-    for (const [layer, counts] of draft.staged) for (const [counter, n] of counts) addStaged(thought, layer, counter, n);
+    for (const [layer, counts] of draft.staged)
+      for (const [counter, n] of counts) addStaged(thought, layer, counter, n);
     thought.evidence = e;
     return e;
   }
 
-  private weighOn(thought: Thought, found: Found, opts: { need: number; diversity: number }, floor: number): EvidenceState | null {
-    const items = found.candidates.map((candidate) => ({ candidate, chunk: found.chunks.get(candidate.id)!, score: candidate.score, flags: [] as string[] }));
-    let e: EvidenceState = { query: thought.query, items, need: opts.need, diversity: opts.diversity, droppedDuplicates: 0 };
+  private weighOn(
+    thought: Thought,
+    found: Found,
+    opts: { need: number; diversity: number },
+    floor: number,
+  ): EvidenceState | null {
+    const items = found.candidates.map((candidate) => ({
+      candidate,
+      chunk: found.chunks.get(candidate.id)!,
+      score: candidate.score,
+      flags: [] as string[],
+    }));
+    let e: EvidenceState = {
+      query: thought.query,
+      items,
+      need: opts.need,
+      diversity: opts.diversity,
+      droppedDuplicates: 0,
+    };
     // Ties keep the fetched items first (the sorts are stable and they came first), hence >=.
     const head = headBound(opts.need);
     const covered = () => floor === -Infinity || e.items.filter((i) => i.score >= floor).length >= head;
@@ -116,9 +152,14 @@ export class CognitivePipeline {
 
   /** The answer/abstain decision; without any layer, any cited answer is given. */
   decide(thought: Thought, plan: { confidence: number; threshold: number; citations: number }): AnswerState {
-    let a: AnswerState = { ...plan, accept: plan.citations > 0, reason: plan.citations > 0 ? "answered" : "no_evidence" };
+    let a: AnswerState = {
+      ...plan,
+      accept: plan.citations > 0,
+      reason: plan.citations > 0 ? "answered" : "no_evidence",
+    };
     const e = thought.evidence ?? { query: thought.query, items: [], need: 0, diversity: 0, droppedDuplicates: 0 };
-    for (const layer of this.layers) if (layer.decide) a = this.run(thought, layer, "decide", a, (ctx) => layer.decide!(a, e, ctx));
+    for (const layer of this.layers)
+      if (layer.decide) a = this.run(thought, layer, "decide", a, (ctx) => layer.decide!(a, e, ctx));
     thought.answer = a;
     return a;
   }
@@ -166,14 +207,23 @@ export class CognitivePipeline {
       return state;
     }
     const counts = new Map<string, number>();
-    const ctx: LayerContext = { params: thought.config.params, count: (counter, n = 1) => void counts.set(counter, (counts.get(counter) ?? 0) + n) };
+    const ctx: LayerContext = {
+      params: thought.config.params,
+      count: (counter, n = 1) => void counts.set(counter, (counts.get(counter) ?? 0) + n),
+    };
     const t = performance.now();
     try {
       const out = hook(ctx);
       const ms = performance.now() - t;
       this.cost(layer.id, ms, false);
       for (const [counter, n] of counts) addStaged(thought, layer.id, counter, n);
-      thought.trace.push({ layer: layer.id, stage, status: "ran", ms: round(ms), ...(counts.size ? { counts: Object.fromEntries(counts) } : {}) });
+      thought.trace.push({
+        layer: layer.id,
+        stage,
+        status: "ran",
+        ms: round(ms),
+        ...(counts.size ? { counts: Object.fromEntries(counts) } : {}),
+      });
       return out;
     } catch (err) {
       this.fail(thought, layer, stage, performance.now() - t, err);
@@ -184,7 +234,13 @@ export class CognitivePipeline {
   private fail(thought: Thought, layer: Layer, stage: Stage, ms: number, err: unknown): void {
     this.cost(layer.id, ms, true);
     addStaged(thought, layer.id, "failures", 1);
-    thought.trace.push({ layer: layer.id, stage, status: "failed", ms: round(ms), error: err instanceof Error ? err.message : String(err) });
+    thought.trace.push({
+      layer: layer.id,
+      stage,
+      status: "failed",
+      ms: round(ms),
+      error: err instanceof Error ? err.message : String(err),
+    });
   }
 
   private cost(id: LayerId, ms: number, failed: boolean): void {

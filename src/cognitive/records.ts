@@ -3,7 +3,12 @@ import type { LayerId } from "../contract/cognitive-layers.ts";
 import type { CognitiveStore } from "../ports/cognitive.ts";
 import type { CognitiveParams } from "./params.ts";
 
-export const RECORD_KINDS = { decision: "tuner_decision", tuned: "tuned_params", ablation: "ablation", stress: "stress" } as const;
+export const RECORD_KINDS = {
+  decision: "tuner_decision",
+  tuned: "tuned_params",
+  ablation: "ablation",
+  stress: "stress",
+} as const;
 
 /** One tuner step: a parameter change tried on the held-in split, kept only if the metric improved. */
 export interface TunerDecision {
@@ -66,7 +71,12 @@ export interface StressFigures {
   cases: StressCase[];
 }
 
-export async function recordTunerRun(store: CognitiveStore, at: number, decisions: readonly TunerDecision[], tuned: TunedParams): Promise<void> {
+export async function recordTunerRun(
+  store: CognitiveStore,
+  at: number,
+  decisions: readonly TunerDecision[],
+  tuned: TunedParams,
+): Promise<void> {
   await store.appendCognitiveRecords([
     ...decisions.map((payload) => ({ kind: RECORD_KINDS.decision, workspaceId: null, at, payload })),
     { kind: RECORD_KINDS.tuned, workspaceId: null, at, payload: tuned },
@@ -81,20 +91,34 @@ export async function recordStress(store: CognitiveStore, at: number, figures: S
   await store.appendCognitiveRecords([{ kind: RECORD_KINDS.stress, workspaceId: null, at, payload: figures }]);
 }
 
-export async function tunerDecisions(store: CognitiveStore, opts: { since?: number | undefined; limit?: number } = {}): Promise<(TunerDecision & { at: number })[]> {
-  return (await store.listCognitiveRecords({ kind: RECORD_KINDS.decision, since: opts.since, limit: opts.limit ?? 1000 })).map((r) => ({ ...(r.payload as TunerDecision), at: r.at }));
+export async function tunerDecisions(
+  store: CognitiveStore,
+  opts: { since?: number | undefined; limit?: number } = {},
+): Promise<(TunerDecision & { at: number })[]> {
+  return (
+    await store.listCognitiveRecords({ kind: RECORD_KINDS.decision, since: opts.since, limit: opts.limit ?? 1000 })
+  ).map((r) => ({ ...(r.payload as TunerDecision), at: r.at }));
 }
 
 export async function latestTuned(store: CognitiveStore): Promise<TunedParams | null> {
-  return ((await store.listCognitiveRecords({ kind: RECORD_KINDS.tuned, limit: 1 }))[0]?.payload as TunedParams | undefined) ?? null;
+  return (
+    ((await store.listCognitiveRecords({ kind: RECORD_KINDS.tuned, limit: 1 }))[0]?.payload as
+      TunedParams | undefined) ?? null
+  );
 }
 
-export async function latestAblation(store: CognitiveStore, since?: number): Promise<(AblationFigures & { at: number }) | null> {
+export async function latestAblation(
+  store: CognitiveStore,
+  since?: number,
+): Promise<(AblationFigures & { at: number }) | null> {
   const [r] = await store.listCognitiveRecords({ kind: RECORD_KINDS.ablation, since, limit: 1 });
   return r ? { ...(r.payload as AblationFigures), at: r.at } : null;
 }
 
-export async function latestStress(store: CognitiveStore, since?: number): Promise<(StressFigures & { at: number }) | null> {
+export async function latestStress(
+  store: CognitiveStore,
+  since?: number,
+): Promise<(StressFigures & { at: number }) | null> {
   const [r] = await store.listCognitiveRecords({ kind: RECORD_KINDS.stress, since, limit: 1 });
   return r ? { ...(r.payload as StressFigures), at: r.at } : null;
 }

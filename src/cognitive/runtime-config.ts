@@ -9,7 +9,12 @@ export async function runtimeCognitiveConfig(store: CognitiveStore, env: NodeJS.
   const base: CognitiveConfig = tuned
     ? {
         enabled: { ...defaultCognitiveConfig.enabled, ...tuned.enabled },
-        params: Object.fromEntries(Object.entries(defaultCognitiveConfig.params).map(([k, v]) => [k, { ...v, ...(tuned.params as unknown as Record<string, object>)[k] }])) as unknown as CognitiveConfig["params"],
+        params: Object.fromEntries(
+          Object.entries(defaultCognitiveConfig.params).map(([k, v]) => [
+            k,
+            { ...v, ...(tuned.params as unknown as Record<string, object>)[k] },
+          ]),
+        ) as unknown as CognitiveConfig["params"],
       }
     : defaultCognitiveConfig;
   return withSwitches(base, switchesFromEnv(env));

@@ -47,7 +47,21 @@ export async function buildCognitiveStack(opts: StackOptions): Promise<Cognitive
   const impressions = new Impressions(opts.store, opts.log);
   if (opts.restore !== false) impressions.restore(await opts.store.listImpressions());
   // Query side first (clean, budget, who, feeling, goal, expand, convene), then evidence (feedback, memory, discern, focus), then judge and guard.
-  const layers: Layer[] = [indriya, prana, ahamkara, bhavaMonitor, sankalpa, createManas(opts.lexicon), sabha, createKarma(karma), createChitta(impressions), viveka, dhyana, buddhi, atman];
+  const layers: Layer[] = [
+    indriya,
+    prana,
+    ahamkara,
+    bhavaMonitor,
+    sankalpa,
+    createManas(opts.lexicon),
+    sabha,
+    createKarma(karma),
+    createChitta(impressions),
+    viveka,
+    dhyana,
+    buddhi,
+    atman,
+  ];
   const counters = new CounterRegistry(opts.store, opts.now, opts.log);
   return {
     pipeline: new CognitivePipeline(layers, opts.config ?? defaultCognitiveConfig, counters),

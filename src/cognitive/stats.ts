@@ -2,7 +2,15 @@
 import { LAYER_IDS, type LayerId } from "../contract/cognitive-layers.ts";
 import type { CognitiveStore } from "../ports/cognitive.ts";
 import type { CognitivePipeline } from "./pipeline.ts";
-import { latestAblation, latestStress, stressUpliftOf, tunerDecisions, type AblationFigures, type StressFigures, type TunerDecision } from "./records.ts";
+import {
+  latestAblation,
+  latestStress,
+  stressUpliftOf,
+  tunerDecisions,
+  type AblationFigures,
+  type StressFigures,
+  type TunerDecision,
+} from "./records.ts";
 
 export type LayerCounters = Record<string, number>;
 
@@ -29,7 +37,11 @@ export interface CognitiveSnapshot {
 }
 
 /** Everything the stack contributed since `since` (one workspace or all). Reads only. */
-export async function cognitiveSnapshot(pipeline: CognitivePipeline, store: CognitiveStore, opts: { since?: number; workspaceId?: string } = {}): Promise<CognitiveSnapshot> {
+export async function cognitiveSnapshot(
+  pipeline: CognitivePipeline,
+  store: CognitiveStore,
+  opts: { since?: number; workspaceId?: string } = {},
+): Promise<CognitiveSnapshot> {
   const totals = await pipeline.counters.totals({ since: opts.since, workspaceId: opts.workspaceId });
   const overall = new Map<string, LayerCounters>();
   const byWorkspace: CognitiveSnapshot["by_workspace"] = {};
@@ -41,12 +53,23 @@ export async function cognitiveSnapshot(pipeline: CognitivePipeline, store: Cogn
     const wl = (ws[t.layer as LayerId] ??= {});
     wl[t.counter] = (wl[t.counter] ?? 0) + t.n;
   }
-  const [ablation, stress, decisions] = await Promise.all([latestAblation(store, opts.since), latestStress(store, opts.since), tunerDecisions(store, { since: opts.since })]);
+  const [ablation, stress, decisions] = await Promise.all([
+    latestAblation(store, opts.since),
+    latestStress(store, opts.since),
+    tunerDecisions(store, { since: opts.since }),
+  ]);
   const config = pipeline.current;
   const jobs = new Map(pipeline.layers.map((l) => [l.id, l.job]));
   return {
     since: opts.since ?? null,
-    layers: LAYER_IDS.map((id) => ({ id, job: jobs.get(id) ?? "", enabled: config.enabled[id], counters: overall.get(id) ?? {}, uplift: ablation?.uplift[id] ?? null, stress_uplift: stressUpliftOf(stress, id) })),
+    layers: LAYER_IDS.map((id) => ({
+      id,
+      job: jobs.get(id) ?? "",
+      enabled: config.enabled[id],
+      counters: overall.get(id) ?? {},
+      uplift: ablation?.uplift[id] ?? null,
+      stress_uplift: stressUpliftOf(stress, id),
+    })),
     by_workspace: byWorkspace,
     tuner: { tried: decisions.length, kept: decisions.filter((d) => d.kept).length, decisions },
     ablation,

@@ -18,7 +18,9 @@ export class ChunkTallies {
   /** Per workspace: how many chunks have a tally, and the tallies' sum (inspection). */
   summary(workspaceId?: string): Record<string, { chunks: number; total: number }> {
     const out: Record<string, { chunks: number; total: number }> = {};
-    for (const [ws, m] of this.byWorkspace) if (workspaceId === undefined || ws === workspaceId) out[ws] = { chunks: m.size, total: [...m.values()].reduce((a, b) => a + b, 0) };
+    for (const [ws, m] of this.byWorkspace)
+      if (workspaceId === undefined || ws === workspaceId)
+        out[ws] = { chunks: m.size, total: [...m.values()].reduce((a, b) => a + b, 0) };
     return out;
   }
 }

@@ -35,15 +35,31 @@ export function knobValue(config: CognitiveConfig, layer: LayerId, parameter: st
   return v;
 }
 
-export function withKnob(config: CognitiveConfig, layer: LayerId, parameter: string, value: number | boolean): CognitiveConfig {
+export function withKnob(
+  config: CognitiveConfig,
+  layer: LayerId,
+  parameter: string,
+  value: number | boolean,
+): CognitiveConfig {
   if (parameter === "enabled") return { ...config, enabled: { ...config.enabled, [layer]: value as boolean } };
   knobValue(config, layer, parameter);
   const params = config.params as unknown as Record<string, Record<string, number>>;
-  return { ...config, params: { ...params, [layer]: { ...params[layer], [parameter]: value as number } } as unknown as CognitiveConfig["params"] };
+  return {
+    ...config,
+    params: {
+      ...params,
+      [layer]: { ...params[layer], [parameter]: value as number },
+    } as unknown as CognitiveConfig["params"],
+  };
 }
 
 /** Coordinate ascent over the knobs in order; returns the final config and one decision per value tried. */
-export async function tune(start: CognitiveConfig, knobs: readonly Knob[], measure: (c: CognitiveConfig) => Promise<Measurement>, opts: TunerOptions): Promise<{ config: CognitiveConfig; baseline: Measurement; final: Measurement; decisions: TunerDecision[] }> {
+export async function tune(
+  start: CognitiveConfig,
+  knobs: readonly Knob[],
+  measure: (c: CognitiveConfig) => Promise<Measurement>,
+  opts: TunerOptions,
+): Promise<{ config: CognitiveConfig; baseline: Measurement; final: Measurement; decisions: TunerDecision[] }> {
   let config = start;
   const baseline = await measure(config);
   let current = baseline;
@@ -71,7 +87,9 @@ export async function tune(start: CognitiveConfig, knobs: readonly Knob[], measu
         kept,
         ...(drop.part ? { worst_part: drop.part, worst_part_change: round(-drop.by) } : {}),
       });
-      opts.log?.(`${knob.layer}.${knob.parameter} ${String(before)} -> ${String(value)}: held-in ${current.heldIn.toFixed(4)} -> ${m.heldIn.toFixed(4)} ${kept ? "KEPT" : "rejected"}`);
+      opts.log?.(
+        `${knob.layer}.${knob.parameter} ${String(before)} -> ${String(value)}: held-in ${current.heldIn.toFixed(4)} -> ${m.heldIn.toFixed(4)} ${kept ? "KEPT" : "rejected"}`,
+      );
       if (kept) {
         config = candidate;
         current = m;
@@ -82,7 +100,10 @@ export async function tune(start: CognitiveConfig, knobs: readonly Knob[], measu
 }
 
 /** The part that fell most from `before` to `after`, and by how much (0 when none fell). */
-function worstDrop(before: Record<string, number> | undefined, after: Record<string, number> | undefined): { part: string | null; by: number } {
+function worstDrop(
+  before: Record<string, number> | undefined,
+  after: Record<string, number> | undefined,
+): { part: string | null; by: number } {
   let worst: { part: string | null; by: number } = { part: null, by: 0 };
   for (const [k, v] of Object.entries(after ?? {})) {
     const by = (before?.[k] ?? v) - v;

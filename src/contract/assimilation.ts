@@ -13,7 +13,20 @@ const RecordId = (prefix: string) =>
     .describe(`A ${prefix}_... id of this workspace.`);
 
 export const SourceType = z
-  .enum(["article", "book", "paper", "documentation", "conversation", "meeting", "note", "code", "video", "podcast", "web", "other"])
+  .enum([
+    "article",
+    "book",
+    "paper",
+    "documentation",
+    "conversation",
+    "meeting",
+    "note",
+    "code",
+    "video",
+    "podcast",
+    "web",
+    "other",
+  ])
   .describe("What kind of source the content came from.");
 
 export const Authority = z
@@ -34,7 +47,10 @@ export const KnowledgeMaturity = z
       "so captured knowledge scores 0-0.33, reflected 0.33-0.67 and practiced 0.67-1, and within a stage better-sourced knowledge scores higher.",
   );
 
-export const NextStage = z.enum(["manan", "nididhyasan"]).nullable().describe("The lifecycle route to call next (null once practiced).");
+export const NextStage = z
+  .enum(["manan", "nididhyasan"])
+  .nullable()
+  .describe("The lifecycle route to call next (null once practiced).");
 
 export const ShravanRequest = z
   .strictObject({
@@ -46,11 +62,25 @@ export const ShravanRequest = z
     relevance_score: Score.describe("How relevant it is to this workspace's work, 0-1."),
     lineage: z
       .strictObject({
-        origin: z.string().trim().min(1).max(2000).optional().describe("Where it came from: a URL, a path, or 'conversation with X'."),
-        parent_ids: z.array(RecordId("shravan")).max(20).default([]).describe("Earlier captures (shravan_...) this one builds on; each must exist in this workspace."),
+        origin: z
+          .string()
+          .trim()
+          .min(1)
+          .max(2000)
+          .optional()
+          .describe("Where it came from: a URL, a path, or 'conversation with X'."),
+        parent_ids: z
+          .array(RecordId("shravan"))
+          .max(20)
+          .default([])
+          .describe("Earlier captures (shravan_...) this one builds on; each must exist in this workspace."),
       })
       .default({ parent_ids: [] }),
-    questions: z.array(z.string().trim().min(1).max(500)).max(20).default([]).describe("Open questions the capture raises, carried into reflection."),
+    questions: z
+      .array(z.string().trim().min(1).max(500))
+      .max(20)
+      .default([])
+      .describe("Open questions the capture raises, carried into reflection."),
     citation: z
       .strictObject({
         url: z.url().max(2000).optional(),
@@ -83,7 +113,9 @@ export const ShravanRecord = z.object({
   relevance_score: Score,
   lineage: z.object({ origin: z.string().nullable(), parent_ids: z.array(z.string()) }),
   questions: z.array(z.string()),
-  citation: z.object({ url: z.string().optional(), locator: z.string().optional(), quote: z.string().optional() }).nullable(),
+  citation: z
+    .object({ url: z.string().optional(), locator: z.string().optional(), quote: z.string().optional() })
+    .nullable(),
   source_path: z.string().describe("Vault path of the captured content (knowledge/shravan/<id>.md)."),
 });
 export type ShravanRecord = z.infer<typeof ShravanRecord>;
@@ -98,20 +130,40 @@ export const MananRecord = z.object({
   stage: z.literal("manan"),
   shravan_id: z.string(),
   source_title: z.string().describe("The capture's source_title."),
-  claims: z.array(Cited).describe("Declarative sentences of the capture that are not questions, principles or counterpoints (at least one: the first sentence when nothing else qualifies)."),
+  claims: z
+    .array(Cited)
+    .describe(
+      "Declarative sentences of the capture that are not questions, principles or counterpoints (at least one: the first sentence when nothing else qualifies).",
+    ),
   questions: z
     .array(z.object({ text: z.string(), origin: z.enum(["content", "capture"]), citation: Citation.nullable() }))
-    .describe("Sentences of the capture ending in '?' (cited), then the capture's own questions (origin 'capture', no citation)."),
+    .describe(
+      "Sentences of the capture ending in '?' (cited), then the capture's own questions (origin 'capture', no citation).",
+    ),
   counterpoints: z
     .array(
       Cited.extend({
-        origin: z.enum(["content", "vault"]).describe("'content': a contrasting sentence of the capture itself; 'vault': another stored passage."),
-        claim_index: z.number().int().nullable().describe("The claim it qualifies (index into claims); null for in-content contrasts."),
-        reason: z.enum(["contrast", "negation", "different_number"]).describe("contrast: a 'however/but/although/unless'-type sentence; negation: it states the claim's words with the opposite polarity; different_number: same subject, another figure."),
+        origin: z
+          .enum(["content", "vault"])
+          .describe("'content': a contrasting sentence of the capture itself; 'vault': another stored passage."),
+        claim_index: z
+          .number()
+          .int()
+          .nullable()
+          .describe("The claim it qualifies (index into claims); null for in-content contrasts."),
+        reason: z
+          .enum(["contrast", "negation", "different_number"])
+          .describe(
+            "contrast: a 'however/but/although/unless'-type sentence; negation: it states the claim's words with the opposite polarity; different_number: same subject, another figure.",
+          ),
       }),
     )
-    .describe("Sentences that contradict or qualify the claims: contrast sentences of the capture, and sentences of other vault sources that share most of a claim's content words but negate it, contrast with it, or give a different figure."),
-  principles: z.array(Cited).describe("Normative sentences: should/must/always/never/avoid/prefer..., or starting with an imperative verb."),
+    .describe(
+      "Sentences that contradict or qualify the claims: contrast sentences of the capture, and sentences of other vault sources that share most of a claim's content words but negate it, contrast with it, or give a different figure.",
+    ),
+  principles: z
+    .array(Cited)
+    .describe("Normative sentences: should/must/always/never/avoid/prefer..., or starting with an imperative verb."),
 });
 export type MananRecord = z.infer<typeof MananRecord>;
 
@@ -121,7 +173,12 @@ export const NididhyasanRequest = z
   .strictObject({
     manan_id: RecordId("manan"),
     implementation_type: ImplementationType,
-    propose_memory: z.boolean().default(false).describe("Queue the artefact as a long-term-memory proposal; it reaches the vault only when a reviewer approves it."),
+    propose_memory: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Queue the artefact as a long-term-memory proposal; it reaches the vault only when a reviewer approves it.",
+      ),
   })
   .describe("Turn a reflection into a habit, task, rule, checklist, project or principle.");
 export type NididhyasanRequest = z.input<typeof NididhyasanRequest>;
@@ -129,13 +186,20 @@ export type NididhyasanRequest = z.input<typeof NididhyasanRequest>;
 export const ArtefactItem = z.object({
   kind: z.enum(["statement", "support", "caveat", "step", "check", "cue", "resolve"]),
   text: z.string(),
-  citation: Citation.nullable().describe("The reflected sentence it comes from; null for a question given at capture and for a habit's cue (written from the source title)."),
+  citation: Citation.nullable().describe(
+    "The reflected sentence it comes from; null for a question given at capture and for a habit's cue (written from the source title).",
+  ),
 });
 
 export const Artefact = z.object({
   type: ImplementationType,
   title: z.string(),
-  cadence: z.string().nullable().describe("Habits: a cadence stated in the principle (daily, weekly, every sprint...), else 'daily'. Null for other types."),
+  cadence: z
+    .string()
+    .nullable()
+    .describe(
+      "Habits: a cadence stated in the principle (daily, weekly, every sprint...), else 'daily'. Null for other types.",
+    ),
   items: z.array(ArtefactItem).min(1),
 });
 export type Artefact = z.infer<typeof Artefact>;
@@ -165,7 +229,10 @@ export const NididhyasanRecord = z.object({
   source_title: z.string().describe("The capture's source_title."),
   implementation_type: ImplementationType,
   artefact: Artefact,
-  proposal: z.object({ id: z.string(), status: ProposalStatus }).nullable().describe("The memory proposal queued with propose_memory (its status as of this response)."),
+  proposal: z
+    .object({ id: z.string(), status: ProposalStatus })
+    .nullable()
+    .describe("The memory proposal queued with propose_memory (its status as of this response)."),
 });
 export type NididhyasanRecord = z.infer<typeof NididhyasanRecord>;
 
@@ -189,8 +256,12 @@ export const KnowledgeStatusRequest = z.strictObject(Paging).describe("Maturity 
 export type KnowledgeStatusRequest = z.input<typeof KnowledgeStatusRequest>;
 
 export const KnowledgeStatusResponse = z.object({
-  counts: z.object({ captured: z.number().int(), reflected: z.number().int(), practiced: z.number().int() }).describe("Records per stage."),
-  awaiting: z.object({ reflection: z.number().int(), practice: z.number().int() }).describe("Captures not yet reflected on; reflections not yet practiced."),
+  counts: z
+    .object({ captured: z.number().int(), reflected: z.number().int(), practiced: z.number().int() })
+    .describe("Records per stage."),
+  awaiting: z
+    .object({ reflection: z.number().int(), practice: z.number().int() })
+    .describe("Captures not yet reflected on; reflections not yet practiced."),
   proposals: z.object({ pending: z.number().int(), approved: z.number().int(), rejected: z.number().int() }),
   recent: z.array(RecordSummary).describe("Newest first."),
   next_cursor: z.string().nullable(),
@@ -198,17 +269,27 @@ export const KnowledgeStatusResponse = z.object({
 export type KnowledgeStatusResponse = z.infer<typeof KnowledgeStatusResponse>;
 
 export const KnowledgeReviewRequest = z
-  .strictObject({ ...Paging, needs: z.enum(["reflection", "practice"]).optional().describe("Only captures awaiting reflection, or only reflections awaiting practice.") })
+  .strictObject({
+    ...Paging,
+    needs: z
+      .enum(["reflection", "practice"])
+      .optional()
+      .describe("Only captures awaiting reflection, or only reflections awaiting practice."),
+  })
   .describe("The queue of captured knowledge that still needs reflection or practice, oldest first.");
 export type KnowledgeReviewRequest = z.input<typeof KnowledgeReviewRequest>;
 
 export const KnowledgeReviewResponse = z.object({
-  items: z.array(RecordSummary.extend({ needs: z.enum(["reflection", "practice"]) })).describe("Oldest first: work the queue from the top."),
+  items: z
+    .array(RecordSummary.extend({ needs: z.enum(["reflection", "practice"]) }))
+    .describe("Oldest first: work the queue from the top."),
   next_cursor: z.string().nullable(),
 });
 export type KnowledgeReviewResponse = z.infer<typeof KnowledgeReviewResponse>;
 
-export const ProposalListRequest = z.strictObject({ ...Paging, status: ProposalStatus.optional() }).describe("Memory proposals, oldest first.");
+export const ProposalListRequest = z
+  .strictObject({ ...Paging, status: ProposalStatus.optional() })
+  .describe("Memory proposals, oldest first.");
 export type ProposalListRequest = z.input<typeof ProposalListRequest>;
 
 export const ProposalListResponse = z.object({ proposals: z.array(Proposal), next_cursor: z.string().nullable() });
@@ -220,5 +301,7 @@ export const ProposalReviewRequest = z
     verdict: z.enum(["approve", "reject"]),
     note: z.string().trim().min(1).max(2000).optional().describe("Why; kept on the proposal and in the audit event."),
   })
-  .describe("Approve (store the artefact in the vault) or reject a pending memory proposal. Needs an x-svc-actor-id naming the reviewer, who must not be the proposer.");
+  .describe(
+    "Approve (store the artefact in the vault) or reject a pending memory proposal. Needs an x-svc-actor-id naming the reviewer, who must not be the proposer.",
+  );
 export type ProposalReviewRequest = z.input<typeof ProposalReviewRequest>;

@@ -10,9 +10,15 @@ export const Citation = z
   .object({
     chunk_hash: ChunkHash,
     source_path: z.string().describe("Where the evidence came from, as given at ingest."),
-    anchor: z.string().describe("Location inside the source: the heading path for markdown, 'L<a>-L<b>' line range for code and text."),
+    anchor: z
+      .string()
+      .describe("Location inside the source: the heading path for markdown, 'L<a>-L<b>' line range for code and text."),
     text_span: z.string().describe("The literal evidence text, an exact substring of the stored source."),
-    score: z.number().min(0).max(1).describe("Calibrated relevance in [0, 1]: roughly the probability the chunk is relevant; safe to threshold."),
+    score: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe("Calibrated relevance in [0, 1]: roughly the probability the chunk is relevant; safe to threshold."),
     retrieved_at: z.iso.datetime().describe("ISO 8601 UTC time the citation was produced."),
   })
   .describe("A verifiable pointer to stored evidence.");

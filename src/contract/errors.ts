@@ -64,7 +64,9 @@ export class AppError extends Error {
 export const ErrorBody = z
   .object({
     error: z.object({
-      code: z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]).describe("Stable machine-readable error code."),
+      code: z
+        .enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]])
+        .describe("Stable machine-readable error code."),
       message: z.string().describe("Human-readable explanation."),
       details: z.unknown().optional().describe("Structured context, e.g. the fields that failed validation."),
     }),
@@ -81,7 +83,10 @@ export function bodyTooLarge(): AppError {
 export function validationError(error: z.ZodError): AppError {
   const issues = flatten(error.issues, []);
   const first = issues[0];
-  const message = error.issues[0]?.code === "invalid_union" ? (error.issues[0].message ?? "invalid request") : (first?.message ?? "invalid request");
+  const message =
+    error.issues[0]?.code === "invalid_union"
+      ? (error.issues[0].message ?? "invalid request")
+      : (first?.message ?? "invalid request");
   const where = first?.path && error.issues[0]?.code !== "invalid_union" ? `${first.path}: ` : "";
   return new AppError("invalid_request", `${where}${message}`, { issues });
 }
@@ -93,8 +98,12 @@ function flatten(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): Fl
     const path = [...prefix, ...i.path];
     const nested = i.code === "invalid_union" ? i.errors.flat() : [];
     const unknownKeysOnly = nested.length > 0 && nested.every((n) => n.code === "unrecognized_keys");
-    if (nested.length === 0 || unknownKeysOnly) return [{ path: path.map(String).join("."), message: i.message, code: i.code }];
-    return flatten(nested.filter((n) => n.code !== "unrecognized_keys"), path);
+    if (nested.length === 0 || unknownKeysOnly)
+      return [{ path: path.map(String).join("."), message: i.message, code: i.code }];
+    return flatten(
+      nested.filter((n) => n.code !== "unrecognized_keys"),
+      path,
+    );
   });
 }
 
@@ -108,5 +117,7 @@ export function toAppError(err: unknown, log: (msg: string) => void): AppError {
 
 /** The wire envelope of an error, as HTTP bodies and MCP isError results carry it. */
 export function errorBody(err: AppError): ErrorBody {
-  return { error: { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) } };
+  return {
+    error: { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) },
+  };
 }

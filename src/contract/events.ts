@@ -15,7 +15,12 @@ export interface EventType<S extends z.ZodType = z.ZodType> {
   data: S;
 }
 
-const event = <S extends z.ZodType>(tier: Tier, persisted: boolean, emittedBy: string, data: S): EventType<S> => ({ tier, persisted, emittedBy, data });
+const event = <S extends z.ZodType>(tier: Tier, persisted: boolean, emittedBy: string, data: S): EventType<S> => ({
+  tier,
+  persisted,
+  emittedBy,
+  data,
+});
 
 const id = z.string().min(1);
 const turn = { turn_id: id };
@@ -83,15 +88,51 @@ export const sessionEvents = {
     "debug",
     true,
     "chat and background runtime",
-    z.object({ subject: z.string(), outcome: z.enum(["allow", "deny", "ask"]), reason: z.string(), source: z.string(), policy_path: z.string().nullable(), permission_mode: z.string(), approval_mode: z.string() }),
+    z.object({
+      subject: z.string(),
+      outcome: z.enum(["allow", "deny", "ask"]),
+      reason: z.string(),
+      source: z.string(),
+      policy_path: z.string().nullable(),
+      permission_mode: z.string(),
+      approval_mode: z.string(),
+    }),
   ),
-  hook_event: event("debug", true, "harness callbacks", z.object({ hook: z.string(), phase: z.enum(["before", "after"]), tool_call_id: id, tool_name: z.string(), status: z.enum(["ok", "error"]) })),
-  sandbox_notice: event("debug", true, "chat and background runtime", z.object({ requested_backend: z.string(), resolved_backend: z.string(), isolation: z.string(), reason: z.string() })),
+  hook_event: event(
+    "debug",
+    true,
+    "harness callbacks",
+    z.object({
+      hook: z.string(),
+      phase: z.enum(["before", "after"]),
+      tool_call_id: id,
+      tool_name: z.string(),
+      status: z.enum(["ok", "error"]),
+    }),
+  ),
+  sandbox_notice: event(
+    "debug",
+    true,
+    "chat and background runtime",
+    z.object({
+      requested_backend: z.string(),
+      resolved_backend: z.string(),
+      isolation: z.string(),
+      reason: z.string(),
+    }),
+  ),
   transport_diagnostic: event(
     "debug",
     true,
     "chat finalizer",
-    z.object({ status: z.string(), kind: z.string(), provider_requested: z.string(), provider_actual: z.string(), reason: z.string(), failure_count: count }),
+    z.object({
+      status: z.string(),
+      kind: z.string(),
+      provider_requested: z.string(),
+      provider_actual: z.string(),
+      reason: z.string(),
+      failure_count: count,
+    }),
   ),
   subagent_event: event(
     "debug",
@@ -110,26 +151,90 @@ export const sessionEvents = {
   turn_start: event("debug", true, "harness callbacks", z.object({ ...turn, message: z.string() })),
   turn_start_tools: event("debug", true, "harness callbacks", z.object({ ...turn, tools: z.array(z.string()) })),
   token: event("default", true, "provider streaming and harness", z.object({ ...turn, text: z.string() })),
-  response: event("default", true, "provider streaming and harness", z.object({ ...turn, text: z.string(), citations: z.array(Citation) })),
-  thinking: event("default", true, "harness and reflection engine", z.object({ ...turn, text: z.string().describe("The agent's stated plan; never invented hidden reasoning.") })),
-  reflection: event("default", true, "harness and reflection engine", z.object({ ...turn, check: z.string(), passed: z.boolean(), detail: z.string() })),
-  tool_call: event("default", true, "harness callback", z.object({ name: z.string(), arguments: z.looseObject({ _tool_call_id: z.string().optional() }), tool_call_id: id })),
-  tool_result: event("default", true, "post-hook success path", z.object({ tool_call_id: id, tool_name: z.string(), result: z.record(z.string(), z.unknown()) })),
+  response: event(
+    "default",
+    true,
+    "provider streaming and harness",
+    z.object({ ...turn, text: z.string(), citations: z.array(Citation) }),
+  ),
+  thinking: event(
+    "default",
+    true,
+    "harness and reflection engine",
+    z.object({ ...turn, text: z.string().describe("The agent's stated plan; never invented hidden reasoning.") }),
+  ),
+  reflection: event(
+    "default",
+    true,
+    "harness and reflection engine",
+    z.object({ ...turn, check: z.string(), passed: z.boolean(), detail: z.string() }),
+  ),
+  tool_call: event(
+    "default",
+    true,
+    "harness callback",
+    z.object({
+      name: z.string(),
+      arguments: z.looseObject({ _tool_call_id: z.string().optional() }),
+      tool_call_id: id,
+    }),
+  ),
+  tool_result: event(
+    "default",
+    true,
+    "post-hook success path",
+    z.object({ tool_call_id: id, tool_name: z.string(), result: z.record(z.string(), z.unknown()) }),
+  ),
   tool_outcome: event(
     "default",
     true,
     "typed tool outcome path",
-    z.object({ tool_call_id: id, tool_name: z.string(), outcome_type: z.string(), status: ToolOutcomeStatus, elapsed_ms: count, result: z.record(z.string(), z.unknown()) }),
+    z.object({
+      tool_call_id: id,
+      tool_name: z.string(),
+      outcome_type: z.string(),
+      status: ToolOutcomeStatus,
+      elapsed_ms: count,
+      result: z.record(z.string(), z.unknown()),
+    }),
   ),
   tool_batch: event("debug", true, "harness scheduler", z.object({ ...turn, tool_call_ids: z.array(id).min(2) })),
-  tool_selected: event("debug", true, "semantic tool selection", z.object({ ...turn, offered: z.array(z.object({ name: z.string(), score: z.number() })) })),
-  tool_validation_error: event("debug", true, "argument validation and repair loop", z.object({ tool_call_id: id, tool_name: z.string(), attempt: count, issues: z.array(z.unknown()), arguments: z.string().describe("The arguments as the model wrote them.") })),
-  context_warning: event("default", true, "context warning tracker", z.object({ used_tokens: count, budget_tokens: count, threshold: z.number().min(0).max(1) })),
+  tool_selected: event(
+    "debug",
+    true,
+    "semantic tool selection",
+    z.object({ ...turn, offered: z.array(z.object({ name: z.string(), score: z.number() })) }),
+  ),
+  tool_validation_error: event(
+    "debug",
+    true,
+    "argument validation and repair loop",
+    z.object({
+      tool_call_id: id,
+      tool_name: z.string(),
+      attempt: count,
+      issues: z.array(z.unknown()),
+      arguments: z.string().describe("The arguments as the model wrote them."),
+    }),
+  ),
+  context_warning: event(
+    "default",
+    true,
+    "context warning tracker",
+    z.object({ used_tokens: count, budget_tokens: count, threshold: z.number().min(0).max(1) }),
+  ),
   context_compacted: event(
     "default",
     true,
     "compactor",
-    z.object({ original_count: count, compacted_count: count, tokens_saved: count, summary: z.string(), preserved_messages: count, resume_cursor: z.string() }),
+    z.object({
+      original_count: count,
+      compacted_count: count,
+      tokens_saved: count,
+      summary: z.string(),
+      preserved_messages: count,
+      resume_cursor: z.string(),
+    }),
   ),
   step_progress: event(
     "default",
@@ -149,18 +254,31 @@ export const sessionEvents = {
       budget_tokens: count.optional(),
     }),
   ),
-  usage: event("debug", true, "turn finalizer", z.object({ ...turn, input_tokens: count, output_tokens: count, cost_usd: z.number().min(0).nullable() })),
+  usage: event(
+    "debug",
+    true,
+    "turn finalizer",
+    z.object({ ...turn, input_tokens: count, output_tokens: count, cost_usd: z.number().min(0).nullable() }),
+  ),
   retrieval: event(
     "default",
     true,
     "chat completion",
-    z.object({ ...turn, citations: z.array(Citation), pack: z.object({ items: count, used_tokens: count, budget_tokens: count }).nullable() }),
+    z.object({
+      ...turn,
+      citations: z.array(Citation),
+      pack: z.object({ items: count, used_tokens: count, budget_tokens: count }).nullable(),
+    }),
   ),
   cognition: event(
     "default",
     true,
     "chat cognition summary (the spec's 'the service' row)",
-    z.object({ ...turn, layers: z.array(z.string()).describe("Layers that changed something in the turn's look-ups."), guardrails: z.array(z.string()).describe("Flags such as injection-like text or contradictions.") }),
+    z.object({
+      ...turn,
+      layers: z.array(z.string()).describe("Layers that changed something in the turn's look-ups."),
+      guardrails: z.array(z.string()).describe("Flags such as injection-like text or contradictions."),
+    }),
   ),
   approval_required: event(
     "default",
@@ -179,10 +297,25 @@ export const sessionEvents = {
       budgets: z.array(z.string()).optional(),
     }),
   ),
-  approval_applied: event("default", true, "chat and background runtime", z.object({ request_id: id, tool_name: z.string(), decision: z.enum(["approve", "deny"]) })),
-  turn_end: event("default", true, "chat and background runtime", z.object({ ...turn, status: z.enum(["completed", "error", "awaiting_approval", "cancelled"]) })),
+  approval_applied: event(
+    "default",
+    true,
+    "chat and background runtime",
+    z.object({ request_id: id, tool_name: z.string(), decision: z.enum(["approve", "deny"]) }),
+  ),
+  turn_end: event(
+    "default",
+    true,
+    "chat and background runtime",
+    z.object({ ...turn, status: z.enum(["completed", "error", "awaiting_approval", "cancelled"]) }),
+  ),
   completed: event("default", true, "chat and background runtime", z.object({ session_id: id })),
-  error: event("default", true, "chat and background runtime", z.object({ code: z.string(), message: z.string(), turn_id: z.string().nullable() })),
+  error: event(
+    "default",
+    true,
+    "chat and background runtime",
+    z.object({ code: z.string(), message: z.string(), turn_id: z.string().nullable() }),
+  ),
   health_snapshot: event("default", false, "health stream route", HealthSnapshot),
 };
 
@@ -191,7 +324,15 @@ export type SessionEventData<K extends SessionEventType> = z.infer<(typeof sessi
 
 /** GET /stream-events: every type a session stream can carry, as the console must handle them (SPEC rule 7). */
 export const streamEventList = () =>
-  Object.entries(sessionEvents).map(([type, e]) => ({ type, tier: e.tier, persisted: e.persisted, emitted_by: e.emittedBy }));
+  Object.entries(sessionEvents).map(([type, e]) => ({
+    type,
+    tier: e.tier,
+    persisted: e.persisted,
+    emitted_by: e.emittedBy,
+  }));
 
 /** The last event of what one message (or one approval decision) streams back: the turn ended, failed, or waits for an operator. */
-export const endsTurnSegment = (type: string, data: unknown) => type === "completed" || type === "error" || (type === "turn_end" && (data as { status?: string }).status === "awaiting_approval");
+export const endsTurnSegment = (type: string, data: unknown) =>
+  type === "completed" ||
+  type === "error" ||
+  (type === "turn_end" && (data as { status?: string }).status === "awaiting_approval");

@@ -10,16 +10,28 @@ export const SourcePath = z
   .describe("Human-readable location of the source, e.g. 'notes/db.md'. Re-ingesting the same path replaces it.");
 
 /** A document's text as the API accepts it: within the size limit and not blank. */
-export const DocumentText = z.string().max(limits.maxContentChars).regex(/\S/, "must contain text, not only whitespace");
+export const DocumentText = z
+  .string()
+  .max(limits.maxContentChars)
+  .regex(/\S/, "must contain text, not only whitespace");
 
-export const DocumentKind = z.enum(["markdown", "text", "code"]).describe("How to chunk the content; inferred from the source_path extension when omitted.");
+export const DocumentKind = z
+  .enum(["markdown", "text", "code"])
+  .describe("How to chunk the content; inferred from the source_path extension when omitted.");
 
 export const IngestRequest = z
   .strictObject({
     content: DocumentText.describe("The full text of the file or note (UTF-8 text; binary is rejected)."),
-    source_path: SourcePath.optional().describe("Where the content lives. Omit for loose text: the path becomes 'text/<first 12 hex of its hash>'."),
+    source_path: SourcePath.optional().describe(
+      "Where the content lives. Omit for loose text: the path becomes 'text/<first 12 hex of its hash>'.",
+    ),
     kind: DocumentKind.optional(),
-    timestamp: z.iso.datetime({ offset: true }).optional().describe("When the content was authored (ISO 8601); defaults to ingest time. Recall's since/until filter on it."),
+    timestamp: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe(
+        "When the content was authored (ISO 8601); defaults to ingest time. Recall's since/until filter on it.",
+      ),
   })
   .describe("Add a file or text to the workspace vault and index it.");
 export type IngestRequest = z.infer<typeof IngestRequest>;
@@ -30,18 +42,27 @@ export const IngestResponse = z.object({
   source_path: z.string(),
   document_hash: ChunkHash.describe("Hash of the whole normalized document."),
   kind: DocumentKind,
-  unchanged: z.boolean().describe("True when the stored document already had exactly this content; nothing was rewritten."),
+  unchanged: z
+    .boolean()
+    .describe("True when the stored document already had exactly this content; nothing was rewritten."),
   chunks: z.number().int().describe("Chunks the document now has."),
   added: z.array(ChunkRef).describe("Chunks new to this document."),
   kept: z.array(ChunkRef).describe("Chunks the previous version already had (not re-embedded)."),
   removed: z.array(ChunkRef).describe("Chunks of the previous version that are gone."),
-  deduplicated: z.number().int().describe("Added chunks whose identical text already existed in the workspace; their embedding was reused."),
+  deduplicated: z
+    .number()
+    .int()
+    .describe("Added chunks whose identical text already existed in the workspace; their embedding was reused."),
 });
 export type IngestResponse = z.infer<typeof IngestResponse>;
 
 export const RecallFilters = z
   .strictObject({
-    source_path_prefix: z.string().max(limits.maxSourcePathChars).optional().describe("Only sources whose path starts with this."),
+    source_path_prefix: z
+      .string()
+      .max(limits.maxSourcePathChars)
+      .optional()
+      .describe("Only sources whose path starts with this."),
     since: z.iso.datetime({ offset: true }).optional().describe("Only documents authored at or after this time."),
     until: z.iso.datetime({ offset: true }).optional().describe("Only documents authored before this time."),
     min_score: z.number().min(0).max(1).optional().describe("Drop hits whose calibrated score is below this."),
@@ -51,7 +72,9 @@ export type RecallFilters = z.infer<typeof RecallFilters>;
 
 export const RetrievalMode = z
   .enum(["hybrid", "lexical", "vector"])
-  .describe("Which signals to use. 'hybrid' fuses BM25 and embeddings with measured weights (falls back to lexical when no embedder is configured).");
+  .describe(
+    "Which signals to use. 'hybrid' fuses BM25 and embeddings with measured weights (falls back to lexical when no embedder is configured).",
+  );
 
 const Query = z.string().trim().min(1).max(limits.maxQueryChars);
 
@@ -86,7 +109,9 @@ export const SignalExplain = z.object({
 export const RecallResponse = z.object({
   query: z.string(),
   mode: RetrievalMode,
-  hits: z.array(Citation).describe("Best first. Identical texts from several sources collapse into the first-ingested one."),
+  hits: z
+    .array(Citation)
+    .describe("Best first. Identical texts from several sources collapse into the first-ingested one."),
   explain: z.array(SignalExplain).optional().describe("Present when explain=true; explain[i] belongs to hits[i]."),
   took_ms: z.number(),
 });
@@ -100,11 +125,15 @@ export const ForgetRequest = z
     ],
     { error: "give exactly one of source_path or chunk_hash" },
   )
-  .describe("Unindex by source_path or chunk_hash (exactly one). Idempotent: repeating it returns 200 and reports nothing removed.");
+  .describe(
+    "Unindex by source_path or chunk_hash (exactly one). Idempotent: repeating it returns 200 and reports nothing removed.",
+  );
 export type ForgetRequest = z.infer<typeof ForgetRequest>;
 
 export const ForgetResponse = z.object({
-  removed: z.array(ChunkRef.extend({ source_path: z.string() })).describe("Chunks removed by this call (empty on a repeat)."),
+  removed: z
+    .array(ChunkRef.extend({ source_path: z.string() }))
+    .describe("Chunks removed by this call (empty on a repeat)."),
   removed_sources: z.array(z.string()).describe("Sources that no longer have any chunk."),
   already_forgotten: z.boolean().describe("True when the target was forgotten earlier and nothing was left to remove."),
 });
@@ -119,9 +148,24 @@ export const PackRequest = z
       .min(limits.minPackBudgetTokens)
       .max(limits.maxPackBudgetTokens)
       .default(limits.defaultPackBudgetTokens)
-      .describe(`Hard token budget for items plus summaries (default ${limits.defaultPackBudgetTokens}, max ${limits.maxPackBudgetTokens}). Tokens are estimated, see README.`),
-    max_items: z.number().int().min(1).max(limits.maxPackItems).default(limits.defaultPackItems).describe(`Item cap (default ${limits.defaultPackItems}, max ${limits.maxPackItems}).`),
-    diversity: z.number().min(0).max(1).default(0.3).describe("MMR trade-off: 0 = pure relevance, 1 = pure novelty. Applied by the dhyana cognitive layer, which is off by default (measured to lower evidence recall; see docs/cognitive.md)."),
+      .describe(
+        `Hard token budget for items plus summaries (default ${limits.defaultPackBudgetTokens}, max ${limits.maxPackBudgetTokens}). Tokens are estimated, see README.`,
+      ),
+    max_items: z
+      .number()
+      .int()
+      .min(1)
+      .max(limits.maxPackItems)
+      .default(limits.defaultPackItems)
+      .describe(`Item cap (default ${limits.defaultPackItems}, max ${limits.maxPackItems}).`),
+    diversity: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.3)
+      .describe(
+        "MMR trade-off: 0 = pure relevance, 1 = pure novelty. Applied by the dhyana cognitive layer, which is off by default (measured to lower evidence recall; see docs/cognitive.md).",
+      ),
     filters: RecallFilters.optional(),
   })
   .describe("Build a bounded, de-duplicated, reading-ordered ContextPack for an intent.");
@@ -142,7 +186,9 @@ export const PackResponse = z.object({
   intent: z.string(),
   budget_tokens: z.number().int(),
   used_tokens: z.number().int().describe("Estimated tokens of all items and summaries; never above budget_tokens."),
-  items: z.array(PackItem).describe("Grouped by source (most relevant source first), in document order within a source."),
+  items: z
+    .array(PackItem)
+    .describe("Grouped by source (most relevant source first), in document order within a source."),
   sources: z.array(PackSource),
   dropped: z.object({
     near_duplicates: z.number().int(),
@@ -161,7 +207,11 @@ export const SourceResponse = z
     kind: DocumentKind,
     ingested_at: z.iso.datetime(),
     content: z.string().describe("The stored source text: every citation's text_span is a substring of it."),
-    chunks: z.array(ChunkRef.extend({ start: z.number().int().min(0), end: z.number().int().min(0) })).describe("Its chunks in order: content.slice(start, end) is the chunk's text."),
+    chunks: z
+      .array(ChunkRef.extend({ start: z.number().int().min(0), end: z.number().int().min(0) }))
+      .describe("Its chunks in order: content.slice(start, end) is the chunk's text."),
   })
-  .describe("A stored source with its chunk boundaries, so a caller can check a citation against the text it came from.");
+  .describe(
+    "A stored source with its chunk boundaries, so a caller can check a citation against the text it came from.",
+  );
 export type SourceResponse = z.infer<typeof SourceResponse>;

@@ -16,7 +16,11 @@ export const GroundedEvalRequest = z
         z.strictObject({
           chunk_hash: ChunkHash,
           text_span: z.string().min(1).max(20_000),
-          claim: z.string().max(5_000).optional().describe("The output sentence that cites this; defaults to the best-matching output sentence."),
+          claim: z
+            .string()
+            .max(5_000)
+            .optional()
+            .describe("The output sentence that cites this; defaults to the best-matching output sentence."),
         }),
       )
       .max(200)
@@ -40,7 +44,9 @@ export const GroundedEvalResponse = z.object({
   nugget_recall: z.number().describe("(supported + 0.5 x partial) / nuggets."),
   strict_recall: z.number().describe("supported / nuggets."),
   vital_recall: z.number().describe("nugget_recall over vital nuggets only (1 when there are none)."),
-  weighted_score: z.number().describe("sum(weight x support value) / sum(weight); vital 1, okay 0.5; supported 1, partial 0.5."),
+  weighted_score: z
+    .number()
+    .describe("sum(weight x support value) / sum(weight); vital 1, okay 0.5; supported 1, partial 0.5."),
   citations: z.array(
     z.object({
       chunk_hash: z.string(),
@@ -50,6 +56,9 @@ export const GroundedEvalResponse = z.object({
       claim: z.string().nullable(),
     }),
   ),
-  citation_precision: z.number().nullable().describe("Share of citations that exist and support their claim; null without citations."),
+  citation_precision: z
+    .number()
+    .nullable()
+    .describe("Share of citations that exist and support their claim; null without citations."),
 });
 export type GroundedEvalResponse = z.infer<typeof GroundedEvalResponse>;

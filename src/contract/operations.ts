@@ -19,12 +19,31 @@ import {
   ShravanRecord,
   ShravanRequest,
 } from "./assimilation.ts";
-import { DecisionExtractRequest, DecisionExtractResponse, DecisionGetRequest, DecisionListRequest, DecisionListResponse, DecisionRecord, DecisionRecordRequest } from "./decisions.ts";
+import {
+  DecisionExtractRequest,
+  DecisionExtractResponse,
+  DecisionGetRequest,
+  DecisionListRequest,
+  DecisionListResponse,
+  DecisionRecord,
+  DecisionRecordRequest,
+} from "./decisions.ts";
 import { MeetingExtractRequest, MeetingExtractResponse } from "./meetings.ts";
 import { OpenLoopsRequest, OpenLoopsResponse } from "./open-loops.ts";
 import { GroundedAnswerRequest, GroundedAnswerResponse } from "./grounded.ts";
 import { GroundedEvalRequest, GroundedEvalResponse } from "./nuggets.ts";
-import { ForgetRequest, ForgetResponse, IngestRequest, IngestResponse, PackRequest, PackResponse, RecallRequest, RecallResponse, SourceRequest, SourceResponse } from "./memory.ts";
+import {
+  ForgetRequest,
+  ForgetResponse,
+  IngestRequest,
+  IngestResponse,
+  PackRequest,
+  PackResponse,
+  RecallRequest,
+  RecallResponse,
+  SourceRequest,
+  SourceResponse,
+} from "./memory.ts";
 
 /** The contract's own version (SPEC: v1.1 added the assimilation lifecycle; the contract is a draft), apart from the package's. */
 export const API_VERSION = "1.1.0-draft";
@@ -150,7 +169,8 @@ export const operations = {
     path: "/v1/memory/assimilation/status",
     tool: "service_knowledge_status",
     summary: "Knowledge maturity counts, recent records, citations",
-    description: "How much knowledge is captured, reflected and practiced, how much awaits the next stage, the memory proposals by status, and the newest lifecycle records with their citations (paged).",
+    description:
+      "How much knowledge is captured, reflected and practiced, how much awaits the next stage, the memory proposals by status, and the newest lifecycle records with their citations (paged).",
     input: KnowledgeStatusRequest,
     output: KnowledgeStatusResponse,
   }),
@@ -160,7 +180,8 @@ export const operations = {
     path: "/v1/memory/assimilation/review",
     tool: "service_knowledge_review",
     summary: "Captured knowledge that still needs reflection or practice",
-    description: "The work queue of the knowledge lifecycle, oldest first: captures not yet reflected on (needs 'reflection') and reflections not yet practiced (needs 'practice'), with citations.",
+    description:
+      "The work queue of the knowledge lifecycle, oldest first: captures not yet reflected on (needs 'reflection') and reflections not yet practiced (needs 'practice'), with citations.",
     input: KnowledgeReviewRequest,
     output: KnowledgeReviewResponse,
   }),
@@ -170,7 +191,8 @@ export const operations = {
     path: "/v1/memory/assimilation/proposals",
     tool: "service_memory_proposals",
     summary: "Long-term-memory proposals and their review status",
-    description: "List the memory proposals queued by service_nididhyasan_implement with propose_memory, oldest first, optionally by status (pending, approved, rejected). Approval is a human step, not a tool.",
+    description:
+      "List the memory proposals queued by service_nididhyasan_implement with propose_memory, oldest first, optionally by status (pending, approved, rejected). Approval is a human step, not a tool.",
     input: ProposalListRequest,
     output: ProposalListResponse,
   }),
@@ -255,7 +277,8 @@ export const operations = {
     path: "/v1/decisions",
     tool: "service_decisions_list",
     summary: "List stored decisions, newest first (namespace filter, cursor paging)",
-    description: "List the decisions recorded in this workspace, newest first, optionally in one namespace. Page with cursor/next_cursor: decisions recorded meanwhile never shift or repeat a page.",
+    description:
+      "List the decisions recorded in this workspace, newest first, optionally in one namespace. Page with cursor/next_cursor: decisions recorded meanwhile never shift or repeat a page.",
     input: DecisionListRequest,
     output: DecisionListResponse,
   }),
@@ -265,7 +288,8 @@ export const operations = {
     path: "/v1/decisions/{ref}",
     tool: "service_decisions_get",
     summary: "Fetch one stored decision",
-    description: "Fetch one recorded decision by its ref (dec_...), with its citations. Unknown refs, and refs of other workspaces, are not_found.",
+    description:
+      "Fetch one recorded decision by its ref (dec_...), with its citations. Unknown refs, and refs of other workspaces, are not_found.",
     input: DecisionGetRequest,
     output: DecisionRecord,
   }),
@@ -300,7 +324,8 @@ export const operations = {
     method: "GET",
     path: "/v1/memory/source",
     summary: "A stored source's text and chunk boundaries (to verify a citation in context)",
-    description: "Read back what ingest stored under a source_path: the normalized text, its document_hash and each chunk's hash, anchor and offsets. Forgotten or unknown sources are not_found.",
+    description:
+      "Read back what ingest stored under a source_path: the normalized text, its document_hash and each chunk's hash, anchor and offsets. Forgotten or unknown sources are not_found.",
     input: SourceRequest,
     output: SourceResponse,
   }),

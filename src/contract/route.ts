@@ -54,7 +54,10 @@ export interface ServiceRoute {
 export type Route = Operation | StreamOperation | ServiceRoute;
 
 export const op = <I extends z.ZodType, O extends z.ZodType>(o: Operation<I, O>) => o;
-export const stream = <I extends z.ZodType>(o: Omit<StreamOperation<I>, "kind">): StreamOperation<I> => ({ kind: "stream", ...o });
+export const stream = <I extends z.ZodType>(o: Omit<StreamOperation<I>, "kind">): StreamOperation<I> => ({
+  kind: "stream",
+  ...o,
+});
 export const service = (o: Omit<ServiceRoute, "kind">): ServiceRoute => ({ kind: "service", ...o });
 
 /** One event as a stream sends it (id, event name, JSON data). */

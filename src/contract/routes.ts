@@ -10,12 +10,22 @@ import { serviceRoutes } from "./service-routes.ts";
 import { sessionRoutes } from "./sessions.ts";
 import { streamRoutes } from "./streams.ts";
 
-export const routes = { ...operations, ...streamRoutes, ...sessionRoutes, ...backgroundRoutes, ...cognitiveRoutes, ...authRoutes, ...serviceRoutes };
+export const routes = {
+  ...operations,
+  ...streamRoutes,
+  ...sessionRoutes,
+  ...backgroundRoutes,
+  ...cognitiveRoutes,
+  ...authRoutes,
+  ...serviceRoutes,
+};
 
 export type Routes = typeof routes;
 /** The rows the session runtime answers (src/sessions builds them); the services answer the rest. */
 export type SessionRouteId = keyof typeof sessionRoutes | keyof typeof backgroundRoutes;
-export const sessionRouteIds: ReadonlySet<RouteId> = new Set(Object.keys({ ...sessionRoutes, ...backgroundRoutes }) as SessionRouteId[]);
+export const sessionRouteIds: ReadonlySet<RouteId> = new Set(
+  Object.keys({ ...sessionRoutes, ...backgroundRoutes }) as SessionRouteId[],
+);
 export type RouteId = keyof Routes;
 /** Rows answered with one JSON body: the Memory API operations and the inspection routes. */
 export type JsonRouteId = { [K in RouteId]: Routes[K] extends Operation ? K : never }[RouteId];

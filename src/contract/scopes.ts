@@ -15,4 +15,5 @@ export const DEFAULT_TOKEN_SCOPES: readonly Scope[] = ["read", "write"];
 export const MIGRATED_TOKEN_SCOPES: readonly Scope[] = ["read", "write", "admin"];
 
 /** Whether a token with `granted` may call a row needing `required`. */
-export const allows = (granted: readonly Scope[], required: RouteScope): boolean => required === "none" || granted.includes(required);
+export const allows = (granted: readonly Scope[], required: RouteScope): boolean =>
+  required === "none" || granted.includes(required);

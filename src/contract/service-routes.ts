@@ -2,7 +2,14 @@
 import { service } from "./route.ts";
 
 export const serviceRoutes = {
-  healthz: service({ scope: "none", method: "GET", path: "/healthz", summary: "Liveness and readiness", auth: false, response: { description: "Ready" } }),
+  healthz: service({
+    scope: "none",
+    method: "GET",
+    path: "/healthz",
+    summary: "Liveness and readiness",
+    auth: false,
+    response: { description: "Ready" },
+  }),
   metrics: service({
     scope: "none",
     method: "GET",
@@ -11,12 +18,20 @@ export const serviceRoutes = {
     auth: false,
     response: { description: "text/plain; version=0.0.4", contentType: "text/plain" },
   }),
-  openapi: service({ scope: "none", method: "GET", path: "/v1/openapi.json", summary: "This document: every route, generated from the same schemas that validate requests", auth: false, response: { description: "OpenAPI 3.1", contentType: "application/json" } }),
+  openapi: service({
+    scope: "none",
+    method: "GET",
+    path: "/v1/openapi.json",
+    summary: "This document: every route, generated from the same schemas that validate requests",
+    auth: false,
+    response: { description: "OpenAPI 3.1", contentType: "application/json" },
+  }),
   stream_events: service({
     scope: "none",
     method: "GET",
     path: "/stream-events",
-    summary: "The event types a session stream emits, each with its tier and persistence (the console handles exactly these)",
+    summary:
+      "The event types a session stream emits, each with its tier and persistence (the console handles exactly these)",
     auth: false,
     response: { description: "{ events: [{ type, tier, persisted, emitted_by }] }" },
   }),
@@ -24,7 +39,8 @@ export const serviceRoutes = {
     scope: "none",
     method: "GET",
     path: "/console",
-    summary: "The operator console (a web page; sign in with a workspace token): sessions, approvals, health, memory, uplift",
+    summary:
+      "The operator console (a web page; sign in with a workspace token): sessions, approvals, health, memory, uplift",
     auth: false,
     response: { description: "text/html", contentType: "text/html" },
   }),

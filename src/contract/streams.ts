@@ -5,7 +5,10 @@ import { GroundedAnswerRequest, GroundedAnswerResponse, TrajectoryStep } from ".
 import { stream } from "./route.ts";
 
 /** run_complete: the same answer as POST /v1/grounded/answer, or the error envelope that route would have returned. */
-const RunComplete = z.union([z.object({ status: z.literal("answered"), response: GroundedAnswerResponse }), z.object({ status: z.literal("error") }).extend(ErrorBody.shape)]);
+const RunComplete = z.union([
+  z.object({ status: z.literal("answered"), response: GroundedAnswerResponse }),
+  z.object({ status: z.literal("error") }).extend(ErrorBody.shape),
+]);
 
 export const streamRoutes = {
   grounded_answer_stream: stream({

@@ -91,7 +91,14 @@ export async function createEmbedderFromEnv(env: Env = process.env, deps: Embedd
     case "glove":
       return loadGloveEmbedder({
         ...(config.cacheDir === undefined ? {} : { cacheDir: config.cacheDir }),
-        ...(deps.log ? { onBuild: (path: string, why: string) => deps.log!(`building the word-vector cache ${path} (${why}; normally built by npm ci: about 20-30 s, once)`) } : {}),
+        ...(deps.log
+          ? {
+              onBuild: (path: string, why: string) =>
+                deps.log!(
+                  `building the word-vector cache ${path} (${why}; normally built by npm ci: about 20-30 s, once)`,
+                ),
+            }
+          : {}),
       });
     case "openai": {
       const opts: OpenAiEmbedderOptions = { baseUrl: config.baseUrl, model: config.model };
@@ -110,5 +117,7 @@ export async function prepareEmbedderCache(env: Env = process.env): Promise<stri
   const started = performance.now();
   const info = await ensureGloveCache(config.cacheDir === undefined ? {} : { cacheDir: config.cacheDir });
   const took = ((performance.now() - started) / 1000).toFixed(1);
-  return info.built ? `word-vector cache: built ${info.path} (${info.words} words) in ${took} s` : `word-vector cache: ${info.path} is ready`;
+  return info.built
+    ? `word-vector cache: built ${info.path} (${info.words} words) in ${took} s`
+    : `word-vector cache: ${info.path} is ready`;
 }

@@ -100,7 +100,7 @@ async function readShared(path: string): Promise<Buffer> {
   try {
     const { size } = await handle.stat();
     const bytes = Buffer.from(new SharedArrayBuffer(size));
-    for (let at = 0; at < size; ) {
+    for (let at = 0; at < size;) {
       const { bytesRead } = await handle.read(bytes, at, size - at, at);
       if (bytesRead === 0) throw new Error(`unexpected end of file at byte ${at}`);
       at += bytesRead;
@@ -125,7 +125,11 @@ async function readValid(path: string, sourceSize: number | null): Promise<{ tab
   return { table: decoded.table };
 }
 
-async function openOrBuild(path: string, sourcePath: string, onBuild?: (path: string, why: string) => void): Promise<OpenedGloveCache> {
+async function openOrBuild(
+  path: string,
+  sourcePath: string,
+  onBuild?: (path: string, why: string) => void,
+): Promise<OpenedGloveCache> {
   const sourceSize = (await stat(sourcePath).catch(() => null))?.size ?? null;
   const existing = await readValid(path, sourceSize);
   if (existing.table !== undefined) return { path, table: existing.table, built: false };

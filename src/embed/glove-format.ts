@@ -62,8 +62,17 @@ export function encodeGloveTable(t: GloveTable): Buffer[] {
   const scales = Buffer.from(t.scales.buffer, t.scales.byteOffset, count * 4);
   const vectors = Buffer.from(t.vectors.buffer, t.vectors.byteOffset, count * t.dimensions);
   const nb = t.neighbours;
-  const section = (a: Int32Array | Int16Array | undefined) => (a ? Buffer.from(a.buffer, a.byteOffset, a.byteLength) : Buffer.alloc(0));
-  const payload = [ranks, scales, padded(vectors), section(nb?.heads), section(nb?.rows), padded(section(nb?.cosines)), words];
+  const section = (a: Int32Array | Int16Array | undefined) =>
+    a ? Buffer.from(a.buffer, a.byteOffset, a.byteLength) : Buffer.alloc(0);
+  const payload = [
+    ranks,
+    scales,
+    padded(vectors),
+    section(nb?.heads),
+    section(nb?.rows),
+    padded(section(nb?.cosines)),
+    words,
+  ];
   const hash = createHash("sha256");
   for (const part of payload) hash.update(part);
   const header = Buffer.alloc(HEADER_BYTES);
@@ -74,7 +83,10 @@ export function encodeGloveTable(t: GloveTable): Buffer[] {
   header.writeUInt32LE(t.vocabSize, 20);
   header.writeUInt32LE(words.length, 24);
   header.writeDoubleLE(t.sourceSize, 32);
-  header.writeDoubleLE(payload.reduce((n, p) => n + p.length, 0), 40);
+  header.writeDoubleLE(
+    payload.reduce((n, p) => n + p.length, 0),
+    40,
+  );
   hash.digest().copy(header, 48);
   header.writeUInt32LE(nb?.heads.length ?? 0, 80);
   header.writeUInt32LE(nb?.k ?? 0, 84);

@@ -26,7 +26,8 @@ export class GloveNeighbours implements WordNeighbours {
 
   constructor(private readonly table: GloveTable) {
     const rows: number[] = [];
-    for (let i = 0; i < table.words.length; i++) if (table.ranks[i]! < NEIGHBOUR_VOCABULARY && /^[a-z]{2,}$/.test(table.words.at(i))) rows.push(i);
+    for (let i = 0; i < table.words.length; i++)
+      if (table.ranks[i]! < NEIGHBOUR_VOCABULARY && /^[a-z]{2,}$/.test(table.words.at(i))) rows.push(i);
     this.rows = Int32Array.from(rows);
     this.norms = new Float32Array(rows.length);
     const d = table.dimensions;
@@ -39,7 +40,8 @@ export class GloveNeighbours implements WordNeighbours {
       this.signs.set(this.signBits(table.vectors.subarray(row * d, row * d + d)), j * this.words32);
     });
     const nb = table.neighbours;
-    if (nb && nb.vocabulary === NEIGHBOUR_VOCABULARY && nb.shortlist === SHORTLIST) nb.heads.forEach((row, i) => this.entryOf.set(row, i));
+    if (nb && nb.vocabulary === NEIGHBOUR_VOCABULARY && nb.shortlist === SHORTLIST)
+      nb.heads.forEach((row, i) => this.entryOf.set(row, i));
   }
 
   /** The table of the TABLE_WORDS most frequent candidates' TABLE_K nearest words, exactly as search() finds them. */
@@ -105,7 +107,8 @@ export class GloveNeighbours implements WordNeighbours {
   private fromTable(entry: number, n: number): { word: string; similarity: number }[] {
     const { rows, cosines } = this.table.neighbours!;
     const out: { word: string; similarity: number }[] = [];
-    for (let j = entry * TABLE_K; j < entry * TABLE_K + n && rows[j]! >= 0; j++) out.push({ word: this.table.words.at(rows[j]!), similarity: cosines[j]! / 1e4 });
+    for (let j = entry * TABLE_K; j < entry * TABLE_K + n && rows[j]! >= 0; j++)
+      out.push({ word: this.table.words.at(rows[j]!), similarity: cosines[j]! / 1e4 });
     return out;
   }
 

@@ -50,7 +50,6 @@ export async function loadGloveEmbedder(opts: GloveEmbedderOptions = {}): Promis
   return new GloveSifEmbedder(table);
 }
 
-
 /** How an ingest worker thread rebuilds the embedder (see PortableEmbedder); the cache's arrays are shared, not copied. */
 export function embedderFromInit(table: Omit<GloveTable, "words"> & { words: WordListData }): Embedder {
   return new GloveSifEmbedder({ ...table, words: WordList.of(table.words) });

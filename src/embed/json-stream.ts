@@ -70,9 +70,18 @@ export class JsonTokenizer {
             } else if (!this.inFrac) this.scale++;
             continue;
           }
-          if (c === 0x2e) { this.inFrac = true; continue; } // .
-          if (c === 0x65 || c === 0x45) { this.inExp = true; continue; } // e E
-          if (this.inExp && (c === 0x2d || c === 0x2b)) { this.expNeg = c === 0x2d; continue; }
+          if (c === 0x2e) {
+            this.inFrac = true;
+            continue;
+          } // .
+          if (c === 0x65 || c === 0x45) {
+            this.inExp = true;
+            continue;
+          } // e E
+          if (this.inExp && (c === 0x2d || c === 0x2b)) {
+            this.expNeg = c === 0x2d;
+            continue;
+          }
           h.number(numberValue(this.neg, this.mant, this.scale + (this.expNeg ? -this.exp : this.exp)));
           this.state = IDLE;
           break; // reprocess `c` below as IDLE
@@ -89,7 +98,10 @@ export class JsonTokenizer {
           this.state = STRING;
           continue;
         case LITERAL:
-          if (c >= 0x61 && c <= 0x7a) { this.literalText += String.fromCharCode(c); continue; }
+          if (c >= 0x61 && c <= 0x7a) {
+            this.literalText += String.fromCharCode(c);
+            continue;
+          }
           h.literal(this.finishLiteral());
           this.state = IDLE;
           break;
@@ -126,8 +138,7 @@ export class JsonTokenizer {
   end(): void {
     if (this.state === NUMBER) {
       this.handler.number(numberValue(this.neg, this.mant, this.scale + (this.expNeg ? -this.exp : this.exp)));
-    }
-    else if (this.state === LITERAL) this.handler.literal(this.finishLiteral());
+    } else if (this.state === LITERAL) this.handler.literal(this.finishLiteral());
     else if (this.state !== IDLE) throw new Error("JSON: unexpected end of input inside a string");
     this.state = IDLE;
   }

@@ -132,7 +132,8 @@ export class OpenAiEmbedder implements Embedder {
   }
 
   private errorText(err: unknown): string {
-    if (err instanceof Error && err.name === "TimeoutError") return `timed out after ${this.opts.timeoutMs ?? 60_000} ms`;
+    if (err instanceof Error && err.name === "TimeoutError")
+      return `timed out after ${this.opts.timeoutMs ?? 60_000} ms`;
     const cause = err instanceof Error && err.cause instanceof Error ? ` (${err.cause.message})` : "";
     return this.redact(`${err instanceof Error ? err.message : String(err)}${cause}`);
   }

@@ -32,7 +32,11 @@ export function winkSourcePath(): string {
   }
 }
 
-const OPEN_OBJ = 0x7b, CLOSE_OBJ = 0x7d, OPEN_ARR = 0x5b, CLOSE_ARR = 0x5d, COMMA = 0x2c;
+const OPEN_OBJ = 0x7b,
+  CLOSE_OBJ = 0x7d,
+  OPEN_ARR = 0x5b,
+  CLOSE_ARR = 0x5d,
+  COMMA = 0x2c;
 
 class WinkConsumer implements JsonTokenHandler {
   readonly scalars = new Map<string, number>();
@@ -102,7 +106,8 @@ class WinkConsumer implements JsonTokenHandler {
   private finishVector(): void {
     this.collecting = false;
     const word = this.keys[2]!;
-    if (this.count <= this.rankAt || this.count < this.dims) throw new Error(`wink JSON: vector for '${word}' is too short`);
+    if (this.count <= this.rankAt || this.count < this.dims)
+      throw new Error(`wink JSON: vector for '${word}' is too short`);
     this.entries++;
     this.onEntry(word, this.buf[this.rankAt]!, this.view);
   }

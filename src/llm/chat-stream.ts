@@ -14,7 +14,13 @@ const Chunk = z.object({
             reasoning_content: z.string().nullish(),
             reasoning: z.string().nullish(),
             tool_calls: z
-              .array(z.object({ index: z.number().int().min(0), id: z.string().nullish(), function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish() }))
+              .array(
+                z.object({
+                  index: z.number().int().min(0),
+                  id: z.string().nullish(),
+                  function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
+                }),
+              )
               .nullish(),
           })
           .nullish(),
@@ -43,7 +49,8 @@ export class ChatStreamAssembler {
       throw new ProviderError("protocol", "a stream chunk is not JSON");
     }
     const chunk = Chunk.safeParse(json);
-    if (!chunk.success) throw new ProviderError("protocol", `unexpected stream chunk: ${chunk.error.issues[0]?.message ?? "invalid"}`);
+    if (!chunk.success)
+      throw new ProviderError("protocol", `unexpected stream chunk: ${chunk.error.issues[0]?.message ?? "invalid"}`);
     const out: ProviderEvent[] = [];
     for (const choice of chunk.data.choices) {
       const reasoning = choice.delta?.reasoning_content ?? choice.delta?.reasoning;
@@ -60,7 +67,12 @@ export class ChatStreamAssembler {
     }
     // The model is done once it says why: its tool calls are whole then (before the usage chunk that may follow).
     if (this.finishReason !== null) out.push(...this.takeCalls());
-    if (chunk.data.usage) out.push({ type: "usage", inputTokens: chunk.data.usage.prompt_tokens, outputTokens: chunk.data.usage.completion_tokens });
+    if (chunk.data.usage)
+      out.push({
+        type: "usage",
+        inputTokens: chunk.data.usage.prompt_tokens,
+        outputTokens: chunk.data.usage.completion_tokens,
+      });
     return out;
   }
 

@@ -18,12 +18,17 @@ interface Planned {
 /** The look-ups a message calls for, among the tools the harness offered this turn. */
 function plan(message: string, offered: ReadonlySet<string>): Planned[] {
   const out: Planned[] = [];
-  const add = (name: string, args: Record<string, unknown>, why: string) => offered.has(name) && out.push({ name, args, why }) > 0;
+  const add = (name: string, args: Record<string, unknown>, why: string) =>
+    offered.has(name) && out.push({ name, args, why }) > 0;
   const remember = REMEMBER.exec(message);
   if (remember) {
     const content = remember[1]!.trim();
     const id = createHash("sha256").update(content).digest("hex").slice(0, 12);
-    add("service_ingest", { content, source_path: `notes/remembered/${id}.md`, kind: "markdown" }, "store the note in memory");
+    add(
+      "service_ingest",
+      { content, source_path: `notes/remembered/${id}.md`, kind: "markdown" },
+      "store the note in memory",
+    );
     return out;
   }
   const questions = questionsOf(message);
@@ -39,7 +44,11 @@ function plan(message: string, offered: ReadonlySet<string>): Planned[] {
   return out;
 }
 
-type Result = Record<string, unknown> & { status?: string; error?: { code?: string; message?: string }; reason?: string };
+type Result = Record<string, unknown> & {
+  status?: string;
+  error?: { code?: string; message?: string };
+  reason?: string;
+};
 
 /** One line of the answer per tool result, in the order the tools were called. */
 function compose(results: { name: string; result: Result }[]): string {
@@ -47,18 +56,37 @@ function compose(results: { name: string; result: Result }[]): string {
   for (const { name, result } of results) {
     const failed = result.status !== "ok" && result.status !== "artifact";
     if (name === "service_grounded_answer") {
-      if (failed) lines.push(result.error?.code === "insufficient_evidence" ? "Memory holds no evidence that answers this." : `The grounded answer failed (${why(result)}).`);
+      if (failed)
+        lines.push(
+          result.error?.code === "insufficient_evidence"
+            ? "Memory holds no evidence that answers this."
+            : `The grounded answer failed (${why(result)}).`,
+        );
       else {
         const evidence = (result.citations as { text_span: string; source_path: string }[] | undefined)?.[0];
         const answer = String(result.answer ?? "");
-        lines.push(evidence && evidence.text_span.trim() !== answer.trim() ? `${answer}. Evidence: "${evidence.text_span.trim()}" (${evidence.source_path}).` : `${answer}.`);
+        lines.push(
+          evidence && evidence.text_span.trim() !== answer.trim()
+            ? `${answer}. Evidence: "${evidence.text_span.trim()}" (${evidence.source_path}).`
+            : `${answer}.`,
+        );
       }
     } else if (name === "delegate") {
-      lines.push(failed ? `A sub-question went unanswered (${why(result)}).` : `${String(result.question ?? "")} ${String(result.answer ?? "")}`.trim());
+      lines.push(
+        failed
+          ? `A sub-question went unanswered (${why(result)}).`
+          : `${String(result.question ?? "")} ${String(result.answer ?? "")}`.trim(),
+      );
     } else if (name === "service_ingest") {
-      lines.push(failed ? `I did not store the note (${why(result)}).` : `Stored in memory as ${String(result.source_path ?? "a note")}.`);
+      lines.push(
+        failed
+          ? `I did not store the note (${why(result)}).`
+          : `Stored in memory as ${String(result.source_path ?? "a note")}.`,
+      );
     } else if (name === "service_decisions_list" && !failed) {
-      const titles = ((result.decisions as { title: string; status: string }[] | undefined) ?? []).map((d) => `${d.title} (${d.status})`);
+      const titles = ((result.decisions as { title: string; status: string }[] | undefined) ?? []).map(
+        (d) => `${d.title} (${d.status})`,
+      );
       if (titles.length) lines.push(`Recorded decisions: ${titles.join("; ")}.`);
     } else if (name === "service_open_loops" && !failed) {
       const loops = (result.loops as { text: string; source_path: string }[] | undefined) ?? [];
@@ -70,7 +98,8 @@ function compose(results: { name: string; result: Result }[]): string {
   return lines.join("\n") || "Memory holds no evidence that answers this.";
 }
 
-const why = (r: Result) => (r.status === "denied" ? `denied: ${r.reason ?? "by policy"}` : (r.error?.message ?? r.status ?? "failed"));
+const why = (r: Result) =>
+  r.status === "denied" ? `denied: ${r.reason ?? "by policy"}` : (r.error?.message ?? r.status ?? "failed");
 
 /** The tool calls of this turn (after its user message) with their results, in call order. */
 function turnResults(messages: readonly ChatMessage[]): { name: string; result: Result }[] {
@@ -97,7 +126,10 @@ const PACK = { name: "service_pack", budgetTokens: 512 };
 
 export function createExtractiveProvider(): LlmProvider {
   let calls = 0;
-  const call = (name: string, args: Record<string, unknown>): ProviderEvent => ({ type: "tool_call", call: { id: `call_x${++calls}`, name, arguments: JSON.stringify(args) } satisfies ToolCallRequest });
+  const call = (name: string, args: Record<string, unknown>): ProviderEvent => ({
+    type: "tool_call",
+    call: { id: `call_x${++calls}`, name, arguments: JSON.stringify(args) } satisfies ToolCallRequest,
+  });
   return {
     id: EXTRACTIVE_ID,
     model: "extractive-1",
@@ -109,7 +141,10 @@ export function createExtractiveProvider(): LlmProvider {
       if (last?.role === "user") {
         const planned = plan(last.content, offered);
         if (planned.length) {
-          const then = planned.some((p) => p.name === "service_grounded_answer") && offered.has(PACK.name) ? `; then ${PACK.name} for the surrounding context` : "";
+          const then =
+            planned.some((p) => p.name === "service_grounded_answer") && offered.has(PACK.name)
+              ? `; then ${PACK.name} for the surrounding context`
+              : "";
           yield { type: "thinking", text: `Plan: ${planned.map((p) => `${p.why} (${p.name})`).join("; ")}${then}.` };
           for (const p of planned) yield call(p.name, p.args);
           yield { type: "usage", inputTokens, outputTokens: 0 };

@@ -16,18 +16,31 @@ export interface OpenAiOptions {
 export function chatCompletionsUrl(baseUrl: string): URL {
   const url = new URL(baseUrl);
   const path = url.pathname.replace(/\/+$/, "");
-  url.pathname = path.endsWith("/chat/completions") ? path : `${path.endsWith("/v1") ? path : `${path}/v1`}/chat/completions`;
+  url.pathname = path.endsWith("/chat/completions")
+    ? path
+    : `${path.endsWith("/v1") ? path : `${path}/v1`}/chat/completions`;
   return url;
 }
 
 const toWire = (m: ChatMessage) => ({
   role: m.role,
   content: m.content,
-  ...(m.toolCalls?.length ? { tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) } : {}),
+  ...(m.toolCalls?.length
+    ? {
+        tool_calls: m.toolCalls.map((c) => ({
+          id: c.id,
+          type: "function",
+          function: { name: c.name, arguments: c.arguments },
+        })),
+      }
+    : {}),
   ...(m.toolCallId ? { tool_call_id: m.toolCallId } : {}),
 });
 
-const toolWire = (t: ToolSpec) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } });
+const toolWire = (t: ToolSpec) => ({
+  type: "function",
+  function: { name: t.name, description: t.description, parameters: t.parameters },
+});
 
 export function createOpenAiProvider(opts: OpenAiOptions): LlmProvider {
   const url = chatCompletionsUrl(opts.baseUrl);
@@ -40,18 +53,29 @@ export function createOpenAiProvider(opts: OpenAiOptions): LlmProvider {
       const idle = new AbortController();
       let timer = setTimeout(() => idle.abort(), timeoutMs);
       const stillAlive = () => (clearTimeout(timer), (timer = setTimeout(() => idle.abort(), timeoutMs)));
-      const body = { model: opts.model, stream: true, stream_options: { include_usage: true }, messages: messages.map(toWire), ...(tools.length ? { tools: tools.map(toolWire) } : {}) };
+      const body = {
+        model: opts.model,
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: messages.map(toWire),
+        ...(tools.length ? { tools: tools.map(toolWire) } : {}),
+      };
       try {
         let res: Response;
         try {
           res = await doFetch(url, {
             method: "POST",
-            headers: { "content-type": "application/json", ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}) },
+            headers: {
+              "content-type": "application/json",
+              ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}),
+            },
             body: JSON.stringify(body),
             signal: signal ? AbortSignal.any([signal, idle.signal]) : idle.signal,
           });
         } catch (err) {
-          throw idle.signal.aborted ? new ProviderError("timeout", `no answer from ${url.host} in ${timeoutMs} ms`) : new ProviderError("unreachable", `${url.host}: ${(err as Error).message}`);
+          throw idle.signal.aborted
+            ? new ProviderError("timeout", `no answer from ${url.host} in ${timeoutMs} ms`)
+            : new ProviderError("unreachable", `${url.host}: ${(err as Error).message}`);
         }
         if (!res.ok || !res.body) throw statusError(res.status, url.host);
         const assembler = new ChatStreamAssembler();
@@ -74,7 +98,12 @@ function statusError(status: number, host: string): ProviderError {
 }
 
 /** The response body as text lines; a dropped connection is a cut-off, silence past the timeout a timeout. */
-async function* lines(body: ReadableStream<Uint8Array>, timedOut: () => boolean, timeoutMs: number, onChunk: () => void): AsyncGenerator<string> {
+async function* lines(
+  body: ReadableStream<Uint8Array>,
+  timedOut: () => boolean,
+  timeoutMs: number,
+  onChunk: () => void,
+): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let buffered = "";
   try {
@@ -86,7 +115,9 @@ async function* lines(body: ReadableStream<Uint8Array>, timedOut: () => boolean,
       yield* parts;
     }
   } catch (err) {
-    throw timedOut() ? new ProviderError("timeout", `the stream went quiet for ${timeoutMs} ms`) : new ProviderError("cut", `the stream broke off: ${(err as Error).message}`);
+    throw timedOut()
+      ? new ProviderError("timeout", `the stream went quiet for ${timeoutMs} ms`)
+      : new ProviderError("cut", `the stream broke off: ${(err as Error).message}`);
   }
   if (buffered) yield buffered;
 }

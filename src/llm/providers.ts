@@ -28,17 +28,28 @@ const DEFAULT_CONTEXT = { openai: 8_192, extractive: 32_000 } as const;
  * chosen by its id, with the configured ones and extractive after it. Its model is its own: a session's `model` is kept
  * as a label only.
  */
-export function createProviderSet(env: NodeJS.ProcessEnv, opts: { fetch?: typeof fetch; provider?: LlmProvider } = {}): ProviderSet {
+export function createProviderSet(
+  env: NodeJS.ProcessEnv,
+  opts: { fetch?: typeof fetch; provider?: LlmProvider } = {},
+): ProviderSet {
   const parsed = LlmEnv.safeParse(env);
-  if (!parsed.success) throw new Error(`bad model configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new Error(
+      `bad model configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    );
   const e = parsed.data;
   const openaiConfigured = e.SMRITI_LLM_BASE_URL !== undefined;
-  if (e.SMRITI_LLM_PROVIDER === "openai" && !openaiConfigured) throw new Error("SMRITI_LLM_PROVIDER=openai needs SMRITI_LLM_BASE_URL (e.g. http://127.0.0.1:11434 for Ollama)");
+  if (e.SMRITI_LLM_PROVIDER === "openai" && !openaiConfigured)
+    throw new Error("SMRITI_LLM_PROVIDER=openai needs SMRITI_LLM_BASE_URL (e.g. http://127.0.0.1:11434 for Ollama)");
   const given = opts.provider;
   const ids = [...new Set([...(given ? [given.id] : []), ...(openaiConfigured ? ["openai"] : []), EXTRACTIVE_ID])];
-  const fallback = (e.SMRITI_LLM_FALLBACK ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const fallback = (e.SMRITI_LLM_FALLBACK ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = fallback.filter((f) => !ids.includes(f));
-  if (unknown.length) throw new Error(`SMRITI_LLM_FALLBACK names providers that are not configured: ${unknown.join(", ")}`);
+  if (unknown.length)
+    throw new Error(`SMRITI_LLM_FALLBACK names providers that are not configured: ${unknown.join(", ")}`);
   const extractive = createExtractiveProvider();
   const openai = new Map<string, LlmProvider>();
   const instance = (id: string, model: string | null): LlmProvider => {
@@ -46,7 +57,17 @@ export function createProviderSet(env: NodeJS.ProcessEnv, opts: { fetch?: typeof
     if (id === EXTRACTIVE_ID) return extractive;
     const m = model ?? e.SMRITI_LLM_MODEL ?? "llama3.1";
     let p = openai.get(m);
-    if (!p) openai.set(m, (p = createOpenAiProvider({ baseUrl: e.SMRITI_LLM_BASE_URL!, apiKey: e.SMRITI_LLM_API_KEY, model: m, timeoutMs: e.SMRITI_LLM_TIMEOUT_MS, fetch: opts.fetch })));
+    if (!p)
+      openai.set(
+        m,
+        (p = createOpenAiProvider({
+          baseUrl: e.SMRITI_LLM_BASE_URL!,
+          apiKey: e.SMRITI_LLM_API_KEY,
+          model: m,
+          timeoutMs: e.SMRITI_LLM_TIMEOUT_MS,
+          fetch: opts.fetch,
+        })),
+      );
     return p;
   };
   return {
@@ -62,6 +83,9 @@ export function createProviderSet(env: NodeJS.ProcessEnv, opts: { fetch?: typeof
       const [pin, pout] = [e.SMRITI_LLM_USD_PER_MTOK_IN, e.SMRITI_LLM_USD_PER_MTOK_OUT];
       return pin === undefined || pout === undefined ? null : (input * pin + output * pout) / 1e6;
     },
-    contextTokens: (provider) => e.SMRITI_LLM_CONTEXT_TOKENS ?? DEFAULT_CONTEXT[provider as keyof typeof DEFAULT_CONTEXT] ?? DEFAULT_CONTEXT.openai,
+    contextTokens: (provider) =>
+      e.SMRITI_LLM_CONTEXT_TOKENS ??
+      DEFAULT_CONTEXT[provider as keyof typeof DEFAULT_CONTEXT] ??
+      DEFAULT_CONTEXT.openai,
   };
 }

@@ -31,7 +31,9 @@ export const portableNameReader = { module: import.meta.url, name: "readsAsName"
  * Actor), or a person, place or organisation. An adjective, verb or expression ("Open", "Pending") is not one.
  */
 export const readsAsName: NameReader = (sentence: string, start: number): boolean => {
-  const terms = reader()(sentence).json({ offset: true }).flatMap((s) => s.terms);
+  const terms = reader()(sentence)
+    .json({ offset: true })
+    .flatMap((s) => s.terms);
   const term = terms.find((t) => (t.offset?.start ?? -1) >= start);
   if (!term) return true;
   const tags = new Set(term.tags);

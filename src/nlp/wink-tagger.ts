@@ -11,7 +11,9 @@ function tagger(): WinkMethods {
   if (!nlp) {
     const require = createRequire(import.meta.url); // synchronous, so planAnswer stays synchronous
     const winkNLP = (require("wink-nlp") as { default?: unknown }).default ?? require("wink-nlp");
-    nlp = (winkNLP as (model: Model, pipe: string[]) => WinkMethods)(require("wink-eng-lite-web-model") as Model, ["pos"]);
+    nlp = (winkNLP as (model: Model, pipe: string[]) => WinkMethods)(require("wink-eng-lite-web-model") as Model, [
+      "pos",
+    ]);
   }
   return nlp;
 }
@@ -45,7 +47,8 @@ function tag(text: string): Tagged[] {
     const start = text.indexOf(v, at);
     if (start < 0) return; // a token the tokenizer rewrote: no offset to give it
     at = start + v.length;
-    if (tags[i] !== "PUNCT" && tags[i] !== "SPACE") out.push({ start, end: at, pos: tags[i] ?? "X", ...(lemmas[i] ? { lemma: lemmas[i] } : {}) });
+    if (tags[i] !== "PUNCT" && tags[i] !== "SPACE")
+      out.push({ start, end: at, pos: tags[i] ?? "X", ...(lemmas[i] ? { lemma: lemmas[i] } : {}) });
   });
   return out;
 }

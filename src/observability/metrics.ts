@@ -13,18 +13,40 @@ export interface Metrics {
 }
 
 /** The search indexes' size and (re)loads (SearchEngine.stats). */
-export type IndexStatsOf = () => { workspaces: number; bytes: number; loads: number; loadSeconds: number; evictions: number; restored: number };
+export type IndexStatsOf = () => {
+  workspaces: number;
+  bytes: number;
+  loads: number;
+  loadSeconds: number;
+  evictions: number;
+  restored: number;
+};
 
-export function createMetrics(layerTotals: LayerTotals, indexStats: IndexStatsOf = () => ({ workspaces: 0, bytes: 0, loads: 0, loadSeconds: 0, evictions: 0, restored: 0 })): Metrics {
+export function createMetrics(
+  layerTotals: LayerTotals,
+  indexStats: IndexStatsOf = () => ({ workspaces: 0, bytes: 0, loads: 0, loadSeconds: 0, evictions: 0, restored: 0 }),
+): Metrics {
   const registry = new Registry();
   // Read when scraped: one gauge per figure, so a replica's memory budget (SMRITI_INDEX_MEMORY_MB) can be watched.
   const gauges = [
     ["smriti_search_index_workspaces", "Workspaces whose search indexes are loaded in this process.", "workspaces"],
     ["smriti_search_index_bytes", "Estimated bytes held by the loaded search indexes.", "bytes"],
-    ["smriti_search_index_loads", "Workspace index loads since start (first use, or again after an eviction).", "loads"],
+    [
+      "smriti_search_index_loads",
+      "Workspace index loads since start (first use, or again after an eviction).",
+      "loads",
+    ],
     ["smriti_search_index_load_seconds", "Seconds spent loading workspace indexes since start.", "loadSeconds"],
-    ["smriti_search_index_evictions", "Workspace indexes dropped to stay within SMRITI_INDEX_MEMORY_MB since start.", "evictions"],
-    ["smriti_search_index_restored", "Workspace index loads that read a saved snapshot (SMRITI_INDEX_SNAPSHOTS) instead of every row.", "restored"],
+    [
+      "smriti_search_index_evictions",
+      "Workspace indexes dropped to stay within SMRITI_INDEX_MEMORY_MB since start.",
+      "evictions",
+    ],
+    [
+      "smriti_search_index_restored",
+      "Workspace index loads that read a saved snapshot (SMRITI_INDEX_SNAPSHOTS) instead of every row.",
+      "restored",
+    ],
   ] as const;
   for (const [name, help, field] of gauges)
     new Gauge({
@@ -46,7 +68,8 @@ export function createMetrics(layerTotals: LayerTotals, indexStats: IndexStatsOf
       const totals = await layerTotals();
       this.reset();
       const sums = new Map<string, number>();
-      for (const t of totals) sums.set(`${t.layer}\u0000${t.counter}`, (sums.get(`${t.layer}\u0000${t.counter}`) ?? 0) + t.n);
+      for (const t of totals)
+        sums.set(`${t.layer}\u0000${t.counter}`, (sums.get(`${t.layer}\u0000${t.counter}`) ?? 0) + t.n);
       for (const [key, n] of sums) {
         const [layer = "", counter = ""] = key.split("\u0000");
         this.inc({ layer, counter }, n);
@@ -62,6 +85,11 @@ export function createMetrics(layerTotals: LayerTotals, indexStats: IndexStatsOf
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
       registers: [registry],
     }),
-    httpErrors: new Counter({ name: "smriti_http_errors_total", help: "HTTP error responses by route and error code.", labelNames: ["method", "route", "code"], registers: [registry] }),
+    httpErrors: new Counter({
+      name: "smriti_http_errors_total",
+      help: "HTTP error responses by route and error code.",
+      labelNames: ["method", "route", "code"],
+      registers: [registry],
+    }),
   };
 }

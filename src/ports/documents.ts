@@ -59,7 +59,13 @@ export interface DocumentStore {
   /** The workspace's documents (content included) whose source_path starts with the prefix, by source_path. */
   listDocuments(workspaceId: string, sourcePathPrefix?: string): Promise<DocumentRecord[]>;
   /** Replaces a source's chunks in one transaction: readers see the old version or the new, never both. */
-  replaceDocument(workspaceId: string, doc: DocumentRecord, chunks: ChunkInput[], audit?: EventDraft, vectors?: NewVectors): Promise<void>;
+  replaceDocument(
+    workspaceId: string,
+    doc: DocumentRecord,
+    chunks: ChunkInput[],
+    audit?: EventDraft,
+    vectors?: NewVectors,
+  ): Promise<void>;
   /** Which of these chunk hashes the workspace holds (one look-up for a whole document's chunks). */
   storedChunkHashes(workspaceId: string, chunkHashes: readonly string[]): Promise<Set<string>>;
   chunksByHash(workspaceId: string, chunkHash: string): Promise<ChunkRecord[]>;

@@ -47,7 +47,11 @@ export interface LlmProvider {
   readonly id: string;
   readonly model: string;
   /** One model step: text deltas as they come, the complete tool calls when the model finishes, usage, then done. Throws ProviderError. */
-  step(req: { messages: readonly ChatMessage[]; tools: readonly ToolSpec[]; signal?: AbortSignal | undefined }): AsyncIterable<ProviderEvent>;
+  step(req: {
+    messages: readonly ChatMessage[];
+    tools: readonly ToolSpec[];
+    signal?: AbortSignal | undefined;
+  }): AsyncIterable<ProviderEvent>;
 }
 
 /** The providers a service is configured with, and the fallback order a turn walks when one fails. */

@@ -46,12 +46,25 @@ export interface RecordSideEffects {
 
 export interface RecordStore {
   /** Inserts unless the id exists; the side effects are written only with a new record, in the same transaction. */
-  insertRecord(workspaceId: string, record: RecordRow, also?: RecordSideEffects): Promise<{ record: StoredRecord; created: boolean }>;
+  insertRecord(
+    workspaceId: string,
+    record: RecordRow,
+    also?: RecordSideEffects,
+  ): Promise<{ record: StoredRecord; created: boolean }>;
   getRecord(workspaceId: string, id: string): Promise<StoredRecord | undefined>;
   childRecords(workspaceId: string, parentId: string): Promise<StoredRecord[]>;
   listRecords(workspaceId: string, query: RecordQuery): Promise<StoredRecord[]>;
   /** How many records of each kind (and status) the workspace holds. */
-  countRecords(workspaceId: string): Promise<{ kind: RecordKind; status: string | null; childless: boolean; count: number }[]>;
+  countRecords(
+    workspaceId: string,
+  ): Promise<{ kind: RecordKind; status: string | null; childless: boolean; count: number }[]>;
   /** Compare-and-set of a record's status and body; side effects land only when the status matched. Undefined when it did not. */
-  transitionRecord(workspaceId: string, id: string, from: string, to: string, body: unknown, also?: RecordSideEffects): Promise<StoredRecord | undefined>;
+  transitionRecord(
+    workspaceId: string,
+    id: string,
+    from: string,
+    to: string,
+    body: unknown,
+    also?: RecordSideEffects,
+  ): Promise<StoredRecord | undefined>;
 }

@@ -5,7 +5,10 @@ import type { StreamMessage } from "../contract/route.ts";
 import type { JsonRouteId, Routes, SessionRouteId, StreamRouteId } from "../contract/routes.ts";
 import type { CallContext } from "./call-context.ts";
 
-export type Handler<K extends JsonRouteId> = (ctx: CallContext, input: z.output<Routes[K]["input"]>) => Promise<z.input<Routes[K]["output"]>>;
+export type Handler<K extends JsonRouteId> = (
+  ctx: CallContext,
+  input: z.output<Routes[K]["input"]>,
+) => Promise<z.input<Routes[K]["output"]>>;
 export type Handlers = { [K in JsonRouteId]: Handler<K> };
 /** The rows services answer: all but the session rows. */
 export type ServiceHandlers = Omit<Handlers, SessionRouteId>;

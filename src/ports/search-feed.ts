@@ -42,5 +42,10 @@ export interface SearchFeed {
   /** How many of the workspace's chunks have a vector from this embedder (sizes the index before it loads). */
   vectorCount(workspaceId: string, embedderId: string): Promise<number>;
   /** One page of the workspace's chunk vectors from this embedder, from `cursor` (null: the first page). */
-  chunkVectors(workspaceId: string, embedderId: string, cursor: string | null, limit: number): Promise<Page<{ id: number; vector: Float32Array }>>;
+  chunkVectors(
+    workspaceId: string,
+    embedderId: string,
+    cursor: string | null,
+    limit: number,
+  ): Promise<Page<{ id: number; vector: Float32Array }>>;
 }

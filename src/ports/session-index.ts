@@ -46,7 +46,13 @@ export interface SessionIndex {
    * set) when nobody holds it, its holder's heartbeat is older than `staleBefore`, `owner` holds it already, or its
    * holder is still `takeOverFrom` (a holder known dead; a compare-and-set, so of two takers only the first wins).
    */
-  claimSession(key: SessionKey, owner: string, now: number, staleBefore: number, takeOverFrom?: string): Promise<boolean>;
+  claimSession(
+    key: SessionKey,
+    owner: string,
+    now: number,
+    staleBefore: number,
+    takeOverFrom?: string,
+  ): Promise<boolean>;
   /** Marks the owner's runs alive now; returns the keys among them it no longer holds (another took them over). */
   heartbeatSessions(owner: string, keys: readonly SessionKey[], at: number): Promise<SessionKey[]>;
   /** Lets go of the owner's leases (a run handed back or ended), so another supervisor need not wait for staleness. */

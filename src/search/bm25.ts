@@ -99,7 +99,17 @@ export class Bm25Index {
     return {
       counts: { slots: n, live: this.live, totalLength: this.totalLength, deadPostings: 0 },
       terms,
-      arrays: { ids: this.ids.slice(0, n), lengths: this.lengths.slice(0, n), termStart: this.termStart.slice(0, n), termCount: this.termCount.slice(0, n), arena, postingDocs, postingTfs, postingLength, postingDf },
+      arrays: {
+        ids: this.ids.slice(0, n),
+        lengths: this.lengths.slice(0, n),
+        termStart: this.termStart.slice(0, n),
+        termCount: this.termCount.slice(0, n),
+        arena,
+        postingDocs,
+        postingTfs,
+        postingLength,
+        postingDf,
+      },
     };
   }
 
@@ -113,8 +123,10 @@ export class Bm25Index {
     const postingLength = materialize(s.arrays.postingLength, Int32Array);
     const postingDf = materialize(s.arrays.postingDf, Int32Array);
     const n = s.counts.slots;
-    if (s.terms.length !== postingLength.length || postingDf.length !== postingLength.length) throw new Error("bm25 state: term counts disagree");
-    if ([ids, lengths, termStart, termCount].some((a) => a.length !== n) || postingTfs.length !== postingDocs.length) throw new Error("bm25 state: sizes disagree");
+    if (s.terms.length !== postingLength.length || postingDf.length !== postingLength.length)
+      throw new Error("bm25 state: term counts disagree");
+    if ([ids, lengths, termStart, termCount].some((a) => a.length !== n) || postingTfs.length !== postingDocs.length)
+      throw new Error("bm25 state: sizes disagree");
     let at = 0;
     s.terms.forEach((term, t) => {
       const length = postingLength[t]!;
@@ -149,7 +161,10 @@ export class Bm25Index {
   /** Bytes held, estimated: typed arrays exactly, each map entry and postings object at V8's usual ~80 bytes. */
   approxBytes(): number {
     const postings = this.lists.bytes() + this.postings.length * ENTRY_BYTES;
-    const arrays = [this.ids, this.lengths, this.terms, this.termStart, this.termCount, this.acc].reduce((n, a) => n + a.byteLength, 0);
+    const arrays = [this.ids, this.lengths, this.terms, this.termStart, this.termCount, this.acc].reduce(
+      (n, a) => n + a.byteLength,
+      0,
+    );
     return postings + arrays + (this.termIds.size + this.slotOf.size) * ENTRY_BYTES;
   }
 
@@ -201,7 +216,7 @@ export class Bm25Index {
     this.reserveTerms(ids.length);
     const start = this.termsUsed;
     const loading = this.loadingTfs;
-    for (let i = 0; i < ids.length; ) {
+    for (let i = 0; i < ids.length;) {
       let j = i + 1;
       while (j < ids.length && ids[j] === ids[i]) j++;
       const tf = Math.min(j - i, 65_535);
@@ -431,7 +446,10 @@ export class Bm25Index {
 }
 
 /** `to` holding `from` at its start: a typed array grown into a larger one. */
-export function grow<T extends Int8Array | Uint8Array | Int32Array | Float32Array | Float64Array | Uint16Array>(from: T, to: T): T {
+export function grow<T extends Int8Array | Uint8Array | Int32Array | Float32Array | Float64Array | Uint16Array>(
+  from: T,
+  to: T,
+): T {
   to.set(from);
   return to;
 }

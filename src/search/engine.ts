@@ -105,7 +105,11 @@ export class SearchEngine {
    * marker when the request arrived: a catch-up that started after it (a marker at least as high) already saw every
    * commit the request must see, so requests queued behind one catch-up share the next instead of one each.
    */
-  private refresh(workspaceId: string, dense: { id: string; dimensions: number } | undefined, ticket: number): Promise<WorkspaceIndex> {
+  private refresh(
+    workspaceId: string,
+    dense: { id: string; dimensions: number } | undefined,
+    ticket: number,
+  ): Promise<WorkspaceIndex> {
     const run = this.queue.then(async () => {
       if (this.marker === null || this.marker < ticket) await this.catchUp();
       const loaded = this.workspaces.get(workspaceId);
@@ -167,7 +171,10 @@ export class SearchEngine {
     const index = restored?.index ?? new WorkspaceIndex();
     if (!restored) {
       index.bm25.beginLoad();
-      await eachPage((cursor) => this.feed.indexedChunks(workspaceId, cursor, PAGE), (chunk) => index.add(chunk));
+      await eachPage(
+        (cursor) => this.feed.indexedChunks(workspaceId, cursor, PAGE),
+        (chunk) => index.add(chunk),
+      );
       index.bm25.endLoad();
     }
     const { changes, vectors } = await this.pending(workspaceId, [...index.vectors.keys()], restored?.seq);
@@ -185,7 +192,8 @@ export class SearchEngine {
       const opened = openSnapshot(file);
       if (!opened) return null;
       const mark = opened.header as unknown as SnapshotMark;
-      if (mark.version !== SNAPSHOT_VERSION || mark.workspaceId !== workspaceId || !(await this.sameHistory(mark))) return null;
+      if (mark.version !== SNAPSHOT_VERSION || mark.workspaceId !== workspaceId || !(await this.sameHistory(mark)))
+        return null;
       const index = WorkspaceIndex.fromPacked(opened);
       this.saved.set(workspaceId, { seq: mark.seq, vectors: index.vectors.size });
       this.counts.restored++;
@@ -235,7 +243,11 @@ export class SearchEngine {
       if (this.workspaces.size === 0) return;
       await this.catchUp();
       const last = await this.changeAt(this.lastSeq);
-      const mark: Omit<SnapshotMark, "workspaceId"> = { version: SNAPSHOT_VERSION, seq: this.lastSeq, last: last ? { chunkId: last.chunkId, removed: last.removed } : null };
+      const mark: Omit<SnapshotMark, "workspaceId"> = {
+        version: SNAPSHOT_VERSION,
+        seq: this.lastSeq,
+        last: last ? { chunkId: last.chunkId, removed: last.removed } : null,
+      };
       for (const [workspaceId, index] of this.workspaces) {
         const saved = this.saved.get(workspaceId);
         if (saved?.seq === mark.seq && saved.vectors === index.vectors.size) continue;
@@ -249,9 +261,17 @@ export class SearchEngine {
   }
 
   /** Loads one embedder's vectors of a workspace; searches see the index only once it is whole and caught up. */
-  private async loadVectors(index: WorkspaceIndex, workspaceId: string, embedderId: string, dimensions: number): Promise<void> {
+  private async loadVectors(
+    index: WorkspaceIndex,
+    workspaceId: string,
+    embedderId: string,
+    dimensions: number,
+  ): Promise<void> {
     const loaded = new VectorIndex(dimensions, (await this.feed.vectorCount(workspaceId, embedderId)) + 1024);
-    await eachPage((cursor) => this.feed.chunkVectors(workspaceId, embedderId, cursor, PAGE), (row) => loaded.add(row.id, row.vector));
+    await eachPage(
+      (cursor) => this.feed.chunkVectors(workspaceId, embedderId, cursor, PAGE),
+      (row) => loaded.add(row.id, row.vector),
+    );
     const { changes, vectors } = await this.pending(workspaceId, [embedderId]);
     index.vectors.set(embedderId, loaded);
     for (const change of changes) this.apply(index, change, vectors);
@@ -266,7 +286,7 @@ export class SearchEngine {
 
   private async changesSince(seq: number): Promise<ChunkChange[]> {
     const all: ChunkChange[] = [];
-    for (let after = seq; ; ) {
+    for (let after = seq; ;) {
       const page = await this.feed.changesSince(after, PAGE);
       all.push(...page);
       if (page.length < PAGE) return all;
@@ -275,7 +295,10 @@ export class SearchEngine {
   }
 
   /** Vectors of the added chunks from the embedders each workspace needs (by embedder id, then chunk hash). */
-  private async vectorsOf(changes: readonly ChunkChange[], embeddersOf: (ws: string) => Iterable<string>): Promise<Map<string, Map<string, Float32Array>>> {
+  private async vectorsOf(
+    changes: readonly ChunkChange[],
+    embeddersOf: (ws: string) => Iterable<string>,
+  ): Promise<Map<string, Map<string, Float32Array>>> {
     const wanted = new Map<string, string[]>();
     for (const c of changes) {
       if (!c.chunk) continue;
@@ -285,11 +308,16 @@ export class SearchEngine {
       }
     }
     const out = new Map<string, Map<string, Float32Array>>();
-    for (const [embedderId, hashes] of wanted) out.set(embedderId, await this.documents.getEmbeddings(embedderId, hashes));
+    for (const [embedderId, hashes] of wanted)
+      out.set(embedderId, await this.documents.getEmbeddings(embedderId, hashes));
     return out;
   }
 
-  private apply(index: WorkspaceIndex | undefined, change: ChunkChange, vectors: Map<string, Map<string, Float32Array>>): void {
+  private apply(
+    index: WorkspaceIndex | undefined,
+    change: ChunkChange,
+    vectors: Map<string, Map<string, Float32Array>>,
+  ): void {
     if (!index) return;
     if (change.removed) {
       if (this.saved.has(change.workspaceId)) this.outdated.add(change.workspaceId);
@@ -306,7 +334,7 @@ export class SearchEngine {
 
 /** Walks a feed's pages from the first, handing each row to `take`. */
 async function eachPage<T>(fetch: (cursor: string | null) => Promise<Page<T>>, take: (row: T) => void): Promise<void> {
-  for (let cursor: string | null = null; ; ) {
+  for (let cursor: string | null = null; ;) {
     const page = await fetch(cursor);
     for (const row of page.rows) take(row);
     if ((cursor = page.next) === null) return;

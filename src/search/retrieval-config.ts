@@ -20,9 +20,18 @@ export interface RetrievalConfig {
 // vault / another question's haystack), so a query the memory cannot answer gets low scores. Hybrid stage 1 = the
 // previous weights x 0.744 (same w_dense/w_lex, same ranking).
 export const defaultRetrievalConfig: RetrievalConfig = {
-  lexicalOnly: { fusion: { lexical: 7.59, dense: 0, bias: -5.726 }, calibration: { gap: -0.438, best: -0.462, rank: -1.023, bias: 0.365 } },
-  vectorOnly: { fusion: { lexical: 0, dense: 3.443, bias: -7.798 }, calibration: { gap: -0.9, best: -0.209, rank: -0.91, bias: 1.303 } },
-  hybrid: { fusion: { lexical: 7.724208, dense: 3.062304, bias: -8.258 }, calibration: { gap: -0.556, best: -0.46, rank: -1.094, bias: 0.376 } },
+  lexicalOnly: {
+    fusion: { lexical: 7.59, dense: 0, bias: -5.726 },
+    calibration: { gap: -0.438, best: -0.462, rank: -1.023, bias: 0.365 },
+  },
+  vectorOnly: {
+    fusion: { lexical: 0, dense: 3.443, bias: -7.798 },
+    calibration: { gap: -0.9, best: -0.209, rank: -0.91, bias: 1.303 },
+  },
+  hybrid: {
+    fusion: { lexical: 7.724208, dense: 3.062304, bias: -8.258 },
+    calibration: { gap: -0.556, best: -0.46, rank: -1.094, bias: 0.376 },
+  },
   candidates: 60,
   // Measured (eval/results/dense-leg.json): a dense KNN leg adds 0.003 LoCoMo recall@10 (0.011 @25) and nothing on
   // LongMemEval or SciFact, for ~4 ms of CPU per query at 100k chunks; hybrid re-scores BM25's pool instead.

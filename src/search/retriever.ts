@@ -19,7 +19,10 @@ export class Retriever {
     private readonly config: RetrievalConfig,
   ) {
     for (const mode of ["lexicalOnly", "vectorOnly", "hybrid"] as const)
-      if (!keepsOrder(config[mode].calibration)) throw new Error(`retrieval config ${mode}: the calibration would reorder candidates (needs gap > -1, rank <= 0)`);
+      if (!keepsOrder(config[mode].calibration))
+        throw new Error(
+          `retrieval config ${mode}: the calibration would reorder candidates (needs gap > -1, rank <= 0)`,
+        );
   }
 
   /** Candidates best first (by base logit; the calibrated score follows that order), with every signal kept for `explain`. */
@@ -33,7 +36,10 @@ export class Retriever {
       workspaceId: q.workspaceId,
       terms,
       lexicalK: q.mode === "vector" ? 0 : q.mode === "lexical" || !vector ? q.k : pool,
-      dense: vector && this.embedder ? { embedderId: this.embedder.id, vector, k: denseLeg ? (q.mode === "vector" ? q.k : pool) : 0 } : null,
+      dense:
+        vector && this.embedder
+          ? { embedderId: this.embedder.id, vector, k: denseLeg ? (q.mode === "vector" ? q.k : pool) : 0 }
+          : null,
       // Their own candidates join the pool (a quarter of it): that is how a vocabulary mismatch gets bridged.
       expansion: exp.length > 0 ? { terms: exp.map((e) => e.term), k: Math.ceil(pool / 4) } : null,
       filter: q.filter,
@@ -41,8 +47,15 @@ export class Retriever {
     const maxBm25 = found.maxBm25;
     // Expansion terms count like query terms (times their weight) on the query's BM25 scale.
     const expNorm = maxBm25 > 0 ? maxBm25 : exp.reduce((s, e, t) => s + e.weight * found.expansionMax[t]!, 0);
-    const weights = !vector ? this.config.lexicalOnly : q.mode === "vector" ? this.config.vectorOnly : this.config.hybrid;
-    const fusion = q.denseScale !== undefined && q.denseScale !== 1 ? { ...weights.fusion, dense: weights.fusion.dense * q.denseScale } : weights.fusion;
+    const weights = !vector
+      ? this.config.lexicalOnly
+      : q.mode === "vector"
+        ? this.config.vectorOnly
+        : this.config.hybrid;
+    const fusion =
+      q.denseScale !== undefined && q.denseScale !== 1
+        ? { ...weights.fusion, dense: weights.fusion.dense * q.denseScale }
+        : weights.fusion;
     const out: Candidate[] = found.hits.map((hit) => {
       const lexicalSignal = maxBm25 > 0 ? Math.min(1, hit.bm25 / maxBm25) : 0;
       const denseSignal = vector && this.embedder ? (hit.dense ?? 0) : null;
@@ -52,11 +65,25 @@ export class Retriever {
         fused.contributions.expansion = e;
         fused.logit += e;
       }
-      return { id: hit.id, score: 0, base: fused.logit, bm25: hit.bm25, lexical: lexicalSignal, lexicalRank: hit.lexicalRank, dense: denseSignal, denseRank: hit.denseRank, contributions: fused.contributions, terms: hit.terms };
+      return {
+        id: hit.id,
+        score: 0,
+        base: fused.logit,
+        bm25: hit.bm25,
+        lexical: lexicalSignal,
+        lexicalRank: hit.lexicalRank,
+        dense: denseSignal,
+        denseRank: hit.denseRank,
+        contributions: fused.contributions,
+        terms: hit.terms,
+      };
     });
     out.sort((a, b) => b.base - a.base || a.id - b.id);
     // Stage 2 is monotone in the base logit, so the order above stands.
-    const calibrated = calibrateQuery(out.map((c) => c.base), weights.calibration);
+    const calibrated = calibrateQuery(
+      out.map((c) => c.base),
+      weights.calibration,
+    );
     for (let i = 0; i < out.length; i++) {
       const c = out[i]!;
       const s = calibrated[i]!;
@@ -72,13 +99,24 @@ export class Retriever {
    * have no row, so the search runs once more on the index that has caught up. `yields`: the loop serves waiting
    * requests before each read.
    */
-  async retrieveChunks(q: RetrievalQuery, rows = Infinity, opts: { yields?: boolean | undefined } = {}): Promise<{ candidates: Candidate[]; chunks: Map<number, ChunkRecord>; floor?: number }> {
+  async retrieveChunks(
+    q: RetrievalQuery,
+    rows = Infinity,
+    opts: { yields?: boolean | undefined } = {},
+  ): Promise<{ candidates: Candidate[]; chunks: Map<number, ChunkRecord>; floor?: number }> {
     for (let attempt = 0; ; attempt++) {
       if (opts.yields) await yieldToIo();
       const all = await this.retrieve(q);
       if (opts.yields) await yieldToIo();
       const head = all.length > rows ? all.slice(0, rows) : all;
-      const chunks = new Map((await this.documents.getChunks(q.workspaceId, head.map((c) => c.id))).map((c) => [c.id, c]));
+      const chunks = new Map(
+        (
+          await this.documents.getChunks(
+            q.workspaceId,
+            head.map((c) => c.id),
+          )
+        ).map((c) => [c.id, c]),
+      );
       if (chunks.size < head.length && attempt === 0) continue;
       const candidates = head.filter((c) => chunks.has(c.id));
       return head === all ? { candidates, chunks } : { candidates, chunks, floor: all[head.length]!.score };

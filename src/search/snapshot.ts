@@ -38,7 +38,8 @@ export function pack({ header, arrays }: Packed): Uint8Array[] {
   head.writeUInt32LE(json.length, 8);
   json.copy(head, 12);
   const body = new Uint8Array(offset);
-  for (const [name, a] of Object.entries(arrays)) body.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), placed[name]!.offset);
+  for (const [name, a] of Object.entries(arrays))
+    body.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), placed[name]!.offset);
   const hash = createHash("sha256").update(head).update(body).digest();
   return [head, body, hash];
 }
@@ -82,7 +83,7 @@ export function openSnapshot(file: ByteSource): Opened | null {
   if (end < 12) return null;
   const window = Buffer.allocUnsafe(Math.min(WINDOW, end));
   const hash = createHash("sha256");
-  for (let at = 0; at < end; ) {
+  for (let at = 0; at < end;) {
     const n = readFully(file, window.subarray(0, Math.min(window.length, end - at)), at);
     if (n === 0) return null; // shorter than it said
     hash.update(window.subarray(0, n));
@@ -109,7 +110,8 @@ export function openSnapshot(file: ByteSource): Opened | null {
       type,
       length,
       copyTo: (target, at, from, count) => {
-        if (from < 0 || count < 0 || from + count > length || target.BYTES_PER_ELEMENT !== width) throw new RangeError(`snapshot: ${name} read out of range`);
+        if (from < 0 || count < 0 || from + count > length || target.BYTES_PER_ELEMENT !== width)
+          throw new RangeError(`snapshot: ${name} read out of range`);
         reader.read(new Uint8Array(target.buffer, target.byteOffset + at * width, count * width), start + from * width);
       },
     };
@@ -120,7 +122,18 @@ export function openSnapshot(file: ByteSource): Opened | null {
 /** Copies `count` elements of `source` from `from` into `target` from `at` (all of it by default). */
 export function copyArray(source: ArraySource, target: Typed, at = 0, from = 0, count = source.length - from): void {
   if (isSection(source)) source.copyTo(target, at, from, count);
-  else new Uint8Array(target.buffer, target.byteOffset + at * target.BYTES_PER_ELEMENT, count * target.BYTES_PER_ELEMENT).set(new Uint8Array(source.buffer, source.byteOffset + from * source.BYTES_PER_ELEMENT, count * source.BYTES_PER_ELEMENT));
+  else
+    new Uint8Array(
+      target.buffer,
+      target.byteOffset + at * target.BYTES_PER_ELEMENT,
+      count * target.BYTES_PER_ELEMENT,
+    ).set(
+      new Uint8Array(
+        source.buffer,
+        source.byteOffset + from * source.BYTES_PER_ELEMENT,
+        count * source.BYTES_PER_ELEMENT,
+      ),
+    );
 }
 
 /** A new array of `Type` holding all of `source`. */
@@ -132,7 +145,9 @@ export function materialize<T extends Typed>(source: ArraySource, Type: new (n: 
 
 /** Whether `source` holds elements of `Type` (a file's section by the type it was saved as). */
 export function isOfType(source: ArraySource | undefined, Type: { name: string }): boolean {
-  return source !== undefined && (isSection(source) ? source.type === Type.name : source.constructor.name === Type.name);
+  return (
+    source !== undefined && (isSection(source) ? source.type === Type.name : source.constructor.name === Type.name)
+  );
 }
 
 const isSection = (source: ArraySource): source is Section => !ArrayBuffer.isView(source);
@@ -167,7 +182,9 @@ class WindowReader {
     if (position < this.from || position + target.length > this.to) {
       this.window ??= Buffer.allocUnsafe(Math.min(WINDOW / 4, this.end - this.start));
       this.from = position;
-      this.to = position + readFully(this.file, this.window.subarray(0, Math.min(this.window.length, this.end - position)), position);
+      this.to =
+        position +
+        readFully(this.file, this.window.subarray(0, Math.min(this.window.length, this.end - position)), position);
       if (position + target.length > this.to) throw new RangeError("snapshot: file ended early");
     }
     target.set(this.window!.subarray(position - this.from, position - this.from + target.length));

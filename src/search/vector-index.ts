@@ -13,7 +13,14 @@ const MEAN_SAMPLE = 1_024;
 export interface VectorState {
   dimensions: number;
   slots: number;
-  arrays: { data: Int8Array; scales: Float32Array; codes: Uint32Array; ids: Int32Array; alive: Uint8Array; mean: Float32Array | null };
+  arrays: {
+    data: Int8Array;
+    scales: Float32Array;
+    codes: Uint32Array;
+    ids: Int32Array;
+    alive: Uint8Array;
+    mean: Float32Array | null;
+  };
 }
 
 export class VectorIndex {
@@ -49,7 +56,13 @@ export class VectorIndex {
   state(): VectorState {
     const n = this.slots;
     const d = this.dimensions;
-    const arrays = { data: this.data.slice(0, n * d), scales: this.scales.slice(0, n), codes: new Uint32Array(this.codes.slice(0, n * this.words).buffer), ids: this.ids.slice(0, n), alive: this.alive.slice(0, n) };
+    const arrays = {
+      data: this.data.slice(0, n * d),
+      scales: this.scales.slice(0, n),
+      codes: new Uint32Array(this.codes.slice(0, n * this.words).buffer),
+      ids: this.ids.slice(0, n),
+      alive: this.alive.slice(0, n),
+    };
     return { dimensions: d, slots: n, arrays: { ...arrays, mean: this.mean?.slice() ?? null } };
   }
 
@@ -58,7 +71,8 @@ export class VectorIndex {
     const index = new VectorIndex(s.dimensions, restoredRoom(s.slots));
     const { data, scales, codes, ids, alive, mean } = s.arrays;
     const sizes = [data.length, scales.length, codes.length, ids.length, alive.length];
-    if (sizes.join() !== [s.slots * s.dimensions, s.slots, s.slots * index.words, s.slots, s.slots].join()) throw new Error("vector state: sizes disagree");
+    if (sizes.join() !== [s.slots * s.dimensions, s.slots, s.slots * index.words, s.slots, s.slots].join())
+      throw new Error("vector state: sizes disagree");
     copyArray(data, index.data);
     copyArray(scales, index.scales);
     copyArray(codes, index.codes); // saved as Uint32Array: the same bits
@@ -160,7 +174,8 @@ export class VectorIndex {
   private freezeMean(): void {
     const mean = new Float32Array(this.dimensions);
     for (let slot = 0; slot < this.slots; slot++)
-      for (let i = 0; i < this.dimensions; i++) mean[i]! += (this.data[slot * this.dimensions + i]! * this.scales[slot]!) / this.slots;
+      for (let i = 0; i < this.dimensions; i++)
+        mean[i]! += (this.data[slot * this.dimensions + i]! * this.scales[slot]!) / this.slots;
     this.mean = mean;
     for (let slot = 0; slot < this.slots; slot++) this.encode(slot);
   }
@@ -181,12 +196,14 @@ export class VectorIndex {
     for (let i = 0; i < this.dimensions; i++) max = Math.max(max, Math.abs(vector[i]!));
     const scale = max > 0 ? max / 127 : 1;
     this.scales[slot] = scale;
-    for (let i = 0, o = slot * this.dimensions; i < this.dimensions; i++) this.data[o + i] = Math.round(vector[i]! / scale);
+    for (let i = 0, o = slot * this.dimensions; i < this.dimensions; i++)
+      this.data[o + i] = Math.round(vector[i]! / scale);
   }
 
   private vector(slot: number): Float32Array {
     const out = new Float32Array(this.dimensions);
-    for (let i = 0, o = slot * this.dimensions; i < this.dimensions; i++) out[i] = this.data[o + i]! * this.scales[slot]!;
+    for (let i = 0, o = slot * this.dimensions; i < this.dimensions; i++)
+      out[i] = this.data[o + i]! * this.scales[slot]!;
     return out;
   }
 

@@ -24,7 +24,13 @@ export class WorkspaceIndex {
   approxBytes(): number {
     let vectors = 0;
     for (const v of this.vectors.values()) vectors += v.approxBytes();
-    return this.bm25.approxBytes() + vectors + this.pathOf.byteLength + this.authoredAt.byteLength + this.paths.length * ENTRY_BYTES;
+    return (
+      this.bm25.approxBytes() +
+      vectors +
+      this.pathOf.byteLength +
+      this.authoredAt.byteLength +
+      this.paths.length * ENTRY_BYTES
+    );
   }
 
   /** The whole index as a header and arrays (snapshot.ts): BM25, metadata, and each loaded vector index. */
@@ -57,7 +63,12 @@ export class WorkspaceIndex {
 
   /** The index toPacked() was taken from; throws when the parts do not fit together. */
   static fromPacked({ header, arrays }: Saved): WorkspaceIndex {
-    const h = header as { bm25: Bm25State["counts"]; terms: string[]; paths: string[]; vectors: { embedderId: string; dimensions: number; slots: number; mean: boolean }[] };
+    const h = header as {
+      bm25: Bm25State["counts"];
+      terms: string[];
+      paths: string[];
+      vectors: { embedderId: string; dimensions: number; slots: number; mean: boolean }[];
+    };
     const take = (name: string, type: { name: string }): ArraySource => {
       const a = arrays[name];
       if (!isOfType(a, type)) throw new Error(`index snapshot: ${name} missing or of the wrong type`);
@@ -89,7 +100,8 @@ export class WorkspaceIndex {
     for (let i = 0; i < ids.length; i++) {
       const slot = bm25.slot(ids[i]!);
       const path = pathOf[i]!;
-      if (slot === undefined || placed[slot] || path < 0 || path >= h.paths.length) throw new Error("index snapshot: metadata and BM25 disagree");
+      if (slot === undefined || placed[slot] || path < 0 || path >= h.paths.length)
+        throw new Error("index snapshot: metadata and BM25 disagree");
       placed[slot] = 1;
       index.pathOf[slot] = path;
       index.authoredAt[slot] = authoredAt[i]!;

@@ -13,7 +13,11 @@ const TOKEN_PREFIX = "smr_";
 /** Throws 403 insufficient_scope unless the caller's token carries `scope` (the route loop, MCP tools and session starts call it). */
 export function requireScope(call: Pick<CallContext, "scopes">, scope: RouteScope): void {
   if (!allows(call.scopes, scope))
-    throw new AppError("insufficient_scope", `this token lacks the '${scope}' scope (smriti token create --scope ...)`, { required: scope, granted: call.scopes });
+    throw new AppError(
+      "insufficient_scope",
+      `this token lacks the '${scope}' scope (smriti token create --scope ...)`,
+      { required: scope, granted: call.scopes },
+    );
 }
 
 export interface IssuedToken {
@@ -30,9 +34,17 @@ export class AuthService {
 
   /** Creates the workspace if allowed and a token bound to it; the secret is returned once and stored only as a hash. */
   /** `scopes` defaults to read and write (README "Tokens and scopes"). */
-  async issue(input: { workspace: string; actors?: readonly string[]; label?: string | null; scopes?: readonly Scope[] }): Promise<IssuedToken> {
+  async issue(input: {
+    workspace: string;
+    actors?: readonly string[];
+    label?: string | null;
+    scopes?: readonly Scope[];
+  }): Promise<IssuedToken> {
     if (!this.opts.multiTenant && input.workspace !== DEFAULT_WORKSPACE)
-      throw new AppError("workspace_forbidden", `multi-tenancy is off (set SVC_MULTI_TENANT=1): only the '${DEFAULT_WORKSPACE}' workspace exists`);
+      throw new AppError(
+        "workspace_forbidden",
+        `multi-tenancy is off (set SVC_MULTI_TENANT=1): only the '${DEFAULT_WORKSPACE}' workspace exists`,
+      );
     if (input.scopes?.length === 0) throw new AppError("invalid_request", "a token needs at least one scope");
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(input.workspace))
       throw new AppError("invalid_request", "workspace names are 1-64 letters, digits, '.', '_' or '-'");
@@ -56,7 +68,10 @@ export class AuthService {
   }
 
   /** Resolves the caller from `Authorization: Bearer` and `x-svc-actor-id`, or throws the matching 401/403. */
-  async authenticate(authorization: string | undefined | null, actorHeader: string | undefined | null): Promise<CallContext> {
+  async authenticate(
+    authorization: string | undefined | null,
+    actorHeader: string | undefined | null,
+  ): Promise<CallContext> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
     if (!match?.[1]) throw new AppError("unauthorized", "send 'Authorization: Bearer <token>'");
     const record = await this.store.findTokenByHash(sha256Hex(match[1]));
@@ -65,16 +80,34 @@ export class AuthService {
     const workspace = await this.store.findWorkspace(record.workspaceId);
     if (!workspace) throw new AppError("unauthorized", "the token's workspace no longer exists");
     if (!this.opts.multiTenant && workspace.name !== DEFAULT_WORKSPACE)
-      throw new AppError("workspace_forbidden", "multi-tenancy is off (SVC_MULTI_TENANT): this token's workspace is disabled");
+      throw new AppError(
+        "workspace_forbidden",
+        "multi-tenancy is off (SVC_MULTI_TENANT): this token's workspace is disabled",
+      );
     const actor = actorHeader?.trim() || null;
     if (actor !== null && !record.actors.includes(actor))
-      throw new AppError("actor_forbidden", `actor '${actor}' is not allowed for this token`, { allowed_actors: record.actors });
-    return { workspaceId: workspace.id, workspaceName: workspace.name, tokenId: record.id, actorId: actor, scopes: record.scopes };
+      throw new AppError("actor_forbidden", `actor '${actor}' is not allowed for this token`, {
+        allowed_actors: record.actors,
+      });
+    return {
+      workspaceId: workspace.id,
+      workspaceName: workspace.name,
+      tokenId: record.id,
+      actorId: actor,
+      scopes: record.scopes,
+    };
   }
 
   /** The caller's token as GET /v1/auth/whoami shows it; a CLI or in-process caller has no stored token, so no actors. */
   async whoami(call: CallContext): Promise<WhoAmI> {
     const record = (await this.store.listTokens(call.workspaceId)).find((t) => t.id === call.tokenId);
-    return { workspace_id: call.workspaceId, workspace: call.workspaceName, token_id: call.tokenId, actor_id: call.actorId, actors: record?.actors ?? [], scopes: [...call.scopes] };
+    return {
+      workspace_id: call.workspaceId,
+      workspace: call.workspaceName,
+      token_id: call.tokenId,
+      actor_id: call.actorId,
+      actors: record?.actors ?? [],
+      scopes: [...call.scopes],
+    };
   }
 }

@@ -48,7 +48,11 @@ export async function pageBySeq<R extends { seq: number }>(
   if (req.cursor && order === undefined) after = decodeCursor(req.cursor, workspaceId, SeqPosition);
   else if (req.cursor) {
     const [seq, walks] = decodeCursor(req.cursor, workspaceId, WalkPosition);
-    if (walks !== order) throw new AppError("invalid_cursor", `the cursor continues the ${walks === "asc" ? "oldest" : "newest"}-first walk it was issued for`);
+    if (walks !== order)
+      throw new AppError(
+        "invalid_cursor",
+        `the cursor continues the ${walks === "asc" ? "oldest" : "newest"}-first walk it was issued for`,
+      );
     after = seq;
   }
   const rows = await fetch(after, req.limit + 1);

@@ -2,7 +2,18 @@
 import { AppError } from "../contract/errors.ts";
 import type { CognitiveStack } from "../cognitive/stack.ts";
 import type { AnswerStreams } from "./answering/answer-stream.ts";
-import { chittaOf, functionalStateOf, goalsOf, healthOf, identityOf, karmaOf, layersOf, layerState, snapshotOf, stateOf } from "./cognitive/inspection.ts";
+import {
+  chittaOf,
+  functionalStateOf,
+  goalsOf,
+  healthOf,
+  identityOf,
+  karmaOf,
+  layersOf,
+  layerState,
+  snapshotOf,
+  stateOf,
+} from "./cognitive/inspection.ts";
 import { processQuery } from "./cognitive/process.ts";
 import { TRACES_KEPT, type TraceLog } from "./cognitive/traces.ts";
 import type { ServiceHandlers, ServiceStreamHandlers } from "../ports/route-handlers.ts";
@@ -76,7 +87,8 @@ export function buildHandlers(s: Services): ServiceHandlers {
     cognitive_layers: async (ctx) => ({ layers: await layersOf(s.cognitive, ctx.workspaceId) }),
     cognitive_layer: (ctx, input) => layerState(s.cognitive, ctx.workspaceId, input.layer_id),
     cognitive_state: (_ctx, input) => stateOf(s.cognitive, input.limit),
-    cognitive_goals: async (ctx) => goalsOf(s.cognitive, ctx.workspaceId, await s.openLoops.list(ctx.workspaceId, { limit: GOAL_LOOPS })),
+    cognitive_goals: async (ctx) =>
+      goalsOf(s.cognitive, ctx.workspaceId, await s.openLoops.list(ctx.workspaceId, { limit: GOAL_LOOPS })),
     cognitive_karma: (ctx) => karmaOf(s.cognitive, ctx.workspaceId),
     cognitive_chitta: (ctx) => chittaOf(s.cognitive, ctx.workspaceId),
     cognitive_identity: (ctx) => identityOf(s.cognitive, ctx),
@@ -86,7 +98,11 @@ export function buildHandlers(s: Services): ServiceHandlers {
     cognitive_trace: async (ctx, input) => {
       // Traces are keyed by an unguessable id and stored with their workspace; another workspace's id is 404 as well.
       const trace = await s.traces.get(input.trace_id, ctx.workspaceId);
-      if (!trace) throw new AppError("not_found", `no trace '${input.trace_id}' in this workspace (the newest ${TRACES_KEPT} are kept)`);
+      if (!trace)
+        throw new AppError(
+          "not_found",
+          `no trace '${input.trace_id}' in this workspace (the newest ${TRACES_KEPT} are kept)`,
+        );
       return trace;
     },
   };

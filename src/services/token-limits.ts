@@ -36,10 +36,14 @@ export class TokenLimiter {
     b.at = now;
     if (b.tokens < 1) {
       const wait = Math.max(1, Math.ceil((1 - b.tokens) / rate));
-      throw new AppError("rate_limited", `this token sent more than ${rate} requests a second (bursts up to ${capacity}); retry in ${wait} s`, {
-        retry_after_seconds: wait,
-        limit_per_second: rate,
-      });
+      throw new AppError(
+        "rate_limited",
+        `this token sent more than ${rate} requests a second (bursts up to ${capacity}); retry in ${wait} s`,
+        {
+          retry_after_seconds: wait,
+          limit_per_second: rate,
+        },
+      );
     }
     b.tokens -= 1;
     if (!this.buckets.has(tokenId) && this.buckets.size >= MAX_BUCKETS) this.prune(now, rate, capacity);
@@ -51,11 +55,15 @@ export class TokenLimiter {
     const cap = this.limits.streamsPerToken;
     const open = this.streams.get(tokenId) ?? 0;
     if (cap > 0 && open >= cap)
-      throw new AppError("too_many_streams", `this token already holds ${open} open event streams (the limit); close one or retry later`, {
-        retry_after_seconds: 1,
-        open_streams: open,
-        limit: cap,
-      });
+      throw new AppError(
+        "too_many_streams",
+        `this token already holds ${open} open event streams (the limit); close one or retry later`,
+        {
+          retry_after_seconds: 1,
+          open_streams: open,
+          limit: cap,
+        },
+      );
     this.streams.set(tokenId, open + 1);
     let released = false;
     return () => {
@@ -69,6 +77,7 @@ export class TokenLimiter {
 
   /** Drops buckets that have refilled completely: forgetting them changes nothing. */
   private prune(now: number, rate: number, capacity: number): void {
-    for (const [id, b] of this.buckets) if (b.tokens + ((now - b.at) / 1000) * rate >= capacity) this.buckets.delete(id);
+    for (const [id, b] of this.buckets)
+      if (b.tokens + ((now - b.at) / 1000) * rate >= capacity) this.buckets.delete(id);
   }
 }

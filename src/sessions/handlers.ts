@@ -25,9 +25,13 @@ export function buildSessionHandlers(chat: ChatSessions, background: BackgroundS
 
 export function buildSessionStreamHandlers(chat: ChatSessions, background: BackgroundSessions): SessionStreamHandlers {
   return {
-    chat_message: (ctx, input, lastEventId, signal, path) => (input ? chat.message(ctx, input, signal) : chat.resumeSegment(ctx, path.session_id ?? "", lastEventId!, signal)),
-    chat_approval: (ctx, input, lastEventId, signal, path) => (input ? chat.decide(ctx, input, signal) : chat.resumeSegment(ctx, path.session_id ?? "", lastEventId!, signal)),
-    session_events: (ctx, input, lastEventId, signal, path) => chat.events(ctx, input, lastEventId, input?.session_id ?? path.session_id ?? "", signal),
-    session_health: (ctx, input, lastEventId, signal, path) => background.healthStream(ctx, input?.session_id ?? path.session_id ?? "", lastEventId, signal),
+    chat_message: (ctx, input, lastEventId, signal, path) =>
+      input ? chat.message(ctx, input, signal) : chat.resumeSegment(ctx, path.session_id ?? "", lastEventId!, signal),
+    chat_approval: (ctx, input, lastEventId, signal, path) =>
+      input ? chat.decide(ctx, input, signal) : chat.resumeSegment(ctx, path.session_id ?? "", lastEventId!, signal),
+    session_events: (ctx, input, lastEventId, signal, path) =>
+      chat.events(ctx, input, lastEventId, input?.session_id ?? path.session_id ?? "", signal),
+    session_health: (ctx, input, lastEventId, signal, path) =>
+      background.healthStream(ctx, input?.session_id ?? path.session_id ?? "", lastEventId, signal),
   };
 }

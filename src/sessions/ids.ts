@@ -35,13 +35,26 @@ export function parseResumeCursor(cursor: string): SessionPoint {
   } catch {
     // falls through to the cursor error
   }
-  throw new AppError("invalid_cursor", "resume_cursor is not one this service handed out (take one from resume_points)");
+  throw new AppError(
+    "invalid_cursor",
+    "resume_cursor is not one this service handed out (take one from resume_points)",
+  );
 }
 
 /** A branch's point in its source: from an event id or a resume cursor, of this session, at an event it has (seqs 1..last). */
-export function branchPoint(sessionId: string, lastSeq: number, from: { from_event_id?: string | undefined; resume_cursor?: string | undefined }): SessionPoint {
-  const point = from.from_event_id !== undefined ? parseEventId(from.from_event_id) : parseResumeCursor(from.resume_cursor!);
-  if (point.sessionId !== sessionId) throw new AppError("event_not_in_session", `that ${from.from_event_id ? "event" : "cursor"} belongs to another session, not ${sessionId}`);
-  if (point.seq < 1 || point.seq > lastSeq) throw new AppError("not_found", `session ${sessionId} has no event ${point.seq}`);
+export function branchPoint(
+  sessionId: string,
+  lastSeq: number,
+  from: { from_event_id?: string | undefined; resume_cursor?: string | undefined },
+): SessionPoint {
+  const point =
+    from.from_event_id !== undefined ? parseEventId(from.from_event_id) : parseResumeCursor(from.resume_cursor!);
+  if (point.sessionId !== sessionId)
+    throw new AppError(
+      "event_not_in_session",
+      `that ${from.from_event_id ? "event" : "cursor"} belongs to another session, not ${sessionId}`,
+    );
+  if (point.seq < 1 || point.seq > lastSeq)
+    throw new AppError("not_found", `session ${sessionId} has no event ${point.seq}`);
   return point;
 }

@@ -22,10 +22,21 @@ export interface SessionSetup {
  * The request's common fields as a state, with the approval_mode raised to the operator's floor (the decision says so);
  * 400 for a provider not configured, a policy file that cannot be read, or an isolation the host cannot give.
  */
-export async function newSessionState(setup: SessionSetup, call: CallContext, body: CreateChatSession, sessionId: string, status: string, plan: ExecutionPlan = { engine: "native" }): Promise<{ state: State; raised: Decision | null }> {
+export async function newSessionState(
+  setup: SessionSetup,
+  call: CallContext,
+  body: CreateChatSession,
+  sessionId: string,
+  status: string,
+  plan: ExecutionPlan = { engine: "native" },
+): Promise<{ state: State; raised: Decision | null }> {
   const { providers, policies, execution } = setup;
   const provider = body.provider ?? providers.defaultProvider;
-  if (!providers.ids.includes(provider)) throw new AppError("invalid_request", `provider '${provider}' is not configured; configured: ${providers.ids.join(", ")}`);
+  if (!providers.ids.includes(provider))
+    throw new AppError(
+      "invalid_request",
+      `provider '${provider}' is not configured; configured: ${providers.ids.join(", ")}`,
+    );
   const policy = body.policy_path ? await policies(body.policy_path) : null;
   const sandbox = sandboxFor(execution, body.sandbox_mode, plan, (policy?.hooks.length ?? 0) > 0);
   const { floor, source } = execution.rules.floor(call.workspaceName, plan);
@@ -33,7 +44,15 @@ export async function newSessionState(setup: SessionSetup, call: CallContext, bo
   const raised: Decision | null =
     approval_mode === body.approval_mode
       ? null
-      : { subject: "approval_mode", outcome: "allow", reason: `approval_mode ${body.approval_mode} raised to ${approval_mode}, the floor of ${source}`, source: "approval_floor", policy_path: body.policy_path, permission_mode: body.permission_mode, approval_mode };
+      : {
+          subject: "approval_mode",
+          outcome: "allow",
+          reason: `approval_mode ${body.approval_mode} raised to ${approval_mode}, the floor of ${source}`,
+          source: "approval_floor",
+          policy_path: body.policy_path,
+          permission_mode: body.permission_mode,
+          approval_mode,
+        };
   const state: State = {
     session_id: sessionId,
     status,

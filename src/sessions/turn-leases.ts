@@ -44,7 +44,8 @@ export class TurnLeases {
   async take(key: SessionKey, handover = false): Promise<LeaseHold | null> {
     const deadline = performance.now() + (handover ? HANDOVER_MS : 0);
     for (;;) {
-      if (this.closed) throw new AppError("store_unavailable", "the service is shutting down; send it again in a moment");
+      if (this.closed)
+        throw new AppError("store_unavailable", "the service is shutting down; send it again in a moment");
       const claimed = await this.claim(key);
       if (claimed === "no row") return { key, lost: new AbortController().signal }; // nothing to coordinate on
       if (claimed) break;
@@ -69,7 +70,9 @@ export class TurnLeases {
     if (entry.holds.size > 0) return Promise.resolve();
     this.held.delete(k);
     if (this.held.size === 0) this.stopBeating();
-    const done = this.index.releaseSessions(PROCESS_ID, [hold.key]).catch((err: unknown) => this.logError(`session ${hold.key.sessionId}: lease release: ${String(err)}`));
+    const done = this.index
+      .releaseSessions(PROCESS_ID, [hold.key])
+      .catch((err: unknown) => this.logError(`session ${hold.key.sessionId}: lease release: ${String(err)}`));
     this.releasing.add(done);
     return done.finally(() => this.releasing.delete(done));
   }
@@ -98,14 +101,22 @@ export class TurnLeases {
 
   private async beat(): Promise<void> {
     const entries = [...this.held.values()].map((e) => ({ key: e.key, holds: [...e.holds] }));
-    const lost = await this.index.heartbeatSessions(PROCESS_ID, entries.map((e) => e.key), this.clock.now().getTime()).catch((err: unknown) => {
-      this.logError(`chat turn heartbeat: ${String(err)}`);
-      return [];
-    });
+    const lost = await this.index
+      .heartbeatSessions(
+        PROCESS_ID,
+        entries.map((e) => e.key),
+        this.clock.now().getTime(),
+      )
+      .catch((err: unknown) => {
+        this.logError(`chat turn heartbeat: ${String(err)}`);
+        return [];
+      });
     for (const k of lost) {
       this.logError(`session ${k.sessionId}: another process took over the lease of a turn running here; stopping it`);
       // The holds this beat was for: a turn that took the lease again since has a hold of its own.
-      for (const c of entries.find((e) => e.key.workspaceId === k.workspaceId && e.key.sessionId === k.sessionId)?.holds ?? []) c.abort();
+      for (const c of entries.find((e) => e.key.workspaceId === k.workspaceId && e.key.sessionId === k.sessionId)
+        ?.holds ?? [])
+        c.abort();
     }
   }
 

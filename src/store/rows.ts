@@ -21,7 +21,11 @@ export interface TokenRow {
   revoked_at: number | null;
 }
 
-export const toWorkspace = (r: { id: string; name: string; created_at: number }): Workspace => ({ id: r.id, name: r.name, createdAt: r.created_at });
+export const toWorkspace = (r: { id: string; name: string; created_at: number }): Workspace => ({
+  id: r.id,
+  name: r.name,
+  createdAt: r.created_at,
+});
 export const toToken = (r: TokenRow): TokenRecord => ({
   id: r.id,
   workspaceId: r.workspace_id,
@@ -63,7 +67,11 @@ export const toChunk = (r: ChunkRow): ChunkRecord => ({
   authoredAt: r.authored_at,
 });
 
-export const toRemoved = (c: ChunkRecord): RemovedChunk => ({ sourcePath: c.sourcePath, chunkHash: c.chunkHash, anchor: c.anchor });
+export const toRemoved = (c: ChunkRecord): RemovedChunk => ({
+  sourcePath: c.sourcePath,
+  chunkHash: c.chunkHash,
+  anchor: c.anchor,
+});
 
 export interface DocRow {
   source_path: string;
@@ -91,7 +99,13 @@ export interface IndexedRow {
   chunk_hash: string;
 }
 
-export const toIndexed = (r: IndexedRow): IndexedChunk => ({ id: r.id, sourcePath: r.source_path, terms: r.terms, authoredAt: r.authored_at, chunkHash: r.chunk_hash });
+export const toIndexed = (r: IndexedRow): IndexedChunk => ({
+  id: r.id,
+  sourcePath: r.source_path,
+  terms: r.terms,
+  authoredAt: r.authored_at,
+  chunkHash: r.chunk_hash,
+});
 
 /** A changes row joined with its chunk (null columns when the chunk is gone). */
 export interface ChangeRow {
@@ -112,12 +126,19 @@ export const toChange = (r: ChangeRow): ChunkChange => ({
   removed: r.op !== OP_ADD,
   chunk:
     r.op === OP_ADD && r.terms !== null
-      ? toIndexed({ id: r.chunk_id, source_path: r.source_path!, terms: r.terms, authored_at: r.authored_at!, chunk_hash: r.chunk_hash! })
+      ? toIndexed({
+          id: r.chunk_id,
+          source_path: r.source_path!,
+          terms: r.terms,
+          authored_at: r.authored_at!,
+          chunk_hash: r.chunk_hash!,
+        })
       : null,
 });
 
 /** A page cursor is the last row's (source_path, id); the first page starts before every row. */
-export const after = (cursor: string | null): [string, number] => (cursor ? (JSON.parse(cursor) as [string, number]) : ["", 0]);
+export const after = (cursor: string | null): [string, number] =>
+  cursor ? (JSON.parse(cursor) as [string, number]) : ["", 0];
 export const nextCursor = (rows: readonly { id: number; source_path: string }[], limit: number): string | null =>
   rows.length < limit ? null : JSON.stringify([rows.at(-1)!.source_path, rows.at(-1)!.id]);
 
@@ -205,7 +226,13 @@ export interface StreamEventRow {
   data: string;
 }
 
-export const toStreamEvent = (r: StreamEventRow): StreamEvent => ({ stream: r.stream, seq: r.seq, type: r.type, at: r.at, data: JSON.parse(r.data) as unknown });
+export const toStreamEvent = (r: StreamEventRow): StreamEvent => ({
+  stream: r.stream,
+  seq: r.seq,
+  type: r.type,
+  at: r.at,
+  data: JSON.parse(r.data) as unknown,
+});
 
 export interface CognitiveRecordRow {
   seq: number;

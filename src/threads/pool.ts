@@ -37,7 +37,9 @@ class PoolWorker<Q, R> {
     private readonly onGone: (w: PoolWorker<Q, R>) => void,
   ) {
     const typescript = module.pathname.endsWith(".ts");
-    this.worker = new Worker(new URL("./entry.js", import.meta.url), { workerData: { typescript, module: module.href, data } });
+    this.worker = new Worker(new URL("./entry.js", import.meta.url), {
+      workerData: { typescript, module: module.href, data },
+    });
     this.worker.unref();
     this.worker.on("message", (reply: Reply<R>) => this.settle(reply));
     const fail = (err: Error) => {
@@ -112,7 +114,9 @@ export class ThreadPool<Q, R> {
     const idle = this.workers.find((w) => w.pending.size === 0);
     if (idle) return idle;
     if (this.workers.length < this.size) {
-      const w = new PoolWorker<Q, R>(this.module, this.data, this.idleMs, (gone) => this.workers.splice(this.workers.indexOf(gone) >>> 0, 1));
+      const w = new PoolWorker<Q, R>(this.module, this.data, this.idleMs, (gone) =>
+        this.workers.splice(this.workers.indexOf(gone) >>> 0, 1),
+      );
       this.workers.push(w);
       return w;
     }
@@ -121,7 +125,9 @@ export class ThreadPool<Q, R> {
 }
 
 /** Inside a worker thread: answers each request with `handle`, whose `transfer` buffers move instead of being copied. */
-export function serveThread<Q, R>(handle: (body: Q, data: unknown) => Promise<{ body: R; transfer?: ArrayBuffer[] }>): void {
+export function serveThread<Q, R>(
+  handle: (body: Q, data: unknown) => Promise<{ body: R; transfer?: ArrayBuffer[] }>,
+): void {
   const port = parentPort!;
   const data = (workerData as { data: unknown }).data;
   port.on("message", ({ id, body }: Envelope<Q>) => {

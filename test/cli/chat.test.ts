@@ -25,12 +25,20 @@ describe("smriti chat", () => {
     expect(out).toContain("· Plan: answer from cited evidence only (service_grounded_answer)");
     expect(out).toMatch(/→ service_grounded_answer \{"question":"Who picked PostgreSQL\?"/);
     expect(out).toMatch(/← service_grounded_answer ok \(\d+ ms\)/);
-    expect(out).toMatch(/Alice\. Evidence: "Alice picked PostgreSQL in March 2024 for the billing service\." \(.*storage\.md\)\./);
+    expect(out).toMatch(
+      /Alice\. Evidence: "Alice picked PostgreSQL in March 2024 for the billing service\." \(.*storage\.md\)\./,
+    );
     expect(out).toMatch(/\[1\] .*storage\.md § Storage/);
     expect(out).toMatch(/\? service_ingest \{"content":"the freeze starts on Monday\."/);
     expect(out).toContain("approved");
     expect(out).toMatch(/Stored in memory as notes\/remembered\/[0-9a-f]{12}\.md\./);
-    const recalled = await runJson<{ hits: { text_span: string }[] }>(["recall", "freeze Monday", "--data", data, "--json"]);
+    const recalled = await runJson<{ hits: { text_span: string }[] }>([
+      "recall",
+      "freeze Monday",
+      "--data",
+      data,
+      "--json",
+    ]);
     expect(recalled.hits[0]!.text_span).toContain("the freeze starts on Monday");
   }, 60_000);
 

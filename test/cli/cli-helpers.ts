@@ -9,7 +9,11 @@ export const BIN = fileURLToPath(new URL("../../bin/smriti.js", import.meta.url)
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /** Lexical-only unless a test says otherwise, so tests need no vectors. */
-export const cliEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({ ...process.env, SMRITI_EMBEDDER: "none", ...extra });
+export const cliEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
+  ...process.env,
+  SMRITI_EMBEDDER: "none",
+  ...extra,
+});
 
 export interface CliResult {
   code: number | null;
@@ -25,9 +29,16 @@ function withTestDatabase(args: readonly string[], env: NodeJS.ProcessEnv): Node
 }
 
 /** `input`, when given, is written to the command's stdin (then closed). */
-export function runCli(args: readonly string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
+export function runCli(
+  args: readonly string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env: withTestDatabase(args, opts.env ?? cliEnv()), stdio: [opts.input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: opts.cwd ?? ROOT,
+      env: withTestDatabase(args, opts.env ?? cliEnv()),
+      stdio: [opts.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    });
     if (opts.input !== undefined) child.stdin!.end(opts.input);
     let stdout = "";
     let stderr = "";
@@ -39,7 +50,10 @@ export function runCli(args: readonly string[], opts: { cwd?: string; env?: Node
 }
 
 /** Runs the CLI and parses its stdout as JSON, failing loudly with stderr when it exits non-zero. */
-export async function runJson<T = Record<string, unknown>>(args: readonly string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<T> {
+export async function runJson<T = Record<string, unknown>>(
+  args: readonly string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<T> {
   const res = await runCli(args, opts);
   if (res.code !== 0) throw new Error(`smriti ${args.join(" ")} exited ${res.code}:\n${res.stderr}\n${res.stdout}`);
   return JSON.parse(res.stdout) as T;
@@ -58,7 +72,8 @@ export function processAlive(pid: number): boolean {
 export const SESSION_PROCESS_READY = /session routes: answered by process (\d+)/;
 
 /** The session processes a server's log says it started, in order. */
-export const sessionPids = (log: string): number[] => [...log.matchAll(new RegExp(SESSION_PROCESS_READY, "g"))].map((m) => Number(m[1]));
+export const sessionPids = (log: string): number[] =>
+  [...log.matchAll(new RegExp(SESSION_PROCESS_READY, "g"))].map((m) => Number(m[1]));
 
 export interface RunningServe {
   url: string;
@@ -74,9 +89,18 @@ export interface RunningServe {
 
 /** `smriti serve --port 0`; resolves once it logs "listening on http://127.0.0.1:PORT". */
 /** `startMs`: how long it may take to listen (the bench's 1M-chunk vault reads every row for minutes). */
-export function startServe(dataDir: string, env: NodeJS.ProcessEnv = cliEnv(), args: readonly string[] = [], startMs = 60_000): Promise<RunningServe> {
+export function startServe(
+  dataDir: string,
+  env: NodeJS.ProcessEnv = cliEnv(),
+  args: readonly string[] = [],
+  startMs = 60_000,
+): Promise<RunningServe> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--data", dataDir, ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--data", dataDir, ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     const timer = setTimeout(() => fail(new Error(`server did not start in time:\n${stderr}`)), startMs);
     const fail = (err: Error) => {

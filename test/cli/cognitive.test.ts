@@ -22,7 +22,13 @@ afterAll(() => {
 
 describe("smriti cognitive (in-process on --data)", () => {
   it("status lists the thirteen layers with switches and counters", async () => {
-    const { layers } = await runJson<{ layers: { id: string; enabled: boolean }[] }>(["cognitive", "status", "--data", data, "--json"]);
+    const { layers } = await runJson<{ layers: { id: string; enabled: boolean }[] }>([
+      "cognitive",
+      "status",
+      "--data",
+      data,
+      "--json",
+    ]);
     expect(layers.map((l) => l.id)).toEqual([...LAYER_IDS]);
     const text = await runCli(["cognitive", "status", "--data", data]);
     expect(text.stdout).toMatch(/^dhyana\s+off/m);
@@ -30,7 +36,14 @@ describe("smriti cognitive (in-process on --data)", () => {
   });
 
   it("process prints trace_id, confidence and decision", async () => {
-    const r = await runJson<{ trace_id: string; confidence: number; decision: string }>(["cognitive", "process", "Who picked PostgreSQL?", "--data", data, "--json"]);
+    const r = await runJson<{ trace_id: string; confidence: number; decision: string }>([
+      "cognitive",
+      "process",
+      "Who picked PostgreSQL?",
+      "--data",
+      data,
+      "--json",
+    ]);
     expect(r).toMatchObject({ trace_id: expect.stringMatching(/^trace_/), decision: "answered" });
     const text = await runCli(["cognitive", "process", "Who picked PostgreSQL?", "--data", data]);
     expect(text.stdout).toMatch(/^trace_id\s+trace_/m);
@@ -39,8 +52,22 @@ describe("smriti cognitive (in-process on --data)", () => {
   });
 
   it("trace reads back on --data what an earlier process run stored, and an unknown or bad input exits non-zero with the code", async () => {
-    const r = await runJson<{ trace_id: string; confidence: number }>(["cognitive", "process", "Who picked PostgreSQL?", "--data", data, "--json"]);
-    const back = await runJson<{ trace_id: string; confidence: number; query: string; steps: { layer: string }[] }>(["cognitive", "trace", r.trace_id, "--data", data, "--json"]);
+    const r = await runJson<{ trace_id: string; confidence: number }>([
+      "cognitive",
+      "process",
+      "Who picked PostgreSQL?",
+      "--data",
+      data,
+      "--json",
+    ]);
+    const back = await runJson<{ trace_id: string; confidence: number; query: string; steps: { layer: string }[] }>([
+      "cognitive",
+      "trace",
+      r.trace_id,
+      "--data",
+      data,
+      "--json",
+    ]);
     expect(back).toMatchObject({ trace_id: r.trace_id, confidence: r.confidence, query: "Who picked PostgreSQL?" });
     expect(back.steps.some((s) => s.layer === "manas")).toBe(true);
     const text = await runCli(["cognitive", "trace", r.trace_id, "--data", data]);
@@ -62,12 +89,31 @@ describe("smriti cognitive tune (on outcome feedback)", () => {
     const { createRuntime } = await import("../../src/main.ts");
     const { loadConfig } = await import("../../src/config.ts");
     const rt = await createRuntime(loadConfig({}, { data }), { embedder: null, log: () => {} });
-    const call = { workspaceId: (await rt.store.workspaces.findWorkspace("default"))!.id, workspaceName: "default", tokenId: "t", actorId: null, scopes: ALL_SCOPES };
+    const call = {
+      workspaceId: (await rt.store.workspaces.findWorkspace("default"))!.id,
+      workspaceName: "default",
+      tokenId: "t",
+      actorId: null,
+      scopes: ALL_SCOPES,
+    };
     const [chunk] = await rt.store.documents.documentChunks(call.workspaceId, "db.md");
-    for (const query of ["who picked PostgreSQL", "PostgreSQL in March", "which database did Alice pick", "Alice Chen database"])
+    for (const query of [
+      "who picked PostgreSQL",
+      "PostgreSQL in March",
+      "which database did Alice pick",
+      "Alice Chen database",
+    ])
       await rt.handlers.feedback(call, { chunk_hashes: [chunk!.chunkHash], outcome: "used", query });
     await rt.close();
-    const r = await runJson<{ run_id: string; cases: number; decisions: { kept: boolean }[] }>(["cognitive", "tune", "--data", data, "--workspace", "default", "--json"]);
+    const r = await runJson<{ run_id: string; cases: number; decisions: { kept: boolean }[] }>([
+      "cognitive",
+      "tune",
+      "--data",
+      data,
+      "--workspace",
+      "default",
+      "--json",
+    ]);
     expect(r.cases).toBe(4);
     expect(r.run_id).toMatch(/^feedback-/);
     expect(r.decisions.length).toBeGreaterThan(0);
@@ -77,7 +123,9 @@ describe("smriti cognitive tune (on outcome feedback)", () => {
     const { openSqliteStore } = await import("../../src/store/sqlite/index.ts");
     const { tunerDecisions } = await import("../../src/cognitive/records.ts");
     const store = openSqliteStore(join(data, "smriti.db"));
-    expect((await tunerDecisions(store.cognitive)).filter((d) => d.run_id === r.run_id)).toHaveLength(r.decisions.length);
+    expect((await tunerDecisions(store.cognitive)).filter((d) => d.run_id === r.run_id)).toHaveLength(
+      r.decisions.length,
+    );
     await store.close();
     const unknown = await runCli(["cognitive", "tune", "--data", data, "--workspace", "nope"]);
     expect([unknown.code, /no workspace 'nope'/.test(unknown.stderr)]).toEqual([1, true]);
@@ -89,7 +137,13 @@ describe("smriti cognitive ablate", () => {
     const r = await runCli(["cognitive", "ablate", "--data", data, "--eval-dir", join(notes, "no-such-dir")]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/needs the public eval sets .*no-such-dir/);
-    const { layers } = await runJson<{ layers: { uplift: unknown }[] }>(["cognitive", "status", "--data", data, "--json"]);
+    const { layers } = await runJson<{ layers: { uplift: unknown }[] }>([
+      "cognitive",
+      "status",
+      "--data",
+      data,
+      "--json",
+    ]);
     expect(layers.every((l) => l.uplift === null)).toBe(true);
   });
 });
@@ -100,8 +154,14 @@ describe("smriti cognitive --url (a running server)", () => {
     const server = await startServe(data);
     try {
       const env = cliEnv({ SMRITI_TOKEN: token });
-      const r = await runJson<{ trace_id: string }>(["cognitive", "process", "Who picked PostgreSQL?", "--url", server.url, "--json"], { env });
-      const t = await runJson<{ trace_id: string; steps: unknown[] }>(["cognitive", "trace", r.trace_id, "--url", server.url, "--json"], { env });
+      const r = await runJson<{ trace_id: string }>(
+        ["cognitive", "process", "Who picked PostgreSQL?", "--url", server.url, "--json"],
+        { env },
+      );
+      const t = await runJson<{ trace_id: string; steps: unknown[] }>(
+        ["cognitive", "trace", r.trace_id, "--url", server.url, "--json"],
+        { env },
+      );
       expect(t.trace_id).toBe(r.trace_id);
       expect(t.steps.length).toBeGreaterThan(0);
       const missing = await runCli(["cognitive", "trace", "trace_nope", "--url", server.url], { env });

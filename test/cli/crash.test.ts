@@ -45,7 +45,10 @@ interface KillPlan {
 /** Runs the ingest loop with `seed` and kills it with SIGKILL as planned. */
 function runAndKill(seed: number, plan: KillPlan): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", FIXTURE, config.dataDir, String(seed)], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", FIXTURE, config.dataDir, String(seed)], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const run: ChildRun = { acked: [], pending: null };
     let buffer = "";
     let stderr = "";
@@ -85,38 +88,85 @@ const open = () => createRuntime(config, { embedder: null, log: () => {} });
 
 /** Every stored document: its hash matches its content, and its chunks are exactly the chunking of that content. */
 async function checkTiling(rt: FullRuntime, wsId: string, db: Database.Database): Promise<string[]> {
-  const paths = db.prepare("SELECT source_path FROM documents WHERE workspace_id = ? ORDER BY source_path").pluck().all(wsId) as string[];
+  const paths = db
+    .prepare("SELECT source_path FROM documents WHERE workspace_id = ? ORDER BY source_path")
+    .pluck()
+    .all(wsId) as string[];
   for (const path of paths) {
     const doc = (await rt.store.documents.getDocument(wsId, path))!;
     expect(contentHash(doc.content), path).toBe(doc.documentHash);
-    const stored = (await rt.store.documents.documentChunks(wsId, path)).map((c) => [c.chunkHash, c.anchor, c.start, c.end]);
+    const stored = (await rt.store.documents.documentChunks(wsId, path)).map((c) => [
+      c.chunkHash,
+      c.anchor,
+      c.start,
+      c.end,
+    ]);
     const expected = chunkDocument(doc.content, doc.kind).map((c) => [c.hash, c.anchor, c.start, c.end]);
     expect(stored, path).toEqual(expected);
   }
-  const orphans = db.prepare("SELECT DISTINCT source_path FROM chunks k WHERE NOT EXISTS (SELECT 1 FROM documents d WHERE d.workspace_id = k.workspace_id AND d.source_path = k.source_path)").pluck().all();
+  const orphans = db
+    .prepare(
+      "SELECT DISTINCT source_path FROM chunks k WHERE NOT EXISTS (SELECT 1 FROM documents d WHERE d.workspace_id = k.workspace_id AND d.source_path = k.source_path)",
+    )
+    .pluck()
+    .all();
   expect(orphans).toEqual([]);
   return paths;
 }
 
 /** The log-replaying watcher scores every live chunk as an index freshly loaded from the table does, and removed chunks not at all. */
-async function expectSameScores(watcher: FullRuntime, fresh: FullRuntime, wsId: string, db: Database.Database): Promise<void> {
+async function expectSameScores(
+  watcher: FullRuntime,
+  fresh: FullRuntime,
+  wsId: string,
+  db: Database.Database,
+): Promise<void> {
   const live = db.prepare("SELECT COUNT(*) FROM chunks WHERE workspace_id = ?").pluck().get(wsId) as number;
-  const gone = new Set(db.prepare("SELECT DISTINCT chunk_id FROM changes WHERE workspace_id = ? AND op = 0").pluck().all(wsId) as number[]);
+  const gone = new Set(
+    db.prepare("SELECT DISTINCT chunk_id FROM changes WHERE workspace_id = ? AND op = 0").pluck().all(wsId) as number[],
+  );
   for (const query of ["replica", "quorum lattice", "crash document"]) {
-    const search = (rt: FullRuntime) => rt.search.search({ workspaceId: wsId, terms: tokenize(query), lexicalK: live + 1, dense: null, expansion: null, filter: {} });
+    const search = (rt: FullRuntime) =>
+      rt.search.search({
+        workspaceId: wsId,
+        terms: tokenize(query),
+        lexicalK: live + 1,
+        dense: null,
+        expansion: null,
+        filter: {},
+      });
     const [mine, expected] = [await search(watcher), await search(fresh)];
     expect(mine.maxBm25, query).toBeCloseTo(expected.maxBm25, 9);
-    expectSameHits(mine.hits.map((h) => ({ id: h.id, score: h.bm25 })), expected.hits.map((h) => ({ id: h.id, score: h.bm25 })), query);
-    expect(mine.hits.filter((h) => gone.has(h.id)), `${query} removed`).toEqual([]);
+    expectSameHits(
+      mine.hits.map((h) => ({ id: h.id, score: h.bm25 })),
+      expected.hits.map((h) => ({ id: h.id, score: h.bm25 })),
+      query,
+    );
+    expect(
+      mine.hits.filter((h) => gone.has(h.id)),
+      `${query} removed`,
+    ).toEqual([]);
   }
 }
 
 const lexical = async (rt: FullRuntime, wsId: string, term: string) =>
-  (await rt.search.search({ workspaceId: wsId, terms: tokenize(term), lexicalK: 50, dense: null, expansion: null, filter: {} })).hits.map((h) => ({ id: h.id, score: h.bm25 }));
+  (
+    await rt.search.search({
+      workspaceId: wsId,
+      terms: tokenize(term),
+      lexicalK: 50,
+      dense: null,
+      expansion: null,
+      filter: {},
+    })
+  ).hits.map((h) => ({ id: h.id, score: h.bm25 }));
 
 /** Same chunk ids in the same order, same scores up to float summation order. */
 function expectSameHits(a: { id: number; score: number }[], b: { id: number; score: number }[], label: string): void {
-  expect(a.map((h) => h.id), label).toEqual(b.map((h) => h.id));
+  expect(
+    a.map((h) => h.id),
+    label,
+  ).toEqual(b.map((h) => h.id));
   a.forEach((h, i) => expect(h.score, label).toBeCloseTo(b[i]!.score, 9));
 }
 
@@ -148,7 +198,19 @@ describe("crash safety of ingest", () => {
             const stored = (await rt.store.documents.getDocument(wsId, path))!;
             const allowed = [ack.hash, ...(run.pending?.path === path ? [run.pending.hash] : [])];
             expect(allowed, path).toContain(stored.documentHash);
-            const res = await rt.handlers.recall({ workspaceId: wsId, workspaceName: DEFAULT_WORKSPACE, tokenId: "test", actorId: null, scopes: ALL_SCOPES }, RecallRequest.parse({ query: stored.documentHash === ack.hash ? ack.term : run.pending!.term, mode: "lexical" }));
+            const res = await rt.handlers.recall(
+              {
+                workspaceId: wsId,
+                workspaceName: DEFAULT_WORKSPACE,
+                tokenId: "test",
+                actorId: null,
+                scopes: ALL_SCOPES,
+              },
+              RecallRequest.parse({
+                query: stored.documentHash === ack.hash ? ack.term : run.pending!.term,
+                mode: "lexical",
+              }),
+            );
             expect(res.hits[0]?.source_path, path).toBe(path);
           }
 
@@ -157,9 +219,14 @@ describe("crash safety of ingest", () => {
           for (const p of paths) current.set((await rt.store.documents.getDocument(wsId, p))!.documentHash, p);
           for (const w of written) {
             const hits = await lexical(rt, wsId, w.term);
-            const ids = await rt.store.documents.getChunks(wsId, hits.map((h) => h.id));
+            const ids = await rt.store.documents.getChunks(
+              wsId,
+              hits.map((h) => h.id),
+            );
             expect(ids.length, w.term).toBe(hits.length);
-            expect([...new Set(ids.map((c) => c.sourcePath))], w.term).toEqual(current.get(w.hash) === w.path ? [w.path] : []);
+            expect([...new Set(ids.map((c) => c.sourcePath))], w.term).toEqual(
+              current.get(w.hash) === w.path ? [w.path] : [],
+            );
             if (watcher) expectSameHits(await lexical(watcher, wsId, w.term), hits, `watcher ${w.term}`);
           }
           if (watcher) await expectSameScores(watcher, rt, wsId, db);

@@ -18,7 +18,8 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const run = () => spawnSync(process.execPath, [join(root, "bin/smriti.js")], { encoding: "utf8" }).stdout.trim();
-const age = (path: string, secondsAgo: number) => utimesSync(join(root, path), new Date(), new Date(Date.now() - secondsAgo * 1000));
+const age = (path: string, secondsAgo: number) =>
+  utimesSync(join(root, path), new Date(), new Date(Date.now() - secondsAgo * 1000));
 
 it("runs dist/ when its build stamp is newer than every source file", () => {
   age("src/cli/main.ts", 60);

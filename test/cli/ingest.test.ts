@@ -22,8 +22,10 @@ const write = (rel: string, content: string | Buffer) => {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, content);
 };
-const ingest = (...args: string[]) => runJson<IngestSummary>(["ingest", ...args, "--json", "--data", data], { cwd: work });
-const recall = (query: string) => runJson<{ hits: Hit[] }>(["recall", query, "--json", "--mode", "lexical", "--data", data], { cwd: work });
+const ingest = (...args: string[]) =>
+  runJson<IngestSummary>(["ingest", ...args, "--json", "--data", data], { cwd: work });
+const recall = (query: string) =>
+  runJson<{ hits: Hit[] }>(["recall", query, "--json", "--mode", "lexical", "--data", data], { cwd: work });
 const names = (rows: { source_path: string }[]) => rows.map((r) => r.source_path).sort();
 
 beforeAll(() => {
@@ -32,7 +34,10 @@ beforeAll(() => {
   data = join(root, "data");
   write(".gitignore", "build/\n*.secret\n");
   write(".smritiignore", "drafts/\n");
-  write("notes/guide.md", "# Guide\n\nThe zephyrquartz protocol keeps replicas in step.\n\n## Details\n\nNothing else to see here.\n");
+  write(
+    "notes/guide.md",
+    "# Guide\n\nThe zephyrquartz protocol keeps replicas in step.\n\n## Details\n\nNothing else to see here.\n",
+  );
   write("src/app.ts", "// entry\nexport function flumberwick(): number {\n  return 42;\n}\n");
   write("src/.gitignore", "local.txt\n");
   write("src/local.txt", "nested-ignored gobbledyquark\n");
@@ -41,7 +46,10 @@ beforeAll(() => {
   write("drafts/d.md", "draftonlyterm\n");
   write("node_modules/pkg/readme.md", "modulesonlyterm\n");
   write(".env", "DOTENV_SECRET=envonlyterm\n");
-  write("image.png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]));
+  write(
+    "image.png",
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]),
+  );
   write("huge.txt", "a".repeat(4_000_001));
 });
 
@@ -61,7 +69,9 @@ describe("smriti ingest", { timeout: 120_000 }, () => {
     );
     expect(s.chunks.added).toBeGreaterThan(0);
     // One lexical query matching any of the excluded files' terms: nothing of them may be stored.
-    expect((await recall("gobbledyquark buildonlyterm secretterm draftonlyterm modulesonlyterm envonlyterm")).hits).toEqual([]);
+    expect(
+      (await recall("gobbledyquark buildonlyterm secretterm draftonlyterm modulesonlyterm envonlyterm")).hits,
+    ).toEqual([]);
   });
 
   it("reports every file unchanged on a second run, and re-ingests just an edited file", async () => {
@@ -76,7 +86,9 @@ describe("smriti ingest", { timeout: 120_000 }, () => {
   it("prints a plain summary without a progress bar when stderr is not a TTY", async () => {
     const res = await runCli(["ingest", "src", "--data", data], { cwd: work, env: cliEnv() });
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^0 ingested, 1 unchanged, 0 skipped, 0 failed; chunks \+0 -0; \d+\.\d\d s \(start-up \d+\.\d\d s\); data /);
+    expect(res.stdout).toMatch(
+      /^0 ingested, 1 unchanged, 0 skipped, 0 failed; chunks \+0 -0; \d+\.\d\d s \(start-up \d+\.\d\d s\); data /,
+    );
     expect(res.stdout.endsWith(`; data ${data}\n`)).toBe(true);
     expect(res.stderr).toBe("");
   });
@@ -86,7 +98,10 @@ describe("smriti ingest", { timeout: 120_000 }, () => {
     const slow = join(root, "slow-start.mjs");
     writeFileSync(slow, "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2000);\n");
     const started = performance.now();
-    const s = await runJson<IngestSummary>(["ingest", "src", "--json", "--data", data], { cwd: work, env: cliEnv({ NODE_OPTIONS: `--import ${slow}` }) });
+    const s = await runJson<IngestSummary>(["ingest", "src", "--json", "--data", data], {
+      cwd: work,
+      env: cliEnv({ NODE_OPTIONS: `--import ${slow}` }),
+    });
     const wall = performance.now() - started;
     expect(s.startup_ms).toBeGreaterThanOrEqual(2000);
     expect(s.elapsed_ms).toBeGreaterThanOrEqual(s.startup_ms);
@@ -98,7 +113,13 @@ describe("smriti ingest", { timeout: 120_000 }, () => {
     mkdirSync(empty);
     const env = cliEnv();
     delete env["SMRITI_DATA_DIR"]; // the default, ./data of the working directory, is what is under test
-    for (const args of [["recall", "anything"], ["forget", "x.md"], ["audit", "verify"], ["token", "list"], ["cognitive", "status"]]) {
+    for (const args of [
+      ["recall", "anything"],
+      ["forget", "x.md"],
+      ["audit", "verify"],
+      ["token", "list"],
+      ["cognitive", "status"],
+    ]) {
       const res = await runCli(args, { cwd: empty, env });
       expect(res.code, args.join(" ")).toBe(1);
       expect(res.stderr).toContain(`no Smriti data in ${join(empty, "data")}`);
@@ -118,28 +139,47 @@ describe("smriti ingest", { timeout: 120_000 }, () => {
   it("exits non-zero when a file fails", async () => {
     const res = await runCli(["ingest", "missing.md", "--json", "--data", data], { cwd: work });
     expect(res.code).toBe(1);
-    expect((JSON.parse(res.stdout) as IngestSummary).failed).toEqual([{ source_path: "missing.md", error: "no such file or directory" }]);
+    expect((JSON.parse(res.stdout) as IngestSummary).failed).toEqual([
+      { source_path: "missing.md", error: "no such file or directory" },
+    ]);
   });
 
   it("ingests long files on its ingest workers (GloVe vectors included) and exits by itself", async () => {
     const big = join(root, "big");
-    const section = (i: number) => `## Part ${i}\n\nThe glimmerwort ledger entry ${i} records a harbour crossing at dawn.\n`;
+    const section = (i: number) =>
+      `## Part ${i}\n\nThe glimmerwort ledger entry ${i} records a harbour crossing at dawn.\n`;
     for (const name of ["a", "b", "c", "d", "e"]) {
       mkdirSync(join(big, "docs"), { recursive: true });
-      writeFileSync(join(big, "docs", `${name}.md`), `# ${name}\n\n${Array.from({ length: 80 }, (_, i) => section(i)).join("\n")}`);
+      writeFileSync(
+        join(big, "docs", `${name}.md`),
+        `# ${name}\n\n${Array.from({ length: 80 }, (_, i) => section(i)).join("\n")}`,
+      );
     }
     const env = { ...process.env, SMRITI_INGEST_WORKERS: "2" };
     const bigData = join(root, "big-data");
     const s = await runJson<IngestSummary>(["ingest", "docs", "--json", "--data", bigData], { cwd: big, env });
-    expect(s.ingested.map((r) => r.source_path)).toEqual(["docs/a.md", "docs/b.md", "docs/c.md", "docs/d.md", "docs/e.md"]);
+    expect(s.ingested.map((r) => r.source_path)).toEqual([
+      "docs/a.md",
+      "docs/b.md",
+      "docs/c.md",
+      "docs/d.md",
+      "docs/e.md",
+    ]);
     expect(s.ingested.every((r) => r.chunks >= 40)).toBe(true);
-    const found = await runJson<{ hits: Hit[]; mode: string }>(["recall", "glimmerwort harbour crossing", "--json", "--mode", "hybrid", "--data", bigData], { cwd: big, env });
+    const found = await runJson<{ hits: Hit[]; mode: string }>(
+      ["recall", "glimmerwort harbour crossing", "--json", "--mode", "hybrid", "--data", bigData],
+      { cwd: big, env },
+    );
     expect(found.hits[0]?.text_span).toContain("glimmerwort");
   });
 
   it("finds ingested content with a citation, and not after forget", async () => {
     const { hits } = await recall("zephyrquartz quorum");
-    expect(hits[0]).toMatchObject({ source_path: "notes/guide.md", anchor: "Guide", chunk_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) as unknown });
+    expect(hits[0]).toMatchObject({
+      source_path: "notes/guide.md",
+      anchor: "Guide",
+      chunk_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) as unknown,
+    });
     expect(hits[0]?.text_span).toContain("zephyrquartz");
     const code = await recall("flumberwick");
     expect(code.hits[0]?.source_path).toBe("src/app.ts");
@@ -174,9 +214,17 @@ describe("smriti token beside a running server", { timeout: 120_000 }, () => {
   });
 
   it("creates, lists and revokes a token the running server honours", async () => {
-    const created = await runJson<{ token: string; workspace_id: string; token_id: string }>(
-      ["token", "create", "--data", serverData, "--workspace", "default", "--actor", "a1", "--json"],
-    );
+    const created = await runJson<{ token: string; workspace_id: string; token_id: string }>([
+      "token",
+      "create",
+      "--data",
+      serverData,
+      "--workspace",
+      "default",
+      "--actor",
+      "a1",
+      "--json",
+    ]);
     expect(created.token).toMatch(/^smr_/);
     expect(typeof created.workspace_id).toBe("string");
     expect((await recallWith(created.token)).status).toBe(200);
@@ -185,7 +233,9 @@ describe("smriti token beside a running server", { timeout: 120_000 }, () => {
     expect(listed.code).toBe(0);
     expect(listed.stdout).not.toContain(created.token);
     const rows = JSON.parse(listed.stdout) as { token_id: string; actors: string[]; revoked_at: string | null }[];
-    expect(rows).toContainEqual(expect.objectContaining({ token_id: created.token_id, actors: ["a1"], revoked_at: null }));
+    expect(rows).toContainEqual(
+      expect.objectContaining({ token_id: created.token_id, actors: ["a1"], revoked_at: null }),
+    );
 
     const revoked = await runCli(["token", "revoke", created.token_id, "--data", serverData]);
     expect(revoked.code).toBe(0);

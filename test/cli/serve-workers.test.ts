@@ -18,13 +18,26 @@ afterAll(async () => {
 });
 
 /** A POST on a connection of its own (the primary hands each new connection to the next worker). */
-function postFresh(url: string, path: string, token: string, body: object): Promise<{ status: number; json: Record<string, unknown> }> {
+function postFresh(
+  url: string,
+  path: string,
+  token: string,
+  body: object,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${url}${path}`, { method: "POST", agent: false, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } }, (res) => {
-      let raw = "";
-      res.on("data", (d: Buffer) => (raw += d.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(raw) as Record<string, unknown> }));
-    });
+    const req = request(
+      `${url}${path}`,
+      {
+        method: "POST",
+        agent: false,
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      },
+      (res) => {
+        let raw = "";
+        res.on("data", (d: Buffer) => (raw += d.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(raw) as Record<string, unknown> }));
+      },
+    );
     req.on("error", reject);
     req.end(JSON.stringify(body));
   });
@@ -32,7 +45,11 @@ function postFresh(url: string, path: string, token: string, body: object): Prom
 
 const workerPids = (primary: number) => {
   try {
-    return execFileSync("pgrep", ["-P", String(primary)]).toString().trim().split("\n").map(Number);
+    return execFileSync("pgrep", ["-P", String(primary)])
+      .toString()
+      .trim()
+      .split("\n")
+      .map(Number);
   } catch {
     return []; // pgrep exits 1 when it finds none
   }
@@ -47,22 +64,36 @@ describe("smriti serve --workers 2", { timeout: 90_000 }, () => {
     servers.push(srv);
     expect(srv.log()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(2 workers\)/);
     // Each worker says so itself, at about the time the primary announces the port.
-    for (const until = Date.now() + 5_000; !(/w1\] answering/.test(srv.log()) && /w2\] answering/.test(srv.log())) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+    for (
+      const until = Date.now() + 5_000;
+      !(/w1\] answering/.test(srv.log()) && /w2\] answering/.test(srv.log())) && Date.now() < until;
+    )
+      await new Promise((r) => setTimeout(r, 20));
     expect(srv.log()).toContain("[smriti w1] answering");
     expect(srv.log()).toContain("[smriti w2] answering");
     expect(workerPids(srv.child.pid!)).toHaveLength(2);
 
     // Written through one connection, recalled through ten others (both workers among them).
-    const ingested = await postFresh(srv.url, "/v1/memory/ingest", token, { source_path: "notes/db.md", content: "We chose PostgreSQL for the ledger service." });
+    const ingested = await postFresh(srv.url, "/v1/memory/ingest", token, {
+      source_path: "notes/db.md",
+      content: "We chose PostgreSQL for the ledger service.",
+    });
     expect(ingested.status).toBe(200);
     for (let i = 0; i < 10; i++) {
-      const recalled = await postFresh(srv.url, "/v1/memory/recall", token, { query: "which database for the ledger", k: 3 });
+      const recalled = await postFresh(srv.url, "/v1/memory/recall", token, {
+        query: "which database for the ledger",
+        k: 3,
+      });
       expect((recalled.json.hits as { source_path: string }[])[0]?.source_path).toBe("notes/db.md");
     }
 
     // Four live streams of one session (on both workers); each turn's end reaches all of them well inside the 1 s poll.
     const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-    const sid = ((await (await fetch(`${srv.url}/chat/sessions`, { method: "POST", headers: auth, body: "{}" })).json()) as { session_id: string }).session_id;
+    const sid = (
+      (await (await fetch(`${srv.url}/chat/sessions`, { method: "POST", headers: auth, body: "{}" })).json()) as {
+        session_id: string;
+      }
+    ).session_id;
     const abort = new AbortController();
     const ends: number[][] = [[], [], [], []];
     const followers = ends.map(async (seen) => {
@@ -72,10 +103,15 @@ describe("smriti serve --workers 2", { timeout: 90_000 }, () => {
     await new Promise((r) => setTimeout(r, 300));
     const lags: number[] = [];
     for (let turn = 0; turn < 4; turn++) {
-      const res = await fetch(`${srv.url}/chat/sessions/${sid}/messages`, { method: "POST", headers: auth, body: JSON.stringify({ message: "Which database did we choose?" }) });
+      const res = await fetch(`${srv.url}/chat/sessions/${sid}/messages`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ message: "Which database did we choose?" }),
+      });
       for await (const e of parseSse(res.body!)) if (e.event === "completed") break;
       const done = performance.now();
-      for (const until = done + 2_000; ends.some((s) => s.length <= turn) && performance.now() < until; ) await new Promise((r) => setTimeout(r, 5));
+      for (const until = done + 2_000; ends.some((s) => s.length <= turn) && performance.now() < until;)
+        await new Promise((r) => setTimeout(r, 5));
       lags.push(...ends.map((s) => (s[turn] ?? Infinity) - done));
     }
     abort.abort();
@@ -86,9 +122,11 @@ describe("smriti serve --workers 2", { timeout: 90_000 }, () => {
     const [victim] = workerPids(srv.child.pid!);
     process.kill(victim!, "SIGKILL");
     // Once the primary knows (a connection handed to the dying worker in that instant would be lost with it).
-    for (const until = Date.now() + 10_000; !/exited by SIGKILL/.test(srv.log()) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+    for (const until = Date.now() + 10_000; !/exited by SIGKILL/.test(srv.log()) && Date.now() < until;)
+      await new Promise((r) => setTimeout(r, 20));
     expect((await postFresh(srv.url, "/v1/memory/recall", token, { query: "ledger", k: 3 })).status).toBe(200);
-    for (const until = Date.now() + 30_000; !/starting another[\s\S]*answering/.test(srv.log()) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
+    for (const until = Date.now() + 30_000; !/starting another[\s\S]*answering/.test(srv.log()) && Date.now() < until;)
+      await new Promise((r) => setTimeout(r, 100));
     expect(srv.log()).toMatch(/worker \d exited by SIGKILL; starting another/);
     const after = workerPids(srv.child.pid!);
     expect(after).toHaveLength(2);

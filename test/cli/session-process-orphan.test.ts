@@ -23,21 +23,30 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 function killPending(pid: number): boolean {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    return ["SigPnd", "ShdPnd"].some((field) => (BigInt(`0x${new RegExp(`^${field}:\\s*([0-9a-f]+)`, "m").exec(status)?.[1] ?? "0"}`) & 0x100n) !== 0n);
+    return ["SigPnd", "ShdPnd"].some(
+      (field) => (BigInt(`0x${new RegExp(`^${field}:\\s*([0-9a-f]+)`, "m").exec(status)?.[1] ?? "0"}`) & 0x100n) !== 0n,
+    );
   } catch {
     return false;
   }
 }
 
 /** Milliseconds from `from` until `pid` is dead: gone, a zombie nobody waits for, or with SIGKILL queued; polled every ms. */
-async function deadAfter(pid: number, from: number, limitMs: number, dead = (p: number) => !processAlive(p) || killPending(p)): Promise<number> {
+async function deadAfter(
+  pid: number,
+  from: number,
+  limitMs: number,
+  dead = (p: number) => !processAlive(p) || killPending(p),
+): Promise<number> {
   while (!dead(pid) && performance.now() - from < limitMs) await sleep(1);
   return performance.now() - from;
 }
 
 /** One spinning process per CPU at normal priority, as a busy host has: the session process runs below them (SCHED_IDLE). */
 async function spinners(): Promise<() => void> {
-  const all = Array.from({ length: availableParallelism() }, () => spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
+  const all = Array.from({ length: availableParallelism() }, () =>
+    spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }),
+  );
   await sleep(200); // running, and the session process's CPU taken
   return () => all.forEach((p) => p.kill("SIGKILL"));
 }
@@ -63,12 +72,20 @@ describe("the session process after kill -9 of its serving process", () => {
     };
     wire.script(held);
     const data = join(root, "data");
-    const env = cliEnv({ SMRITI_SESSION_PROCESS: "1", SMRITI_SESSION_HEARTBEAT_MS: "200", SMRITI_LLM_PROVIDER: "openai", SMRITI_LLM_BASE_URL: wire.base });
+    const env = cliEnv({
+      SMRITI_SESSION_PROCESS: "1",
+      SMRITI_SESSION_HEARTBEAT_MS: "200",
+      SMRITI_LLM_PROVIDER: "openai",
+      SMRITI_LLM_BASE_URL: wire.base,
+    });
     const { token } = await runJson<{ token: string }>(["token", "create", "--json", "--data", data], { env });
     const server = await startServe(data, env);
     try {
       const pid = Number(await untilLogged(server, SESSION_PROCESS_READY));
-      const created = await caller(token)(server.url, "/sessions", { task: "Summarise what we know", approval_mode: "never" });
+      const created = await caller(token)(server.url, "/sessions", {
+        task: "Summarise what we know",
+        approval_mode: "never",
+      });
       expect(created.status).toBe(200);
       const sid = ((await created.json()) as { session: { session_id: string } }).session.session_id;
       await reached; // the run waits on the model, in the session process
@@ -80,14 +97,18 @@ describe("the session process after kill -9 of its serving process", () => {
       const goneMs = await deadAfter(pid, killedAt, 10_000, (p) => !processAlive(p));
       answer();
       await sleep(500); // time enough for a survivor to log the answer and complete the run
-      console.log(`[orphan] session process ${pid} dead ${ms.toFixed(1)} ms, gone ${goneMs.toFixed(1)} ms after kill -9 of its serving process`);
+      console.log(
+        `[orphan] session process ${pid} dead ${ms.toFixed(1)} ms, gone ${goneMs.toFixed(1)} ms after kill -9 of its serving process`,
+      );
       expect(ms).toBeLessThan(100);
       expect(goneMs).toBeLessThan(10_000);
 
       const db = await openDbReader(loadConfig(env, { data }));
       try {
         const rows = await db.all(`SELECT type, data FROM stream_events WHERE stream = '${sid}' ORDER BY seq`);
-        const states = rows.filter((r) => r["type"] === "session_state").map((r) => (JSON.parse(String(r["data"])) as { status: string; process_id: string | null }));
+        const states = rows
+          .filter((r) => r["type"] === "session_state")
+          .map((r) => JSON.parse(String(r["data"])) as { status: string; process_id: string | null });
         expect(states.find((s) => s.status === "running")?.process_id).toContain(`:${pid}:`);
         expect(rows.map((r) => r["type"])).not.toContain("completed");
         expect(states.map((s) => s.status)).not.toContain("completed");

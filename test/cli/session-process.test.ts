@@ -14,7 +14,16 @@ import { childPids } from "../../bench/lib/proc.ts";
 import { POLICY_FIELD, SCHED_IDLE, threadStat } from "../../src/sessions/process/cpu-priority.ts";
 import { parseSse, type SseEvent } from "../../src/client/sse.ts";
 import { caller, readSse } from "../sessions/support.ts";
-import { cliEnv, processAlive, runJson, SESSION_PROCESS_READY, sessionPids, startServe, untilLogged, type RunningServe } from "./cli-helpers.ts";
+import {
+  cliEnv,
+  processAlive,
+  runJson,
+  SESSION_PROCESS_READY,
+  sessionPids,
+  startServe,
+  untilLogged,
+  type RunningServe,
+} from "./cli-helpers.ts";
 
 const root = mkdtempSync(join(tmpdir(), "smriti-session-process-"));
 const servers: RunningServe[] = [];
@@ -36,7 +45,13 @@ async function serve(name: string, extra: Record<string, string> = {}) {
 async function postInPieces(url: string, token: string, path: string, body: object): Promise<string> {
   const payload = JSON.stringify(body);
   const head = `POST ${path} HTTP/1.1\r\nhost: smriti\r\nauthorization: Bearer ${token}\r\ncontent-type: application/json\r\n`;
-  const pieces = [head.slice(0, 3), head.slice(3), `content-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n`, payload.slice(0, 7), payload.slice(7)];
+  const pieces = [
+    head.slice(0, 3),
+    head.slice(3),
+    `content-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n`,
+    payload.slice(0, 7),
+    payload.slice(7),
+  ];
   const socket = connect(Number(new URL(url).port), "127.0.0.1");
   await new Promise((r) => socket.once("connect", r));
   let answer = "";
@@ -60,8 +75,11 @@ async function runBy(call: ReturnType<typeof caller>, url: string, task: string)
 async function runnersOf(call: ReturnType<typeof caller>, url: string, sid: string, ms = 20_000): Promise<string[]> {
   for (const until = Date.now() + ms; Date.now() < until; await sleep(50)) {
     const events = await readSse(await call(url, `/sessions/${sid}/events/stream?follow=false`));
-    const states = events.filter((e) => e.event === "session_state").map((e) => e.data as { status: string; process_id?: string | null });
-    if (states.at(-1)?.status === "completed") return states.filter((s) => s.status === "running").map((s) => s.process_id ?? "");
+    const states = events
+      .filter((e) => e.event === "session_state")
+      .map((e) => e.data as { status: string; process_id?: string | null });
+    if (states.at(-1)?.status === "completed")
+      return states.filter((s) => s.status === "running").map((s) => s.process_id ?? "");
   }
   throw new Error(`background session ${sid} did not complete`);
 }
@@ -91,7 +109,9 @@ describe("smriti serve's session process", { timeout: 90_000 }, () => {
     expect(runners.every((p) => p.includes(pidIn(server.sessionPid)))).toBe(true);
 
     const sid = ((await (await call(server.url, "/chat/sessions", {})).json()) as { session_id: string }).session_id;
-    const answer = await postInPieces(server.url, token, `/chat/sessions/${sid}/messages`, { message: "what did we decide?" });
+    const answer = await postInPieces(server.url, token, `/chat/sessions/${sid}/messages`, {
+      message: "what did we decide?",
+    });
     expect(answer).toMatch(/^HTTP\/1\.1 200/);
     const events = [...answer.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
     expect(events.slice(0, 2)).toEqual(["session", "turn_start"]);
@@ -111,7 +131,11 @@ describe("smriti serve's session process", { timeout: 90_000 }, () => {
     const { server, call } = await serve("nice", { SMRITI_SESSION_NICE: String(wanted), SMRITI_PLAN_WORKERS: "1" });
     const before = threadNices(server.sessionPid!);
     const sid = ((await (await call(server.url, "/chat/sessions", {})).json()) as { session_id: string }).session_id;
-    expect((await readSse(await call(server.url, `/chat/sessions/${sid}/messages`, { message: "What did we decide?" }))).at(-1)!.event).toBe("completed");
+    expect(
+      (await readSse(await call(server.url, `/chat/sessions/${sid}/messages`, { message: "What did we decide?" }))).at(
+        -1,
+      )!.event,
+    ).toBe("completed");
     const after = threadNices(server.sessionPid!);
     expect(after.length).toBeGreaterThan(before.length); // the turn started the planning pool: new threads take the main thread's
     expect(new Set(after)).toEqual(new Set([wanted]));
@@ -124,7 +148,11 @@ describe("smriti serve's session process", { timeout: 90_000 }, () => {
     expect(server.log()).not.toContain("not SCHED_IDLE");
     const before = threadPolicies(server.sessionPid!);
     const sid = ((await (await call(server.url, "/chat/sessions", {})).json()) as { session_id: string }).session_id;
-    expect((await readSse(await call(server.url, `/chat/sessions/${sid}/messages`, { message: "What did we decide?" }))).at(-1)!.event).toBe("completed");
+    expect(
+      (await readSse(await call(server.url, `/chat/sessions/${sid}/messages`, { message: "What did we decide?" }))).at(
+        -1,
+      )!.event,
+    ).toBe("completed");
     const after = threadPolicies(server.sessionPid!);
     expect(after.length).toBeGreaterThan(before.length); // the planning pool, started by the turn, took the main thread's
     expect(new Set(after)).toEqual(new Set([SCHED_IDLE]));
@@ -141,7 +169,11 @@ describe("smriti serve's session process", { timeout: 90_000 }, () => {
     // One connection, kept by the serving process: its first request is not a session route.
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const get = (path: string) =>
-      new Promise<import("node:http").IncomingMessage>((resolve, reject) => request(`${server.url}${path}`, { agent, headers: { authorization: `Bearer ${token}` } }, resolve).on("error", reject).end());
+      new Promise<import("node:http").IncomingMessage>((resolve, reject) =>
+        request(`${server.url}${path}`, { agent, headers: { authorization: `Bearer ${token}` } }, resolve)
+          .on("error", reject)
+          .end(),
+      );
     (await get("/healthz")).resume();
     await sleep(50);
     const followed = await get(`/sessions/${sid}/events/stream`);
@@ -203,7 +235,8 @@ describe("smriti serve's session process", { timeout: 90_000 }, () => {
 });
 
 describe("smriti serve's session process, on demand (the default)", { timeout: 90_000 }, () => {
-  const onDemand = (name: string, idleMs: number) => serve(name, { SMRITI_SESSION_PROCESS: "", SMRITI_SESSION_IDLE_MS: String(idleMs) });
+  const onDemand = (name: string, idleMs: number) =>
+    serve(name, { SMRITI_SESSION_PROCESS: "", SMRITI_SESSION_IDLE_MS: String(idleMs) });
 
   it("starts with the first session request, runs the sessions, stops when idle and starts again when needed", async () => {
     const { server, call } = await onDemand("demand", 1_000);
@@ -216,7 +249,9 @@ describe("smriti serve's session process, on demand (the default)", { timeout: 9
     // Answered here while the session process starts: the client's next request comes through the front door to it.
     expect(created.headers.get("connection")).toBe("close");
     const first = Number(await untilLogged(server, SESSION_PROCESS_READY));
-    expect(await runBy(call, server.url, "What do we know about the billing service?")).toEqual([expect.stringContaining(pidIn(first))]);
+    expect(await runBy(call, server.url, "What do we know about the billing service?")).toEqual([
+      expect.stringContaining(pidIn(first)),
+    ]);
 
     await untilLogged(server, new RegExp(`session process ${first} stopped, idle`));
     for (let i = 0; i < 100 && processAlive(first); i++) await sleep(20);
@@ -232,9 +267,23 @@ describe("smriti serve's session process, on demand (the default)", { timeout: 9
 
   it("starts one for a background session a CLI queued while none ran", async () => {
     const { server, call } = await onDemand("cli-queued", 60_000);
-    const started = await runJson<{ session: { session_id: string } }>(["sessions", "start", "Who picked PostgreSQL?", "--approval-mode", "never", "--json", "--data", join(root, "cli-queued")], { env: cliEnv({ SMRITI_EMBEDDER: "none" }) });
+    const started = await runJson<{ session: { session_id: string } }>(
+      [
+        "sessions",
+        "start",
+        "Who picked PostgreSQL?",
+        "--approval-mode",
+        "never",
+        "--json",
+        "--data",
+        join(root, "cli-queued"),
+      ],
+      { env: cliEnv({ SMRITI_EMBEDDER: "none" }) },
+    );
     await untilLogged(server, SESSION_PROCESS_READY);
-    expect(await runnersOf(call, server.url, started.session.session_id, 30_000)).toEqual([expect.stringContaining(pidIn(server.sessionPid))]);
+    expect(await runnersOf(call, server.url, started.session.session_id, 30_000)).toEqual([
+      expect.stringContaining(pidIn(server.sessionPid)),
+    ]);
   });
 
   it("goes with a serving process killed -9 while it is still starting, before it takes up any session", async () => {
@@ -261,9 +310,13 @@ describe("smriti serve's session process, on demand (the default)", { timeout: 9
     for (let i = 0; i < 40; i++) {
       await sleep(300 + Math.random() * 150);
       const status = await new Promise<number>((resolve, reject) => {
-        const req = request(`${server.url}/chat/sessions/${sid}`, { agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
-          res.resume().on("end", () => resolve(res.statusCode ?? 0));
-        });
+        const req = request(
+          `${server.url}/chat/sessions/${sid}`,
+          { agent: false, headers: { authorization: `Bearer ${token}` } },
+          (res) => {
+            res.resume().on("end", () => resolve(res.statusCode ?? 0));
+          },
+        );
         req.on("error", reject).end();
       });
       statuses.push(status);

@@ -16,11 +16,24 @@ type Created = { token: string; token_id: string; scopes: string[] };
 describe("smriti token create --scope", () => {
   it("defaults to read and write; takes comma-separated and repeated scopes; list shows them", async () => {
     const plain = await runJson<Created>(["token", "create", "--json", "--data", dir]);
-    const ops = await runJson<Created>(["token", "create", "--json", "--scope", "read,execute", "--scope", "admin", "--data", dir]);
+    const ops = await runJson<Created>([
+      "token",
+      "create",
+      "--json",
+      "--scope",
+      "read,execute",
+      "--scope",
+      "admin",
+      "--data",
+      dir,
+    ]);
     expect(plain.scopes).toEqual(["read", "write"]);
     expect(ops.scopes).toEqual(["read", "execute", "admin"]);
     const listed = await runJson<{ token_id: string; scopes: string[] }[]>(["token", "list", "--json", "--data", dir]);
-    expect(listed.map((t) => [t.token_id, t.scopes])).toEqual([[plain.token_id, ["read", "write"]], [ops.token_id, ["read", "execute", "admin"]]]);
+    expect(listed.map((t) => [t.token_id, t.scopes])).toEqual([
+      [plain.token_id, ["read", "write"]],
+      [ops.token_id, ["read", "execute", "admin"]],
+    ]);
     const text = await runCli(["token", "list", "--data", dir], { env: cliEnv() });
     expect(text.stdout).toContain(`${ops.token_id}\tdefault\tactive\tread,execute,admin\t`);
     // The stored scopes are what the service authenticates the token with.

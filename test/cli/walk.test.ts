@@ -10,7 +10,8 @@ const write = (rel: string, content = "x\n") => {
   mkdirSync(dirname(join(base, rel)), { recursive: true });
   writeFileSync(join(base, rel), content);
 };
-const listed = async (inputs: string[], hidden = false) => (await walk(inputs, { base, hidden })).files.map((f) => f.sourcePath);
+const listed = async (inputs: string[], hidden = false) =>
+  (await walk(inputs, { base, hidden })).files.map((f) => f.sourcePath);
 
 beforeAll(() => {
   base = mkdtempSync(join(tmpdir(), "smriti-walk-"));
@@ -65,6 +66,8 @@ describe("walk", () => {
   });
 
   it("reports missing inputs", async () => {
-    expect((await walk(["nope.md"], { base })).errors).toEqual([{ sourcePath: "nope.md", error: "no such file or directory" }]);
+    expect((await walk(["nope.md"], { base })).errors).toEqual([
+      { sourcePath: "nope.md", error: "no such file or directory" },
+    ]);
   });
 });

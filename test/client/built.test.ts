@@ -23,7 +23,10 @@ console.log(JSON.stringify({ added: ingested.added.length, top: recalled.hits[0]
 `;
 
 /** Every file under dir, relative to it. */
-const filesUnder = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1));
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1));
 
 describe("built smriti/client", () => {
   let out: string;
@@ -32,7 +35,13 @@ describe("built smriti/client", () => {
   beforeAll(async () => {
     out = mkdtempSync(join(tmpdir(), "smriti-client-build-"));
     symlinkSync(join(ROOT, "node_modules"), join(out, "node_modules"), "junction"); // zod resolves as it would for an installed package
-    const build = run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.client.json"), "--outDir", join(out, "dist")]);
+    const build = run(process.execPath, [
+      join(ROOT, "node_modules/typescript/bin/tsc"),
+      "-p",
+      join(ROOT, "tsconfig.client.json"),
+      "--outDir",
+      join(out, "dist"),
+    ]);
     [svc] = await Promise.all([startTestService(), build]);
     server = await listen(svc.app, "127.0.0.1", 0);
   });
@@ -56,7 +65,14 @@ describe("built smriti/client", () => {
     const url = pathToFileURL(join(out, "dist/client/index.js")).href;
     const env = { ...process.env };
     delete env.NODE_OPTIONS; // no loader a parent may have set
-    const { stdout } = await run(process.execPath, [join(out, "run.mjs"), url, server.url, svc.token], { cwd: out, env });
-    expect(JSON.parse(stdout)).toEqual({ added: 1, top: expect.stringContaining("Ingrid Solberg"), error: "invalid_request" });
+    const { stdout } = await run(process.execPath, [join(out, "run.mjs"), url, server.url, svc.token], {
+      cwd: out,
+      env,
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      added: 1,
+      top: expect.stringContaining("Ingrid Solberg"),
+      error: "invalid_request",
+    });
   });
 });

@@ -31,7 +31,10 @@ describe("smriti client", () => {
     expect(pack.used_tokens).toBeLessThanOrEqual(200);
     const answer = await client.groundedAnswer({ question: "Who designed the Varenholm lighthouse?" });
     expect(answer.answer).toBe("Ingrid Solberg");
-    const graded = await client.groundedEval({ output: answer.answer, nuggets: [{ text: "Ingrid Solberg", importance: "vital" }] });
+    const graded = await client.groundedEval({
+      output: answer.answer,
+      nuggets: [{ text: "Ingrid Solberg", importance: "vital" }],
+    });
     expect(graded.nuggets[0]!.support).toBe("supported");
     const log = await client.auditLog({ trajectory_id: answer.trajectory_id });
     expect(log.events.at(-1)!.type).toBe("grounded.outcome");
@@ -43,17 +46,36 @@ describe("smriti client", () => {
   });
 
   it("runs the knowledge lifecycle to an approved proposal, reports feedback and reads the uplift", async () => {
-    const captured = await client.shravan({ content: NOTE, source_type: "note", source_title: "Lighthouse", authority: "official", trust_score: 0.8, relevance_score: 0.6, lineage: {}, questions: [] });
+    const captured = await client.shravan({
+      content: NOTE,
+      source_type: "note",
+      source_title: "Lighthouse",
+      authority: "official",
+      trust_score: 0.8,
+      relevance_score: 0.6,
+      lineage: {},
+      questions: [],
+    });
     const reflected = await client.manan({ shravan_id: captured.id });
     expect(reflected.claims.map((c) => c.text)).toContain("The Varenholm lighthouse was designed by Ingrid Solberg.");
-    const practiced = await client.nididhyasan({ manan_id: reflected.id, implementation_type: "checklist", propose_memory: true });
+    const practiced = await client.nididhyasan({
+      manan_id: reflected.id,
+      implementation_type: "checklist",
+      propose_memory: true,
+    });
     expect((await client.knowledgeStatus()).counts).toMatchObject({ captured: 1, reflected: 1, practiced: 1 });
     expect((await client.knowledgeReview()).items).toEqual([]); // the one capture went all the way
     const pending = (await client.listProposals({ status: "pending" })).proposals;
     expect(pending.map((p) => p.id)).toEqual([practiced.proposal!.id]);
-    await expect(client.reviewProposal({ proposal_id: pending[0]!.id, verdict: "approve" })).rejects.toMatchObject({ status: 403, code: "self_review_forbidden" });
+    await expect(client.reviewProposal({ proposal_id: pending[0]!.id, verdict: "approve" })).rejects.toMatchObject({
+      status: 403,
+      code: "self_review_forbidden",
+    });
     const reviewer = createClient({ baseUrl: server.url, token: svc.token, actorId: "ravi" });
-    expect(await reviewer.reviewProposal({ proposal_id: pending[0]!.id, verdict: "approve" })).toMatchObject({ status: "approved", reviewed_by: "ravi" });
+    expect(await reviewer.reviewProposal({ proposal_id: pending[0]!.id, verdict: "approve" })).toMatchObject({
+      status: "approved",
+      reviewed_by: "ravi",
+    });
     const cited = reflected.claims[0]!.citation;
     expect(await client.feedback({ chunk_hashes: [cited.chunk_hash], outcome: "used" })).toMatchObject({ recorded: 1 });
     const uplift = await client.uplift({ since: "7d" });
@@ -61,10 +83,17 @@ describe("smriti client", () => {
   });
 
   it("extracts decisions and lists open loops", async () => {
-    const extracted = await client.extractDecisions({ content: "# Sync\n\nWe decided to repaint the lighthouse in May.\n" });
+    const extracted = await client.extractDecisions({
+      content: "# Sync\n\nWe decided to repaint the lighthouse in May.\n",
+    });
     expect(extracted.decisions.map((d) => d.decision)).toEqual(["We decided to repaint the lighthouse in May."]);
-    await client.ingest({ source_path: "todo/lighthouse.md", content: "- [ ] TODO order paint\n- [x] TODO hire painter\n" });
-    expect((await client.openLoops({ source_path_prefix: "todo/" })).loops.map((l) => l.text)).toEqual(["- [ ] TODO order paint"]);
+    await client.ingest({
+      source_path: "todo/lighthouse.md",
+      content: "- [ ] TODO order paint\n- [x] TODO hire painter\n",
+    });
+    expect((await client.openLoops({ source_path_prefix: "todo/" })).loops.map((l) => l.text)).toEqual([
+      "- [ ] TODO order paint",
+    ]);
     await client.forget({ source_path: "todo/lighthouse.md" });
   });
 
@@ -88,6 +117,7 @@ describe("smriti client", () => {
 
   it("imports nothing from node: (it runs in browsers and edge runtimes too)", () => {
     const dir = new URL("../../src/client/", import.meta.url);
-    for (const file of readdirSync(dir)) expect(readFileSync(new URL(file, dir), "utf8")).not.toMatch(/from\s+["']node:/);
+    for (const file of readdirSync(dir))
+      expect(readFileSync(new URL(file, dir), "utf8")).not.toMatch(/from\s+["']node:/);
   });
 });

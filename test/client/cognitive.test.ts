@@ -9,13 +9,22 @@ import { LAYER_IDS } from "../../src/contract/cognitive-layers.ts";
 import { listen, type RunningServer } from "../../src/transports/http/serve.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
-const NOTE = "# Lighthouse\n\nThe Varenholm lighthouse was designed by Ingrid Solberg.\n\n- [ ] TODO repaint the lantern room\n";
+const NOTE =
+  "# Lighthouse\n\nThe Varenholm lighthouse was designed by Ingrid Solberg.\n\n- [ ] TODO repaint the lantern room\n";
 
 const ALIASES = [
-  ["processCognitive", "process_cognitive"], ["cognitiveLayers", "cognitive_layers"], ["cognitiveLayerState", "cognitive_layer_state"],
-  ["cognitiveStackState", "cognitive_stack_state"], ["cognitiveGoals", "cognitive_goals"], ["cognitiveKarma", "cognitive_karma"],
-  ["cognitiveChitta", "cognitive_chitta"], ["cognitiveIdentity", "cognitive_identity"], ["cognitiveFunctionalState", "cognitive_functional_state"],
-  ["cognitiveHealth", "cognitive_health"], ["cognitiveSnapshot", "cognitive_snapshot"], ["cognitiveTrace", "cognitive_trace"],
+  ["processCognitive", "process_cognitive"],
+  ["cognitiveLayers", "cognitive_layers"],
+  ["cognitiveLayerState", "cognitive_layer_state"],
+  ["cognitiveStackState", "cognitive_stack_state"],
+  ["cognitiveGoals", "cognitive_goals"],
+  ["cognitiveKarma", "cognitive_karma"],
+  ["cognitiveChitta", "cognitive_chitta"],
+  ["cognitiveIdentity", "cognitive_identity"],
+  ["cognitiveFunctionalState", "cognitive_functional_state"],
+  ["cognitiveHealth", "cognitive_health"],
+  ["cognitiveSnapshot", "cognitive_snapshot"],
+  ["cognitiveTrace", "cognitive_trace"],
 ] as const satisfies readonly (readonly [keyof SmritiClient, keyof SmritiClient])[];
 
 /** The same checks for both clients: behaviour must not depend on the transport. */
@@ -27,9 +36,15 @@ async function exercise(client: SmritiClient, actor: string | null) {
   expect(processed.evidence[0]?.source_path).toBe("lighthouse.md");
   expect(await client.cognitive_trace(processed.trace_id)).toEqual(processed);
   expect((await client.cognitive_layers()).layers.map((l) => l.id)).toEqual([...LAYER_IDS]);
-  expect(await client.cognitive_layer_state("viveka")).toMatchObject({ id: "viveka", enabled: true, params: { injectionPenalty: 3 } });
+  expect(await client.cognitive_layer_state("viveka")).toMatchObject({
+    id: "viveka",
+    enabled: true,
+    params: { injectionPenalty: 3 },
+  });
   expect((await client.cognitive_stack_state(5)).enabled.dhyana).toBe(false);
-  expect((await client.cognitive_goals()).open_loops.map((l) => l.text)).toEqual(["- [ ] TODO repaint the lantern room"]);
+  expect((await client.cognitive_goals()).open_loops.map((l) => l.text)).toEqual([
+    "- [ ] TODO repaint the lantern room",
+  ]);
   expect((await client.cognitive_karma()).ledger).toEqual({ chunks: 0, total: 0 });
   expect((await client.cognitive_chitta()).layer).toBe("chitta");
   expect((await client.cognitive_identity()).actor_id).toBe(actor);
@@ -62,7 +77,10 @@ describe("cognitive calls over HTTP", () => {
   });
 
   it("a bad token is a 401 SmritiError", async () => {
-    await expect(createClient({ baseUrl: server.url, token: "nope" }).cognitiveLayers()).rejects.toMatchObject({ status: 401, code: "unauthorized" });
+    await expect(createClient({ baseUrl: server.url, token: "nope" }).cognitiveLayers()).rejects.toMatchObject({
+      status: 401,
+      code: "unauthorized",
+    });
   });
 });
 
@@ -81,7 +99,11 @@ describe("createLocalClient", () => {
   it("serves the same calls in-process, on the given data directory, issuing no token", async () => {
     await exercise(local, "planner");
     expect(await local.runtime.store.workspaces.findWorkspace("default")).toBeTruthy();
-    expect(await local.runtime.store.workspaces.listTokens((await local.runtime.store.workspaces.findWorkspace("default"))!.id)).toEqual([]);
+    expect(
+      await local.runtime.store.workspaces.listTokens(
+        (await local.runtime.store.workspaces.findWorkspace("default"))!.id,
+      ),
+    ).toEqual([]);
   });
 
   it("honours dbPath and the memory store it opens there", async () => {

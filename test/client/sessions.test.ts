@@ -53,7 +53,10 @@ describe("client sessions", () => {
     svc = await startTestService();
     server = await listen(svc.app, "127.0.0.1", 0);
     client = createClient({ baseUrl: server.url, token: svc.token });
-    await client.ingest({ source_path: "storage.md", content: "# Storage\n\nAlice picked PostgreSQL in March 2024 for the billing service.\n" });
+    await client.ingest({
+      source_path: "storage.md",
+      content: "# Storage\n\nAlice picked PostgreSQL in March 2024 for the billing service.\n",
+    });
   });
   afterAll(async () => {
     await server.close();
@@ -73,11 +76,16 @@ describe("client sessions", () => {
     expect(rest.at(-1)!.event).toBe("completed");
     const detail = await client.getChatSession(state.session_id);
     expect(detail.turns).toBe(2);
-    const branch = await client.branchChatSession(state.session_id, { resume_cursor: detail.resume_points[0]!.resume_cursor });
+    const branch = await client.branchChatSession(state.session_id, {
+      resume_cursor: detail.resume_points[0]!.resume_cursor,
+    });
     expect(branch.session.parent_session_id).toBe(state.session_id);
     const all = await collect(client.sessionEvents(state.session_id, { follow: false }));
     expect(all.at(-1)!.id).toBe(detail.last_event_id);
-    await expect(client.getChatSession("ses_00000000-0000-0000-0000-000000000000")).rejects.toMatchObject({ status: 404, code: "not_found" });
+    await expect(client.getChatSession("ses_00000000-0000-0000-0000-000000000000")).rejects.toMatchObject({
+      status: 404,
+      code: "not_found",
+    });
     await expect(collect(client.sendMessage(state.session_id, ""))).rejects.toBeInstanceOf(SmritiError);
   });
 

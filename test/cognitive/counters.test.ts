@@ -30,11 +30,17 @@ describe("CounterRegistry", () => {
       { workspaceId: "w1", layer: "viveka", counter: "injection_flagged", n: 3 },
       { workspaceId: "w2", layer: "manas", counter: "queries_expanded", n: 1 },
     ]);
-    expect(await reg.totals({ since: 6 * HOUR_MS })).toEqual([{ workspaceId: "w2", layer: "manas", counter: "queries_expanded", n: 1 }]);
+    expect(await reg.totals({ since: 6 * HOUR_MS })).toEqual([
+      { workspaceId: "w2", layer: "manas", counter: "queries_expanded", n: 1 },
+    ]);
     await reg.flush();
-    expect(await store.cognitive.counterTotals({ workspaceId: "w1" })).toEqual([{ workspaceId: "w1", layer: "viveka", counter: "injection_flagged", n: 3 }]);
+    expect(await store.cognitive.counterTotals({ workspaceId: "w1" })).toEqual([
+      { workspaceId: "w1", layer: "viveka", counter: "injection_flagged", n: 3 },
+    ]);
     reg.add("w1", "viveka", "injection_flagged");
-    expect(await reg.totals({ workspaceId: "w1" })).toEqual([{ workspaceId: "w1", layer: "viveka", counter: "injection_flagged", n: 4 }]);
+    expect(await reg.totals({ workspaceId: "w1" })).toEqual([
+      { workspaceId: "w1", layer: "viveka", counter: "injection_flagged", n: 4 },
+    ]);
   });
 
   it("a failed flush keeps the increments for the next one", async () => {
@@ -48,7 +54,11 @@ describe("CounterRegistry", () => {
       },
     });
     const logs: string[] = [];
-    const reg = new CounterRegistry(flaky, () => 0, (m) => logs.push(m));
+    const reg = new CounterRegistry(
+      flaky,
+      () => 0,
+      (m) => logs.push(m),
+    );
     reg.add("w", "atman", "scores_repaired", 2);
     await reg.flush();
     expect(reg.flushFailures).toBe(1);

@@ -57,13 +57,18 @@ describe("ahamkara", () => {
 describe("bhava_monitor and sankalpa signals", () => {
   it("bhava_monitor marks urgent and negative queries", () => {
     const ctx = context();
-    expect(bhavaMonitor.perceive!(query("URGENT: the checkout is broken"), ctx).signals).toEqual({ urgent: true, negative: true });
+    expect(bhavaMonitor.perceive!(query("URGENT: the checkout is broken"), ctx).signals).toEqual({
+      urgent: true,
+      negative: true,
+    });
     expect(bhavaMonitor.perceive!(query("how do backups work"), ctx).signals).toEqual({});
     expect(ctx.counts).toEqual({ urgent_queries: 1, negative_queries: 1 });
   });
   it("sankalpa marks queries about what is left to do", () => {
     const ctx = context();
-    expect(sankalpa.perceive!(query("what are the next steps for the migration"), ctx).signals).toEqual({ goal: "open_loops" });
+    expect(sankalpa.perceive!(query("what are the next steps for the migration"), ctx).signals).toEqual({
+      goal: "open_loops",
+    });
     expect(sankalpa.perceive!(query("who wrote the migration"), ctx).signals).toEqual({});
     expect(ctx.counts).toEqual({ goal_queries: 1 });
   });
@@ -72,7 +77,16 @@ describe("bhava_monitor and sankalpa signals", () => {
 describe("manas", () => {
   const lexicon: WordNeighbours = {
     neighbours: (word) =>
-      ({ car: [{ word: "cars", similarity: 0.9 }, { word: "vehicle", similarity: 0.8 }], fast: [{ word: "quick", similarity: 0.75 }, { word: "slow", similarity: 0.5 }] })[word] ?? [],
+      ({
+        car: [
+          { word: "cars", similarity: 0.9 },
+          { word: "vehicle", similarity: 0.8 },
+        ],
+        fast: [
+          { word: "quick", similarity: 0.75 },
+          { word: "slow", similarity: 0.5 },
+        ],
+      })[word] ?? [],
   };
   it("adds each content word's near neighbours as weighted terms, skipping its own forms and weak neighbours", () => {
     const ctx = context();

@@ -26,17 +26,41 @@ export function query(text: string, over: Partial<QueryState> = {}): QueryState 
 }
 
 export function chunk(id: number, text: string, authoredAt = 0): ChunkRecord {
-  return { id, sourcePath: `doc-${id}.md`, ord: 0, chunkHash: contentHash(text), anchor: "", start: 0, end: text.length, text, authoredAt };
+  return {
+    id,
+    sourcePath: `doc-${id}.md`,
+    ord: 0,
+    chunkHash: contentHash(text),
+    anchor: "",
+    start: 0,
+    end: text.length,
+    text,
+    authoredAt,
+  };
 }
 
 /** Evidence in the given order with descending scores 0.9, 0.8, ... unless given; terms numbered as one index would. */
-export function evidence(texts: readonly (string | { text: string; score?: number; at?: number })[], over: Partial<EvidenceState> & { op?: Op; q?: QueryState } = {}): EvidenceState {
+export function evidence(
+  texts: readonly (string | { text: string; score?: number; at?: number })[],
+  over: Partial<EvidenceState> & { op?: Op; q?: QueryState } = {},
+): EvidenceState {
   const specs = texts.map((t) => (typeof t === "string" ? { text: t } : t));
   const termIds = numberTerms(specs.map((spec) => tokenize(spec.text)));
   const items: Evidence[] = specs.map((spec, i) => {
     const score = spec.score ?? 0.9 - i * 0.1;
     const c = chunk(i + 1, spec.text, spec.at ?? 0);
-    const candidate = { id: c.id, score, base: 0, bm25: 0, lexical: 0, lexicalRank: null, dense: null, denseRank: null, contributions: {}, terms: termIds[i]! };
+    const candidate = {
+      id: c.id,
+      score,
+      base: 0,
+      bm25: 0,
+      lexical: 0,
+      lexicalRank: null,
+      dense: null,
+      denseRank: null,
+      contributions: {},
+      terms: termIds[i]!,
+    };
     return { chunk: c, score, flags: [], candidate };
   });
   const q = over.q ?? query("q", { op: over.op ?? "recall" });

@@ -28,7 +28,13 @@ describe("tune", () => {
       ["weight", 1, 2, false],
       ["enabled", true, false, false],
     ]);
-    expect(decisions[1]).toMatchObject({ held_in_before: 0.6, held_in_after: 1.1, held_out_before: 0.1, held_out_after: 0.6, run_id: "t1" });
+    expect(decisions[1]).toMatchObject({
+      held_in_before: 0.6,
+      held_in_after: 1.1,
+      held_out_before: 0.1,
+      held_out_after: 0.6,
+      run_id: "t1",
+    });
     expect(final.heldIn).toBeGreaterThan(baseline.heldIn);
   });
 

@@ -13,10 +13,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A runtime on the shared data directory with a token; the directory outlives it, as a restart would. */
 async function boot(workspace = "default") {
-  const rt = await createRuntime(loadConfig({ SVC_MULTI_TENANT: "1" }, { data: dir }), { embedder: null, log: () => {} });
+  const rt = await createRuntime(loadConfig({ SVC_MULTI_TENANT: "1" }, { data: dir }), {
+    embedder: null,
+    log: () => {},
+  });
   const app = createHttpApp(rt);
   const auth = { authorization: `Bearer ${(await rt.auth.issue({ workspace, actors: [] })).token}` };
-  const post = async (path: string, body: unknown) => app.request(path, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const post = async (path: string, body: unknown) =>
+    app.request(path, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
   const get = async (path: string) => app.request(path, { headers: auth });
   return { rt, app, post, get };
 }
@@ -27,22 +35,34 @@ const NOTES = [
   "# Oncall\n\nThe on-call engineer carries the pager for one week at a time.\n",
 ];
 
-const counter = (u: UpliftResponse, layer: string, name: string) => u.layers.find((l) => l.id === layer)?.counters[name] ?? 0;
+const counter = (u: UpliftResponse, layer: string, name: string) =>
+  u.layers.find((l) => l.id === layer)?.counters[name] ?? 0;
 const metric = (text: string, layer: string, name: string) => {
-  const line = text.split("\n").find((l) => l.startsWith("smriti_cognitive_layer_events_total{") && l.includes(`layer="${layer}"`) && l.includes(`counter="${name}"`));
+  const line = text
+    .split("\n")
+    .find(
+      (l) =>
+        l.startsWith("smriti_cognitive_layer_events_total{") &&
+        l.includes(`layer="${layer}"`) &&
+        l.includes(`counter="${name}"`),
+    );
   return line ? Number(line.slice(line.lastIndexOf(" ") + 1)) : 0;
 };
 
 describe("uplift, metrics and feedback", () => {
   it("serves the layers' counters for the caller's workspace, equal to /metrics, and keeps them across a restart", async () => {
     const one = await boot();
-    for (const [i, content] of NOTES.entries()) expect((await one.post("/v1/memory/ingest", { source_path: `n${i}.md`, content })).status).toBe(200);
-    for (let i = 0; i < 3; i++) expect((await one.post("/v1/memory/recall", { query: "when do we deploy billing" })).status).toBe(200);
+    for (const [i, content] of NOTES.entries())
+      expect((await one.post("/v1/memory/ingest", { source_path: `n${i}.md`, content })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await one.post("/v1/memory/recall", { query: "when do we deploy billing" })).status).toBe(200);
     const res = await one.get("/v1/cognitive/uplift?since=1h");
     expect(res.status).toBe(200);
     const u = (await res.json()) as UpliftResponse;
     expect(u.layers.map((l) => l.id)).toHaveLength(13);
-    const counted = u.layers.flatMap((l) => Object.entries(l.counters).map(([name, n]) => ({ layer: l.id, name, n }))).filter((c) => c.n > 0);
+    const counted = u.layers
+      .flatMap((l) => Object.entries(l.counters).map(([name, n]) => ({ layer: l.id, name, n })))
+      .filter((c) => c.n > 0);
     expect(counted.length).toBeGreaterThan(0);
     expect(Object.keys(u.by_workspace)).toEqual(["default"]);
     const metrics = await (await one.app.request("/metrics")).text();
@@ -72,16 +92,37 @@ describe("uplift, metrics and feedback", () => {
 
   it("feedback moves a used passage up for later recalls, is audited, refuses unknown hashes, and survives a restart", async () => {
     const s = await boot("feedback");
-    await s.post("/v1/memory/ingest", { source_path: "a.md", content: "# Pager\n\nThe pager rotation changes every Monday at nine.\n" });
-    await s.post("/v1/memory/ingest", { source_path: "b.md", content: "# Handover\n\nOn-call handover: the pager moves to the next engineer each week.\n" });
-    const recall = async (x = s) => ((await (await x.post("/v1/memory/recall", { query: "when does the pager rotation change", k: 2 })).json()) as { hits: { source_path: string; chunk_hash: string; score: number }[] }).hits;
+    await s.post("/v1/memory/ingest", {
+      source_path: "a.md",
+      content: "# Pager\n\nThe pager rotation changes every Monday at nine.\n",
+    });
+    await s.post("/v1/memory/ingest", {
+      source_path: "b.md",
+      content: "# Handover\n\nOn-call handover: the pager moves to the next engineer each week.\n",
+    });
+    const recall = async (x = s) =>
+      (
+        (await (await x.post("/v1/memory/recall", { query: "when does the pager rotation change", k: 2 })).json()) as {
+          hits: { source_path: string; chunk_hash: string; score: number }[];
+        }
+      ).hits;
     const before = await recall();
     const loser = before[1]!;
     const bad = await s.post("/v1/memory/feedback", { chunk_hashes: [`sha256:${"0".repeat(64)}`], outcome: "used" });
     expect(bad.status).toBe(422);
-    const noSuchAnswer = await s.post("/v1/memory/feedback", { chunk_hashes: [loser.chunk_hash], outcome: "used", trajectory_id: "traj_nope" });
-    expect([noSuchAnswer.status, ((await noSuchAnswer.json()) as { error: { code: string } }).error.code]).toEqual([404, "not_found"]);
-    for (let i = 0; i < 3; i++) expect((await s.post("/v1/memory/feedback", { chunk_hashes: [loser.chunk_hash], outcome: "used" })).status).toBe(200);
+    const noSuchAnswer = await s.post("/v1/memory/feedback", {
+      chunk_hashes: [loser.chunk_hash],
+      outcome: "used",
+      trajectory_id: "traj_nope",
+    });
+    expect([noSuchAnswer.status, ((await noSuchAnswer.json()) as { error: { code: string } }).error.code]).toEqual([
+      404,
+      "not_found",
+    ]);
+    for (let i = 0; i < 3; i++)
+      expect((await s.post("/v1/memory/feedback", { chunk_hashes: [loser.chunk_hash], outcome: "used" })).status).toBe(
+        200,
+      );
     const after = await recall();
     const raised = after.find((h) => h.chunk_hash === loser.chunk_hash)!;
     expect(raised.score).toBeGreaterThan(loser.score);

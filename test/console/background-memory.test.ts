@@ -26,7 +26,11 @@ describe("a background session", () => {
     const sessionId = decodeURIComponent(new URL(page.url()).hash.split("/").pop()!);
     const started = await rig.c.client.getSession(sessionId);
     expect(started.task).toBe("Who picked PostgreSQL for the ledger?");
-    expect(started.policy.health).toMatchObject({ action: "approval", max_total_tokens: 50000, max_failed_tool_calls: 3 });
+    expect(started.policy.health).toMatchObject({
+      action: "approval",
+      max_total_tokens: 50000,
+      max_failed_tool_calls: 3,
+    });
 
     const health = page.getByTestId("health");
     await expect.poll(() => health.getAttribute("data-status")).toBe("awaiting_approval");
@@ -51,7 +55,12 @@ describe("a background session", () => {
 
   it("pauses a running session and resumes it, the health panel following each change", async () => {
     // A bridged command that runs until stopped keeps the session running long enough to act on.
-    const started = await rig.c.client.startSession({ task: "wait", engine: "command", command: ["sleep", "60"], approval_mode: "never" });
+    const started = await rig.c.client.startSession({
+      task: "wait",
+      engine: "command",
+      command: ["sleep", "60"],
+      approval_mode: "never",
+    });
     const sessionId = started.session.session_id;
     const page = await rig.page(`#/sessions/background/${sessionId}`);
     const health = page.getByTestId("health");
@@ -103,7 +112,9 @@ describe("memory and cognition", () => {
     const page = await rig.page("#/memory/pack");
     await page.getByLabel("Intent").fill("ledger database decision");
     await page.getByRole("button", { name: "Run" }).click();
-    await expect.poll(() => page.locator("section[aria-label=Memory]").textContent()).toMatch(/\d+ item\(s\), \d+ of 800 tokens/);
+    await expect
+      .poll(() => page.locator("section[aria-label=Memory]").textContent())
+      .toMatch(/\d+ item\(s\), \d+ of 800 tokens/);
     await page.goto(`${rig.c.url}/console/#/memory/answer`);
     await page.getByLabel("Question").fill("Who picked PostgreSQL?");
     await page.getByRole("button", { name: "Run" }).click();
@@ -116,12 +127,21 @@ describe("memory and cognition", () => {
   });
 
   it("decisions, open loops and the knowledge lifecycle render what the service holds", async () => {
-    await rig.c.client.recordDecision({ namespace: "eng", title: "Use PostgreSQL for the ledger", decision: "The ledger lives in PostgreSQL." });
-    await rig.c.svc.post("/v1/memory/ingest", { source_path: "todo.md", content: "# Todo\n\n- TODO rotate the ledger credentials\n" });
+    await rig.c.client.recordDecision({
+      namespace: "eng",
+      title: "Use PostgreSQL for the ledger",
+      decision: "The ledger lives in PostgreSQL.",
+    });
+    await rig.c.svc.post("/v1/memory/ingest", {
+      source_path: "todo.md",
+      content: "# Todo\n\n- TODO rotate the ledger credentials\n",
+    });
     const page = await rig.page("#/memory/decisions");
     await expect.poll(() => page.locator("article").first().textContent()).toContain("Use PostgreSQL for the ledger");
     await page.getByRole("link", { name: "Open loops" }).click();
-    await expect.poll(() => page.locator("section[aria-label=Memory]").textContent()).toContain("rotate the ledger credentials");
+    await expect
+      .poll(() => page.locator("section[aria-label=Memory]").textContent())
+      .toContain("rotate the ledger credentials");
     await page.getByRole("link", { name: "Knowledge" }).click();
     await expect.poll(() => page.getByTestId("knowledge-counts").textContent()).toContain("captured 0");
     await page.close();

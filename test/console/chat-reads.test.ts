@@ -37,7 +37,9 @@ describe("a chat", () => {
     expect(await page.locator("ol.citations").count()).toBe(5);
     expect(await page.locator("li[data-kind=retrieval], li[data-kind=cognition]").count()).toBe(0);
     const last = page.locator("li[data-kind=text]").last();
-    expect(await last.getByTestId("answer-sources").locator("summary").textContent()).toMatch(/^\d+ citations? from adr\/0007-ledger-database\.md/);
+    expect(await last.getByTestId("answer-sources").locator("summary").textContent()).toMatch(
+      /^\d+ citations? from adr\/0007-ledger-database\.md/,
+    );
     expect(await last.locator("ol.citations").isVisible()).toBe(false);
     await last.getByTestId("answer-sources").locator("summary").click();
     await last.locator("ol.citations button").first().click();
@@ -52,13 +54,16 @@ describe("a chat", () => {
     await drain(rig.c.client.sendMessage(state.session_id, QUESTIONS[0]!));
     const page = await rig.page(`#/sessions/chat/${state.session_id}`);
     await page.locator("li[data-kind=text] [data-testid=answer-sources]").waitFor();
-    const kinds = await page.locator("ol[data-testid=timeline] > li").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-kind")));
+    const kinds = await page
+      .locator("ol[data-testid=timeline] > li")
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-kind")));
     // The answer streams once the grounded answer is in, before the pack call that records its context.
     expect(kinds).toEqual(["message", "thinking", "tool", "text", "tool"]);
     // The debug view still holds every event's row.
     await page.getByLabel("Debug view").check();
     await page.locator("li[data-kind=reflection]").waitFor();
-    for (const kind of ["status", "turn_end", "completed"]) expect(await page.locator(`li[data-kind=${kind}]`).count(), kind).toBeGreaterThan(0);
+    for (const kind of ["status", "turn_end", "completed"])
+      expect(await page.locator(`li[data-kind=${kind}]`).count(), kind).toBeGreaterThan(0);
     await page.close();
   });
 
@@ -68,10 +73,23 @@ describe("a chat", () => {
     const events: SessionEvent[] = [];
     for await (const e of rig.c.client.sessionEvents(state.session_id, { follow: false })) events.push(e);
     // The log as the service keeps it, but for its check failing (the extractive agent's answers pass it).
-    const failed = events.map((e) => (e.event === "reflection" ? { ...e, data: { ...e.data, passed: false, detail: '1 of 2 sentences have no citation behind them: "It was in June."' } } : e));
+    const failed = events.map((e) =>
+      e.event === "reflection"
+        ? {
+            ...e,
+            data: {
+              ...e.data,
+              passed: false,
+              detail: '1 of 2 sentences have no citation behind them: "It was in June."',
+            },
+          }
+        : e,
+    );
     const body = failed.map((e) => `id: ${e.id}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`).join("");
     const page = await rig.newPage();
-    await page.route("**/events/stream**", (route) => route.fulfill({ status: 200, headers: { "content-type": "text/event-stream" }, body }));
+    await page.route("**/events/stream**", (route) =>
+      route.fulfill({ status: 200, headers: { "content-type": "text/event-stream" }, body }),
+    );
     await page.addInitScript(`sessionStorage.setItem("smriti.console.token", ${JSON.stringify(rig.c.svc.token)})`);
     await page.goto(`${rig.c.url}/console/#/sessions/chat/${state.session_id}`);
     const check = page.locator("li[data-kind=reflection]");

@@ -124,9 +124,13 @@ describe("a chat session", () => {
     const state = await rig.c.client.createChatSession({ approval_mode: "never" });
     await drain(rig.c.client.sendMessage(state.session_id, "Who picked PostgreSQL?"));
     // The browser logs the streams this test cuts and refuses (reset, or cut mid-chunk): the drop is the test.
-    const page = await rig.page(`#/sessions/chat/${state.session_id}`, { expected: /net::ERR_(CONNECTION_RESET|INCOMPLETE_CHUNKED_ENCODING)/ });
+    const page = await rig.page(`#/sessions/chat/${state.session_id}`, {
+      expected: /net::ERR_(CONNECTION_RESET|INCOMPLETE_CHUNKED_ENCODING)/,
+    });
     await expect.poll(() => page.getByTestId("connection").textContent()).toBe("stream live");
-    await expect.poll(async () => (await timelineCounts(page)).events).toBe(await loggedEvents(rig.c, state.session_id));
+    await expect
+      .poll(async () => (await timelineCounts(page)).events)
+      .toBe(await loggedEvents(rig.c, state.session_id));
     // Cut every connection and keep the stream route refused for a while: the console says it is reconnecting.
     const resumed: (string | null)[] = [];
     await page.route("**/events/stream**", (route) => route.abort("connectionreset"));
@@ -158,7 +162,9 @@ describe("keyboard and contrast", () => {
         if (await reached()) return;
         await page.keyboard.press("Tab");
       }
-      throw new Error(`Tab never reached ${label}; focus is on <${await focused("tagName")}> "${await focused("textContent")}"`);
+      throw new Error(
+        `Tab never reached ${label}; focus is on <${await focused("tagName")}> "${await focused("textContent")}"`,
+      );
     };
     await page.goto(`${rig.c.url}/console/`);
     await expect.poll(() => focused("id")).toBe("token"); // the token field has focus on arrival
@@ -179,9 +185,12 @@ describe("keyboard and contrast", () => {
     for (const colorScheme of ["light", "dark"] as const) {
       const page = await rig.newPage({ colorScheme });
       await page.goto(`${rig.c.url}/console/`);
-      const vars = (await page.evaluate(`(() => { const s = getComputedStyle(document.documentElement); return Object.fromEntries(["--bg","--panel","--fg","--muted","--accent","--ok","--warn","--bad"].map((v) => [v, s.getPropertyValue(v).trim()])); })()`)) as Record<string, string>;
+      const vars = (await page.evaluate(
+        `(() => { const s = getComputedStyle(document.documentElement); return Object.fromEntries(["--bg","--panel","--fg","--muted","--accent","--ok","--warn","--bad"].map((v) => [v, s.getPropertyValue(v).trim()])); })()`,
+      )) as Record<string, string>;
       for (const bg of ["--bg", "--panel"])
-        for (const fg of ["--fg", "--muted", "--accent", "--ok", "--warn", "--bad"]) expect(contrast(vars[fg]!, vars[bg]!), `${colorScheme} ${fg} on ${bg}`).toBeGreaterThanOrEqual(4.5);
+        for (const fg of ["--fg", "--muted", "--accent", "--ok", "--warn", "--bad"])
+          expect(contrast(vars[fg]!, vars[bg]!), `${colorScheme} ${fg} on ${bg}`).toBeGreaterThanOrEqual(4.5);
       await page.close();
     }
   });
@@ -190,7 +199,9 @@ describe("keyboard and contrast", () => {
 /** WCAG 2 contrast ratio of two #rrggbb colours. */
 function contrast(a: string, b: string): number {
   const luminance = (hex: string) => {
-    const [r, g, bl] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    const [r, g, bl] = [1, 3, 5]
+      .map((i) => Number.parseInt(hex.slice(i, i + 2), 16) / 255)
+      .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
     return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
   };
   const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);

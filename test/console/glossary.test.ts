@@ -21,6 +21,7 @@ describe("the glossary", () => {
   });
 
   it("keeps each description to one line", () => {
-    for (const line of Object.values({ ...LAYERS, ...STAGES, ...TOOLS, ...BUDGETS })) expect(line).toMatch(/^[^\n]{10,140}$/);
+    for (const line of Object.values({ ...LAYERS, ...STAGES, ...TOOLS, ...BUDGETS }))
+      expect(line).toMatch(/^[^\n]{10,140}$/);
   });
 });

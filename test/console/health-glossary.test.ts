@@ -13,7 +13,8 @@ afterEach(() => rig.assertNoErrors());
 
 describe("health bars", () => {
   it("a healthy session's budgets draw as used: min_score empty at score 1, each budget named with what it measures", async () => {
-    const sid = (await rig.c.client.startSession({ task: "Who picked PostgreSQL?", approval_mode: "never" })).session.session_id;
+    const sid = (await rig.c.client.startSession({ task: "Who picked PostgreSQL?", approval_mode: "never" })).session
+      .session_id;
     const page = await rig.page(`#/sessions/background/${sid}`);
     const health = page.getByTestId("health");
     await expect.poll(() => health.getAttribute("data-status"), { timeout: 15_000 }).toBe("completed");

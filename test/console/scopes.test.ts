@@ -13,7 +13,12 @@ beforeAll(async () => {
   // A chat waiting on an approval, and a background session waiting on one, both made with the all-scope token.
   chatId = (await rig.c.client.createChatSession({ approval_mode: "on-write" })).session_id;
   for await (const _ of rig.c.client.sendMessage(chatId, "Remember that the deploy window is Friday evening."));
-  backgroundId = (await rig.c.client.startSession({ task: "Remember that the deploy window is Friday evening.", approval_mode: "on-write" })).session.session_id;
+  backgroundId = (
+    await rig.c.client.startSession({
+      task: "Remember that the deploy window is Friday evening.",
+      approval_mode: "on-write",
+    })
+  ).session.session_id;
 });
 afterAll(async () => rig.close());
 afterEach(() => rig.assertNoErrors());
@@ -28,7 +33,8 @@ async function pageWith(scopes: readonly Scope[], hash: string): Promise<Page> {
   return page;
 }
 
-const count = (page: Page, role: "button" | "textbox", name: string) => page.getByRole(role, { name, exact: true }).count();
+const count = (page: Page, role: "button" | "textbox", name: string) =>
+  page.getByRole(role, { name, exact: true }).count();
 
 describe("the console and the token's scopes", () => {
   it("the sign-in form takes a token whatever its scopes", async () => {
@@ -57,7 +63,8 @@ describe("the console and the token's scopes", () => {
     expect(await count(page, "button", "Branch here")).toBe(0);
     await page.goto(`${rig.c.url}/console/#/sessions/background/${backgroundId}`);
     await page.locator("ol[data-testid=timeline] > li").first().waitFor();
-    for (const name of ["Pause", "Resume", "Cancel", "Approve"]) expect(await count(page, "button", name), name).toBe(0);
+    for (const name of ["Pause", "Resume", "Cancel", "Approve"])
+      expect(await count(page, "button", name), name).toBe(0);
     await page.close();
   });
 
@@ -72,7 +79,9 @@ describe("the console and the token's scopes", () => {
     expect(await count(page, "button", "Approve")).toBe(1);
     await page.goto(`${rig.c.url}/console/#/sessions/background/${backgroundId}`);
     await page.getByRole("button", { name: "Cancel", exact: true }).waitFor();
-    await expect.poll(() => page.getByTestId("session-status").textContent(), { timeout: 20_000 }).toBe("awaiting_approval");
+    await expect
+      .poll(() => page.getByTestId("session-status").textContent(), { timeout: 20_000 })
+      .toBe("awaiting_approval");
     expect(await count(page, "button", "Approve")).toBe(0);
     await page.close();
   });

@@ -39,7 +39,9 @@ describe("the sessions list", () => {
     const page = await rig.page();
     const children = page.locator(`tr.subagent[data-parent-id="${parent.session_id}"]`);
     await expect.poll(() => children.count()).toBe(2);
-    const order = await page.locator("table.sessions tbody tr").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-session-id")));
+    const order = await page
+      .locator("table.sessions tbody tr")
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-session-id")));
     const at = order.indexOf(parent.session_id);
     const childIds = await children.evaluateAll((rows) => rows.map((r) => r.getAttribute("data-session-id")));
     expect(order.slice(at + 1, at + 3).sort()).toEqual(childIds.sort());

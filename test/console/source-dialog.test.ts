@@ -35,7 +35,9 @@ describe("a page that fails", () => {
     // A source without its chunk offsets makes the dialog throw while it renders: that failure and React's report of it
     // are this test's intent, so those console errors are expected (any other is not).
     const page = await rig.page("#/memory/recall", { expected: /reading 'find'|the memory page failed/ });
-    await page.route("**/v1/memory/source**", (route) => route.fulfill({ json: { source_path: "adr/0007-ledger-database.md", content: "x" } }));
+    await page.route("**/v1/memory/source**", (route) =>
+      route.fulfill({ json: { source_path: "adr/0007-ledger-database.md", content: "x" } }),
+    );
     await page.getByLabel("Query").fill("nightly backups");
     await page.getByRole("button", { name: "Run" }).click();
     await page.locator(".citations li").first().getByRole("button").click();

@@ -36,7 +36,8 @@ export async function startRig(): Promise<ConsoleRig> {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, ...opts });
     page.on("pageerror", (e) => errors.push(`page error: ${e.stack ?? e.message}`));
     page.on("console", (m) => {
-      if (m.type() === "error" && !expected?.test(m.text())) errors.push(`console error: ${m.text()} (${m.location().url})`);
+      if (m.type() === "error" && !expected?.test(m.text()))
+        errors.push(`console error: ${m.text()} (${m.location().url})`);
     });
     return page;
   };
@@ -63,7 +64,9 @@ export async function startRig(): Promise<ConsoleRig> {
 
 /** The row keys the timeline shows, and how many events its rows hold (equal to the log's when none is lost or doubled). */
 export async function timelineCounts(page: Page): Promise<{ keys: string[]; events: number }> {
-  const keys = await page.locator("ol[data-testid=timeline] > li").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-key") ?? ""));
+  const keys = await page
+    .locator("ol[data-testid=timeline] > li")
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-key") ?? ""));
   const events = Number(await page.getAttribute("ol[data-testid=timeline]", "data-events"));
   return { keys, events };
 }

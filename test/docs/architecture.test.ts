@@ -15,6 +15,9 @@ describe("docs/architecture.md", () => {
   });
 
   it.each(FOLDERS)("names src/%s/", (folder) => {
-    expect(DOC.includes(`\`${folder}/\``), `docs/architecture.md does not name \`${folder}/\`: add it to the folder table`).toBe(true);
+    expect(
+      DOC.includes(`\`${folder}/\``),
+      `docs/architecture.md does not name \`${folder}/\`: add it to the folder table`,
+    ).toBe(true);
   });
 });

@@ -25,14 +25,21 @@ describe("standsAlone", () => {
 
 describe("planAnswer confidence features", () => {
   it("flags a whole-sentence answer and a lone best sentence", () => {
-    const why = planAnswer("Why did the bridge close?", [{ key: 1, text: "The bridge closed because of a flood. Tourists like the view.", score: 0.8 }]);
+    const why = planAnswer("Why did the bridge close?", [
+      { key: 1, text: "The bridge closed because of a flood. Tourists like the view.", score: 0.8 },
+    ]);
     expect(why.features.whole).toBe(1);
     expect(why.features.alone).toBe(1);
-    const when = planAnswer("When did the bridge close?", [{ key: 1, text: "The bridge closed in 1998. Tourists like the view.", score: 0.8 }]);
+    const when = planAnswer("When did the bridge close?", [
+      { key: 1, text: "The bridge closed in 1998. Tourists like the view.", score: 0.8 },
+    ]);
     expect(when.features.whole).toBe(0);
   });
   it("sees near-ties as less alone", () => {
-    const plan = planAnswer("When did the bridge close?", [{ key: 1, text: "The bridge closed in 1998.", score: 0.8 }, { key: 2, text: "The bridge closed in 2004.", score: 0.8 }]);
+    const plan = planAnswer("When did the bridge close?", [
+      { key: 1, text: "The bridge closed in 1998.", score: 0.8 },
+      { key: 2, text: "The bridge closed in 2004.", score: 0.8 },
+    ]);
     expect(plan.features.alone).toBeCloseTo(0.5);
   });
 });

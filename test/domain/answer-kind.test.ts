@@ -5,7 +5,10 @@ import { planAnswer } from "../../src/domain/answering/answer.ts";
 import { readsAsName } from "../../src/nlp/compromise-names.ts";
 import { posTags } from "../../src/nlp/wink-tagger.ts";
 
-const spanOf = (sentence: string, word: string) => ({ start: sentence.indexOf(word), end: sentence.indexOf(word) + word.length });
+const spanOf = (sentence: string, word: string) => ({
+  start: sentence.indexOf(word),
+  end: sentence.indexOf(word) + word.length,
+});
 
 describe("namedByPosition", () => {
   it("takes a sentence-opening word as a name only where it reads as one (not an adjective or a role noun)", () => {
@@ -27,10 +30,17 @@ describe("namedByPosition", () => {
 describe("the asked kind and the sentence it comes from", () => {
   it("abstains rather than take a span of the kind from a sentence far below the best", () => {
     const chunks = [
-      { key: 1, text: "Some remote sensing scientists measure the radiance of vegetation canopies from a satellite platform.", score: 0.9 },
+      {
+        key: 1,
+        text: "Some remote sensing scientists measure the radiance of vegetation canopies from a satellite platform.",
+        score: 0.9,
+      },
       { key: 2, text: "Harold Urey worked on other measures in Chicago.", score: 0.3 },
     ];
-    const plan = planAnswer("From where do remote sensing scientists measure vegetation radiance?", chunks, 8, { tag: posTags, readsAsName });
+    const plan = planAnswer("From where do remote sensing scientists measure vegetation radiance?", chunks, 8, {
+      tag: posTags,
+      readsAsName,
+    });
     expect(plan.answerType).toBe("place");
     expect(plan.kindMissing).toBe(true);
     expect(plan.confidence).toBe(0);

@@ -7,11 +7,75 @@ import type { Similar } from "../../src/domain/answering/word-sense.ts";
 import { posTags } from "../../src/nlp/wink-tagger.ts";
 
 const PIECES = [
-  "the", "a", "of", "by", "was", "were", "did", "who", "what", "which", "when", "where", "how", "many", "why", "he", "she", "this",
-  "Lady", "Gaga", "Broncos", "Ada", "Berg", "O'Neil", "São", "Paulo", "Zürich", "naïve", "recovered", "sang", "led", "performed",
-  "1347", "4:51", "£30m", "28.5°E", "3–1", "½", "2nd", "U.S.", "e.g.", "Y.", "pestis",
-  ",", ".", "?", "!", ";", ":", "(", ")", "\"", "“", "”", "—", "-", "'", "\n", "\n\n", "# ", "…",
-  "😀", "\u200b", "\u00ad", "مرحبا", "日本語", "\u202e", "\t", "  ",
+  "the",
+  "a",
+  "of",
+  "by",
+  "was",
+  "were",
+  "did",
+  "who",
+  "what",
+  "which",
+  "when",
+  "where",
+  "how",
+  "many",
+  "why",
+  "he",
+  "she",
+  "this",
+  "Lady",
+  "Gaga",
+  "Broncos",
+  "Ada",
+  "Berg",
+  "O'Neil",
+  "São",
+  "Paulo",
+  "Zürich",
+  "naïve",
+  "recovered",
+  "sang",
+  "led",
+  "performed",
+  "1347",
+  "4:51",
+  "£30m",
+  "28.5°E",
+  "3–1",
+  "½",
+  "2nd",
+  "U.S.",
+  "e.g.",
+  "Y.",
+  "pestis",
+  ",",
+  ".",
+  "?",
+  "!",
+  ";",
+  ":",
+  "(",
+  ")",
+  '"',
+  "“",
+  "”",
+  "—",
+  "-",
+  "'",
+  "\n",
+  "\n\n",
+  "# ",
+  "…",
+  "😀",
+  "\u200b",
+  "\u00ad",
+  "مرحبا",
+  "日本語",
+  "\u202e",
+  "\t",
+  "  ",
 ];
 
 function phrase(rng: Rng, words: number): string {
@@ -46,7 +110,11 @@ describe("planAnswer robustness", () => {
   it("answers 300 random questions over random evidence without throwing, citing only what it was given", () => {
     const rng = mulberry32(20_261_122);
     for (let round = 0; round < 300; round++) {
-      const chunks = Array.from({ length: intBetween(rng, 0, 4) }, (_, key) => ({ key, text: phrase(rng, intBetween(rng, 0, 60)), score: rng() }));
+      const chunks = Array.from({ length: intBetween(rng, 0, 4) }, (_, key) => ({
+        key,
+        text: phrase(rng, intBetween(rng, 0, 60)),
+        score: rng(),
+      }));
       checkPlan(phrase(rng, intBetween(rng, 0, 14)), chunks);
     }
   });
@@ -62,7 +130,10 @@ describe("planAnswer robustness", () => {
     ["How many?", ["1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20"]],
     ["Which 😀 won?", ["😀 won. 😀😀 lost."]],
   ])("handles %j", (question, texts) => {
-    checkPlan(question, texts.map((text, key) => ({ key, text, score: 0.5 })));
+    checkPlan(
+      question,
+      texts.map((text, key) => ({ key, text, score: 0.5 })),
+    );
   });
 
   it("handles one very long sentence (a pasted table row without full stops)", () => {

@@ -9,7 +9,8 @@ import { questionVerbs } from "../../src/domain/answering/verb-slots.ts";
 import { posTags } from "../../src/nlp/wink-tagger.ts";
 import { kinship, plainWords, type Similar } from "../../src/domain/answering/word-sense.ts";
 
-const texts = (text: string, spans: readonly { start: number; end: number }[]) => spans.map((s) => text.slice(s.start, s.end));
+const texts = (text: string, spans: readonly { start: number; end: number }[]) =>
+  spans.map((s) => text.slice(s.start, s.end));
 
 function candidatesOf(question: string, text: string) {
   const qTerms = new Set(tokenize(question));
@@ -19,7 +20,10 @@ function candidatesOf(question: string, text: string) {
 /** Features of the candidate `span` of `text` (every question term weighted 1). */
 function featuresOf(question: string, text: string, span: string, similar?: Similar): SpanFeatures {
   const weight = new Map(tokenize(question).map((t) => [t, 1]));
-  const scored = scoreSpans(text, candidatesOf(question, text), readQuestion(question, posTags), weight, { similar, tag: posTags });
+  const scored = scoreSpans(text, candidatesOf(question, text), readQuestion(question, posTags), weight, {
+    similar,
+    tag: posTags,
+  });
   const hit = scored.find((c) => text.slice(c.span.start, c.span.end) === span);
   if (!hit) throw new Error(`'${span}' is not a candidate of '${text}'`);
   return hit.features;
@@ -40,7 +44,13 @@ describe("answerType", () => {
 describe("name spans", () => {
   it("keep letters outside ASCII, initials and inner capitals whole", () => {
     const text = "Lothar de Maizière met Nicholas E. Golovin, Émile Zola and Ada O'Brien at McDonald Hall.";
-    expect(texts(text, typedSpans(text, "person"))).toEqual(["Lothar de Maizière", "Nicholas E. Golovin", "Émile Zola", "Ada O'Brien", "McDonald Hall"]);
+    expect(texts(text, typedSpans(text, "person"))).toEqual([
+      "Lothar de Maizière",
+      "Nicholas E. Golovin",
+      "Émile Zola",
+      "Ada O'Brien",
+      "McDonald Hall",
+    ]);
     expect(texts(text, typedSpans(text, "place"))).toContain("Lothar de Maizière");
   });
 
@@ -58,8 +68,12 @@ describe("name spans", () => {
 
 describe("number spans", () => {
   it("keep a percent sign and read a clock time as one number", () => {
-    expect(texts("Of the keepers, 19.3% were women.", typedSpans("Of the keepers, 19.3% were women.", "number"))).toContain("19.3%");
-    expect(texts("The ferry left at 3:08 sharp.", typedSpans("The ferry left at 3:08 sharp.", "number"))).toEqual(["3:08"]);
+    expect(
+      texts("Of the keepers, 19.3% were women.", typedSpans("Of the keepers, 19.3% were women.", "number")),
+    ).toContain("19.3%");
+    expect(texts("The ferry left at 3:08 sharp.", typedSpans("The ferry left at 3:08 sharp.", "number"))).toEqual([
+      "3:08",
+    ]);
     expect(texts("with 40 seconds left", typedSpans("with 40 seconds left", "number"))).toEqual(["40 seconds"]);
   });
 
@@ -72,14 +86,22 @@ describe("number spans", () => {
 describe("candidateSpans", () => {
   it("offers a predicate adjective, which ends at its head", () => {
     const text = "The sky is green in this test.";
-    expect(texts(text, candidatesOf("What colour is the sky?", text).map((c) => c.span))).toContain("green");
+    expect(
+      texts(
+        text,
+        candidatesOf("What colour is the sky?", text).map((c) => c.span),
+      ),
+    ).toContain("green");
     expect(featuresOf("What colour is the sky?", text, "green").nounEnd).toBe(1);
     expect(featuresOf("What colour is the sky?", text, "test").nounEnd).toBe(1);
   });
 
   it("drops a capitalized sentence opener from a name and never offers the opener alone", () => {
     const text = "Although several engineers applied, Solberg won the commission.";
-    const spans = texts(text, candidatesOf("Which engineer won the commission?", text).map((c) => c.span));
+    const spans = texts(
+      text,
+      candidatesOf("Which engineer won the commission?", text).map((c) => c.span),
+    );
     expect(spans).toContain("Solberg");
     expect(spans).not.toContain("Although");
   });
@@ -87,7 +109,10 @@ describe("candidateSpans", () => {
   it("offers a quoted title whole, phrases joined by 'of', and typed spans marked typed", () => {
     const text = 'Dubois wrote the song "Bread for the Morning Tide" in 1923, against the old theory of fermentation.';
     const cands = candidatesOf("What song did Dubois write?", text);
-    const spans = texts(text, cands.map((c) => c.span));
+    const spans = texts(
+      text,
+      cands.map((c) => c.span),
+    );
     expect(spans).toContain("Bread for the Morning Tide");
     expect(spans).toContain("old theory of fermentation");
     expect(cands.find((c) => text.slice(c.span.start, c.span.end) === "old theory of fermentation")!.joined).toBe(true);
@@ -97,7 +122,10 @@ describe("candidateSpans", () => {
 
   it("offers nothing made only of question words, and nothing for a why-question", () => {
     const text = "The Varenholm lighthouse was designed by Ingrid Solberg.";
-    const spans = texts(text, candidatesOf("Who designed the Varenholm lighthouse?", text).map((c) => c.span));
+    const spans = texts(
+      text,
+      candidatesOf("Who designed the Varenholm lighthouse?", text).map((c) => c.span),
+    );
     expect(spans).toContain("Ingrid Solberg");
     expect(spans).not.toContain("Varenholm");
     expect(candidatesOf("Why was the lighthouse designed?", text)).toEqual([]);
@@ -136,7 +164,9 @@ describe("part-of-speech tags", () => {
   it("tag names, verbs and numbers with the offsets of the words, punctuation left out", () => {
     const text = "The coast office employed engineer Ingrid Solberg, who drew 4 lighthouses.";
     const tags = posTags(text).map((t) => `${text.slice(t.start, t.end)}/${t.pos}`);
-    expect(tags).toEqual(expect.arrayContaining(["Ingrid/PROPN", "Solberg/PROPN", "employed/VERB", "4/NUM", "lighthouses/NOUN"]));
+    expect(tags).toEqual(
+      expect.arrayContaining(["Ingrid/PROPN", "Solberg/PROPN", "employed/VERB", "4/NUM", "lighthouses/NOUN"]),
+    );
     expect(tags.some((t) => t.startsWith(","))).toBe(false);
   });
 
@@ -150,18 +180,37 @@ describe("part-of-speech tags", () => {
 
   it("trim the verbs the phrase splitter let in at a candidate's edges, keeping the untrimmed one too", () => {
     const text = "The coast office employed engineer Ingrid Solberg, who drew four lighthouses.";
-    const spans = texts(text, candidatesOf("What did the engineer draw?", text).map((c) => c.span));
-    expect(spans).toEqual(expect.arrayContaining(["coast office employed", "coast office", "drew four lighthouses", "four lighthouses"]));
+    const spans = texts(
+      text,
+      candidatesOf("What did the engineer draw?", text).map((c) => c.span),
+    );
+    expect(spans).toEqual(
+      expect.arrayContaining(["coast office employed", "coast office", "drew four lighthouses", "four lighthouses"]),
+    );
     expect(spans).not.toContain("drew");
   });
 });
 
 describe("verb slots", () => {
   it("reads which slot of the question's verb the wh-phrase fills, ignoring a relative clause's verb", () => {
-    expect(questionVerbs("Who repaired the lamp?", posTags("Who repaired the lamp?"))[0]).toMatchObject({ stem: "repair", asksSubject: true });
-    expect(questionVerbs("What did Solberg draw?", posTags("What did Solberg draw?"))[0]).toMatchObject({ stem: "draw", asksSubject: false });
-    expect(questionVerbs("What was repaired by Solberg?", posTags("What was repaired by Solberg?"))[0]).toMatchObject({ stem: "repair", asksSubject: false });
-    expect(questionVerbs("What was the name of the keeper who repaired the lamp?", posTags("What was the name of the keeper who repaired the lamp?"))).toEqual([]);
+    expect(questionVerbs("Who repaired the lamp?", posTags("Who repaired the lamp?"))[0]).toMatchObject({
+      stem: "repair",
+      asksSubject: true,
+    });
+    expect(questionVerbs("What did Solberg draw?", posTags("What did Solberg draw?"))[0]).toMatchObject({
+      stem: "draw",
+      asksSubject: false,
+    });
+    expect(questionVerbs("What was repaired by Solberg?", posTags("What was repaired by Solberg?"))[0]).toMatchObject({
+      stem: "repair",
+      asksSubject: false,
+    });
+    expect(
+      questionVerbs(
+        "What was the name of the keeper who repaired the lamp?",
+        posTags("What was the name of the keeper who repaired the lamp?"),
+      ),
+    ).toEqual([]);
     const asks = (q: string) => questionVerbs(q, posTags(q))[0]?.asksSubject;
     expect(asks("Who was the lamp repaired by?")).toBe(true); // the agent of a passive: the doer
     expect(asks("By whom was the lamp repaired?")).toBe(true);
@@ -170,7 +219,8 @@ describe("verb slots", () => {
   });
 
   it("marks the object after the matched verb, the passive agent, and the subject before it (across a relative 'who')", () => {
-    const text = "On the stormy night, Berg broke the old lamp, and it was repaired by Ingrid Solberg, who drew four lighthouses.";
+    const text =
+      "On the stormy night, Berg broke the old lamp, and it was repaired by Ingrid Solberg, who drew four lighthouses.";
     expect(featuresOf("Who repaired the lamp?", text, "Ingrid Solberg")).toMatchObject({ slotAsked: 1, slotOther: 0 });
     expect(featuresOf("Who broke the lamp?", text, "Berg")).toMatchObject({ slotAsked: 1, slotOther: 0 });
     expect(featuresOf("What did Berg break?", text, "old lamp")).toMatchObject({ slotAsked: 1, slotOther: 0 });
@@ -178,7 +228,10 @@ describe("verb slots", () => {
     expect(featuresOf("What did Solberg draw?", text, "four lighthouses")).toMatchObject({ slotAsked: 1 });
     expect(featuresOf("What did Solberg draw?", text, "Ingrid Solberg")).toMatchObject({ slotAsked: 0, slotOther: 1 });
     expect(featuresOf("Who repaired the lamp?", text, "stormy night")).toMatchObject({ slotAsked: 0, slotOther: 0 });
-    expect(featuresOf("Who was the lamp repaired by?", text, "Ingrid Solberg")).toMatchObject({ slotAsked: 1, slotOther: 0 });
+    expect(featuresOf("Who was the lamp repaired by?", text, "Ingrid Solberg")).toMatchObject({
+      slotAsked: 1,
+      slotOther: 0,
+    });
   });
 });
 
@@ -204,7 +257,8 @@ describe("word sense", () => {
   });
 
   it("credits a paraphrased question word near the span, not far from it", () => {
-    const text = "The Broncos won a famous victory in Denver, while many years later the Steelers opened a museum in Pittsburgh.";
+    const text =
+      "The Broncos won a famous victory in Denver, while many years later the Steelers opened a museum in Pittsburgh.";
     const q = "Which team had a triumph?"; // "triumph" ~ "victory", next to the Broncos only
     expect(featuresOf(q, text, "Broncos", similar).soft).toBeGreaterThan(0);
     expect(featuresOf(q, text, "Steelers", similar).soft).toBe(0);
@@ -214,8 +268,11 @@ describe("word sense", () => {
 
 describe("planAnswer", () => {
   it("picks 'four' for how many lighthouses, and the apposed name for who", () => {
-    const stats = "The coast office employed surveyor Ada Berg, who mapped 88 bridges, and engineer Ingrid Solberg, who drew four lighthouses.";
-    const plan = planAnswer("How many lighthouses did Ingrid Solberg draw?", [{ key: 1, text: stats, score: 0.8 }], 8, { tag: posTags });
+    const stats =
+      "The coast office employed surveyor Ada Berg, who mapped 88 bridges, and engineer Ingrid Solberg, who drew four lighthouses.";
+    const plan = planAnswer("How many lighthouses did Ingrid Solberg draw?", [{ key: 1, text: stats, score: 0.8 }], 8, {
+      tag: posTags,
+    });
     expect(stats.slice(plan.answer!.start, plan.answer!.end)).toBe("four");
     const bakery = "Two-time Bakers Guild winner and Harbour Prize nominee Marguerite Dubois opened the new bakery.";
     const who = planAnswer("Who opened the new bakery?", [{ key: 1, text: bakery, score: 0.8 }], 8, { tag: posTags });
@@ -223,10 +280,19 @@ describe("planAnswer", () => {
   });
 
   it("lets a sentence holding an answer of the asked kind win over a slightly better-scored one without", () => {
-    const plan = planAnswer("When did the last keeper leave the Varenholm lighthouse?", [
-      { key: 1, text: "The last keeper of the Varenholm lighthouse was proud to leave the lighthouse to the gulls.", score: 0.5 },
-      { key: 2, text: "The last keeper left the island in March 1962.", score: 0.9 },
-    ], 8, { tag: posTags });
+    const plan = planAnswer(
+      "When did the last keeper leave the Varenholm lighthouse?",
+      [
+        {
+          key: 1,
+          text: "The last keeper of the Varenholm lighthouse was proud to leave the lighthouse to the gulls.",
+          score: 0.5,
+        },
+        { key: 2, text: "The last keeper left the island in March 1962.", score: 0.9 },
+      ],
+      8,
+      { tag: posTags },
+    );
     expect(plan.selected[0]!.key).toBe(2);
     expect(plan.ranked[1]!.score).toBeGreaterThan(plan.ranked[0]!.score); // on sentence score alone key 1 would win
     expect(plan.selected[0]!.text.slice(plan.answer!.start, plan.answer!.end)).toBe("March 1962");

@@ -44,7 +44,11 @@ describe("Bm25Index", () => {
     const rand = prng(9);
     const words = Array.from({ length: 300 }, (_, i) => `w${i}`);
     // Zipf-like: a few words in most documents, most in few; repeats give term frequencies above one.
-    const doc = () => Array.from({ length: 5 + Math.floor(rand.next() * 40) }, () => words[Math.floor(words.length * rand.next() ** 3)]!);
+    const doc = () =>
+      Array.from(
+        { length: 5 + Math.floor(rand.next() * 40) },
+        () => words[Math.floor(words.length * rand.next() ** 3)]!,
+      );
     const docs = Array.from({ length: 3_000 }, doc);
     const added = new Bm25Index();
     const loaded = new Bm25Index();
@@ -140,7 +144,11 @@ describe("Bm25Index", () => {
     for (let round = 0; round < 25; round++) {
       const index = new Bm25Index();
       const n = rnd.int(1, 60);
-      for (let id = 1; id <= n; id++) index.add(id * 7, Array.from({ length: rnd.int(0, 30) }, () => rnd.pick(vocab)));
+      for (let id = 1; id <= n; id++)
+        index.add(
+          id * 7,
+          Array.from({ length: rnd.int(0, 30) }, () => rnd.pick(vocab)),
+        );
       for (let id = 1; id <= n; id++) if (rnd.next() < 0.2) index.remove(id * 7);
       const query = Array.from({ length: rnd.int(1, 5) }, () => rnd.pick(vocab));
       const max = index.maxScore(query);
@@ -174,7 +182,8 @@ describe("Bm25Index", () => {
     for (let id = 2001; id < 3000; id += 2) if (id % 5 !== 0) fresh.add(id, [...filler, "odd"]);
     for (let id = 3000; id < 3100; id++) fresh.add(id, doc(id));
     expect(index.size).toBe(fresh.size);
-    for (const q of [["odd"], ["third", "w1"], ["w29", "odd", "w4"]]) expect(index.search(q, 50)).toEqual(fresh.search(q, 50));
+    for (const q of [["odd"], ["third", "w1"], ["w29", "odd", "w4"]])
+      expect(index.search(q, 50)).toEqual(fresh.search(q, 50));
   });
 
   it("pruned search returns exactly the brute-force top k, with and without a filter (Zipf corpora with very common terms)", () => {
@@ -193,7 +202,10 @@ describe("Bm25Index", () => {
           .sort((a, b) => b.score - a.score || a.id - b.id)
           .slice(0, k);
         const got = index.search(query, k, accept);
-        expect(got.map((d) => d.id), `seed ${seed} query ${query.join(" ")} k ${k}`).toEqual(brute.map((d) => d.id));
+        expect(
+          got.map((d) => d.id),
+          `seed ${seed} query ${query.join(" ")} k ${k}`,
+        ).toEqual(brute.map((d) => d.id));
         got.forEach((d, i) => expect(d.score).toBeCloseTo(brute[i]!.score, 9));
       }
     }

@@ -4,7 +4,9 @@ import { CHUNK_TARGET_CHARS, chunkDocument, inferKind, type ChunkDraft } from ".
 import { contentHash } from "../../src/domain/text/hash.ts";
 
 const sentences = (label: string, n: number) =>
-  Array.from({ length: n }, (_, i) => `${label} sentence ${i} explains one more detail about the storage engine.`).join(" ");
+  Array.from({ length: n }, (_, i) => `${label} sentence ${i} explains one more detail about the storage engine.`).join(
+    " ",
+  );
 
 function expectRoundTrip(content: string, chunks: ChunkDraft[]): void {
   expect(chunks.length).toBeGreaterThan(0);
@@ -48,7 +50,12 @@ describe("chunkDocument: markdown", () => {
   it("anchors chunks with the heading path, resetting deeper levels", () => {
     const chunks = chunkDocument(md, "markdown");
     expectRoundTrip(md, chunks);
-    expect(chunks.map((c) => c.anchor)).toEqual(["Guide", "Guide > Install", "Guide > Install > Linux", "Guide > Usage"]);
+    expect(chunks.map((c) => c.anchor)).toEqual([
+      "Guide",
+      "Guide > Install",
+      "Guide > Install > Linux",
+      "Guide > Usage",
+    ]);
     expect(chunks.find((c) => c.anchor === "Guide > Usage")?.text).toBe("## Usage\n\nStart it with the serve command.");
   });
 
@@ -58,7 +65,9 @@ describe("chunkDocument: markdown", () => {
     expect(chunks.some((c) => c.anchor.includes("shell comment"))).toBe(false);
     const fenced = chunks.filter((c) => c.text.includes("```"));
     expect(fenced).toHaveLength(1);
-    expect(fenced[0]!.text).toContain("```sh\n# this is a shell comment, not a heading\nmake install\n\n## still inside the fence\n```");
+    expect(fenced[0]!.text).toContain(
+      "```sh\n# this is a shell comment, not a heading\nmake install\n\n## still inside the fence\n```",
+    );
   });
 
   it("keeps paragraph boundaries after a closed fence in a long section", () => {
@@ -67,7 +76,8 @@ describe("chunkDocument: markdown", () => {
     expectRoundTrip(doc, chunks);
     expect(chunks.length).toBeGreaterThan(1);
     // Merging happens at paragraph granularity, so every chunk starts at the start of a paragraph.
-    for (const c of chunks) expect(c.text).toMatch(/^(# Notes|First sentence 0|Second sentence 0|Third sentence 0|Fourth sentence 0|```sh)/);
+    for (const c of chunks)
+      expect(c.text).toMatch(/^(# Notes|First sentence 0|Second sentence 0|Third sentence 0|Fourth sentence 0|```sh)/);
     expect(chunks.filter((c) => c.text.includes("```sh")).every((c) => c.text.includes("echo two\n```"))).toBe(true);
   });
 
@@ -89,7 +99,8 @@ describe("chunkDocument: markdown", () => {
 
 describe("chunkDocument: code and text", () => {
   it("anchors code chunks with the 1-based line range they cover", () => {
-    const fn = (i: number) => `function handler${i}(input) {\n${Array.from({ length: 12 }, (_, j) => `  const value${j} = compute(input, ${i}, ${j});`).join("\n")}\n  return value0;\n}`;
+    const fn = (i: number) =>
+      `function handler${i}(input) {\n${Array.from({ length: 12 }, (_, j) => `  const value${j} = compute(input, ${i}, ${j});`).join("\n")}\n  return value0;\n}`;
     const code = Array.from({ length: 8 }, (_, i) => fn(i)).join("\n\n") + "\n";
     const chunks = chunkDocument(code, "code");
     expectRoundTrip(code, chunks);

@@ -78,20 +78,33 @@ describe("calibrateQuery (stage 2)", () => {
 
   it("never changes the ranking: scores follow the base logits for every mode's weights and for random order-keeping weights (seeded)", () => {
     const rnd = prng(20261122);
-    const weights: QueryCalibration[] = [...modes.map(([, m]) => m.calibration), { gap: -0.9, best: 0.3, rank: 0, bias: 0 }, { gap: 0, best: 0, rank: -2, bias: 0 }];
-    for (let i = 0; i < 50; i++) weights.push({ gap: -0.99 + rnd.next() * 3, best: rnd.next() * 4 - 2, rank: -rnd.next() * 3, bias: rnd.next() * 6 - 3 });
+    const weights: QueryCalibration[] = [
+      ...modes.map(([, m]) => m.calibration),
+      { gap: -0.9, best: 0.3, rank: 0, bias: 0 },
+      { gap: 0, best: 0, rank: -2, bias: 0 },
+    ];
+    for (let i = 0; i < 50; i++)
+      weights.push({
+        gap: -0.99 + rnd.next() * 3,
+        best: rnd.next() * 4 - 2,
+        rank: -rnd.next() * 3,
+        bias: rnd.next() * 6 - 3,
+      });
     for (const w of weights) {
       for (let trial = 0; trial < 20; trial++) {
         const n = rnd.int(1, 150);
         const scale = rnd.pick([1e-9, 0.01, 1, 10]);
         // Many near-ties and exact ties, like real candidate pools (identical texts, zero signals).
-        const bases = Array.from({ length: n }, () => Math.round((rnd.next() * 12 - 9) / scale) * scale).sort((a, b) => b - a);
+        const bases = Array.from({ length: n }, () => Math.round((rnd.next() * 12 - 9) / scale) * scale).sort(
+          (a, b) => b - a,
+        );
         const out = calibrateQuery(bases, w);
         expect(out).toHaveLength(n);
         const broken: string[] = [];
         for (let i = 1; i < n; i++) {
           const [prev, cur] = [out[i - 1]!.score, out[i]!.score];
-          if (bases[i] === bases[i - 1] ? cur !== prev : cur > prev) broken.push(`#${i}: base ${bases[i - 1]} -> ${bases[i]}, score ${prev} -> ${cur}`);
+          if (bases[i] === bases[i - 1] ? cur !== prev : cur > prev)
+            broken.push(`#${i}: base ${bases[i - 1]} -> ${bases[i]}, score ${prev} -> ${cur}`);
         }
         expect(broken, JSON.stringify(w)).toEqual([]);
         // Stable sorting by score (then by position, as the retriever breaks ties by id) gives back the input order.

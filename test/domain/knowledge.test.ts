@@ -9,7 +9,8 @@ const roles = (text: string) => reflect(text).map((s) => [s.role, text.slice(s.s
 
 describe("reflect", () => {
   it("gives each sentence one role by precedence question > counterpoint > principle > claim, skipping headings and fragments", () => {
-    const text = "# Caching\n\nCaches cut read latency by an order of magnitude. Should we cache writes? But caches go stale under heavy writes.\n- Avoid caching user sessions.\nShort note.\nNever trust a cache you cannot invalidate.";
+    const text =
+      "# Caching\n\nCaches cut read latency by an order of magnitude. Should we cache writes? But caches go stale under heavy writes.\n- Avoid caching user sessions.\nShort note.\nNever trust a cache you cannot invalidate.";
     expect(roles(text)).toEqual([
       ["claim", "Caches cut read latency by an order of magnitude."],
       ["question", "Should we cache writes?"],
@@ -34,8 +35,12 @@ describe("counterReason", () => {
   const claim = "Daily deploys cut incident recovery to under an hour.";
   it("needs the same subject, then finds opposite polarity, another figure, or a contrast", () => {
     expect(counterReason(claim, "Daily deploys did not cut incident recovery to under an hour.")).toBe("negation");
-    expect(counterReason("Recovery takes 45 minutes with daily deploys.", "With daily deploys recovery takes 90 minutes.")).toBe("different_number");
-    expect(counterReason(claim, "Daily deploys cut incident recovery to under an hour, but only for stateless services.")).toBe("contrast");
+    expect(
+      counterReason("Recovery takes 45 minutes with daily deploys.", "With daily deploys recovery takes 90 minutes."),
+    ).toBe("different_number");
+    expect(
+      counterReason(claim, "Daily deploys cut incident recovery to under an hour, but only for stateless services."),
+    ).toBe("contrast");
     expect(counterReason(claim, "Daily deploys cut incident recovery to under an hour.")).toBeNull();
     expect(counterReason(claim, "Bananas are not blue.")).toBeNull();
   });
@@ -44,17 +49,30 @@ describe("counterReason", () => {
 describe("practise", () => {
   const r: Reflection<string> = {
     title: "Caching",
-    claims: [{ text: "Caches cut latency.", ref: "c1" }, { text: "Stale reads confuse users.", ref: "c2" }],
-    questions: [{ text: "Cache writes?", ref: "q1" }, { text: "Which TTL?", ref: null }],
+    claims: [
+      { text: "Caches cut latency.", ref: "c1" },
+      { text: "Stale reads confuse users.", ref: "c2" },
+    ],
+    questions: [
+      { text: "Cache writes?", ref: "q1" },
+      { text: "Which TTL?", ref: null },
+    ],
     counterpoints: [{ text: "But caches go stale.", ref: "x1" }],
     principles: [{ text: "Review the cache hit rate weekly.", ref: "p1" }],
   };
 
   it("builds each type from the reflection's lists, the lead being the first principle", () => {
-    expect(practise("rule", r).items.map((i) => [i.kind, i.ref])).toEqual([["statement", "p1"], ["caveat", "x1"]]);
+    expect(practise("rule", r).items.map((i) => [i.kind, i.ref])).toEqual([
+      ["statement", "p1"],
+      ["caveat", "x1"],
+    ]);
     expect(practise("principle", r).items.map((i) => i.kind)).toEqual(["statement", "support", "support", "caveat"]);
     expect(practise("checklist", r).items.map((i) => i.ref)).toEqual(["p1", "c1", "c2"]);
-    expect(practise("task", r).items.map((i) => [i.kind, i.ref])).toEqual([["step", "p1"], ["resolve", "q1"], ["resolve", null]]);
+    expect(practise("task", r).items.map((i) => [i.kind, i.ref])).toEqual([
+      ["step", "p1"],
+      ["resolve", "q1"],
+      ["resolve", null],
+    ]);
     expect(practise("project", r).title).toBe("Project: Caching");
     const habit = practise("habit", r);
     expect(habit.cadence).toBe("weekly");
@@ -64,7 +82,12 @@ describe("practise", () => {
 
   it("renders a note listing every item", () => {
     const note = renderArtefact(practise("checklist", r), "Caching (shravan_1)");
-    expect(note.split("\n").slice(0, 4)).toEqual(["# Checklist: Caching", "", "- Type: checklist", "- From: Caching (shravan_1)"]);
+    expect(note.split("\n").slice(0, 4)).toEqual([
+      "# Checklist: Caching",
+      "",
+      "- Type: checklist",
+      "- From: Caching (shravan_1)",
+    ]);
     expect(note).toContain("- [ ] Stale reads confuse users.");
   });
 });

@@ -16,7 +16,11 @@ const setJaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>) => {
 };
 
 describe("mmrOrder", () => {
-  const three = items([1.0, "sqlite wal durability log"], [0.95, "sqlite wal durability checkpoint"], [0.8, "postgres replication stream"]);
+  const three = items(
+    [1.0, "sqlite wal durability log"],
+    [0.95, "sqlite wal durability checkpoint"],
+    [0.8, "postgres replication stream"],
+  );
 
   it("with diversity 0 is pure relevance order", () => {
     expect([...mmrOrder(three, 0)]).toEqual([0, 1, 2]);
@@ -31,8 +35,11 @@ describe("mmrOrder", () => {
   });
 
   it("returns a permutation for any diversity", () => {
-    const many = items(...Array.from({ length: 25 }, (_, i): [number, string] => [(i * 37) % 11, `t${i % 5} t${i % 7} u${i}`]));
-    for (const d of [0, 0.1, 0.5, 0.9, 1]) expect([...mmrOrder(many, d)].sort((a, b) => a - b)).toEqual(many.map((_, i) => i));
+    const many = items(
+      ...Array.from({ length: 25 }, (_, i): [number, string] => [(i * 37) % 11, `t${i % 5} t${i % 7} u${i}`]),
+    );
+    for (const d of [0, 0.1, 0.5, 0.9, 1])
+      expect([...mmrOrder(many, d)].sort((a, b) => a - b)).toEqual(many.map((_, i) => i));
     expect([...mmrOrder([], 0.3)]).toEqual([]);
   });
 });
@@ -80,7 +87,9 @@ describe("similarity", () => {
       const threshold = rng.pick([0.5, 0.75, 0.8, 0.9, 1]);
       const [x, y] = numberTerms([[...a], [...b]]);
       expect(jaccard(x!, y!), `trial ${trial}`).toBeCloseTo(setJaccard(a, b), 12);
-      expect(isNearDuplicate({ terms: x! }, { terms: y! }, threshold), `trial ${trial}`).toBe(setJaccard(a, b) >= threshold);
+      expect(isNearDuplicate({ terms: x! }, { terms: y! }, threshold), `trial ${trial}`).toBe(
+        setJaccard(a, b) >= threshold,
+      );
     }
   });
 });

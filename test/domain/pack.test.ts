@@ -8,7 +8,10 @@ interface Cand extends PackCandidate {
   id: number;
 }
 
-const words = "storage index query vector token budget recall chunk source anchor citation replica durability latency cache shard".split(" ");
+const words =
+  "storage index query vector token budget recall chunk source anchor citation replica durability latency cache shard".split(
+    " ",
+  );
 
 function candidate(id: number, sourcePath: string, start: number, text: string, relevance: number): Cand {
   return { id, sourcePath, start, text, relevance };
@@ -73,7 +76,11 @@ describe("planPack", () => {
 
   it("summarises a source with the sentence that best matches the intent", () => {
     const text = "Caches speed up reads. Replication copies data to followers for failover. Shards split the keyspace.";
-    const plan = planPack([candidate(1, "a.md", 0, text, 0.9)], { budgetTokens: 1000, maxItems: 5, intent: "replication failover" });
+    const plan = planPack([candidate(1, "a.md", 0, text, 0.9)], {
+      budgetTokens: 1000,
+      maxItems: 5,
+      intent: "replication failover",
+    });
     expect(plan.summaries[0]?.text).toBe("Replication copies data to followers for failover.");
   });
 

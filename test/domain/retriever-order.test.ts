@@ -12,7 +12,10 @@ import type { Mode } from "../../src/search/types.ts";
 import { toyEmbedder } from "../helpers/toy-embedder.ts";
 import { prng } from "../helpers/prng.ts";
 
-const WORDS = "lighthouse keeper harbour storm lantern ferry tide island rope anchor gull cliff beacon fog signal wreck sailor chart compass cargo".split(" ");
+const WORDS =
+  "lighthouse keeper harbour storm lantern ferry tide island rope anchor gull cliff beacon fog signal wreck sailor chart compass cargo".split(
+    " ",
+  );
 const identity = { gap: 0, best: 0, rank: 0, bias: 0 };
 const withoutStage2: RetrievalConfig = {
   ...defaultRetrievalConfig,
@@ -31,13 +34,20 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "smriti-order-"));
   const config = loadConfig({}, { data: dir });
   calibrated = await createRuntime(config, { embedder: toyEmbedder, log: () => {}, retrieval: defaultRetrievalConfig });
-  plain = await createRuntime(config, { embedder: toyEmbedder, log: () => {}, retrieval: withoutStage2, store: calibrated.store });
+  plain = await createRuntime(config, {
+    embedder: toyEmbedder,
+    log: () => {},
+    retrieval: withoutStage2,
+    store: calibrated.store,
+  });
   workspaceId = (await calibrated.store.workspaces.ensureWorkspace("order", Date.now())).id;
   const rnd = prng(7);
   const sentence = () => Array.from({ length: rnd.int(3, 9) }, () => rnd.pick(WORDS)).join(" ");
   for (let d = 0; d < 60; d++) {
     // Some identical paragraphs across documents: exact base-logit ties.
-    const body = Array.from({ length: rnd.int(1, 4) }, () => (rnd.next() < 0.15 ? "The lighthouse keeper lit the lantern." : `${sentence()}.`)).join("\n\n");
+    const body = Array.from({ length: rnd.int(1, 4) }, () =>
+      rnd.next() < 0.15 ? "The lighthouse keeper lit the lantern." : `${sentence()}.`,
+    ).join("\n\n");
     await calibrated.ingest.ingest(workspaceId, { source_path: `notes/${d}.md`, content: `# Note ${d}\n\n${body}\n` });
   }
   for (let q = 0; q < 25; q++) queries.push(Array.from({ length: rnd.int(1, 4) }, () => rnd.pick(WORDS)).join(" "));
@@ -65,7 +75,9 @@ describe("retriever ranking under query-relative calibration", () => {
           for (const c of a) {
             const logit = Object.values(c.contributions).reduce((x, y) => x + y, 0);
             expect(sigmoid(logit)).toBeCloseTo(c.score, 9);
-            expect(Object.keys(c.contributions)).toEqual(expect.arrayContaining(["lexical", "bias", "gap", "query_best", "rank", "calibration_bias"]));
+            expect(Object.keys(c.contributions)).toEqual(
+              expect.arrayContaining(["lexical", "bias", "gap", "query_best", "rank", "calibration_bias"]),
+            );
             if (mode === "vector") expect(c.contributions.lexical).toBe(0);
           }
           b.forEach((c, i) => expect(c.score).toBeCloseTo(sigmoid(a[i]!.base), 12));

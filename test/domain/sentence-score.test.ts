@@ -8,28 +8,39 @@ import { tokenize } from "../../src/domain/text/tokenize.ts";
 /** Features of each sentence of the chunks (every question term weighted 1, chunk score 0.5). */
 function featuresOf(question: string, chunks: readonly string[]): SentenceFeatures[] {
   const weight = new Map(tokenize(question).map((t) => [t, 1]));
-  const inputs = chunks.flatMap((text, chunk) => splitSentences(text).map((s) => {
-    const sentence = text.slice(s.start, s.end);
-    return { chunk, chunkScore: 0.5, text: sentence, terms: new Set(tokenize(sentence)), typed: false };
-  }));
+  const inputs = chunks.flatMap((text, chunk) =>
+    splitSentences(text).map((s) => {
+      const sentence = text.slice(s.start, s.end);
+      return { chunk, chunkScore: 0.5, text: sentence, terms: new Set(tokenize(sentence)), typed: false };
+    }),
+  );
   return scoreSentences(question, inputs, weight).map((s) => s.features);
 }
 
 describe("scoreSentences", () => {
   const q = "How old was Ingrid Solberg when she drew the lighthouse?"; // terms: old, ingrid, solberg, drew, lighthouse
   it("credits a sentence that refers back with the question terms of the sentence before it", () => {
-    const [first, second] = featuresOf(q, ["Ingrid Solberg was the engineer of the coast office. She drew the lighthouse at age 39."]);
+    const [first, second] = featuresOf(q, [
+      "Ingrid Solberg was the engineer of the coast office. She drew the lighthouse at age 39.",
+    ]);
     expect(second!.prevRef).toBeCloseTo(2 / 5); // ingrid, solberg from the sentence before
     expect(second!.overlap).toBeCloseTo(2 / 5); // drew, lighthouse its own
     expect(first!.prevRef).toBe(0);
   });
 
   it("does not carry terms across chunks, nor to a sentence that does not refer back", () => {
-    const [, other] = featuresOf(q, ["Ingrid Solberg was the engineer of the coast office.", "She drew the lighthouse at age 39."]);
+    const [, other] = featuresOf(q, [
+      "Ingrid Solberg was the engineer of the coast office.",
+      "She drew the lighthouse at age 39.",
+    ]);
     expect(other!.prevRef).toBe(0);
-    const [, plain] = featuresOf(q, ["Ingrid Solberg was the engineer of the coast office. Ada Berg drew the lighthouse."]);
+    const [, plain] = featuresOf(q, [
+      "Ingrid Solberg was the engineer of the coast office. Ada Berg drew the lighthouse.",
+    ]);
     expect(plain!.prevRef).toBe(0);
-    const [, demonstrative] = featuresOf(q, ["Ingrid Solberg was the engineer of the coast office. During this time she drew the lighthouse."]);
+    const [, demonstrative] = featuresOf(q, [
+      "Ingrid Solberg was the engineer of the coast office. During this time she drew the lighthouse.",
+    ]);
     expect(demonstrative!.prevRef).toBeCloseTo(2 / 5);
   });
 
@@ -40,7 +51,9 @@ describe("scoreSentences", () => {
   });
 
   it("counts a term once when both the sentence before and a word form would find it", () => {
-    const [, second] = featuresOf("Who won the division title?", ["The division title went to Denver. They won the divisional round."]);
+    const [, second] = featuresOf("Who won the division title?", [
+      "The division title went to Denver. They won the divisional round.",
+    ]);
     expect(second!.prevRef).toBeCloseTo(2 / 3); // division, title from the sentence before
     expect(second!.morph).toBe(0); // "divisional" would match "division" again
   });

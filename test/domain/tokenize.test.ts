@@ -4,15 +4,30 @@ import { describe, expect, it } from "vitest";
 import { tokenize, tokenizeAscii, tokenizeUnicode } from "../../src/domain/text/tokenize.ts";
 import { prng } from "../helpers/prng.ts";
 
-const ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 \t\n.,;:!?'\"-_/()[]{}#*`~@$%^&+=<>|\\";
-const WORDS = ["the", "The", "PostgreSQL", "isn't", "e.g.", "v2.1", "running", "x".repeat(41), "x".repeat(40), "CamelCase", "snake_case", "a1b2"];
+const ALPHABET =
+  "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 \t\n.,;:!?'\"-_/()[]{}#*`~@$%^&+=<>|\\";
+const WORDS = [
+  "the",
+  "The",
+  "PostgreSQL",
+  "isn't",
+  "e.g.",
+  "v2.1",
+  "running",
+  "x".repeat(41),
+  "x".repeat(40),
+  "CamelCase",
+  "snake_case",
+  "a1b2",
+];
 
 describe("tokenize", () => {
   it("takes the ASCII path to the same terms as the general one (10,000 random texts)", () => {
     const random = prng(5);
     for (let n = 0; n < 10_000; n++) {
       const parts: string[] = [];
-      for (let i = random.int(0, 30); i > 0; i--) parts.push(random.next() < 0.4 ? random.pick(WORDS) : ALPHABET[random.int(0, ALPHABET.length - 1)]!);
+      for (let i = random.int(0, 30); i > 0; i--)
+        parts.push(random.next() < 0.4 ? random.pick(WORDS) : ALPHABET[random.int(0, ALPHABET.length - 1)]!);
       const text = parts.join(random.next() < 0.5 ? " " : "");
       expect(tokenizeAscii(text), JSON.stringify(text)).toEqual(tokenizeUnicode(text));
     }

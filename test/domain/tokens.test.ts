@@ -13,10 +13,12 @@ describe("estimateTokens", () => {
     const random = prng(11);
     for (let n = 0; n < 10_000; n++) {
       let text = "";
-      for (let i = random.int(0, 40); i > 0; i--) text += random.next() < 0.4 ? random.pick(SPACES) : random.pick(OTHERS);
+      for (let i = random.int(0, 40); i > 0; i--)
+        text += random.next() < 0.4 ? random.pick(SPACES) : random.pick(OTHERS);
       expect(countWords(text), JSON.stringify(text)).toBe(bySplit(text));
     }
-    for (let c = 0; c <= 0xffff; c++) expect(countWords(`a${String.fromCharCode(c)}b`), c.toString(16)).toBe(bySplit(`a${String.fromCharCode(c)}b`));
+    for (let c = 0; c <= 0xffff; c++)
+      expect(countWords(`a${String.fromCharCode(c)}b`), c.toString(16)).toBe(bySplit(`a${String.fromCharCode(c)}b`));
   });
 
   it("is the larger of chars / 4 and words x 4 / 3, rounded up", () => {

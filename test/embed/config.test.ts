@@ -7,7 +7,10 @@ describe("parseEmbedderEnv", () => {
   it("defaults to glove, honouring SMRITI_CACHE_DIR", () => {
     expect(parseEmbedderEnv({})).toEqual({ kind: "glove" });
     expect(parseEmbedderEnv({ SMRITI_EMBEDDER: "" })).toEqual({ kind: "glove" });
-    expect(parseEmbedderEnv({ SMRITI_EMBEDDER: " GloVe ", SMRITI_CACHE_DIR: "/tmp/x" })).toEqual({ kind: "glove", cacheDir: "/tmp/x" });
+    expect(parseEmbedderEnv({ SMRITI_EMBEDDER: " GloVe ", SMRITI_CACHE_DIR: "/tmp/x" })).toEqual({
+      kind: "glove",
+      cacheDir: "/tmp/x",
+    });
   });
 
   it("none means lexical only", () => {
@@ -23,9 +26,20 @@ describe("parseEmbedderEnv", () => {
         SMRITI_EMBED_API_KEY: "sk-1",
         SMRITI_EMBED_DIMENSIONS: "768",
       }),
-    ).toEqual({ kind: "openai", baseUrl: "http://localhost:11434", model: "nomic-embed-text", apiKey: "sk-1", dimensions: 768 });
+    ).toEqual({
+      kind: "openai",
+      baseUrl: "http://localhost:11434",
+      model: "nomic-embed-text",
+      apiKey: "sk-1",
+      dimensions: 768,
+    });
     expect(
-      parseEmbedderEnv({ SMRITI_EMBEDDER: "openai", SMRITI_EMBED_URL: "https://api.example.com/v1", SMRITI_EMBED_MODEL: "m", SMRITI_EMBED_API_KEY: "" }),
+      parseEmbedderEnv({
+        SMRITI_EMBEDDER: "openai",
+        SMRITI_EMBED_URL: "https://api.example.com/v1",
+        SMRITI_EMBED_MODEL: "m",
+        SMRITI_EMBED_API_KEY: "",
+      }),
     ).toEqual({ kind: "openai", baseUrl: "https://api.example.com/v1", model: "m" });
   });
 
@@ -37,7 +51,12 @@ describe("parseEmbedderEnv", () => {
 
   it("names every missing or malformed openai variable, never echoing the key", () => {
     const attempt = () =>
-      parseEmbedderEnv({ SMRITI_EMBEDDER: "openai", SMRITI_EMBED_URL: "ftp://x", SMRITI_EMBED_DIMENSIONS: "-3", SMRITI_EMBED_API_KEY: "sk-secret-xyz" });
+      parseEmbedderEnv({
+        SMRITI_EMBEDDER: "openai",
+        SMRITI_EMBED_URL: "ftp://x",
+        SMRITI_EMBED_DIMENSIONS: "-3",
+        SMRITI_EMBED_API_KEY: "sk-secret-xyz",
+      });
     expect(attempt).toThrow(/SMRITI_EMBED_URL must be an http\(s\) URL/);
     expect(attempt).toThrow(/SMRITI_EMBED_MODEL is required when SMRITI_EMBEDDER=openai/);
     expect(attempt).toThrow(/SMRITI_EMBED_DIMENSIONS must be a positive integer/);
@@ -45,9 +64,14 @@ describe("parseEmbedderEnv", () => {
     expect(() => parseEmbedderEnv({ SMRITI_EMBEDDER: "openai", SMRITI_EMBED_MODEL: "m" })).toThrow(
       /SMRITI_EMBED_URL is required when SMRITI_EMBEDDER=openai/,
     );
-    expect(() => parseEmbedderEnv({ SMRITI_EMBEDDER: "openai", SMRITI_EMBED_URL: "http://x", SMRITI_EMBED_MODEL: "m", SMRITI_EMBED_DIMENSIONS: "1.5" })).toThrow(
-      /SMRITI_EMBED_DIMENSIONS must be a positive integer/,
-    );
+    expect(() =>
+      parseEmbedderEnv({
+        SMRITI_EMBEDDER: "openai",
+        SMRITI_EMBED_URL: "http://x",
+        SMRITI_EMBED_MODEL: "m",
+        SMRITI_EMBED_DIMENSIONS: "1.5",
+      }),
+    ).toThrow(/SMRITI_EMBED_DIMENSIONS must be a positive integer/);
   });
 });
 
@@ -82,7 +106,11 @@ describe("createEmbedderFromEnv", () => {
   });
 
   it("builds an openai embedder, probing the dimensions when not configured", async () => {
-    const e = await createEmbedderFromEnv({ SMRITI_EMBEDDER: "openai", SMRITI_EMBED_URL: url, SMRITI_EMBED_MODEL: "tiny" });
+    const e = await createEmbedderFromEnv({
+      SMRITI_EMBEDDER: "openai",
+      SMRITI_EMBED_URL: url,
+      SMRITI_EMBED_MODEL: "tiny",
+    });
     expect(e?.id).toBe("openai:tiny@5");
     const [v] = await e!.embed(["hi"]);
     expect(Array.from(v!)).toEqual([0.6, 0.8, 0, 0, 0].map(Math.fround));

@@ -44,14 +44,24 @@ describe("GloveNeighbours", () => {
 
   it("the prefilter agrees with an exact scan on a random table", () => {
     const rnd = prng(7);
-    const words = Array.from({ length: 3000 }, (_, i) => `w${"abcdefghij"[i % 10]}${String.fromCharCode(97 + (i % 26))}${i}`.replace(/\d/g, (c) => "klmnopqrst"[Number(c)]!));
+    const words = Array.from({ length: 3000 }, (_, i) =>
+      `w${"abcdefghij"[i % 10]}${String.fromCharCode(97 + (i % 26))}${i}`.replace(
+        /\d/g,
+        (c) => "klmnopqrst"[Number(c)]!,
+      ),
+    );
     const vectors = words.map(() => Array.from({ length: 32 }, () => rnd.int(-127, 127)));
     const t = table(words, vectors);
     const nb = open(t);
-    const cos = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i]!, 0) / (Math.hypot(...a) * Math.hypot(...b));
+    const cos = (a: number[], b: number[]) =>
+      a.reduce((s, x, i) => s + x * b[i]!, 0) / (Math.hypot(...a) * Math.hypot(...b));
     let agree = 0;
     for (let q = 0; q < 20; q++) {
-      const exact = words.map((w, i) => ({ w, s: i === q ? -2 : cos(vectors[q]!, vectors[i]!) })).sort((a, b) => b.s - a.s).slice(0, 5).map((x) => x.w);
+      const exact = words
+        .map((w, i) => ({ w, s: i === q ? -2 : cos(vectors[q]!, vectors[i]!) }))
+        .sort((a, b) => b.s - a.s)
+        .slice(0, 5)
+        .map((x) => x.w);
       agree += nb.neighbours(words[q]!, 5).filter((x) => exact.includes(x.word)).length;
     }
     expect(agree / 100).toBeGreaterThanOrEqual(0.8);
@@ -59,9 +69,15 @@ describe("GloveNeighbours", () => {
 
   describe("the precomputed table", () => {
     const rnd = prng(11);
-    const words = Array.from({ length: 1500 }, (_, i) => `w${i.toString(26).replace(/\d/g, (c) => "qrstuvwxyz"[Number(c)]!)}`);
+    const words = Array.from(
+      { length: 1500 },
+      (_, i) => `w${i.toString(26).replace(/\d/g, (c) => "qrstuvwxyz"[Number(c)]!)}`,
+    );
     // 100 dimensions: four sign words, the unrolled scan the real table uses.
-    const plain = table(words, words.map(() => Array.from({ length: 100 }, () => rnd.int(-127, 127))));
+    const plain = table(
+      words,
+      words.map(() => Array.from({ length: 100 }, () => rnd.int(-127, 127))),
+    );
     const withTable = withNeighbourTable(plain);
 
     it("answers exactly as the search does, for every n, and searches past its k", () => {
@@ -69,7 +85,8 @@ describe("GloveNeighbours", () => {
       const searched = open(plain);
       const tabled = open(withTable);
       for (const w of words.slice(0, 200))
-        for (const n of [1, 2, TABLE_K, TABLE_K + 2]) expect(tabled.neighbours(w, n), `${w} n=${n}`).toEqual(searched.neighbours(w, n));
+        for (const n of [1, 2, TABLE_K, TABLE_K + 2])
+          expect(tabled.neighbours(w, n), `${w} n=${n}`).toEqual(searched.neighbours(w, n));
     });
 
     it("survives the cache file's encoding, and a table built with other search settings is not used", () => {
@@ -79,7 +96,14 @@ describe("GloveNeighbours", () => {
       expect(Array.from(decoded.table.neighbours!.cosines)).toEqual(Array.from(withTable.neighbours!.cosines));
       expect(open(decoded.table).neighbours(words[7]!, 3)).toEqual(open(plain).neighbours(words[7]!, 3));
       // A table from another shortlist size would answer differently from the search; it must be ignored.
-      const wrong = { ...withTable, neighbours: { ...withTable.neighbours!, shortlist: 1, rows: new Int32Array(withTable.neighbours!.rows.length).fill(0) } };
+      const wrong = {
+        ...withTable,
+        neighbours: {
+          ...withTable.neighbours!,
+          shortlist: 1,
+          rows: new Int32Array(withTable.neighbours!.rows.length).fill(0),
+        },
+      };
       expect(open(wrong).neighbours(words[7]!, 3)).toEqual(open(plain).neighbours(words[7]!, 3));
     });
   });

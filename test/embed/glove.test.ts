@@ -24,7 +24,12 @@ beforeAll(async () => {
   const t0 = performance.now();
   // What `npm ci` runs (issue 41: the install builds the cache, not the first start).
   const repo = new URL("../..", import.meta.url);
-  prepared = (await promisify(execFile)(process.execPath, ["scripts/prepare.mjs", "word-vectors"], { cwd: repo, env: { ...process.env, SMRITI_CACHE_DIR: cacheDir } })).stdout;
+  prepared = (
+    await promisify(execFile)(process.execPath, ["scripts/prepare.mjs", "word-vectors"], {
+      cwd: repo,
+      env: { ...process.env, SMRITI_CACHE_DIR: cacheDir },
+    })
+  ).stdout;
   buildMs = performance.now() - t0;
   cache = await ensureGloveCache({ cacheDir });
   embedder = await loadGloveEmbedder({ cacheDir });

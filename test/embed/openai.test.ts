@@ -16,7 +16,10 @@ interface Seen {
   body: { model?: unknown; input?: unknown };
 }
 
-type Behaviour = (body: Seen["body"], n: number) => { status: number; json?: unknown; text?: string; headers?: Record<string, string>; delayMs?: number };
+type Behaviour = (
+  body: Seen["body"],
+  n: number,
+) => { status: number; json?: unknown; text?: string; headers?: Record<string, string>; delayMs?: number };
 
 let server: Server;
 let baseUrl: string;
@@ -31,7 +34,10 @@ function fakeVector(text: string): number[] {
 const ok: Behaviour = (body) => {
   const input = body.input as string[];
   const data = input.map((t, index) => ({ object: "embedding", index, embedding: fakeVector(t) }));
-  return { status: 200, json: { object: "list", model: body.model, data: data.reverse(), usage: { prompt_tokens: 1, total_tokens: 1 } } };
+  return {
+    status: 200,
+    json: { object: "list", model: body.model, data: data.reverse(), usage: { prompt_tokens: 1, total_tokens: 1 } },
+  };
 };
 
 function handle(req: IncomingMessage, res: ServerResponse): void {
@@ -39,7 +45,13 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   req.on("data", (c: Buffer) => chunks.push(c));
   req.on("end", () => {
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Seen["body"];
-    seen.push({ method: req.method ?? "", url: req.url ?? "", auth: req.headers.authorization, contentType: req.headers["content-type"], body });
+    seen.push({
+      method: req.method ?? "",
+      url: req.url ?? "",
+      auth: req.headers.authorization,
+      contentType: req.headers["content-type"],
+      body,
+    });
     if (req.method !== "POST" || req.url !== "/v1/embeddings") {
       res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "not found" }));
       return;
@@ -47,7 +59,10 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     const r = behaviour(body, seen.length);
     setTimeout(() => {
       if (res.destroyed) return;
-      res.writeHead(r.status, { "content-type": r.json === undefined ? "text/plain" : "application/json", ...r.headers });
+      res.writeHead(r.status, {
+        "content-type": r.json === undefined ? "text/plain" : "application/json",
+        ...r.headers,
+      });
       res.end(r.json === undefined ? (r.text ?? "") : JSON.stringify(r.json));
     }, r.delayMs ?? 0);
   });
@@ -119,7 +134,8 @@ describe("OpenAI-compatible embedder over HTTP", () => {
   });
 
   it("retries a 429 (honouring Retry-After) and then succeeds", async () => {
-    behaviour = (body, n) => (n === 1 ? { status: 429, json: { error: "slow down" }, headers: { "retry-after": "0" } } : ok(body, n));
+    behaviour = (body, n) =>
+      n === 1 ? { status: 429, json: { error: "slow down" }, headers: { "retry-after": "0" } } : ok(body, n);
     const e = await createOpenAiEmbedder({ baseUrl, model: "m", dimensions: 4, ...fast });
     const [v] = await e.embed(["retry me"]);
     expect(seen).toHaveLength(2);
@@ -135,7 +151,10 @@ describe("OpenAI-compatible embedder over HTTP", () => {
   });
 
   it("surfaces a 400 immediately (no retry) without leaking the API key", async () => {
-    behaviour = () => ({ status: 400, json: { error: { message: `bad input for key ${API_KEY}`, type: "invalid_request_error" } } });
+    behaviour = () => ({
+      status: 400,
+      json: { error: { message: `bad input for key ${API_KEY}`, type: "invalid_request_error" } },
+    });
     const e = await createOpenAiEmbedder({ baseUrl, model: "m", apiKey: API_KEY, dimensions: 4, ...fast });
     const err = await e.embed(["x"]).then(
       () => null,
@@ -172,7 +191,14 @@ describe("OpenAI-compatible embedder over HTTP", () => {
     await new Promise<void>((resolve) => stalling.listen(0, "127.0.0.1", resolve));
     try {
       const url = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`;
-      const e = await createOpenAiEmbedder({ baseUrl: url, model: "m", dimensions: 4, timeoutMs: 100, maxRetries: 1, retryDelayMs: 1 });
+      const e = await createOpenAiEmbedder({
+        baseUrl: url,
+        model: "m",
+        dimensions: 4,
+        timeoutMs: 100,
+        maxRetries: 1,
+        retryDelayMs: 1,
+      });
       await expect(e.embed(["x"])).rejects.toThrow(/failed after 2 attempt\(s\): timed out after 100 ms/);
     } finally {
       stalling.closeAllConnections();
@@ -181,7 +207,13 @@ describe("OpenAI-compatible embedder over HTTP", () => {
   });
 
   it("reports connection failures after bounded retries", async () => {
-    const e = await createOpenAiEmbedder({ baseUrl: "http://127.0.0.1:1", model: "m", dimensions: 4, maxRetries: 1, retryDelayMs: 1 });
+    const e = await createOpenAiEmbedder({
+      baseUrl: "http://127.0.0.1:1",
+      model: "m",
+      dimensions: 4,
+      maxRetries: 1,
+      retryDelayMs: 1,
+    });
     await expect(e.embed(["x"])).rejects.toThrow(/request failed after 2 attempt\(s\)/);
   });
 });

@@ -3,7 +3,15 @@ import { backoffMs, isRetryableStatus, retryAfterMs } from "../../src/embed/retr
 
 describe("retry policy", () => {
   it("retries 408, 429 and 5xx only", () => {
-    expect([400, 401, 404, 408, 429, 500, 503].map(isRetryableStatus)).toEqual([false, false, false, true, true, true, true]);
+    expect([400, 401, 404, 408, 429, 500, 503].map(isRetryableStatus)).toEqual([
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+      true,
+    ]);
   });
 
   it("backs off exponentially with jitter, capped at 10 s", () => {

@@ -22,7 +22,16 @@ function winkJson(): string {
     const v = VECTORS[i]!;
     vectors[w] = [...v, Math.hypot(...v), i];
   });
-  return JSON.stringify({ precision: 8, l2NormIndex: 4, wordIndex: 5, size: WORDS.length, dimensions: 4, words: WORDS, vectors, unkVector: [0, 0, 0, 0, 0, -1] });
+  return JSON.stringify({
+    precision: 8,
+    l2NormIndex: 4,
+    wordIndex: 5,
+    size: WORDS.length,
+    dimensions: 4,
+    words: WORDS,
+    vectors,
+    unkVector: [0, 0, 0, 0, 0, -1],
+  });
 }
 
 let dir: string;

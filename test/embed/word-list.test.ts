@@ -7,7 +7,9 @@ import { prng } from "../helpers/prng.ts";
 describe("WordList", () => {
   const rnd = prng(5);
   const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
-  const words = Array.from({ length: 5000 }, () => Array.from({ length: rnd.int(1, 12) }, () => alphabet[rnd.int(0, alphabet.length - 1)]!).join(""));
+  const words = Array.from({ length: 5000 }, () =>
+    Array.from({ length: rnd.int(1, 12) }, () => alphabet[rnd.int(0, alphabet.length - 1)]!).join(""),
+  );
   words.push("café", "naïve", "東京", "z");
 
   it("finds every word's row as a Map filled in row order does (a word listed twice: its last row), -1 for others", () => {
@@ -15,7 +17,8 @@ describe("WordList", () => {
     const map = new Map(words.map((w, i) => [w, i]));
     expect(list.length).toBe(words.length);
     for (const w of words) expect(list.rowOf(w)).toBe(map.get(w));
-    for (const w of ["", "zz9zz9zz9", "caf", "cafe", "東", "東京都", words[3]! + "x"]) expect(list.rowOf(w)).toBe(map.get(w) ?? -1);
+    for (const w of ["", "zz9zz9zz9", "caf", "cafe", "東", "東京都", words[3]! + "x"])
+      expect(list.rowOf(w)).toBe(map.get(w) ?? -1);
     expect(list.toArray()).toEqual(words);
     expect(list.at(words.length - 2)).toBe("東京");
   });
@@ -35,7 +38,9 @@ describe("WordList", () => {
       const { parentPort, workerData } = require("node:worker_threads");
       parentPort.postMessage({ shared: workerData.slots.buffer instanceof SharedArrayBuffer && workerData.bytes.buffer instanceof SharedArrayBuffer });`;
     const worker = new Worker(code, { eval: true, workerData: list });
-    const reply = await new Promise<{ shared: boolean }>((resolve, reject) => worker.once("message", resolve).once("error", reject));
+    const reply = await new Promise<{ shared: boolean }>((resolve, reject) =>
+      worker.once("message", resolve).once("error", reject),
+    );
     await worker.terminate();
     expect(reply.shared).toBe(true);
     const revived = WordList.of(structuredClone(list) as never);

@@ -20,7 +20,12 @@ describe("reliability", () => {
   });
 
   it("is 0 when every bin's share right equals its mean confidence", () => {
-    expect(reliability([{ confidence: 0.5, right: true }, { confidence: 0.5, right: false }]).ece).toBe(0);
+    expect(
+      reliability([
+        { confidence: 0.5, right: true },
+        { confidence: 0.5, right: false },
+      ]).ece,
+    ).toBe(0);
   });
 });
 

@@ -31,7 +31,10 @@ describe("meanInterval", () => {
 describe("statInterval", () => {
   it("bootstraps any statistic, here the expected calibration error, and brackets the whole sample's value", () => {
     // 12 vaults of 10 answers: confidence 0.7, right 7 in 10 overall but 4 to 10 per vault, so the ECE varies by draw.
-    const pairs = Array.from({ length: 120 }, (_, i) => ({ confidence: 0.7, right: i % 10 < 4 + (Math.floor(i / 10) % 7) }));
+    const pairs = Array.from({ length: 120 }, (_, i) => ({
+      confidence: 0.7,
+      right: i % 10 < 4 + (Math.floor(i / 10) % 7),
+    }));
     const vaults = pairs.map((_, i) => `v${Math.floor(i / 10)}`);
     const ece = reliability(pairs).ece;
     const [lo, hi] = statInterval(pairs, (drawn) => reliability(drawn).ece, vaults, 400);

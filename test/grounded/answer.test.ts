@@ -5,7 +5,17 @@ import { GroundedAnswerResponse, InsufficientEvidence } from "../../src/contract
 import { limits } from "../../src/contract/limits.ts";
 import { ANSWER_THRESHOLD } from "../../src/domain/answering/answer.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
-import { audit, CORPUS, expectGroundedCitation, FACTOIDS, ingestCorpus, json, UNRELATED, type ErrorEnvelope, type InsufficientDetails } from "./support.ts";
+import {
+  audit,
+  CORPUS,
+  expectGroundedCitation,
+  FACTOIDS,
+  ingestCorpus,
+  json,
+  UNRELATED,
+  type ErrorEnvelope,
+  type InsufficientDetails,
+} from "./support.ts";
 
 let svc: TestService;
 beforeAll(async () => {
@@ -14,34 +24,38 @@ beforeAll(async () => {
 });
 afterAll(async () => svc.cleanup());
 
-const ask = (body: unknown, headers: Record<string, string | null> = {}) => svc.post("/v1/grounded/answer", body, headers);
+const ask = (body: unknown, headers: Record<string, string | null> = {}) =>
+  svc.post("/v1/grounded/answer", body, headers);
 
 describe("grounded answer", () => {
-  it.each(FACTOIDS)("answers '$question' with the short span '$answer', cited literally", async ({ question, answer, type, source }) => {
-    const body = await json<GroundedAnswerResponse>(ask({ question }), 200);
-    // The response satisfies its own contract (citations.min(1), confidence in [0, 1], step names).
-    GroundedAnswerResponse.parse(body);
-    expect(body.question).toBe(question);
-    expect(body.answer).toBe(answer);
-    expect(body.answer_type).toBe(type);
-    expect(body.confidence).toBeGreaterThanOrEqual(0);
-    expect(body.confidence).toBeLessThanOrEqual(1);
-    expect(body.confidence).toBeGreaterThanOrEqual(ANSWER_THRESHOLD); // the documented default threshold, or it would have abstained
-    expect(body.citations.length).toBeGreaterThan(0);
-    for (const c of body.citations) expectGroundedCitation(c);
-    const first = body.citations[0]!;
-    expect(first.source_path).toBe(source);
-    expect(first.text_span).toContain(answer);
-    // Sentence-level: the span is one sentence around the answer, not the whole document.
-    expect(first.text_span.length).toBeLessThan(CORPUS[source]!.length);
-    expect(first.text_span).not.toContain("\n");
-    expect(body.trajectory_id).toMatch(/^traj_/);
-    expect(body.steps.map((s) => s.name)).toEqual(["retrieve", "score_candidates", "select", "answer"]);
-    for (const s of body.steps) expect(s.ms).toBeGreaterThanOrEqual(0);
-    const retrieve = body.steps[0]!.detail as { query: string; hits: { chunk_hash: string }[] };
-    expect(retrieve.query).toBe(question);
-    expect(retrieve.hits.map((h) => h.chunk_hash)).toContain(first.chunk_hash);
-  });
+  it.each(FACTOIDS)(
+    "answers '$question' with the short span '$answer', cited literally",
+    async ({ question, answer, type, source }) => {
+      const body = await json<GroundedAnswerResponse>(ask({ question }), 200);
+      // The response satisfies its own contract (citations.min(1), confidence in [0, 1], step names).
+      GroundedAnswerResponse.parse(body);
+      expect(body.question).toBe(question);
+      expect(body.answer).toBe(answer);
+      expect(body.answer_type).toBe(type);
+      expect(body.confidence).toBeGreaterThanOrEqual(0);
+      expect(body.confidence).toBeLessThanOrEqual(1);
+      expect(body.confidence).toBeGreaterThanOrEqual(ANSWER_THRESHOLD); // the documented default threshold, or it would have abstained
+      expect(body.citations.length).toBeGreaterThan(0);
+      for (const c of body.citations) expectGroundedCitation(c);
+      const first = body.citations[0]!;
+      expect(first.source_path).toBe(source);
+      expect(first.text_span).toContain(answer);
+      // Sentence-level: the span is one sentence around the answer, not the whole document.
+      expect(first.text_span.length).toBeLessThan(CORPUS[source]!.length);
+      expect(first.text_span).not.toContain("\n");
+      expect(body.trajectory_id).toMatch(/^traj_/);
+      expect(body.steps.map((s) => s.name)).toEqual(["retrieve", "score_candidates", "select", "answer"]);
+      for (const s of body.steps) expect(s.ms).toBeGreaterThanOrEqual(0);
+      const retrieve = body.steps[0]!.detail as { query: string; hits: { chunk_hash: string }[] };
+      expect(retrieve.query).toBe(question);
+      expect(retrieve.hits.map((h) => h.chunk_hash)).toContain(first.chunk_hash);
+    },
+  );
 
   it("gives every answer its own trajectory, and the successful run is in the audit log", async () => {
     const a = await json<GroundedAnswerResponse>(ask({ question: FACTOIDS[0]!.question }), 200);
@@ -49,7 +63,10 @@ describe("grounded answer", () => {
     expect(a.trajectory_id).not.toBe(b.trajectory_id);
     const { events } = await audit(svc, { trajectory_id: a.trajectory_id });
     const outcome = events.find((e) => e.type === "grounded.outcome")!;
-    expect(outcome.payload).toMatchObject({ outcome: "answered", response: { answer: a.answer, trajectory_id: a.trajectory_id } });
+    expect(outcome.payload).toMatchObject({
+      outcome: "answered",
+      response: { answer: a.answer, trajectory_id: a.trajectory_id },
+    });
     // Each step is logged once, as its own event before the outcome.
     expect((outcome.payload as { response: object }).response).not.toHaveProperty("steps");
     const logged = events.filter((e) => e.type.startsWith("grounded.step.")).map((e) => e.payload);
@@ -57,9 +74,15 @@ describe("grounded answer", () => {
   });
 
   it("respects filters: outside source_path_prefix the fact is not evidence", async () => {
-    const ok = await json<GroundedAnswerResponse>(ask({ question: FACTOIDS[0]!.question, filters: { source_path_prefix: "history/" } }), 200);
+    const ok = await json<GroundedAnswerResponse>(
+      ask({ question: FACTOIDS[0]!.question, filters: { source_path_prefix: "history/" } }),
+      200,
+    );
     expect(ok.answer).toBe("Ingrid Solberg");
-    const res = await json<ErrorEnvelope>(ask({ question: FACTOIDS[0]!.question, filters: { source_path_prefix: "notes/" } }), 422);
+    const res = await json<ErrorEnvelope>(
+      ask({ question: FACTOIDS[0]!.question, filters: { source_path_prefix: "notes/" } }),
+      422,
+    );
     expect(res.error.code).toBe("insufficient_evidence");
   });
 });
@@ -77,7 +100,10 @@ describe("insufficient evidence", () => {
     ]);
     for (const e of events) expect(e.trajectory_id).toBe(trajectoryId);
     expect(events.at(-2)!.payload).toMatchObject({ name: "abstain", detail: { reason } });
-    expect(events.at(-1)!.payload).toMatchObject({ outcome: "insufficient_evidence", error: { code: "insufficient_evidence", details: { trajectory_id: trajectoryId } } });
+    expect(events.at(-1)!.payload).toMatchObject({
+      outcome: "insufficient_evidence",
+      error: { code: "insufficient_evidence", details: { trajectory_id: trajectoryId } },
+    });
     expect((events.at(-1)!.payload as { error: { details: object } }).error.details).not.toHaveProperty("steps");
     return events;
   }
@@ -100,7 +126,10 @@ describe("insufficient evidence", () => {
   it("refuses an on-topic question the vault cannot answer, listing the candidates it rejected", async () => {
     // The vault knows the lighthouse but says nothing about its roof.
     // At the default floor (P(right) >= 0.14) a wrong guess at ~0.2 is given with that confidence; a caller who wants likelier-right-than-wrong asks for 0.5.
-    const res = await json<ErrorEnvelope<InsufficientDetails>>(ask({ question: "What colour is the lighthouse roof painted?", min_confidence: 0.5 }), 422);
+    const res = await json<ErrorEnvelope<InsufficientDetails>>(
+      ask({ question: "What colour is the lighthouse roof painted?", min_confidence: 0.5 }),
+      422,
+    );
     expect(res.error.code).toBe("insufficient_evidence");
     const details = InsufficientEvidence.parse(res.error.details);
     expect(details.rejected.length).toBeGreaterThan(0);
@@ -114,7 +143,10 @@ describe("insufficient evidence", () => {
   it("min_confidence: 1 forces abstention even when the answer is right there, and the rejected list holds it", async () => {
     const answered = await json<GroundedAnswerResponse>(ask({ question: FACTOIDS[0]!.question }), 200);
     expect(answered.confidence).toBeLessThan(1);
-    const res = await json<ErrorEnvelope<InsufficientDetails>>(ask({ question: FACTOIDS[0]!.question, min_confidence: 1 }), 422);
+    const res = await json<ErrorEnvelope<InsufficientDetails>>(
+      ask({ question: FACTOIDS[0]!.question, min_confidence: 1 }),
+      422,
+    );
     expect(res.error.code).toBe("insufficient_evidence");
     const details = InsufficientEvidence.parse(res.error.details);
     expect(details.threshold).toBe(1);
@@ -125,7 +157,10 @@ describe("insufficient evidence", () => {
   });
 
   it("min_confidence: 0 never refuses a question with any evidence", async () => {
-    const body = await json<GroundedAnswerResponse>(ask({ question: "What colour is the lighthouse roof painted?", min_confidence: 0 }), 200);
+    const body = await json<GroundedAnswerResponse>(
+      ask({ question: "What colour is the lighthouse roof painted?", min_confidence: 0 }),
+      200,
+    );
     expect(body.citations.length).toBeGreaterThan(0);
     for (const c of body.citations) expectGroundedCitation(c);
   });
@@ -156,8 +191,13 @@ describe("bad input", () => {
 
   it("rejects malformed JSON, a non-JSON content type and a missing token with their codes", async () => {
     expect((await json<ErrorEnvelope>(ask("{not json"), 400)).error.code).toBe("malformed_json");
-    expect((await json<ErrorEnvelope>(ask(JSON.stringify({ question: "Who?" }), { "content-type": "text/plain" }), 415)).error.code).toBe("unsupported_media_type");
-    expect((await json<ErrorEnvelope>(ask({ question: "Who?" }, { authorization: null }), 401)).error.code).toBe("unauthorized");
+    expect(
+      (await json<ErrorEnvelope>(ask(JSON.stringify({ question: "Who?" }), { "content-type": "text/plain" }), 415))
+        .error.code,
+    ).toBe("unsupported_media_type");
+    expect((await json<ErrorEnvelope>(ask({ question: "Who?" }, { authorization: null }), 401)).error.code).toBe(
+      "unauthorized",
+    );
   });
 
   it("does not log rejected input as a trajectory", async () => {

@@ -42,13 +42,46 @@ describe("the audit log of one workspace", () => {
       return json<unknown>(await res, status);
     };
     // Each write happens at its own minute, so since/until have something to cut.
-    await step(0, svc.post("/v1/memory/ingest", { source_path: "a.md", content: "# A\n\nThe Varenholm lighthouse was designed by Ingrid Solberg.\n" }, as("agent-1")));
-    await step(1, svc.post("/v1/memory/ingest", { source_path: "b.md", content: "# B\n\nThe bakery opened on Mill Street.\n" }, as("agent-2")));
-    await step(2, svc.post("/v1/memory/ingest", { source_path: "a.md", content: "# A\n\nThe Varenholm lighthouse was designed by Ingrid Solberg.\n" }, as("agent-1")));
+    await step(
+      0,
+      svc.post(
+        "/v1/memory/ingest",
+        { source_path: "a.md", content: "# A\n\nThe Varenholm lighthouse was designed by Ingrid Solberg.\n" },
+        as("agent-1"),
+      ),
+    );
+    await step(
+      1,
+      svc.post(
+        "/v1/memory/ingest",
+        { source_path: "b.md", content: "# B\n\nThe bakery opened on Mill Street.\n" },
+        as("agent-2"),
+      ),
+    );
+    await step(
+      2,
+      svc.post(
+        "/v1/memory/ingest",
+        { source_path: "a.md", content: "# A\n\nThe Varenholm lighthouse was designed by Ingrid Solberg.\n" },
+        as("agent-1"),
+      ),
+    );
     await step(3, svc.post("/v1/memory/forget", { source_path: "b.md" }, as("agent-2")));
     await step(4, svc.post("/v1/memory/forget", { source_path: "b.md" }, as("agent-2"))); // idempotent repeat: still an attributed event
-    trajectoryId = ((await step(5, svc.post("/v1/grounded/answer", { question: "Who designed the Varenholm lighthouse?" }))) as GroundedAnswerResponse).trajectory_id;
-    const c = (await step(6, svc.post("/v1/memory/ingest", { source_path: "c.txt", content: "Tide tables are printed every spring.\n" }, as("robot", robot)))) as IngestResponse;
+    trajectoryId = (
+      (await step(
+        5,
+        svc.post("/v1/grounded/answer", { question: "Who designed the Varenholm lighthouse?" }),
+      )) as GroundedAnswerResponse
+    ).trajectory_id;
+    const c = (await step(
+      6,
+      svc.post(
+        "/v1/memory/ingest",
+        { source_path: "c.txt", content: "Tide tables are printed every spring.\n" },
+        as("robot", robot),
+      ),
+    )) as IngestResponse;
     await step(7, svc.post("/v1/memory/forget", { chunk_hash: c.added[0]!.chunk_hash }, as("agent-1")));
     // Refused or failed writes leave no event.
     await step(8, svc.post("/v1/memory/ingest", { source_path: "d.md", content: "nope" }, as("robot")), 403);
@@ -66,20 +99,30 @@ describe("the audit log of one workspace", () => {
       [3, "memory.ingest", "agent-1", iso(T0 + 2 * MIN)],
       [4, "memory.forget", "agent-2", iso(T0 + 3 * MIN)],
       [5, "memory.forget", "agent-2", iso(T0 + 4 * MIN)],
-      ...["grounded.request", "grounded.step.retrieve", "grounded.step.score_candidates", "grounded.step.select", "grounded.step.answer", "grounded.outcome"].map((type, i) => [
-        6 + i,
-        type,
-        null,
-        iso(T0 + 5 * MIN),
-      ]),
+      ...[
+        "grounded.request",
+        "grounded.step.retrieve",
+        "grounded.step.score_candidates",
+        "grounded.step.select",
+        "grounded.step.answer",
+        "grounded.outcome",
+      ].map((type, i) => [6 + i, type, null, iso(T0 + 5 * MIN)]),
       [12, "memory.ingest", "robot", iso(T0 + 6 * MIN)],
       [13, "memory.forget", "agent-1", iso(T0 + 7 * MIN)],
     ]);
     expect(all[0]!.payload).toMatchObject({ source_path: "a.md", unchanged: false, chunks: 1, added: 1 });
     expect(all[2]!.payload).toMatchObject({ source_path: "a.md", unchanged: true, added: 0 });
-    expect(all[3]!.payload).toMatchObject({ source_path: "b.md", chunk_hash: null, removed: [{ source_path: "b.md" }] });
+    expect(all[3]!.payload).toMatchObject({
+      source_path: "b.md",
+      chunk_hash: null,
+      removed: [{ source_path: "b.md" }],
+    });
     expect(all[4]!.payload).toMatchObject({ source_path: "b.md", removed: [] });
-    expect(all[12]!.payload).toMatchObject({ source_path: null, chunk_hash: expect.stringMatching(/^sha256:/) as unknown, removed: [{ source_path: "c.txt" }] });
+    expect(all[12]!.payload).toMatchObject({
+      source_path: null,
+      chunk_hash: expect.stringMatching(/^sha256:/) as unknown,
+      removed: [{ source_path: "c.txt" }],
+    });
     for (const e of all) expect(e.trajectory_id).toBe(e.type.startsWith("grounded.") ? trajectoryId : null);
     AuditResponse.parse({ events: all, next_cursor: null });
   });
@@ -88,7 +131,15 @@ describe("the audit log of one workspace", () => {
     expectChain(all);
   });
 
-  it.each([1, 2, 3, 5, 12, 13, 14, 1000].flatMap((limit) => [[limit, "newest"], [limit, "oldest"]] as const))("pages with limit %i, %s first, visit every event exactly once, in order", async (limit, order) => {
+  it.each(
+    [1, 2, 3, 5, 12, 13, 14, 1000].flatMap(
+      (limit) =>
+        [
+          [limit, "newest"],
+          [limit, "oldest"],
+        ] as const,
+    ),
+  )("pages with limit %i, %s first, visit every event exactly once, in order", async (limit, order) => {
     const pages: AuditResponse[] = [];
     let cursor: string | null = null;
     do {
@@ -111,11 +162,19 @@ describe("the audit log of one workspace", () => {
     // The cursor remembers its walk: without order it goes on the same way; with the other order it is refused.
     const forward = await audit(svc, { limit: 2, order: "oldest" });
     expect((await audit(svc, { limit: 2, cursor: forward.next_cursor! })).events.map((e) => e.seq)).toEqual([3, 4]);
-    expect((await json<ErrorEnvelope>(auditQuery(svc, { cursor: forward.next_cursor!, order: "newest" }), 400)).error.code).toBe("invalid_cursor");
-    expect((await audit(svc, { limit: 2, cursor: newest.next_cursor!, order: "newest" })).events.map((e) => e.seq)).toEqual([11, 10]);
+    expect(
+      (await json<ErrorEnvelope>(auditQuery(svc, { cursor: forward.next_cursor!, order: "newest" }), 400)).error.code,
+    ).toBe("invalid_cursor");
+    expect(
+      (await audit(svc, { limit: 2, cursor: newest.next_cursor!, order: "newest" })).events.map((e) => e.seq),
+    ).toEqual([11, 10]);
     // A replay reads in the order the answer ran, unless asked otherwise.
-    expect((await auditAll(svc, { trajectory_id: trajectoryId, limit: 2 })).map((e) => e.seq)).toEqual([6, 7, 8, 9, 10, 11]);
-    expect((await auditAll(svc, { trajectory_id: trajectoryId, order: "newest" })).map((e) => e.seq)).toEqual([11, 10, 9, 8, 7, 6]);
+    expect((await auditAll(svc, { trajectory_id: trajectoryId, limit: 2 })).map((e) => e.seq)).toEqual([
+      6, 7, 8, 9, 10, 11,
+    ]);
+    expect((await auditAll(svc, { trajectory_id: trajectoryId, order: "newest" })).map((e) => e.seq)).toEqual([
+      11, 10, 9, 8, 7, 6,
+    ]);
   });
 
   it("a later read sees events appended since, chained onto the previous tail", async () => {
@@ -139,7 +198,8 @@ describe("the audit log of one workspace", () => {
   });
 
   it("filters by type (one or a comma list), by actor, by time, and combinations, also across pages", async () => {
-    const seqs = async (params: Record<string, string | number>) => (await auditAll(svc, { ...params, order: "oldest" })).map((e) => e.seq);
+    const seqs = async (params: Record<string, string | number>) =>
+      (await auditAll(svc, { ...params, order: "oldest" })).map((e) => e.seq);
     expect(await seqs({ type: "memory.forget" })).toEqual([4, 5, 13]);
     expect(await seqs({ type: "memory.forget", limit: 1 })).toEqual([4, 5, 13]);
     expect(await seqs({ type: "memory.ingest, memory.forget" })).toEqual([1, 2, 3, 4, 5, 12, 13]);
@@ -154,11 +214,21 @@ describe("the audit log of one workspace", () => {
     expect(await seqs({ until: iso(T0 + 3 * MIN) })).toEqual([1, 2, 3]);
     expect(await seqs({ since: iso(T0 + MIN), until: iso(T0 + 4 * MIN), limit: 2 })).toEqual([2, 3, 4]);
     expect(await seqs({ since: "2025-03-01T13:03:00+01:00", until: "2025-03-01T12:04:00Z" })).toEqual([4]); // offsets are honoured
-    expect(await seqs({ since: iso(T0 + 5 * MIN), type: "grounded.step.retrieve,grounded.step.answer", limit: 1 })).toEqual([7, 10]);
+    expect(
+      await seqs({ since: iso(T0 + 5 * MIN), type: "grounded.step.retrieve,grounded.step.answer", limit: 1 }),
+    ).toEqual([7, 10]);
   });
 
   it("rejects bad query parameters with 400 invalid_request", async () => {
-    for (const params of [{ limit: 0 }, { limit: 1001 }, { limit: "many" }, { since: "yesterday" }, { until: "2025-03-01" }, { order: "sideways" }, { bogus: "1" }]) {
+    for (const params of [
+      { limit: 0 },
+      { limit: 1001 },
+      { limit: "many" },
+      { since: "yesterday" },
+      { until: "2025-03-01" },
+      { order: "sideways" },
+      { bogus: "1" },
+    ]) {
       const res = await json<ErrorEnvelope>(auditQuery(svc, params), 400);
       expect(res.error.code, JSON.stringify(params)).toBe("invalid_request");
     }
@@ -166,7 +236,17 @@ describe("the audit log of one workspace", () => {
 
   it("rejects garbage cursors with 400 invalid_cursor (never a 500)", async () => {
     const b64 = (v: string) => Buffer.from(v).toString("base64url");
-    for (const cursor of ["%%%", "not-a-cursor", b64("null"), b64("42"), b64('"s"'), b64("[]"), b64("{}"), b64('{"w":"x","s":-1}'), b64('{"s":1.5}')]) {
+    for (const cursor of [
+      "%%%",
+      "not-a-cursor",
+      b64("null"),
+      b64("42"),
+      b64('"s"'),
+      b64("[]"),
+      b64("{}"),
+      b64('{"w":"x","s":-1}'),
+      b64('{"s":1.5}'),
+    ]) {
       const res = await json<ErrorEnvelope>(auditQuery(svc, { cursor }), 400);
       expect(res.error.code, cursor).toBe("invalid_cursor");
     }
@@ -186,9 +266,29 @@ describe("the audit log across workspaces (multi-tenant)", () => {
     svc = await startTestService({ multiTenant: true });
     other = (await svc.issueToken("acme")).token;
     const asOther = { authorization: `Bearer ${other}` };
-    for (let i = 0; i < 3; i++) await json(svc.post("/v1/memory/ingest", { source_path: `a/${i}.md`, content: `# A${i}\n\nThe Varenholm lighthouse has ${i + 2} lamps.\n` }), 200);
-    trajectoryA = (await json<GroundedAnswerResponse>(svc.post("/v1/grounded/answer", { question: "How many lamps does the Varenholm lighthouse have?" }), 200)).trajectory_id;
-    for (let i = 0; i < 2; i++) await json(svc.post("/v1/memory/ingest", { source_path: `b/${i}.md`, content: `# B${i}\n\nAcme ships ${i + 1} widgets.\n` }, asOther), 200);
+    for (let i = 0; i < 3; i++)
+      await json(
+        svc.post("/v1/memory/ingest", {
+          source_path: `a/${i}.md`,
+          content: `# A${i}\n\nThe Varenholm lighthouse has ${i + 2} lamps.\n`,
+        }),
+        200,
+      );
+    trajectoryA = (
+      await json<GroundedAnswerResponse>(
+        svc.post("/v1/grounded/answer", { question: "How many lamps does the Varenholm lighthouse have?" }),
+        200,
+      )
+    ).trajectory_id;
+    for (let i = 0; i < 2; i++)
+      await json(
+        svc.post(
+          "/v1/memory/ingest",
+          { source_path: `b/${i}.md`, content: `# B${i}\n\nAcme ships ${i + 1} widgets.\n` },
+          asOther,
+        ),
+        200,
+      );
   });
   afterAll(async () => svc.cleanup());
 
@@ -217,7 +317,9 @@ describe("the audit log across workspaces (multi-tenant)", () => {
     expect((await audit(svc, { cursor: pageA.next_cursor!, limit: 1 })).events[0]!.seq).toBe(pageA.events[0]!.seq - 1);
     const pageB = await audit(svc, { limit: 1 }, other);
     expect((await audit(svc, { cursor: pageB.next_cursor!, limit: 1 }, other)).events[0]!.seq).toBe(1); // workspace b holds two events: its tail is 2, then 1
-    expect((await json<ErrorEnvelope>(auditQuery(svc, { cursor: pageB.next_cursor! }), 400)).error.code).toBe("invalid_cursor");
+    expect((await json<ErrorEnvelope>(auditQuery(svc, { cursor: pageB.next_cursor! }), 400)).error.code).toBe(
+      "invalid_cursor",
+    );
   });
 
   it("hides a trajectory from other workspaces: 404 there, the full run here", async () => {

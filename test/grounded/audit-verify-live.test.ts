@@ -5,13 +5,23 @@ import type { AuditLog, EventDraft } from "../../src/ports/audit-log.ts";
 import { AuditService } from "../../src/services/audit/audit.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
-const draft = (n: number): EventDraft => ({ type: "test.live", actorId: null, tokenId: null, at: Date.now(), trajectoryId: null, payload: { n } });
+const draft = (n: number): EventDraft => ({
+  type: "test.live",
+  actorId: null,
+  tokenId: null,
+  at: Date.now(),
+  trajectoryId: null,
+  payload: { n },
+});
 
 describe("audit verify beside live appends", () => {
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService();
-    await svc.runtime.store.audit.appendEvents(svc.workspaceId, Array.from({ length: 5 }, (_, i) => draft(i)));
+    await svc.runtime.store.audit.appendEvents(
+      svc.workspaceId,
+      Array.from({ length: 5 }, (_, i) => draft(i)),
+    );
   });
   afterAll(() => svc.cleanup());
 
@@ -19,7 +29,8 @@ describe("audit verify beside live appends", () => {
     const store = svc.runtime.store;
     let appended = 0;
     // A writer appends (events and head together) each time the reader asks for the head: after its pages, the race.
-    const append = async () => void (appended++ < 3 && (await store.audit.appendEvents(svc.workspaceId, [draft(100 + appended)])));
+    const append = async () =>
+      void (appended++ < 3 && (await store.audit.appendEvents(svc.workspaceId, [draft(100 + appended)])));
     const live: AuditLog = new Proxy(store.audit, {
       get: (target, key, receiver) => {
         if (key === "eventHead") return async (ws: string) => (await append(), target.eventHead(ws));
@@ -37,7 +48,8 @@ describe("audit verify beside live appends", () => {
     const head = (await store.audit.eventHead(svc.workspaceId))!;
     // An event the head does not cover: a store whose head read lags one event behind its log.
     const stale: AuditLog = new Proxy(store.audit, {
-      get: (target, key, receiver) => (key === "eventHead" ? async () => ({ ...head }) : (Reflect.get(target, key, receiver) as unknown)),
+      get: (target, key, receiver) =>
+        key === "eventHead" ? async () => ({ ...head }) : (Reflect.get(target, key, receiver) as unknown),
     });
     await store.audit.appendEvents(svc.workspaceId, [draft(999)]);
     const result = await new AuditService(stale, { now: () => new Date() }).verify(svc.workspaceId);

@@ -13,11 +13,15 @@ beforeAll(async () => {
 afterAll(async () => svc.cleanup());
 
 const evaluate = async (body: unknown, token?: string): Promise<GroundedEvalResponse> => {
-  const out = await json<GroundedEvalResponse>(svc.post("/v1/grounded/eval", body, token ? { authorization: `Bearer ${token}` } : {}), 200);
+  const out = await json<GroundedEvalResponse>(
+    svc.post("/v1/grounded/eval", body, token ? { authorization: `Bearer ${token}` } : {}),
+    200,
+  );
   return GroundedEvalResponse.parse(out);
 };
 
-const OUTPUT = "Ingrid Solberg designed the Varenholm lighthouse. Construction finished in 1887. The bakery bakes bread.";
+const OUTPUT =
+  "Ingrid Solberg designed the Varenholm lighthouse. Construction finished in 1887. The bakery bakes bread.";
 
 /** One nugget of each outcome, with both weights. */
 const CRAFTED = [
@@ -36,7 +40,12 @@ describe("nugget judgements", () => {
       [CRAFTED[2].text, "okay", "partial"],
       [CRAFTED[3].text, "okay", "supported"],
     ]);
-    const [designed, keepers, construction, bakery] = [res.nuggets[0]!, res.nuggets[1]!, res.nuggets[2]!, res.nuggets[3]!];
+    const [designed, keepers, construction, bakery] = [
+      res.nuggets[0]!,
+      res.nuggets[1]!,
+      res.nuggets[2]!,
+      res.nuggets[3]!,
+    ];
     expect(designed.matching_span).toBe("Ingrid Solberg designed the Varenholm lighthouse.");
     expect(designed.coverage).toBe(1);
     expect(designed.why).toMatch(/100%/);
@@ -53,17 +62,28 @@ describe("nugget judgements", () => {
 
   it("has no matching span when nothing in the output relates to the nugget", async () => {
     const res = await evaluate({ output: OUTPUT, nuggets: [{ text: "Tide tables are printed every spring" }] });
-    expect(res.nuggets[0]).toMatchObject({ support: "not_supported", coverage: 0, matching_span: null, importance: "vital" });
+    expect(res.nuggets[0]).toMatchObject({
+      support: "not_supported",
+      coverage: 0,
+      matching_span: null,
+      importance: "vital",
+    });
   });
 
   it("matches verbatim nuggets on whole words only: '14' is not in '2014', 'art' is not in 'restart'", async () => {
-    const res = await evaluate({ output: "The lighthouse closed in 2014. The restart took a week.", nuggets: [{ text: "14" }, { text: "art" }, { text: "2014" }] });
+    const res = await evaluate({
+      output: "The lighthouse closed in 2014. The restart took a week.",
+      nuggets: [{ text: "14" }, { text: "art" }, { text: "2014" }],
+    });
     expect(res.nuggets.map((n) => n.support)).toEqual(["not_supported", "not_supported", "supported"]);
     expect(res.nuggets[0]!.coverage).toBe(0);
   });
 
   it("finds a nugget that straddles two sentences", async () => {
-    const res = await evaluate({ output: "The keeper was Arne Holt. He lit the lamp in 1902.", nuggets: [{ text: "Arne Holt lit the lamp in 1902" }] });
+    const res = await evaluate({
+      output: "The keeper was Arne Holt. He lit the lamp in 1902.",
+      nuggets: [{ text: "Arne Holt lit the lamp in 1902" }],
+    });
     expect(res.nuggets[0]!.support).toBe("supported");
     expect(res.nuggets[0]!.matching_span).toBe("The keeper was Arne Holt. He lit the lamp in 1902.");
   });
@@ -82,16 +102,26 @@ describe("nugget judgements", () => {
   });
 
   it("defaults importance to vital, and vital_recall is 1 without vital nuggets", async () => {
-    const okayOnly = await evaluate({ output: OUTPUT, nuggets: [{ text: "The lighthouse had 14 keepers", importance: "okay" }] });
+    const okayOnly = await evaluate({
+      output: OUTPUT,
+      nuggets: [{ text: "The lighthouse had 14 keepers", importance: "okay" }],
+    });
     expect(okayOnly.vital_recall).toBe(1);
     expect(okayOnly.weighted_score).toBe(0);
     const defaulted = await evaluate({ output: OUTPUT, nuggets: [{ text: "The bakery bakes bread" }] });
     expect(defaulted.nuggets[0]!.importance).toBe("vital");
-    expect([defaulted.nugget_recall, defaulted.strict_recall, defaulted.vital_recall, defaulted.weighted_score]).toEqual([1, 1, 1, 1]);
+    expect([
+      defaulted.nugget_recall,
+      defaulted.strict_recall,
+      defaulted.vital_recall,
+      defaulted.weighted_score,
+    ]).toEqual([1, 1, 1, 1]);
   });
 
   it("is deterministic: the same input twice gives deep-equal results", async () => {
-    const hit = (await json<RecallResponse>(svc.post("/v1/memory/recall", { query: "sourdough starter Lyon", k: 1 }), 200)).hits[0]!;
+    const hit = (
+      await json<RecallResponse>(svc.post("/v1/memory/recall", { query: "sourdough starter Lyon", k: 1 }), 200)
+    ).hits[0]!;
     const body = {
       output: `${OUTPUT} Marguerite Dubois brought the sourdough starter from Lyon.`,
       nuggets: [...CRAFTED, { text: "Marguerite Dubois brought the starter", importance: "okay" }],
@@ -106,7 +136,12 @@ describe("nugget judgements", () => {
 
 describe("citation checks", () => {
   it("a citation copied from a real recall hit exists and supports its claim; a fabricated span does not exist", async () => {
-    const hit = (await json<RecallResponse>(svc.post("/v1/memory/recall", { query: "who designed the Varenholm lighthouse", k: 1 }), 200)).hits[0]!;
+    const hit = (
+      await json<RecallResponse>(
+        svc.post("/v1/memory/recall", { query: "who designed the Varenholm lighthouse", k: 1 }),
+        200,
+      )
+    ).hits[0]!;
     expect(hit.source_path).toBe("history/lighthouse.md");
     const sentence = "The Varenholm lighthouse was designed by Ingrid Solberg.";
     expect(hit.text_span).toContain(sentence);
@@ -134,26 +169,42 @@ describe("citation checks", () => {
   });
 
   it("an existing span that does not back the sentence citing it exists but does not support", async () => {
-    const hit = (await json<RecallResponse>(svc.post("/v1/memory/recall", { query: "bakery Mill Street", k: 1 }), 200)).hits[0]!;
+    const hit = (await json<RecallResponse>(svc.post("/v1/memory/recall", { query: "bakery Mill Street", k: 1 }), 200))
+      .hits[0]!;
     expect(CORPUS[hit.source_path]).toContain(hit.text_span);
     const claim = "The lighthouse had 14 keepers over its working life.";
-    const res = await evaluate({ output: claim, nuggets: [{ text: "14 keepers" }], citations: [{ chunk_hash: hit.chunk_hash, text_span: hit.text_span, claim }] });
+    const res = await evaluate({
+      output: claim,
+      nuggets: [{ text: "14 keepers" }],
+      citations: [{ chunk_hash: hit.chunk_hash, text_span: hit.text_span, claim }],
+    });
     expect(res.citations[0]).toMatchObject({ exists: true, supports: false, claim });
     expect(res.citations[0]!.support_ratio).toBeLessThan(0.5);
     expect(res.citation_precision).toBe(0);
   });
 
   it("checks citations against the caller's workspace only", async () => {
-    const hit = (await json<RecallResponse>(svc.post("/v1/memory/recall", { query: "sourdough starter", k: 1 }), 200)).hits[0]!;
-    const body = { output: "Marguerite Dubois brought the sourdough starter from Lyon.", nuggets: [{ text: "Marguerite Dubois" }], citations: [{ chunk_hash: hit.chunk_hash, text_span: hit.text_span }] };
+    const hit = (await json<RecallResponse>(svc.post("/v1/memory/recall", { query: "sourdough starter", k: 1 }), 200))
+      .hits[0]!;
+    const body = {
+      output: "Marguerite Dubois brought the sourdough starter from Lyon.",
+      nuggets: [{ text: "Marguerite Dubois" }],
+      citations: [{ chunk_hash: hit.chunk_hash, text_span: hit.text_span }],
+    };
     expect((await evaluate(body)).citations[0]!.exists).toBe(true);
     expect((await evaluate(body, (await svc.issueToken("acme")).token)).citations[0]!.exists).toBe(false);
   });
 
   it("a forgotten chunk no longer counts as existing evidence", async () => {
     await ingestCorpus(svc, { "tmp/ferry.md": "# Ferry\n\nThe ferry to Varenholm leaves at 7 each morning.\n" });
-    const hit = (await json<RecallResponse>(svc.post("/v1/memory/recall", { query: "ferry Varenholm morning", k: 1 }), 200)).hits[0]!;
-    const body = { output: "The ferry to Varenholm leaves at 7 each morning.", nuggets: [{ text: "ferry leaves at 7" }], citations: [{ chunk_hash: hit.chunk_hash, text_span: "The ferry to Varenholm leaves at 7 each morning." }] };
+    const hit = (
+      await json<RecallResponse>(svc.post("/v1/memory/recall", { query: "ferry Varenholm morning", k: 1 }), 200)
+    ).hits[0]!;
+    const body = {
+      output: "The ferry to Varenholm leaves at 7 each morning.",
+      nuggets: [{ text: "ferry leaves at 7" }],
+      citations: [{ chunk_hash: hit.chunk_hash, text_span: "The ferry to Varenholm leaves at 7 each morning." }],
+    };
     expect((await evaluate(body)).citations[0]!.exists).toBe(true);
     await json(svc.post("/v1/memory/forget", { source_path: "tmp/ferry.md" }), 200);
     expect((await evaluate(body)).citations[0]!.exists).toBe(false);
@@ -170,8 +221,18 @@ describe("bad input", () => {
     ["an extra nugget field", { output: OUTPUT, nuggets: [{ text: "x", weight: 3 }] }],
     ["too many nuggets", { output: OUTPUT, nuggets: Array.from({ length: 201 }, (_, i) => ({ text: `fact ${i}` })) }],
     ["an empty output", { output: "", nuggets: [{ text: "x" }] }],
-    ["a malformed citation hash", { output: OUTPUT, nuggets: [{ text: "x" }], citations: [{ chunk_hash: "abc", text_span: "x" }] }],
-    ["an empty cited span", { output: OUTPUT, nuggets: [{ text: "x" }], citations: [{ chunk_hash: `sha256:${"0".repeat(64)}`, text_span: "" }] }],
+    [
+      "a malformed citation hash",
+      { output: OUTPUT, nuggets: [{ text: "x" }], citations: [{ chunk_hash: "abc", text_span: "x" }] },
+    ],
+    [
+      "an empty cited span",
+      {
+        output: OUTPUT,
+        nuggets: [{ text: "x" }],
+        citations: [{ chunk_hash: `sha256:${"0".repeat(64)}`, text_span: "" }],
+      },
+    ],
   ])("rejects %s with 400 invalid_request", async (_name, body) => {
     const res = await json<ErrorEnvelope<{ issues: { path: string }[] }>>(svc.post("/v1/grounded/eval", body), 400);
     expect(res.error.code).toBe("invalid_request");
@@ -179,6 +240,8 @@ describe("bad input", () => {
   });
 
   it("rejects malformed JSON with 400 malformed_json", async () => {
-    expect((await json<ErrorEnvelope>(svc.post("/v1/grounded/eval", '{"output": "x", "nuggets": ['), 400)).error.code).toBe("malformed_json");
+    expect(
+      (await json<ErrorEnvelope>(svc.post("/v1/grounded/eval", '{"output": "x", "nuggets": ['), 400)).error.code,
+    ).toBe("malformed_json");
   });
 });

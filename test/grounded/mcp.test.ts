@@ -8,7 +8,15 @@ import { operations } from "../../src/contract/operations.ts";
 import type { RunningServer } from "../../src/transports/http/serve.ts";
 import { callTool, connectMcp, listenWithMcp, toolError } from "../helpers/mcp-client.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
-import { expectGroundedCitation, FACTOIDS, ingestCorpus, json, UNRELATED, type InsufficientDetails, ANSWERED_TRAJECTORY } from "./support.ts";
+import {
+  expectGroundedCitation,
+  FACTOIDS,
+  ingestCorpus,
+  json,
+  UNRELATED,
+  type InsufficientDetails,
+  ANSWERED_TRAJECTORY,
+} from "./support.ts";
 
 let svc: TestService;
 let server: RunningServer;
@@ -27,7 +35,8 @@ afterAll(async () => {
   await svc.cleanup();
 });
 
-const connect = (headers: Record<string, string> = { authorization: `Bearer ${svc.token}` }) => connectMcp(server.url, headers, clients);
+const connect = (headers: Record<string, string> = { authorization: `Bearer ${svc.token}` }) =>
+  connectMcp(server.url, headers, clients);
 const call = callTool;
 
 describe("grounded tools over MCP", () => {
@@ -67,7 +76,9 @@ describe("grounded tools over MCP", () => {
 
   it("reports insufficient evidence as isError with code insufficient_evidence, details and a logged trajectory", async () => {
     const client = await connect();
-    const err = toolError<InsufficientDetails>(await client.callTool({ name: "service_grounded_answer", arguments: { question: UNRELATED } }));
+    const err = toolError<InsufficientDetails>(
+      await client.callTool({ name: "service_grounded_answer", arguments: { question: UNRELATED } }),
+    );
     expect(err.code).toBe("insufficient_evidence");
     expect(err.details?.trajectory_id).toMatch(/^traj_/);
     expect(Array.isArray(err.details?.rejected)).toBe(true);
@@ -75,23 +86,46 @@ describe("grounded tools over MCP", () => {
     const log = await call<AuditResponse>(client, "service_audit", { trajectory_id: err.details!.trajectory_id });
     expect(log.events.at(-1)!.payload).toMatchObject({ outcome: "insufficient_evidence" });
 
-    const forced = toolError<InsufficientDetails>(await client.callTool({ name: "service_grounded_answer", arguments: { question: FACTOIDS[0]!.question, min_confidence: 1 } }));
+    const forced = toolError<InsufficientDetails>(
+      await client.callTool({
+        name: "service_grounded_answer",
+        arguments: { question: FACTOIDS[0]!.question, min_confidence: 1 },
+      }),
+    );
     expect(forced.code).toBe("insufficient_evidence");
     expect(forced.details!.rejected.length).toBeGreaterThan(0);
   });
 
   it("rejects bad arguments with invalid_request, like HTTP", async () => {
     const client = await connect();
-    expect(toolError(await client.callTool({ name: "service_grounded_answer", arguments: { question: "" } })).code).toBe("invalid_request");
-    expect(toolError(await client.callTool({ name: "service_grounded_eval", arguments: { output: "x", nuggets: [] } })).code).toBe("invalid_request");
-    expect(toolError(await client.callTool({ name: "service_grounded_eval", arguments: { output: "x", nuggets: [{ text: "x", importance: "meh" }] } })).code).toBe(
+    expect(
+      toolError(await client.callTool({ name: "service_grounded_answer", arguments: { question: "" } })).code,
+    ).toBe("invalid_request");
+    expect(
+      toolError(await client.callTool({ name: "service_grounded_eval", arguments: { output: "x", nuggets: [] } })).code,
+    ).toBe("invalid_request");
+    expect(
+      toolError(
+        await client.callTool({
+          name: "service_grounded_eval",
+          arguments: { output: "x", nuggets: [{ text: "x", importance: "meh" }] },
+        }),
+      ).code,
+    ).toBe("invalid_request");
+    expect(toolError(await client.callTool({ name: "service_audit", arguments: { limit: 0 } })).code).toBe(
       "invalid_request",
     );
-    expect(toolError(await client.callTool({ name: "service_audit", arguments: { limit: 0 } })).code).toBe("invalid_request");
-    expect(toolError(await client.callTool({ name: "service_audit", arguments: { cursor: "garbage" } })).code).toBe("invalid_cursor");
-    expect(toolError(await client.callTool({ name: "service_audit", arguments: { trajectory_id: "traj_00000000-0000-0000-0000-000000000000" } })).code).toBe(
-      "not_found",
+    expect(toolError(await client.callTool({ name: "service_audit", arguments: { cursor: "garbage" } })).code).toBe(
+      "invalid_cursor",
     );
+    expect(
+      toolError(
+        await client.callTool({
+          name: "service_audit",
+          arguments: { trajectory_id: "traj_00000000-0000-0000-0000-000000000000" },
+        }),
+      ).code,
+    ).toBe("not_found");
   });
 
   it("scores an output against nuggets, with citation checks, identically to HTTP", async () => {
@@ -121,7 +155,10 @@ describe("grounded tools over MCP", () => {
     const seen: number[] = [];
     let cursor: string | null = null;
     do {
-      const page: AuditResponse = await call<AuditResponse>(client, "service_audit", { limit: 3, ...(cursor ? { cursor } : {}) });
+      const page: AuditResponse = await call<AuditResponse>(client, "service_audit", {
+        limit: 3,
+        ...(cursor ? { cursor } : {}),
+      });
       seen.push(...page.events.map((e) => e.seq));
       cursor = page.next_cursor;
     } while (cursor);
@@ -130,6 +167,8 @@ describe("grounded tools over MCP", () => {
 
     const other = await connect({ authorization: `Bearer ${(await svc.issueToken("acme")).token}` });
     expect((await call<AuditResponse>(other, "service_audit", {})).events).toEqual([]);
-    expect(toolError(await other.callTool({ name: "service_audit", arguments: { cursor: firstPage.next_cursor } })).code).toBe("invalid_cursor");
+    expect(
+      toolError(await other.callTool({ name: "service_audit", arguments: { cursor: firstPage.next_cursor } })).code,
+    ).toBe("invalid_cursor");
   });
 });

@@ -28,8 +28,15 @@ const evidence: EvidenceChunk[] = Object.values(CORPUS).map((text, i) => ({ key:
 describe("plans on a worker thread", { timeout: 60_000 }, () => {
   it("equal the loop's, with the same word similarity and tagger", async () => {
     const local = localPlanner({ similar: (a, b) => glove.similarity(a, b), tag: posTags, readsAsName });
-    for (const { question } of FACTOIDS) expect(await pool.answer(question, evidence, 8)).toEqual(await local.answer(question, evidence, 8));
-    const candidates = evidence.map((e, i) => ({ id: e.key, sourcePath: `notes/${i % 2}.md`, start: i * 100, text: e.text, relevance: e.score }));
+    for (const { question } of FACTOIDS)
+      expect(await pool.answer(question, evidence, 8)).toEqual(await local.answer(question, evidence, 8));
+    const candidates = evidence.map((e, i) => ({
+      id: e.key,
+      sourcePath: `notes/${i % 2}.md`,
+      start: i * 100,
+      text: e.text,
+      relevance: e.score,
+    }));
     const opts = { budgetTokens: 120, maxItems: 3, intent: FACTOIDS[0]!.question };
     const threaded = await pool.pack(candidates, opts);
     expect(threaded).toEqual(await local.pack(candidates, opts));
@@ -58,16 +65,26 @@ describe("plans on a worker thread", { timeout: 60_000 }, () => {
   });
 
   it("give the same grounded answers and packs over HTTP as plans on the loop", async () => {
-    const open = (threads: string) => startTestService({ embedder: glove, clock: manualClock(), env: { SMRITI_PLAN_WORKERS: threads } });
+    const open = (threads: string) =>
+      startTestService({ embedder: glove, clock: manualClock(), env: { SMRITI_PLAN_WORKERS: threads } });
     const services: TestService[] = await Promise.all([open("1"), open("0")]);
     try {
       await Promise.all(services.map((svc) => ingestCorpus(svc)));
       for (const { question } of FACTOIDS) {
-        const [a, b] = await Promise.all(services.map((svc) => json<GroundedAnswerResponse>(svc.post("/v1/grounded/answer", { question }), 200)));
-        const strip = ({ trajectory_id: _t, steps, ...rest }: GroundedAnswerResponse) => ({ ...rest, steps: steps.map(({ ms: _ms, ...s }) => s) });
+        const [a, b] = await Promise.all(
+          services.map((svc) => json<GroundedAnswerResponse>(svc.post("/v1/grounded/answer", { question }), 200)),
+        );
+        const strip = ({ trajectory_id: _t, steps, ...rest }: GroundedAnswerResponse) => ({
+          ...rest,
+          steps: steps.map(({ ms: _ms, ...s }) => s),
+        });
         expect(strip(a!)).toEqual(strip(b!));
       }
-      const packs = await Promise.all(services.map((svc) => json<PackResponse>(svc.post("/v1/memory/pack", { intent: FACTOIDS[1]!.question, budget_tokens: 200 }), 200)));
+      const packs = await Promise.all(
+        services.map((svc) =>
+          json<PackResponse>(svc.post("/v1/memory/pack", { intent: FACTOIDS[1]!.question, budget_tokens: 200 }), 200),
+        ),
+      );
       expect(packs[0]).toEqual(packs[1]);
       expect(packs[0]!.items.length).toBeGreaterThan(0);
     } finally {

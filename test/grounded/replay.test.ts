@@ -13,8 +13,10 @@ beforeEach(async () => {
   await ingestCorpus(svc);
   // Distractors that share words with the question, so retrieval has real ranking work to reproduce.
   await ingestCorpus(svc, {
-    "history/harbour.md": "# Harbour\n\nThe harbour wall near the lighthouse was rebuilt twice. Fishermen used the lighthouse as a landmark.\n",
-    "travel/varenholm.md": "# Varenholm\n\nVarenholm is a small island town reached by ferry. Visitors climb the lighthouse stairs in summer.\n",
+    "history/harbour.md":
+      "# Harbour\n\nThe harbour wall near the lighthouse was rebuilt twice. Fishermen used the lighthouse as a landmark.\n",
+    "travel/varenholm.md":
+      "# Varenholm\n\nVarenholm is a small island town reached by ferry. Visitors climb the lighthouse stairs in summer.\n",
   });
 });
 afterEach(async () => svc.cleanup());
@@ -26,8 +28,10 @@ interface Hit {
   score: number;
 }
 
-const citationKeys = (r: GroundedAnswerResponse) => r.citations.map((c) => ({ chunk_hash: c.chunk_hash, text_span: c.text_span }));
-const hitsOf = (steps: readonly TrajectoryStep[]) => (steps.find((s) => s.name === "retrieve")!.detail as { hits: Hit[] }).hits;
+const citationKeys = (r: GroundedAnswerResponse) =>
+  r.citations.map((c) => ({ chunk_hash: c.chunk_hash, text_span: c.text_span }));
+const hitsOf = (steps: readonly TrajectoryStep[]) =>
+  (steps.find((s) => s.name === "retrieve")!.detail as { hits: Hit[] }).hits;
 
 /** The recorded trajectory, checked for shape: contiguous, ordered, all under one id. */
 async function trajectory(trajectoryId: string, app: TestService = svc): Promise<AuditEvent[]> {
@@ -51,7 +55,11 @@ function recorded(events: AuditEvent[]) {
 describe("trajectory replay", () => {
   it("re-running the recorded request on the same data gives the same answer, citations and retrieval hits", async () => {
     const original = await json<GroundedAnswerResponse>(
-      svc.post("/v1/grounded/answer", { question: "Who designed the Varenholm lighthouse?", k: 5, filters: { source_path_prefix: "history/" } }),
+      svc.post("/v1/grounded/answer", {
+        question: "Who designed the Varenholm lighthouse?",
+        k: 5,
+        filters: { source_path_prefix: "history/" },
+      }),
       200,
     );
     expect(original.answer).toBe("Ingrid Solberg");
@@ -59,7 +67,11 @@ describe("trajectory replay", () => {
     const { request, retrieve, outcome } = recorded(events);
 
     // The log holds the full request (defaults applied), every step as returned, and the response.
-    expect(request).toEqual({ question: "Who designed the Varenholm lighthouse?", k: 5, filters: { source_path_prefix: "history/" } });
+    expect(request).toEqual({
+      question: "Who designed the Varenholm lighthouse?",
+      k: 5,
+      filters: { source_path_prefix: "history/" },
+    });
     expect(events.slice(1, -1).map((e) => e.payload)).toEqual(original.steps);
     expect(outcome.outcome).toBe("answered");
     // The outcome is the response but its steps, which are the events before it: together, the response as returned.
@@ -77,11 +89,16 @@ describe("trajectory replay", () => {
     expect(citationKeys(replay)).toEqual(citationKeys(original));
     expect(hitsOf(replay.steps)).toEqual(recordedHits);
     // Every later step's detail too (timings aside).
-    expect(replay.steps.map((s) => ({ name: s.name, detail: s.detail }))).toEqual(original.steps.map((s) => ({ name: s.name, detail: s.detail })));
+    expect(replay.steps.map((s) => ({ name: s.name, detail: s.detail }))).toEqual(
+      original.steps.map((s) => ({ name: s.name, detail: s.detail })),
+    );
   });
 
   it("replays after a restart: a fresh runtime on the same data directory reproduces the recorded run", async () => {
-    const original = await json<GroundedAnswerResponse>(svc.post("/v1/grounded/answer", { question: "How many keepers did the lighthouse have?" }), 200);
+    const original = await json<GroundedAnswerResponse>(
+      svc.post("/v1/grounded/answer", { question: "How many keepers did the lighthouse have?" }),
+      200,
+    );
     await svc.runtime.close();
     const runtime = await createRuntime(svc.config, { embedder: null, log: () => {} });
     try {
@@ -106,15 +123,29 @@ describe("trajectory replay", () => {
   });
 
   it("a replay on changed data is visibly different: the recorded hits no longer match", async () => {
-    const original = await json<GroundedAnswerResponse>(svc.post("/v1/grounded/answer", { question: "Who brought the sourdough starter from Lyon?" }), 200);
+    const original = await json<GroundedAnswerResponse>(
+      svc.post("/v1/grounded/answer", { question: "Who brought the sourdough starter from Lyon?" }),
+      200,
+    );
     const { request, retrieve } = recorded(await trajectory(original.trajectory_id));
-    await json(svc.post("/v1/memory/ingest", { source_path: "notes/bakery.md", content: `${CORPUS["notes/bakery.md"]}\nThe starter from Lyon is fed twice a day.\n` }), 200);
+    await json(
+      svc.post("/v1/memory/ingest", {
+        source_path: "notes/bakery.md",
+        content: `${CORPUS["notes/bakery.md"]}\nThe starter from Lyon is fed twice a day.\n`,
+      }),
+      200,
+    );
     const replay = await json<GroundedAnswerResponse>(svc.post("/v1/grounded/answer", request), 200);
     expect(hitsOf(replay.steps)).not.toEqual(hitsOf([retrieve]));
   });
 
   it("an unknown trajectory_id is 404 not_found", async () => {
-    const res = await json<ErrorEnvelope>(svc.app.request("/v1/audit/event_log?trajectory_id=traj_00000000-0000-0000-0000-000000000000", { headers: { authorization: `Bearer ${svc.token}` } }), 404);
+    const res = await json<ErrorEnvelope>(
+      svc.app.request("/v1/audit/event_log?trajectory_id=traj_00000000-0000-0000-0000-000000000000", {
+        headers: { authorization: `Bearer ${svc.token}` },
+      }),
+      404,
+    );
     expect(res.error.code).toBe("not_found");
   });
 });

@@ -4,7 +4,20 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import type { GroundedAnswerResponse, TrajectoryStep } from "../../src/contract/grounded.ts";
 import { listen, type RunningServer } from "../../src/transports/http/serve.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
-import { audit, auditQuery, expectGroundedCitation, FACTOIDS, ingestCorpus, json, parseSse, readEvents, slowEmbedder, UNRELATED, type ErrorEnvelope, type SseEvent } from "./support.ts";
+import {
+  audit,
+  auditQuery,
+  expectGroundedCitation,
+  FACTOIDS,
+  ingestCorpus,
+  json,
+  parseSse,
+  readEvents,
+  slowEmbedder,
+  UNRELATED,
+  type ErrorEnvelope,
+  type SseEvent,
+} from "./support.ts";
 
 const embedder = slowEmbedder();
 let svc: TestService;
@@ -77,7 +90,9 @@ describe("the answer stream", () => {
     expect(streamed.answer).toBe(plain.answer);
     expect(streamed.answer_type).toBe(plain.answer_type);
     expect(streamed.confidence).toBe(plain.confidence);
-    expect(streamed.citations.map((c) => [c.chunk_hash, c.text_span])).toEqual(plain.citations.map((c) => [c.chunk_hash, c.text_span]));
+    expect(streamed.citations.map((c) => [c.chunk_hash, c.text_span])).toEqual(
+      plain.citations.map((c) => [c.chunk_hash, c.text_span]),
+    );
 
     // The streamed run is the recorded one.
     const { events: log } = await audit(svc, { trajectory_id: trajectoryId });
@@ -144,13 +159,21 @@ describe("the answer stream", () => {
     await vi.waitFor(() => expect(closed).toHaveBeenCalled(), { timeout: 10_000, interval: 25 });
     embedder.delayMs = 0;
 
-    await vi.waitFor(async () => expect((await auditQuery(svc, { trajectory_id: trajectoryId })).status).toBe(200), { timeout: 10_000, interval: 25 });
+    await vi.waitFor(async () => expect((await auditQuery(svc, { trajectory_id: trajectoryId })).status).toBe(200), {
+      timeout: 10_000,
+      interval: 25,
+    });
     const { events: log } = await audit(svc, { trajectory_id: trajectoryId });
     expect(log.map((e) => e.type)[0]).toBe("grounded.request");
     expect(log.at(-1)!.type).toBe("grounded.outcome");
 
     // Healthy: the next request on a new connection streams a whole run.
-    expectRunShape(await events(await stream({ question: FACTOIDS[1]!.question })), ["retrieve", "score_candidates", "select", "answer"]);
+    expectRunShape(await events(await stream({ question: FACTOIDS[1]!.question })), [
+      "retrieve",
+      "score_candidates",
+      "select",
+      "answer",
+    ]);
     // And the abandoned run can still be collected later by id.
     const rest = await resume(`${first[0]!.id}`);
     expect(rest.at(-1)!.event).toBe("run_complete");
@@ -185,10 +208,17 @@ describe("resuming a run the service stopped in the middle of", () => {
       { type: "step", at: Date.now(), data: { name: "retrieve", ms: 1, detail: {} } },
     ]);
     const rest = await resume(`${trajectoryId}/0`);
-    expect(rest.map((e) => [e.id, e.event])).toEqual([[`${trajectoryId}/1`, "step"], [`${trajectoryId}/2`, "run_complete"]]);
+    expect(rest.map((e) => [e.id, e.event])).toEqual([
+      [`${trajectoryId}/1`, "step"],
+      [`${trajectoryId}/2`, "run_complete"],
+    ]);
     expect(rest.at(-1)!.data).toMatchObject({ status: "error", error: { code: "internal_error" } });
     expect(await resume(`${trajectoryId}/1`)).toEqual(rest.slice(1));
-    expect((await svc.runtime.store.streams.readStream(svc.workspaceId, trajectoryId, 0, 10)).filter((e) => e.type === "run_complete")).toHaveLength(1);
+    expect(
+      (await svc.runtime.store.streams.readStream(svc.workspaceId, trajectoryId, 0, 10)).filter(
+        (e) => e.type === "run_complete",
+      ),
+    ).toHaveLength(1);
   });
 });
 
@@ -214,7 +244,9 @@ describe("the answer stream across workspaces", () => {
       });
     const evs = await events(await post(mt.token, { question: FACTOIDS[0]!.question }));
     const other = (await mt.issueToken("acme")).token;
-    expect((await json<ErrorEnvelope>(post(other, {}, { "last-event-id": evs[1]!.id! }), 404)).error.code).toBe("not_found");
+    expect((await json<ErrorEnvelope>(post(other, {}, { "last-event-id": evs[1]!.id! }), 404)).error.code).toBe(
+      "not_found",
+    );
     // The owner still can.
     expect(parseSse(await (await post(mt.token, {}, { "last-event-id": evs[1]!.id! })).text())).toEqual(evs.slice(2));
   });

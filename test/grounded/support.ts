@@ -13,24 +13,55 @@ export const CORPUS: Readonly<Record<string, string>> = {
   "history/lighthouse.md":
     "# Lighthouse\n\nThe Varenholm lighthouse was designed by Ingrid Solberg. Construction of the lighthouse finished in 1887 after four years of work.\n\n" +
     "## Keepers\n\nThe lighthouse had 14 keepers over its working life. The last keeper left in March 1962.\n",
-  "notes/bakery.md": "# Bakery\n\nThe Copperleaf bakery opened on Mill Street. Its sourdough starter was brought from Lyon by Marguerite Dubois.\n",
-  "ops/oncall.txt": "The on-call rotation for the billing cluster is owned by Tomasz Wierzbicki.\nBilling database backups run every 6 hours.\n",
+  "notes/bakery.md":
+    "# Bakery\n\nThe Copperleaf bakery opened on Mill Street. Its sourdough starter was brought from Lyon by Marguerite Dubois.\n",
+  "ops/oncall.txt":
+    "The on-call rotation for the billing cluster is owned by Tomasz Wierzbicki.\nBilling database backups run every 6 hours.\n",
 };
 
 /** Question -> the exact short span the extractive answer should be. */
 export const FACTOIDS: readonly { question: string; answer: string; type: string; source: string }[] = [
-  { question: "Who designed the Varenholm lighthouse?", answer: "Ingrid Solberg", type: "person", source: "history/lighthouse.md" },
-  { question: "When did construction of the lighthouse finish?", answer: "1887", type: "date", source: "history/lighthouse.md" },
-  { question: "How many keepers did the lighthouse have?", answer: "14", type: "number", source: "history/lighthouse.md" },
-  { question: "Who brought the sourdough starter from Lyon?", answer: "Marguerite Dubois", type: "person", source: "notes/bakery.md" },
+  {
+    question: "Who designed the Varenholm lighthouse?",
+    answer: "Ingrid Solberg",
+    type: "person",
+    source: "history/lighthouse.md",
+  },
+  {
+    question: "When did construction of the lighthouse finish?",
+    answer: "1887",
+    type: "date",
+    source: "history/lighthouse.md",
+  },
+  {
+    question: "How many keepers did the lighthouse have?",
+    answer: "14",
+    type: "number",
+    source: "history/lighthouse.md",
+  },
+  {
+    question: "Who brought the sourdough starter from Lyon?",
+    answer: "Marguerite Dubois",
+    type: "person",
+    source: "notes/bakery.md",
+  },
   { question: "When did the last keeper leave?", answer: "March 1962", type: "date", source: "history/lighthouse.md" },
-  { question: "Who owns the on-call rotation for the billing cluster?", answer: "Tomasz Wierzbicki", type: "person", source: "ops/oncall.txt" },
+  {
+    question: "Who owns the on-call rotation for the billing cluster?",
+    answer: "Tomasz Wierzbicki",
+    type: "person",
+    source: "ops/oncall.txt",
+  },
 ];
 
 /** Nothing in CORPUS shares a content word with this. */
 export const UNRELATED = "What is the boiling point of mercury in kelvin?";
 
-export async function ingestCorpus(svc: TestService, corpus: Readonly<Record<string, string>> = CORPUS, headers: Record<string, string> = {}): Promise<void> {
+export async function ingestCorpus(
+  svc: TestService,
+  corpus: Readonly<Record<string, string>> = CORPUS,
+  headers: Record<string, string> = {},
+): Promise<void> {
   for (const [source_path, content] of Object.entries(corpus)) {
     const res = await svc.post("/v1/memory/ingest", { source_path, content }, headers);
     expect(res.status, await res.clone().text()).toBe(200);
@@ -53,22 +84,39 @@ export interface ErrorEnvelope<D = unknown> {
   error: { code: string; message: string; details?: D };
 }
 
-export function get(svc: TestService, path: string, token = svc.token, headers: Record<string, string> = {}): Promise<Response> {
+export function get(
+  svc: TestService,
+  path: string,
+  token = svc.token,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return Promise.resolve(svc.app.request(path, { headers: { authorization: `Bearer ${token}`, ...headers } }));
 }
 
 /** GET /v1/audit/event_log with these query parameters. */
-export function auditQuery(svc: TestService, params: Record<string, string | number>, token = svc.token): Promise<Response> {
+export function auditQuery(
+  svc: TestService,
+  params: Record<string, string | number>,
+  token = svc.token,
+): Promise<Response> {
   const qs = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]));
   return get(svc, `/v1/audit/event_log?${qs.toString()}`, token);
 }
 
-export async function audit(svc: TestService, params: Record<string, string | number>, token = svc.token): Promise<AuditResponse> {
+export async function audit(
+  svc: TestService,
+  params: Record<string, string | number>,
+  token = svc.token,
+): Promise<AuditResponse> {
   return json<AuditResponse>(auditQuery(svc, params, token), 200);
 }
 
 /** Every event the filter matches, following next_cursor until it is null. */
-export async function auditAll(svc: TestService, params: Record<string, string | number> = {}, token = svc.token): Promise<AuditEvent[]> {
+export async function auditAll(
+  svc: TestService,
+  params: Record<string, string | number> = {},
+  token = svc.token,
+): Promise<AuditEvent[]> {
   const out: AuditEvent[] = [];
   let cursor: string | null = null;
   for (let pages = 0; pages < 10_000; pages++) {
@@ -83,15 +131,27 @@ export async function auditAll(svc: TestService, params: Record<string, string |
 /** SPEC "Citation": valid fields, and the span is literal evidence from the stored source. */
 export function expectGroundedCitation(c: unknown, corpus: Readonly<Record<string, string>> = CORPUS): void {
   const parsed = Citation.parse(c);
-  expect(Object.keys(c as object).sort()).toEqual(["anchor", "chunk_hash", "retrieved_at", "score", "source_path", "text_span"]);
+  expect(Object.keys(c as object).sort()).toEqual([
+    "anchor",
+    "chunk_hash",
+    "retrieved_at",
+    "score",
+    "source_path",
+    "text_span",
+  ]);
   expect(parsed.text_span.length).toBeGreaterThan(0);
   const source = corpus[parsed.source_path];
   expect(source, `unknown source ${parsed.source_path}`).toBeDefined();
-  expect(source!.includes(parsed.text_span), `${JSON.stringify(parsed.text_span)} is not in ${parsed.source_path}`).toBe(true);
+  expect(
+    source!.includes(parsed.text_span),
+    `${JSON.stringify(parsed.text_span)} is not in ${parsed.source_path}`,
+  ).toBe(true);
 }
 
 /** A clock tests move by hand, for since/until filters. */
-export function manualClock(start = Date.parse("2025-03-01T12:00:00.000Z")): Clock & { set(ms: number): void; advance(ms: number): void; ms(): number } {
+export function manualClock(
+  start = Date.parse("2025-03-01T12:00:00.000Z"),
+): Clock & { set(ms: number): void; advance(ms: number): void; ms(): number } {
   let now = start;
   return {
     now: () => new Date(now),
@@ -143,7 +203,10 @@ export function parseSse(text: string): SseEvent[] {
 }
 
 /** Reads an SSE body until `count` complete events have arrived; returns them and the reader (still open). */
-export async function readEvents(res: Response, count: number): Promise<{ events: SseEvent[]; reader: ReadableStreamDefaultReader<Uint8Array> }> {
+export async function readEvents(
+  res: Response,
+  count: number,
+): Promise<{ events: SseEvent[]; reader: ReadableStreamDefaultReader<Uint8Array> }> {
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let buffered = "";

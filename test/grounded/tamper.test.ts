@@ -16,7 +16,8 @@ interface VerifyResult {
   break: { seq: number; reason: string } | null;
 }
 
-const verify = (dataDir: string, json = true) => runCli(["audit", "verify", "--data", dataDir, ...(json ? ["--json"] : [])]);
+const verify = (dataDir: string, json = true) =>
+  runCli(["audit", "verify", "--data", dataDir, ...(json ? ["--json"] : [])]);
 
 let svc: TestService;
 let pristine: string;
@@ -79,10 +80,14 @@ describe("smriti audit verify", { timeout: 90_000 }, () => {
   it("detects an edited payload and names that event's seq", async () => {
     const dir = copy();
     tamper(dir, (db, ws) => {
-      const row = db.prepare("SELECT payload FROM events WHERE workspace_id = ? AND seq = 3").get(ws) as { payload: string };
+      const row = db.prepare("SELECT payload FROM events WHERE workspace_id = ? AND seq = 3").get(ws) as {
+        payload: string;
+      };
       const edited = row.payload.replace(/"source_path":"[^"]*"/, '"source_path":"innocent.md"');
       expect(edited).not.toBe(row.payload);
-      expect(db.prepare("UPDATE events SET payload = ? WHERE workspace_id = ? AND seq = 3").run(edited, ws).changes).toBe(1);
+      expect(
+        db.prepare("UPDATE events SET payload = ? WHERE workspace_id = ? AND seq = 3").run(edited, ws).changes,
+      ).toBe(1);
     });
     await expectBroken(dir, 3, "hash_mismatch");
     const text = await verify(dir, false);
@@ -92,7 +97,11 @@ describe("smriti audit verify", { timeout: 90_000 }, () => {
 
   it("detects an edited actor (every field is hashed, not only the payload)", async () => {
     const dir = copy();
-    tamper(dir, (db, ws) => expect(db.prepare("UPDATE events SET actor_id = 'someone-else' WHERE workspace_id = ? AND seq = 2").run(ws).changes).toBe(1));
+    tamper(dir, (db, ws) =>
+      expect(
+        db.prepare("UPDATE events SET actor_id = 'someone-else' WHERE workspace_id = ? AND seq = 2").run(ws).changes,
+      ).toBe(1),
+    );
     await expectBroken(dir, 2, "hash_mismatch");
   });
 
@@ -121,7 +130,9 @@ describe("smriti audit verify", { timeout: 90_000 }, () => {
 
   it("detects a deleted event", async () => {
     const dir = copy();
-    tamper(dir, (db, ws) => expect(db.prepare("DELETE FROM events WHERE workspace_id = ? AND seq = 4").run(ws).changes).toBe(1));
+    tamper(dir, (db, ws) =>
+      expect(db.prepare("DELETE FROM events WHERE workspace_id = ? AND seq = 4").run(ws).changes).toBe(1),
+    );
     await expectBroken(dir, 5, "seq_gap");
   });
 
@@ -130,14 +141,17 @@ describe("smriti audit verify", { timeout: 90_000 }, () => {
     tamper(dir, (db, ws) => {
       db.prepare("DELETE FROM events WHERE workspace_id = ? AND seq = 4").run(ws);
       // Shift down one at a time (ascending) so the primary key never collides.
-      for (let seq = 5; seq <= events; seq++) db.prepare("UPDATE events SET seq = ? WHERE workspace_id = ? AND seq = ?").run(seq - 1, ws, seq);
+      for (let seq = 5; seq <= events; seq++)
+        db.prepare("UPDATE events SET seq = ? WHERE workspace_id = ? AND seq = ?").run(seq - 1, ws, seq);
     });
     await expectBroken(dir, 4, "prev_hash_mismatch");
   });
 
   it("detects events cut off the end of the log: the recorded head points past the last event", async () => {
     const dir = copy();
-    tamper(dir, (db, ws) => expect(db.prepare("DELETE FROM events WHERE workspace_id = ? AND seq >= ?").run(ws, events - 1).changes).toBe(2));
+    tamper(dir, (db, ws) =>
+      expect(db.prepare("DELETE FROM events WHERE workspace_id = ? AND seq >= ?").run(ws, events - 1).changes).toBe(2),
+    );
     await expectBroken(dir, events, "head_mismatch");
   });
 

@@ -6,7 +6,10 @@ import { startTestService, type TestService } from "../helpers/runtime.ts";
 
 let svc: TestService;
 let db: DbReader;
-const written = () => db.number("SELECT (SELECT COUNT(*) FROM events) + (SELECT COUNT(*) FROM stream_events) + (SELECT COUNT(*) FROM records)");
+const written = () =>
+  db.number(
+    "SELECT (SELECT COUNT(*) FROM events) + (SELECT COUNT(*) FROM stream_events) + (SELECT COUNT(*) FROM records)",
+  );
 
 beforeAll(async () => {
   svc = await startTestService({ embedder: await loadGloveEmbedder() });
@@ -19,7 +22,11 @@ afterAll(async () => {
 
 describe("warmAnswers", () => {
   it("loads the answer path without writing an audit record, an event or a record, and answers after it as before", async () => {
-    await svc.post("/v1/memory/ingest", { content: "# Schema\n\nAsha decided the schema in May.", source_path: "notes/schema.md", kind: "markdown" });
+    await svc.post("/v1/memory/ingest", {
+      content: "# Schema\n\nAsha decided the schema in May.",
+      source_path: "notes/schema.md",
+      kind: "markdown",
+    });
     const before = await written();
     await svc.runtime.warmAnswers();
     await svc.runtime.warmAnswers(); // twice: nothing cached by the first breaks the second

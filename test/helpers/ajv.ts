@@ -17,7 +17,9 @@ type AjvCtor = new (opts: Record<string, unknown>) => Ajv2020Like;
 
 export function createAjv2020(): Ajv2020Like {
   const require = createRequire(import.meta.url);
-  const sdk = (require.resolve.paths("ajv") ?? []).map((dir) => join(dir, "@modelcontextprotocol/sdk/package.json")).find((f) => existsSync(f));
+  const sdk = (require.resolve.paths("ajv") ?? [])
+    .map((dir) => join(dir, "@modelcontextprotocol/sdk/package.json"))
+    .find((f) => existsSync(f));
   const candidates = sdk ? [require, createRequire(sdk)] : [require];
   for (const req of candidates) {
     let mod: { default?: AjvCtor } & Partial<Record<"Ajv2020", AjvCtor>>;

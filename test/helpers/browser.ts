@@ -6,10 +6,22 @@ import { chromium, type Browser, type Page } from "playwright-core";
 const CHROMIUM = process.env.SMRITI_CHROMIUM ?? "/usr/bin/chromium";
 
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install chromium; .ci/run does) or set SMRITI_CHROMIUM`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `no Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install chromium; .ci/run does) or set SMRITI_CHROMIUM`,
+    );
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
   });
 }
 

@@ -5,7 +5,12 @@ import type { AddressInfo } from "node:net";
 export type Script = (res: ServerResponse, body: WireRequest, req: IncomingMessage) => void;
 export interface WireRequest {
   model: string;
-  messages: { role: string; content: string; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string }[];
+  messages: {
+    role: string;
+    content: string;
+    tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+    tool_call_id?: string;
+  }[];
   tools?: { function: { name: string } }[];
   [k: string]: unknown;
 }
@@ -45,8 +50,11 @@ export async function startChatServer(): Promise<ChatServer> {
 }
 
 export const openSse = (res: ServerResponse) => res.writeHead(200, { "content-type": "text/event-stream" });
-export const data = (res: ServerResponse, payload: object | string) => res.write(`data: ${typeof payload === "string" ? payload : JSON.stringify(payload)}\n\n`);
-export const delta = (d: object, finish: string | null = null) => ({ choices: [{ index: 0, delta: d, finish_reason: finish }] });
+export const data = (res: ServerResponse, payload: object | string) =>
+  res.write(`data: ${typeof payload === "string" ? payload : JSON.stringify(payload)}\n\n`);
+export const delta = (d: object, finish: string | null = null) => ({
+  choices: [{ index: 0, delta: d, finish_reason: finish }],
+});
 
 /** A whole reply: text in pieces, then the end with usage. */
 export const say =
@@ -67,7 +75,19 @@ export const callTools =
     openSse(res);
     calls.forEach((c, index) => {
       const half = Math.floor(c.args.length / 2);
-      data(res, delta({ tool_calls: [{ index, id: `wire_${index}`, type: "function", function: { name: c.name, arguments: c.args.slice(0, half) } }] }));
+      data(
+        res,
+        delta({
+          tool_calls: [
+            {
+              index,
+              id: `wire_${index}`,
+              type: "function",
+              function: { name: c.name, arguments: c.args.slice(0, half) },
+            },
+          ],
+        }),
+      );
       data(res, delta({ tool_calls: [{ index, function: { arguments: c.args.slice(half) } }] }));
     });
     data(res, delta({}, "tool_calls"));

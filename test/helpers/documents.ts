@@ -6,14 +6,34 @@ import type { ChunkInput, DocumentRecord } from "../../src/ports/documents.ts";
 
 export const T0 = Date.UTC(2024, 0, 1);
 
-export function prepareDocument(sourcePath: string, content: string, opts: { kind?: DocumentKind; authoredAt?: number } = {}): { doc: DocumentRecord; chunks: ChunkInput[] } {
+export function prepareDocument(
+  sourcePath: string,
+  content: string,
+  opts: { kind?: DocumentKind; authoredAt?: number } = {},
+): { doc: DocumentRecord; chunks: ChunkInput[] } {
   const kind = opts.kind ?? "markdown";
-  const chunks = chunkDocument(content, kind).map((c) => ({ chunkHash: c.hash, anchor: c.anchor, start: c.start, end: c.end, text: c.text, terms: tokenize(c.text).join(" ") }));
+  const chunks = chunkDocument(content, kind).map((c) => ({
+    chunkHash: c.hash,
+    anchor: c.anchor,
+    start: c.start,
+    end: c.end,
+    text: c.text,
+    terms: tokenize(c.text).join(" "),
+  }));
   const at = opts.authoredAt ?? T0;
-  return { doc: { sourcePath, documentHash: contentHash(content), kind, authoredAt: at, ingestedAt: at, content }, chunks };
+  return {
+    doc: { sourcePath, documentHash: contentHash(content), kind, authoredAt: at, ingestedAt: at, content },
+    chunks,
+  };
 }
 
 /** A many-chunk markdown document whose every chunk names its edition (atomic-replace tests). */
 export function editionText(edition: string, sections = 40): string {
-  return `# Doc\n\n` + Array.from({ length: sections }, (_, i) => `## S${i}\n\nSection ${i} of edition ${edition} by the lighthouse keeper.\n`).join("\n");
+  return (
+    `# Doc\n\n` +
+    Array.from(
+      { length: sections },
+      (_, i) => `## S${i}\n\nSection ${i} of edition ${edition} by the lighthouse keeper.\n`,
+    ).join("\n")
+  );
 }

@@ -14,7 +14,14 @@ export const ESCAPE_PROBE = [
 ].join("\n");
 
 /** The probe's stdin. */
-export const probeTask = (v: { data: string; other?: string; open: string; port: number }) => `DATA='${v.data}'\nOTHER='${v.other ?? "/nonexistent"}'\nOPEN='${v.open}'\nPORT='${v.port}'`;
+export const probeTask = (v: { data: string; other?: string; open: string; port: number }) =>
+  `DATA='${v.data}'\nOTHER='${v.other ?? "/nonexistent"}'\nOPEN='${v.open}'\nPORT='${v.port}'`;
 
 /** The probe's output as name -> value. */
-export const probeReport = (output: string): Record<string, string> => Object.fromEntries(output.trim().split("\n").map((l) => l.split("=") as [string, string]));
+export const probeReport = (output: string): Record<string, string> =>
+  Object.fromEntries(
+    output
+      .trim()
+      .split("\n")
+      .map((l) => l.split("=") as [string, string]),
+  );

@@ -20,7 +20,11 @@ export function listenWithMcp(svc: TestService): Promise<RunningServer> {
 }
 
 /** A test service with MCP mounted for the calling file: started before its tests, clients closed after each, all torn down at the end. */
-export function useMcpService(opts: TestServiceOptions = {}): { readonly svc: TestService; readonly server: RunningServer; connect(headers?: Record<string, string>): Promise<Client> } {
+export function useMcpService(opts: TestServiceOptions = {}): {
+  readonly svc: TestService;
+  readonly server: RunningServer;
+  connect(headers?: Record<string, string>): Promise<Client>;
+} {
   let svc: TestService | undefined;
   let server: RunningServer | undefined;
   const clients: Client[] = [];
@@ -78,5 +82,7 @@ export function toolError<D = unknown>(res: unknown): { code: string; message: s
 
 /** Every MCP tool name of the operation table, sorted: what a tools/list must return, no more and no less. */
 export function tableTools(): string[] {
-  return Object.values(operations).flatMap((o: Operation) => (o.tool ? [o.tool] : [])).sort();
+  return Object.values(operations)
+    .flatMap((o: Operation) => (o.tool ? [o.tool] : []))
+    .sort();
 }

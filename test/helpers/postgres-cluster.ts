@@ -20,7 +20,9 @@ export interface TestCluster {
 export function postgresBinDir(): string | null {
   const root = "/usr/lib/postgresql";
   if (!existsSync(root)) return null;
-  const majors = readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
+  const majors = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
   return majors[0] ? join(root, majors[0], "bin") : null;
 }
 
@@ -44,7 +46,9 @@ export async function startTestCluster(bin: string, opts: { durable?: boolean } 
     chownSync(dir, uid, gid);
   }
   const run = (cmd: string, args: string[]) => {
-    const [file, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", join(bin, cmd), ...args]] : [join(bin, cmd), args];
+    const [file, argv] = asRoot
+      ? ["runuser", ["-u", "postgres", "--", join(bin, cmd), ...args]]
+      : [join(bin, cmd), args];
     const res = spawnSync(file, argv, { encoding: "utf8" });
     if (res.status !== 0) throw new Error(`${cmd} failed: ${res.stderr || res.stdout}`);
   };

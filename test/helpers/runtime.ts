@@ -41,7 +41,11 @@ export interface TestService {
   token: string;
   workspaceId: string;
   /** Another token; in a multi-tenant runtime it may belong to another workspace. */
-  issueToken(workspace?: string, actors?: string[], scopes?: readonly Scope[]): Promise<{ token: string; id: string; workspaceId: string }>;
+  issueToken(
+    workspace?: string,
+    actors?: string[],
+    scopes?: readonly Scope[],
+  ): Promise<{ token: string; id: string; workspaceId: string }>;
   /** POST as JSON with the default token; a string body is sent as is, headers override the defaults (null removes one). */
   post(path: string, body: unknown, headers?: Record<string, string | null>): Promise<Response>;
   /** GET with the default token; `query` becomes the search string. */
@@ -53,23 +57,47 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "smriti-test-"));
   chmodSync(dataDir, 0o755); // as a data directory the service makes: bubblewrap, run as nobody, walks to its task workspaces
   const store = process.env["SMRITI_TEST_STORE"] === "postgres" ? { SMRITI_DATABASE_URL: await schemaOf(dataDir) } : {};
-  const config = loadConfig({ SVC_MULTI_TENANT: opts.multiTenant ? "1" : "0", ...store, ...opts.env }, { data: dataDir });
-  const runtime = await createRuntime(config, { embedder: opts.embedder ?? null, log: process.env.SMRITI_TEST_LOG ? (m) => console.error(m) : () => {}, supervise: true, ...catalogOf(opts), ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.lead === false ? { lead: false } : {}) });
+  const config = loadConfig(
+    { SVC_MULTI_TENANT: opts.multiTenant ? "1" : "0", ...store, ...opts.env },
+    { data: dataDir },
+  );
+  const runtime = await createRuntime(config, {
+    embedder: opts.embedder ?? null,
+    log: process.env.SMRITI_TEST_LOG ? (m) => console.error(m) : () => {},
+    supervise: true,
+    ...catalogOf(opts),
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.lead === false ? { lead: false } : {}),
+  });
   const app = createHttpApp(runtime);
-  const issueToken = async (workspace = opts.workspace ?? "default", actors: string[] = [], scopes: readonly Scope[] = opts.scopes ?? ALL_SCOPES) => {
+  const issueToken = async (
+    workspace = opts.workspace ?? "default",
+    actors: string[] = [],
+    scopes: readonly Scope[] = opts.scopes ?? ALL_SCOPES,
+  ) => {
     const issued = await runtime.auth.issue({ workspace, actors, scopes });
     return { token: issued.token, id: issued.record.id, workspaceId: issued.record.workspaceId };
   };
   const first = await issueToken(opts.workspace ?? "default", opts.actors ?? []);
   const headersOf = (defaults: Record<string, string>, overrides: Record<string, string | null>) =>
-    Object.fromEntries(Object.entries({ authorization: `Bearer ${first.token}`, ...defaults, ...overrides }).filter((e): e is [string, string] => e[1] !== null));
+    Object.fromEntries(
+      Object.entries({ authorization: `Bearer ${first.token}`, ...defaults, ...overrides }).filter(
+        (e): e is [string, string] => e[1] !== null,
+      ),
+    );
   const post = (path: string, body: unknown, headers: Record<string, string | null> = {}) =>
     Promise.resolve(
-      app.request(path, { method: "POST", headers: headersOf({ "content-type": "application/json" }, headers), body: typeof body === "string" ? body : JSON.stringify(body) }),
+      app.request(path, {
+        method: "POST",
+        headers: headersOf({ "content-type": "application/json" }, headers),
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      }),
     );
   const get = (path: string, query: Record<string, string> = {}, headers: Record<string, string | null> = {}) => {
     const search = new URLSearchParams(query).toString();
-    return Promise.resolve(app.request(search ? `${path}?${search}` : path, { method: "GET", headers: headersOf({}, headers) }));
+    return Promise.resolve(
+      app.request(search ? `${path}?${search}` : path, { method: "GET", headers: headersOf({}, headers) }),
+    );
   };
   return {
     app,

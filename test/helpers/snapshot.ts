@@ -19,7 +19,7 @@ export function unpack(bytes: Uint8Array): Packed | null {
   const opened = openSnapshot(bytesSource(bytes));
   if (!opened) return null;
   const arrays: Record<string, Typed> = {};
-  for (const [name, section] of Object.entries(opened.arrays)) arrays[name] = materialize(section, ARRAY_TYPES[section.type] as new (n: number) => Typed);
+  for (const [name, section] of Object.entries(opened.arrays))
+    arrays[name] = materialize(section, ARRAY_TYPES[section.type] as new (n: number) => Typed);
   return { header: opened.header, arrays };
 }
-

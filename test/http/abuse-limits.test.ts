@@ -19,7 +19,11 @@ let other: string;
 const send = (path: string, token: string, body?: unknown) =>
   fetch(`${server.url}${path}`, {
     method: body === undefined ? "GET" : "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 
@@ -40,8 +44,16 @@ const freshToken = async () => (await svc.issueToken()).token;
 beforeAll(async () => {
   svc = await startTestService();
   other = (await svc.issueToken()).token;
-  const limiter = new TokenLimiter({ ratePerSecond: RATE, streamsPerToken: 2 }, () => clock.frozen ?? performance.now());
-  server = await listen(createHttpApp(svc.runtime, (a) => mountMcpHttp(a, svc.runtime, limiter), limiter), "127.0.0.1", 0, { headersTimeoutMs: HEADERS_TIMEOUT_MS });
+  const limiter = new TokenLimiter(
+    { ratePerSecond: RATE, streamsPerToken: 2 },
+    () => clock.frozen ?? performance.now(),
+  );
+  server = await listen(
+    createHttpApp(svc.runtime, (a) => mountMcpHttp(a, svc.runtime, limiter), limiter),
+    "127.0.0.1",
+    0,
+    { headersTimeoutMs: HEADERS_TIMEOUT_MS },
+  );
 });
 afterAll(async () => {
   await server.close();
@@ -52,12 +64,22 @@ describe("per-token rate limit", () => {
   it("answers 429 rate_limited with Retry-After past the burst, writes nothing, and leaves other tokens alone", () =>
     frozen(async () => {
       const statuses: number[] = [];
-      for (let i = 0; i < 2 * RATE; i++) statuses.push((await send("/v1/memory/recall", svc.token, { query: "lantern" })).status);
+      for (let i = 0; i < 2 * RATE; i++)
+        statuses.push((await send("/v1/memory/recall", svc.token, { query: "lantern" })).status);
       expect(statuses).toEqual(Array(2 * RATE).fill(200));
-      const refused = await send("/v1/memory/ingest", svc.token, { source_path: "limited.md", content: "# Limited\n\nThis must not be stored.\n" });
+      const refused = await send("/v1/memory/ingest", svc.token, {
+        source_path: "limited.md",
+        content: "# Limited\n\nThis must not be stored.\n",
+      });
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-      expect(await refused.json()).toMatchObject({ error: { code: "rate_limited", message: expect.any(String), details: { retry_after_seconds: expect.any(Number), limit_per_second: RATE } } });
+      expect(await refused.json()).toMatchObject({
+        error: {
+          code: "rate_limited",
+          message: expect.any(String),
+          details: { retry_after_seconds: expect.any(Number), limit_per_second: RATE },
+        },
+      });
       expect(await svc.runtime.store.documents.getDocument(svc.workspaceId, "limited.md")).toBeUndefined();
       expect((await send("/v1/memory/recall", other, { query: "lantern" })).status).toBe(200);
     }));
@@ -78,7 +100,9 @@ describe("per-token rate limit", () => {
     for (let i = 0; i < 3 * RATE; i++) expect((await client.recall({ query: "lantern" })).hits).toEqual([]);
     expect(performance.now() - started).toBeGreaterThan(900); // at least one wait of a second
     const impatient = createClient({ baseUrl: server.url, token: await freshToken(), rateLimitRetries: 0 });
-    await expect(Promise.all(Array.from({ length: 3 * RATE }, () => impatient.recall({ query: "lantern" })))).rejects.toMatchObject({ status: 429, code: "rate_limited" });
+    await expect(
+      Promise.all(Array.from({ length: 3 * RATE }, () => impatient.recall({ query: "lantern" }))),
+    ).rejects.toMatchObject({ status: 429, code: "rate_limited" });
   });
 });
 
@@ -88,7 +112,11 @@ describe("open event streams per token", () => {
     const session = (await (await send("/chat/sessions", token, {})).json()) as { session_id: string };
     const path = `/sessions/${session.session_id}/events/stream`;
     const aborts = [new AbortController(), new AbortController()];
-    const open = await Promise.all(aborts.map((a) => fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` }, signal: a.signal })));
+    const open = await Promise.all(
+      aborts.map((a) =>
+        fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` }, signal: a.signal }),
+      ),
+    );
     expect(open.map((r) => r.status)).toEqual([200, 200]);
     const third = await send(path, token);
     expect(third.status).toBe(429);
@@ -137,7 +165,9 @@ describe("slow clients", () => {
     // A header line now and then never completes the request.
     const drip = setInterval(() => slow.forEach((s) => s.writable && s.write("X-Slow: 1\r\n")), 200);
     try {
-      const served = await Promise.all(Array.from({ length: 20 }, () => fetch(`${server.url}/healthz`).then((r) => r.status)));
+      const served = await Promise.all(
+        Array.from({ length: 20 }, () => fetch(`${server.url}/healthz`).then((r) => r.status)),
+      );
       expect(served).toEqual(Array(20).fill(200));
       const times = await Promise.all(closed);
       expect(Math.max(...times)).toBeLessThan(HEADERS_TIMEOUT_MS + 3_000);
@@ -153,7 +183,9 @@ describe("closing the server", () => {
   it("cuts open event streams after a short grace instead of waiting for their clients", async () => {
     const own = await listen(createHttpApp(svc.runtime), "127.0.0.1", 0);
     const session = (await (await send("/chat/sessions", svc.token, {})).json()) as { session_id: string };
-    const res = await fetch(`${own.url}/sessions/${session.session_id}/events/stream`, { headers: { authorization: `Bearer ${svc.token}` } });
+    const res = await fetch(`${own.url}/sessions/${session.session_id}/events/stream`, {
+      headers: { authorization: `Bearer ${svc.token}` },
+    });
     expect(res.status).toBe(200);
     const ended = res.text().then(
       () => "ended",

@@ -7,12 +7,19 @@ import { startTestService, type TestService } from "../helpers/runtime.ts";
 let s: TestService;
 beforeAll(async () => {
   s = await startTestService({ multiTenant: true, actors: ["alice"] });
-  await s.post("/v1/memory/ingest", { source_path: "plan.md", content: "# Plan\n\n- [ ] TODO rotate the admin password\n\nThe admin password rotates monthly.\n" });
+  await s.post("/v1/memory/ingest", {
+    source_path: "plan.md",
+    content: "# Plan\n\n- [ ] TODO rotate the admin password\n\nThe admin password rotates monthly.\n",
+  });
 });
 afterAll(async () => s.cleanup());
 
-const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> & { error?: { code: string; details?: unknown } } });
-const get = async (path: string, query: Record<string, string> = {}) => json(await s.get(`/sdk/cognitive/${path}`, query, { "x-svc-actor-id": "alice" }));
+const json = async (res: Response) => ({
+  status: res.status,
+  body: (await res.json()) as Record<string, unknown> & { error?: { code: string; details?: unknown } },
+});
+const get = async (path: string, query: Record<string, string> = {}) =>
+  json(await s.get(`/sdk/cognitive/${path}`, query, { "x-svc-actor-id": "alice" }));
 const errorCode = (r: { body: { error?: { code: string } } }) => r.body.error?.code;
 
 describe("GET /sdk/cognitive/*", () => {
@@ -30,7 +37,12 @@ describe("GET /sdk/cognitive/*", () => {
     expect(layers.map((l) => l.id)).toEqual([...LAYER_IDS]);
     expect(layers.find((l) => l.id === "dhyana")?.enabled).toBe(false);
     const karma = await get("layers/karma");
-    expect(karma.body).toMatchObject({ id: "karma", params: { weight: 0.5 }, state: {}, counter_names: ["chunks_boosted_feedback", "chunks_demoted_feedback"] });
+    expect(karma.body).toMatchObject({
+      id: "karma",
+      params: { weight: 0.5 },
+      state: {},
+      counter_names: ["chunks_boosted_feedback", "chunks_demoted_feedback"],
+    });
   });
 
   it("scopes goals, karma and identity to the caller's workspace and actor", async () => {
@@ -42,7 +54,11 @@ describe("GET /sdk/cognitive/*", () => {
     const other = await s.issueToken("other");
     const theirs = await json(await s.get("/sdk/cognitive/karma", {}, { authorization: `Bearer ${other.token}` }));
     expect(theirs.body.ledger).toEqual({ chunks: 0, total: 0 });
-    expect((await get("identity")).body).toMatchObject({ workspace_id: s.workspaceId, workspace_name: "default", actor_id: "alice" });
+    expect((await get("identity")).body).toMatchObject({
+      workspace_id: s.workspaceId,
+      workspace_name: "default",
+      actor_id: "alice",
+    });
   });
 
   it("401 without a token, 404 for an unknown layer with the valid ids", async () => {
@@ -67,20 +83,31 @@ describe("GET /sdk/cognitive/*", () => {
 
 describe("POST /sdk/cognitive/process and GET traces/{id}", () => {
   it("returns trace_id and confidence, and the trace reads back in its workspace only", async () => {
-    const r = await json(await s.post("/sdk/cognitive/process", { query: "how often does the admin password rotate?", k: 3 }));
+    const r = await json(
+      await s.post("/sdk/cognitive/process", { query: "how often does the admin password rotate?", k: 3 }),
+    );
     expect(r.status).toBe(200);
-    expect(cognitiveRoutes.cognitive_process.output.parse(r.body)).toMatchObject({ trace_id: expect.stringMatching(/^trace_/), evidence: [{ source_path: "plan.md" }] });
+    expect(cognitiveRoutes.cognitive_process.output.parse(r.body)).toMatchObject({
+      trace_id: expect.stringMatching(/^trace_/),
+      evidence: [{ source_path: "plan.md" }],
+    });
     expect(typeof r.body.confidence).toBe("number");
     const back = await get(`traces/${String(r.body.trace_id)}`);
     expect(back.body).toEqual(r.body);
     const other = await s.issueToken("other");
-    const theirs = await json(await s.get(`/sdk/cognitive/traces/${String(r.body.trace_id)}`, {}, { authorization: `Bearer ${other.token}` }));
+    const theirs = await json(
+      await s.get(`/sdk/cognitive/traces/${String(r.body.trace_id)}`, {}, { authorization: `Bearer ${other.token}` }),
+    );
     expect([theirs.status, errorCode(theirs)]).toEqual([404, "not_found"]);
   });
 
   it("honours per-call layer switches", async () => {
-    const r = await json(await s.post("/sdk/cognitive/process", { query: "admin password", layers: { viveka: false } }));
-    expect((r.body.steps as { layer: string; status: string }[]).find((st) => st.layer === "viveka")?.status).toBe("off");
+    const r = await json(
+      await s.post("/sdk/cognitive/process", { query: "admin password", layers: { viveka: false } }),
+    );
+    expect((r.body.steps as { layer: string; status: string }[]).find((st) => st.layer === "viveka")?.status).toBe(
+      "off",
+    );
   });
 
   it("unknown trace is 404 not_found", async () => {

@@ -29,7 +29,8 @@ it("serves the page under a CSP with no inline script, and its hashed assets cac
   expect(page.headers.get("content-type")).toMatch(/^text\/html/);
   expect(page.headers.get("cache-control")).toBe("no-cache");
   const csp = page.headers.get("content-security-policy")!;
-  for (const directive of ["script-src 'self'", "frame-ancestors 'none'", "object-src 'none'", "base-uri 'none'"]) expect(csp).toContain(directive);
+  for (const directive of ["script-src 'self'", "frame-ancestors 'none'", "object-src 'none'", "base-uri 'none'"])
+    expect(csp).toContain(directive);
   expect(csp).not.toContain("unsafe-inline");
   expect(page.headers.get("x-content-type-options")).toBe("nosniff");
   const html = await page.text();
@@ -46,7 +47,11 @@ it("serves the page under a CSP with no inline script, and its hashed assets cac
 it("refuses unknown assets and paths that climb out of the build", async () => {
   const app = built();
   expect((await app.request("/console/assets/nope.js")).status).toBe(404);
-  for (const path of ["/console/assets/../../package.json", "/console/assets/%2e%2e/%2e%2e/package.json", "/console/assets/..%2f..%2fpackage.json"]) {
+  for (const path of [
+    "/console/assets/../../package.json",
+    "/console/assets/%2e%2e/%2e%2e/package.json",
+    "/console/assets/..%2f..%2fpackage.json",
+  ]) {
     const res = await app.request(path);
     expect(res.status, path).not.toBe(200);
   }

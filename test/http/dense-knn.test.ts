@@ -22,7 +22,10 @@ describe("hybrid recall's dense candidates", () => {
     const rt = await createRuntime(loadConfig(env, { data }), { embedder, log: () => {} });
     const ws = (await rt.store.workspaces.findWorkspace("default"))!.id;
     await rt.ingest.ingest(ws, { source_path: "pets.md", content: "The puppy chased a kitten around the garden." });
-    await rt.ingest.ingest(ws, { source_path: "tax.md", content: "Quarterly filings are due at the end of the month." });
+    await rt.ingest.ingest(ws, {
+      source_path: "tax.md",
+      content: "Quarterly filings are due at the end of the month.",
+    });
     // Shares no word with pets.md: only the dense signal can find it.
     const res = await rt.memory.recall(ws, { query: "dog", k: 5 });
     await rt.close();

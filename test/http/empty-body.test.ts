@@ -19,7 +19,11 @@ afterAll(async () => {
 });
 
 const post = (path: string, headers: Record<string, string>, body?: string) =>
-  fetch(`${server.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${svc.token}`, ...headers }, ...(body === undefined ? {} : { body }) });
+  fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${svc.token}`, ...headers },
+    ...(body === undefined ? {} : { body }),
+  });
 const statusOf = async (res: Response) => {
   const body = (await res.json()) as BackgroundSessionDetail & { error?: { code: string } };
   return [res.status, body.error?.code ?? body.session.status];
@@ -27,18 +31,35 @@ const statusOf = async (res: Response) => {
 
 describe("body-less POSTs", () => {
   it("pause, resume and cancel take no body, an empty body, or an empty JSON body", async () => {
-    const s = await startBackground(svc, { engine: "command", command: ["sh", "-c", "sleep 20"], approval_mode: "never", task: "long" });
+    const s = await startBackground(svc, {
+      engine: "command",
+      command: ["sh", "-c", "sleep 20"],
+      approval_mode: "never",
+      task: "long",
+    });
     const sid = s.session.session_id;
     await waitFor(svc, sid, ["running"]);
     expect(await statusOf(await post(`/sessions/${sid}/pause`, {}))).toEqual([200, "paused"]);
-    expect(await statusOf(await post(`/sessions/${sid}/resume`, { "content-type": "application/json" }, ""))).toEqual([200, "queued"]);
-    expect(await statusOf(await post(`/sessions/${sid}/cancel`, { "content-type": "text/plain" }, ""))).toEqual([200, "cancelled"]);
+    expect(await statusOf(await post(`/sessions/${sid}/resume`, { "content-type": "application/json" }, ""))).toEqual([
+      200,
+      "queued",
+    ]);
+    expect(await statusOf(await post(`/sessions/${sid}/cancel`, { "content-type": "text/plain" }, ""))).toEqual([
+      200,
+      "cancelled",
+    ]);
   });
 
   it("still refuses malformed JSON (400) and a non-empty body of another type (415)", async () => {
     const path = "/sessions/ses_missing/pause";
-    expect(await statusOf(await post(path, { "content-type": "application/json" }, "{oops"))).toEqual([400, "malformed_json"]);
-    expect(await statusOf(await post(path, { "content-type": "text/plain" }, "{}"))).toEqual([415, "unsupported_media_type"]);
+    expect(await statusOf(await post(path, { "content-type": "application/json" }, "{oops"))).toEqual([
+      400,
+      "malformed_json",
+    ]);
+    expect(await statusOf(await post(path, { "content-type": "text/plain" }, "{}"))).toEqual([
+      415,
+      "unsupported_media_type",
+    ]);
     expect(await statusOf(await post(path, {}, "{}"))).toEqual([415, "unsupported_media_type"]);
   });
 

@@ -24,7 +24,11 @@ async function call<T>(path: string, body: unknown, status = 200): Promise<T> {
   return json;
 }
 
-async function ingest(source_path: string, content: string, extra: Record<string, unknown> = {}): Promise<IngestResponse> {
+async function ingest(
+  source_path: string,
+  content: string,
+  extra: Record<string, unknown> = {},
+): Promise<IngestResponse> {
   const out = await call<IngestResponse>("/v1/memory/ingest", { source_path, content, ...extra });
   contents.set(source_path, content);
   return out;
@@ -57,7 +61,15 @@ const v2 = `# Runbook\n\n${section("Backups", "Backups run nightly with litestre
 describe("ingest", () => {
   it("reports added, kept and removed chunks across a re-ingest of an edited markdown file", async () => {
     const first = await ingest("ops/runbook.md", v1);
-    expect(first).toMatchObject({ source_path: "ops/runbook.md", kind: "markdown", unchanged: false, chunks: 3, kept: [], removed: [], deduplicated: 0 });
+    expect(first).toMatchObject({
+      source_path: "ops/runbook.md",
+      kind: "markdown",
+      unchanged: false,
+      chunks: 3,
+      kept: [],
+      removed: [],
+      deduplicated: 0,
+    });
     expect(first.document_hash).toBe(contentHash(v1));
     expect(first.added.map((a) => a.anchor)).toEqual(["Runbook > Backups", "Runbook > Failover", "Runbook > Alerts"]);
     const byAnchor = new Map(first.added.map((a) => [a.anchor, a.chunk_hash]));
@@ -67,7 +79,9 @@ describe("ingest", () => {
     expect(second.chunks).toBe(3);
     // The Backups chunk (with its heading line "# Runbook") keeps its hash; edited and deleted sections are removed.
     expect(second.kept).toEqual([{ chunk_hash: byAnchor.get("Runbook > Backups"), anchor: "Runbook > Backups" }]);
-    expect(hashes(second.removed)).toEqual([byAnchor.get("Runbook > Failover"), byAnchor.get("Runbook > Alerts")].sort());
+    expect(hashes(second.removed)).toEqual(
+      [byAnchor.get("Runbook > Failover"), byAnchor.get("Runbook > Alerts")].sort(),
+    );
     expect(second.added.map((a) => a.anchor)).toEqual(["Runbook > Failover", "Runbook > Capacity"]);
     expect(second.kept.length + second.added.length).toBe(second.chunks);
 
@@ -80,7 +94,14 @@ describe("ingest", () => {
   it("treats an identical re-ingest as unchanged and rewrites nothing", async () => {
     const first = await ingest("ops/runbook.md", v1);
     const again = await ingest("ops/runbook.md", v1);
-    expect(again).toMatchObject({ unchanged: true, added: [], removed: [], deduplicated: 0, chunks: 3, document_hash: first.document_hash });
+    expect(again).toMatchObject({
+      unchanged: true,
+      added: [],
+      removed: [],
+      deduplicated: 0,
+      chunks: 3,
+      document_hash: first.document_hash,
+    });
     expect(hashes(again.kept)).toEqual(hashes(first.added));
     const hits = (await recall({ query: "litestream backups" })).hits;
     expect(hits).toHaveLength(1);
@@ -100,10 +121,15 @@ describe("ingest", () => {
   });
 
   it("names loose text by its hash and infers kinds from the path", async () => {
-    const out = await call<IngestResponse>("/v1/memory/ingest", { content: "A loose note about the quarterly offsite." });
+    const out = await call<IngestResponse>("/v1/memory/ingest", {
+      content: "A loose note about the quarterly offsite.",
+    });
     expect(out.source_path).toBe(`text/${out.document_hash.slice(7, 19)}`);
     expect(out.kind).toBe("text");
-    const code = await call<IngestResponse>("/v1/memory/ingest", { source_path: "src/a.ts", content: "export const answer = 42;\n" });
+    const code = await call<IngestResponse>("/v1/memory/ingest", {
+      source_path: "src/a.ts",
+      content: "export const answer = 42;\n",
+    });
     expect(code.kind).toBe("code");
     expect(code.added[0]?.anchor).toBe("L1-L1");
   });
@@ -111,11 +137,21 @@ describe("ingest", () => {
 
 describe("recall", () => {
   beforeEach(async () => {
-    await ingest("notes/db.md", "# Databases\n\nSQLite uses a write-ahead log so readers never block writers.\n\n## Backups\n\nBackups of the SQLite file run nightly.\n", {
-      timestamp: "2021-03-01T10:00:00Z",
+    await ingest(
+      "notes/db.md",
+      "# Databases\n\nSQLite uses a write-ahead log so readers never block writers.\n\n## Backups\n\nBackups of the SQLite file run nightly.\n",
+      {
+        timestamp: "2021-03-01T10:00:00Z",
+      },
+    );
+    await ingest(
+      "notes/search.md",
+      "# Search\n\nBM25 ranks documents by term frequency and inverse document frequency.\n",
+      { timestamp: "2023-06-15T08:30:00+02:00" },
+    );
+    await ingest("archive/old.txt", "The old system used a MySQL write-ahead log as well, with nightly dumps.", {
+      timestamp: "2019-01-01T00:00:00Z",
     });
-    await ingest("notes/search.md", "# Search\n\nBM25 ranks documents by term frequency and inverse document frequency.\n", { timestamp: "2023-06-15T08:30:00+02:00" });
-    await ingest("archive/old.txt", "The old system used a MySQL write-ahead log as well, with nightly dumps.", { timestamp: "2019-01-01T00:00:00Z" });
   });
 
   it("returns citations with exactly the spec's fields and literal evidence", async () => {
@@ -158,12 +194,16 @@ describe("recall", () => {
 
   it("filters by since (inclusive) and until (exclusive) on the ingest timestamp", async () => {
     const q = "write-ahead log nightly BM25 term frequency";
-    const sources = async (filters: Record<string, unknown>) => [...new Set((await recall({ query: q, filters })).hits.map((h) => h.source_path))].sort();
+    const sources = async (filters: Record<string, unknown>) =>
+      [...new Set((await recall({ query: q, filters })).hits.map((h) => h.source_path))].sort();
     expect(await sources({})).toEqual(["archive/old.txt", "notes/db.md", "notes/search.md"]);
     expect(await sources({ since: "2021-01-01T00:00:00Z" })).toEqual(["notes/db.md", "notes/search.md"]);
     expect(await sources({ until: "2021-03-01T10:00:00Z" })).toEqual(["archive/old.txt"]);
     expect(await sources({ since: "2021-03-01T10:00:00Z", until: "2023-06-15T06:30:00Z" })).toEqual(["notes/db.md"]);
-    expect(await sources({ since: "2021-03-01T11:00:00+01:00", until: "2023-06-15T06:30:00.001Z" })).toEqual(["notes/db.md", "notes/search.md"]);
+    expect(await sources({ since: "2021-03-01T11:00:00+01:00", until: "2023-06-15T06:30:00.001Z" })).toEqual([
+      "notes/db.md",
+      "notes/search.md",
+    ]);
   });
 
   it("drops hits below min_score", async () => {
@@ -179,7 +219,8 @@ describe("recall", () => {
   });
 
   it("respects k and defaults to 10", async () => {
-    for (let i = 0; i < 14; i++) await ingest(`bulk/${i}.txt`, `Bulk note ${i}: the widget inventory count is ${i * 3} units.`);
+    for (let i = 0; i < 14; i++)
+      await ingest(`bulk/${i}.txt`, `Bulk note ${i}: the widget inventory count is ${i * 3} units.`);
     expect((await recall({ query: "widget inventory", k: 3 })).hits).toHaveLength(3);
     expect((await recall({ query: "widget inventory" })).hits).toHaveLength(10);
     expect((await recall({ query: "widget inventory", k: 100 })).hits).toHaveLength(14);
@@ -193,7 +234,10 @@ describe("recall", () => {
 
 describe("forget", () => {
   it("forgets a source by path, idempotently, and its chunks never come back", async () => {
-    const ing = await ingest("notes/db.md", "# DB\n\nSQLite uses a write-ahead log.\n\n# Backups\n\nBackups run nightly with litestream.\n");
+    const ing = await ingest(
+      "notes/db.md",
+      "# DB\n\nSQLite uses a write-ahead log.\n\n# Backups\n\nBackups run nightly with litestream.\n",
+    );
     await ingest("notes/keep.md", "# Keep\n\nLitestream also ships the write-ahead log offsite.\n");
     const first = await forget({ source_path: "notes/db.md" });
     expect(first.already_forgotten).toBe(false);
@@ -232,7 +276,11 @@ describe("forget", () => {
 
     expect(await forget({ chunk_hash: hash })).toEqual({ removed: [], removed_sources: [], already_forgotten: true });
     // The path whose last chunk went is forgotten too.
-    expect(await forget({ source_path: "a.md" })).toEqual({ removed: [], removed_sources: [], already_forgotten: true });
+    expect(await forget({ source_path: "a.md" })).toEqual({
+      removed: [],
+      removed_sources: [],
+      already_forgotten: true,
+    });
   });
 
   it("answers 404 not_found for a target that never existed", async () => {
@@ -262,15 +310,24 @@ describe("pack", () => {
 
   beforeEach(async () => {
     for (const [t, topic] of topics.entries())
-      await ingest(`design/${topic}.md`, `# ${topic}\n\n` + Array.from({ length: 6 }, (_, i) => `## Part ${i}\n\n${paragraph(topic, t * 10 + i)}\n`).join("\n"));
+      await ingest(
+        `design/${topic}.md`,
+        `# ${topic}\n\n` +
+          Array.from({ length: 6 }, (_, i) => `## Part ${i}\n\n${paragraph(topic, t * 10 + i)}\n`).join("\n"),
+      );
   });
 
   it("never exceeds budget_tokens, summaries included, for many budgets", async () => {
     for (const budget of [64, 65, 80, 100, 128, 200, 333, 500, 1000, 2000]) {
-      const p = await pack({ intent: "storage engine replication backups caching under load", budget_tokens: budget, max_items: 100 });
+      const p = await pack({
+        intent: "storage engine replication backups caching under load",
+        budget_tokens: budget,
+        max_items: 100,
+      });
       expect(p.budget_tokens).toBe(budget);
       expect(p.used_tokens).toBeLessThanOrEqual(budget);
-      const accounted = p.items.reduce((s, i) => s + i.tokens, 0) + p.sources.reduce((s, x) => s + estimateTokens(x.summary), 0);
+      const accounted =
+        p.items.reduce((s, i) => s + i.tokens, 0) + p.sources.reduce((s, x) => s + estimateTokens(x.summary), 0);
       expect(p.used_tokens).toBe(accounted);
       for (const i of p.items) expect(i.tokens).toBe(estimateTokens(i.citation.text_span));
       if (budget >= 200) expect(p.items.length).toBeGreaterThan(0);
@@ -295,7 +352,9 @@ describe("pack", () => {
     // Grouped: once a source's run ends it never reappears.
     expect(order.filter((s, i) => i === 0 || s !== order[i - 1])).toEqual([...new Set(order)]);
     for (const src of new Set(order)) {
-      const offsets = p.items.filter((i) => i.citation.source_path === src).map((i) => contents.get(src)!.indexOf(i.citation.text_span));
+      const offsets = p.items
+        .filter((i) => i.citation.source_path === src)
+        .map((i) => contents.get(src)!.indexOf(i.citation.text_span));
       expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
     }
     expect(p.sources.map((s) => s.source_path).sort()).toEqual([...new Set(order)].sort());
@@ -303,7 +362,11 @@ describe("pack", () => {
       expectCitation(s.citation);
       expect(s.citation.source_path).toBe(s.source_path);
       expect(s.citation.text_span).toBe(s.summary);
-      expect(p.items.some((i) => i.citation.chunk_hash === s.citation.chunk_hash && i.citation.text_span.includes(s.summary))).toBe(true);
+      expect(
+        p.items.some(
+          (i) => i.citation.chunk_hash === s.citation.chunk_hash && i.citation.text_span.includes(s.summary),
+        ),
+      ).toBe(true);
     }
   });
 
@@ -327,15 +390,21 @@ describe("pack", () => {
 describe("atomic replace, seen by concurrent readers", () => {
   it("recall never mixes chunks of the old and new version of a document", async () => {
     const version = (tag: string, n: number) =>
-      `# Doc\n\n` + Array.from({ length: n }, (_, i) => `## S${i}\n\nSection ${i} of the ${tag} edition mentions ${tag} and the shared word lighthouse.\n`).join("\n");
+      `# Doc\n\n` +
+      Array.from(
+        { length: n },
+        (_, i) => `## S${i}\n\nSection ${i} of the ${tag} edition mentions ${tag} and the shared word lighthouse.\n`,
+      ).join("\n");
     await ingest("doc.md", version("aardvark", 400));
     // The index loaded first (its load may await a saved snapshot's read): the readers below start on the old version.
     expect((await recall({ query: "lighthouse aardvark", k: 1 })).hits).toHaveLength(1);
     let done = false;
-    const writing = svc.post("/v1/memory/ingest", { source_path: "doc.md", content: version("zebu", 600) }).then((r) => {
-      done = true;
-      return r;
-    });
+    const writing = svc
+      .post("/v1/memory/ingest", { source_path: "doc.md", content: version("zebu", 600) })
+      .then((r) => {
+        done = true;
+        return r;
+      });
     const seen = { old: 0, fresh: 0 };
     // In-process requests resolve on microtasks; yield a macrotask each round so the ingest's own yields can progress.
     // Three readers at once: on PostgreSQL a read is round trips, and one reader alone may not overlap a quick write.
@@ -368,7 +437,11 @@ describe("source", () => {
     const hit = (await recall({ query: "standby replica failover" })).hits[0]!;
     const res = await read(hit.source_path);
     expect(res.status).toBe(200);
-    const source = (await res.json()) as { content: string; kind: string; chunks: { chunk_hash: string; anchor: string; start: number; end: number }[] };
+    const source = (await res.json()) as {
+      content: string;
+      kind: string;
+      chunks: { chunk_hash: string; anchor: string; start: number; end: number }[];
+    };
     expect(source.kind).toBe("markdown");
     const chunk = source.chunks.find((c) => c.chunk_hash === hit.chunk_hash)!;
     expect(chunk.anchor).toBe(hit.anchor);

@@ -10,7 +10,9 @@ afterAll(async () => svc.cleanup());
 
 /** The value of one sample line, e.g. metric{a="b"} 3. */
 function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
-  const line = text.split("\n").find((l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)));
+  const line = text
+    .split("\n")
+    .find((l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)));
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(" ") + 1));
 }
 const scrape = async () => {
@@ -22,17 +24,31 @@ const scrape = async () => {
 
 describe("GET /metrics", () => {
   it("counts requests per route template and method, never per raw URL", async () => {
-    const before = sample(await scrape(), "smriti_http_request_duration_seconds_count", { route: "/v1/memory/recall", status: "200" }) ?? 0;
-    for (let i = 0; i < 3; i++) expect((await svc.post("/v1/memory/recall", { query: `launch ${i}` })).status).toBe(200);
+    const before =
+      sample(await scrape(), "smriti_http_request_duration_seconds_count", {
+        route: "/v1/memory/recall",
+        status: "200",
+      }) ?? 0;
+    for (let i = 0; i < 3; i++)
+      expect((await svc.post("/v1/memory/recall", { query: `launch ${i}` })).status).toBe(200);
     const ref = `dec_${"a".repeat(20)}`;
     expect((await svc.get(`/v1/decisions/${ref}`)).status).toBe(404);
     const text = await scrape();
-    expect(sample(text, "smriti_http_request_duration_seconds_count", { route: "/v1/memory/recall", method: "POST", status: "200" })).toBe(before + 3);
-    expect(sample(text, "smriti_http_request_duration_seconds_count", { route: "/v1/decisions/:ref", status: "404" })).toBe(1);
+    expect(
+      sample(text, "smriti_http_request_duration_seconds_count", {
+        route: "/v1/memory/recall",
+        method: "POST",
+        status: "200",
+      }),
+    ).toBe(before + 3);
+    expect(
+      sample(text, "smriti_http_request_duration_seconds_count", { route: "/v1/decisions/:ref", status: "404" }),
+    ).toBe(1);
     expect(text).not.toContain(ref);
     expect(text).toContain("smriti_process_cpu_seconds_total");
     // The search indexes of the workspace just searched: loaded once, their size estimated.
-    const plain = (name: string) => Number(/^(\S+) (\S+)$/m.exec(text.split("\n").find((l) => l.startsWith(`${name} `)) ?? "")?.[2]);
+    const plain = (name: string) =>
+      Number(/^(\S+) (\S+)$/m.exec(text.split("\n").find((l) => l.startsWith(`${name} `)) ?? "")?.[2]);
     expect(plain("smriti_search_index_workspaces")).toBe(1);
     expect(plain("smriti_search_index_loads")).toBe(1);
     expect(plain("smriti_search_index_bytes")).toBeGreaterThan(0);

@@ -18,12 +18,21 @@ async function tokenWith(scopes: readonly Scope[]): Promise<string> {
 }
 
 async function request(r: ScopedRow, token: string): Promise<Response> {
-  const init: RequestInit = { method: r.row.method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } };
+  const init: RequestInit = {
+    method: r.row.method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+  };
   if (r.row.method === "POST") init.body = "{}";
   return svc.app.request(placeholderPath(r.row), init);
 }
 
-const codeOf = async (res: Response) => ((await res.clone().json().catch(() => null)) as { error?: { code: string } } | null)?.error?.code;
+const codeOf = async (res: Response) =>
+  (
+    (await res
+      .clone()
+      .json()
+      .catch(() => null)) as { error?: { code: string } } | null
+  )?.error?.code;
 
 beforeAll(async () => {
   svc = await startTestService();
@@ -32,7 +41,9 @@ afterAll(() => svc.cleanup());
 
 describe("scopes over HTTP, row by row of the route table", () => {
   it("every row of the table names its scope, and the OpenAPI document shows it", () => {
-    const doc = openApiDocument("test") as { paths: Record<string, Record<string, { "x-smriti-scope"?: string; security: { bearer?: string[] }[] }>> };
+    const doc = openApiDocument("test") as {
+      paths: Record<string, Record<string, { "x-smriti-scope"?: string; security: { bearer?: string[] }[] }>>;
+    };
     for (const [id, row] of Object.entries(routes)) {
       expect(["read", "write", "execute", "admin", "none"], id).toContain(row.scope);
       const entry = doc.paths[row.path]![row.method.toLowerCase()]!;
@@ -46,10 +57,15 @@ describe("scopes over HTTP, row by row of the route table", () => {
     it(`${r.id} (${r.row.method} ${r.row.path}) needs '${scope}'`, async () => {
       const refused = await request(r, await tokenWith(allBut(scope)));
       expect(refused.status).toBe(403);
-      expect(await refused.json()).toMatchObject({ error: { code: "insufficient_scope", details: { required: scope, granted: allBut(scope) } } });
+      expect(await refused.json()).toMatchObject({
+        error: { code: "insufficient_scope", details: { required: scope, granted: allBut(scope) } },
+      });
       const passed = await request(r, await tokenWith([scope]));
       await passed.body?.cancel();
-      expect(passed.status === 403 && (await codeOf(passed)) === "insufficient_scope", `${r.id}: ${passed.status}`).toBe(false);
+      expect(
+        passed.status === 403 && (await codeOf(passed)) === "insufficient_scope",
+        `${r.id}: ${passed.status}`,
+      ).toBe(false);
     });
   }
 
@@ -60,8 +76,19 @@ describe("scopes over HTTP, row by row of the route table", () => {
 
   it("whoami tells a token its workspace, id, actors and scopes", async () => {
     const issued = await svc.issueToken("default", ["agent-1"], ["read", "admin"]);
-    const res = await svc.get("/v1/auth/whoami", {}, { authorization: `Bearer ${issued.token}`, "x-svc-actor-id": "agent-1" });
-    expect(await res.json()).toEqual({ workspace_id: svc.workspaceId, workspace: "default", token_id: issued.id, actor_id: "agent-1", actors: ["agent-1"], scopes: ["read", "admin"] });
+    const res = await svc.get(
+      "/v1/auth/whoami",
+      {},
+      { authorization: `Bearer ${issued.token}`, "x-svc-actor-id": "agent-1" },
+    );
+    expect(await res.json()).toEqual({
+      workspace_id: svc.workspaceId,
+      workspace: "default",
+      token_id: issued.id,
+      actor_id: "agent-1",
+      actors: ["agent-1"],
+      scopes: ["read", "admin"],
+    });
   });
 
   it("a token issued without scopes may read and write, nothing more", async () => {

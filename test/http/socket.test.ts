@@ -18,7 +18,11 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: string, headers: Record<string, string> = {}) =>
-  fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${svc.token}`, ...headers }, body });
+  fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${svc.token}`, ...headers },
+    body,
+  });
 
 describe("over a socket", () => {
   it("binds an ephemeral port and answers health checks", async () => {
@@ -34,20 +38,26 @@ describe("over a socket", () => {
     const ing = await post("/v1/memory/ingest", JSON.stringify({ source_path: "home/kitchen.md", content }));
     expect(ing.status).toBe(200);
     expect(ing.headers.get("content-type")).toMatch(/^application\/json/);
-    const rec = (await (await post("/v1/memory/recall", JSON.stringify({ query: "sourdough starter rye" }))).json()) as RecallResponse;
+    const rec = (await (
+      await post("/v1/memory/recall", JSON.stringify({ query: "sourdough starter rye" }))
+    ).json()) as RecallResponse;
     expect(rec.hits).toHaveLength(1);
     expect(content).toContain(rec.hits[0]!.text_span);
     expect(rec.hits[0]!.anchor).toBe("Kitchen");
     const fg = await post("/v1/memory/forget", JSON.stringify({ source_path: "home/kitchen.md" }));
     expect(fg.status).toBe(200);
-    const again = (await (await post("/v1/memory/recall", JSON.stringify({ query: "sourdough starter rye" }))).json()) as RecallResponse;
+    const again = (await (
+      await post("/v1/memory/recall", JSON.stringify({ query: "sourdough starter rye" }))
+    ).json()) as RecallResponse;
     expect(again.hits).toEqual([]);
   });
 
   it("accepts UTF-8 content and returns it byte-exact", async () => {
     const content = "# Café\n\nNaïve façade — 東京 and Zürich, emoji 🚀 included.\n";
     expect((await post("/v1/memory/ingest", JSON.stringify({ source_path: "intl.md", content }))).status).toBe(200);
-    const rec = (await (await post("/v1/memory/recall", JSON.stringify({ query: "façade Zürich" }))).json()) as RecallResponse;
+    const rec = (await (
+      await post("/v1/memory/recall", JSON.stringify({ query: "façade Zürich" }))
+    ).json()) as RecallResponse;
     expect(rec.hits[0]?.text_span).toBe("# Café\n\nNaïve façade — 東京 and Zürich, emoji 🚀 included.");
   });
 
@@ -89,7 +99,11 @@ describe("over a socket", () => {
   });
 
   it("401 without a token and 404 for unknown routes, as JSON error envelopes", async () => {
-    const noAuth = await fetch(`${server.url}/v1/memory/recall`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const noAuth = await fetch(`${server.url}/v1/memory/recall`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(noAuth.status).toBe(401);
     expect(await noAuth.json()).toMatchObject({ error: { code: "unauthorized" } });
     const missing = await fetch(`${server.url}/v2/anything`);
@@ -98,8 +112,17 @@ describe("over a socket", () => {
   });
 
   it("serves concurrent requests consistently", async () => {
-    await post("/v1/memory/ingest", JSON.stringify({ source_path: "c.md", content: "# C\n\nConcurrent readers see the heron note.\n" }));
-    const results = await Promise.all(Array.from({ length: 25 }, () => post("/v1/memory/recall", JSON.stringify({ query: "heron note" })).then((r) => r.json() as Promise<RecallResponse>)));
+    await post(
+      "/v1/memory/ingest",
+      JSON.stringify({ source_path: "c.md", content: "# C\n\nConcurrent readers see the heron note.\n" }),
+    );
+    const results = await Promise.all(
+      Array.from({ length: 25 }, () =>
+        post("/v1/memory/recall", JSON.stringify({ query: "heron note" })).then(
+          (r) => r.json() as Promise<RecallResponse>,
+        ),
+      ),
+    );
     for (const r of results) expect(r.hits.map((h) => h.source_path)).toEqual(["c.md"]);
   });
 });

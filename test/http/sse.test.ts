@@ -22,7 +22,10 @@ describe("sse()", () => {
     const res = await app.request("/s");
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
     const blocks = (await res.text()).split("\n\n").filter(Boolean);
-    const fields = (block: string) => Object.fromEntries(block.split("\n").map((l) => [l.slice(0, l.indexOf(":")), l.slice(l.indexOf(":") + 1).trim()]));
+    const fields = (block: string) =>
+      Object.fromEntries(
+        block.split("\n").map((l) => [l.slice(0, l.indexOf(":")), l.slice(l.indexOf(":") + 1).trim()]),
+      );
     const events = blocks.filter((b) => !b.startsWith(":")).map(fields);
     expect(events).toEqual([
       { id: "run/0", event: "run_started", data: '{"trajectory_id":"run"}' },
@@ -30,7 +33,9 @@ describe("sse()", () => {
     ]);
     // The README's stream sample shows the fields in the order the writer sends them.
     const order = (block: string) => block.split("\n").map((l) => l.slice(0, l.indexOf(":")));
-    const sample = readFileSync(new URL("../../README.md", import.meta.url), "utf8").match(/^event: run_started\n(?:.+\n)+/m)?.[0];
+    const sample = readFileSync(new URL("../../README.md", import.meta.url), "utf8").match(
+      /^event: run_started\n(?:.+\n)+/m,
+    )?.[0];
     expect(sample && order(sample.trim())).toEqual(order(blocks[0]!));
     const heartbeats = blocks.map((b, i) => (b.startsWith(": keep-alive") ? i : -1)).filter((i) => i >= 0);
     expect(heartbeats.length).toBeGreaterThan(0);
@@ -48,7 +53,9 @@ describe("sse()", () => {
     const app = new Hono().get("/s", (c) => sse(c, source()));
     const blocks = (await (await app.request("/s")).text()).split("\n\n").filter((b) => b && !b.startsWith(":"));
     expect(blocks).toHaveLength(2);
-    expect(blocks[1]).toBe(`event: error\ndata: {"code":"store_unavailable","message":"the database is unreachable; retry in 2 s","turn_id":null,"details":{"retry_after_seconds":2}}`);
+    expect(blocks[1]).toBe(
+      `event: error\ndata: {"code":"store_unavailable","message":"the database is unreachable; retry in 2 s","turn_id":null,"details":{"retry_after_seconds":2}}`,
+    );
   });
 
   it("sends the messages its source has ready together in one write, and each after a wait at once", async () => {
@@ -76,7 +83,8 @@ describe("sse()", () => {
 
   it("reads Last-Event-ID, trimmed, and null when absent or blank", async () => {
     const app = new Hono().get("/id", (c) => c.json({ id: lastEventId(c) }));
-    const id = async (headers: Record<string, string>) => ((await (await app.request("/id", { headers })).json()) as { id: string | null }).id;
+    const id = async (headers: Record<string, string>) =>
+      ((await (await app.request("/id", { headers })).json()) as { id: string | null }).id;
     expect(await id({ "last-event-id": " traj_x/3 " })).toBe("traj_x/3");
     expect(await id({ "last-event-id": "  " })).toBeNull();
     expect(await id({})).toBeNull();

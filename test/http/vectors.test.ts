@@ -25,7 +25,8 @@ beforeAll(async () => {
 });
 afterAll(async () => svc.cleanup());
 
-const recall = async (body: Record<string, unknown>) => (await (await svc.post("/v1/memory/recall", body)).json()) as RecallResponse;
+const recall = async (body: Record<string, unknown>) =>
+  (await (await svc.post("/v1/memory/recall", body)).json()) as RecallResponse;
 
 describe("with an embedder", () => {
   it("stores a vector for every added chunk at ingest", async () => {
@@ -53,14 +54,22 @@ describe("with an embedder", () => {
       const e = res.explain![i]!;
       expect(e.dense).not.toBeNull();
       // "expansion" is there when manas expanded the query (GloVe neighbours of its words).
-      expect(Object.keys(e.contributions).filter((k) => k !== "expansion").sort()).toEqual(["bias", "calibration_bias", "dense", "gap", "lexical", "query_best", "rank"]);
+      expect(
+        Object.keys(e.contributions)
+          .filter((k) => k !== "expansion")
+          .sort(),
+      ).toEqual(["bias", "calibration_bias", "dense", "gap", "lexical", "query_best", "rank"]);
     }
     const lexical = await recall({ query: "puppy chased the cat", mode: "lexical", explain: true });
     expect(lexical.explain!.every((e) => e.dense === null)).toBe(true);
   });
 
   it("vector-mode filters still apply", async () => {
-    const res = await recall({ query: "astronaut satellite", mode: "vector", filters: { source_path_prefix: "food/" } });
+    const res = await recall({
+      query: "astronaut satellite",
+      mode: "vector",
+      filters: { source_path_prefix: "food/" },
+    });
     expect(res.hits.map((h) => h.source_path)).toEqual(["food/bread.md"]);
   });
 
@@ -69,7 +78,9 @@ describe("with an embedder", () => {
     expect(res.status).toBe(200);
     const after = await recall({ query: "astronaut satellite rocket orbit", mode: "vector", k: 10 });
     expect(after.hits.some((h) => h.source_path === "space/launch.md")).toBe(false);
-    const pack = (await (await svc.post("/v1/memory/pack", { intent: "rocket orbit spacecraft" })).json()) as PackResponse;
+    const pack = (await (
+      await svc.post("/v1/memory/pack", { intent: "rocket orbit spacecraft" })
+    ).json()) as PackResponse;
     expect(pack.items.some((i) => i.citation.source_path === "space/launch.md")).toBe(false);
   });
 });

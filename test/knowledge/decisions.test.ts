@@ -156,7 +156,13 @@ describe("POST /v1/decisions/extract", () => {
   });
 
   it("400 for empty, blank or oversize content and bad source paths", async () => {
-    for (const body of [{ content: "" }, { content: " \n\t" }, {}, { content: NOTES, source_path: "" }, { content: "x".repeat(limits.maxContentChars + 1) }]) {
+    for (const body of [
+      { content: "" },
+      { content: " \n\t" },
+      {},
+      { content: NOTES, source_path: "" },
+      { content: "x".repeat(limits.maxContentChars + 1) },
+    ]) {
       const res = await svc.post("/v1/decisions/extract", body);
       expect(res.status).toBe(400);
     }
@@ -169,11 +175,17 @@ describe("service_decision_extract over MCP", () => {
     const { tools } = await client.listTools();
     const tool = tools.find((t) => t.name === "service_decision_extract");
     expect(tool?.description).toBe(operations.decision_extract.description);
-    const viaMcp = await callTool<DecisionExtractResponse>(client, "service_decision_extract", { content: NYGARD, source_path: "doc/adr/0002.md" });
+    const viaMcp = await callTool<DecisionExtractResponse>(client, "service_decision_extract", {
+      content: NYGARD,
+      source_path: "doc/adr/0002.md",
+    });
     const viaHttp = await extract({ content: NYGARD, source_path: "doc/adr/0002.md" });
-    const strip = (r: DecisionExtractResponse) => r.decisions.map((d) => ({ ...d, citations: d.citations.map(({ retrieved_at: _, ...c }) => c) }));
+    const strip = (r: DecisionExtractResponse) =>
+      r.decisions.map((d) => ({ ...d, citations: d.citations.map(({ retrieved_at: _, ...c }) => c) }));
     expect(strip(viaMcp)).toEqual(strip(viaHttp));
-    expect(toolError(await client.callTool({ name: "service_decision_extract", arguments: { content: "" } })).code).toBe("invalid_request");
+    expect(
+      toolError(await client.callTool({ name: "service_decision_extract", arguments: { content: "" } })).code,
+    ).toBe("invalid_request");
   });
 
   it("reads a real adr-tools file from the eval data when present", async () => {

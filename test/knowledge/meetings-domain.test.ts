@@ -10,18 +10,24 @@ const NO_DATE = { meetingDate: null };
 /** Every span is inside the turn it names, so the turn indices an item lists are the turns its text came from. */
 function expectSpansInTurns(text: string, m: MeetingDraft): void {
   const items: ItemDraft[] = [...m.decisions, ...m.actionItems, ...m.openQuestions, ...m.summary];
-  const outside = items.flatMap((item) => item.spans).filter((s) => {
-    const turn = m.turns[s.turn];
-    return !turn || s.start < turn.start || s.end > turn.end || s.end <= s.start || !/\S/.test(text.slice(s.start, s.end));
-  });
+  const outside = items
+    .flatMap((item) => item.spans)
+    .filter((s) => {
+      const turn = m.turns[s.turn];
+      return (
+        !turn || s.start < turn.start || s.end > turn.end || s.end <= s.start || !/\S/.test(text.slice(s.start, s.end))
+      );
+    });
   expect(outside).toEqual([]);
 }
 
-const turnsOf = (text: string) => parseTranscript(text).turns.map((t) => [t.speaker, text.slice(t.start, t.end), t.timestamp]);
+const turnsOf = (text: string) =>
+  parseTranscript(text).turns.map((t) => [t.speaker, text.slice(t.start, t.end), t.timestamp]);
 
 describe("transcript formats", () => {
   it("speaker lines, with optional [hh:mm:ss] prefixes; unlabelled lines continue the turn; 'Attendees:' is not a turn", () => {
-    const text = "Attendees: Ann, Bo\n\n[00:00:05] Ann: Hello all.\nSecond line of Ann.\n[00:01:10] Bo Lee: Hi.\nDecision: ship it\n";
+    const text =
+      "Attendees: Ann, Bo\n\n[00:00:05] Ann: Hello all.\nSecond line of Ann.\n[00:01:10] Bo Lee: Hi.\nDecision: ship it\n";
     const t = parseTranscript(text);
     expect(t.format).toBe("speaker_turns");
     expect(turnsOf(text)).toEqual([
@@ -32,7 +38,8 @@ describe("transcript formats", () => {
   });
 
   it("Hansard-style labels: titles, particles and a '(riding, party)' note after the name", () => {
-    const text = "Mr. Jack Harris (St. John's East, NDP): Thank you, Chair.\nThe Chair (Hon. Anthony Rota (NipissingTimiskaming, Lib.)): Go ahead.\nMr. Chris d'Entremont: Merci.\n";
+    const text =
+      "Mr. Jack Harris (St. John's East, NDP): Thank you, Chair.\nThe Chair (Hon. Anthony Rota (NipissingTimiskaming, Lib.)): Go ahead.\nMr. Chris d'Entremont: Merci.\n";
     expect(turnsOf(text).map(([speaker, said]) => [speaker, said])).toEqual([
       ["Mr. Jack Harris", "Thank you, Chair."],
       ["The Chair", "Go ahead."],
@@ -41,7 +48,8 @@ describe("transcript formats", () => {
   });
 
   it("WebVTT: <v> voice tags name the speaker, NOTE blocks and cue ids are skipped, </v> is not text", () => {
-    const text = "WEBVTT\n\nNOTE recorded by the bot\n\n1\n00:00:01.000 --> 00:00:04.000\n<v Alice Chen>We decided to go with Postgres.</v>\n\n00:00:05.000 --> 00:00:07.500\n<v.loud Bob>I'll write the migration\nplan by Friday.\n\n00:00:08.000 --> 00:00:09.000\nNo voice tag here.\n";
+    const text =
+      "WEBVTT\n\nNOTE recorded by the bot\n\n1\n00:00:01.000 --> 00:00:04.000\n<v Alice Chen>We decided to go with Postgres.</v>\n\n00:00:05.000 --> 00:00:07.500\n<v.loud Bob>I'll write the migration\nplan by Friday.\n\n00:00:08.000 --> 00:00:09.000\nNo voice tag here.\n";
     expect(parseTranscript(text).format).toBe("vtt");
     expect(turnsOf(text)).toEqual([
       ["Alice Chen", "We decided to go with Postgres.", "00:00:01.000"],
@@ -51,7 +59,8 @@ describe("transcript formats", () => {
   });
 
   it("SRT: numbered cues; a 'Name:' prefix names the speaker, '- A: / - B:' lines are two turns", () => {
-    const text = "1\r\n00:00:01,000 --> 00:00:03,000\r\nCAROL: Can you send the deck, Dan?\r\n\r\n2\r\n00:00:03,500 --> 00:00:05,000\r\n- Dan: Sure.\r\n- Carol: Thanks.\r\n";
+    const text =
+      "1\r\n00:00:01,000 --> 00:00:03,000\r\nCAROL: Can you send the deck, Dan?\r\n\r\n2\r\n00:00:03,500 --> 00:00:05,000\r\n- Dan: Sure.\r\n- Carol: Thanks.\r\n";
     expect(parseTranscript(text).format).toBe("srt");
     expect(turnsOf(text)).toEqual([
       ["CAROL", "Can you send the deck, Dan?", "00:00:01,000"],
@@ -73,7 +82,9 @@ describe("transcript formats", () => {
   });
 
   it("prose with URLs and lower-case 'note to self:' stays plain", () => {
-    expect(parseTranscript("see https://example.com/x for details\nnote to self: call the vendor\nmore prose here").format).toBe("plain");
+    expect(
+      parseTranscript("see https://example.com/x for details\nnote to self: call the vendor\nmore prose here").format,
+    ).toBe("plain");
   });
 });
 
@@ -93,7 +104,14 @@ describe("action items", () => {
     "Carol: I 'll email the vendor .",
   ].join("\n");
   const m = extractMeeting(text, { meetingDate: "2024-05-01" });
-  const rows = m.actionItems.map((a) => [a.text, a.owner, a.ownerBasis, a.due?.text ?? null, a.due?.date ?? null, a.spans.map((s) => s.turn)]);
+  const rows = m.actionItems.map((a) => [
+    a.text,
+    a.owner,
+    a.ownerBasis,
+    a.due?.text ?? null,
+    a.due?.date ?? null,
+    a.spans.map((s) => s.turn),
+  ]);
 
   it("finds owners: self, named, addressed (either side), accepted by the next speaker; team actions have none", () => {
     expect(rows).toEqual([
@@ -122,7 +140,10 @@ describe("action items", () => {
   });
 
   it("talk is not a task: 'I'll be honest', 'I can see', 'It will take'", () => {
-    const m2 = extractMeeting("Ann: I'll be honest with you.\nBo: I can see the slides.\nAnn: It will rain.\nBo: Friday will be busy.", NO_DATE);
+    const m2 = extractMeeting(
+      "Ann: I'll be honest with you.\nBo: I can see the slides.\nAnn: It will rain.\nBo: Friday will be busy.",
+      NO_DATE,
+    );
     expect(m2.actionItems).toEqual([]);
   });
 });
@@ -181,12 +202,17 @@ describe("open questions", () => {
       ["Do we need a second vendor?", [6, 7]],
       ["Open question: hosting costs", [11]],
     ]);
-    expect(text.slice(m.openQuestions[1]!.spans[1]!.start, m.openQuestions[1]!.spans[1]!.end)).toBe("I don't know, let's come back to that.");
+    expect(text.slice(m.openQuestions[1]!.spans[1]!.start, m.openQuestions[1]!.spans[1]!.end)).toBe(
+      "I don't know, let's come back to that.",
+    );
     expectSpansInTurns(text, m);
   });
 
   it("without speakers, the next lines answer", () => {
-    const m = extractMeeting("what time is the demo tomorrow?\nthe demo is at ten in room four\nwhere do we store the recordings?\n", NO_DATE);
+    const m = extractMeeting(
+      "what time is the demo tomorrow?\nthe demo is at ten in room four\nwhere do we store the recordings?\n",
+      NO_DATE,
+    );
     expect(m.openQuestions.map((q) => q.text)).toEqual(["where do we store the recordings?"]);
     expect(m.openQuestions[0]!.speaker).toBeNull();
   });
@@ -195,7 +221,15 @@ describe("open questions", () => {
 describe("decisions and summary", () => {
   it("finds spoken decision forms and leaves discussion alone", () => {
     const m = extractMeeting(
-      ["Ann: We decided to move the launch to March.", "Bo: Let's go with the blue casing.", "Cy: Agreed.", "Ann: Decision: Postgres 16.", "Bo: We might decide later.", "Cy: I like the red one.", "Ann: So we'll use the rubber case then."].join("\n"),
+      [
+        "Ann: We decided to move the launch to March.",
+        "Bo: Let's go with the blue casing.",
+        "Cy: Agreed.",
+        "Ann: Decision: Postgres 16.",
+        "Bo: We might decide later.",
+        "Cy: I like the red one.",
+        "Ann: So we'll use the rubber case then.",
+      ].join("\n"),
       NO_DATE,
     );
     expect(m.decisions.map((d) => [d.speaker, d.text, d.spans.map((s) => s.turn)])).toEqual([
@@ -228,12 +262,18 @@ describe("decisions and summary", () => {
       "Ann: The database migration needs a rollback plan before the launch.",
       "Bo: My cat knocked over a plant on the windowsill this morning.",
       "Cy: The migration rollback plan should cover the database schema and the launch data.",
-      ...Array.from({ length: 30 }, (_, i) => `${i % 2 ? "Ann" : "Bo"}: We discussed the database migration and launch detail number ${i} at length today.`),
+      ...Array.from(
+        { length: 30 },
+        (_, i) =>
+          `${i % 2 ? "Ann" : "Bo"}: We discussed the database migration and launch detail number ${i} at length today.`,
+      ),
     ];
     const text = lines.join("\n");
     const a = extractMeeting(text, NO_DATE);
     expect(a.summary.length).toBe(2);
-    expect(a.summary.map((s) => s.spans[0]!.turn)).toEqual([...a.summary.map((s) => s.spans[0]!.turn)].sort((x, y) => x - y));
+    expect(a.summary.map((s) => s.spans[0]!.turn)).toEqual(
+      [...a.summary.map((s) => s.spans[0]!.turn)].sort((x, y) => x - y),
+    );
     expect(a.summary.some((s) => s.text.includes("cat"))).toBe(false);
     for (const s of a.summary) expect(s.score).toBeGreaterThan(0);
     expect(extractMeeting(text, NO_DATE).summary).toEqual(a.summary);
@@ -241,13 +281,50 @@ describe("decisions and summary", () => {
 
   it("an empty or one-word meeting has no summary and no items, and is well-formed", () => {
     const m = extractMeeting("hi\n", NO_DATE);
-    expect(m).toMatchObject({ format: "plain", attendees: [], decisions: [], actionItems: [], openQuestions: [], summary: [] });
+    expect(m).toMatchObject({
+      format: "plain",
+      attendees: [],
+      decisions: [],
+      actionItems: [],
+      openQuestions: [],
+      summary: [],
+    });
     expect(m.turns).toHaveLength(1);
   });
 });
 
 describe("robustness", () => {
-  const PIECES = ["Ann: ", "[00:00:01] ", "Bo Lee (PM): ", "WEBVTT", "1", "00:00:01.000 --> 00:00:02.000", "00:00:01,000 --> 00:00:02,000", "<v Cy>", "</v>", "Attendees: ", "Ann, Bo", "?", ".", " ", "\n", "\r\n", "\n\n", "I'll send it by Friday", "can you check, Ann", "Sure", "we decided", "sounds good", "{vocalsound}", "ünïcødé", "😀", "-", ":", "(", ")"];
+  const PIECES = [
+    "Ann: ",
+    "[00:00:01] ",
+    "Bo Lee (PM): ",
+    "WEBVTT",
+    "1",
+    "00:00:01.000 --> 00:00:02.000",
+    "00:00:01,000 --> 00:00:02,000",
+    "<v Cy>",
+    "</v>",
+    "Attendees: ",
+    "Ann, Bo",
+    "?",
+    ".",
+    " ",
+    "\n",
+    "\r\n",
+    "\n\n",
+    "I'll send it by Friday",
+    "can you check, Ann",
+    "Sure",
+    "we decided",
+    "sounds good",
+    "{vocalsound}",
+    "ünïcødé",
+    "😀",
+    "-",
+    ":",
+    "(",
+    ")",
+  ];
   it("random transcripts never throw and every span stays inside its turn (seed 7)", () => {
     const r = prng(7);
     for (let n = 0; n < 400; n++) {
@@ -265,7 +342,10 @@ describe("robustness", () => {
 
 describe("scale", () => {
   it("a 10,000-turn transcript is processed in seconds with every span inside its turn", () => {
-    const lines = Array.from({ length: 10_000 }, (_, i) => `Speaker ${i % 7}: Item ${i}: I'll check the numbers by Friday? We decided to ship batch ${i}.`);
+    const lines = Array.from(
+      { length: 10_000 },
+      (_, i) => `Speaker ${i % 7}: Item ${i}: I'll check the numbers by Friday? We decided to ship batch ${i}.`,
+    );
     const text = lines.join("\n");
     const started = performance.now();
     const m = extractMeeting(text, { meetingDate: "2024-05-01" });

@@ -78,13 +78,20 @@ describe("POST /v1/meetings/extract", () => {
       ["Dave", "attendee_list", 0, null],
     ]);
     expect(r.attendees[3]!.citation).toMatchObject({ text_span: "Dave", anchor: "L1-L1" });
-    expect(r.decisions.map((d) => [d.text, d.speaker, d.turns, d.citations[0]!.anchor])).toEqual([["We decided to go with Postgres for the launch.", "Alice", [2], "00:01:02"]]);
+    expect(r.decisions.map((d) => [d.text, d.speaker, d.turns, d.citations[0]!.anchor])).toEqual([
+      ["We decided to go with Postgres for the launch.", "Alice", [2], "00:01:02"],
+    ]);
     expect(r.action_items.map((a) => [a.text, a.owner, a.owner_basis, a.due, a.turns])).toEqual([
       ["I'll write the migration plan by Friday.", "Bob", "self", { text: "by Friday", date: "2024-05-03" }, [3]],
       ["Can you review the schema, Carol?", "Carol", "addressed", null, [4]],
     ]);
     expect(r.open_questions.map((q) => [q.text, q.speaker, q.turns, q.citations.map((c) => c.text_span)])).toEqual([
-      ["What about the backup budget?", "Carol", [5, 6], ["What about the backup budget?", "I don't know, let's come back to that."]],
+      [
+        "What about the backup budget?",
+        "Carol",
+        [5, 6],
+        ["What about the backup budget?", "I don't know, let's come back to that."],
+      ],
     ]);
     expect(r.summary.length).toBe(1);
     expectLiteral(SPEAKERS, r);
@@ -101,16 +108,28 @@ describe("POST /v1/meetings/extract", () => {
     expect(r.turn_count).toBe(3);
     expect(r.attendees.map((a) => a.name)).toEqual(["Ann", "Raj"]);
     expect(r.open_questions).toEqual([]);
-    expect(r.decisions.map((d) => [d.text, d.speaker, d.turns, d.citations.map((c) => c.anchor)])).toEqual([["Yes, marketing needs the extra month.", "Raj", [1, 2], ["00:00:04.500", "00:00:06.500"]]]);
-    expect(r.action_items.map((a) => [a.text, a.owner, a.owner_basis, a.due])).toEqual([["Raj will update the roadmap tomorrow.", "Raj", "named", { text: "tomorrow", date: "2024-05-02" }]]);
+    expect(r.decisions.map((d) => [d.text, d.speaker, d.turns, d.citations.map((c) => c.anchor)])).toEqual([
+      ["Yes, marketing needs the extra month.", "Raj", [1, 2], ["00:00:04.500", "00:00:06.500"]],
+    ]);
+    expect(r.action_items.map((a) => [a.text, a.owner, a.owner_basis, a.due])).toEqual([
+      ["Raj will update the roadmap tomorrow.", "Raj", "named", { text: "tomorrow", date: "2024-05-02" }],
+    ]);
     expectLiteral(VTT, r);
   });
 
   it("SRT: a request accepted in the next cue; the due date comes from the reply, which is cited too", async () => {
     const r = await extract({ transcript: SRT });
     expect(r.format).toBe("srt");
-    expect(r.action_items.map((a) => [a.owner, a.owner_basis, a.due, a.turns, a.citations.map((c) => c.text_span)])).toEqual([
-      ["Leo", "accepted", { text: "by 2024-06-03", date: "2024-06-03" }, [0, 1], ["Could you send the slides?", "Sure, by 2024-06-03."]],
+    expect(
+      r.action_items.map((a) => [a.owner, a.owner_basis, a.due, a.turns, a.citations.map((c) => c.text_span)]),
+    ).toEqual([
+      [
+        "Leo",
+        "accepted",
+        { text: "by 2024-06-03", date: "2024-06-03" },
+        [0, 1],
+        ["Could you send the slides?", "Sure, by 2024-06-03."],
+      ],
     ]);
     expect(r.open_questions).toEqual([]);
     expectLiteral(SRT, r);
@@ -118,8 +137,16 @@ describe("POST /v1/meetings/extract", () => {
 
   it("plain lines without speakers: a well-formed result with speaker null and no attendees", async () => {
     const r = await extract({ transcript: PLAIN });
-    expect(r).toMatchObject({ format: "plain", turn_count: 3, attendees: [], decisions: [], source_path: `text/${contentHash(PLAIN).slice(7, 19)}` });
-    expect(r.action_items.map((a) => [a.text, a.owner, a.speaker, a.due?.text, a.due?.date])).toEqual([["we will need to order the parts by Monday", null, null, "by Monday", null]]);
+    expect(r).toMatchObject({
+      format: "plain",
+      turn_count: 3,
+      attendees: [],
+      decisions: [],
+      source_path: `text/${contentHash(PLAIN).slice(7, 19)}`,
+    });
+    expect(r.action_items.map((a) => [a.text, a.owner, a.speaker, a.due?.text, a.due?.date])).toEqual([
+      ["we will need to order the parts by Monday", null, null, "by Monday", null],
+    ]);
     expect(r.open_questions.map((q) => [q.text, q.speaker, q.turns])).toEqual([["who signs the contract?", null, [2]]]);
     expectLiteral(PLAIN, r);
   });
@@ -133,7 +160,14 @@ describe("POST /v1/meetings/extract", () => {
   });
 
   it("400 invalid_request for an empty, blank or over-long transcript and a bad meeting_date; 413 for a body over the limit", async () => {
-    for (const body of [{ transcript: "" }, { transcript: " \n\t" }, {}, { transcript: PLAIN, meeting_date: "Friday" }, { transcript: PLAIN, source_path: "" }, { transcript: "x".repeat(limits.maxContentChars + 1) }]) {
+    for (const body of [
+      { transcript: "" },
+      { transcript: " \n\t" },
+      {},
+      { transcript: PLAIN, meeting_date: "Friday" },
+      { transcript: PLAIN, source_path: "" },
+      { transcript: "x".repeat(limits.maxContentChars + 1) },
+    ]) {
       const res = await ctx.svc.post("/v1/meetings/extract", body);
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe("invalid_request");
@@ -156,12 +190,17 @@ describe("service_meeting_extract over MCP", () => {
   it("is listed with the table's description and returns the same result as HTTP", async () => {
     const client = await ctx.connect();
     const { tools } = await client.listTools();
-    expect(tools.find((t) => t.name === "service_meeting_extract")?.description).toBe(operations.meeting_extract.description);
+    expect(tools.find((t) => t.name === "service_meeting_extract")?.description).toBe(
+      operations.meeting_extract.description,
+    );
     const args = { transcript: SPEAKERS, source_path: "meetings/db.txt", meeting_date: "2024-05-01" };
     const viaMcp = await callTool<MeetingExtractResponse>(client, "service_meeting_extract", args);
     const viaHttp = await extract(args);
-    const strip = (r: MeetingExtractResponse) => JSON.parse(JSON.stringify(r, (k, v: unknown) => (k === "retrieved_at" ? undefined : v))) as unknown;
+    const strip = (r: MeetingExtractResponse) =>
+      JSON.parse(JSON.stringify(r, (k, v: unknown) => (k === "retrieved_at" ? undefined : v))) as unknown;
     expect(strip(viaMcp)).toEqual(strip(viaHttp));
-    expect(toolError(await client.callTool({ name: "service_meeting_extract", arguments: { transcript: "" } })).code).toBe("invalid_request");
+    expect(
+      toolError(await client.callTool({ name: "service_meeting_extract", arguments: { transcript: "" } })).code,
+    ).toBe("invalid_request");
   });
 });

@@ -51,7 +51,9 @@ describe("findOpenLoops", () => {
       [6, "OPENLOOP", "- OPENLOOP who owns the press release?"],
       [11, "TODO", "TODO: write the retro"],
     ]);
-    expect(findOpenLoops("- [X] TODO done\r\n* [ ] OPENLOOP open\r\n")).toMatchObject([{ line: 2, marker: "OPENLOOP" }]);
+    expect(findOpenLoops("- [X] TODO done\r\n* [ ] OPENLOOP open\r\n")).toMatchObject([
+      { line: 2, marker: "OPENLOOP" },
+    ]);
     expect(findOpenLoops("")).toEqual([]);
   });
 });
@@ -96,7 +98,10 @@ describe("GET /v1/open_loops", () => {
       paged.push(...page.loops);
       if (!added) {
         // Sorts before every page still to come: a cursor that counted positions would now repeat a loop.
-        expect((await svc.post("/v1/memory/ingest", { source_path: "a-first.md", content: "TODO added while paging\n" })).status).toBe(200);
+        expect(
+          (await svc.post("/v1/memory/ingest", { source_path: "a-first.md", content: "TODO added while paging\n" }))
+            .status,
+        ).toBe(200);
         added = true;
       }
       expect(page.truncated).toBe(page.next_cursor !== null);
@@ -122,7 +127,10 @@ describe("GET /v1/open_loops", () => {
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe("invalid_request");
     }
     const bad = await svc.get("/v1/open_loops", { cursor: "x" });
-    expect([bad.status, ((await bad.json()) as { error: { code: string } }).error.code]).toEqual([400, "invalid_cursor"]);
+    expect([bad.status, ((await bad.json()) as { error: { code: string } }).error.code]).toEqual([
+      400,
+      "invalid_cursor",
+    ]);
   });
 
   it("only sees the caller's workspace", async () => {
@@ -133,7 +141,9 @@ describe("GET /v1/open_loops", () => {
       const res = await multi.get("/v1/open_loops", {}, { authorization: `Bearer ${theirs.token}` });
       expect(res.status).toBe(200);
       expect(((await res.json()) as OpenLoopsResponse).loops).toEqual([]);
-      expect(((await (await multi.get("/v1/open_loops")).json()) as OpenLoopsResponse).loops.map((l) => l.text)).toEqual(["TODO mine"]);
+      expect(
+        ((await (await multi.get("/v1/open_loops")).json()) as OpenLoopsResponse).loops.map((l) => l.text),
+      ).toEqual(["TODO mine"]);
     } finally {
       await multi.cleanup();
     }
@@ -145,9 +155,16 @@ describe("service_open_loops over MCP", () => {
     const client = await service.connect();
     const { tools } = await client.listTools();
     expect(tools.find((t) => t.name === "service_open_loops")?.description).toBe(operations.open_loops.description);
-    const viaMcp = await callTool<OpenLoopsResponse>(client, "service_open_loops", { source_path_prefix: "notes/", limit: 10 });
+    const viaMcp = await callTool<OpenLoopsResponse>(client, "service_open_loops", {
+      source_path_prefix: "notes/",
+      limit: 10,
+    });
     const viaHttp = await loops({ source_path_prefix: "notes/", limit: "10" });
-    expect(viaMcp.loops.map((l) => [l.source_path, l.line, l.text, l.citation.chunk_hash])).toEqual(viaHttp.loops.map((l) => [l.source_path, l.line, l.text, l.citation.chunk_hash]));
-    expect(toolError(await client.callTool({ name: "service_open_loops", arguments: { limit: 0 } })).code).toBe("invalid_request");
+    expect(viaMcp.loops.map((l) => [l.source_path, l.line, l.text, l.citation.chunk_hash])).toEqual(
+      viaHttp.loops.map((l) => [l.source_path, l.line, l.text, l.citation.chunk_hash]),
+    );
+    expect(toolError(await client.callTool({ name: "service_open_loops", arguments: { limit: 0 } })).code).toBe(
+      "invalid_request",
+    );
   });
 });

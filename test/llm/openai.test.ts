@@ -29,13 +29,20 @@ afterAll(async () => {
 });
 
 const sse = (res: ServerResponse) => res.writeHead(200, { "content-type": "text/event-stream" });
-const data = (res: ServerResponse, payload: object | string) => res.write(`data: ${typeof payload === "string" ? payload : JSON.stringify(payload)}\n\n`);
-const delta = (d: object, finish: string | null = null) => ({ choices: [{ index: 0, delta: d, finish_reason: finish }] });
+const data = (res: ServerResponse, payload: object | string) =>
+  res.write(`data: ${typeof payload === "string" ? payload : JSON.stringify(payload)}\n\n`);
+const delta = (d: object, finish: string | null = null) => ({
+  choices: [{ index: 0, delta: d, finish_reason: finish }],
+});
 
 async function step(timeoutMs = 2_000): Promise<ProviderEvent[]> {
   const provider = createOpenAiProvider({ baseUrl: `${base}/v1`, model: "test-model", apiKey: "sk-test", timeoutMs });
   const out: ProviderEvent[] = [];
-  for await (const e of provider.step({ messages: [{ role: "user", content: "why postgres?" }], tools: [{ name: "service_recall", description: "recall", parameters: { type: "object" } }] })) out.push(e);
+  for await (const e of provider.step({
+    messages: [{ role: "user", content: "why postgres?" }],
+    tools: [{ name: "service_recall", description: "recall", parameters: { type: "object" } }],
+  }))
+    out.push(e);
   return out;
 }
 
@@ -61,7 +68,12 @@ describe("openai-compatible provider", () => {
       { type: "usage", inputTokens: 12, outputTokens: 9 },
       { type: "done", finishReason: "tool_calls" },
     ]);
-    expect(requests.at(-1)).toMatchObject({ model: "test-model", stream: true, stream_options: { include_usage: true }, tools: [{ type: "function", function: { name: "service_recall" } }] });
+    expect(requests.at(-1)).toMatchObject({
+      model: "test-model",
+      stream: true,
+      stream_options: { include_usage: true },
+      tools: [{ type: "function", function: { name: "service_recall" } }],
+    });
   });
 
   it("calls a stream that breaks off before the model finished a cut-off", async () => {
@@ -86,6 +98,7 @@ describe("openai-compatible provider", () => {
   });
 
   it("finds the endpoint from a server root, a /v1 base or the full URL", () => {
-    for (const u of ["http://h:11434", "http://h:11434/v1", "http://h:11434/v1/", "http://h:11434/v1/chat/completions"]) expect(chatCompletionsUrl(u).href).toBe("http://h:11434/v1/chat/completions");
+    for (const u of ["http://h:11434", "http://h:11434/v1", "http://h:11434/v1/", "http://h:11434/v1/chat/completions"])
+      expect(chatCompletionsUrl(u).href).toBe("http://h:11434/v1/chat/completions");
   });
 });

@@ -10,7 +10,6 @@ import { z } from "zod";
 import { callTool, connectMcp, listenWithMcp, toolError } from "../helpers/mcp-client.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
-
 interface Hit {
   chunk_hash: string;
   source_path: string;
@@ -82,8 +81,12 @@ describe("MCP over Streamable HTTP", () => {
 
   it("ingests, recalls citations quoting the content, forgets, and no longer recalls", async () => {
     const client = await connect(s.server.url, auth);
-    const content = "# Storage\n\nWe keep the vault in SQLite with write-ahead logging enabled.\n\n## Backups\n\nNightly snapshots go to cold storage.\n";
-    const ingested = await call<{ source_path: string; chunks: number }>(client, "service_ingest", { content, source_path: "notes/storage.md" });
+    const content =
+      "# Storage\n\nWe keep the vault in SQLite with write-ahead logging enabled.\n\n## Backups\n\nNightly snapshots go to cold storage.\n";
+    const ingested = await call<{ source_path: string; chunks: number }>(client, "service_ingest", {
+      content,
+      source_path: "notes/storage.md",
+    });
     expect(ingested).toMatchObject({ source_path: "notes/storage.md" });
     expect(ingested.chunks).toBeGreaterThan(0);
 
@@ -94,7 +97,9 @@ describe("MCP over Streamable HTTP", () => {
       expect(content).toContain(h.text_span);
     }
 
-    const forgotten = await call<{ removed_sources: string[] }>(client, "service_forget", { source_path: "notes/storage.md" });
+    const forgotten = await call<{ removed_sources: string[] }>(client, "service_forget", {
+      source_path: "notes/storage.md",
+    });
     expect(forgotten.removed_sources).toEqual(["notes/storage.md"]);
     const after = await call<{ hits: Hit[] }>(client, "service_recall", { query: "write-ahead logging" });
     expect(after.hits).toEqual([]);
@@ -102,12 +107,33 @@ describe("MCP over Streamable HTTP", () => {
 
   it("builds a pack within its token budget", async () => {
     const client = await connect(s.server.url, auth);
-    const topics = ["compaction", "snapshots", "leases", "heartbeats", "elections", "membership", "checksums", "throttling", "tracing", "rollbacks", "fencing", "gossip"];
+    const topics = [
+      "compaction",
+      "snapshots",
+      "leases",
+      "heartbeats",
+      "elections",
+      "membership",
+      "checksums",
+      "throttling",
+      "tracing",
+      "rollbacks",
+      "fencing",
+      "gossip",
+    ];
     for (const [i, topic] of topics.entries()) {
       const text = `The quorum log governs ${topic}: node ${i} replays its ${topic} journal, verifies ${topic} ordering and reports ${topic} lag to operators.`;
-      await call(client, "service_ingest", { content: `# Node ${i}\n\n${text}\n`, source_path: `cluster/node-${i}.md` });
+      await call(client, "service_ingest", {
+        content: `# Node ${i}\n\n${text}\n`,
+        source_path: `cluster/node-${i}.md`,
+      });
     }
-    const pack = await call<{ budget_tokens: number; used_tokens: number; items: unknown[]; dropped: { over_budget: number } }>(client, "service_pack", {
+    const pack = await call<{
+      budget_tokens: number;
+      used_tokens: number;
+      items: unknown[];
+      dropped: { over_budget: number };
+    }>(client, "service_pack", {
       intent: "quorum log writes",
       budget_tokens: 100,
     });
@@ -120,9 +146,16 @@ describe("MCP over Streamable HTTP", () => {
 
   it("answers invalid arguments with isError and the invalid_request envelope, like HTTP", async () => {
     const client = await connect(s.server.url, auth);
-    expect(toolError(await client.callTool({ name: "service_recall", arguments: { query: "" } })).code).toBe("invalid_request");
+    expect(toolError(await client.callTool({ name: "service_recall", arguments: { query: "" } })).code).toBe(
+      "invalid_request",
+    );
     // ForgetRequest's cross-field refine runs too: both targets at once is rejected.
-    const both = toolError(await client.callTool({ name: "service_forget", arguments: { source_path: "a.md", chunk_hash: `sha256:${"0".repeat(64)}` } }));
+    const both = toolError(
+      await client.callTool({
+        name: "service_forget",
+        arguments: { source_path: "a.md", chunk_hash: `sha256:${"0".repeat(64)}` },
+      }),
+    );
     expect(both).toMatchObject({ code: "invalid_request", message: expect.stringContaining("exactly one") as unknown });
     expect(toolError(await client.callTool({ name: "service_nope", arguments: {} })).code).toBe("not_found");
   });
@@ -165,11 +198,20 @@ describe("MCP over HTTP with multi-tenancy on", () => {
   it("keeps each token inside its workspace", async () => {
     const mine = await connect(s.server.url, { authorization: `Bearer ${s.svc.token}` });
     const theirs = await connect(s.server.url, { authorization: `Bearer ${(await s.svc.issueToken("acme")).token}` });
-    await call(mine, "service_ingest", { content: "The zanzibarite codename belongs to the default workspace.", source_path: "secret.md" });
-    expect((await call<{ hits: Hit[] }>(mine, "service_recall", { query: "zanzibarite codename" })).hits).toHaveLength(1);
+    await call(mine, "service_ingest", {
+      content: "The zanzibarite codename belongs to the default workspace.",
+      source_path: "secret.md",
+    });
+    expect((await call<{ hits: Hit[] }>(mine, "service_recall", { query: "zanzibarite codename" })).hits).toHaveLength(
+      1,
+    );
     expect((await call<{ hits: Hit[] }>(theirs, "service_recall", { query: "zanzibarite codename" })).hits).toEqual([]);
     // The other workspace cannot even name the source, let alone forget it.
-    expect(toolError(await theirs.callTool({ name: "service_forget", arguments: { source_path: "secret.md" } })).code).toBe("not_found");
-    expect((await call<{ hits: Hit[] }>(mine, "service_recall", { query: "zanzibarite codename" })).hits).toHaveLength(1);
+    expect(
+      toolError(await theirs.callTool({ name: "service_forget", arguments: { source_path: "secret.md" } })).code,
+    ).toBe("not_found");
+    expect((await call<{ hits: Hit[] }>(mine, "service_recall", { query: "zanzibarite codename" })).hits).toHaveLength(
+      1,
+    );
   });
 });

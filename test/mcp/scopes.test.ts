@@ -24,7 +24,12 @@ describe("scopes over MCP, tool by tool of the route table", () => {
   it("lists to each token only the tools its scopes allow", async () => {
     for (const scopes of [["read"], ["write"], ["read", "write"]] as Scope[][]) {
       const listed = (await (await clientWith(scopes)).listTools()).tools.map((t) => t.name).sort();
-      expect(listed, scopes.join(",")).toEqual(toolRows.filter((r) => scopes.includes(r.scope as Scope)).map((r) => r.tool).sort());
+      expect(listed, scopes.join(",")).toEqual(
+        toolRows
+          .filter((r) => scopes.includes(r.scope as Scope))
+          .map((r) => r.tool)
+          .sort(),
+      );
     }
   });
 
@@ -32,7 +37,10 @@ describe("scopes over MCP, tool by tool of the route table", () => {
     const scope = r.scope as Scope;
     it(`${r.tool} needs '${scope}'`, async () => {
       const refused = await (await clientWith(allBut(scope))).callTool({ name: r.tool, arguments: {} });
-      expect(toolError(refused)).toMatchObject({ code: "insufficient_scope", details: { required: scope, granted: allBut(scope) } });
+      expect(toolError(refused)).toMatchObject({
+        code: "insufficient_scope",
+        details: { required: scope, granted: allBut(scope) },
+      });
       const passed = (await (await clientWith([scope])).callTool({ name: r.tool, arguments: {} })) as CallToolResult;
       if (passed.isError) expect(toolError(passed).code).not.toBe("insufficient_scope");
     });

@@ -12,7 +12,6 @@ import { createRuntime } from "../../src/main.ts";
 import { BIN, cliEnv, ROOT } from "../cli/cli-helpers.ts";
 import { tableTools } from "../helpers/mcp-client.ts";
 
-
 let data: string;
 let token: string;
 let tokenId: string;
@@ -35,7 +34,13 @@ interface Session {
 }
 
 async function open(env: Record<string, string>): Promise<Session> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--data", data], cwd: ROOT, env: cliEnv(env) as Record<string, string>, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "mcp", "--data", data],
+    cwd: ROOT,
+    env: cliEnv(env) as Record<string, string>,
+    stderr: "pipe",
+  });
   let stderr = "";
   transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
   const transportErrors: Error[] = [];
@@ -90,7 +95,9 @@ describe("smriti mcp (stdio)", () => {
   it("without SMRITI_TOKEN acts in --workspace (default) as a trusted local process", async () => {
     const s = await open({});
     try {
-      const { hits } = structured<{ hits: unknown[] }>(await s.client.callTool({ name: "service_recall", arguments: { query: "flibbertigibbet" } }));
+      const { hits } = structured<{ hits: unknown[] }>(
+        await s.client.callTool({ name: "service_recall", arguments: { query: "flibbertigibbet" } }),
+      );
       expect(hits).toHaveLength(1);
     } finally {
       await s.client.close();
@@ -104,10 +111,16 @@ describe("smriti mcp (stdio)", () => {
       // Without a token nothing vouches for an actor: it is refused, not trusted.
       [{ SMRITI_ACTOR_ID: "agent-1" }, "actor_forbidden"],
     ] as const) {
-      const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--data", data], cwd: ROOT, env: cliEnv(env) as Record<string, string>, stderr: "pipe" });
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, "mcp", "--data", data],
+        cwd: ROOT,
+        env: cliEnv(env) as Record<string, string>,
+        stderr: "pipe",
+      });
       let stderr = "";
       transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-      const exited = new Promise<number | null>((resolve) => transport.onclose = () => resolve(0));
+      const exited = new Promise<number | null>((resolve) => (transport.onclose = () => resolve(0)));
       // The client sees the JSON-RPC error naming the cause, not just "Connection closed".
       await expect(new Client({ name: "t", version: "0" }).connect(transport)).rejects.toThrow(code);
       await exited;
@@ -119,17 +132,32 @@ describe("smriti mcp (stdio)", () => {
     const elsewhere = mkdtempSync(join(tmpdir(), "smriti-mcp-nodata-"));
     try {
       for (const env of [{ SMRITI_TOKEN: token }, {}]) {
-        const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp"], cwd: elsewhere, env: cliEnv(env) as Record<string, string>, stderr: "pipe" });
-        await expect(new Client({ name: "t", version: "0" }).connect(transport)).rejects.toThrow(`no Smriti data in ${join(elsewhere, "data")}`);
+        const transport = new StdioClientTransport({
+          command: process.execPath,
+          args: [BIN, "mcp"],
+          cwd: elsewhere,
+          env: cliEnv(env) as Record<string, string>,
+          stderr: "pipe",
+        });
+        await expect(new Client({ name: "t", version: "0" }).connect(transport)).rejects.toThrow(
+          `no Smriti data in ${join(elsewhere, "data")}`,
+        );
       }
       // The same over a raw pipe, for the exit code (the SDK transport does not report it).
-      const child = spawn(process.execPath, [BIN, "mcp"], { cwd: elsewhere, env: cliEnv(), stdio: ["pipe", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [BIN, "mcp"], {
+        cwd: elsewhere,
+        env: cliEnv(),
+        stdio: ["pipe", "pipe", "pipe"],
+      });
       let stdout = "";
       child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
       child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} })}\n`);
       const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
       expect(code).toBe(1);
-      expect(JSON.parse(stdout)).toMatchObject({ id: 1, error: { message: expect.stringMatching(/^start_failed: no Smriti data in .* pass --data/) } });
+      expect(JSON.parse(stdout)).toMatchObject({
+        id: 1,
+        error: { message: expect.stringMatching(/^start_failed: no Smriti data in .* pass --data/) },
+      });
       expect(existsSync(join(elsewhere, "data"))).toBe(false); // nothing was created there
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
@@ -141,14 +169,20 @@ describe("smriti mcp (stdio)", () => {
     try {
       structured(await s.client.callTool({ name: "service_recall", arguments: { query: "runbook" } }));
       await withDataRuntime((rt) => rt.auth.revoke(tokenId));
-      expect(errorCode(await s.client.callTool({ name: "service_recall", arguments: { query: "runbook" } }))).toBe("token_revoked");
+      expect(errorCode(await s.client.callTool({ name: "service_recall", arguments: { query: "runbook" } }))).toBe(
+        "token_revoked",
+      );
     } finally {
       await s.client.close();
     }
   });
 
   it("exits cleanly as soon as stdin closes", async () => {
-    const child = spawn(process.execPath, [BIN, "mcp", "--data", data], { cwd: ROOT, env: cliEnv(), stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, "mcp", "--data", data], {
+      cwd: ROOT,
+      env: cliEnv(),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => {

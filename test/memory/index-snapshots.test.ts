@@ -10,8 +10,14 @@ import { unpack } from "../helpers/snapshot.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 
 const TOPICS = ["billing", "search", "storage", "deploys", "alerts", "backups"];
-const note = (topic: string, i: number) => `# ${topic} ${i}\n\nThe ${topic} team moved job ${i} to Tuesday after the ${topic} migration.\n\nOwner ${i} checks the ${topic} dashboards.`;
-const QUERIES = [...TOPICS.map((t) => `${t} migration`), "who checks the dashboards", "job moved to Tuesday", "owner 7"];
+const note = (topic: string, i: number) =>
+  `# ${topic} ${i}\n\nThe ${topic} team moved job ${i} to Tuesday after the ${topic} migration.\n\nOwner ${i} checks the ${topic} dashboards.`;
+const QUERIES = [
+  ...TOPICS.map((t) => `${t} migration`),
+  "who checks the dashboards",
+  "job moved to Tuesday",
+  "owner 7",
+];
 /** Note i of each topic was authored on day i of January 2026. */
 const day = (i: number) => new Date(Date.UTC(2026, 0, 1 + i)).toISOString();
 /** Recall's filters, which read the per-chunk metadata the snapshot carries. */
@@ -20,15 +26,27 @@ const FILTERS = [undefined, { source_path_prefix: "billing/" }, { since: day(4),
 describe("index snapshots", () => {
   let glove: Embedder;
   let dataDir = "";
-  const open = (env: Record<string, string> = {}) => startTestService({ embedder: glove, env, ...(dataDir ? { dataDir } : {}) });
+  const open = (env: Record<string, string> = {}) =>
+    startTestService({ embedder: glove, env, ...(dataDir ? { dataDir } : {}) });
   /** Every query's hits (hash and score) through HTTP, with each of the filters. */
   const answers = async (svc: TestService) =>
     Promise.all(
       FILTERS.flatMap((filter) =>
-        QUERIES.map(async (query) => ((await (await svc.post("/v1/memory/recall", { query, k: 8, filters: filter })).json()) as { hits: { chunk_hash: string; score: number }[] }).hits.map((h) => [h.chunk_hash, h.score])),
+        QUERIES.map(async (query) =>
+          (
+            (await (await svc.post("/v1/memory/recall", { query, k: 8, filters: filter })).json()) as {
+              hits: { chunk_hash: string; score: number }[];
+            }
+          ).hits.map((h) => [h.chunk_hash, h.score]),
+        ),
       ),
     );
-  const snapshotFile = () => join(dataDir, "index", readdirSync(join(dataDir, "index")).find((f) => f.endsWith(".idx"))!);
+  const snapshotFile = () =>
+    join(
+      dataDir,
+      "index",
+      readdirSync(join(dataDir, "index")).find((f) => f.endsWith(".idx"))!,
+    );
   /** Recall as a runtime that reads every row answers it (snapshots off: it neither reads nor writes one). */
   const fromRows = async () => {
     const svc = await open({ SMRITI_INDEX_SNAPSHOTS: "0" });
@@ -43,7 +61,12 @@ describe("index snapshots", () => {
     glove = await loadGloveEmbedder();
     const svc = await open();
     dataDir = svc.dataDir;
-    for (const t of TOPICS) for (let i = 0; i < 12; i++) expect((await svc.post("/v1/memory/ingest", { source_path: `${t}/${i}.md`, content: note(t, i), timestamp: day(i) })).status).toBe(200);
+    for (const t of TOPICS)
+      for (let i = 0; i < 12; i++)
+        expect(
+          (await svc.post("/v1/memory/ingest", { source_path: `${t}/${i}.md`, content: note(t, i), timestamp: day(i) }))
+            .status,
+        ).toBe(200);
     await answers(svc); // loads the indexes (BM25 and vectors)
     await svc.runtime.close(); // saves them
   });
@@ -54,9 +77,14 @@ describe("index snapshots", () => {
 
   it("of a --workers group only the lead saves its indexes at close; another worker leaves them to it", async () => {
     const other = await startTestService({ embedder: glove, lead: false });
-    const saved = () => (existsSync(join(other.dataDir, "index")) ? readdirSync(join(other.dataDir, "index")).filter((f) => f.endsWith(".idx")) : []);
+    const saved = () =>
+      existsSync(join(other.dataDir, "index"))
+        ? readdirSync(join(other.dataDir, "index")).filter((f) => f.endsWith(".idx"))
+        : [];
     try {
-      expect((await other.post("/v1/memory/ingest", { source_path: "a.md", content: note("billing", 1) })).status).toBe(200);
+      expect((await other.post("/v1/memory/ingest", { source_path: "a.md", content: note("billing", 1) })).status).toBe(
+        200,
+      );
       await answers(other); // loads the indexes: there is something to save
       await other.runtime.close();
       expect(saved()).toEqual([]);
@@ -74,11 +102,17 @@ describe("index snapshots", () => {
     try {
       const restored = await answers(svc);
       expect(svc.runtime.search.stats()).toMatchObject({ loads: 1, restored: 1 });
-      const billing = (await (await svc.post("/v1/memory/recall", { query: "migration", k: 20, filters: FILTERS[1] })).json()) as { hits: { source_path: string }[] };
+      const billing = (await (
+        await svc.post("/v1/memory/recall", { query: "migration", k: 20, filters: FILTERS[1] })
+      ).json()) as { hits: { source_path: string }[] };
       expect(billing.hits.length).toBeGreaterThan(0);
       expect(billing.hits.every((h) => h.source_path.startsWith("billing/"))).toBe(true);
-      const dated = (await (await svc.post("/v1/memory/recall", { query: "migration", k: 50, filters: FILTERS[2] })).json()) as { hits: { source_path: string }[] };
-      expect(new Set(dated.hits.map((h) => Number(/\/(\d+)\.md$/.exec(h.source_path)![1])))).toEqual(new Set([4, 5, 6, 7]));
+      const dated = (await (
+        await svc.post("/v1/memory/recall", { query: "migration", k: 50, filters: FILTERS[2] })
+      ).json()) as { hits: { source_path: string }[] };
+      expect(new Set(dated.hits.map((h) => Number(/\/(\d+)\.md$/.exec(h.source_path)![1])))).toEqual(
+        new Set([4, 5, 6, 7]),
+      );
       expect(restored).toEqual(await fromRows());
     } finally {
       await svc.runtime.close();
@@ -87,14 +121,25 @@ describe("index snapshots", () => {
 
   it("replays what changed after the snapshot: new chunks are found, forgotten ones are not", async () => {
     const writer = await open({ SMRITI_INDEX_SNAPSHOTS: "0" });
-    expect((await writer.post("/v1/memory/ingest", { source_path: "billing/new.md", content: "The billing ledger moved to the zebra cluster on Friday." })).status).toBe(200);
+    expect(
+      (
+        await writer.post("/v1/memory/ingest", {
+          source_path: "billing/new.md",
+          content: "The billing ledger moved to the zebra cluster on Friday.",
+        })
+      ).status,
+    ).toBe(200);
     expect((await writer.post("/v1/memory/forget", { source_path: "search/3.md" })).status).toBe(200);
     await writer.runtime.close();
     const svc = await open();
     try {
-      const zebra = (await (await svc.post("/v1/memory/recall", { query: "zebra cluster", k: 3 })).json()) as { hits: { source_path: string }[] };
+      const zebra = (await (await svc.post("/v1/memory/recall", { query: "zebra cluster", k: 3 })).json()) as {
+        hits: { source_path: string }[];
+      };
       expect(zebra.hits[0]?.source_path).toBe("billing/new.md");
-      const search = (await (await svc.post("/v1/memory/recall", { query: "search team owner 3", k: 20 })).json()) as { hits: { source_path: string }[] };
+      const search = (await (await svc.post("/v1/memory/recall", { query: "search team owner 3", k: 20 })).json()) as {
+        hits: { source_path: string }[];
+      };
       expect(search.hits.map((h) => h.source_path)).not.toContain("search/3.md");
       expect(svc.runtime.search.stats().restored).toBe(1);
       expect(await answers(svc)).toEqual(await fromRows());
@@ -106,8 +151,21 @@ describe("index snapshots", () => {
   it("keeps nothing of a forgotten document: the forget deletes the snapshot, and the next one lacks its terms", async () => {
     const first = await open();
     try {
-      expect((await first.post("/v1/memory/ingest", { source_path: "secret.md", content: "The vault code is xylophonequartz." })).status).toBe(200);
-      expect(((await (await first.post("/v1/memory/recall", { query: "xylophonequartz", k: 1 })).json()) as { hits: unknown[] }).hits).toHaveLength(1);
+      expect(
+        (
+          await first.post("/v1/memory/ingest", {
+            source_path: "secret.md",
+            content: "The vault code is xylophonequartz.",
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          (await (await first.post("/v1/memory/recall", { query: "xylophonequartz", k: 1 })).json()) as {
+            hits: unknown[];
+          }
+        ).hits,
+      ).toHaveLength(1);
     } finally {
       await first.runtime.close();
     }
@@ -166,7 +224,12 @@ describe("index snapshots", () => {
     // Intact, but its last change is not what the store's log holds at that seq (a store restored from elsewhere).
     const packed = unpack(good)!;
     const mark = packed.header as { last: { chunkId: number } };
-    const foreign = Buffer.concat(pack({ header: { ...packed.header, last: { ...mark.last, chunkId: mark.last.chunkId + 1000 } }, arrays: packed.arrays }));
+    const foreign = Buffer.concat(
+      pack({
+        header: { ...packed.header, last: { ...mark.last, chunkId: mark.last.chunkId + 1000 } },
+        arrays: packed.arrays,
+      }),
+    );
     for (const bytes of [corrupt, foreign]) {
       writeFileSync(file, bytes);
       const svc = await open();
@@ -182,7 +245,12 @@ describe("index snapshots", () => {
   });
 
   it("unpack refuses truncated bytes and round-trips every array type", () => {
-    const arrays = { a: Int8Array.from([-1, 2]), b: Uint16Array.from([65535]), c: Float64Array.from([Math.PI]), d: Uint8Array.from([]) };
+    const arrays = {
+      a: Int8Array.from([-1, 2]),
+      b: Uint16Array.from([65535]),
+      c: Float64Array.from([Math.PI]),
+      d: Uint8Array.from([]),
+    };
     const bytes = Buffer.concat(pack({ header: { x: 1 }, arrays }));
     expect(unpack(bytes)).toEqual({ header: { x: 1 }, arrays });
     expect(unpack(bytes.subarray(0, bytes.length - 1))).toBeNull();

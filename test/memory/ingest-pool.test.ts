@@ -11,7 +11,8 @@ import { toyEmbedder } from "../helpers/toy-embedder.ts";
 
 let glove: Embedder;
 const long = editionText("first", 120); // ~7 KB: above the size analysed inline
-const ingest = (svc: TestService, content: string, path = "notes/long.md") => svc.post("/v1/memory/ingest", { content, source_path: path });
+const ingest = (svc: TestService, content: string, path = "notes/long.md") =>
+  svc.post("/v1/memory/ingest", { content, source_path: path });
 
 beforeAll(async () => {
   glove = await loadGloveEmbedder();
@@ -22,11 +23,17 @@ describe("ingest workers", { timeout: 60_000 }, () => {
     expect(long.length).toBeGreaterThan(4096);
     const pool = new IngestPool(2, glove.portable!);
     try {
-      const [a, b] = await Promise.all([pool.analyse(long, "markdown"), pool.analyse("plain text\n\nsecond paragraph", "text")]);
+      const [a, b] = await Promise.all([
+        pool.analyse(long, "markdown"),
+        pool.analyse("plain text\n\nsecond paragraph", "text"),
+      ]);
       const chunks = [...analyseDocument(long, "markdown")];
       expect(a.chunks).toEqual(chunks);
       expect(a.vectors).toEqual(await glove.embed(chunks.map((c) => c.text)));
-      expect(b).toEqual({ chunks: [...analyseDocument("plain text\n\nsecond paragraph", "text")], vectors: await glove.embed(["plain text\n\nsecond paragraph"]) });
+      expect(b).toEqual({
+        chunks: [...analyseDocument("plain text\n\nsecond paragraph", "text")],
+        vectors: await glove.embed(["plain text\n\nsecond paragraph"]),
+      });
     } finally {
       await pool.close();
     }
@@ -60,7 +67,9 @@ describe("ingest workers", { timeout: 60_000 }, () => {
       expect(bodies[0]).toEqual(bodies[1]);
       const hashes = (bodies[0] as { added: { chunk_hash: string }[] }).added.map((a) => a.chunk_hash);
       expect(hashes.length).toBeGreaterThan(20);
-      const [p, i] = await Promise.all([pooled, inline].map((svc) => svc.runtime.store.documents.getEmbeddings(glove.id, hashes)));
+      const [p, i] = await Promise.all(
+        [pooled, inline].map((svc) => svc.runtime.store.documents.getEmbeddings(glove.id, hashes)),
+      );
       expect(p!.size).toBe(hashes.length);
       for (const h of hashes) expect(p!.get(h)).toEqual(i!.get(h));
     } finally {
@@ -69,7 +78,10 @@ describe("ingest workers", { timeout: 60_000 }, () => {
   });
 
   describe("when a worker cannot start", () => {
-    const broken: Embedder = { ...toyEmbedder, portable: { module: "data:text/javascript,throw new Error('no model here')", init: null } };
+    const broken: Embedder = {
+      ...toyEmbedder,
+      portable: { module: "data:text/javascript,throw new Error('no model here')", init: null },
+    };
     let svc: TestService;
     beforeAll(async () => {
       svc = await startTestService({ embedder: broken, env: { SMRITI_INGEST_WORKERS: "1" } });
@@ -86,7 +98,10 @@ describe("ingest workers", { timeout: 60_000 }, () => {
       const res = await ingest(svc, long);
       expect(res.status).toBe(200);
       const body = (await res.json()) as { added: { chunk_hash: string }[] };
-      const stored = await svc.runtime.store.documents.getEmbeddings(toyEmbedder.id, body.added.map((a) => a.chunk_hash));
+      const stored = await svc.runtime.store.documents.getEmbeddings(
+        toyEmbedder.id,
+        body.added.map((a) => a.chunk_hash),
+      );
       expect(stored.size).toBe(body.added.length);
       const again = await ingest(svc, editionText("second", 120), "notes/other.md");
       expect(again.status).toBe(200);

@@ -37,7 +37,9 @@ describe("smriti CLI on PostgreSQL", { timeout: 120_000 }, () => {
       headers: { authorization: `Bearer ${created.token}`, "content-type": "application/json" },
       body: JSON.stringify({ query: "quasarbloom", mode: "lexical" }),
     });
-    expect(((await recall.json()) as { hits: { source_path: string }[] }).hits.map((h) => h.source_path)).toEqual(["notes/guide.md"]);
+    expect(((await recall.json()) as { hits: { source_path: string }[] }).hits.map((h) => h.source_path)).toEqual([
+      "notes/guide.md",
+    ]);
     expect((await cli<{ hits: unknown[] }>("recall", "quasarbloom", "--mode", "lexical")).hits).toHaveLength(1);
     expect((await cli<{ token_id: string }[]>("token", "list")).map((t) => t.token_id)).toContain(created.token_id);
     expect((await runCli(["forget", "notes/guide.md"], { cwd: elsewhere(), env })).code).toBe(0);
@@ -45,7 +47,11 @@ describe("smriti CLI on PostgreSQL", { timeout: 120_000 }, () => {
     const [verified] = await cli<{ events: number; break: unknown }[]>("audit", "verify");
     expect(verified).toMatchObject({ events: 2, break: null });
     expect((await runCli(["token", "revoke", created.token_id], { cwd: elsewhere(), env })).code).toBe(0);
-    const refused = await fetch(`${server.url}/v1/memory/recall`, { method: "POST", headers: { authorization: `Bearer ${created.token}`, "content-type": "application/json" }, body: "{}" });
+    const refused = await fetch(`${server.url}/v1/memory/recall`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${created.token}`, "content-type": "application/json" },
+      body: "{}",
+    });
     expect(refused.status).toBe(401);
   });
 

@@ -9,7 +9,16 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliEnv, processAlive, runCli, runJson, SESSION_PROCESS_READY, startServe, untilLogged, type RunningServe } from "../cli/cli-helpers.ts";
+import {
+  cliEnv,
+  processAlive,
+  runCli,
+  runJson,
+  SESSION_PROCESS_READY,
+  startServe,
+  untilLogged,
+  type RunningServe,
+} from "../cli/cli-helpers.ts";
 import { postgresBinDir, startTestCluster, type TestCluster } from "../helpers/postgres-cluster.ts";
 import { call, json, sseOf, restartCycles, startLoad, type Target } from "./restart-load.ts";
 
@@ -27,8 +36,13 @@ describe("PostgreSQL restarting under load", { timeout: 300_000 }, () => {
     // Durable commits: an immediate stop loses what synchronous_commit=off had acknowledged, the server's doing, not ours.
     cluster = await startTestCluster(postgresBinDir()!, { durable: true });
     // Beats of 1 s (stale after 3 s): a run cut by a restart is taken up again soon after the database is back.
-    env = cliEnv({ SMRITI_DATABASE_URL: cluster.url, SMRITI_SESSION_PROCESS: "1", SMRITI_SESSION_HEARTBEAT_MS: "1000" });
-    token = (await runJson<{ token: string }>(["token", "create", "--json", "--data", join(root, "r0")], { env })).token;
+    env = cliEnv({
+      SMRITI_DATABASE_URL: cluster.url,
+      SMRITI_SESSION_PROCESS: "1",
+      SMRITI_SESSION_HEARTBEAT_MS: "1000",
+    });
+    token = (await runJson<{ token: string }>(["token", "create", "--json", "--data", join(root, "r0")], { env }))
+      .token;
     for (const i of [0, 1]) {
       const r = await startServe(join(root, `r${i}`), env);
       replicas.push(r);
@@ -56,7 +70,9 @@ describe("PostgreSQL restarting under load", { timeout: 300_000 }, () => {
     expect(logs).not.toContain("session process exited");
     // Every request was answered, or refused with 503 store_unavailable and Retry-After; none was cut.
     const lost = [...load.ingests.lost, ...load.recalls.lost, ...load.turns.lost, ...load.runs.lost];
-    console.log(`[restarts] ${RESTARTS} restarts; acked/503/lost: ingests ${load.ingests.acked}/${load.ingests.unavailable}/${load.ingests.lost.length}, recalls ${load.recalls.acked}/${load.recalls.unavailable}/${load.recalls.lost.length}, turns ${load.turns.acked}/${load.turns.unavailable}/${load.turns.lost.length} (${load.turns.errorEnds} ended with error), runs ${load.runs.acked}/${load.runs.unavailable}/${load.runs.lost.length}`);
+    console.log(
+      `[restarts] ${RESTARTS} restarts; acked/503/lost: ingests ${load.ingests.acked}/${load.ingests.unavailable}/${load.ingests.lost.length}, recalls ${load.recalls.acked}/${load.recalls.unavailable}/${load.recalls.lost.length}, turns ${load.turns.acked}/${load.turns.unavailable}/${load.turns.lost.length} (${load.turns.errorEnds} ended with error), runs ${load.runs.acked}/${load.runs.unavailable}/${load.runs.lost.length}`,
+    );
     expect(lost).toEqual([]);
     expect(load.ingests.unavailable + load.recalls.unavailable).toBeGreaterThan(0); // the outages were seen
 
@@ -64,9 +80,14 @@ describe("PostgreSQL restarting under load", { timeout: 300_000 }, () => {
     await db.connect();
     try {
       // Each acknowledged ingest: its document, and its audit event once.
-      const docs = new Set((await db.query<{ source_path: string }>("SELECT source_path FROM documents")).rows.map((r) => r.source_path));
+      const docs = new Set(
+        (await db.query<{ source_path: string }>("SELECT source_path FROM documents")).rows.map((r) => r.source_path),
+      );
       for (const path of load.ingests.paths) expect(docs.has(path), path).toBe(true);
-      const counts = await db.query<{ path: string; n: number }>("SELECT p.path, count(e.*)::int AS n FROM unnest($1::text[]) AS p(path) LEFT JOIN events e ON e.type = 'memory.ingest' AND e.payload LIKE '%\"' || p.path || '\"%' GROUP BY p.path", [load.ingests.paths]);
+      const counts = await db.query<{ path: string; n: number }>(
+        "SELECT p.path, count(e.*)::int AS n FROM unnest($1::text[]) AS p(path) LEFT JOIN events e ON e.type = 'memory.ingest' AND e.payload LIKE '%\"' || p.path || '\"%' GROUP BY p.path",
+        [load.ingests.paths],
+      );
       expect(counts.rows.filter((r) => r.n !== 1)).toEqual([]);
     } finally {
       await db.end();
@@ -85,7 +106,10 @@ describe("PostgreSQL restarting under load", { timeout: 300_000 }, () => {
       const events = await logOf(sid);
       expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
       for (const e of events) logged.set(e.id!, e.event!);
-      expect(events.filter((e) => e.event === "turn_start").length, `${sid} ${status}: ${events.map((e) => e.event).join(",")}`).toBe(events.filter((e) => e.event === "turn_end").length);
+      expect(
+        events.filter((e) => e.event === "turn_start").length,
+        `${sid} ${status}: ${events.map((e) => e.event).join(",")}`,
+      ).toBe(events.filter((e) => e.event === "turn_end").length);
     }
     for (const e of load.turns.seen) expect(logged.get(e.id!), e.id).toBe(e.event);
 
@@ -97,8 +121,13 @@ describe("PostgreSQL restarting under load", { timeout: 300_000 }, () => {
       for (const deadline = Date.now() + 60_000; Date.now() < deadline && !ended.has(status); await sleep(200))
         status = (await json<{ session: { status: string } }>(await call(t, `/sessions/${sid}`))).session.status;
       expect(status, sid).toMatch(/^(completed|failed|cancelled)$/);
-      const states = (await logOf(sid)).filter((e) => e.event === "session_state").map((e) => (e.data as { status: string }).status);
-      expect(states.filter((s) => ended.has(s)), sid).toHaveLength(1);
+      const states = (await logOf(sid))
+        .filter((e) => e.event === "session_state")
+        .map((e) => (e.data as { status: string }).status);
+      expect(
+        states.filter((s) => ended.has(s)),
+        sid,
+      ).toHaveLength(1);
       if (states.includes("recovering")) recovered++;
     }
     // The audit chain, once nothing writes any more (runs recovering after the load still append their answers' events).
@@ -106,6 +135,8 @@ describe("PostgreSQL restarting under load", { timeout: 300_000 }, () => {
     expect(verify.code, `${verify.stderr}${verify.stdout}`).toBe(0);
     expect((JSON.parse(verify.stdout) as { break: unknown }[]).every((w) => w.break === null)).toBe(true);
 
-    console.log(`[restarts] background runs: ${load.runs.sessions.length} ended, ${recovered} of them through recovering`);
+    console.log(
+      `[restarts] background runs: ${load.runs.sessions.length} ended, ${recovered} of them through recovering`,
+    );
   });
 });

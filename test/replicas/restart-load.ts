@@ -21,8 +21,19 @@ interface Answer {
 export function call(t: Target, path: string, body?: unknown): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = request(`${t.url}${path}`, { method: payload ? "POST" : "GET", agent: false, headers: { authorization: `Bearer ${t.token}`, "content-type": "application/json" } }, (res) =>
-      resolve({ status: res.statusCode ?? 0, retryAfter: (res.headers["retry-after"] as string | undefined) ?? null, body: res }),
+    const req = request(
+      `${t.url}${path}`,
+      {
+        method: payload ? "POST" : "GET",
+        agent: false,
+        headers: { authorization: `Bearer ${t.token}`, "content-type": "application/json" },
+      },
+      (res) =>
+        resolve({
+          status: res.statusCode ?? 0,
+          retryAfter: (res.headers["retry-after"] as string | undefined) ?? null,
+          body: res,
+        }),
     );
     req.on("error", reject);
     req.end(payload);
@@ -61,11 +72,18 @@ export interface Load {
 async function refused(a: Answer): Promise<string | null> {
   if (a.status !== 503) return `status ${a.status}: ${(await text(a.body)).slice(0, 200)}`;
   const body = await json<{ error?: { code?: string } }>(a);
-  return body.error?.code === "store_unavailable" && a.retryAfter !== null ? null : `503 without store_unavailable and Retry-After: ${JSON.stringify(body)}`;
+  return body.error?.code === "store_unavailable" && a.retryAfter !== null
+    ? null
+    : `503 without store_unavailable and Retry-After: ${JSON.stringify(body)}`;
 }
 
 /** Sorts one attempt: `ok` is what an acknowledged answer does; a throw or an unexpected answer is lost. */
-async function attempt(tally: Tally, what: string, send: () => Promise<Answer>, ok: (a: Answer) => Promise<void>): Promise<void> {
+async function attempt(
+  tally: Tally,
+  what: string,
+  send: () => Promise<Answer>,
+  ok: (a: Answer) => Promise<void>,
+): Promise<void> {
   try {
     const a = await send();
     if (a.status === 200) {
@@ -98,29 +116,58 @@ export function startLoad(targets: readonly Target[]): { load: Load; stop(): Pro
   const loops = targets.flatMap((t) => [
     loop(() => {
       const path = `notes/restart-${n++}.md`;
-      return attempt(load.ingests, "ingest", () => call(t, "/v1/memory/ingest", { source_path: path, content: `# R\n\nThe restart ledger entry ${path}.\n` }), async (a) => {
-        await text(a.body);
-        load.ingests.paths.push(path);
-      });
-    }),
-    loop(() => attempt(load.recalls, "recall", () => call(t, "/v1/memory/recall", { query: "restart ledger", mode: "lexical" }), async (a) => void (await text(a.body)))),
-    loop(async () => {
-      let sid: string | null = null;
-      await attempt(load.turns, "chat session", () => call(t, "/chat/sessions", {}), async (a) => void (sid = (await json<{ session_id: string }>(a)).session_id));
-      if (!sid) return;
-      load.turns.sessions.push(sid);
-      await attempt(load.turns, "chat turn", () => call(t, `/chat/sessions/${sid}/messages`, { message: "What does the restart ledger say?" }), async (a) => {
-        const events = await sseOf(a);
-        const last = events.at(-1)?.event;
-        if (last !== "completed" && last !== "error") throw new Error(`the stream was cut after ${events.map((e) => e.event).join(",")}`);
-        if (last === "error") load.turns.errorEnds++;
-        load.turns.seen.push(...events.filter((e) => e.id && e.event !== "session"));
-      });
+      return attempt(
+        load.ingests,
+        "ingest",
+        () =>
+          call(t, "/v1/memory/ingest", { source_path: path, content: `# R\n\nThe restart ledger entry ${path}.\n` }),
+        async (a) => {
+          await text(a.body);
+          load.ingests.paths.push(path);
+        },
+      );
     }),
     loop(() =>
-      attempt(load.runs, "background run", () => call(t, "/sessions", { task: "What does the restart ledger say?", approval_mode: "never" }), async (a) => {
-        load.runs.sessions.push((await json<{ session: { session_id: string } }>(a)).session.session_id);
-      }),
+      attempt(
+        load.recalls,
+        "recall",
+        () => call(t, "/v1/memory/recall", { query: "restart ledger", mode: "lexical" }),
+        async (a) => void (await text(a.body)),
+      ),
+    ),
+    loop(async () => {
+      let sid: string | null = null;
+      await attempt(
+        load.turns,
+        "chat session",
+        () => call(t, "/chat/sessions", {}),
+        async (a) => void (sid = (await json<{ session_id: string }>(a)).session_id),
+      );
+      if (!sid) return;
+      load.turns.sessions.push(sid);
+      await attempt(
+        load.turns,
+        "chat turn",
+        () => call(t, `/chat/sessions/${sid}/messages`, { message: "What does the restart ledger say?" }),
+        async (a) => {
+          const events = await sseOf(a);
+          const last = events.at(-1)?.event;
+          if (last !== "completed" && last !== "error")
+            throw new Error(`the stream was cut after ${events.map((e) => e.event).join(",")}`);
+          if (last === "error") load.turns.errorEnds++;
+          load.turns.seen.push(...events.filter((e) => e.id && e.event !== "session"));
+        },
+      );
+    }),
+    loop(() =>
+      attempt(
+        load.runs,
+        "background run",
+        () => call(t, "/sessions", { task: "What does the restart ledger say?", approval_mode: "never" }),
+        async (a) => {
+          load.runs.sessions.push((await json<{ session: { session_id: string } }>(a)).session.session_id);
+        },
+      ),
     ),
   ]);
   return {

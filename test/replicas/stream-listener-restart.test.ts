@@ -13,7 +13,9 @@ async function listening(url: string): Promise<number> {
   c.on("error", () => {});
   try {
     await c.connect();
-    const { rows } = await c.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = $1", [`LISTEN ${STREAM_CHANNEL}`]);
+    const { rows } = await c.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = $1", [
+      `LISTEN ${STREAM_CHANNEL}`,
+    ]);
     return rows[0]!.n;
   } catch {
     return 0;
@@ -23,7 +25,8 @@ async function listening(url: string): Promise<number> {
 }
 
 async function until(what: string, ok: () => Promise<boolean> | boolean, ms = 15_000): Promise<void> {
-  for (const end = Date.now() + ms; !(await ok()); await sleep(50)) if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
+  for (const end = Date.now() + ms; !(await ok()); await sleep(50))
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
 }
 
 describe("the LISTEN connection across PostgreSQL restarts", { timeout: 120_000 }, () => {
@@ -51,7 +54,10 @@ describe("the LISTEN connection across PostgreSQL restarts", { timeout: 120_000 
       const notifier = new pg.Client(cluster.url);
       await notifier.connect();
       const heard = wakes.length;
-      await notifier.query(`SELECT pg_notify($1, $2)`, [STREAM_CHANNEL, JSON.stringify(["ws", "s1", "another-replica"])]);
+      await notifier.query(`SELECT pg_notify($1, $2)`, [
+        STREAM_CHANNEL,
+        JSON.stringify(["ws", "s1", "another-replica"]),
+      ]);
       await notifier.end();
       await until("another process's append is heard", () => wakes.length > heard);
       expect(wakes.at(-1)).toBeNull();

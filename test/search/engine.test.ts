@@ -41,8 +41,15 @@ describe("SearchEngine", () => {
       await put(b, "b.md", "# B\n\nThe heron of beta.\n");
       const { wrapped, calls } = counted(store.feed);
       const engine = new SearchEngine({ feed: wrapped, documents: store.documents });
-      const search = (ws: string, q: string) => engine.search({ workspaceId: ws, terms: tokenize(q), lexicalK: 10, dense: null, expansion: null, filter: {} });
-      const found = await Promise.all([search(a, "heron"), search(b, "heron"), search(a, "river"), search(b, "beta"), search(a, "heron")]);
+      const search = (ws: string, q: string) =>
+        engine.search({ workspaceId: ws, terms: tokenize(q), lexicalK: 10, dense: null, expansion: null, filter: {} });
+      const found = await Promise.all([
+        search(a, "heron"),
+        search(b, "heron"),
+        search(a, "river"),
+        search(b, "beta"),
+        search(a, "heron"),
+      ]);
       expect(found.map((r) => r.hits.length)).toEqual([1, 1, 1, 1, 1]);
       expect(calls.pages).toBe(2);
 
@@ -62,7 +69,9 @@ describe("SearchEngine", () => {
 
 describe("a memory budget for the loaded indexes", () => {
   const search = (engine: SearchEngine, ws: string, query: string) =>
-    engine.search({ workspaceId: ws, terms: tokenize(query), lexicalK: 5, dense: null, expansion: null, filter: {} }).then((r) => r.hits.map((h) => h.id));
+    engine
+      .search({ workspaceId: ws, terms: tokenize(query), lexicalK: 5, dense: null, expansion: null, filter: {} })
+      .then((r) => r.hits.map((h) => h.id));
 
   it("drops the least recently searched workspaces past the budget and loads one again, exactly, when it is searched", async () => {
     const store = openSqliteStore(join(dir, "budget.db"));
@@ -71,7 +80,10 @@ describe("a memory budget for the loaded indexes", () => {
       for (const name of ["one", "two", "three"]) {
         const ws = (await store.workspaces.ensureWorkspace(name, T0)).id;
         ids.push(ws);
-        const body = Array.from({ length: 40 }, (_, i) => `## Part ${i}\n\nThe ${name} ledger entry ${i} mentions harbour ${i % 7}.\n`).join("\n");
+        const body = Array.from(
+          { length: 40 },
+          (_, i) => `## Part ${i}\n\nThe ${name} ledger entry ${i} mentions harbour ${i % 7}.\n`,
+        ).join("\n");
         const { doc, chunks } = prepareDocument(`${name}.md`, `# ${name}\n\n${body}`);
         await store.documents.replaceDocument(ws, doc, chunks);
       }

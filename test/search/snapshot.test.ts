@@ -17,7 +17,10 @@ const file = Buffer.concat(pack({ header: { x: 1, terms: ["a", "b"] }, arrays })
 /** The file's bytes, handed out at most `most` at a time, as a file may. */
 const stingy = (bytes: Uint8Array, most: number) => {
   const source = bytesSource(bytes);
-  return { size: source.size, read: (target: Uint8Array, position: number) => source.read(target.subarray(0, most), position) };
+  return {
+    size: source.size,
+    read: (target: Uint8Array, position: number) => source.read(target.subarray(0, most), position),
+  };
 };
 
 describe("openSnapshot", () => {
@@ -30,7 +33,8 @@ describe("openSnapshot", () => {
       expect(big.subarray(7, 70_007)).toEqual(arrays.big);
       // Small copies in order, as a restore makes them for posting lists: each from the window.
       const small = new Uint16Array(3_000);
-      for (let at = 0; at < 3_000; at += 37) copyArray(opened.arrays["small"]!, small, at, at, Math.min(37, 3_000 - at));
+      for (let at = 0; at < 3_000; at += 37)
+        copyArray(opened.arrays["small"]!, small, at, at, Math.min(37, 3_000 - at));
       expect(small).toEqual(arrays.small);
       // A section of another type of the same width reads the same bits (vector codes).
       const codes = new Int32Array(10);
@@ -58,7 +62,11 @@ describe("openSnapshot", () => {
 describe("openSnapshot on a file that shrinks under it", () => {
   it("returns null rather than reading forever", () => {
     const source = bytesSource(file);
-    const shrunk = { size: source.size, read: (target: Uint8Array, position: number) => (position < 1_000 ? source.read(target.subarray(0, 1_000 - position), position) : 0) };
+    const shrunk = {
+      size: source.size,
+      read: (target: Uint8Array, position: number) =>
+        position < 1_000 ? source.read(target.subarray(0, 1_000 - position), position) : 0,
+    };
     expect(openSnapshot(shrunk)).toBeNull();
   });
 });

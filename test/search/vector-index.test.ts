@@ -10,13 +10,22 @@ function unit(v: Float32Array): Float32Array {
 }
 
 function gaussian(rand: ReturnType<typeof prng>, dims: number): Float32Array {
-  return unit(Float32Array.from({ length: dims }, () => Math.sqrt(-2 * Math.log(rand.next() + 1e-12)) * Math.cos(2 * Math.PI * rand.next())));
+  return unit(
+    Float32Array.from(
+      { length: dims },
+      () => Math.sqrt(-2 * Math.log(rand.next() + 1e-12)) * Math.cos(2 * Math.PI * rand.next()),
+    ),
+  );
 }
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
 /** An index of `n` random unit vectors with ids 1..n, and the vectors. */
-function filled(rand: ReturnType<typeof prng>, dims: number, n: number): { index: VectorIndex; vectors: Float32Array[] } {
+function filled(
+  rand: ReturnType<typeof prng>,
+  dims: number,
+  n: number,
+): { index: VectorIndex; vectors: Float32Array[] } {
   const index = new VectorIndex(dims);
   const vectors = Array.from({ length: n }, () => gaussian(rand, dims));
   vectors.forEach((v, i) => index.add(i + 1, v));
@@ -29,7 +38,8 @@ describe("VectorIndex", () => {
     const { index, vectors } = filled(rand, 16, 500);
     index.remove(3);
     expect(index.get(3)).toBeUndefined();
-    for (const [i, v] of vectors.entries()) if (i !== 2) index.get(i + 1)!.forEach((x, d) => expect(Math.abs(x - v[d]!)).toBeLessThan(0.01));
+    for (const [i, v] of vectors.entries())
+      if (i !== 2) index.get(i + 1)!.forEach((x, d) => expect(Math.abs(x - v[d]!)).toBeLessThan(0.01));
     for (let q = 0; q < 20; q++) {
       const query = gaussian(rand, 16);
       const accept = q % 2 ? (id: number) => id % 5 !== 0 : undefined;
@@ -46,19 +56,22 @@ describe("VectorIndex", () => {
   });
 
   // 100 dimensions take the prefilter's unrolled four-word path (GloVe's), 64 its loop over words.
-  it.each([64, 100])("above the exact limit, the prefilter (%i-d) finds a stored vector from a noisy copy, respects accept", (dims) => {
-    const rand = prng(12);
-    const { index, vectors } = filled(rand, dims, 25_000);
-    let found = 0;
-    for (let q = 0; q < 50; q++) {
-      const target = rand.int(1, vectors.length);
-      const noisy = unit(vectors[target - 1]!.map((x) => x + 0.05 * (rand.next() - 0.5)));
-      const hits = index.search(noisy, 10);
-      if (hits[0]?.id === target) found++;
-      expect(index.search(noisy, 10, (id) => id !== target).some((h) => h.id === target)).toBe(false);
-    }
-    expect(found).toBeGreaterThanOrEqual(48);
-  });
+  it.each([64, 100])(
+    "above the exact limit, the prefilter (%i-d) finds a stored vector from a noisy copy, respects accept",
+    (dims) => {
+      const rand = prng(12);
+      const { index, vectors } = filled(rand, dims, 25_000);
+      let found = 0;
+      for (let q = 0; q < 50; q++) {
+        const target = rand.int(1, vectors.length);
+        const noisy = unit(vectors[target - 1]!.map((x) => x + 0.05 * (rand.next() - 0.5)));
+        const hits = index.search(noisy, 10);
+        if (hits[0]?.id === target) found++;
+        expect(index.search(noisy, 10, (id) => id !== target).some((h) => h.id === target)).toBe(false);
+      }
+      expect(found).toBeGreaterThanOrEqual(48);
+    },
+  );
 
   it("a restored index has room for an eighth more vectors: adding them grows no array", () => {
     const rand = prng(17);
@@ -83,6 +96,7 @@ describe("VectorIndex", () => {
     const bytes = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
     const again = copy.state();
     expect(again.slots).toBe(state.slots);
-    for (const [name, array] of Object.entries(state.arrays)) expect(bytes(again.arrays[name as keyof typeof state.arrays]!).equals(bytes(array!)), name).toBe(true);
+    for (const [name, array] of Object.entries(state.arrays))
+      expect(bytes(again.arrays[name as keyof typeof state.arrays]!).equals(bytes(array!)), name).toBe(true);
   });
 });

@@ -3,7 +3,13 @@
 import { describe, expect, it } from "vitest";
 import { WorkspaceIndex } from "../../src/search/workspace-index.ts";
 
-const chunk = (id: number, sourcePath: string, authoredAt: number) => ({ id, terms: `alpha beta w${id}`, sourcePath, authoredAt, chunkHash: `h${id}` });
+const chunk = (id: number, sourcePath: string, authoredAt: number) => ({
+  id,
+  terms: `alpha beta w${id}`,
+  sourcePath,
+  authoredAt,
+  chunkHash: `h${id}`,
+});
 
 function sample(): WorkspaceIndex {
   const index = new WorkspaceIndex();
@@ -14,7 +20,8 @@ function sample(): WorkspaceIndex {
   return index;
 }
 
-const admitted = (index: WorkspaceIndex, filter: Parameters<WorkspaceIndex["accept"]>[0]) => [1, 2, 3].filter((id) => index.accept(filter)!(id));
+const admitted = (index: WorkspaceIndex, filter: Parameters<WorkspaceIndex["accept"]>[0]) =>
+  [1, 2, 3].filter((id) => index.accept(filter)!(id));
 
 describe("WorkspaceIndex snapshots", () => {
   it("reads back the filters' source paths and times, and saves no path of a removed chunk", () => {

@@ -17,10 +17,18 @@ describe("calls that yield to requests", () => {
   beforeAll(async () => {
     svc = await startTestService();
     await ingestCorpus(svc);
-    call = { workspaceId: svc.workspaceId, workspaceName: "default", tokenId: "tok_test", actorId: null, scopes: ALL_SCOPES };
+    call = {
+      workspaceId: svc.workspaceId,
+      workspaceName: "default",
+      tokenId: "tok_test",
+      actorId: null,
+      scopes: ALL_SCOPES,
+    };
     await svc.runtime.memory.recall(svc.workspaceId, { query: "lighthouse" }); // the index is loaded before the timings
     const getChunks = svc.runtime.store.documents.getChunks.bind(svc.runtime.store.documents);
-    vi.spyOn(svc.runtime.store.documents, "getChunks").mockImplementation((...args) => (mark("rows"), getChunks(...args)));
+    vi.spyOn(svc.runtime.store.documents, "getChunks").mockImplementation(
+      (...args) => (mark("rows"), getChunks(...args)),
+    );
   });
   afterAll(() => svc.cleanup());
 
@@ -33,9 +41,12 @@ describe("calls that yield to requests", () => {
   };
 
   const calls = {
-    recall: (c: CallContext) => svc.runtime.memory.recall(c.workspaceId, { query: "Who designed the lighthouse?" }, { call: c }),
-    pack: (c: CallContext) => svc.runtime.memory.pack(c.workspaceId, { intent: "lighthouse keepers", budget_tokens: 200 }, { call: c }),
-    "grounded answer": (c: CallContext) => svc.runtime.grounded.answer(c, { question: "Who designed the Varenholm lighthouse?" }),
+    recall: (c: CallContext) =>
+      svc.runtime.memory.recall(c.workspaceId, { query: "Who designed the lighthouse?" }, { call: c }),
+    pack: (c: CallContext) =>
+      svc.runtime.memory.pack(c.workspaceId, { intent: "lighthouse keepers", budget_tokens: 200 }, { call: c }),
+    "grounded answer": (c: CallContext) =>
+      svc.runtime.grounded.answer(c, { question: "Who designed the Varenholm lighthouse?" }),
   };
 
   for (const [name, run] of Object.entries(calls)) {

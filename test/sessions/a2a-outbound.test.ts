@@ -23,7 +23,9 @@ describe("the A2A bridge's outbound limits", () => {
     peer = await startA2aPeer();
     const peerPort = new URL(peer.url).port;
     // Sends every request on to the peer under another name for the same machine: a host the entry does not allow.
-    const redirector = await serve((_req, res) => res.writeHead(302, { location: `http://localhost:${peerPort}/.well-known/agent-card.json` }).end());
+    const redirector = await serve((_req, res) =>
+      res.writeHead(302, { location: `http://localhost:${peerPort}/.well-known/agent-card.json` }).end(),
+    );
     // Serves the peer's own card, whose interface URL is the peer's host, not this one's.
     const card = await (await fetch(`${peer.url}/.well-known/agent-card.json`)).text();
     const cardOnly = await serve((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(card));
@@ -32,9 +34,15 @@ describe("the A2A bridge's outbound limits", () => {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ name: "x".repeat(64 * 1024) }));
     });
-    const failing = await serve((_req, res) => res.writeHead(500, { "content-type": "text/plain" }).end("internal SECRET-BODY of the remote"));
+    const failing = await serve((_req, res) =>
+      res.writeHead(500, { "content-type": "text/plain" }).end("internal SECRET-BODY of the remote"),
+    );
     servers.push(redirector.server, cardOnly.server, flood.server, failing.server);
-    const agent = (host: string, extra: Record<string, unknown> = {}) => ({ url: `http://${host}/`, approval_floor: "never", ...extra });
+    const agent = (host: string, extra: Record<string, unknown> = {}) => ({
+      url: `http://${host}/`,
+      approval_floor: "never",
+      ...extra,
+    });
     svc = await startTestService({
       agentCatalog: {
         a2a_agents: {
@@ -58,25 +66,44 @@ describe("the A2A bridge's outbound limits", () => {
   });
 
   const run = async (agent: string) => {
-    const s = await startBackground(svc, { task: `task for ${agent}`, engine: "a2a", agent, approval_mode: "never", max_retries: 0 });
+    const s = await startBackground(svc, {
+      task: `task for ${agent}`,
+      engine: "a2a",
+      agent,
+      approval_mode: "never",
+      max_retries: 0,
+    });
     return waitFor(svc, s.session.session_id, ["completed", "failed"], 20_000);
   };
 
   it("refuses a redirect to a host the entry does not allow; the task never reaches it", async () => {
     const done = await run("redirected");
-    expect(done.session).toMatchObject({ status: "failed", attempt_count: 1, last_error: expect.stringMatching(/^outbound_host_forbidden: http:\/\/localhost:\d+ is not a host the catalog allows$/) });
+    expect(done.session).toMatchObject({
+      status: "failed",
+      attempt_count: 1,
+      last_error: expect.stringMatching(
+        /^outbound_host_forbidden: http:\/\/localhost:\d+ is not a host the catalog allows$/,
+      ),
+    });
     expect(peer.received).not.toContain("task for redirected");
   });
 
   it("refuses an agent card that sends the client to another host", async () => {
     const done = await run("carded");
-    expect(done.session).toMatchObject({ status: "failed", last_error: expect.stringMatching(/^outbound_host_forbidden: /) });
+    expect(done.session).toMatchObject({
+      status: "failed",
+      last_error: expect.stringMatching(/^outbound_host_forbidden: /),
+    });
     expect(peer.received).not.toContain("task for carded");
   });
 
   it("cuts a response past the entry's max_response_bytes", async () => {
     const done = await run("flooded");
-    expect(done.session).toMatchObject({ status: "failed", attempt_count: 1, last_error: expect.stringMatching(/^outbound_response_too_large: the response passed 4096 bytes$/) });
+    expect(done.session).toMatchObject({
+      status: "failed",
+      attempt_count: 1,
+      last_error: expect.stringMatching(/^outbound_response_too_large: the response passed 4096 bytes$/),
+    });
   });
 
   it("says neither the remote's body nor its status in last_error", async () => {
@@ -87,10 +114,20 @@ describe("the A2A bridge's outbound limits", () => {
   });
 
   it("refuses a free-form agent_url on a host no free-form rule allows, before anything is fetched", async () => {
-    const res = await svc.post("/sessions", { task: "t", engine: "a2a", agent_url: "http://169.254.169.254/latest/meta-data/", approval_mode: "never" });
+    const res = await svc.post("/sessions", {
+      task: "t",
+      engine: "a2a",
+      agent_url: "http://169.254.169.254/latest/meta-data/",
+      approval_mode: "never",
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("host_not_allowed");
-    const allowed = await startBackground(svc, { task: "free form", engine: "a2a", agent_url: peer.url, approval_mode: "never" });
+    const allowed = await startBackground(svc, {
+      task: "free form",
+      engine: "a2a",
+      agent_url: peer.url,
+      approval_mode: "never",
+    });
     expect((await waitFor(svc, allowed.session.session_id, ["completed", "failed"])).session.status).toBe("completed");
   });
 });

@@ -25,11 +25,20 @@ describe("the A2A bridge", () => {
   });
 
   it("delegates the task and keeps the remote answer, the remote task id and the reduced event set", async () => {
-    const s = await startBackground(svc, { task: "summarise the week", engine: "a2a", agent_url: peer.url, approval_mode: "never" });
+    const s = await startBackground(svc, {
+      task: "summarise the week",
+      engine: "a2a",
+      agent_url: peer.url,
+      approval_mode: "never",
+    });
     const done = await waitFor(svc, s.session.session_id, ["completed", "failed"]);
     expect(done.session.status).toBe("completed");
     expect(done.artifacts[0]).toMatchObject({ type: "final_output", text: "echo: summarise the week" });
-    expect(done.artifacts.find((a) => a.remote_task_id)).toMatchObject({ type: "run_record", engine: "a2a", agent_url: peer.url });
+    expect(done.artifacts.find((a) => a.remote_task_id)).toMatchObject({
+      type: "run_record",
+      engine: "a2a",
+      agent_url: peer.url,
+    });
     const log = await logOf(svc, s.session.session_id);
     expect(dataOf(log, "sandbox_notice")[0]).toMatchObject({ resolved_backend: "remote" });
     expect(dataOf(log, "policy_decision")[0]).toMatchObject({ subject: "a2a", outcome: "allow" });
@@ -39,7 +48,12 @@ describe("the A2A bridge", () => {
   });
 
   it("fails the run when the remote task fails (not transient: no retry)", async () => {
-    const s = await startBackground(svc, { task: "please fail", engine: "a2a", agent_url: peer.url, approval_mode: "never" });
+    const s = await startBackground(svc, {
+      task: "please fail",
+      engine: "a2a",
+      agent_url: peer.url,
+      approval_mode: "never",
+    });
     const done = await waitFor(svc, s.session.session_id, ["completed", "failed"]);
     expect(done.session).toMatchObject({ status: "failed", attempt_count: 1 });
     // The state's name and a stable code, never the remote's own words.
@@ -47,18 +61,40 @@ describe("the A2A bridge", () => {
   });
 
   it("retries an unreachable agent as a transient failure, then fails past max_retries", async () => {
-    const s = await startBackground(svc, { task: "t", engine: "a2a", agent_url: "http://127.0.0.1:9/", approval_mode: "never", max_retries: 1 });
+    const s = await startBackground(svc, {
+      task: "t",
+      engine: "a2a",
+      agent_url: "http://127.0.0.1:9/",
+      approval_mode: "never",
+      max_retries: 1,
+    });
     const done = await waitFor(svc, s.session.session_id, ["completed", "failed"]);
     expect(done.session).toMatchObject({ status: "failed", attempt_count: 2 });
-    expect(dataOf(await logOf(svc, s.session.session_id), "session_state").map((x) => x.status)).toEqual(["queued", "running", "recovering", "running", "failed"]);
+    expect(dataOf(await logOf(svc, s.session.session_id), "session_state").map((x) => x.status)).toEqual([
+      "queued",
+      "running",
+      "recovering",
+      "running",
+      "failed",
+    ]);
   });
 
   it("after a restart, waits for the remote task it sent instead of sending the task again", async () => {
     const first = await startTestService({ env: HEARTBEAT, agentCatalog: catalogFor(peer) });
-    const s = await startBackground(first, { task: "slow job", engine: "a2a", agent_url: peer.url, approval_mode: "never" });
+    const s = await startBackground(first, {
+      task: "slow job",
+      engine: "a2a",
+      agent_url: peer.url,
+      approval_mode: "never",
+    });
     const sid = s.session.session_id;
     // Sent and held by the remote agent: the remote task id is logged before the answer.
-    for (let d = await waitFor(first, sid, ["running"]); !d.artifacts.some((a) => a.remote_task_id); d = await waitFor(first, sid, ["running"])) await new Promise((r) => setTimeout(r, 20));
+    for (
+      let d = await waitFor(first, sid, ["running"]);
+      !d.artifacts.some((a) => a.remote_task_id);
+      d = await waitFor(first, sid, ["running"])
+    )
+      await new Promise((r) => setTimeout(r, 20));
     await first.runtime.close();
     const second = await startTestService({ env: HEARTBEAT, dataDir: first.dataDir, agentCatalog: catalogFor(peer) });
     try {

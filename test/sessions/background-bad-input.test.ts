@@ -20,7 +20,14 @@ describe("background session routes refuse bad requests", () => {
   beforeAll(async () => {
     svc = await startTestService({ multiTenant: true, env: { SMRITI_SESSION_HEARTBEAT_MS: "100" } });
     foreign = (await svc.issueToken("other-team")).token;
-    sid = (await startBackground(svc, { task: "t", engine: "command", command: ["sh", "-c", "echo done"], approval_mode: "never" })).session.session_id;
+    sid = (
+      await startBackground(svc, {
+        task: "t",
+        engine: "command",
+        command: ["sh", "-c", "echo done"],
+        approval_mode: "never",
+      })
+    ).session.session_id;
     await waitFor(svc, sid, ["completed"]);
     db = await openDbReader(svc.config);
   });
@@ -52,7 +59,9 @@ describe("background session routes refuse bad requests", () => {
     const before = await written();
     await expectNotFound(svc, routes().slice(2), sid, foreign);
     // The other workspace's list does not show it.
-    const theirs = (await (await svc.app.request("/sessions", { headers: { authorization: `Bearer ${foreign}` } })).json()) as { sessions: unknown[] };
+    const theirs = (await (
+      await svc.app.request("/sessions", { headers: { authorization: `Bearer ${foreign}` } })
+    ).json()) as { sessions: unknown[] };
     expect(theirs.sessions).toEqual([]);
     expect(await written()).toBe(before);
   });
@@ -71,7 +80,10 @@ describe("background session routes refuse bad requests", () => {
       expect(await code(await svc.post(path, "{not json")), path).toEqual([400, "malformed_json"]);
       const key = Object.keys(wrong).find((k) => path.endsWith(k) || path.includes(`/${k}/`))!;
       expect(await code(await svc.post(path, wrong[key])), path).toEqual([400, "invalid_request"]);
-      expect(await code(await svc.post(path, { ...body, padding: "x".repeat(limits.maxBodyBytes) })), path).toEqual([413, "payload_too_large"]);
+      expect(await code(await svc.post(path, { ...body, padding: "x".repeat(limits.maxBodyBytes) })), path).toEqual([
+        413,
+        "payload_too_large",
+      ]);
     }
     expect(await code(await svc.get("/sessions", { status: "asleep" }))).toEqual([400, "invalid_request"]);
     expect(await code(await svc.get("/sessions", { cursor: "page-2" }))).toEqual([400, "invalid_cursor"]);
@@ -85,10 +97,22 @@ describe("background session routes refuse bad requests", () => {
     expect(await code(await svc.post(`/sessions/${sid}/pause`, {}))).toEqual([409, "invalid_transition"]);
     expect(await code(await svc.post(`/sessions/${sid}/resume`, {}))).toEqual([409, "invalid_transition"]);
     expect(await code(await svc.post(`/sessions/${sid}/cancel`, {}))).toEqual([409, "invalid_transition"]);
-    expect(await code(await svc.post(`/sessions/${sid}/approvals/${REQUEST}`, { decision: "approve" }))).toEqual([404, "not_found"]);
-    expect(await code(await svc.post(`/sessions/${sid}/resume`, { from_event_id: `${UNKNOWN}/1` }))).toEqual([400, "event_not_in_session"]);
-    expect(await code(await svc.post(`/sessions/${sid}/resume`, { from_event_id: `${sid}/9999` }))).toEqual([404, "not_found"]);
-    expect(await code(await svc.post(`/sessions/${sid}/resume`, { resume_cursor: "rc1.garbage!" }))).toEqual([400, "invalid_cursor"]);
+    expect(await code(await svc.post(`/sessions/${sid}/approvals/${REQUEST}`, { decision: "approve" }))).toEqual([
+      404,
+      "not_found",
+    ]);
+    expect(await code(await svc.post(`/sessions/${sid}/resume`, { from_event_id: `${UNKNOWN}/1` }))).toEqual([
+      400,
+      "event_not_in_session",
+    ]);
+    expect(await code(await svc.post(`/sessions/${sid}/resume`, { from_event_id: `${sid}/9999` }))).toEqual([
+      404,
+      "not_found",
+    ]);
+    expect(await code(await svc.post(`/sessions/${sid}/resume`, { resume_cursor: "rc1.garbage!" }))).toEqual([
+      400,
+      "invalid_cursor",
+    ]);
     expect(await written()).toBe(before);
   });
 });

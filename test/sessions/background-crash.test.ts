@@ -22,12 +22,21 @@ const TRIALS = 10;
 /** A token of the data directory's default workspace, and a fetch of a server's route with it. */
 async function caller(dataDir: string, env: NodeJS.ProcessEnv) {
   const setup = await createRuntime(loadConfig(env, { data: dataDir }), { embedder: null, log: () => {} });
-  const token = (await setup.auth.issue({ workspace: "default", actors: [], scopes: ["read", "write", "execute"] })).token;
+  const token = (await setup.auth.issue({ workspace: "default", actors: [], scopes: ["read", "write", "execute"] }))
+    .token;
   await setup.close();
   return (url: string, path: string, body?: object) =>
-    fetch(`${url}${path}`, { method: body ? "POST" : "GET", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    fetch(`${url}${path}`, {
+      method: body ? "POST" : "GET",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
 }
-const TASKS = ["Who picked PostgreSQL?", "Remember that the reports job moves to Tuesday.", "What is still to do? Who picked PostgreSQL?"];
+const TASKS = [
+  "Who picked PostgreSQL?",
+  "Remember that the reports job moves to Tuesday.",
+  "What is still to do? Who picked PostgreSQL?",
+];
 type Data = Record<string, unknown>;
 
 describe("background runs cut by kill -9", () => {
@@ -41,7 +50,9 @@ describe("background runs cut by kill -9", () => {
     const sessions: string[] = [];
     const seen = new Map<string, SseEvent>(); // every event a client received before a kill, by id
     let server: RunningServe = await startServe(dataDir, env);
-    expect((await call(server.url, "/v1/memory/ingest", { source_path: "storage.md", content: NOTE })).status).toBe(200);
+    expect((await call(server.url, "/v1/memory/ingest", { source_path: "storage.md", content: NOTE })).status).toBe(
+      200,
+    );
     for (let trial = 0; trial < TRIALS; trial++) {
       const res = await call(server.url, "/sessions", { task: TASKS[trial % TASKS.length], approval_mode: "never" });
       expect(res.status).toBe(200);
@@ -69,15 +80,20 @@ describe("background runs cut by kill -9", () => {
         const until = Date.now() + 20_000;
         let status = "";
         while (!["completed", "failed"].includes(status) && Date.now() < until) {
-          status = ((await (await call(server.url, `/sessions/${sid}`)).json()) as { session: { status: string } }).session.status;
+          status = ((await (await call(server.url, `/sessions/${sid}`)).json()) as { session: { status: string } })
+            .session.status;
           if (!["completed", "failed"].includes(status)) await new Promise((r) => setTimeout(r, 50));
         }
-        const detail = (await (await call(server.url, `/sessions/${sid}`)).json()) as { session: { status: string; attempt_count: number; max_retries: number; last_error: string | null } };
+        const detail = (await (await call(server.url, `/sessions/${sid}`)).json()) as {
+          session: { status: string; attempt_count: number; max_retries: number; last_error: string | null };
+        };
         const log = await readSse(await call(server.url, `/sessions/${sid}/events/stream?follow=false`));
         const { session } = detail;
         expect(["completed", "failed"], `${sid} ended`).toContain(session.status);
         // Every run left a run record; attempt_count counts them.
-        const runs = log.filter((e) => e.event === "session_checkpoint" && (e.data as Data).checkpoint_type === "run_record");
+        const runs = log.filter(
+          (e) => e.event === "session_checkpoint" && (e.data as Data).checkpoint_type === "run_record",
+        );
         expect(session.attempt_count, `${sid} attempts`).toBe(runs.length);
         if (session.status === "failed") {
           expect(session.attempt_count).toBeGreaterThan(session.max_retries);
@@ -87,7 +103,11 @@ describe("background runs cut by kill -9", () => {
         expect(log.map((e) => Number(e.id!.split("/")[1]))).toEqual(log.map((_, i) => i + 1));
         expect(log.filter((e) => e.event === "completed" || e.event === "error")).toHaveLength(1);
         // A call whose earlier twin had a terminal outcome never runs again (a call cut before its outcome may).
-        const outcome = new Map(log.filter((e) => e.event === "tool_outcome").map((e) => [(e.data as Data).tool_call_id, (e.data as Data).status]));
+        const outcome = new Map(
+          log
+            .filter((e) => e.event === "tool_outcome")
+            .map((e) => [(e.data as Data).tool_call_id, (e.data as Data).status]),
+        );
         const done = new Set<string>();
         for (const e of log.filter((x) => x.event === "tool_call")) {
           const d = e.data as { name: string; arguments: Data; tool_call_id: string };
@@ -101,7 +121,10 @@ describe("background runs cut by kill -9", () => {
       for (const [id, e] of seen) {
         const [sid] = id.split("/");
         const log = await readSse(await call(server.url, `/sessions/${sid}/events/stream?follow=false`));
-        expect(log.find((x) => x.id === id), id).toMatchObject({ event: e.event, data: e.data });
+        expect(
+          log.find((x) => x.id === id),
+          id,
+        ).toMatchObject({ event: e.event, data: e.data });
       }
       expect(seen.size).toBeGreaterThan(TRIALS);
     } finally {
@@ -119,19 +142,33 @@ describe("a run whose heartbeat stops", () => {
     const watcher = await startServe(dataDir, env); // idle: nothing to recover when it starts
     const runner = await startServe(dataDir, env);
     try {
-      const res = await call(runner.url, "/sessions", { task: "t", engine: "command", command: ["sh", "-c", "sleep 30"], approval_mode: "never" });
+      const res = await call(runner.url, "/sessions", {
+        task: "t",
+        engine: "command",
+        command: ["sh", "-c", "sleep 30"],
+        approval_mode: "never",
+      });
       const sid = ((await res.json()) as { session: { session_id: string } }).session.session_id;
-      const detail = async () => (await (await call(watcher.url, `/sessions/${sid}`)).json()) as { session: { status: string; process_id: string; attempt_count: number } };
+      const detail = async () =>
+        (await (await call(watcher.url, `/sessions/${sid}`)).json()) as {
+          session: { status: string; process_id: string; attempt_count: number };
+        };
       let d = await detail();
-      while (d.session.status !== "running") d = await ((await new Promise((r) => setTimeout(r, 20))), detail());
+      while (d.session.status !== "running") d = await (await new Promise((r) => setTimeout(r, 20)), detail());
       const first = d.session.process_id;
       await runner.kill(); // its heartbeat stops; no restart of it
       const until = Date.now() + 10_000;
-      while ((d.session.process_id === first || d.session.status !== "running") && Date.now() < until) d = await ((await new Promise((r) => setTimeout(r, 50))), detail());
+      while ((d.session.process_id === first || d.session.status !== "running") && Date.now() < until)
+        d = await (await new Promise((r) => setTimeout(r, 50)), detail());
       expect(d.session).toMatchObject({ status: "running", attempt_count: 2 });
       expect(d.session.process_id).not.toBe(first);
       const log = await readSse(await call(watcher.url, `/sessions/${sid}/events/stream?follow=false`));
-      expect(log.filter((e) => e.event === "session_state").map((e) => (e.data as Data).status)).toEqual(["queued", "running", "recovering", "running"]);
+      expect(log.filter((e) => e.event === "session_state").map((e) => (e.data as Data).status)).toEqual([
+        "queued",
+        "running",
+        "recovering",
+        "running",
+      ]);
       expect((await call(watcher.url, `/sessions/${sid}/cancel`, {})).status).toBe(200);
     } finally {
       await watcher.stop();

@@ -27,7 +27,10 @@ describe("SMRITI_BACKGROUND_SESSIONS=0", { timeout: 60_000 }, () => {
     const front = await startServe(data, { ...env, SMRITI_BACKGROUND_SESSIONS: "0" });
     servers.push(front);
     expect(front.log()).toContain("background sessions: queued here");
-    const created = await call(front.url, "/sessions", { task: "What do we know about the reports job?", approval_mode: "never" });
+    const created = await call(front.url, "/sessions", {
+      task: "What do we know about the reports job?",
+      approval_mode: "never",
+    });
     expect(created.status).toBe(200);
     const sid = ((await created.json()) as { session: { session_id: string } }).session.session_id;
 
@@ -39,8 +42,10 @@ describe("SMRITI_BACKGROUND_SESSIONS=0", { timeout: 60_000 }, () => {
     const runner = await startServe(data, env);
     servers.push(runner);
     // The front process reports the run the other one does, to its end, and serves its whole log.
-    const statusOnFront = async () => ((await (await call(front.url, `/sessions/${sid}`)).json()) as { session: State }).session.status;
-    for (const until = Date.now() + 30_000; (await statusOnFront()) !== "completed" && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
+    const statusOnFront = async () =>
+      ((await (await call(front.url, `/sessions/${sid}`)).json()) as { session: State }).session.status;
+    for (const until = Date.now() + 30_000; (await statusOnFront()) !== "completed" && Date.now() < until;)
+      await new Promise((r) => setTimeout(r, 100));
     expect(await statusOnFront()).toBe("completed");
     const events = await readSse(await call(front.url, `/sessions/${sid}/events/stream?follow=false`));
     const states = events.filter((e) => e.event === "session_state").map((e) => e.data as State);

@@ -3,9 +3,13 @@ import { expect } from "vitest";
 import type { BackgroundSessionDetail } from "../../src/contract/background.ts";
 import type { TestService } from "../helpers/runtime.ts";
 
-export const NOTE = "# Storage\n\nAlice picked PostgreSQL in March 2024 for the billing service.\n\nTODO: migrate the reports job.\n";
+export const NOTE =
+  "# Storage\n\nAlice picked PostgreSQL in March 2024 for the billing service.\n\nTODO: migrate the reports job.\n";
 
-export async function startBackground(svc: TestService, body: Record<string, unknown>): Promise<BackgroundSessionDetail> {
+export async function startBackground(
+  svc: TestService,
+  body: Record<string, unknown>,
+): Promise<BackgroundSessionDetail> {
   const res = await svc.post("/sessions", body);
   if (res.status !== 200) throw new Error(`start failed: ${res.status} ${await res.text()}`);
   return (await res.json()) as BackgroundSessionDetail;
@@ -18,14 +22,25 @@ export async function detailOf(svc: TestService, sessionId: string): Promise<Bac
 }
 
 /** Polls the detail until the session is in one of `statuses` (a background run ends on its own time). */
-export async function waitFor(svc: TestService, sessionId: string, statuses: readonly string[], timeoutMs = 10_000): Promise<BackgroundSessionDetail> {
+export async function waitFor(
+  svc: TestService,
+  sessionId: string,
+  statuses: readonly string[],
+  timeoutMs = 10_000,
+): Promise<BackgroundSessionDetail> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const d = await detailOf(svc, sessionId);
     if (statuses.includes(d.session.status)) return d;
-    if (Date.now() > until) throw new Error(`session ${sessionId} is ${d.session.status}, not ${statuses.join("|")}, after ${timeoutMs} ms`);
+    if (Date.now() > until)
+      throw new Error(`session ${sessionId} is ${d.session.status}, not ${statuses.join("|")}, after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
 
-export const act = (svc: TestService, sessionId: string, action: "pause" | "resume" | "cancel", body: Record<string, unknown> = {}) => svc.post(`/sessions/${sessionId}/${action}`, body);
+export const act = (
+  svc: TestService,
+  sessionId: string,
+  action: "pause" | "resume" | "cancel",
+  body: Record<string, unknown> = {},
+) => svc.post(`/sessions/${sessionId}/${action}`, body);

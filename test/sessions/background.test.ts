@@ -16,7 +16,12 @@ describe("a background session with the native engine", () => {
 
   it("runs the task to completed with artifacts, checkpoints, step progress and health", async () => {
     const started = await startBackground(svc, { task: "Who picked PostgreSQL?", approval_mode: "never" });
-    expect(started.session).toMatchObject({ engine: "native", runner_kind: "supervisor", max_retries: 2, task_graph_id: expect.stringMatching(/^tg_/) });
+    expect(started.session).toMatchObject({
+      engine: "native",
+      runner_kind: "supervisor",
+      max_retries: 2,
+      task_graph_id: expect.stringMatching(/^tg_/),
+    });
     expect(started.health.flags).toBeDefined();
     const done = await waitFor(svc, started.session.session_id, ["completed", "failed"]);
     expect(done.session.status).toBe("completed");
@@ -26,7 +31,8 @@ describe("a background session with the native engine", () => {
     expect(String(done.artifacts[0]!.text)).toMatch(/^Alice/);
     expect(done.health.memory_provenance[0]).toMatchObject({ source_path: "storage.md" });
     const log = await logOf(svc, started.session.session_id);
-    for (const e of log) expect(sessionEvents[e.event as SessionEventType].data.safeParse(e.data).success, e.event).toBe(true);
+    for (const e of log)
+      expect(sessionEvents[e.event as SessionEventType].data.safeParse(e.data).success, e.event).toBe(true);
     expect(types(log)).toContain("step_progress");
     expect(dataOf(log, "session_state").map((s) => s.status)).toEqual(["queued", "running", "completed"]);
     expect(types(log).at(-1)).toBe("completed");

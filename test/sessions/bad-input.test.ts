@@ -7,7 +7,6 @@ import { openDbReader, type DbReader } from "../helpers/db-reader.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { createSession, errorCode, expectNotFound, expectUnauthorized, readSse } from "./support.ts";
 
-
 describe("session routes refuse bad requests", () => {
   let wire: ChatServer;
   let svc: TestService;
@@ -18,7 +17,10 @@ describe("session routes refuse bad requests", () => {
   const code = errorCode;
   beforeAll(async () => {
     wire = await startChatServer();
-    svc = await startTestService({ multiTenant: true, env: { SMRITI_LLM_PROVIDER: "openai", SMRITI_LLM_BASE_URL: wire.base } });
+    svc = await startTestService({
+      multiTenant: true,
+      env: { SMRITI_LLM_PROVIDER: "openai", SMRITI_LLM_BASE_URL: wire.base },
+    });
     foreign = (await svc.issueToken("other-team")).token;
     sid = await createSession(svc);
     db = await openDbReader(svc.config);
@@ -65,9 +67,15 @@ describe("session routes refuse bad requests", () => {
       expect(await code(await svc.post(path, "{not json")), path).toEqual([400, "malformed_json"]);
       const key = Object.keys(wrong).find((k) => path.endsWith(k) || path.includes(`/${k}`))!;
       expect(await code(await svc.post(path, wrong[key])), path).toEqual([400, "invalid_request"]);
-      expect(await code(await svc.post(path, { ...body, padding: "x".repeat(limits.maxBodyBytes) })), path).toEqual([413, "payload_too_large"]);
+      expect(await code(await svc.post(path, { ...body, padding: "x".repeat(limits.maxBodyBytes) })), path).toEqual([
+        413,
+        "payload_too_large",
+      ]);
     }
-    expect(await code(await svc.get(`/sessions/${sid}/events/stream`, { follow: "perhaps" }))).toEqual([400, "invalid_request"]);
+    expect(await code(await svc.get(`/sessions/${sid}/events/stream`, { follow: "perhaps" }))).toEqual([
+      400,
+      "invalid_request",
+    ]);
     expect(await code(await svc.get("/chat/sessions/not-a-session"))).toEqual([400, "invalid_request"]);
     expect(await logged()).toBe(before);
   });
@@ -76,18 +84,25 @@ describe("session routes refuse bad requests", () => {
     let release = () => {};
     wire.script((res) => {
       openSse(res);
-      release = () => res.end('data: {"choices":[{"index":0,"delta":{"content":"late"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n');
+      release = () =>
+        res.end(
+          'data: {"choices":[{"index":0,"delta":{"content":"late"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n',
+        );
     });
     const first = await svc.post(`/chat/sessions/${sid}/messages`, { message: "slow one" });
     await new Promise((r) => setTimeout(r, 100));
     const before = await logged();
-    expect(await code(await svc.post(`/chat/sessions/${sid}/messages`, { message: "another" }))).toEqual([409, "turn_in_progress"]);
+    expect(await code(await svc.post(`/chat/sessions/${sid}/messages`, { message: "another" }))).toEqual([
+      409,
+      "turn_in_progress",
+    ]);
     expect(await logged()).toBe(before);
     release();
     const events = await readSse(first);
     expect(events.at(-1)!.event).toBe("completed");
     const other = await createSession(svc);
-    const resume = (id: string) => svc.get(`/sessions/${sid}/events/stream`, { follow: "false" }, { "last-event-id": id });
+    const resume = (id: string) =>
+      svc.get(`/sessions/${sid}/events/stream`, { follow: "false" }, { "last-event-id": id });
     expect(await code(await resume(`${other}/1`))).toEqual([400, "event_not_in_session"]);
     expect(await code(await resume(`${sid}/99999`))).toEqual([404, "not_found"]);
     expect(await code(await resume("nonsense"))).toEqual([400, "invalid_request"]);

@@ -10,7 +10,11 @@ interface Detail {
   last_event_id: string;
   turns: number;
   resume_points: { resume_cursor: string; event_id: string; kind: string; label: string }[];
-  channel: { channel_id: string; participants: { id: string; kind: string }[]; envelopes: { event_id: string; sender_id: string; recipient_ids: string[]; event_type: string }[] };
+  channel: {
+    channel_id: string;
+    participants: { id: string; kind: string }[];
+    envelopes: { event_id: string; sender_id: string; recipient_ids: string[]; event_type: string }[];
+  };
 }
 
 describe("branching a chat session", () => {
@@ -54,10 +58,22 @@ describe("branching a chat session", () => {
     const res = await branch(source, { resume_cursor: before.resume_points[0]!.resume_cursor });
     expect(res.status).toBe(200);
     const b = (await res.json()) as Detail;
-    expect(b.session).toMatchObject({ parent_session_id: source, branch_resume_cursor: before.resume_points[0]!.resume_cursor, branch_source_event_id: before.resume_points[0]!.event_id, status: "idle" });
-    expect(b.resume_points[0]).toMatchObject({ kind: "checkpoint", label: expect.stringMatching(/^resume_seed: branched from .* \(1 turn carried over\)$/) });
-    const seed = dataOf((await logOf(svc, String(b.session.session_id))), "session_checkpoint")[0];
-    expect(seed).toMatchObject({ checkpoint_type: "resume_seed", sequence: 1, resume_cursor: before.resume_points[0]!.resume_cursor });
+    expect(b.session).toMatchObject({
+      parent_session_id: source,
+      branch_resume_cursor: before.resume_points[0]!.resume_cursor,
+      branch_source_event_id: before.resume_points[0]!.event_id,
+      status: "idle",
+    });
+    expect(b.resume_points[0]).toMatchObject({
+      kind: "checkpoint",
+      label: expect.stringMatching(/^resume_seed: branched from .* \(1 turn carried over\)$/),
+    });
+    const seed = dataOf(await logOf(svc, String(b.session.session_id)), "session_checkpoint")[0];
+    expect(seed).toMatchObject({
+      checkpoint_type: "resume_seed",
+      sequence: 1,
+      resume_cursor: before.resume_points[0]!.resume_cursor,
+    });
     // The model sees the first turn and the new message, not the second turn.
     wire.script(say("Branch answer."));
     await send(svc, String(b.session.session_id), "third question");
@@ -98,7 +114,10 @@ describe("branching a chat session", () => {
     ];
     for (const [body, status, code] of cases) {
       const res = await branch(source, body);
-      expect([res.status, ((await res.json()) as { error: { code: string } }).error.code], JSON.stringify(body)).toEqual([status, code]);
+      expect(
+        [res.status, ((await res.json()) as { error: { code: string } }).error.code],
+        JSON.stringify(body),
+      ).toEqual([status, code]);
     }
     expect((await logOf(svc, source)).map((e) => `${e.id} ${e.event}`)).toEqual(sourceLog);
   });

@@ -7,7 +7,8 @@ import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { createSession, dataOf, logOf, send } from "./support.ts";
 
 /** About 150 tokens of distinct words. */
-const long = (topic: string) => `Tell me about ${topic}. ` + Array.from({ length: 110 }, (_, i) => `${topic}${i}`).join(" ") + ".";
+const long = (topic: string) =>
+  `Tell me about ${topic}. ` + Array.from({ length: 110 }, (_, i) => `${topic}${i}`).join(" ") + ".";
 
 describe("context budget and compaction", () => {
   let wire: ChatServer;
@@ -33,7 +34,14 @@ describe("context budget and compaction", () => {
       expect(w.used_tokens).toBeGreaterThanOrEqual(w.threshold * 600);
       expect(w.budget_tokens).toBe(600);
     }
-    const compactions = dataOf<{ original_count: number; compacted_count: number; tokens_saved: number; summary: string; preserved_messages: number; resume_cursor: string }>(log, "context_compacted");
+    const compactions = dataOf<{
+      original_count: number;
+      compacted_count: number;
+      tokens_saved: number;
+      summary: string;
+      preserved_messages: number;
+      resume_cursor: string;
+    }>(log, "context_compacted");
     expect(compactions.length).toBeGreaterThan(0);
     const c = compactions[0]!;
     expect(c.compacted_count).toBeLessThan(c.original_count);
@@ -44,8 +52,13 @@ describe("context budget and compaction", () => {
     const at = log.findIndex((e) => e.event === "context_compacted");
     const turnsBefore = log.slice(0, at).filter((e) => e.event === "turn_start").length;
     const sent = wire.requests[turnsBefore - 1]!.messages;
-    expect(sent[1]).toMatchObject({ role: "system", content: expect.stringContaining("Summary of the earlier conversation: User asked: Tell me about alpha.") });
-    expect(sent.filter((m) => m.role === "user").map((m) => m.content.split(".")[0])).not.toContain("Tell me about alpha");
+    expect(sent[1]).toMatchObject({
+      role: "system",
+      content: expect.stringContaining("Summary of the earlier conversation: User asked: Tell me about alpha."),
+    });
+    expect(sent.filter((m) => m.role === "user").map((m) => m.content.split(".")[0])).not.toContain(
+      "Tell me about alpha",
+    );
     expect(sent.length - 2).toBe(c.preserved_messages);
   });
 });

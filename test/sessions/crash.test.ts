@@ -37,7 +37,9 @@ describe("a chat turn cut by kill -9", () => {
 
       server = await startServe(dataDir, env);
       try {
-        const detail = (await (await call(server.url, `/chat/sessions/${sid}`)).json()) as { session: { status: string; last_error: string } };
+        const detail = (await (await call(server.url, `/chat/sessions/${sid}`)).json()) as {
+          session: { status: string; last_error: string };
+        };
         expect(detail.session.status).toBe("idle");
         expect(detail.session.last_error).toMatch(/stopped during this turn/);
         const log = await readSse(await call(server.url, `/sessions/${sid}/events/stream?follow=false`));
@@ -46,7 +48,9 @@ describe("a chat turn cut by kill -9", () => {
         expect(log.slice(-3).map((e) => e.event)).toEqual(["turn_end", "session_state", "error"]);
         expect(log.at(-1)!.data).toMatchObject({ code: "turn_interrupted" });
         wire.script(say("Back again."));
-        const next = await readSse(await call(server.url, `/chat/sessions/${sid}/messages`, { message: "are you there?" }));
+        const next = await readSse(
+          await call(server.url, `/chat/sessions/${sid}/messages`, { message: "are you there?" }),
+        );
         expect(next.at(-1)!.event).toBe("completed");
         expect(next.find((e) => e.event === "response")!.data).toMatchObject({ text: "Back again." });
       } finally {

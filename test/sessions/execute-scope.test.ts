@@ -25,7 +25,9 @@ describe("the execute scope", () => {
     it(`engine ${engine}: refused to read+write+admin, let through with execute`, async () => {
       const refused = await start(["read", "write", "admin"], body);
       expect(refused.status).toBe(403);
-      expect(await refused.json()).toMatchObject({ error: { code: "insufficient_scope", details: { required: "execute", granted: ["read", "write", "admin"] } } });
+      expect(await refused.json()).toMatchObject({
+        error: { code: "insufficient_scope", details: { required: "execute", granted: ["read", "write", "admin"] } },
+      });
       const passed = await start(["write", "execute"], body);
       const answer = (await passed.json()) as { error?: { code: string }; session?: { session_id: string } };
       // Whatever else the start decides (the operator's catalog may refuse it), it is not the scope.

@@ -1,6 +1,15 @@
 // Governance through HTTP: a policy file's deny and ask rules, before and after hooks, a tool timeout, the artifact
 // status of a file the session writes (confined to its task workspace), and the honest sandbox notice.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,7 +28,10 @@ describe("session governance", () => {
     policies = mkdtempSync(join(tmpdir(), "smriti-policies-"));
     // The operator turned on the weaker process sandbox by name: hooks run where bubblewrap cannot (isolation.test.ts refuses).
     const agentCatalog = { ...freeFormCatalog(), process_sandbox: true };
-    svc = await startTestService({ env: { SMRITI_LLM_PROVIDER: "openai", SMRITI_LLM_BASE_URL: wire.base, SMRITI_POLICY_DIR: policies }, agentCatalog });
+    svc = await startTestService({
+      env: { SMRITI_LLM_PROVIDER: "openai", SMRITI_LLM_BASE_URL: wire.base, SMRITI_POLICY_DIR: policies },
+      agentCatalog,
+    });
     await svc.post("/v1/memory/ingest", { source_path: "a.md", content: "# A\n\nThe archive lives in Oslo.\n" });
   });
   afterAll(async () => {
@@ -33,7 +45,12 @@ describe("session governance", () => {
     wire.script(callTools({ name: "service_recall", args: '{"query":"archive"}' }), say("Denied."));
     const sid = await createSession(svc, { policy_path: "no-recall.json" });
     const events = await send(svc, sid, "Where is the archive?");
-    expect(dataOf(events, "policy_decision")[0]).toMatchObject({ subject: "service_recall", outcome: "deny", source: "policy", policy_path: "no-recall.json" });
+    expect(dataOf(events, "policy_decision")[0]).toMatchObject({
+      subject: "service_recall",
+      outcome: "deny",
+      source: "policy",
+      policy_path: "no-recall.json",
+    });
     expect(dataOf(events, "tool_outcome")[0]).toMatchObject({ status: "denied", outcome_type: "denial" });
     expect(types(events)).not.toContain("tool_call");
   });
@@ -58,12 +75,28 @@ describe("session governance", () => {
   it("ends a call blocked by a before hook as denied, and a failing after hook as an error without tool_result", async () => {
     policy("hooks.json", {
       hooks: [
-        { name: "block-recall", phase: "before", tools: ["service_recall"], command: ["/bin/sh", "-c", "cat >/dev/null; exit 3"] },
-        { name: "check-pack", phase: "after", tools: ["service_pack"], command: ["/bin/sh", "-c", "grep -q never-there"] },
+        {
+          name: "block-recall",
+          phase: "before",
+          tools: ["service_recall"],
+          command: ["/bin/sh", "-c", "cat >/dev/null; exit 3"],
+        },
+        {
+          name: "check-pack",
+          phase: "after",
+          tools: ["service_pack"],
+          command: ["/bin/sh", "-c", "grep -q never-there"],
+        },
         { name: "audit", phase: "before", tools: ["service_pack"], command: ["/bin/sh", "-c", "cat >/dev/null"] },
       ],
     });
-    wire.script(callTools({ name: "service_recall", args: '{"query":"archive"}' }, { name: "service_pack", args: '{"intent":"archive"}' }), say("done"));
+    wire.script(
+      callTools(
+        { name: "service_recall", args: '{"query":"archive"}' },
+        { name: "service_pack", args: '{"intent":"archive"}' },
+      ),
+      say("done"),
+    );
     const sid = await createSession(svc, { policy_path: "hooks.json" });
     const events = await send(svc, sid, "Where is the archive?");
     expect(dataOf(events, "hook_event").map((h) => [h.hook, h.phase, h.status])).toEqual([
@@ -88,7 +121,16 @@ describe("session governance", () => {
     const open = mkdtempSync(join(tmpdir(), "smriti-open-"));
     chmodSync(open, 0o777);
     const outside = join(open, "escaped.txt");
-    policy("escape.json", { hooks: [{ name: "escape", phase: "before", tools: "*", command: ["/bin/sh", "-c", `cat >/dev/null; echo x > ${outside}`] }] });
+    policy("escape.json", {
+      hooks: [
+        {
+          name: "escape",
+          phase: "before",
+          tools: "*",
+          command: ["/bin/sh", "-c", `cat >/dev/null; echo x > ${outside}`],
+        },
+      ],
+    });
     for (const sandbox_mode of ["auto", "process"] as const) {
       rmSync(outside, { force: true });
       wire.script(callTools({ name: "service_recall", args: '{"query":"archive"}' }), say("ok"));
@@ -103,7 +145,11 @@ describe("session governance", () => {
         expect(notice.isolation).toMatch(/^hooks: weaker/);
         expect([status, existsSync(outside)]).toEqual(["ok", true]); // what "weaker" means: nothing stops it
       }
-      if (sandbox_mode === "process") expect(notice).toMatchObject({ resolved_backend: "process", reason: "the process sandbox was asked for; the operator turned it on" });
+      if (sandbox_mode === "process")
+        expect(notice).toMatchObject({
+          resolved_backend: "process",
+          reason: "the process sandbox was asked for; the operator turned it on",
+        });
     }
   });
 
@@ -123,13 +169,18 @@ describe("session governance", () => {
     await new Promise((r) => setTimeout(r, 300));
     const log = await logOf(svc, sid);
     const end = log.findIndex((e) => e.event === "tool_outcome");
-    const after = log.slice(end + 1).filter((e) => (e.data as { tool_call_id?: string }).tool_call_id === outcome.tool_call_id);
+    const after = log
+      .slice(end + 1)
+      .filter((e) => (e.data as { tool_call_id?: string }).tool_call_id === outcome.tool_call_id);
     expect(after.map((e) => e.event)).toEqual([]);
   });
 
   it("writes files as artifacts inside the task workspace only, and lists them on the session", async () => {
     wire.script(
-      callTools({ name: "file_write", args: '{"path":"notes/plan.md","content":"# Plan\\n"}' }, { name: "file_write", args: '{"path":"../../escape.md","content":"x"}' }),
+      callTools(
+        { name: "file_write", args: '{"path":"notes/plan.md","content":"# Plan\\n"}' },
+        { name: "file_write", args: '{"path":"../../escape.md","content":"x"}' },
+      ),
       callTools({ name: "file_read", args: '{"path":"notes/plan.md"}' }),
       say("Written."),
     );
@@ -140,13 +191,25 @@ describe("session governance", () => {
       ["file_write", "error"],
       ["file_read", "ok"],
     ]);
-    expect(dataOf(events, "tool_outcome")[0]).toMatchObject({ outcome_type: "file", result: { path: "notes/plan.md", bytes: 7 } });
+    expect(dataOf(events, "tool_outcome")[0]).toMatchObject({
+      outcome_type: "file",
+      result: { path: "notes/plan.md", bytes: 7 },
+    });
     expect(dataOf(events, "tool_outcome")[2]).toMatchObject({ result: { content: "# Plan\n" } });
     expect(readFileSync(join(svc.config.sessionsDir, svc.workspaceId, sid, "notes/plan.md"), "utf8")).toBe("# Plan\n");
-    const detail = (await (await svc.get(`/chat/sessions/${sid}`)).json()) as { background_artifacts: { type: string; path: string }[] };
+    const detail = (await (await svc.get(`/chat/sessions/${sid}`)).json()) as {
+      background_artifacts: { type: string; path: string }[];
+    };
     expect(detail.background_artifacts).toMatchObject([{ type: "file", path: "notes/plan.md" }]);
     // File tools run in the service itself, and the notice says so rather than naming the hooks' sandbox.
-    expect(dataOf(events, "sandbox_notice")).toEqual([{ requested_backend: "auto", resolved_backend: "in-process", isolation: expect.stringMatching(/^weaker: /), reason: expect.any(String) }]);
+    expect(dataOf(events, "sandbox_notice")).toEqual([
+      {
+        requested_backend: "auto",
+        resolved_backend: "in-process",
+        isolation: expect.stringMatching(/^weaker: /),
+        reason: expect.any(String),
+      },
+    ]);
   });
 
   it("refuses a file path through a symbolic link, even a dangling one that points outside", async () => {
@@ -157,7 +220,10 @@ describe("session governance", () => {
     symlinkSync(outside, join(taskDir, "out.md"));
     wire.script(callTools({ name: "file_write", args: '{"path":"out.md","content":"x"}' }), say("no"));
     const events = await send(svc, sid, "Write the out file");
-    expect(dataOf(events, "tool_outcome")[0]).toMatchObject({ status: "error", result: { error: { message: expect.stringContaining("symbolic link") } } });
+    expect(dataOf(events, "tool_outcome")[0]).toMatchObject({
+      status: "error",
+      result: { error: { message: expect.stringContaining("symbolic link") } },
+    });
     expect(existsSync(outside)).toBe(false);
   });
 
@@ -165,6 +231,8 @@ describe("session governance", () => {
     wire.script(say("no files"));
     const sid = await createSession(svc, { permission_mode: "read-only" });
     const events = await send(svc, sid, "Write a plan file");
-    expect(dataOf<{ tools: string[] }>(events, "turn_start_tools")[0]!.tools.filter((t) => t.startsWith("file_"))).toEqual([]);
+    expect(
+      dataOf<{ tools: string[] }>(events, "turn_start_tools")[0]!.tools.filter((t) => t.startsWith("file_")),
+    ).toEqual([]);
   });
 });

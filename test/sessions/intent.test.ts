@@ -4,20 +4,30 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { createSession, dataOf, send } from "./support.ts";
 
-const DB = "# Databases\n\n## Why Postgres\n\nWe picked PostgreSQL in March 2024 because the platform team already runs it. Alice Chen made the final call.\n";
-const INFRA = "# Infrastructure\n\n## Staging\n\nThe staging cluster moves to eu-west-2 on Monday.\n\nOpen question: who pays for the extra brokers?\n";
+const DB =
+  "# Databases\n\n## Why Postgres\n\nWe picked PostgreSQL in March 2024 because the platform team already runs it. Alice Chen made the final call.\n";
+const INFRA =
+  "# Infrastructure\n\n## Staging\n\nThe staging cluster moves to eu-west-2 on Monday.\n\nOpen question: who pays for the extra brokers?\n";
 
 describe("the agent routes by the question's intent", () => {
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService();
-    for (const [source_path, content] of [["notes/db.md", DB], ["notes/infra.md", INFRA]]) expect((await svc.post("/v1/memory/ingest", { source_path, content })).status).toBe(200);
+    for (const [source_path, content] of [
+      ["notes/db.md", DB],
+      ["notes/infra.md", INFRA],
+    ])
+      expect((await svc.post("/v1/memory/ingest", { source_path, content })).status).toBe(200);
   });
   afterAll(() => svc.cleanup());
 
   const turn = async (message: string) => {
     const events = await send(svc, await createSession(svc), message);
-    return { events, offered: dataOf<{ offered: { name: string }[] }>(events, "tool_selected")[0]!.offered.map((o) => o.name), called: dataOf<{ tool_name: string }>(events, "tool_outcome").map((o) => o.tool_name) };
+    return {
+      events,
+      offered: dataOf<{ offered: { name: string }[] }>(events, "tool_selected")[0]!.offered.map((o) => o.name),
+      called: dataOf<{ tool_name: string }>(events, "tool_outcome").map((o) => o.tool_name),
+    };
   };
 
   it("offers the grounded answer first for a who-question, never a knowledge-lifecycle tool whose description shares a word", async () => {

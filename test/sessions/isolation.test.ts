@@ -38,13 +38,17 @@ function processesWith(marker: string): number[] {
 }
 
 async function until(ok: () => boolean, what: string, ms = 10_000): Promise<void> {
-  for (const end = Date.now() + ms; !ok(); await new Promise((r) => setTimeout(r, 25))) if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
+  for (const end = Date.now() + ms; !ok(); await new Promise((r) => setTimeout(r, 25)))
+    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
 }
 
 const probeRoot = mkdtempSync(join(tmpdir(), "smriti-probe-"));
 chmodSync(probeRoot, 0o755);
 const usable = new Isolation([], ["/usr/bin/bwrap", "/bin/bwrap"], probeRoot).bubblewrap();
-if (!usable.path) process.stderr.write(`\n[test] bubblewrap cannot run here (${usable.why}): the escape tests check that what needs it is refused\n\n`);
+if (!usable.path)
+  process.stderr.write(
+    `\n[test] bubblewrap cannot run here (${usable.why}): the escape tests check that what needs it is refused\n\n`,
+  );
 
 describe.runIf(usable.path)("a catalog command under bubblewrap", () => {
   let svc: TestService;
@@ -52,13 +56,21 @@ describe.runIf(usable.path)("a catalog command under bubblewrap", () => {
   let open: string;
   let other: string;
   beforeAll(async () => {
-    svc = await startTestService({ multiTenant: true, agentCatalog: catalog, env: { SMRITI_SESSION_HEARTBEAT_MS: "100" } });
+    svc = await startTestService({
+      multiTenant: true,
+      agentCatalog: catalog,
+      env: { SMRITI_SESSION_HEARTBEAT_MS: "100" },
+    });
     server = await listen(createHttpApp(svc.runtime), "127.0.0.1", 0);
     open = mkdtempSync(join(tmpdir(), "smriti-open-"));
     chmodSync(open, 0o777); // anyone may write here: only isolation keeps the command out
     // Another workspace's session with a file in its task workspace.
     const tenant = await svc.issueToken("other");
-    const res = await svc.post("/sessions", { task: "t", engine: "command", agent: "probe", approval_mode: "never" }, { authorization: `Bearer ${tenant.token}` });
+    const res = await svc.post(
+      "/sessions",
+      { task: "t", engine: "command", agent: "probe", approval_mode: "never" },
+      { authorization: `Bearer ${tenant.token}` },
+    );
     const started = (await res.json()) as { session: { session_id: string } };
     other = join(svc.config.sessionsDir, tenant.workspaceId, started.session.session_id);
     mkdirSync(other, { recursive: true });
@@ -80,7 +92,15 @@ describe.runIf(usable.path)("a catalog command under bubblewrap", () => {
 
   it("reads no host secret, data directory or other workspace, writes only its workspace, reaches neither network nor service", async () => {
     const { seen, dir } = await probe("probe");
-    expect(seen).toMatchObject({ shadow: "no", data: "no", db: "no", other: "no", outside: "no", inside: "yes", service: "no" });
+    expect(seen).toMatchObject({
+      shadow: "no",
+      data: "no",
+      db: "no",
+      other: "no",
+      outside: "no",
+      inside: "yes",
+      service: "no",
+    });
     expect(seen["uid"]).not.toBe("0");
     expect(existsSync(join(open, "escaped"))).toBe(false);
     expect(readFileSync(join(dir, "inside.txt"), "utf8")).toBe("x\n");
@@ -118,14 +138,20 @@ describe("where isolation cannot be given", () => {
   let svc: TestService;
   beforeAll(async () => {
     // SMRITI_BWRAP names a bubblewrap that is not there: the host cannot isolate, and says so.
-    svc = await startTestService({ agentCatalog: { command_agents: { probe: entry(["/bin/true"]) } }, env: { SMRITI_BWRAP: "/nonexistent/bwrap" } });
+    svc = await startTestService({
+      agentCatalog: { command_agents: { probe: entry(["/bin/true"]) } },
+      env: { SMRITI_BWRAP: "/nonexistent/bwrap" },
+    });
   });
   afterAll(() => svc.cleanup());
 
   const refused = async (path: string, body: Record<string, unknown>) => {
     const res = await svc.post(path, body);
     expect(res.status, JSON.stringify(body)).toBe(400);
-    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "sandbox_unavailable", message: expect.stringMatching(/bubblewrap|process sandbox/) });
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: "sandbox_unavailable",
+      message: expect.stringMatching(/bubblewrap|process sandbox/),
+    });
   };
 
   it("refuses a catalog command that requires bubblewrap, at start, instead of running it weaker", async () => {

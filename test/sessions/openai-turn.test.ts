@@ -3,7 +3,16 @@
 // bounded repair loop for invalid tool arguments.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseSse } from "../../src/client/sse.ts";
-import { callTools, data, delta, openSse, say, startChatServer, type ChatServer, type Script } from "../helpers/chat-server.ts";
+import {
+  callTools,
+  data,
+  delta,
+  openSse,
+  say,
+  startChatServer,
+  type ChatServer,
+  type Script,
+} from "../helpers/chat-server.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { CLOSING, collapseTokens, createSession, dataOf, OPENING, send, TOOL_RUN, types } from "./support.ts";
 
@@ -14,7 +23,14 @@ describe("chat turns on an OpenAI-compatible server", () => {
   let svc: TestService;
   beforeAll(async () => {
     wire = await startChatServer();
-    svc = await startTestService({ env: { SMRITI_LLM_PROVIDER: "openai", SMRITI_LLM_BASE_URL: wire.base, SMRITI_LLM_MODEL: "wire-model", SMRITI_LLM_TIMEOUT_MS: "400" } });
+    svc = await startTestService({
+      env: {
+        SMRITI_LLM_PROVIDER: "openai",
+        SMRITI_LLM_BASE_URL: wire.base,
+        SMRITI_LLM_MODEL: "wire-model",
+        SMRITI_LLM_TIMEOUT_MS: "400",
+      },
+    });
     await svc.post("/v1/memory/ingest", { source_path: "storage.md", content: NOTE });
   });
   afterAll(async () => {
@@ -24,16 +40,13 @@ describe("chat turns on an OpenAI-compatible server", () => {
   beforeEach(() => void wire.requests.splice(0));
 
   it("runs the tool the model asks for (from split deltas), sends its result back, and streams the answer", async () => {
-    wire.script(callTools({ name: "service_recall", args: '{"query":"who picked postgres","k":3}' }), say("Alice ", "picked PostgreSQL."));
+    wire.script(
+      callTools({ name: "service_recall", args: '{"query":"who picked postgres","k":3}' }),
+      say("Alice ", "picked PostgreSQL."),
+    );
     const sid = await createSession(svc);
     const events = await send(svc, sid, "Who picked PostgreSQL?");
-    expect(collapseTokens(types(events))).toEqual([
-      "session",
-      ...OPENING,
-      ...TOOL_RUN,
-      "token",
-      ...CLOSING,
-    ]);
+    expect(collapseTokens(types(events))).toEqual(["session", ...OPENING, ...TOOL_RUN, "token", ...CLOSING]);
     const call = dataOf<{ tool_call_id: string; arguments: Record<string, unknown> }>(events, "tool_call")[0]!;
     expect(call.arguments).toMatchObject({ query: "who picked postgres", k: 3, _tool_call_id: call.tool_call_id });
     expect(dataOf(events, "response")[0]).toMatchObject({ text: "Alice picked PostgreSQL." });
@@ -43,7 +56,10 @@ describe("chat turns on an OpenAI-compatible server", () => {
     // The model was offered the tools and got the result back under the same call id.
     expect(wire.requests[0]!.tools!.map((t) => t.function.name)).toContain("service_recall");
     const second = wire.requests[1]!.messages;
-    expect(second.find((m) => m.role === "assistant" && m.tool_calls)?.tool_calls?.[0]).toMatchObject({ id: call.tool_call_id, function: { name: "service_recall" } });
+    expect(second.find((m) => m.role === "assistant" && m.tool_calls)?.tool_calls?.[0]).toMatchObject({
+      id: call.tool_call_id,
+      function: { name: "service_recall" },
+    });
     const toolMessage = second.find((m) => m.role === "tool")!;
     expect(toolMessage.tool_call_id).toBe(call.tool_call_id);
     expect(JSON.parse(toolMessage.content)).toMatchObject({ status: "ok", hits: [{ source_path: "storage.md" }] });
@@ -81,14 +97,27 @@ describe("chat turns on an OpenAI-compatible server", () => {
     const sid = await createSession(svc);
     const events = await send(svc, sid, "Who picked PostgreSQL?");
     const at = types(events).indexOf("transport_diagnostic");
-    expect(types(events).slice(at - 1, at + 3)).toEqual(["token", "transport_diagnostic", "thinking", "policy_decision"]);
-    expect(dataOf(events, "transport_diagnostic")[0]).toEqual({ status: "fallback", kind: "cut", provider_requested: "openai", provider_actual: "extractive", reason: expect.stringMatching(/^openai: /), failure_count: 1 });
+    expect(types(events).slice(at - 1, at + 3)).toEqual([
+      "token",
+      "transport_diagnostic",
+      "thinking",
+      "policy_decision",
+    ]);
+    expect(dataOf(events, "transport_diagnostic")[0]).toEqual({
+      status: "fallback",
+      kind: "cut",
+      provider_requested: "openai",
+      provider_actual: "extractive",
+      reason: expect.stringMatching(/^openai: /),
+      failure_count: 1,
+    });
     expect(dataOf(events, "response")[0]!.text).toMatch(/^Alice\./);
     expect(types(events).at(-1)).toBe("completed");
   });
 
   it("falls back on a 500, a 429 and a silent server (timeout), counting the failures of the turn", async () => {
-    const refuse = (status: number) => (res: import("node:http").ServerResponse) => res.writeHead(status, { "content-type": "application/json" }).end('{"error":{"message":"no"}}');
+    const refuse = (status: number) => (res: import("node:http").ServerResponse) =>
+      res.writeHead(status, { "content-type": "application/json" }).end('{"error":{"message":"no"}}');
     for (const [script, kind] of [
       [refuse(500), "server"],
       [refuse(429), "rate_limited"],
@@ -108,10 +137,17 @@ describe("chat turns on an OpenAI-compatible server", () => {
   });
 
   it("sends invalid tool arguments back for repair, then runs the repaired call", async () => {
-    wire.script(callTools({ name: "service_recall", args: '{"q":1}' }), callTools({ name: "service_recall", args: '{"query":"postgres"}' }), say("Found it."));
+    wire.script(
+      callTools({ name: "service_recall", args: '{"q":1}' }),
+      callTools({ name: "service_recall", args: '{"query":"postgres"}' }),
+      say("Found it."),
+    );
     const sid = await createSession(svc);
     const events = await send(svc, sid, "Who picked PostgreSQL?");
-    const invalid = dataOf<{ tool_call_id: string; attempt: number; issues: { message: string }[]; arguments: string }>(events, "tool_validation_error");
+    const invalid = dataOf<{ tool_call_id: string; attempt: number; issues: { message: string }[]; arguments: string }>(
+      events,
+      "tool_validation_error",
+    );
     expect(invalid).toHaveLength(1);
     expect(invalid[0]).toMatchObject({ tool_name: "service_recall", attempt: 1, arguments: '{"q":1}' });
     expect(dataOf(events, "tool_outcome")).toHaveLength(1);
@@ -128,7 +164,10 @@ describe("chat turns on an OpenAI-compatible server", () => {
     expect(dataOf(events, "tool_validation_error").map((e) => e.attempt)).toEqual([1, 2, 3]);
     expect(types(events).slice(-3)).toEqual(["turn_end", "session_state", "error"]);
     expect(dataOf(events, "error")[0]).toMatchObject({ code: "invalid_request" });
-    expect(dataOf(events, "session_state").at(-1)).toMatchObject({ status: "idle", last_error: expect.stringContaining("repairs") });
+    expect(dataOf(events, "session_state").at(-1)).toMatchObject({
+      status: "idle",
+      last_error: expect.stringContaining("repairs"),
+    });
     wire.script(say("Hello again."));
     const next = await send(svc, sid, "hello");
     expect(types(next).at(-1)).toBe("completed");
@@ -136,7 +175,11 @@ describe("chat turns on an OpenAI-compatible server", () => {
   });
 
   it("names in its cognition event the layers its own calls fired, not those of another caller meanwhile", async () => {
-    const totals = async () => (await svc.runtime.cognitive.pipeline.counters.totals({ workspaceId: svc.workspaceId })).reduce((n, t) => n + t.n, 0);
+    const totals = async () =>
+      (await svc.runtime.cognitive.pipeline.counters.totals({ workspaceId: svc.workspaceId })).reduce(
+        (n, t) => n + t.n,
+        0,
+      );
     const before = await totals();
     // While the model "thinks", another client of the workspace asks for a grounded answer; the turn calls no tool.
     const aside: Script = (res, body, req) =>
@@ -159,7 +202,13 @@ describe("chat turns on an OpenAI-compatible server", () => {
 describe("a model's configured price", () => {
   it("prices usage and each background step (the cost budget then trips on it)", async () => {
     const wire = await startChatServer();
-    const env = { SMRITI_LLM_PROVIDER: "openai", SMRITI_LLM_BASE_URL: wire.base, SMRITI_LLM_USD_PER_MTOK_IN: "2", SMRITI_LLM_USD_PER_MTOK_OUT: "8", SMRITI_SESSION_HEARTBEAT_MS: "100" };
+    const env = {
+      SMRITI_LLM_PROVIDER: "openai",
+      SMRITI_LLM_BASE_URL: wire.base,
+      SMRITI_LLM_USD_PER_MTOK_IN: "2",
+      SMRITI_LLM_USD_PER_MTOK_OUT: "8",
+      SMRITI_SESSION_HEARTBEAT_MS: "100",
+    };
     const svc = await startTestService({ env });
     try {
       wire.script(say("Hello."));
@@ -168,11 +217,18 @@ describe("a model's configured price", () => {
       expect(usage.input_tokens).toBeGreaterThan(0);
       expect(usage.cost_usd).toBeCloseTo((usage.input_tokens * 2 + usage.output_tokens * 8) / 1e6, 12);
       wire.script(callTools({ name: "service_recall", args: '{"query":"anything"}' }), say("Done."));
-      const res = await svc.post("/sessions", { task: "look it up", approval_mode: "never", metadata: { policy: { health: { action: "pause", max_cost_usd: 0.0001 } } } });
+      const res = await svc.post("/sessions", {
+        task: "look it up",
+        approval_mode: "never",
+        metadata: { policy: { health: { action: "pause", max_cost_usd: 0.0001 } } },
+      });
       const sid = ((await res.json()) as { session: { session_id: string } }).session.session_id;
       let detail: { session: { status: string }; checkpoints: { checkpoint_type: string; budgets?: string[] }[] };
       do detail = (await (await svc.get(`/sessions/${sid}`)).json()) as typeof detail;
-      while (!["paused", "completed", "failed"].includes(detail.session.status) && (await new Promise((r) => setTimeout(r, 20))) === undefined);
+      while (
+        !["paused", "completed", "failed"].includes(detail.session.status) &&
+        (await new Promise((r) => setTimeout(r, 20))) === undefined
+      );
       expect(detail.session.status).toBe("paused");
       expect(detail.checkpoints[0]).toMatchObject({ checkpoint_type: "health_pause", budgets: ["max_cost_usd"] });
     } finally {

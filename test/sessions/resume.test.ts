@@ -16,7 +16,10 @@ describe("resuming a session stream with Last-Event-ID", () => {
   beforeAll(async () => {
     svc = await startTestService();
     server = await listen(svc.app, "127.0.0.1", 0);
-    await svc.post("/v1/memory/ingest", { source_path: "storage.md", content: "# Storage\n\nAlice picked PostgreSQL in March 2024 for the billing service.\n" });
+    await svc.post("/v1/memory/ingest", {
+      source_path: "storage.md",
+      content: "# Storage\n\nAlice picked PostgreSQL in March 2024 for the billing service.\n",
+    });
   });
   afterAll(async () => {
     await server.close();
@@ -26,7 +29,11 @@ describe("resuming a session stream with Last-Event-ID", () => {
   const post = (sid: string, init: { body?: object; lastEventId?: string; signal?: AbortSignal }) =>
     fetch(`${server.url}/chat/sessions/${sid}/messages`, {
       method: "POST",
-      headers: { authorization: `Bearer ${svc.token}`, "content-type": "application/json", ...(init.lastEventId ? { "last-event-id": init.lastEventId } : {}) },
+      headers: {
+        authorization: `Bearer ${svc.token}`,
+        "content-type": "application/json",
+        ...(init.lastEventId ? { "last-event-id": init.lastEventId } : {}),
+      },
       ...(init.body ? { body: JSON.stringify(init.body) } : {}),
       ...(init.signal ? { signal: init.signal } : {}),
     });
@@ -43,7 +50,16 @@ describe("resuming a session stream with Last-Event-ID", () => {
       const keep = random.int(1, 30);
       const gone = new AbortController();
       const first: SseEvent[] = [];
-      const res = await post(sid, { body: { message: random.pick(["Who picked PostgreSQL?", "What is the capital of Mongolia?", "When was PostgreSQL picked?"]) }, signal: gone.signal });
+      const res = await post(sid, {
+        body: {
+          message: random.pick([
+            "Who picked PostgreSQL?",
+            "What is the capital of Mongolia?",
+            "When was PostgreSQL picked?",
+          ]),
+        },
+        signal: gone.signal,
+      });
       try {
         for await (const e of parseSse(res.body!)) {
           first.push(e);
@@ -55,9 +71,11 @@ describe("resuming a session stream with Last-Event-ID", () => {
       await new Promise((r) => setTimeout(r, random.int(0, 15))); // away for a moment while the turn goes on
       const rest: SseEvent[] = [];
       const ended = first.at(-1)!.event === "completed";
-      if (!ended) for await (const e of parseSse((await post(sid, { lastEventId: first.at(-1)!.id! })).body!)) rest.push(e);
+      if (!ended)
+        for await (const e of parseSse((await post(sid, { lastEventId: first.at(-1)!.id! })).body!)) rest.push(e);
       const log = (await logOf(svc, sid)).slice(logBefore);
-      if (rest.length && log.findIndex((e) => e.id === rest[0]!.id) > log.findIndex((e) => e.id === first.at(-1)!.id)) awayWrites++;
+      if (rest.length && log.findIndex((e) => e.id === rest[0]!.id) > log.findIndex((e) => e.id === first.at(-1)!.id))
+        awayWrites++;
       const got = [...first.slice(1), ...rest].map((e) => e.id);
       expect(first.every((e) => e.id) && rest.every((e) => e.id)).toBe(true);
       lost += log.filter((e) => !got.includes(e.id)).length;

@@ -5,7 +5,8 @@ import { SessionList } from "../../src/contract/background.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { createSession, dataOf, send } from "./support.ts";
 
-const NOTE = "# Storage\n\nAlice picked PostgreSQL in March 2024 for the billing service.\n\nTODO: migrate the reports job.\n";
+const NOTE =
+  "# Storage\n\nAlice picked PostgreSQL in March 2024 for the billing service.\n\nTODO: migrate the reports job.\n";
 
 describe("the session list's titles and delegation", () => {
   let svc: TestService;
@@ -32,17 +33,27 @@ describe("the session list's titles and delegation", () => {
     const rows = await list();
     expect(rows.get(fresh)).toMatchObject({ title: null, delegated_by: null });
     expect(rows.get(chat)).toMatchObject({ kind: "chat", title: "Who picked PostgreSQL?", delegated_by: null });
-    expect(rows.get(background)).toMatchObject({ kind: "background", title: "Summarise the storage notes", delegated_by: null });
+    expect(rows.get(background)).toMatchObject({
+      kind: "background",
+      title: "Summarise the storage notes",
+      delegated_by: null,
+    });
   });
 
   it("a sub-agent session names the session whose delegate call started it, and is titled by its question", async () => {
     const parent = await createSession(svc);
     const events = await send(svc, parent, "Who picked PostgreSQL? What needs migrating?");
-    const children = dataOf<{ session_id: string; question: string; status: string }>(events, "subagent_event").filter((s) => s.status === "completed");
+    const children = dataOf<{ session_id: string; question: string; status: string }>(events, "subagent_event").filter(
+      (s) => s.status === "completed",
+    );
     expect(children).toHaveLength(2);
     const rows = await list();
-    expect(rows.get(parent)).toMatchObject({ title: "Who picked PostgreSQL? What needs migrating?", delegated_by: null });
-    for (const child of children) expect(rows.get(child.session_id)).toMatchObject({ kind: "chat", delegated_by: parent, title: child.question });
+    expect(rows.get(parent)).toMatchObject({
+      title: "Who picked PostgreSQL? What needs migrating?",
+      delegated_by: null,
+    });
+    for (const child of children)
+      expect(rows.get(child.session_id)).toMatchObject({ kind: "chat", delegated_by: parent, title: child.question });
   });
 
   it("a branch keeps its parent in session.parent_session_id but is not a delegation", async () => {

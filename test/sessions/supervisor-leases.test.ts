@@ -7,7 +7,8 @@ import { act, startBackground, waitFor } from "./background-support.ts";
 import { dataOf, logOf } from "./support.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const runs = async (svc: TestService, sid: string) => dataOf(await logOf(svc, sid), "session_state").filter((s) => s.status === "running").length;
+const runs = async (svc: TestService, sid: string) =>
+  dataOf(await logOf(svc, sid), "session_state").filter((s) => s.status === "running").length;
 
 describe("supervisor leases", () => {
   let svc: TestService;
@@ -31,10 +32,16 @@ describe("supervisor leases", () => {
     // A heartbeat sent once the lease is back finds it lost; its answer comes when the next run has begun.
     index.heartbeatSessions = async (owner: string, keys: readonly SessionKey[], at: number) => {
       const lost = await heartbeat(owner, keys, at);
-      if (released && keys.some((k) => k.sessionId === sid)) for (let i = 0; i < 100 && (await runs(svc, sid)) < 2; i++) await sleep(20);
+      if (released && keys.some((k) => k.sessionId === sid))
+        for (let i = 0; i < 100 && (await runs(svc, sid)) < 2; i++) await sleep(20);
       return lost;
     };
-    const s = await startBackground(svc, { engine: "command", command: ["sh", "-c", "sleep 0.3; echo approved"], task: "t", approval_mode: "always" });
+    const s = await startBackground(svc, {
+      engine: "command",
+      command: ["sh", "-c", "sleep 0.3; echo approved"],
+      task: "t",
+      approval_mode: "always",
+    });
     sid = s.session.session_id;
     const waiting = await waitFor(svc, sid, ["awaiting_approval"]);
     await svc.post(`/sessions/${sid}/approvals/${waiting.session.approval_request_id}`, { decision: "approve" });
@@ -45,7 +52,14 @@ describe("supervisor leases", () => {
     const log = await logOf(svc, sid);
     // The approved command ran once: no run was cut short as lost and recovered into a third.
     expect(dataOf(log, "policy_decision").map((d) => d.outcome)).toEqual(["ask", "allow"]);
-    expect(dataOf(log, "session_state").map((x) => x.status)).toEqual(["queued", "running", "awaiting_approval", "queued", "running", "completed"]);
+    expect(dataOf(log, "session_state").map((x) => x.status)).toEqual([
+      "queued",
+      "running",
+      "awaiting_approval",
+      "queued",
+      "running",
+      "completed",
+    ]);
   });
 
   it("a cancel that comes as a run begins to wait for approval stands", async () => {
@@ -56,7 +70,12 @@ describe("supervisor leases", () => {
       await sleep(300); // the run has logged its wait but not yet left the supervisor
       await release(owner, keys);
     };
-    const s = await startBackground(svc, { engine: "command", command: ["sh", "-c", "echo never"], task: "t", approval_mode: "always" });
+    const s = await startBackground(svc, {
+      engine: "command",
+      command: ["sh", "-c", "echo never"],
+      task: "t",
+      approval_mode: "always",
+    });
     const sid = s.session.session_id;
     await waitFor(svc, sid, ["awaiting_approval"]);
     const res = await act(svc, sid, "cancel");

@@ -25,17 +25,24 @@ describe("a chat turn running in another process", { timeout: 60_000 }, () => {
     const wire = await startChatServer();
     try {
       const data = join(root, "data");
-      const env = cliEnv({ SMRITI_LLM_PROVIDER: "openai", SMRITI_LLM_BASE_URL: wire.base, SMRITI_SESSION_HEARTBEAT_MS: "250" });
+      const env = cliEnv({
+        SMRITI_LLM_PROVIDER: "openai",
+        SMRITI_LLM_BASE_URL: wire.base,
+        SMRITI_SESSION_HEARTBEAT_MS: "250",
+      });
       const { token } = await runJson<{ token: string }>(["token", "create", "--json", "--data", data], { env });
       const call = caller(token);
       const [a, b] = [await startServe(data, env), await startServe(data, env)];
       servers.push(a, b);
       const sid = ((await (await call(a.url, "/chat/sessions", {})).json()) as { session_id: string }).session_id;
-      const logLength = async () => (await readSse(await call(b.url, `/sessions/${sid}/events/stream?follow=false`))).length;
+      const logLength = async () =>
+        (await readSse(await call(b.url, `/sessions/${sid}/events/stream?follow=false`))).length;
 
       // A finished turn on one process; the next message goes to the other at once and is taken.
       wire.script(say("First."));
-      expect((await readSse(await call(a.url, `/chat/sessions/${sid}/messages`, { message: "one" }))).at(-1)!.event).toBe("completed");
+      expect(
+        (await readSse(await call(a.url, `/chat/sessions/${sid}/messages`, { message: "one" }))).at(-1)!.event,
+      ).toBe("completed");
       wire.script(say("Second."));
       const second = await readSse(await call(b.url, `/chat/sessions/${sid}/messages`, { message: "two" }));
       expect(second.at(-1)!.event).toBe("completed");
@@ -59,7 +66,9 @@ describe("a chat turn running in another process", { timeout: 60_000 }, () => {
       expect(ended.session.status).toBe("idle");
       expect(ended.session.last_error).toMatch(/stopped during this turn/);
       const log = await readSse(await call(b.url, `/sessions/${sid}/events/stream?follow=false`));
-      expect(log.filter((e) => e.event === "error").map((e) => (e.data as { code: string }).code)).toEqual(["turn_interrupted"]);
+      expect(log.filter((e) => e.event === "error").map((e) => (e.data as { code: string }).code)).toEqual([
+        "turn_interrupted",
+      ]);
       wire.script(say("Back again."));
       const next = await readSse(await call(b.url, `/chat/sessions/${sid}/messages`, { message: "four" }));
       expect(next.find((e) => e.event === "response")!.data).toMatchObject({ text: "Back again." });
@@ -79,9 +88,15 @@ describe("one approval decided on two processes at once", { timeout: 60_000 }, (
     servers.push(a, b);
     for (let round = 0; round < 3; round++) {
       const sid = ((await (await call(a.url, "/chat/sessions", {})).json()) as { session_id: string }).session_id;
-      const asked = await readSse(await call(a.url, `/chat/sessions/${sid}/messages`, { message: `Remember that release ${round} ships on Friday.` }));
+      const asked = await readSse(
+        await call(a.url, `/chat/sessions/${sid}/messages`, {
+          message: `Remember that release ${round} ships on Friday.`,
+        }),
+      );
       const { request_id } = asked.find((e) => e.event === "approval_required")!.data as { request_id: string };
-      const [onA, onB] = await Promise.all([a, b].map((s) => call(s.url, `/chat/sessions/${sid}/approvals/${request_id}`, { decision: "approve" })));
+      const [onA, onB] = await Promise.all(
+        [a, b].map((s) => call(s.url, `/chat/sessions/${sid}/approvals/${request_id}`, { decision: "approve" })),
+      );
       const statuses = [onA!.status, onB!.status].sort();
       expect(statuses).toEqual([200, 409]);
       await Promise.all([onA!, onB!].map((r) => (r.status === 200 ? readSse(r) : r.json())));
@@ -102,17 +117,23 @@ describe("a chat turn whose lease another process took over", () => {
 
   it("stops at its next step and writes nothing more: the process that took the lease ends it", async () => {
     wire = await startChatServer();
-    svc = await startTestService({ env: { SMRITI_LLM_PROVIDER: "openai", SMRITI_LLM_BASE_URL: wire.base, SMRITI_SESSION_HEARTBEAT_MS: "50" } });
+    svc = await startTestService({
+      env: { SMRITI_LLM_PROVIDER: "openai", SMRITI_LLM_BASE_URL: wire.base, SMRITI_SESSION_HEARTBEAT_MS: "50" },
+    });
     const sid = await createSession(svc);
     const key = { workspaceId: svc.workspaceId, sessionId: sid };
     // The model takes 1.5 s to ask for a tool; meanwhile another process claims the lease as if this one had stalled.
     const slowly = callTools({ name: "service_recall", args: '{"query":"anything"}' });
     wire.script((res, body, req) => void setTimeout(() => slowly(res, body, req), 1_500), say("never reached"));
     const turn = send(svc, sid, "hello");
-    for (const until = Date.now() + 10_000; wire.requests.length === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+    for (const until = Date.now() + 10_000; wire.requests.length === 0 && Date.now() < until;)
+      await new Promise((r) => setTimeout(r, 10));
     const now = Date.now();
     expect(await svc.runtime.store.sessions.claimSession(key, "elsewhere:1", now, now + 1)).toBe(true);
-    const beating = setInterval(() => void svc.runtime.store.sessions.heartbeatSessions("elsewhere:1", [key], Date.now()), 50);
+    const beating = setInterval(
+      () => void svc.runtime.store.sessions.heartbeatSessions("elsewhere:1", [key], Date.now()),
+      50,
+    );
     await new Promise((r) => setTimeout(r, 2_000)); // the model answered meanwhile
     const logged = await logOf(svc, sid);
     expect(logged.some((e) => e.event === "tool_call" || e.event === "turn_end")).toBe(false);
@@ -120,7 +141,9 @@ describe("a chat turn whose lease another process took over", () => {
     // The other process ends the turn (here: it lets go, and this one finds the turn running nowhere and ends it).
     clearInterval(beating);
     await svc.runtime.store.sessions.releaseSessions("elsewhere:1", [key]);
-    expect(((await (await svc.get(`/chat/sessions/${sid}`)).json()) as Detail).session.last_error).toMatch(/stopped during this turn/);
+    expect(((await (await svc.get(`/chat/sessions/${sid}`)).json()) as Detail).session.last_error).toMatch(
+      /stopped during this turn/,
+    );
     const events = await turn;
     expect(dataOf(events, "turn_end").map((e) => e.status)).toEqual(["error"]);
     expect(events.at(-1)!.data).toMatchObject({ code: "turn_interrupted" });

@@ -3,7 +3,17 @@ import { expect, it } from "vitest";
 import type { ChunkRecord } from "../../src/ports/documents.ts";
 import { ChunkCache } from "../../src/store/chunk-cache.ts";
 
-const chunk = (id: number): ChunkRecord => ({ id, sourcePath: "a.md", ord: id, chunkHash: `h${id}`, anchor: "A", start: 0, end: 1, text: "x", authoredAt: 0 });
+const chunk = (id: number): ChunkRecord => ({
+  id,
+  sourcePath: "a.md",
+  ord: id,
+  chunkHash: `h${id}`,
+  anchor: "A",
+  start: 0,
+  end: 1,
+  text: "x",
+  authoredAt: 0,
+});
 
 it("keeps the most recently used rows up to its capacity", () => {
   const cache = new ChunkCache(2);

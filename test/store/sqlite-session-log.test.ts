@@ -14,12 +14,24 @@ const dir = mkdtempSync(join(tmpdir(), "smriti-session-log-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
-const row = (sessionId: string, at: number): SessionRow => ({ workspaceId: "ws_a", sessionId, kind: "background", status: "running", state: { at }, createdAt: at, updatedAt: at, heartbeatAt: null });
+const row = (sessionId: string, at: number): SessionRow => ({
+  workspaceId: "ws_a",
+  sessionId,
+  kind: "background",
+  status: "running",
+  state: { at },
+  createdAt: at,
+  updatedAt: at,
+  heartbeatAt: null,
+});
 const token = (i: number) => ({ type: "token", at: i, data: { text: `word${i}` } });
 const tables = (file: string) => {
   const db = new Database(file, { readonly: true });
   try {
-    return db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+    return db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      .pluck()
+      .all() as string[];
   } finally {
     db.close();
   }
@@ -35,13 +47,19 @@ describe("sqlite: the session log's own file", () => {
       const before = version();
       await store.streams.appendStream("ws_a", "ses_1", [token(1), token(2)]);
       await store.sessions.upsertSession(row("ses_1", 1));
-      expect(await store.sessions.claimSession({ workspaceId: "ws_a", sessionId: "ses_1" }, "owner-a", 2, 0)).toBe(true);
-      expect(await store.sessions.heartbeatSessions("owner-a", [{ workspaceId: "ws_a", sessionId: "ses_1" }], 3)).toEqual([]);
+      expect(await store.sessions.claimSession({ workspaceId: "ws_a", sessionId: "ses_1" }, "owner-a", 2, 0)).toBe(
+        true,
+      );
+      expect(
+        await store.sessions.heartbeatSessions("owner-a", [{ workspaceId: "ws_a", sessionId: "ses_1" }], 3),
+      ).toEqual([]);
       expect(version()).toBe(before);
       expect((await store.streams.readStream("ws_a", "ses_1", 0, 10)).map((e) => e.seq)).toEqual([1, 2]);
       expect((await store.sessions.getSession("ws_a", "ses_1"))?.heartbeatAt).toBe(3);
 
-      await store.audit.appendEvents("ws_a", [{ type: "memory.note", actorId: null, tokenId: null, at: 4, trajectoryId: null, payload: {} }]);
+      await store.audit.appendEvents("ws_a", [
+        { type: "memory.note", actorId: null, tokenId: null, at: 4, trajectoryId: null, payload: {} },
+      ]);
       expect(version()).not.toBe(before);
       expect(tables(sessionLogFileOf(file)).sort()).toEqual(["sessions", "stream_events"]);
       expect(tables(file)).not.toContain("stream_events");
@@ -79,13 +97,18 @@ function earlierFile(version: number): string {
   for (const m of migrations.slice(0, FIRST_SESSION_MIGRATION)) db.exec(m);
   for (const m of EARLIER.slice(0, version - FIRST_SESSION_MIGRATION)) db.exec(m);
   db.pragma(`user_version = ${version}`);
-  const event = db.prepare("INSERT INTO stream_events (workspace_id, stream, seq, type, at, data) VALUES ('ws_a', ?, ?, 'token', ?, ?)");
-  for (let i = 1; i <= 50; i++) event.run(i % 2 ? "ses_odd" : "ses_even", Math.ceil(i / 2), i, JSON.stringify({ text: `word${i}` }));
+  const event = db.prepare(
+    "INSERT INTO stream_events (workspace_id, stream, seq, type, at, data) VALUES ('ws_a', ?, ?, 'token', ?, ?)",
+  );
+  for (let i = 1; i <= 50; i++)
+    event.run(i % 2 ? "ses_odd" : "ses_even", Math.ceil(i / 2), i, JSON.stringify({ text: `word${i}` }));
   if (version > FIRST_SESSION_MIGRATION + 1) {
     const owner = version > FIRST_SESSION_MIGRATION + 2 ? ", owner" : "";
-    const session = db.prepare(`INSERT INTO sessions (workspace_id, session_id, kind, status, state, created_at, updated_at, heartbeat_at${owner})
+    const session =
+      db.prepare(`INSERT INTO sessions (workspace_id, session_id, kind, status, state, created_at, updated_at, heartbeat_at${owner})
       VALUES ('ws_a', ?, 'background', ?, '{}', ?, ?, ?${owner ? ", 'owner-old'" : ""})`);
-    for (const [i, id] of ["ses_odd", "ses_even", "ses_third"].entries()) session.run(id, i ? "completed" : "running", i, i, i);
+    for (const [i, id] of ["ses_odd", "ses_even", "ses_third"].entries())
+      session.run(id, i ? "completed" : "running", i, i, i);
   }
   db.close();
   return file;
@@ -109,7 +132,12 @@ describe("sqlite: a memory file made before the session log had its own file", (
         await store.sessions.upsertSession(row("ses_new", 9));
         expect((await store.sessions.listSessions("ws_a", { limit: 1 }))[0]?.sessionId).toBe("ses_new");
         if (hadSessions) {
-          const owned = await store.sessions.claimSession({ workspaceId: "ws_a", sessionId: "ses_odd" }, "owner-new", 10, 0);
+          const owned = await store.sessions.claimSession(
+            { workspaceId: "ws_a", sessionId: "ses_odd" },
+            "owner-new",
+            10,
+            0,
+          );
           expect(owned).toBe(version < LAST_EARLIER); // the old owner's lease moved with its row
         }
       } finally {
@@ -124,12 +152,18 @@ describe("sqlite: a memory file made before the session log had its own file", (
     const log = new Database(sessionLogFileOf(file)); // the rows are in the log's file already, the memory file still has them
     for (const m of logMigrations) log.exec(m);
     log.pragma(`user_version = ${logMigrations.length}`);
-    log.exec(`ATTACH DATABASE '${file}' AS old; INSERT INTO stream_events SELECT * FROM old.stream_events; INSERT INTO sessions SELECT * FROM old.sessions; DETACH DATABASE old;`);
+    log.exec(
+      `ATTACH DATABASE '${file}' AS old; INSERT INTO stream_events SELECT * FROM old.stream_events; INSERT INTO sessions SELECT * FROM old.sessions; DETACH DATABASE old;`,
+    );
     log.close();
     const store = openSqliteStore(file);
     try {
       expect(await store.streams.readStream("ws_a", "ses_odd", 0, 100)).toHaveLength(25);
-      expect((await store.sessions.listSessions("ws_a", { limit: 10 })).map((s) => s.sessionId)).toEqual(["ses_third", "ses_even", "ses_odd"]);
+      expect((await store.sessions.listSessions("ws_a", { limit: 10 })).map((s) => s.sessionId)).toEqual([
+        "ses_third",
+        "ses_even",
+        "ses_odd",
+      ]);
     } finally {
       await store.close();
     }

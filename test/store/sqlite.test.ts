@@ -39,9 +39,17 @@ const storesWith =
 /** A file migrated up to just before token scopes and given one token there, then opened as today's store. */
 async function legacyTokenStore(): Promise<Store> {
   const file = join(dir, `legacy-${n++}.db`);
-  const db = openDatabase(file, migrations.slice(0, migrations.findIndex((m) => m.includes("ADD COLUMN scopes"))));
+  const db = openDatabase(
+    file,
+    migrations.slice(
+      0,
+      migrations.findIndex((m) => m.includes("ADD COLUMN scopes")),
+    ),
+  );
   db.prepare("INSERT INTO workspaces (id, name, created_at) VALUES ('ws_old', 'alpha', 1)").run();
-  db.prepare("INSERT INTO tokens (id, workspace_id, token_hash, actors, label, created_at, revoked_at) VALUES ('tok_old', 'ws_old', 'hash-old', '[]', NULL, 1, NULL)").run();
+  db.prepare(
+    "INSERT INTO tokens (id, workspace_id, token_hash, actors, label, created_at, revoked_at) VALUES ('tok_old', 'ws_old', 'hash-old', '[]', NULL, 1, NULL)",
+  ).run();
   db.close();
   return openSqliteStore(file);
 }
@@ -61,16 +69,34 @@ describe("sqlite: a writer thread beside the loop's own writes", () => {
     const other = await storesWith({})(store); // writes on its own connection
     try {
       const ws = (await store.workspaces.ensureWorkspace("default", 0)).id;
-      const draft = (type: string, at: number) => ({ type, actorId: null, tokenId: null, at, trajectoryId: null, payload: { at } });
+      const draft = (type: string, at: number) => ({
+        type,
+        actorId: null,
+        tokenId: null,
+        at,
+        trajectoryId: null,
+        payload: { at },
+      });
       await Promise.all(
         Array.from({ length: 12 }, async (_, i) => {
-          const { doc, chunks } = prepareDocument(`doc-${i}.md`, `# Doc ${i}\n\nThe heron count ${i} of the estuary.\n`);
-          await Promise.all([store.documents.replaceDocument(ws, doc, chunks, draft("memory.ingest", i)), store.audit.appendEvents(ws, [draft("memory.forget", i)]), other.audit.appendEvents(ws, [draft("memory.note", i)])]);
+          const { doc, chunks } = prepareDocument(
+            `doc-${i}.md`,
+            `# Doc ${i}\n\nThe heron count ${i} of the estuary.\n`,
+          );
+          await Promise.all([
+            store.documents.replaceDocument(ws, doc, chunks, draft("memory.ingest", i)),
+            store.audit.appendEvents(ws, [draft("memory.forget", i)]),
+            other.audit.appendEvents(ws, [draft("memory.note", i)]),
+          ]);
           expect((await store.documents.getDocument(ws, `doc-${i}.md`))?.documentHash).toBe(doc.documentHash);
         }),
       );
       const events = await store.audit.listEvents(ws, { afterSeq: 0, limit: 100 });
-      expect(events.map((e) => e.type).sort()).toEqual([...Array(12).fill("memory.forget"), ...Array(12).fill("memory.ingest"), ...Array(12).fill("memory.note")]);
+      expect(events.map((e) => e.type).sort()).toEqual([
+        ...Array(12).fill("memory.forget"),
+        ...Array(12).fill("memory.ingest"),
+        ...Array(12).fill("memory.note"),
+      ]);
       expect(verifyChain(events)).toBeNull();
       expect((await store.audit.eventHead(ws))?.hash).toBe(events.at(-1)!.hash);
       expect(await lexical(store, ws, tokenize("heron estuary"), 100)).toHaveLength(12);
@@ -86,11 +112,21 @@ describe("sqlite: a writer thread beside the loop's own writes", () => {
     const writer = new SqliteWriter({ file });
     try {
       const ws = (await store.workspaces.ensureWorkspace("default", 0)).id;
-      const draft = (at: number) => ({ type: "memory.forget", actorId: null, tokenId: null, at, trajectoryId: "traj_1", payload: { at } });
+      const draft = (at: number) => ({
+        type: "memory.forget",
+        actorId: null,
+        tokenId: null,
+        at,
+        trajectoryId: "traj_1",
+        payload: { at },
+      });
       await store.audit.appendEvents(ws, [draft(1)]);
       const stored = await writer.appendEvents(ws, [draft(2), draft(3)]);
       expect(writer.threads).toBe(1);
-      expect(stored.map((e) => [e.seq, e.payload])).toEqual([[2, '{"at":2}'], [3, '{"at":3}']]);
+      expect(stored.map((e) => [e.seq, e.payload])).toEqual([
+        [2, '{"at":2}'],
+        [3, '{"at":3}'],
+      ]);
       const events = await store.audit.listEvents(ws, { afterSeq: 0, limit: 10 });
       expect(events.slice(1)).toEqual(stored);
       expect(verifyChain(events)).toBeNull();
@@ -130,7 +166,9 @@ describe("sqlite: a writer thread beside the loop's own writes", () => {
       const bad = prepareDocument("bad.md", "# Bad\n\nA chunk without its text.\n");
       const audit = { type: "memory.ingest", actorId: null, tokenId: null, at: 1, trajectoryId: null, payload: {} };
       const chunks = bad.chunks.map((c) => ({ ...c, text: null as unknown as string }));
-      await expect(store.documents.replaceDocument(ws, bad.doc, chunks, audit)).rejects.toThrow(/NOT NULL constraint failed: chunks.text/);
+      await expect(store.documents.replaceDocument(ws, bad.doc, chunks, audit)).rejects.toThrow(
+        /NOT NULL constraint failed: chunks.text/,
+      );
       expect(await store.documents.getDocument(ws, "bad.md")).toBeUndefined();
       expect(await store.audit.listEvents(ws, { afterSeq: 0, limit: 10 })).toEqual([]);
       const good = prepareDocument("good.md", "# Good\n\nThe kestrel nests here.\n");
@@ -150,9 +188,13 @@ describe("sqlite: atomic replace seen from another process", () => {
     const { doc, chunks } = prepareDocument("doc.md", editionText("aardvark-0"));
     await reader.documents.replaceDocument(ws, doc, chunks);
 
-    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../helpers/store-writer.ts", import.meta.url)), file, ws, "60"], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", fileURLToPath(new URL("../helpers/store-writer.ts", import.meta.url)), file, ws, "60"],
+      {
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));

@@ -29,7 +29,11 @@ describe("followStream", () => {
       await new Promise((r) => setTimeout(r, 20));
       await store.streams.appendStream("ws", "run", [ev("c")]);
       await store.streams.appendStream("ws", "run", [ev("done"), ev("after")]);
-      expect((await followed).map((e) => [e.seq, e.type])).toEqual([[2, "b"], [3, "c"], [4, "done"]]);
+      expect((await followed).map((e) => [e.seq, e.type])).toEqual([
+        [2, "b"],
+        [3, "c"],
+        [4, "done"],
+      ]);
     } finally {
       await store.close();
     }
@@ -59,7 +63,10 @@ describe("followStream", () => {
       let foreign: () => void = () => {};
       const counted: EventLog = {
         appendStream: store.streams.appendStream.bind(store.streams),
-        readStream: (ws: string, stream: string, after: number, limit: number) => (reads++, store.streams.readStream(ws, stream, after, limit)),
+        readStream: (ws: string, stream: string, after: number, limit: number) => (
+          reads++,
+          store.streams.readStream(ws, stream, after, limit)
+        ),
         subscribeStream: (ws: string, stream: string, wake: (appended: readonly StreamEvent[] | null) => void) => {
           foreign = () => wake(null); // what a NOTIFY from another replica does
           return store.streams.subscribeStream(ws, stream, wake);
@@ -90,7 +97,9 @@ describe("followStream", () => {
       await store.streams.appendStream("ws", "run", [ev("a")]);
       const gone = new AbortController();
       const started = performance.now();
-      const followed = collect(followStream(store.streams, "ws", "run", { afterSeq: 0, isLast: isDone, signal: gone.signal }));
+      const followed = collect(
+        followStream(store.streams, "ws", "run", { afterSeq: 0, isLast: isDone, signal: gone.signal }),
+      );
       setTimeout(() => gone.abort(), 30);
       expect((await followed).map((e) => e.type)).toEqual(["a"]);
       expect(performance.now() - started).toBeLessThan(500); // well before its 1 s poll would have woken it

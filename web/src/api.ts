@@ -1,6 +1,13 @@
 // The console's one way to the service: the typed client, with the token kept for this browser tab only.
 import { createContext, useContext } from "react";
-import { createClient, SmritiError, tokenCan, type RouteId, type Scope, type SmritiClient } from "../../src/client/index.ts";
+import {
+  createClient,
+  SmritiError,
+  tokenCan,
+  type RouteId,
+  type Scope,
+  type SmritiClient,
+} from "../../src/client/index.ts";
 
 const TOKEN_KEY = "smriti.console.token";
 
@@ -30,11 +37,13 @@ export function useCan(): (id: RouteId) => boolean {
 /** One sentence an operator can act on, for any failed call. */
 export function describeError(err: unknown): string {
   if (err instanceof SmritiError) {
-    if (err.status === 401) return "The service did not accept this token (unauthorized). Sign in again with a workspace token.";
+    if (err.status === 401)
+      return "The service did not accept this token (unauthorized). Sign in again with a workspace token.";
     return `${err.message} (${err.code})`;
   }
   // fetch rejects with a TypeError when nothing answers: the service is down or unreachable.
-  if (err instanceof TypeError) return "The service cannot be reached. Is it running? The console retries when you act again.";
+  if (err instanceof TypeError)
+    return "The service cannot be reached. Is it running? The console retries when you act again.";
   return err instanceof Error ? err.message : String(err);
 }
 

@@ -46,27 +46,39 @@ export function App() {
       <ScopesContext.Provider value={me.data?.scopes ?? []}>
         <nav className="top" aria-label="Console">
           <strong>Smriti</strong>
-          <a href={href("sessions")} aria-current={area === "sessions" ? "page" : undefined}>Sessions</a>
-          <a href={href("memory")} aria-current={area === "memory" ? "page" : undefined}>Memory</a>
-          <a href={href("cognition")} aria-current={area === "cognition" ? "page" : undefined}>Cognition</a>
+          <a href={href("sessions")} aria-current={area === "sessions" ? "page" : undefined}>
+            Sessions
+          </a>
+          <a href={href("memory")} aria-current={area === "memory" ? "page" : undefined}>
+            Memory
+          </a>
+          <a href={href("cognition")} aria-current={area === "cognition" ? "page" : undefined}>
+            Cognition
+          </a>
           {me.data && (
             <span className="muted right" data-testid="token-scopes">
               {me.data.workspace} · {me.data.scopes.join(", ")}
             </span>
           )}
-          <button type="button" className="link right" onClick={signOut}>Sign out</button>
+          <button type="button" className="link right" onClick={signOut}>
+            Sign out
+          </button>
         </nav>
         <div className="page">
           {/* Keyed by the address: a failed page recovers when the operator goes elsewhere. */}
           <ErrorNote error={me.error} />
           {!me.data && !me.error && <p className="muted">Reading this token's scopes…</p>}
           {/* The page waits for the token's scopes, so it never calls a route the token may not (a 403 in the log). */}
-          {me.data && <ErrorBoundary key={route.join("/")} what={`the ${area} page`}>
-            {area === "sessions" && (kind === "chat" || kind === "background") && id ? <SessionPage key={id} kind={kind} sessionId={id} /> : null}
-            {area === "sessions" && !id && <SessionList />}
-            {area === "memory" && <MemoryPage tab={kind} />}
-            {area === "cognition" && <CognitionPage />}
-          </ErrorBoundary>}
+          {me.data && (
+            <ErrorBoundary key={route.join("/")} what={`the ${area} page`}>
+              {area === "sessions" && (kind === "chat" || kind === "background") && id ? (
+                <SessionPage key={id} kind={kind} sessionId={id} />
+              ) : null}
+              {area === "sessions" && !id && <SessionList />}
+              {area === "memory" && <MemoryPage tab={kind} />}
+              {area === "cognition" && <CognitionPage />}
+            </ErrorBoundary>
+          )}
         </div>
       </ScopesContext.Provider>
     </ClientContext.Provider>

@@ -23,11 +23,21 @@ export function SignIn({ onSignedIn, reason }: { onSignedIn: (token: string) => 
       <h1>Smriti console</h1>
       <form onSubmit={(e) => void submit(e)}>
         <label htmlFor="token">Workspace token</label>
-        <input id="token" type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} autoFocus required />
+        <input
+          id="token"
+          type="password"
+          autoComplete="off"
+          value={token}
+          onChange={(e) => setToken(e.target.value)}
+          autoFocus
+          required
+        />
         <button type="submit" className="primary" disabled={busy || !token.trim()}>
           Sign in
         </button>
-        <p className="muted">`npm start` prints one on first start; `smriti token create` makes more. It stays in this tab only.</p>
+        <p className="muted">
+          `npm start` prints one on first start; `smriti token create` makes more. It stays in this tab only.
+        </p>
         {error && (
           <p className="error" role="alert">
             {error}

@@ -11,15 +11,22 @@ export function fitConfidence(rows: Harvested[], only: string[] | null): void {
   const xs = rows.map((r) => names.map((n) => r.features[n]!));
   const ys = rows.map((r) => (r.correct ? 1 : 0));
   const f = fitLogistic(xs, ys, 1);
-  const weights = Object.fromEntries([...names.map((n, i) => [n, Number(f.weights[i]!.toFixed(2))]), ["bias", Number(f.bias.toFixed(2))]]);
-  process.stdout.write(`\nfitted CONFIDENCE (tune split, ${rows.length} rows, ${ys.filter(Boolean).length} correct, log-loss ${f.logLoss.toFixed(4)}):\n  ${JSON.stringify(weights)}\n`);
+  const weights = Object.fromEntries([
+    ...names.map((n, i) => [n, Number(f.weights[i]!.toFixed(2))]),
+    ["bias", Number(f.bias.toFixed(2))],
+  ]);
+  process.stdout.write(
+    `\nfitted CONFIDENCE (tune split, ${rows.length} rows, ${ys.filter(Boolean).length} correct, log-loss ${f.logLoss.toFixed(4)}):\n  ${JSON.stringify(weights)}\n`,
+  );
   const p = rows.map((r, i) => predict(f, xs[i]!));
   for (const t of [0.3, 0.4, 0.5, 0.6]) {
-    const acc = (rs: Harvested[]) => pct(rs.filter((r) => (p[rows.indexOf(r)]! >= t) === r.correct).length / rs.length);
+    const acc = (rs: Harvested[]) => pct(rs.filter((r) => p[rows.indexOf(r)]! >= t === r.correct).length / rs.length);
     const abst = (rs: Harvested[]) => pct(rs.filter((r) => p[rows.indexOf(r)]! < t).length / rs.length);
     const lo = rows.filter((r) => isLocomo(r));
     const xq = rows.filter((r) => !isLocomo(r));
-    process.stdout.write(`  t=${t}: decision accuracy ${acc(rows)} (xquad ${acc(xq)}, locomo ${acc(lo)}); abstain xquad ${abst(xq)}, locomo 1-4 ${abst(lo.filter((r) => r.q.golds.length))}, locomo 5 ${abst(lo.filter((r) => !r.q.golds.length))}\n`);
+    process.stdout.write(
+      `  t=${t}: decision accuracy ${acc(rows)} (xquad ${acc(xq)}, locomo ${acc(lo)}); abstain xquad ${abst(xq)}, locomo 1-4 ${abst(lo.filter((r) => r.q.golds.length))}, locomo 5 ${abst(lo.filter((r) => !r.q.golds.length))}\n`,
+    );
   }
 }
 
@@ -37,7 +44,11 @@ export function crossValidateConfidence(rows: Harvested[], only: string[] | null
   const p = rows.map(() => 0);
   for (const fold of [0, 1, 2, 3]) {
     const train = rows.map((_, i) => i).filter((i) => vaults.indexOf(rows[i]!.q.vault) % 4 !== fold);
-    const f = fitLogistic(train.map((i) => xs[i]!), train.map((i) => ys[i]!), 1);
+    const f = fitLogistic(
+      train.map((i) => xs[i]!),
+      train.map((i) => ys[i]!),
+      1,
+    );
     rows.forEach((r, i) => vaults.indexOf(r.q.vault) % 4 === fold && (p[i] = r.o.evidence ? predict(f, xs[i]!) : 0));
   }
   const idx = (keep: (r: Harvested) => boolean) => rows.map((_, i) => i).filter((i) => keep(rows[i]!));
@@ -46,23 +57,51 @@ export function crossValidateConfidence(rows: Harvested[], only: string[] | null
   const auc = (ix: number[]) => {
     const pos = ix.filter((i) => ys[i]);
     const neg = ix.filter((i) => !ys[i]);
-    const wins = pos.reduce((s, a) => s + neg.reduce((t, b) => t + (p[a]! > p[b]! ? 1 : p[a] === p[b] ? 0.5 : 0), 0), 0);
+    const wins = pos.reduce(
+      (s, a) => s + neg.reduce((t, b) => t + (p[a]! > p[b]! ? 1 : p[a] === p[b] ? 0.5 : 0), 0),
+      0,
+    );
     return (wins / Math.max(1, pos.length * neg.length)).toFixed(3);
   };
-  process.stdout.write(`\ncv CONFIDENCE (${names.join(",")}): held-out log-loss ${logLoss(p, ys).toFixed(4)}, AUC xquad ${auc(xq)}, locomo ${auc(lo)}\n`);
-  for (const [label, ix] of [["xquad", xq], ["locomo", lo]] as const) {
+  process.stdout.write(
+    `\ncv CONFIDENCE (${names.join(",")}): held-out log-loss ${logLoss(p, ys).toFixed(4)}, AUC xquad ${auc(xq)}, locomo ${auc(lo)}\n`,
+  );
+  for (const [label, ix] of [
+    ["xquad", xq],
+    ["locomo", lo],
+  ] as const) {
     const pairs = ix.filter((i) => rows[i]!.o.evidence).map((i) => ({ confidence: p[i]!, right: ys[i] === 1 }));
     const r = reliability(pairs);
     const sure = pairs.filter((x) => x.confidence >= CONFIDENT);
-    process.stdout.write(`  ${label}: ECE ${pct(r.ece)}, confidence >= 0.9: ${sure.length} answers, ${pct(sure.filter((x) => x.right).length / sure.length)} right; bins ${r.bins.map((b) => `${b.n}:${pct(b.meanConfidence)}/${pct(b.right)}`).join(" ")}\n`);
+    process.stdout.write(
+      `  ${label}: ECE ${pct(r.ece)}, confidence >= 0.9: ${sure.length} answers, ${pct(sure.filter((x) => x.right).length / sure.length)} right; bins ${r.bins.map((b) => `${b.n}:${pct(b.meanConfidence)}/${pct(b.right)}`).join(" ")}\n`,
+    );
   }
   const rowsOut = [0.1, 0.11, 0.12, 0.13, 0.14, 0.15, 0.2, 0.25, 0.3, 0.5].map((t) => {
     const ans = (i: number) => rows[i]!.o.evidence && p[i]! >= t;
     const share = (ix: number[], keep: (i: number) => boolean) => pct(ix.filter(keep).length / ix.length);
     const f1 = xq.reduce((s, i) => s + (ans(i) ? tokenF1Of(rows[i]!) : 0), 0) / xq.length;
-    return [t.toFixed(2), share(rows.map((_, i) => i), (i) => ans(i) === rows[i]!.correct), share(xq, (i) => !ans(i)), pct(f1), share(idx((r) => isLocomo(r) && r.q.golds.length > 0), (i) => !ans(i)), share(idx((r) => isLocomo(r) && r.q.golds.length === 0), (i) => !ans(i))];
+    return [
+      t.toFixed(2),
+      share(
+        rows.map((_, i) => i),
+        (i) => ans(i) === rows[i]!.correct,
+      ),
+      share(xq, (i) => !ans(i)),
+      pct(f1),
+      share(
+        idx((r) => isLocomo(r) && r.q.golds.length > 0),
+        (i) => !ans(i),
+      ),
+      share(
+        idx((r) => isLocomo(r) && r.q.golds.length === 0),
+        (i) => !ans(i),
+      ),
+    ];
   });
-  process.stdout.write(`${textTable(["t", "decision acc", "xq abstain", "xq f1", "lo false abst", "lo cat5 abst"], rowsOut)}\n`);
+  process.stdout.write(
+    `${textTable(["t", "decision acc", "xq abstain", "xq f1", "lo false abst", "lo cat5 abst"], rowsOut)}\n`,
+  );
 }
 
 const tokenF1Of = (r: Harvested) => maxOver(tokenF1, r.o.answer ?? "", r.q.golds);

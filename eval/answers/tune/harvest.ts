@@ -50,9 +50,27 @@ export async function harvest(name: string): Promise<Harvested[]> {
       const row = { q, o };
       const correct = isRight(q, o.answer); // what the confidence estimates (issue 40): the answer itself is right
       const sentence = plan.selected[0]?.text ?? "";
-      const spans = plan.spans.map((c) => ({ features: { ...c.features }, f1: maxOver(tokenF1, sentence.slice(c.span.start, c.span.end), q.golds), contains: q.golds.some((g) => containsNormalized(sentence.slice(c.span.start, c.span.end), g)), text: sentence.slice(c.span.start, c.span.end) }));
-      const evidence = chunks.map((c) => ({ key: c.id, text: c.text, score: scoreOf.get(c.id) ?? 0, source: c.sourcePath }));
-      out.push({ ...row, features: { ...plan.features }, correct, type: plan.answerType, spans, sentenceF1: maxOver(tokenF1, sentence, q.golds), chunks: evidence });
+      const spans = plan.spans.map((c) => ({
+        features: { ...c.features },
+        f1: maxOver(tokenF1, sentence.slice(c.span.start, c.span.end), q.golds),
+        contains: q.golds.some((g) => containsNormalized(sentence.slice(c.span.start, c.span.end), g)),
+        text: sentence.slice(c.span.start, c.span.end),
+      }));
+      const evidence = chunks.map((c) => ({
+        key: c.id,
+        text: c.text,
+        score: scoreOf.get(c.id) ?? 0,
+        source: c.sourcePath,
+      }));
+      out.push({
+        ...row,
+        features: { ...plan.features },
+        correct,
+        type: plan.answerType,
+        spans,
+        sentenceF1: maxOver(tokenF1, sentence, q.golds),
+        chunks: evidence,
+      });
     }
     return out;
   } finally {

@@ -22,7 +22,14 @@ export function crossValidateSentences(xq: Harvested[], lo: Harvested[]): void {
     let holds = 0;
     const cats = new Map<string, { n: number; hit: number }>();
     for (const r of rows) {
-      const plan = planAnswer(r.q.text, r.chunks, 8, tuneLanguage(), spanWeights[vaults.indexOf(r.q.vault) % 4], sentenceWeights);
+      const plan = planAnswer(
+        r.q.text,
+        r.chunks,
+        8,
+        tuneLanguage(),
+        spanWeights[vaults.indexOf(r.q.vault) % 4],
+        sentenceWeights,
+      );
       const best = plan.selected[0];
       const sentence = best?.text ?? "";
       if (!isLocomo(r)) {
@@ -35,6 +42,8 @@ export function crossValidateSentences(xq: Harvested[], lo: Harvested[]): void {
         cats.set(r.q.group, c);
       }
     }
-    process.stdout.write(`  cv sentences, prevRef = morph = ${scale} x overlap: XQuAD F1 ${pct(f1 / xq.length)}, gold in the chosen sentence ${pct(holds / xq.length)}; LoCoMo top_cite_evidence ${[...cats].map(([k, c]) => `${k} ${pct(c.hit / c.n)}`).join(", ")}\n`);
+    process.stdout.write(
+      `  cv sentences, prevRef = morph = ${scale} x overlap: XQuAD F1 ${pct(f1 / xq.length)}, gold in the chosen sentence ${pct(holds / xq.length)}; LoCoMo top_cite_evidence ${[...cats].map(([k, c]) => `${k} ${pct(c.hit / c.n)}`).join(", ")}\n`,
+    );
   }
 }

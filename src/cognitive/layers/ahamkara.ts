@@ -14,6 +14,9 @@ export const ahamkara: Layer = {
     const terms = tokenize(q.actorId.replace(/[-_.]+/g, " ")).filter((t) => !have.has(t));
     if (terms.length === 0) return q;
     ctx.count("self_references_resolved");
-    return { ...q, expansion: [...q.expansion, ...terms.map((term) => ({ term, weight: ctx.params.ahamkara.weight }))] };
+    return {
+      ...q,
+      expansion: [...q.expansion, ...terms.map((term) => ({ term, weight: ctx.params.ahamkara.weight }))],
+    };
   },
 };

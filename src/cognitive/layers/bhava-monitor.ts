@@ -2,10 +2,13 @@
 import { adjustHead } from "../evidence.ts";
 import type { Layer } from "../types.ts";
 
-const URGENT = /\b(urgent(ly)?|asap|emergency|immediately|critical|outage|incident|sev ?[01]|p0|blocker|blocking|down right now|production is down)\b/i;
-const NEGATIVE = /\b(angry|frustrat(ed|ing)|annoy(ed|ing)|upset|furious|terrible|awful|broken|complain(t|ed|ing)?|unacceptable|disappointed)\b/i;
+const URGENT =
+  /\b(urgent(ly)?|asap|emergency|immediately|critical|outage|incident|sev ?[01]|p0|blocker|blocking|down right now|production is down)\b/i;
+const NEGATIVE =
+  /\b(angry|frustrat(ed|ing)|annoy(ed|ing)|upset|furious|terrible|awful|broken|complain(t|ed|ing)?|unacceptable|disappointed)\b/i;
 /** Evidence that speaks of the same kind of trouble. */
-const URGENT_EVIDENCE = /\b(urgent|emergency|critical|outage|incident|postmortem|post-mortem|rollback|hotfix|sev ?[0-2]|p0|p1|escalat(e|ed|ion)|on-?call|runbook)\b/i;
+const URGENT_EVIDENCE =
+  /\b(urgent|emergency|critical|outage|incident|postmortem|post-mortem|rollback|hotfix|sev ?[0-2]|p0|p1|escalat(e|ed|ion)|on-?call|runbook)\b/i;
 
 export const bhavaMonitor: Layer = {
   id: "bhava_monitor",

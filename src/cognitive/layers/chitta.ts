@@ -15,7 +15,18 @@ export class Impressions extends ChunkTallies {
   constructor(store?: Pick<CognitiveStore, "addImpressions">, log?: (msg: string) => void) {
     super();
     this.unsaved = store
-      ? new BatchedSums((batch) => store.addImpressions([...batch].map(([key, n]) => ({ workspaceId: key.slice(0, key.indexOf(SEP)), chunkHash: key.slice(key.indexOf(SEP) + 1), n }))), "chitta impressions", log)
+      ? new BatchedSums(
+          (batch) =>
+            store.addImpressions(
+              [...batch].map(([key, n]) => ({
+                workspaceId: key.slice(0, key.indexOf(SEP)),
+                chunkHash: key.slice(key.indexOf(SEP) + 1),
+                n,
+              })),
+            ),
+          "chitta impressions",
+          log,
+        )
       : null;
   }
 
@@ -61,7 +72,10 @@ export function createChitta(impressions: Impressions): Layer {
       });
     },
     commit(e) {
-      impressions.see(e.query.workspaceId, e.items.slice(0, e.need).map((i) => i.chunk.chunkHash));
+      impressions.see(
+        e.query.workspaceId,
+        e.items.slice(0, e.need).map((i) => i.chunk.chunkHash),
+      );
     },
     inspect: (ws) => impressions.summary(ws),
   };

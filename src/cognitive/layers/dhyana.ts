@@ -13,7 +13,10 @@ export const dhyana: Layer = {
     // MMR picks the head (O(n x picks) similarities); the tail keeps relevance order.
     const picks = headSize(e);
     const order: number[] = [];
-    for (const idx of mmrOrder(e.items.map((i) => ({ relevance: i.score, terms: i.candidate.terms })), e.diversity)) {
+    for (const idx of mmrOrder(
+      e.items.map((i) => ({ relevance: i.score, terms: i.candidate.terms })),
+      e.diversity,
+    )) {
       order.push(idx);
       if (order.length === picks) break;
     }

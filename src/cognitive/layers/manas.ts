@@ -26,7 +26,9 @@ export function createManas(lexicon: WordNeighbours | null): Layer {
       if (own.length > maxQueryTerms) return q;
       const have = new Set([...own, ...q.expansion.map((e) => e.term)]);
       const added: ExpansionTerm[] = [];
-      const words = [...new Set([...q.text.toLowerCase().matchAll(WORD)].map((m) => m[0]))].filter((w) => tokenize(w).length > 0);
+      const words = [...new Set([...q.text.toLowerCase().matchAll(WORD)].map((m) => m[0]))].filter(
+        (w) => tokenize(w).length > 0,
+      );
       for (const word of words) {
         for (const n of lexicon.neighbours(word, neighbours)) {
           if (n.similarity < minSimilarity || added.length >= maxTerms) continue;

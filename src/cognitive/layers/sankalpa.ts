@@ -3,7 +3,8 @@ import { findOpenLoops } from "../../domain/knowledge/open-loops.ts";
 import { adjustHead } from "../evidence.ts";
 import type { Layer } from "../types.ts";
 
-const GOAL = /\b(todos?|to-dos?|to do|next steps?|open loops?|pending|unfinished|outstanding|remaining work|action items?|follow[- ]?ups?|what(?:'s| is) left|still (?:need|have) to)\b/i;
+const GOAL =
+  /\b(todos?|to-dos?|to do|next steps?|open loops?|pending|unfinished|outstanding|remaining work|action items?|follow[- ]?ups?|what(?:'s| is) left|still (?:need|have) to)\b/i;
 
 export const sankalpa: Layer = {
   id: "sankalpa",

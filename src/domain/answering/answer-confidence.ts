@@ -11,11 +11,17 @@ const RIVALS_AMONG = 8;
 
 /** Share of the question's names (capitalized words not opening it) that occur in `text`, also as the start of a longer word; 1 when it names nothing. */
 export function namesFound(question: string, text: string): number {
-  const names = [...question.matchAll(WORD)].slice(1).filter((m) => /^\p{Lu}/u.test(m[0])).flatMap((m) => tokenize(m[0]));
+  const names = [...question.matchAll(WORD)]
+    .slice(1)
+    .filter((m) => /^\p{Lu}/u.test(m[0]))
+    .flatMap((m) => tokenize(m[0]));
   if (names.length === 0) return 1;
   const terms = new Set(tokenize(text));
   const prefixes = new Set([...terms].filter((t) => t.length >= NAME_PREFIX).map((t) => t.slice(0, NAME_PREFIX)));
-  return names.filter((n) => terms.has(n) || (n.length >= NAME_PREFIX && prefixes.has(n.slice(0, NAME_PREFIX)))).length / names.length;
+  return (
+    names.filter((n) => terms.has(n) || (n.length >= NAME_PREFIX && prefixes.has(n.slice(0, NAME_PREFIX)))).length /
+    names.length
+  );
 }
 
 /** 1 / the number of the RIVALS_AMONG first `scores` at least RIVAL_SHARE of the best score (the best included): 1 = it stands alone, small = many near-ties. */

@@ -4,9 +4,11 @@ import type { NameReader } from "./language.ts";
 import type { Span } from "../text/sentences.ts";
 
 /** Words that name a time: a "who"/"where" answer is never one ("March", "Monday"), a "when" answer may be one alone. */
-const TIME_WORD = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|today|tonight|tomorrow|yesterday|spring|summer|autumn|fall|winter|morning|afternoon|evening|night|noon|midnight|weekend|week|month|year|decade|century|quarter|q[1-4]|h[12]|am|pm|early|late|mid|last|next|this|the|of|in|on|at|end|start|beginning|middle)$/i;
+const TIME_WORD =
+  /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|today|tonight|tomorrow|yesterday|spring|summer|autumn|fall|winter|morning|afternoon|evening|night|noon|midnight|weekend|week|month|year|decade|century|quarter|q[1-4]|h[12]|am|pm|early|late|mid|last|next|this|the|of|in|on|at|end|start|beginning|middle)$/i;
 /** Of TIME_WORD, those that name a time on their own (not "the", "last", "of"). */
-const TIME_NOUN = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tonight|tomorrow|yesterday|spring|summer|autumn|winter|morning|afternoon|evening|noon|midnight|weekend|q[1-4]|h[12])$/i;
+const TIME_NOUN =
+  /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tonight|tomorrow|yesterday|spring|summer|autumn|winter|morning|afternoon|evening|noon|midnight|weekend|q[1-4]|h[12])$/i;
 const WORD = /[\p{L}\p{N}]+(?:['’.\-–/][\p{L}\p{N}]+)*/gu;
 /** A capitalized word: people, organisations and places are named ("the platform team" names no one). */
 const NAMED = /(?<![\p{L}\p{N}])\p{Lu}/u;
@@ -15,7 +17,9 @@ const CODE = /\p{L}[-_]?\d|\d[-_]?\p{L}/u;
 /** The kinds this check decides; "entity" (what/which) and "sentence" (why/how) have no pattern to hold a span to. */
 export const CHECKED_KINDS: ReadonlySet<AnswerType> = new Set(["person", "place", "date", "number"]);
 
-const covered = (text: string, type: "date" | "number") => typedSpans(text, type).reduce((n, s) => n + s.end - s.start, 0) >= text.replace(/^(?:the|a|an|in|on|at|by|of)\s+/i, "").trim().length * 0.6;
+const covered = (text: string, type: "date" | "number") =>
+  typedSpans(text, type).reduce((n, s) => n + s.end - s.start, 0) >=
+  text.replace(/^(?:the|a|an|in|on|at|by|of)\s+/i, "").trim().length * 0.6;
 
 /** The span is a time or a quantity and nothing else: all its words are time words or numbers, or a date/number pattern covers most of it. */
 export function isTimeOrQuantity(text: string): boolean {
@@ -49,6 +53,7 @@ export function hasAskedKind(text: string, type: AnswerType): boolean {
  * "Paleoclimatologists measure ..."): it names someone or somewhere only when `reads` says so. Without it every span passes.
  */
 export function namedByPosition(sentence: string, span: Span, reads: NameReader | undefined): boolean {
-  if (!reads || sentence.slice(0, span.start).trim() !== "" || /\s/.test(sentence.slice(span.start, span.end).trim())) return true;
+  if (!reads || sentence.slice(0, span.start).trim() !== "" || /\s/.test(sentence.slice(span.start, span.end).trim()))
+    return true;
   return reads(sentence, span.start);
 }

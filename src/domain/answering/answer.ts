@@ -79,7 +79,20 @@ export interface AnswerPlan {
 export const ANSWER_THRESHOLD = 0.14;
 const HEADING = /^#{1,6}\s/;
 /** Logistic weights over ConfidenceFeatures for P(token F1 >= 0.5); fitted by eval/answers/tune.ts --fit on the tune split (eval/answers/README.md). */
-export const CONFIDENCE = { overlap: 0.28, chunk: 1.04, typed: 0.75, names: 1.48, terms: 0.9, span: 2.73, margin: 0.88, whole: -0.93, alone: 0.53, personal: -1.43, brief: 0.81, bias: -5.92 };
+export const CONFIDENCE = {
+  overlap: 0.28,
+  chunk: 1.04,
+  typed: 0.75,
+  names: 1.48,
+  terms: 0.9,
+  span: 2.73,
+  margin: 0.88,
+  whole: -0.93,
+  alone: 0.53,
+  personal: -1.43,
+  brief: 0.81,
+  bias: -5.92,
+};
 /**
  * The answer sentence is the one of the JOINT_TOP best whose score x P(its best span)^JOINT_SPAN is highest: a sentence
  * with a likely answer span wins a near-tie (the gold is in the runner-up for 10% of tune questions). Chosen on the tune split.
@@ -95,11 +108,24 @@ const NAMED_KINDS: ReadonlySet<AnswerType> = new Set(["person", "place"]);
  * `language`: word vectors and a part-of-speech tagger for the span features that use them (language.ts); without them those features are 0.
  * `spanWeights`, `sentenceWeights`: SPAN and SENTENCE unless the eval cross-validates other weights end to end (eval/answers/tune.ts).
  */
-export function planAnswer(question: string, chunks: readonly EvidenceChunk[], keep = 8, language: Language = {}, spanWeights: Record<string, number> = SPAN, sentenceWeights: Readonly<Record<string, number>> = SENTENCE): AnswerPlan {
+export function planAnswer(
+  question: string,
+  chunks: readonly EvidenceChunk[],
+  keep = 8,
+  language: Language = {},
+  spanWeights: Record<string, number> = SPAN,
+  sentenceWeights: Readonly<Record<string, number>> = SENTENCE,
+): AnswerPlan {
   const type = answerType(question);
   const qTerms = new Set(tokenize(question));
   const seen = new Map<string, boolean>();
-  const inQuestion = (w: string) => seen.get(w) ?? (seen.set(w, tokenize(w).some((t) => qTerms.has(t))), seen.get(w)!); // memoized: every sentence is cut into phrases
+  const inQuestion = (w: string) =>
+    seen.get(w) ??
+    (seen.set(
+      w,
+      tokenize(w).some((t) => qTerms.has(t)),
+    ),
+    seen.get(w)!); // memoized: every sentence is cut into phrases
   const sentences: { chunk: EvidenceChunk; index: number; span: Span; text: string; terms: Set<string> }[] = [];
   chunks.forEach((chunk, index) => {
     for (const span of sentencesOf(chunk.text)) {
@@ -108,25 +134,86 @@ export function planAnswer(question: string, chunks: readonly EvidenceChunk[], k
       sentences.push({ chunk, index, span, text, terms: new Set(tokenize(text)) });
     }
   });
-  const weight = termWeights(qTerms, sentences.map((s) => s.terms));
+  const weight = termWeights(
+    qTerms,
+    sentences.map((s) => s.terms),
+  );
   const typed = sentences.map((s) => answerSpans(s.text, type, qTerms, inQuestion).length > 0);
-  const scored = scoreSentences(question, sentences.map((s, i) => ({ chunk: s.index, chunkScore: s.chunk.score, text: s.text, terms: s.terms, typed: typed[i]! })), weight, sentenceWeights);
-  const ranked: ScoredSentence[] = sentences.map(({ chunk, span, text }, i) => ({ key: chunk.key, span, text, ...scored[i]! }));
+  const scored = scoreSentences(
+    question,
+    sentences.map((s, i) => ({
+      chunk: s.index,
+      chunkScore: s.chunk.score,
+      text: s.text,
+      terms: s.terms,
+      typed: typed[i]!,
+    })),
+    weight,
+    sentenceWeights,
+  );
+  const ranked: ScoredSentence[] = sentences.map(({ chunk, span, text }, i) => ({
+    key: chunk.key,
+    span,
+    text,
+    ...scored[i]!,
+  }));
   ranked.sort((a, b) => b.score - a.score || a.key - b.key || a.span.start - b.span.start);
   const asked = readQuestion(question, language.tag);
   const checked = CHECKED_KINDS.has(type);
   // A span of the wrong kind is never the answer ("March" for "who"): for a checked kind only spans of that kind compete.
-  const spansOf = (s: ScoredSentence) => scoreSpans(s.text, candidateSpans(s.text, type, qTerms, inQuestion, language.tag), asked, weight, language, spanWeights).filter((c) => !checked || (hasAskedKind(s.text.slice(c.span.start, c.span.end), type) && (!NAMED_KINDS.has(type) || namedByPosition(s.text, c.span, language.readsAsName))));
+  const spansOf = (s: ScoredSentence) =>
+    scoreSpans(
+      s.text,
+      candidateSpans(s.text, type, qTerms, inQuestion, language.tag),
+      asked,
+      weight,
+      language,
+      spanWeights,
+    ).filter(
+      (c) =>
+        !checked ||
+        (hasAskedKind(s.text.slice(c.span.start, c.span.end), type) &&
+          (!NAMED_KINDS.has(type) || namedByPosition(s.text, c.span, language.readsAsName))),
+    );
   // For a checked kind only a rival of the best sentence may give the answer: one far below it is rarely the answer's
   // sentence, and taking it for a span of the kind ("Paleoclimatologists" for "from where") answers wrong with confidence.
-  const rivals = checked && ranked[0] ? ranked.slice(0, JOINT_TOP).filter((s) => s.score >= RIVAL_SHARE * ranked[0]!.score) : ranked.slice(0, JOINT_TOP);
+  const rivals =
+    checked && ranked[0]
+      ? ranked.slice(0, JOINT_TOP).filter((s) => s.score >= RIVAL_SHARE * ranked[0]!.score)
+      : ranked.slice(0, JOINT_TOP);
   const joint = rivals.map((s) => ({ s, spans: spansOf(s) }));
-  const worth = (c: (typeof joint)[number]) => (checked && c.spans.length === 0 ? -1 : c.s.score * Math.max(0.01, c.spans[0]?.score ?? 0) ** JOINT_SPAN); // a sentence without a span is not ruled out, unless the kind is checked
-  const chosen = joint.reduce<(typeof joint)[number] | undefined>((a, c) => (a === undefined || worth(c) > worth(a) ? c : a), undefined);
+  const worth = (c: (typeof joint)[number]) =>
+    checked && c.spans.length === 0 ? -1 : c.s.score * Math.max(0.01, c.spans[0]?.score ?? 0) ** JOINT_SPAN; // a sentence without a span is not ruled out, unless the kind is checked
+  const chosen = joint.reduce<(typeof joint)[number] | undefined>(
+    (a, c) => (a === undefined || worth(c) > worth(a) ? c : a),
+    undefined,
+  );
   if (chosen) ranked.unshift(...ranked.splice(ranked.indexOf(chosen.s), 1));
   const best = ranked[0];
-  const none = { overlap: 0, chunk: 0, typed: 0, names: 0, terms: 0, span: 0, margin: 0, whole: 0, alone: 0, brief: 0, personal: 0 };
-  if (!best) return { answerType: type, ranked: [], selected: [], answer: null, confidence: 0, features: none, spans: [], kindMissing: false };
+  const none = {
+    overlap: 0,
+    chunk: 0,
+    typed: 0,
+    names: 0,
+    terms: 0,
+    span: 0,
+    margin: 0,
+    whole: 0,
+    alone: 0,
+    brief: 0,
+    personal: 0,
+  };
+  if (!best)
+    return {
+      answerType: type,
+      ranked: [],
+      selected: [],
+      answer: null,
+      confidence: 0,
+      features: none,
+      spans: [],
+      kindMissing: false,
+    };
   const second = ranked.find((s) => s !== best && s.score >= best.score * 0.9 && s.features.overlap > 0);
   const spans = chosen!.spans;
   const top = spans[0];
@@ -142,15 +229,33 @@ export function planAnswer(question: string, chunks: readonly EvidenceChunk[], k
     span: top?.score ?? 0,
     margin: best.score <= 0 ? 0 : rival ? Math.max(0, Math.min(1, 1 - Math.max(0, rival.score) / best.score)) : 1, // 0 when the joint choice passed over a higher-scored sentence
     whole: answer ? 0 : 1,
-    alone: standsAlone(best.score, ranked.map((s) => s.score)),
+    alone: standsAlone(
+      best.score,
+      ranked.map((s) => s.score),
+    ),
     personal: personal(best.text),
-    brief: Math.min(1, 3 / Math.max(1, tokenize(answer ? best.text.slice(answer.start, answer.end) : best.text).length)),
+    brief: Math.min(
+      1,
+      3 / Math.max(1, tokenize(answer ? best.text.slice(answer.start, answer.end) : best.text).length),
+    ),
   };
   const { bias, ...w } = CONFIDENCE;
   const kindMissing = checked && !answer;
   // Confidence 0 is no answer, withheld at any floor: no span of the asked kind, or a sentence holding none of the question's terms (nothing anchors it).
-  const confidence = kindMissing || features.terms === 0 ? 0 : sigmoid(bias + (Object.keys(w) as (keyof typeof w)[]).reduce((z, k) => z + w[k] * features[k], 0));
-  return { answerType: type, ranked: ranked.slice(0, keep), selected: second && !answer ? [best, second] : [best], answer, confidence, features, spans, kindMissing };
+  const confidence =
+    kindMissing || features.terms === 0
+      ? 0
+      : sigmoid(bias + (Object.keys(w) as (keyof typeof w)[]).reduce((z, k) => z + w[k] * features[k], 0));
+  return {
+    answerType: type,
+    ranked: ranked.slice(0, keep),
+    selected: second && !answer ? [best, second] : [best],
+    answer,
+    confidence,
+    features,
+    spans,
+    kindMissing,
+  };
 }
 
 /** Sentences of a chunk, re-joined where the splitter cut after an initial ("Y. pestis", "John F. Kennedy") or before a lowercase word. */
@@ -158,7 +263,11 @@ function sentencesOf(text: string): Span[] {
   const out: Span[] = [];
   for (const s of splitSentences(text)) {
     const prev = out.at(-1);
-    if (prev && (/(?:^|[\s(])\p{L}\.$/u.test(text.slice(prev.start, prev.end)) || /^\p{Ll}/u.test(text.slice(s.start, s.end)))) prev.end = s.end;
+    if (
+      prev &&
+      (/(?:^|[\s(])\p{L}\.$/u.test(text.slice(prev.start, prev.end)) || /^\p{Ll}/u.test(text.slice(s.start, s.end)))
+    )
+      prev.end = s.end;
     else out.push({ ...s });
   }
   return out;
@@ -167,11 +276,19 @@ function sentencesOf(text: string): Span[] {
 /** Question-term weights: idf over the evidence sentences, so a term every sentence shares counts little and an absent one a lot. */
 function termWeights(qTerms: ReadonlySet<string>, sentences: readonly ReadonlySet<string>[]): Map<string, number> {
   const out = new Map<string, number>();
-  for (const t of qTerms) out.set(t, Math.log(1 + (sentences.length + 1) / (sentences.filter((s) => s.has(t)).length + 0.5)));
+  for (const t of qTerms)
+    out.set(t, Math.log(1 + (sentences.length + 1) / (sentences.filter((s) => s.has(t)).length + 0.5)));
   return out;
 }
 
 /** Typed spans that do not merely repeat the question. */
-function answerSpans(text: string, type: AnswerType, qTerms: ReadonlySet<string>, inQuestion: (word: string) => boolean): Span[] {
-  return typedSpans(text, type, inQuestion).filter((s) => tokenize(text.slice(s.start, s.end)).some((t) => !qTerms.has(t)));
+function answerSpans(
+  text: string,
+  type: AnswerType,
+  qTerms: ReadonlySet<string>,
+  inQuestion: (word: string) => boolean,
+): Span[] {
+  return typedSpans(text, type, inQuestion).filter((s) =>
+    tokenize(text.slice(s.start, s.end)).some((t) => !qTerms.has(t)),
+  );
 }

@@ -26,14 +26,26 @@ export function judgeNugget(output: string, nugget: string): NuggetJudgement {
   const normalizedNugget = ` ${squash(nugget)} `;
   const word = surfaceWords(nugget); // reasons name "years", not the stem "year"
   const words = (terms: readonly string[]) => [...new Set(terms.map((t) => word.get(t) ?? t))];
-  let best: NuggetJudgement = { support: "not_supported", coverage: 0, span: null, matched: [], missing: words(wanted) };
+  let best: NuggetJudgement = {
+    support: "not_supported",
+    coverage: 0,
+    span: null,
+    matched: [],
+    missing: words(wanted),
+  };
   for (const span of windows(output)) {
     const text = output.slice(span.start, span.end);
     const have = new Set(tokenize(text));
     const matched = wanted.filter((t) => have.has(t));
     const coverage = ` ${squash(text)} `.includes(normalizedNugget) ? 1 : matched.length / wanted.length;
     if (coverage > best.coverage)
-      best = { support: coverage >= SUPPORTED ? "supported" : coverage >= PARTIAL ? "partial" : "not_supported", coverage, span, matched: words(matched), missing: words(wanted.filter((t) => !have.has(t))) };
+      best = {
+        support: coverage >= SUPPORTED ? "supported" : coverage >= PARTIAL ? "partial" : "not_supported",
+        coverage,
+        span,
+        matched: words(matched),
+        missing: words(wanted.filter((t) => !have.has(t))),
+      };
   }
   return best;
 }
@@ -41,7 +53,8 @@ export function judgeNugget(output: string, nugget: string): NuggetJudgement {
 /** Each term of `text` with the first word it came from, lowercased. */
 function surfaceWords(text: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const m of text.matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu)) for (const t of tokenize(m[0])) if (!out.has(t)) out.set(t, m[0].toLowerCase());
+  for (const m of text.matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu))
+    for (const t of tokenize(m[0])) if (!out.has(t)) out.set(t, m[0].toLowerCase());
   return out;
 }
 
@@ -53,7 +66,10 @@ function windows(output: string): Span[] {
 }
 
 function squash(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 }
 
 export const SUPPORT_VALUE: Record<Support, number> = { supported: 1, partial: 0.5, not_supported: 0 };

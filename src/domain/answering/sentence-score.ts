@@ -26,7 +26,14 @@ export interface SentenceFeatures {
  * typed span breaks near-ties, a question wins only when nothing relevant is stated); prevRef and morph count a term
  * found that way at half a term (0.5 x 0.7), chosen by cross-validation on the tune split (eval/answers/README.md).
  */
-export const SENTENCE: Record<keyof SentenceFeatures, number> = { overlap: 0.7, chunk: 0.3, typed: 0.2, asks: -0.5, prevRef: 0.35, morph: 0.35 };
+export const SENTENCE: Record<keyof SentenceFeatures, number> = {
+  overlap: 0.7,
+  chunk: 0.3,
+  typed: 0.2,
+  asks: -0.5,
+  prevRef: 0.35,
+  morph: 0.35,
+};
 
 /** One evidence sentence as the scorer needs it: its chunk (sentences of a chunk are consecutive, in text order), its terms (stemmed). */
 export interface SentenceInput {
@@ -47,7 +54,12 @@ const REFERS = /^(?:(?:\p{L}+\s+){0,2}(?:this|these|those)\s|(?:he|she|it|they|h
 const MORPH = 6;
 
 /** Features and score of every sentence, in the order given; `weight`: each question term's idf among the sentences (its keys are the question's terms). */
-export function scoreSentences(question: string, sentences: readonly SentenceInput[], weight: ReadonlyMap<string, number>, weights: Readonly<Record<string, number>> = SENTENCE): ScoredInput[] {
+export function scoreSentences(
+  question: string,
+  sentences: readonly SentenceInput[],
+  weight: ReadonlyMap<string, number>,
+  weights: Readonly<Record<string, number>> = SENTENCE,
+): ScoredInput[] {
   const total = [...weight.values()].reduce((a, b) => a + b, 0);
   const qWords = new Map<string, string>(); // question term -> the question's word for it, lowercase
   for (const w of plainWords(question)) for (const t of tokenize(w)) qWords.set(t, w);
@@ -56,15 +68,30 @@ export function scoreSentences(question: string, sentences: readonly SentenceInp
     const prev = sentences[i - 1]?.chunk === s.chunk ? sentences[i - 1] : undefined;
     const lacks = [...weight.keys()].filter((t) => !s.terms.has(t));
     const referred = new Set(prev && REFERS.test(s.text) ? lacks.filter((t) => prev.terms.has(t)) : []);
-    const prefixes = new Set(plainWords(s.text).filter((w) => w.length >= MORPH).map((w) => w.slice(0, MORPH)));
+    const prefixes = new Set(
+      plainWords(s.text)
+        .filter((w) => w.length >= MORPH)
+        .map((w) => w.slice(0, MORPH)),
+    );
     const features: SentenceFeatures = {
       overlap: share([...weight.keys()].filter((t) => s.terms.has(t))),
       chunk: s.chunkScore,
       typed: s.typed ? 1 : 0,
       asks: s.text.endsWith("?") ? 1 : 0,
       prevRef: share([...referred]),
-      morph: share(lacks.filter((t) => !referred.has(t) && (qWords.get(t)?.length ?? 0) >= MORPH && prefixes.has(qWords.get(t)!.slice(0, MORPH)))), // a term counts once
+      morph: share(
+        lacks.filter(
+          (t) =>
+            !referred.has(t) && (qWords.get(t)?.length ?? 0) >= MORPH && prefixes.has(qWords.get(t)!.slice(0, MORPH)),
+        ),
+      ), // a term counts once
     };
-    return { features, score: (Object.keys(features) as (keyof SentenceFeatures)[]).reduce((z, k) => z + (weights[k] ?? 0) * features[k], 0) };
+    return {
+      features,
+      score: (Object.keys(features) as (keyof SentenceFeatures)[]).reduce(
+        (z, k) => z + (weights[k] ?? 0) * features[k],
+        0,
+      ),
+    };
   });
 }

@@ -20,7 +20,8 @@ const MAX_JOINED = 3;
 /** A quoted title or term of at most 8 words: the phrase splitter would cut it at its function words. */
 const QUOTED = /["“]([^"“”]+)["”]/g;
 /** A capitalized word that opens a sentence without naming anything ("Although", "The"): not the start of a name. */
-const OPENER = /^(?:although|though|while|since|after|before|during|despite|however|when|where|because|if|the|a|an|this|these|those|it|he|she|they|we|in|on|at|for|from|with|by|as)\s+/i;
+const OPENER =
+  /^(?:although|though|while|since|after|before|during|despite|however|when|where|because|if|the|a|an|this|these|those|it|he|she|they|we|in|on|at|for|from|with|by|as)\s+/i;
 
 /** The word before offset `at` is an auxiliary: an adjective there is a predicate ("the sky is [green]"). */
 export function followsAuxiliary(tags: readonly Tagged[], at: number): boolean {
@@ -32,7 +33,13 @@ export function followsAuxiliary(tags: readonly Tagged[], at: number): boolean {
  * the phrases (the pattern can miss: "40 minutes left" for "how much time"); the scorer weighs `typed`. None repeats
  * only question words: the answer is what the question does not say.
  */
-export function candidateSpans(text: string, type: AnswerType, qTerms: ReadonlySet<string>, inQuestion: (word: string) => boolean, tag?: Tagger): Candidate[] {
+export function candidateSpans(
+  text: string,
+  type: AnswerType,
+  qTerms: ReadonlySet<string>,
+  inQuestion: (word: string) => boolean,
+  tag?: Tagger,
+): Candidate[] {
   if (type === "sentence") return [];
   const typed = type === "entity" ? [] : typedSpans(text, type);
   const numbers = type === "number" || type === "date" ? [] : typedSpans(text, "number"); // "what score": "3–1", "£30m"
@@ -42,14 +49,16 @@ export function candidateSpans(text: string, type: AnswerType, qTerms: ReadonlyS
     const key = `${span.start}:${span.end}`;
     const seen = out.get(key);
     if (seen) seen.typed ||= isTyped;
-    else if (tokenize(text.slice(span.start, span.end)).some((t) => !qTerms.has(t))) out.set(key, { span, typed: isTyped, joined });
+    else if (tokenize(text.slice(span.start, span.end)).some((t) => !qTerms.has(t)))
+      out.set(key, { span, typed: isTyped, joined });
   };
   for (const s of typed) {
     const opener = OPENER.exec(`${text.slice(s.start, s.end)} `); // "Although Solberg" -> "Solberg"; a lone "Although" is nothing
     if (!opener) add(s, true, false);
     else if (s.start + opener[0].length < s.end) add({ start: s.start + opener[0].length, end: s.end }, true, false);
   }
-  for (const m of text.matchAll(QUOTED)) if (m[1]!.split(/\s+/).length <= 8) add({ start: m.index + 1, end: m.index + 1 + m[1]!.length }, false, false);
+  for (const m of text.matchAll(QUOTED))
+    if (m[1]!.split(/\s+/).length <= 8) add({ start: m.index + 1, end: m.index + 1 + m[1]!.length }, false, false);
   for (const s of [...phrases, ...numbers]) add(s, false, false);
   const tags = tag?.(text) ?? [];
   for (const s of phrases) {
@@ -58,10 +67,13 @@ export function candidateSpans(text: string, type: AnswerType, qTerms: ReadonlyS
     let j = inside.length;
     while (i < j && /^(?:VERB|AUX|ADV)$/.test(inside[i]!.pos)) i++; // "drew [four lighthouses]": the splitter's phrase runs in from a verb
     while (j > i && /^(?:VERB|AUX|ADV|ADP)$/.test(inside[j - 1]!.pos)) j--; // "[coast office] employed"
-    if (i < j && (i > 0 || j < inside.length)) add({ start: Math.max(s.start, inside[i]!.start), end: Math.min(s.end, inside[j - 1]!.end) }, false, false);
+    if (i < j && (i > 0 || j < inside.length))
+      add({ start: Math.max(s.start, inside[i]!.start), end: Math.min(s.end, inside[j - 1]!.end) }, false, false);
   }
   // "the sky is [green]": the phrase splitter drops a predicate adjective.
-  for (const t of tags) if (t.pos === "ADJ" && followsAuxiliary(tags, t.start) && !inQuestion(text.slice(t.start, t.end).toLowerCase())) add({ start: t.start, end: t.end }, false, false);
+  for (const t of tags)
+    if (t.pos === "ADJ" && followsAuxiliary(tags, t.start) && !inQuestion(text.slice(t.start, t.end).toLowerCase()))
+      add({ start: t.start, end: t.end }, false, false);
   for (let i = 0; i < phrases.length; i++) {
     for (let j = i + 1; j < Math.min(phrases.length, i + MAX_JOINED); j++) {
       if (!JOIN.test(text.slice(phrases[j - 1]!.end, phrases[j]!.start))) break;

@@ -31,7 +31,8 @@ const PRE_NOUN = /^(?:DET|ADJ|NUM|PRON|ADV)$/;
 
 /** The stem of a word's dictionary form, so "sang" meets "sing" and "led" meets "lead". */
 const stemOf = (word: string, t: Tagged) => tokenize(t.lemma ?? word)[0];
-const isBe = (text: string, t: Tagged | undefined) => t !== undefined && t.pos === "AUX" && BE.test(text.slice(t.start, t.end));
+const isBe = (text: string, t: Tagged | undefined) =>
+  t !== undefined && t.pos === "AUX" && BE.test(text.slice(t.start, t.end));
 
 /** A be-form right before token `v` (an adverb between allowed): a passive ("was recovered", "was later recovered"). */
 function passiveAt(text: string, tags: readonly Tagged[], v: number): boolean {
@@ -59,7 +60,9 @@ export function questionVerbs(question: string, tags: readonly Tagged[]): Questi
   let headEnd = wh + 1; // the wh-phrase: "what", "what team", "which German poet"
   while (headEnd < tags.length && /^(?:NOUN|ADJ|PROPN)$/.test(tags[headEnd]!.pos)) headEnd++;
   const out: QuestionVerb[] = [];
-  const guess = !tags.some((t) => t.pos === "VERB") && tags.slice(wh + 1).some((t) => /^(?:do|does|did)$/i.test(question.slice(t.start, t.end))); // a do-question without a tagged verb: the tagger missed it
+  const guess =
+    !tags.some((t) => t.pos === "VERB") &&
+    tags.slice(wh + 1).some((t) => /^(?:do|does|did)$/i.test(question.slice(t.start, t.end))); // a do-question without a tagged verb: the tagger missed it
   for (let v = headEnd; v < tags.length; v++) {
     const t = tags[v]!;
     if (/^(?:who|which|that|when|where|whose|whom|while|if)$/i.test(question.slice(t.start, t.end))) break; // a relative clause's verb says nothing of the wh-phrase's slot
@@ -68,7 +71,12 @@ export function questionVerbs(question: string, tags: readonly Tagged[]): Questi
     const stem = stemOf(word, t);
     if (stem === undefined) continue;
     const subjectForm = tags.slice(headEnd, v).every((x) => x.pos === "AUX" || x.pos === "ADV" || x.pos === "PART"); // nothing names a subject between
-    out.push({ word, stem, tagged: t.pos === "VERB", asksSubject: subjectForm !== (passiveAt(question, tags, v) || askedAgent(question, tags, wh, headEnd, v)) });
+    out.push({
+      word,
+      stem,
+      tagged: t.pos === "VERB",
+      asksSubject: subjectForm !== (passiveAt(question, tags, v) || askedAgent(question, tags, wh, headEnd, v)),
+    });
   }
   return out;
 }
@@ -79,7 +87,12 @@ export function questionVerbs(question: string, tags: readonly Tagged[]): Questi
  * between), the object the phrase starting right after it, the agent the phrase after a "by" following it; a passive
  * verb's subject is its logical object and its agent its logical subject.
  */
-export function slotFits(text: string, tags: readonly Tagged[], verbs: readonly QuestionVerb[], similar: Similar | undefined): (span: Span) => SlotFit {
+export function slotFits(
+  text: string,
+  tags: readonly Tagged[],
+  verbs: readonly QuestionVerb[],
+  similar: Similar | undefined,
+): (span: Span) => SlotFit {
   const none = () => ({ asked: 0, other: 0 });
   let strength = 0;
   let anchors: { v: number; asksSubject: boolean }[] = []; // the sentence verbs matching a question word best
@@ -117,7 +130,9 @@ export function slotFits(text: string, tags: readonly Tagged[], verbs: readonly 
     const relative = between.length > 0 && /^(?:who|which|that)$/.test(word(between[0]));
     const rest = relative ? between.slice(1) : between;
     const gap = text.slice(span.end, (between[0] ?? v0).start);
-    return /^[\s,]*$/.test(gap) && (relative || !gap.includes(",")) && rest.every((t) => /^(?:AUX|ADV|PART)$/.test(t.pos));
+    return (
+      /^[\s,]*$/.test(gap) && (relative || !gap.includes(",")) && rest.every((t) => /^(?:AUX|ADV|PART)$/.test(t.pos))
+    );
   };
   return (span) => {
     let asked = false;

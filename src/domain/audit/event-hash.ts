@@ -17,7 +17,18 @@ export interface HashedFields {
 }
 
 export function eventHash(e: HashedFields): string {
-  const fields = [e.workspaceId, e.seq, e.id, e.type, e.actorId, e.tokenId, e.at, e.trajectoryId, e.payload, e.prevHash];
+  const fields = [
+    e.workspaceId,
+    e.seq,
+    e.id,
+    e.type,
+    e.actorId,
+    e.tokenId,
+    e.at,
+    e.trajectoryId,
+    e.payload,
+    e.prevHash,
+  ];
   return `sha256:${sha256Hex(JSON.stringify(fields))}`;
 }
 

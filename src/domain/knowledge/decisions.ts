@@ -72,12 +72,19 @@ function extractAdr(content: string, o: Outline): DecisionDraft | null {
   const heading = content.slice(h1.headingStart, h1.headingEnd);
   const titleAt = h1.headingStart + heading.indexOf(h1.title);
   const numbered = /^\d+[.:)]?\s+/.exec(h1.title);
-  const title = add("title", { start: titleAt + (numbered?.[0].length ?? 0), end: titleAt + h1.title.length }) ?? h1.title;
+  const title =
+    add("title", { start: titleAt + (numbered?.[0].length ?? 0), end: titleAt + h1.title.length }) ?? h1.title;
 
   // Text between the H1 and the first sub-heading: Nygard's "Date:" and "Status:" lines live there.
-  const preamble = { start: h1.bodyStart, end: o.sections.find((s) => s.headingStart > h1.headingStart)?.headingStart ?? content.length };
+  const preamble = {
+    start: h1.bodyStart,
+    end: o.sections.find((s) => s.headingStart > h1.headingStart)?.headingStart ?? content.length,
+  };
   const labelled = (label: string) => {
-    const m = new RegExp(`^[ \\t]*(?:[-*+][ \\t]+)?(?:\\*\\*)?${label}(?:\\*\\*)?:[ \\t]*(?:\\*\\*)?[ \\t]*(\\S[^\\n]*?)[ \\t]*$`, "im").exec(content.slice(preamble.start, preamble.end));
+    const m = new RegExp(
+      `^[ \\t]*(?:[-*+][ \\t]+)?(?:\\*\\*)?${label}(?:\\*\\*)?:[ \\t]*(?:\\*\\*)?[ \\t]*(\\S[^\\n]*?)[ \\t]*$`,
+      "im",
+    ).exec(content.slice(preamble.start, preamble.end));
     if (!m?.[1]) return null;
     const start = preamble.start + m.index + m[0].lastIndexOf(m[1]);
     return { start, end: start + m[1].length };
@@ -87,7 +94,8 @@ function extractAdr(content: string, o: Outline): DecisionDraft | null {
     return f && f.value.trim() ? { start: f.start, end: f.end } : null;
   };
   const statusBody = bodyOf(content, statusSec);
-  const statusPara = statusBody && trimSpan(content, statusBody.start, firstParagraphEnd(content, statusBody.start, statusBody.end));
+  const statusPara =
+    statusBody && trimSpan(content, statusBody.start, firstParagraphEnd(content, statusBody.start, statusBody.end));
   const status = add("status", statusPara ?? labelled("status") ?? fm("status"));
   const date = add("date", labelled("date") ?? fm("date"));
   const context = add("context", bodyOf(content, find(/^context\b/i)));
@@ -99,7 +107,10 @@ function extractAdr(content: string, o: Outline): DecisionDraft | null {
   const options = optionsBody ? listItems(content, optionsBody.start, optionsBody.end) : [];
   if (optionsBody && options.length > 0) add("options", optionsBody);
   const chosenOption = chosenOptionOf(decision);
-  const madr = chosenOption !== null || /^decision outcome$/i.test(decisionSec?.title.trim() ?? "") || Object.keys(o.frontMatter).length > 0;
+  const madr =
+    chosenOption !== null ||
+    /^decision outcome$/i.test(decisionSec?.title.trim() ?? "") ||
+    Object.keys(o.frontMatter).length > 0;
   return {
     style: madr ? "madr" : "nygard",
     title,
@@ -121,7 +132,9 @@ function firstParagraphEnd(content: string, start: number, end: number): number 
 
 /** Top-level list items ('*', '-', '+', '1.') of a range, marker removed. */
 function listItems(content: string, start: number, end: number): string[] {
-  return [...content.slice(start, end).matchAll(/^ {0,3}(?:[-*+]|\d+[.)])[ \t]+(\S.*?)[ \t]*\r?$/gm)].map((m) => m[1] ?? "").filter(Boolean);
+  return [...content.slice(start, end).matchAll(/^ {0,3}(?:[-*+]|\d+[.)])[ \t]+(\S.*?)[ \t]*\r?$/gm)]
+    .map((m) => m[1] ?? "")
+    .filter(Boolean);
 }
 
 /** MADR's 'Chosen option: "X", because ...' (quotes optional). */
@@ -150,14 +163,25 @@ function extractFreeform(content: string, o: Outline): DecisionDraft[] {
     } else if (FREEFORM_WE.test(line)) {
       const hitAt = lineStart + (FREEFORM_WE.exec(line)?.index ?? 0);
       span = splitSentences(content, lineStart, lineEnd).find((s) => s.start <= hitAt && hitAt < s.end) ?? null;
-      if (span) span = trimSpan(content, span.start + (/^\s*(?:[-*+]|\d+[.)])\s+/.exec(content.slice(span.start, span.end))?.[0].length ?? 0), span.end);
+      if (span)
+        span = trimSpan(
+          content,
+          span.start + (/^\s*(?:[-*+]|\d+[.)])\s+/.exec(content.slice(span.start, span.end))?.[0].length ?? 0),
+          span.end,
+        );
     }
     if (!span) continue;
     const decision = content.slice(span.start, span.end);
     const anchor = anchorAt(o, span.start, span.end);
     const dateMatch = /\b\d{4}-\d{2}-\d{2}\b/.exec(line);
     const spans: FieldSpan[] = [{ field: "decision", ...span, anchor }];
-    if (dateMatch) spans.push({ field: "date", start: lineStart + dateMatch.index, end: lineStart + dateMatch.index + dateMatch[0].length, anchor });
+    if (dateMatch)
+      spans.push({
+        field: "date",
+        start: lineStart + dateMatch.index,
+        end: lineStart + dateMatch.index + dateMatch[0].length,
+        anchor,
+      });
     out.push({
       style: "freeform",
       title: shorten(decision, FREEFORM_TITLE_CHARS),

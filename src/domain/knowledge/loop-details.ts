@@ -1,6 +1,7 @@
 // Who owns an open loop and when it is due, where the line says so (issue 40 item 3). Pure.
 
-const MONTH = "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+const MONTH =
+  "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
 const WEEKDAY = "(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?";
 const DATE = [
   "\\d{4}-\\d{2}-\\d{2}",
@@ -26,7 +27,22 @@ const OWNERS: RegExp[] = [
   new RegExp(`\\((${NAME})\\)\\s*[.?!]?\\s*$`),
 ];
 /** Words that look like a name at a line's start but are not one. */
-const NOT_NAMES = new Set(["We", "They", "Someone", "Nobody", "Need", "Who", "What", "Open", "Next", "Decide", "Figure", "Question", "Team", "The"]);
+const NOT_NAMES = new Set([
+  "We",
+  "They",
+  "Someone",
+  "Nobody",
+  "Need",
+  "Who",
+  "What",
+  "Open",
+  "Next",
+  "Decide",
+  "Figure",
+  "Question",
+  "Team",
+  "The",
+]);
 
 export function ownerOf(line: string): string | null {
   for (const re of OWNERS) {

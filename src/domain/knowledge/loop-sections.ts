@@ -4,8 +4,14 @@
 export type LoopSection = "questions" | "actions" | "risks";
 
 const KINDS: [LoopSection, RegExp][] = [
-  ["questions", /^(?:open (?:questions?|issues?|items?|points?|loops?|threads?)|(?:unanswered |unresolved |remaining )?questions?|unresolved|undecided|to be decided|parking lot|outstanding(?: items| issues| questions)?|blockers?|pending(?: items| decisions| questions)?|tbd)$/i],
-  ["actions", /^(?:next steps?|action items?|actions|follow[- ]?ups?|to ?dos?|to-dos?|tasks|what'?s left|remaining work|still to do)$/i],
+  [
+    "questions",
+    /^(?:open (?:questions?|issues?|items?|points?|loops?|threads?)|(?:unanswered |unresolved |remaining )?questions?|unresolved|undecided|to be decided|parking lot|outstanding(?: items| issues| questions)?|blockers?|pending(?: items| decisions| questions)?|tbd)$/i,
+  ],
+  [
+    "actions",
+    /^(?:next steps?|action items?|actions|follow[- ]?ups?|to ?dos?|to-dos?|tasks|what'?s left|remaining work|still to do)$/i,
+  ],
   ["risks", /^(?:risks?|risks? and (?:issues|mitigations|open questions)|concerns|known issues)$/i],
 ];
 
@@ -15,7 +21,12 @@ const LABEL = /^\s*(?:\*\*|__)?([A-Za-z][A-Za-z' -]{1,40}?)(?:\*\*|__)?\s*:?(?:\
 
 /** The loop kind a heading title names, or null; numbering, emphasis, emoji and a trailing colon are ignored. */
 export function sectionOf(title: string): LoopSection | null {
-  const plain = title.replace(/[*_`~]/g, "").replace(/^[\d.)\s]+/, "").replace(/[^\p{L}\p{N}' -]/gu, " ").replace(/\s+/g, " ").trim();
+  const plain = title
+    .replace(/[*_`~]/g, "")
+    .replace(/^[\d.)\s]+/, "")
+    .replace(/[^\p{L}\p{N}' -]/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return KINDS.find(([, re]) => re.test(plain))?.[0] ?? null;
 }
 

@@ -24,7 +24,8 @@ const UNRESOLVED = /\b(?:unresolved|undecided|still open|not (?:yet )?decided|to
 const UNCHECKED = /^\s*(?:[-*+]|\d+[.)])\s+\[ \]/;
 const CHECKED_BOX = /^\s*(?:[-*+]|\d+[.)])\s+\[[xX]\]/;
 const ITEM = /^\s*(?:[-*+•]|\d+[.)])\s+\S/;
-const RESOLVED = /\bDONE\b|\bRESOLVED\b|^\W*(?:resolved|answered|closed|decided)\s*:|\((?:done|resolved|answered|closed)\)|✅|^\s*(?:(?:[-*+]|\d+[.)])\s+)?(?:\[.\]\s+)?~~/i;
+const RESOLVED =
+  /\bDONE\b|\bRESOLVED\b|^\W*(?:resolved|answered|closed|decided)\s*:|\((?:done|resolved|answered|closed)\)|✅|^\s*(?:(?:[-*+]|\d+[.)])\s+)?(?:\[.\]\s+)?~~/i;
 const FENCE = /^\s*(?:```|~~~)/;
 
 /** Why a line of a section (or none) is a loop, or null. */

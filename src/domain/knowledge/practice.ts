@@ -46,20 +46,43 @@ export function practise<R>(type: ImplementationType, r: Reflection<R>): Artefac
   if (!lead) throw new Error("a reflection always has a claim or a question");
   const caveats = r.counterpoints.map((c) => item("caveat", c));
   const resolve = r.questions.map((q) => item("resolve", q));
-  const build = (title: string, items: ArtefactItem<R>[], cadence: string | null = null): Artefact<R> => ({ type, title, cadence, items: items.slice(0, MAX_ITEMS) });
+  const build = (title: string, items: ArtefactItem<R>[], cadence: string | null = null): Artefact<R> => ({
+    type,
+    title,
+    cadence,
+    items: items.slice(0, MAX_ITEMS),
+  });
   switch (type) {
     case "principle":
-      return build(lead.text, [item("statement", lead), ...r.claims.filter((c) => c !== lead).slice(0, 3).map((c) => item("support", c)), ...caveats]);
+      return build(lead.text, [
+        item("statement", lead),
+        ...r.claims
+          .filter((c) => c !== lead)
+          .slice(0, 3)
+          .map((c) => item("support", c)),
+        ...caveats,
+      ]);
     case "rule":
       return build(`Rule: ${lead.text}`, [item("statement", lead), ...caveats]);
     case "checklist":
-      return build(`Checklist: ${r.title}`, [...r.principles, ...r.claims].filter(unique).map((c) => item("check", c)));
+      return build(
+        `Checklist: ${r.title}`,
+        [...r.principles, ...r.claims].filter(unique).map((c) => item("check", c)),
+      );
     case "habit":
-      return build(`Habit: ${lead.text}`, [{ kind: "cue", text: `When working with "${r.title}"`, ref: null }, item("step", lead)], (lead.text.match(CADENCE)?.[1] ?? "daily").toLowerCase());
+      return build(
+        `Habit: ${lead.text}`,
+        [{ kind: "cue", text: `When working with "${r.title}"`, ref: null }, item("step", lead)],
+        (lead.text.match(CADENCE)?.[1] ?? "daily").toLowerCase(),
+      );
     case "task":
       return build(`Apply: ${lead.text}`, [item("step", lead), ...resolve]);
     case "project":
-      return build(`Project: ${r.title}`, [...(r.principles.length > 0 ? r.principles : [lead]).map((p) => item("step", p)), ...resolve, ...caveats]);
+      return build(`Project: ${r.title}`, [
+        ...(r.principles.length > 0 ? r.principles : [lead]).map((p) => item("step", p)),
+        ...resolve,
+        ...caveats,
+      ]);
   }
 }
 
@@ -67,7 +90,15 @@ function unique<T extends { text: string }>(x: T, i: number, all: readonly T[]):
   return all.findIndex((y) => y.text === x.text) === i;
 }
 
-const LABEL: Record<ItemKind, string> = { statement: "", support: "Because: ", caveat: "Caveat: ", step: "", check: "[ ] ", cue: "Cue: ", resolve: "Resolve: " };
+const LABEL: Record<ItemKind, string> = {
+  statement: "",
+  support: "Because: ",
+  caveat: "Caveat: ",
+  step: "",
+  check: "[ ] ",
+  cue: "Cue: ",
+  resolve: "Resolve: ",
+};
 
 /** The artefact as a markdown note: what an approved proposal stores in the vault. */
 export function renderArtefact<R>(a: Artefact<R>, provenance: string): string {

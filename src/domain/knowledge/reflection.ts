@@ -8,11 +8,14 @@ export interface ReflectedSentence extends Span {
 }
 
 /** A sentence that turns against what came before: the classic contrast openers, or a qualifying clause. */
-const CONTRAST = /^(?:however|but|yet|although|though|even so|on the other hand|that said|nevertheless|nonetheless|conversely|in contrast|still,)\b|\b(?:however|except when|except if|unless|on the other hand|does not always|is not always|critics|a limitation|the downside)\b/i;
+const CONTRAST =
+  /^(?:however|but|yet|although|though|even so|on the other hand|that said|nevertheless|nonetheless|conversely|in contrast|still,)\b|\b(?:however|except when|except if|unless|on the other hand|does not always|is not always|critics|a limitation|the downside)\b/i;
 /** Normative language: what one should or should not do. */
-const NORMATIVE = /\b(?:should|must|ought to|always|never|avoid|prefer|make sure|rule of thumb|best practice|it is better to|do not|don't)\b/i;
+const NORMATIVE =
+  /\b(?:should|must|ought to|always|never|avoid|prefer|make sure|rule of thumb|best practice|it is better to|do not|don't)\b/i;
 /** Sentences opening with an imperative verb read as advice. */
-const IMPERATIVE = /^(?:use|avoid|prefer|keep|start|stop|write|test|measure|ask|remember|do|don't|make|treat|build|check|review|document|automate|limit|split|choose|favor|favour|let|begin|focus|plan|track|verify)\b/i;
+const IMPERATIVE =
+  /^(?:use|avoid|prefer|keep|start|stop|write|test|measure|ask|remember|do|don't|make|treat|build|check|review|document|automate|limit|split|choose|favor|favour|let|begin|focus|plan|track|verify)\b/i;
 /** Claims need enough words to assert something; shorter fragments are headings or labels. */
 const MIN_CLAIM_WORDS = 5;
 

@@ -22,16 +22,26 @@ export function findAttendees(text: string, t: Transcript): AttendeeDraft[] {
     const key = turn.speaker.toLowerCase();
     const a = byKey.get(key);
     if (a) a.turns++;
-    else byKey.set(key, { name: turn.speaker, span: turn.speakerSpan, turns: 1, firstTurn: turn.index, source: "speaker" });
+    else
+      byKey.set(key, {
+        name: turn.speaker,
+        span: turn.speakerSpan,
+        turns: 1,
+        firstTurn: turn.index,
+        source: "speaker",
+      });
   }
   const speakers = [...byKey.values()];
   for (const list of t.attendeeLists)
     for (const entry of listEntries(text, list)) {
       const name = text.slice(entry.start, entry.end);
       const first = name.split(/\s+/)[0]!.toLowerCase();
-      const same = byKey.get(name.toLowerCase()) ?? (/\s/.test(name) ? uniqueOrNull(speakers.filter((s) => s.name.toLowerCase() === first)) : null);
+      const same =
+        byKey.get(name.toLowerCase()) ??
+        (/\s/.test(name) ? uniqueOrNull(speakers.filter((s) => s.name.toLowerCase() === first)) : null);
       if (same) {
-        if (same.source === "speaker") Object.assign(same, { source: "both", span: entry.start < same.span.start ? entry : same.span });
+        if (same.source === "speaker")
+          Object.assign(same, { source: "both", span: entry.start < same.span.start ? entry : same.span });
       } else byKey.set(name.toLowerCase(), { name, span: entry, turns: 0, firstTurn: null, source: "attendee_list" });
     }
   return [...byKey.values()].sort((a, b) => a.span.start - b.span.start);

@@ -55,7 +55,11 @@ export function extractMeeting(text: string, opts: MeetingOptions): MeetingDraft
   const firstOfTurn = new Map<number, Utterance>();
   for (const u of utterances) if (!firstOfTurn.has(u.turn)) firstOfTurn.set(u.turn, u);
   const spanOf = (u: Utterance): TurnSpan => ({ turn: u.turn, start: u.start, end: u.end });
-  const actions = findActions(t.turns, utterances, attendees.map((a) => a.name));
+  const actions = findActions(
+    t.turns,
+    utterances,
+    attendees.map((a) => a.name),
+  );
   const actionItems = actions.map((a): ActionItemDraft => {
     const u = utterances[a.utterance]!;
     const reply = a.replyTurn === null ? undefined : firstOfTurn.get(a.replyTurn);
@@ -77,7 +81,12 @@ export function extractMeeting(text: string, opts: MeetingOptions): MeetingDraft
     turns: t.turns,
     lineStarts: t.lineStarts,
     attendees,
-    decisions: findDecisions(t.turns, utterances).map((d) => item(utterances[d.utterance]!, d.acceptedIn.map((j) => spanOf(utterances[j]!)))),
+    decisions: findDecisions(t.turns, utterances).map((d) =>
+      item(
+        utterances[d.utterance]!,
+        d.acceptedIn.map((j) => spanOf(utterances[j]!)),
+      ),
+    ),
     actionItems,
     openQuestions,
     summary: summarize(utterances).map((p) => ({ ...item(utterances[p.utterance]!), score: p.score })),

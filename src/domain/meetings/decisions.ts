@@ -19,7 +19,8 @@ export const DECISION_CUES: readonly RegExp[] = [
 ];
 
 /** Acceptance of what someone else just proposed; "I agree" alone is too often followed by "but". */
-export const AGREEMENT = /\b(?:agreed|sounds good|(?:good|great|nice) idea|makes sense|fair enough|let's do (?:that|it)|fine with me|that works)\b/i;
+export const AGREEMENT =
+  /\b(?:agreed|sounds good|(?:good|great|nice) idea|makes sense|fair enough|let's do (?:that|it)|fine with me|that works)\b/i;
 /** How many turns back the accepted proposal may be. */
 export const PROPOSAL_WINDOW = 2;
 const MIN_PROPOSAL_WORDS = 4;

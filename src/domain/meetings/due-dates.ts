@@ -20,7 +20,10 @@ const EXPRESSIONS = [
   String.raw`(?:the[ \t]+)?(day after tomorrow|tomorrow|today|tonight|end of (?:the )?(?:day|week|month)|end of next week|eod|eow|eom|next week|next month|next meeting|asap)`,
   String.raw`in[ \t]+(\d{1,3}|a|one|two|three)[ \t]+(days?|weeks?)`,
 ];
-const PHRASE = new RegExp(String.raw`\b(?:(?:by|before|until|till|due(?:[ \t]+(?:on|by))?|no later than|on)[ \t]+)?(?:${EXPRESSIONS.map((e) => `(?:${e})`).join("|")})\b`, "i");
+const PHRASE = new RegExp(
+  String.raw`\b(?:(?:by|before|until|till|due(?:[ \t]+(?:on|by))?|no later than|on)[ \t]+)?(?:${EXPRESSIONS.map((e) => `(?:${e})`).join("|")})\b`,
+  "i",
+);
 
 /** The first due phrase in `text`, resolved against `meetingDate` (YYYY-MM-DD) when relative; null when there is none. */
 export function findDue(text: string, meetingDate: string | null): DueDraft | null {

@@ -13,7 +13,8 @@ export const ANSWER_WINDOW = 3;
 const MIN_QUESTION_WORDS = 3;
 const MIN_ANSWER_WORDS = 3;
 /** "..., right?", "okay?", "you know?": checks for agreement, not questions. */
-const TAG_QUESTION = /(?:^|[\s,])(?:right|okay|ok|yeah|no|huh|eh|you know|isn't it|aren't they|don't you think|see|correct|yes)\s*\?+$/i;
+const TAG_QUESTION =
+  /(?:^|[\s,])(?:right|okay|ok|yeah|no|huh|eh|you know|isn't it|aren't they|don't you think|see|correct|yes)\s*\?+$/i;
 const DEFERRAL =
   /\b(?:(?:i|we) (?:don't|do not) know|not sure|no idea|good question|tbd|to be (?:decided|determined|confirmed)|come back to (?:it|that|this)|get back to (?:you|us|them)|take (?:it|that|this) offline|park (?:it|that|this)|(?:let's|we'll|we will|we can|we should) (?:discuss|revisit|talk about) (?:it|that|this) (?:later|next time|offline)|(?:need|have) to (?:find out|check)|haven't decided|not decided|still open)\b/i;
 const SHORT_ANSWER = /^(?:yes|no|yeah|yep|nope|sure|correct|exactly|definitely|absolutely|of course)\b/i;
@@ -31,7 +32,11 @@ export function isQuestion(norm: string): boolean {
  * has a statement (MIN_ANSWER_WORDS+ words, or a short "yes" / "no" / "sure") before any deferral; a deferral or no such statement leaves it open.
  * "Open question: ..." lines are always open. `skip` holds utterances already claimed as action items (accepted requests).
  */
-export function findOpenQuestions(turns: readonly Turn[], utterances: readonly Utterance[], skip: ReadonlySet<number>): OpenQuestionDraft[] {
+export function findOpenQuestions(
+  turns: readonly Turn[],
+  utterances: readonly Utterance[],
+  skip: ReadonlySet<number>,
+): OpenQuestionDraft[] {
   const byTurn = new Map<number, number[]>();
   utterances.forEach((u, i) => {
     const list = byTurn.get(u.turn);
@@ -54,7 +59,12 @@ export function findOpenQuestions(turns: readonly Turn[], utterances: readonly U
       const ids = byTurn.get(t) ?? [];
       const deferral = deferralIn(ids);
       if (deferral !== null) return void out.push({ utterance: i, deferral });
-      if (ids.map((j) => utterances[j]!).some((s) => !/\?\s*$/.test(s.norm) && (words(s.norm) >= MIN_ANSWER_WORDS || SHORT_ANSWER.test(s.norm)))) return;
+      if (
+        ids
+          .map((j) => utterances[j]!)
+          .some((s) => !/\?\s*$/.test(s.norm) && (words(s.norm) >= MIN_ANSWER_WORDS || SHORT_ANSWER.test(s.norm)))
+      )
+        return;
     }
     out.push({ utterance: i, deferral: null });
   });

@@ -18,11 +18,16 @@ const LABEL = new RegExp(
 );
 const VOICE = /^([ \t]*(?:[-–—][ \t]+)?)<v(?:\.[\w.-]+)?[ \t]+([^>]*?)[ \t]*>[ \t]*/u;
 // Bracketed, or with seconds: a bare "10:30 works for me" is speech, not a timestamp.
-const TIMESTAMP_ONLY = new RegExp(String.raw`^[ \t]*(?:[\[(](${CLOCK})[\])]|(\d{1,2}:\d{2}:\d{2}(?:[.,]\d{1,3})?))[ \t]+(?=\S)`, "u");
+const TIMESTAMP_ONLY = new RegExp(
+  String.raw`^[ \t]*(?:[\[(](${CLOCK})[\])]|(\d{1,2}:\d{2}:\d{2}(?:[.,]\d{1,3})?))[ \t]+(?=\S)`,
+  "u",
+);
 
 /** Words that open note lines ("Decision: ...", "Attendees: ...") rather than a speaker's turn. */
 const NOT_SPEAKERS = new Set([
-  ..."action actions agenda ai answer attendees absent date decision decisions due example follow-up follow-ups important location meeting minutes note notes owner participants present question questions re reminder status subject summary time tip title todo to-do topic update warning where when who why what how".split(" "),
+  ..."action actions agenda ai answer attendees absent date decision decisions due example follow-up follow-ups important location meeting minutes note notes owner participants present question questions re reminder status subject summary time tip title todo to-do topic update warning where when who why what how".split(
+    " ",
+  ),
   ...["action item", "action items", "follow up", "next step", "next steps", "open question", "open questions"],
 ]);
 
@@ -39,12 +44,20 @@ export function labelAt(text: string, at: number, lineEnd: number): LabelledLine
   if (voice) {
     const name = voice[2] ?? "";
     const nameAt = at + voice[0].indexOf(name, (voice[1]?.length ?? 0) + 2);
-    return { speaker: name ? { start: nameAt, end: nameAt + name.length } : null, timestamp: null, textStart: at + voice[0].length };
+    return {
+      speaker: name ? { start: nameAt, end: nameAt + name.length } : null,
+      timestamp: null,
+      textStart: at + voice[0].length,
+    };
   }
   const m = LABEL.exec(line);
   if (m?.[3] && !isNoteLabel(m[3])) {
     const nameAt = at + (m[1]?.length ?? 0);
-    return { speaker: { start: nameAt, end: nameAt + m[3].length }, timestamp: m[2] ?? m[4] ?? null, textStart: at + m[0].length };
+    return {
+      speaker: { start: nameAt, end: nameAt + m[3].length },
+      timestamp: m[2] ?? m[4] ?? null,
+      textStart: at + m[0].length,
+    };
   }
   const t = TIMESTAMP_ONLY.exec(line);
   const stamp = t?.[1] ?? t?.[2];

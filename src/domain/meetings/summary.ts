@@ -16,12 +16,43 @@ export const SENTENCES_PER_PICK = 20;
 const MIN_WORDS = 6;
 const DIVERSITY = 0.3;
 /** Spoken fillers are frequent enough to dominate a centroid without saying anything. */
-const FILLERS = new Set(["um", "uh", "mm", "hmm", "yeah", "okay", "ok", "oh", "ah", "like", "realli", "right", "well", "gonna", "know", "think", "mean", "thing", "yes", "sort", "kind", "actual", "probabl", "mayb", "got", "go", "get", "alright"]);
+const FILLERS = new Set([
+  "um",
+  "uh",
+  "mm",
+  "hmm",
+  "yeah",
+  "okay",
+  "ok",
+  "oh",
+  "ah",
+  "like",
+  "realli",
+  "right",
+  "well",
+  "gonna",
+  "know",
+  "think",
+  "mean",
+  "thing",
+  "yes",
+  "sort",
+  "kind",
+  "actual",
+  "probabl",
+  "mayb",
+  "got",
+  "go",
+  "get",
+  "alright",
+]);
 
 /** Centroid summary of the utterances: returns picks in transcript order. */
 export function summarize(utterances: readonly Utterance[]): SummaryPick[] {
   const terms = utterances.map((u) => tokenize(u.norm).filter((t) => !FILLERS.has(t)));
-  const candidates = utterances.map((_, i) => i).filter((i) => terms[i]!.length > 0 && utterances[i]!.norm.split(/\s+/).length >= MIN_WORDS);
+  const candidates = utterances
+    .map((_, i) => i)
+    .filter((i) => terms[i]!.length > 0 && utterances[i]!.norm.split(/\s+/).length >= MIN_WORDS);
   if (candidates.length === 0) return [];
   const df = new Map<string, number>();
   for (const i of candidates) for (const t of new Set(terms[i])) df.set(t, (df.get(t) ?? 0) + 1);

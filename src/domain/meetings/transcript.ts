@@ -32,7 +32,8 @@ interface Line {
 }
 
 const CUE_TIMING = new RegExp(String.raw`^[ \t]*(${CLOCK})[ \t]+-->[ \t]+${CLOCK}`, "u");
-const ATTENDEES = /^[ \t]*(?:[-*+][ \t]+)?(?:\*\*)?(?:attendees|participants|present|in attendance)(?:\*\*)?[ \t]*:(?:\*\*)?[ \t]*(?=\S)/i;
+const ATTENDEES =
+  /^[ \t]*(?:[-*+][ \t]+)?(?:\*\*)?(?:attendees|participants|present|in attendance)(?:\*\*)?[ \t]*:(?:\*\*)?[ \t]*(?=\S)/i;
 const CUE_METADATA_BLOCK = /^(?:WEBVTT|NOTE|STYLE|REGION)\b/;
 
 /** Turns of a transcript, in order; the format is detected from the text itself. */
@@ -50,7 +51,12 @@ export function parseTranscript(text: string): Transcript {
     return !m;
   });
   const format = detectFormat(text, spoken);
-  const turns = format === "vtt" || format === "srt" ? cueTurns(text, spoken) : format === "speaker_turns" ? labelledTurns(text, spoken, false) : plainTurns(text, spoken);
+  const turns =
+    format === "vtt" || format === "srt"
+      ? cueTurns(text, spoken)
+      : format === "speaker_turns"
+        ? labelledTurns(text, spoken, false)
+        : plainTurns(text, spoken);
   return { format, turns: turns.map((t, index) => ({ ...t, index })), lineStarts, attendeeLists };
 }
 
@@ -75,7 +81,12 @@ function plainTurns(text: string, lines: Line[]): Draft[] {
 }
 
 /** Lines opened by a speaker label or timestamp start a turn; other lines continue the open one (or stand alone). */
-function labelledTurns(text: string, lines: Line[], firstLineOpensTurn: boolean, cueTimestamp: string | null = null): Draft[] {
+function labelledTurns(
+  text: string,
+  lines: Line[],
+  firstLineOpensTurn: boolean,
+  cueTimestamp: string | null = null,
+): Draft[] {
   const out: Draft[] = [];
   let open: Draft | null = null;
   const close = () => {
@@ -89,7 +100,13 @@ function labelledTurns(text: string, lines: Line[], firstLineOpensTurn: boolean,
     if (label || !open || (firstLineOpensTurn && i === 0)) {
       close();
       const speakerSpan = label?.speaker ?? null;
-      open = { speaker: speakerSpan && text.slice(speakerSpan.start, speakerSpan.end), speakerSpan, start: label?.textStart ?? l.start, end: l.end, timestamp: label?.timestamp ?? cueTimestamp };
+      open = {
+        speaker: speakerSpan && text.slice(speakerSpan.start, speakerSpan.end),
+        speakerSpan,
+        start: label?.textStart ?? l.start,
+        end: l.end,
+        timestamp: label?.timestamp ?? cueTimestamp,
+      };
     } else open.end = l.end;
   });
   close();
@@ -105,7 +122,9 @@ function cueTurns(text: string, lines: Line[]): Draft[] {
     const first = block[0];
     if (timingAt >= 0) {
       const timing = CUE_TIMING.exec(text.slice(block[timingAt]!.start, block[timingAt]!.end));
-      out.push(...labelledTurns(text, block.slice(timingAt + 1), true, timing?.[1] ?? null).map(dropClosingVoiceTag(text)));
+      out.push(
+        ...labelledTurns(text, block.slice(timingAt + 1), true, timing?.[1] ?? null).map(dropClosingVoiceTag(text)),
+      );
     } else if (first && !CUE_METADATA_BLOCK.test(text.slice(first.start, first.end).replace(/^\uFEFF/, ""))) {
       out.push(...labelledTurns(text, block, true));
     }
@@ -119,8 +138,10 @@ function cueTurns(text: string, lines: Line[]): Draft[] {
   return out;
 }
 
-const dropClosingVoiceTag = (text: string) => (t: Draft): Draft => {
-  const body = text.slice(t.start, t.end);
-  const closing = /[ \t]*<\/v>$/.exec(body);
-  return closing && closing.index > 0 ? { ...t, end: t.start + closing.index } : t;
-};
+const dropClosingVoiceTag =
+  (text: string) =>
+  (t: Draft): Draft => {
+    const body = text.slice(t.start, t.end);
+    const closing = /[ \t]*<\/v>$/.exec(body);
+    return closing && closing.index > 0 ? { ...t, end: t.start + closing.index } : t;
+  };

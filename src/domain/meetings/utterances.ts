@@ -12,7 +12,13 @@ export interface Utterance {
 
 /** Sentences of each turn in transcript order (a turn's lines also split, as splitSentences does). */
 export function utterancesOf(text: string, turns: readonly Turn[]): Utterance[] {
-  return turns.flatMap((t) => splitSentences(text, t.start, t.end).map((s) => ({ turn: t.index, ...s, norm: normalizeSpeech(text.slice(s.start, s.end)) })));
+  return turns.flatMap((t) =>
+    splitSentences(text, t.start, t.end).map((s) => ({
+      turn: t.index,
+      ...s,
+      norm: normalizeSpeech(text.slice(s.start, s.end)),
+    })),
+  );
 }
 
 /** What cue patterns see: ASR and corpus markup ("<v A>", "{vocalsound}", "[laughter]") and tokenized clitics ("we 'll") undone. */
@@ -27,5 +33,8 @@ export function normalizeSpeech(raw: string): string {
 
 /** The text an item shows: the literal sentence with markup tags removed and whitespace collapsed. */
 export function displayText(raw: string): string {
-  return raw.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  return raw
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }

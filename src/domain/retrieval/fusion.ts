@@ -75,7 +75,12 @@ export function calibrateQuery(bases: readonly number[], w: QueryCalibration): C
     const rankTerm = rank > 1 ? w.rank * Math.log(rank) : 0;
     out.push({
       score: sigmoid(slope * base + (offset + rankTerm)),
-      contributions: { gap: w.gap * (base - best), query_best: w.best * best, rank: rankTerm, calibration_bias: w.bias },
+      contributions: {
+        gap: w.gap * (base - best),
+        query_best: w.best * best,
+        rank: rankTerm,
+        calibration_bias: w.bias,
+      },
     });
   }
   return out;

@@ -46,9 +46,12 @@ export function planPack<T extends PackCandidate>(
 }
 
 /** Sources by their best item's relevance; inside a source, document order. */
-function readingOrder<T extends PackCandidate>(chosen: { candidate: T; tokens: number }[]): { candidate: T; tokens: number }[] {
+function readingOrder<T extends PackCandidate>(
+  chosen: { candidate: T; tokens: number }[],
+): { candidate: T; tokens: number }[] {
   const rank = new Map<string, number>();
-  for (const c of chosen) rank.set(c.candidate.sourcePath, Math.max(rank.get(c.candidate.sourcePath) ?? -Infinity, c.candidate.relevance));
+  for (const c of chosen)
+    rank.set(c.candidate.sourcePath, Math.max(rank.get(c.candidate.sourcePath) ?? -Infinity, c.candidate.relevance));
   return [...chosen].sort(
     (a, b) =>
       rank.get(b.candidate.sourcePath)! - rank.get(a.candidate.sourcePath)! ||
@@ -58,7 +61,10 @@ function readingOrder<T extends PackCandidate>(chosen: { candidate: T; tokens: n
 }
 
 /** The sentence of the candidate sharing most terms with the intent (earliest on ties), cut at a word boundary. */
-function summarize<T extends PackCandidate>(candidate: T, intentTerms: ReadonlySet<string>): PackPlan<T>["summaries"][number] {
+function summarize<T extends PackCandidate>(
+  candidate: T,
+  intentTerms: ReadonlySet<string>,
+): PackPlan<T>["summaries"][number] {
   const spans = splitSentences(candidate.text);
   let best = spans[0] ?? { start: 0, end: candidate.text.length };
   let bestOverlap = -1;

@@ -13,7 +13,11 @@ export function hammingDistances(codes: Int32Array, w: number, q: Int32Array, ou
   if (w === 4) {
     const [q0 = 0, q1 = 0, q2 = 0, q3 = 0] = q;
     for (let i = 0, o = 0; i < n; i++, o += 4)
-      out[i] = popcount(codes[o]! ^ q0) + popcount(codes[o + 1]! ^ q1) + popcount(codes[o + 2]! ^ q2) + popcount(codes[o + 3]! ^ q3);
+      out[i] =
+        popcount(codes[o]! ^ q0) +
+        popcount(codes[o + 1]! ^ q1) +
+        popcount(codes[o + 2]! ^ q2) +
+        popcount(codes[o + 3]! ^ q3);
     return;
   }
   for (let i = 0, o = 0; i < n; i++, o += w) {

@@ -18,7 +18,7 @@ export function numberTerms(lists: readonly (readonly string[])[]): Int32Array[]
 /** Terms a and b share (both ascending and distinct). */
 function shared(a: Int32Array, b: Int32Array): number {
   let n = 0;
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
     if (a[i]! === b[j]!) {
       n++;
       i++;
@@ -56,7 +56,7 @@ export function isNearDuplicate(a: Comparable, b: Comparable, threshold = NEAR_D
   // terms are missing, which for unlike chunks is a few steps in (same answer as computing the Jaccard).
   const needed = Math.ceil((threshold * (small.length + large.length)) / (1 + threshold) - 1e-9);
   let missesLeft = small.length - needed;
-  for (let i = 0, j = 0; i < small.length; ) {
+  for (let i = 0, j = 0; i < small.length;) {
     if (j < large.length && small[i]! > large[j]!) j++;
     else if (j < large.length && small[i]! === large[j]!) {
       i++;

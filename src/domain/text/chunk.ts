@@ -35,12 +35,19 @@ interface Block {
 
 export function chunkDocument(content: string, kind: DocumentKind): ChunkDraft[] {
   const lines = lineStartsOf(content);
-  const blocks = kind === "markdown" ? markdownBlocks(content, lines) : paragraphBlocks(content, 0, content.length, null);
+  const blocks =
+    kind === "markdown" ? markdownBlocks(content, lines) : paragraphBlocks(content, 0, content.length, null);
   const chunks: ChunkDraft[] = [];
   for (const range of mergeBlocks(content, blocks, kind)) {
     const text = content.slice(range.start, range.end);
     const lineAnchor = `L${lineAt(lines, range.start)}-L${lineAt(lines, range.end - 1)}`;
-    chunks.push({ text, hash: contentHash(text), anchor: range.section ?? lineAnchor, start: range.start, end: range.end });
+    chunks.push({
+      text,
+      hash: contentHash(text),
+      anchor: range.section ?? lineAnchor,
+      start: range.start,
+      end: range.end,
+    });
   }
   return chunks;
 }
@@ -102,7 +109,11 @@ function mergeBlocks(content: string, blocks: Block[], kind: DocumentKind): Bloc
   let current: Block | null = null;
   for (const block of blocks.flatMap((b) => splitOversize(content, b, kind))) {
     const headingOnly = current !== null && isLoneHeading(content, current);
-    if (current && (current.section === block.section || headingOnly) && block.end - current.start <= CHUNK_TARGET_CHARS) {
+    if (
+      current &&
+      (current.section === block.section || headingOnly) &&
+      block.end - current.start <= CHUNK_TARGET_CHARS
+    ) {
       current.end = block.end;
       current.section = block.section;
     } else {
@@ -125,7 +136,7 @@ function splitOversize(content: string, block: Block, kind: DocumentKind): Block
   const pieces: Block[] = [];
   const spans = kind === "code" ? lineSpans(content, block) : splitSentences(content, block.start, block.end);
   for (const s of spans) {
-    for (let start = s.start; start < s.end; ) {
+    for (let start = s.start; start < s.end;) {
       let end = Math.min(s.end, start + CHUNK_TARGET_CHARS);
       if (end < s.end) {
         const space = content.lastIndexOf(" ", end);

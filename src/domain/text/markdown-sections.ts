@@ -23,7 +23,8 @@ export interface Outline {
 
 export function outline(content: string): Outline {
   const starts = lineStartsOf(content);
-  const lineText = (i: number) => content.slice(starts[i] ?? content.length, starts[i + 1] ?? content.length).replace(/\r?\n$/, "");
+  const lineText = (i: number) =>
+    content.slice(starts[i] ?? content.length, starts[i + 1] ?? content.length).replace(/\r?\n$/, "");
   const frontMatter: Outline["frontMatter"] = {};
   let first = 0;
   if (lineText(0) === "---") {
@@ -54,7 +55,15 @@ export function outline(content: string): Outline {
     const headingStart = starts[i] ?? 0;
     const last = sections.at(-1);
     if (last) last.bodyEnd = headingStart;
-    sections.push({ level, title: h[2] ?? "", path: path.filter(Boolean).join(" > "), headingStart, headingEnd: headingStart + line.length, bodyStart: starts[i + 1] ?? content.length, bodyEnd: content.length });
+    sections.push({
+      level,
+      title: h[2] ?? "",
+      path: path.filter(Boolean).join(" > "),
+      headingStart,
+      headingEnd: headingStart + line.length,
+      bodyStart: starts[i + 1] ?? content.length,
+      bodyEnd: content.length,
+    });
   }
   return { frontMatter, bodyStart: starts[first] ?? content.length, sections, lineStarts: starts };
 }

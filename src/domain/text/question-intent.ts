@@ -5,7 +5,8 @@ export type Intent = "remember" | "multi_part" | "open_loops" | "decisions" | "q
 
 const REMEMBER = /^\s*(?:please\s+)?(?:remember|note|save|record)(?:\s+that)?\s*[:,]?\s+\S/i;
 /** Words that ask what is open, pending or undecided (not "opened", not "open source"). */
-const OPEN_WORDS = /\b(?:(?:still|remain(?:s|ing)?) (?:open|pending|undecided|unresolved|unanswered|outstanding|to (?:do|decide))|open (?:questions?|loops?|items?|issues?|points?|threads?)|(?:is|are|'s|'re) (?:open|pending|undecided|unresolved|unanswered|outstanding)\s*\??$|pending|undecided|unresolved|unanswered|outstanding|to be decided|tbd|todos?|to-dos?|next steps?|action items?|follow[- ]?ups?|left (?:to (?:do|decide)|open)|(?:what'?s|what is) left|still (?:need|have) to (?:do|decide|figure))\b/i;
+const OPEN_WORDS =
+  /\b(?:(?:still|remain(?:s|ing)?) (?:open|pending|undecided|unresolved|unanswered|outstanding|to (?:do|decide))|open (?:questions?|loops?|items?|issues?|points?|threads?)|(?:is|are|'s|'re) (?:open|pending|undecided|unresolved|unanswered|outstanding)\s*\??$|pending|undecided|unresolved|unanswered|outstanding|to be decided|tbd|todos?|to-dos?|next steps?|action items?|follow[- ]?ups?|left (?:to (?:do|decide)|open)|(?:what'?s|what is) left|still (?:need|have) to (?:do|decide|figure))\b/i;
 /** A question about a thing being open ("Is the office open on Sunday?") names its subject before "open". */
 const SUBJECT_OPEN = /^\s*(?:is|are|was|were)\s+(?:the|a|an|our|their|this|that)\s+\w+(?:\s+\w+)?\s+open\b/i;
 const DECISIONS = /\bdecid|\bdecision/i;
@@ -17,7 +18,10 @@ export function asksWhatIsOpen(question: string): boolean {
 
 /** The questions of a message that asks several ("Who picked it? What is open?"), each ending in "?". */
 export function questionsOf(message: string): string[] {
-  return message.split(/(?<=\?)\s+/).map((q) => q.trim()).filter((q) => q.endsWith("?"));
+  return message
+    .split(/(?<=\?)\s+/)
+    .map((q) => q.trim())
+    .filter((q) => q.endsWith("?"));
 }
 
 export function intentOf(message: string): Intent {

@@ -27,7 +27,10 @@ const NON_ASCII = /[\u0080-\uffff]/; // any UTF-16 unit past ASCII (surrogates i
 
 /** The general path: Unicode letters and digits, accents folded away. */
 export function tokenizeUnicode(text: string): string[] {
-  const folded = text.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
+  const folded = text
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "");
   const out: string[] = [];
   for (const m of folded.matchAll(/[\p{L}\p{N}]+/gu)) keep(m[0], out);
   return out;

@@ -26,7 +26,12 @@ export class AnswerStreams {
   ) {}
 
   /** A new run (it goes on, and is logged, whether or not anyone listens), or the rest of one after `lastEventId`. */
-  async open(call: CallContext, body: GroundedAnswerRequest | null, lastEventId: string | null, signal?: AbortSignal): Promise<AsyncIterable<StreamMessage>> {
+  async open(
+    call: CallContext,
+    body: GroundedAnswerRequest | null,
+    lastEventId: string | null,
+    signal?: AbortSignal,
+  ): Promise<AsyncIterable<StreamMessage>> {
     if (lastEventId !== null) return this.resume(call, lastEventId, signal);
     const trajectoryId = `traj_${randomUUID()}`;
     this.running.add(trajectoryId);
@@ -34,7 +39,11 @@ export class AnswerStreams {
     return this.follow(call, trajectoryId, 0, signal);
   }
 
-  private async resume(call: CallContext, lastEventId: string, signal?: AbortSignal): Promise<AsyncIterable<StreamMessage>> {
+  private async resume(
+    call: CallContext,
+    lastEventId: string,
+    signal?: AbortSignal,
+  ): Promise<AsyncIterable<StreamMessage>> {
     const m = EVENT_ID.exec(lastEventId.trim());
     if (!m) throw new AppError("invalid_request", "Last-Event-ID must be '<trajectory_id>/<n>' as sent by this stream");
     const [trajectoryId, n] = [m[1]!, Number(m[2])];
@@ -49,13 +58,25 @@ export class AnswerStreams {
 
   /** A run whose process stopped before its end gets its end now (an error), so its followers finish too. */
   private async endIfCutOff(workspaceId: string, trajectoryId: string): Promise<void> {
-    if (this.running.has(trajectoryId) || (await this.log.readStream(workspaceId, trajectoryId, 0, 10_000)).some(isLast)) return;
+    if (
+      this.running.has(trajectoryId) ||
+      (await this.log.readStream(workspaceId, trajectoryId, 0, 10_000)).some(isLast)
+    )
+      return;
     const e = new AppError("internal_error", "the run was cut off (the service stopped before it finished); ask again");
-    await this.log.appendStream(workspaceId, trajectoryId, [{ type: "run_complete", at: this.clock.now().getTime(), data: { status: "error", ...errorBody(e) } }]);
+    await this.log.appendStream(workspaceId, trajectoryId, [
+      { type: "run_complete", at: this.clock.now().getTime(), data: { status: "error", ...errorBody(e) } },
+    ]);
   }
 
-  private async *follow(call: CallContext, trajectoryId: string, afterSeq: number, signal?: AbortSignal): AsyncGenerator<StreamMessage> {
-    for await (const e of followStream(this.log, call.workspaceId, trajectoryId, { afterSeq, isLast, signal })) yield toMessage(e);
+  private async *follow(
+    call: CallContext,
+    trajectoryId: string,
+    afterSeq: number,
+    signal?: AbortSignal,
+  ): AsyncGenerator<StreamMessage> {
+    for await (const e of followStream(this.log, call.workspaceId, trajectoryId, { afterSeq, isLast, signal }))
+      yield toMessage(e);
   }
 
   /** Runs the answer, logging each event as it happens; a failure ends the run with run_complete status error. */
@@ -64,14 +85,19 @@ export class AnswerStreams {
     // In order, and each on its own: one failed append (a busy database) must not silence the rest, least of all the end.
     const emit = (type: string, data: unknown) => {
       const draft = { type, at: this.clock.now().getTime(), data };
-      logged = logged.then(() => this.log.appendStream(call.workspaceId, trajectoryId, [draft])).catch((err: unknown) => this.logError(`grounded stream ${trajectoryId}: ${type} not logged (${(err as Error).message})`));
+      logged = logged
+        .then(() => this.log.appendStream(call.workspaceId, trajectoryId, [draft]))
+        .catch((err: unknown) =>
+          this.logError(`grounded stream ${trajectoryId}: ${type} not logged (${(err as Error).message})`),
+        );
     };
     emit("run_started", { trajectory_id: trajectoryId });
     try {
       const response = await this.grounded.answer(call, body, { onStep: (step) => emit("step", step) }, trajectoryId);
       emit("run_complete", { status: "answered", response });
     } catch (err) {
-      if (!(err instanceof AppError)) this.logError(`grounded stream failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      if (!(err instanceof AppError))
+        this.logError(`grounded stream failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       const e = err instanceof AppError ? err : new AppError("internal_error", "internal error");
       emit("run_complete", { status: "error", ...errorBody(e) });
     }

@@ -2,7 +2,12 @@
 import { randomUUID } from "node:crypto";
 import { AppError } from "../../contract/errors.ts";
 import type { Citation } from "../../contract/citation.ts";
-import { GroundedAnswerRequest as Schema, type GroundedAnswerRequest, type GroundedAnswerResponse, type TrajectoryStep } from "../../contract/grounded.ts";
+import {
+  GroundedAnswerRequest as Schema,
+  type GroundedAnswerRequest,
+  type GroundedAnswerResponse,
+  type TrajectoryStep,
+} from "../../contract/grounded.ts";
 import { ANSWER_THRESHOLD, type AnswerPlan } from "../../domain/answering/answer.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { ChunkRecord } from "../../ports/documents.ts";
@@ -49,19 +54,55 @@ export class GroundedService {
   ) {}
 
   /** Retrieve, weigh, plan and decide: no audit event, no counters, no learning (POST /sdk/cognitive/process builds on it). */
-  async deliberate(call: CallContext, req: { question: string; k: number; filters?: GroundedAnswerRequest["filters"]; min_confidence?: number | undefined }, layers?: LayerSwitches): Promise<Deliberation> {
-    const thought = this.cognition.perceive({ op: "answer", workspaceId: call.workspaceId, actorId: call.actorId, query: req.question, mode: "hybrid", k: req.k, filter: toFilter(req.filters) }, layers);
-    const found = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, req.k), Infinity, { yields: call.yieldsToRequests });
+  async deliberate(
+    call: CallContext,
+    req: {
+      question: string;
+      k: number;
+      filters?: GroundedAnswerRequest["filters"];
+      min_confidence?: number | undefined;
+    },
+    layers?: LayerSwitches,
+  ): Promise<Deliberation> {
+    const thought = this.cognition.perceive(
+      {
+        op: "answer",
+        workspaceId: call.workspaceId,
+        actorId: call.actorId,
+        query: req.question,
+        mode: "hybrid",
+        k: req.k,
+        filter: toFilter(req.filters),
+      },
+      layers,
+    );
+    const found = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, req.k), Infinity, {
+      yields: call.yieldsToRequests,
+    });
     await yieldToIo(); // each stage is a slice of the loop: requests that came in meanwhile go first
     const evidence = this.cognition.weigh(thought, found, { need: req.k, diversity: 0 });
     const chunks = evidence.items.map((i) => i.chunk);
     const scoreOf = new Map(evidence.items.map((i) => [i.chunk.id, i.score]));
-    const plan = await this.planner.answer(req.question, chunks.map((c) => ({ key: c.id, text: c.text, score: scoreOf.get(c.id) ?? 0 })), 8);
-    const decision = this.cognition.decide(thought, { confidence: plan.confidence, threshold: req.min_confidence ?? ANSWER_THRESHOLD, citations: plan.selected.length });
+    const plan = await this.planner.answer(
+      req.question,
+      chunks.map((c) => ({ key: c.id, text: c.text, score: scoreOf.get(c.id) ?? 0 })),
+      8,
+    );
+    const decision = this.cognition.decide(thought, {
+      confidence: plan.confidence,
+      threshold: req.min_confidence ?? ANSWER_THRESHOLD,
+      citations: plan.selected.length,
+    });
     return { thought, chunks, scoreOf, plan, decision };
   }
 
-  async answer(call: CallContext, input: GroundedAnswerRequest, hooks: AnswerHooks = {}, trajectoryId = `traj_${randomUUID()}`, layers?: LayerSwitches): Promise<GroundedAnswerResponse> {
+  async answer(
+    call: CallContext,
+    input: GroundedAnswerRequest,
+    hooks: AnswerHooks = {},
+    trajectoryId = `traj_${randomUUID()}`,
+    layers?: LayerSwitches,
+  ): Promise<GroundedAnswerResponse> {
     const req = Schema.parse(input);
     const steps: TrajectoryStep[] = [];
     const step = (name: TrajectoryStep["name"], started: number, detail: Record<string, unknown>) => {
@@ -75,7 +116,10 @@ export class GroundedService {
     const routed = await this.loopRoute(call, req, trajectoryId, t);
     if (routed) {
       routed.steps.forEach((s) => hooks.onStep?.(s));
-      await this.record(call, trajectoryId, req, routed.steps, { outcome: "answered", response: { ...routed, steps: undefined } });
+      await this.record(call, trajectoryId, req, routed.steps, {
+        outcome: "answered",
+        response: { ...routed, steps: undefined },
+      });
       return routed;
     }
     const { thought, chunks, scoreOf, plan, decision } = await this.deliberate(call, req, layers);
@@ -86,41 +130,85 @@ export class GroundedService {
       query: req.question,
       k: req.k,
       mode: "hybrid",
-      hits: chunks.map((c) => ({ chunk_hash: c.chunkHash, source_path: c.sourcePath, anchor: c.anchor, score: round(scoreOf.get(c.id) ?? 0) })),
+      hits: chunks.map((c) => ({
+        chunk_hash: c.chunkHash,
+        source_path: c.sourcePath,
+        anchor: c.anchor,
+        score: round(scoreOf.get(c.id) ?? 0),
+      })),
       // The layers that changed something or failed, without timings so a replay matches (the full trace is process()'s).
-      cognition: thought.trace.filter((s) => s.status === "failed" || s.status === "skipped" || s.counts !== undefined).map(({ ms: _ms, ...s }) => s),
+      cognition: thought.trace
+        .filter((s) => s.status === "failed" || s.status === "skipped" || s.counts !== undefined)
+        .map(({ ms: _ms, ...s }) => s),
     });
 
     t = performance.now();
     const byId = new Map(chunks.map((c) => [c.id, c]));
-    const cite = (s: { key: number; span: { start: number; end: number } }, score: number): Citation => citationOf(byId.get(s.key)!, score, now, s.span);
+    const cite = (s: { key: number; span: { start: number; end: number } }, score: number): Citation =>
+      citationOf(byId.get(s.key)!, score, now, s.span);
     step("score_candidates", t, {
       answer_type: plan.answerType,
-      candidates: plan.ranked.map((s) => ({ chunk_hash: byId.get(s.key)!.chunkHash, start: s.span.start, end: s.span.end, overlap: round(s.features.overlap), score: round(s.score) })),
+      candidates: plan.ranked.map((s) => ({
+        chunk_hash: byId.get(s.key)!.chunkHash,
+        start: s.span.start,
+        end: s.span.end,
+        overlap: round(s.features.overlap),
+        score: round(s.score),
+      })),
     });
 
     t = performance.now();
     const accepted = decision.accept;
-    step("select", t, { confidence: round(plan.confidence), threshold, selected: plan.selected.map((s) => ({ chunk_hash: byId.get(s.key)!.chunkHash, start: s.span.start, end: s.span.end })) });
+    step("select", t, {
+      confidence: round(plan.confidence),
+      threshold,
+      selected: plan.selected.map((s) => ({
+        chunk_hash: byId.get(s.key)!.chunkHash,
+        start: s.span.start,
+        end: s.span.end,
+      })),
+    });
 
     if (!accepted) {
       const rejected = plan.ranked.slice(0, 3).map((s) => cite(s, s.score));
       step("abstain", performance.now(), { reason: decision.reason });
       const details = { trajectory_id: trajectoryId, confidence: round(plan.confidence), threshold, rejected, steps };
-      await this.record(call, trajectoryId, req, steps, { outcome: "insufficient_evidence", error: { code: "insufficient_evidence", message: INSUFFICIENT, details: { ...details, steps: undefined } } });
+      await this.record(call, trajectoryId, req, steps, {
+        outcome: "insufficient_evidence",
+        error: { code: "insufficient_evidence", message: INSUFFICIENT, details: { ...details, steps: undefined } },
+      });
       throw new AppError("insufficient_evidence", INSUFFICIENT, details);
     }
     const best = plan.selected[0]!;
     const answer = plan.answer ? best.text.slice(plan.answer.start, plan.answer.end) : best.text;
     const citations = plan.selected.map((s) => cite(s, plan.confidence));
-    step("answer", performance.now(), { answer, citations: citations.map((c) => ({ chunk_hash: c.chunk_hash, text_span: c.text_span })) });
-    const response = { question: req.question, answer, answer_type: plan.answerType, confidence: round(plan.confidence), citations, trajectory_id: trajectoryId, steps };
-    await this.record(call, trajectoryId, req, steps, { outcome: "answered", response: { ...response, steps: undefined } });
+    step("answer", performance.now(), {
+      answer,
+      citations: citations.map((c) => ({ chunk_hash: c.chunk_hash, text_span: c.text_span })),
+    });
+    const response = {
+      question: req.question,
+      answer,
+      answer_type: plan.answerType,
+      confidence: round(plan.confidence),
+      citations,
+      trajectory_id: trajectoryId,
+      steps,
+    };
+    await this.record(call, trajectoryId, req, steps, {
+      outcome: "answered",
+      response: { ...response, steps: undefined },
+    });
     return response;
   }
 
   /** A question about what is open, answered with the open loops it is about; null when it is not one or none are open. */
-  private async loopRoute(call: CallContext, req: ReturnType<typeof Schema.parse>, trajectoryId: string, started: number): Promise<GroundedAnswerResponse | null> {
+  private async loopRoute(
+    call: CallContext,
+    req: ReturnType<typeof Schema.parse>,
+    trajectoryId: string,
+    started: number,
+  ): Promise<GroundedAnswerResponse | null> {
     if (!this.openLoops || !asksWhatIsOpen(req.question) || (req.min_confidence ?? 0) > LOOP_CONFIDENCE) return null;
     const loops = loopsFor(req.question, await this.openLoops(call.workspaceId, req.filters?.source_path_prefix));
     return loops.length ? loopAnswer(req.question, loops, trajectoryId, started) : null;
@@ -130,7 +218,13 @@ export class GroundedService {
    * One event per step plus the request and outcome, all under the trajectory id, in one append. The outcome leaves the
    * steps out: they are the events just before it (logging them twice doubled a trajectory's bytes, and its write).
    */
-  private async record(call: CallContext, trajectoryId: string, req: unknown, steps: TrajectoryStep[], outcome: Record<string, unknown>): Promise<void> {
+  private async record(
+    call: CallContext,
+    trajectoryId: string,
+    req: unknown,
+    steps: TrajectoryStep[],
+    outcome: Record<string, unknown>,
+  ): Promise<void> {
     await this.audit.record(call, [
       this.audit.draft(call, "grounded.request", { request: req }, trajectoryId),
       ...steps.map((s) => this.audit.draft(call, `grounded.step.${s.name}`, s, trajectoryId)),

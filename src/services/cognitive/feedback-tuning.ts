@@ -29,7 +29,7 @@ const MIN_GAIN = 0.005;
 export async function feedbackCases(store: AuditLog, workspaceIds: readonly string[]): Promise<FeedbackCase[]> {
   const byKey = new Map<string, { workspaceId: string; query: string; used: Set<string>; unhelpful: Set<string> }>();
   for (const workspaceId of workspaceIds)
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = await store.listEvents(workspaceId, { afterSeq: after, limit: 1000, types: [FEEDBACK_EVENT] });
       for (const e of page) {
         const p = JSON.parse(e.payload) as { chunk_hashes: string[]; outcome: string; query?: string };
@@ -55,7 +55,10 @@ async function questionOf(store: AuditLog, workspaceId: string, trajectoryId: st
 
 /** Mean reciprocal rank of the used citations minus that of the unhelpful ones (0 for one not in the top K). */
 export function caseScore(ranked: readonly string[], c: FeedbackCase): number {
-  const rr = (hashes: ReadonlySet<string>) => (hashes.size === 0 ? 0 : [...hashes].reduce((s, h) => s + (ranked.includes(h) ? 1 / (ranked.indexOf(h) + 1) : 0), 0) / hashes.size);
+  const rr = (hashes: ReadonlySet<string>) =>
+    hashes.size === 0
+      ? 0
+      : [...hashes].reduce((s, h) => s + (ranked.includes(h) ? 1 / (ranked.indexOf(h) + 1) : 0), 0) / hashes.size;
   return rr(c.used) - rr(c.unhelpful);
 }
 
@@ -85,7 +88,12 @@ export async function tuneFromFeedback(
     const scores: number[] = [];
     for (const c of cases) {
       const res = await deps.memory.recall(c.workspaceId, { query: c.query, k: K }, { dry: true });
-      scores.push(caseScore(res.hits.map((h) => h.chunk_hash), c));
+      scores.push(
+        caseScore(
+          res.hits.map((h) => h.chunk_hash),
+          c,
+        ),
+      );
       await yieldToIo(); // a server keeps answering while it tunes
       opts.signal?.throwIfAborted();
     }
@@ -94,9 +102,24 @@ export async function tuneFromFeedback(
   };
   try {
     const metric = `feedback: reciprocal rank of used minus unhelpful citations in the top ${K}, karma off (held-in: even case index of ${cases.length})`;
-    const result = await tune(start, TUNER_KNOBS, measure, { runId: opts.runId, metric, minGain: MIN_GAIN, ...(opts.log ? { log: opts.log } : {}) });
-    await recordTunerRun(deps.store.cognitive, deps.now(), result.decisions, { run_id: opts.runId, params: result.config.params, enabled: { ...result.config.enabled } });
-    return { cases: cases.length, baseline: result.baseline, final: result.final, decisions: result.decisions, config: result.config };
+    const result = await tune(start, TUNER_KNOBS, measure, {
+      runId: opts.runId,
+      metric,
+      minGain: MIN_GAIN,
+      ...(opts.log ? { log: opts.log } : {}),
+    });
+    await recordTunerRun(deps.store.cognitive, deps.now(), result.decisions, {
+      run_id: opts.runId,
+      params: result.config.params,
+      enabled: { ...result.config.enabled },
+    });
+    return {
+      cases: cases.length,
+      baseline: result.baseline,
+      final: result.final,
+      decisions: result.decisions,
+      config: result.config,
+    };
   } finally {
     deps.pipeline.configure(start);
   }

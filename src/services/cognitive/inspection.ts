@@ -14,47 +14,102 @@ type R = CognitiveResponses;
 /** One workspace's counters; everything else the snapshot reads is global (config, tuner, ablation). */
 export const snapshotOf = async (stack: CognitiveStack, workspaceId: string): Promise<R["cognitive_snapshot"]> => {
   const snap = await cognitiveSnapshot(stack.pipeline, stack.store, { workspaceId });
-  return { workspace_id: workspaceId, layers: snap.layers, tuner: snap.tuner, ablation: snap.ablation, stress: snap.stress };
+  return {
+    workspace_id: workspaceId,
+    layers: snap.layers,
+    tuner: snap.tuner,
+    ablation: snap.ablation,
+    stress: snap.stress,
+  };
 };
 
-export const layersOf = async (stack: CognitiveStack, workspaceId: string): Promise<LayerSummary[]> => (await cognitiveSnapshot(stack.pipeline, stack.store, { workspaceId })).layers;
+export const layersOf = async (stack: CognitiveStack, workspaceId: string): Promise<LayerSummary[]> =>
+  (await cognitiveSnapshot(stack.pipeline, stack.store, { workspaceId })).layers;
 
-const summaryOf = async (stack: CognitiveStack, workspaceId: string, id: LayerId): Promise<LayerSummary> => (await layersOf(stack, workspaceId)).find((l) => l.id === id)!;
+const summaryOf = async (stack: CognitiveStack, workspaceId: string, id: LayerId): Promise<LayerSummary> =>
+  (await layersOf(stack, workspaceId)).find((l) => l.id === id)!;
 
-export async function layerState(stack: CognitiveStack, workspaceId: string, id: string): Promise<R["cognitive_layer"]> {
+export async function layerState(
+  stack: CognitiveStack,
+  workspaceId: string,
+  id: string,
+): Promise<R["cognitive_layer"]> {
   const known = LayerId.safeParse(id);
   if (!known.success) throw new AppError("not_found", `no layer '${id}'`, { valid_layer_ids: [...LAYER_IDS] });
   const layer = stack.pipeline.layers.find((l) => l.id === id);
   const params = (stack.pipeline.current.params as unknown as Record<string, unknown>)[known.data] ?? null;
-  return { ...(await summaryOf(stack, workspaceId, known.data)), optional: layer?.optional ?? false, counter_names: [...(layer?.counters ?? [])], params, state: layer?.inspect?.(workspaceId) ?? null };
+  return {
+    ...(await summaryOf(stack, workspaceId, known.data)),
+    optional: layer?.optional ?? false,
+    counter_names: [...(layer?.counters ?? [])],
+    params,
+    state: layer?.inspect?.(workspaceId) ?? null,
+  };
 }
 
 export async function healthOf(stack: CognitiveStack, workspaceId: string): Promise<R["cognitive_health"]> {
   const cost = stack.pipeline.costPerLayer();
-  const layers = (await layersOf(stack, workspaceId)).map((l) => ({ id: l.id, enabled: l.enabled, failures: l.counters.failures ?? 0, calls_in_process: cost[l.id]?.calls ?? 0, failures_in_process: cost[l.id]?.failures ?? 0 }));
+  const layers = (await layersOf(stack, workspaceId)).map((l) => ({
+    id: l.id,
+    enabled: l.enabled,
+    failures: l.counters.failures ?? 0,
+    calls_in_process: cost[l.id]?.calls ?? 0,
+    failures_in_process: cost[l.id]?.failures ?? 0,
+  }));
   return { status: "ok", layers, counter_flush_failures: stack.pipeline.counters.flushFailures };
 }
 
 export async function stateOf(stack: CognitiveStack, limit: number): Promise<R["cognitive_state"]> {
   const { enabled, params } = stack.pipeline.current;
-  return { enabled: { ...enabled }, params: { ...params }, tuner_decisions: await tunerDecisions(stack.store, { limit }), ablation: await latestAblation(stack.store), stress: await latestStress(stack.store), cost_in_process: stack.pipeline.costPerLayer() };
+  return {
+    enabled: { ...enabled },
+    params: { ...params },
+    tuner_decisions: await tunerDecisions(stack.store, { limit }),
+    ablation: await latestAblation(stack.store),
+    stress: await latestStress(stack.store),
+    cost_in_process: stack.pipeline.costPerLayer(),
+  };
 }
 
-export async function goalsOf(stack: CognitiveStack, workspaceId: string, loops: OpenLoopsResponse): Promise<R["cognitive_goals"]> {
+export async function goalsOf(
+  stack: CognitiveStack,
+  workspaceId: string,
+  loops: OpenLoopsResponse,
+): Promise<R["cognitive_goals"]> {
   const { enabled, params } = stack.pipeline.current;
-  return { layer: "sankalpa", enabled: enabled.sankalpa, boost: params.sankalpa.boost, counters: (await summaryOf(stack, workspaceId, "sankalpa")).counters, open_loops: loops.loops, truncated: loops.truncated };
+  return {
+    layer: "sankalpa",
+    enabled: enabled.sankalpa,
+    boost: params.sankalpa.boost,
+    counters: (await summaryOf(stack, workspaceId, "sankalpa")).counters,
+    open_loops: loops.loops,
+    truncated: loops.truncated,
+  };
 }
 
-const tallyOf = (tallies: ChunkTallies, workspaceId: string) => tallies.summary(workspaceId)[workspaceId] ?? { chunks: 0, total: 0 };
+const tallyOf = (tallies: ChunkTallies, workspaceId: string) =>
+  tallies.summary(workspaceId)[workspaceId] ?? { chunks: 0, total: 0 };
 
 export async function karmaOf(stack: CognitiveStack, workspaceId: string): Promise<R["cognitive_karma"]> {
   const { enabled, params } = stack.pipeline.current;
-  return { layer: "karma", enabled: enabled.karma, weight: params.karma.weight, counters: (await summaryOf(stack, workspaceId, "karma")).counters, ledger: tallyOf(stack.karma, workspaceId) };
+  return {
+    layer: "karma",
+    enabled: enabled.karma,
+    weight: params.karma.weight,
+    counters: (await summaryOf(stack, workspaceId, "karma")).counters,
+    ledger: tallyOf(stack.karma, workspaceId),
+  };
 }
 
 export async function chittaOf(stack: CognitiveStack, workspaceId: string): Promise<R["cognitive_chitta"]> {
   const { enabled, params } = stack.pipeline.current;
-  return { layer: "chitta", enabled: enabled.chitta, ...params.chitta, counters: (await summaryOf(stack, workspaceId, "chitta")).counters, impressions: tallyOf(stack.impressions, workspaceId) };
+  return {
+    layer: "chitta",
+    enabled: enabled.chitta,
+    ...params.chitta,
+    counters: (await summaryOf(stack, workspaceId, "chitta")).counters,
+    impressions: tallyOf(stack.impressions, workspaceId),
+  };
 }
 
 export async function identityOf(stack: CognitiveStack, call: CallContext): Promise<R["cognitive_identity"]> {
@@ -70,10 +125,17 @@ export async function identityOf(stack: CognitiveStack, call: CallContext): Prom
   };
 }
 
-export async function functionalStateOf(stack: CognitiveStack, workspaceId: string): Promise<R["cognitive_functional_state"]> {
+export async function functionalStateOf(
+  stack: CognitiveStack,
+  workspaceId: string,
+): Promise<R["cognitive_functional_state"]> {
   const { enabled, params } = stack.pipeline.current;
   return {
-    prana: { budget_ms: params.prana.budgetMs, max_query_terms: params.prana.maxQueryTerms, counters: (await summaryOf(stack, workspaceId, "prana")).counters },
+    prana: {
+      budget_ms: params.prana.budgetMs,
+      max_query_terms: params.prana.maxQueryTerms,
+      counters: (await summaryOf(stack, workspaceId, "prana")).counters,
+    },
     enabled_layers: LAYER_IDS.filter((id) => enabled[id]),
     disabled_layers: LAYER_IDS.filter((id) => !enabled[id]),
     health: "ok",

@@ -7,7 +7,12 @@ import type { LayerSwitches } from "../../cognitive/params.ts";
 import type { CognitiveTrace } from "../../contract/cognitive.ts";
 
 /** Runs the stack over `query` as a grounded question would, without an audit event, counters or learning. */
-export async function processQuery(grounded: GroundedService, traces: TraceLog, call: CallContext, input: { query: string; k?: number | undefined; layers?: LayerSwitches | undefined }): Promise<CognitiveTrace> {
+export async function processQuery(
+  grounded: GroundedService,
+  traces: TraceLog,
+  call: CallContext,
+  input: { query: string; k?: number | undefined; layers?: LayerSwitches | undefined },
+): Promise<CognitiveTrace> {
   const d = await grounded.deliberate(call, { question: input.query, k: input.k ?? 8 }, input.layers);
   const q = d.thought.query;
   const result: CognitiveTrace = {
@@ -18,7 +23,15 @@ export async function processQuery(grounded: GroundedService, traces: TraceLog, 
     decision: d.decision.reason,
     signals: { ...q.signals },
     expansion: q.expansion.map((e) => ({ ...e })),
-    evidence: (d.thought.evidence?.items ?? []).slice(0, input.k ?? 8).map((i) => ({ chunk_hash: i.chunk.chunkHash, source_path: i.chunk.sourcePath, anchor: i.chunk.anchor, score: Number(i.score.toFixed(6)), flags: i.flags })),
+    evidence: (d.thought.evidence?.items ?? [])
+      .slice(0, input.k ?? 8)
+      .map((i) => ({
+        chunk_hash: i.chunk.chunkHash,
+        source_path: i.chunk.sourcePath,
+        anchor: i.chunk.anchor,
+        score: Number(i.score.toFixed(6)),
+        flags: i.flags,
+      })),
     steps: d.thought.trace,
   };
   await traces.put(result, call.workspaceId);

@@ -12,7 +12,12 @@ export interface Reembedder {
 }
 
 /** Runs a pass at start (an embedder switch leaves every chunk without a vector) and whenever kicked. */
-export function startReembedder(store: Pick<DocumentStore, "chunksMissingEmbedding" | "putEmbeddings">, embedder: Embedder, log: (msg: string) => void, retryMs = 30_000): Reembedder {
+export function startReembedder(
+  store: Pick<DocumentStore, "chunksMissingEmbedding" | "putEmbeddings">,
+  embedder: Embedder,
+  log: (msg: string) => void,
+  retryMs = 30_000,
+): Reembedder {
   let stopped = false;
   let running: Promise<void> | null = null;
   const pass = async () => {

@@ -35,7 +35,6 @@ const CLAIMS_CHECKED = 10;
 const HITS_PER_CLAIM = 5;
 const MAX_VAULT_COUNTERPOINTS = 10;
 
-
 export class AssimilationService {
   constructor(
     private readonly store: { records: RecordStore; documents: Pick<DocumentStore, "getDocument" | "documentChunks"> },
@@ -51,7 +50,8 @@ export class AssimilationService {
     const id = contentId("shravan", req);
     const existing = await this.store.records.getRecord(ws, id);
     if (existing) return existing.body as ShravanRecord;
-    for (const parent of req.lineage.parent_ids) await this.expect(ws, parent, "shravan", "lineage.parent_ids names a capture");
+    for (const parent of req.lineage.parent_ids)
+      await this.expect(ws, parent, "shravan", "lineage.parent_ids names a capture");
 
     const now = this.clock.now();
     const sourcePath = `knowledge/shravan/${id}.md`;
@@ -75,8 +75,17 @@ export class AssimilationService {
       citation: req.citation ?? null,
       source_path: sourcePath,
     };
-    const event = draftEvent(call, "knowledge.captured", { id, source_title: req.source_title, source_path: sourcePath }, now.getTime());
-    const { record } = await this.store.records.insertRecord(ws, { id, kind: "shravan", group: null, parentId: null, status: null, createdAt: now.getTime(), body }, { events: [event], document: note.write });
+    const event = draftEvent(
+      call,
+      "knowledge.captured",
+      { id, source_title: req.source_title, source_path: sourcePath },
+      now.getTime(),
+    );
+    const { record } = await this.store.records.insertRecord(
+      ws,
+      { id, kind: "shravan", group: null, parentId: null, status: null, createdAt: now.getTime(), body },
+      { events: [event], document: note.write },
+    );
     return record.body as ShravanRecord;
   }
 
@@ -84,16 +93,23 @@ export class AssimilationService {
   async reflect(call: CallContext, input: MananRequest): Promise<MananRecord> {
     const req = MananSchema.parse(input);
     const ws = call.workspaceId;
-    const shravan = (await this.expect(ws, req.shravan_id, "shravan", "manan reflects on a capture")).body as ShravanRecord;
+    const shravan = (await this.expect(ws, req.shravan_id, "shravan", "manan reflects on a capture"))
+      .body as ShravanRecord;
     const done = (await this.store.records.childRecords(ws, shravan.id)).find((r) => r.kind === "manan");
-    if (done) throw new AppError("wrong_stage", `${shravan.id} was already reflected on (${done.id})`, { manan_id: done.id });
+    if (done)
+      throw new AppError("wrong_stage", `${shravan.id} was already reflected on (${done.id})`, { manan_id: done.id });
     const doc = await this.store.documents.getDocument(ws, shravan.source_path);
     if (!doc) throw new AppError("not_found", `the content of ${shravan.id} was forgotten (${shravan.source_path})`);
 
     const now = this.clock.now();
     const chunks = await this.store.documents.documentChunks(ws, shravan.source_path);
-    const cite = (start: number, end: number): Citation => citeSpan(chunks, doc.sourcePath, doc.content, start, end, now);
-    const sentences = reflect(doc.content).map((s) => ({ role: s.role, text: doc.content.slice(s.start, s.end), citation: cite(s.start, s.end) }));
+    const cite = (start: number, end: number): Citation =>
+      citeSpan(chunks, doc.sourcePath, doc.content, start, end, now);
+    const sentences = reflect(doc.content).map((s) => ({
+      role: s.role,
+      text: doc.content.slice(s.start, s.end),
+      citation: cite(s.start, s.end),
+    }));
     const claims = sentences.filter((s) => s.role === "claim").map(({ text, citation }) => ({ text, citation }));
     const body: MananRecord = {
       id: contentId("manan", shravan.id),
@@ -108,22 +124,43 @@ export class AssimilationService {
       source_title: shravan.source_title,
       claims,
       questions: [
-        ...sentences.filter((s) => s.role === "question").map(({ text, citation }) => ({ text, origin: "content" as const, citation })),
+        ...sentences
+          .filter((s) => s.role === "question")
+          .map(({ text, citation }) => ({ text, origin: "content" as const, citation })),
         ...shravan.questions.map((text) => ({ text, origin: "capture" as const, citation: null })),
       ],
       counterpoints: [
-        ...sentences.filter((s) => s.role === "counterpoint").map(({ text, citation }) => ({ text, citation, origin: "content" as const, claim_index: null, reason: "contrast" as const })),
+        ...sentences
+          .filter((s) => s.role === "counterpoint")
+          .map(({ text, citation }) => ({
+            text,
+            citation,
+            origin: "content" as const,
+            claim_index: null,
+            reason: "contrast" as const,
+          })),
         ...(await this.vaultCounterpoints(ws, claims, shravan.source_path)),
       ],
       principles: sentences.filter((s) => s.role === "principle").map(({ text, citation }) => ({ text, citation })),
     };
-    body.citations = uniqueCitations([...body.claims, ...body.principles, ...body.counterpoints, ...body.questions].map((x) => x.citation));
-    const event = draftEvent(call, "knowledge.reflected", { id: body.id, shravan_id: shravan.id, claims: claims.length, counterpoints: body.counterpoints.length }, now.getTime());
+    body.citations = uniqueCitations(
+      [...body.claims, ...body.principles, ...body.counterpoints, ...body.questions].map((x) => x.citation),
+    );
+    const event = draftEvent(
+      call,
+      "knowledge.reflected",
+      { id: body.id, shravan_id: shravan.id, claims: claims.length, counterpoints: body.counterpoints.length },
+      now.getTime(),
+    );
     return (await this.insertStage(ws, body.id, "manan", shravan.id, now, body, [event])) as MananRecord;
   }
 
   /** Other stored passages that share a claim's subject but negate it, contrast with it, or give another figure. */
-  private async vaultCounterpoints(ws: string, claims: readonly { text: string }[], ownPath: string): Promise<MananRecord["counterpoints"]> {
+  private async vaultCounterpoints(
+    ws: string,
+    claims: readonly { text: string }[],
+    ownPath: string,
+  ): Promise<MananRecord["counterpoints"]> {
     const found: MananRecord["counterpoints"] = [];
     const seen = new Set<string>();
     for (const [claimIndex, claim] of claims.slice(0, CLAIMS_CHECKED).entries()) {
@@ -147,13 +184,24 @@ export class AssimilationService {
   async implement(call: CallContext, input: NididhyasanRequest): Promise<NididhyasanRecord> {
     const req = NididhyasanSchema.parse(input);
     const ws = call.workspaceId;
-    const manan = (await this.expect(ws, req.manan_id, "manan", "nididhyasan practises a reflection")).body as MananRecord;
-    const done = (await this.store.records.childRecords(ws, manan.id)).find((r) => r.kind === "nididhyasan" && (r.body as NididhyasanRecord).implementation_type === req.implementation_type);
-    if (done) throw new AppError("wrong_stage", `${manan.id} was already practised as a ${req.implementation_type} (${done.id})`, { nididhyasan_id: done.id });
+    const manan = (await this.expect(ws, req.manan_id, "manan", "nididhyasan practises a reflection"))
+      .body as MananRecord;
+    const done = (await this.store.records.childRecords(ws, manan.id)).find(
+      (r) => r.kind === "nididhyasan" && (r.body as NididhyasanRecord).implementation_type === req.implementation_type,
+    );
+    if (done)
+      throw new AppError(
+        "wrong_stage",
+        `${manan.id} was already practised as a ${req.implementation_type} (${done.id})`,
+        { nididhyasan_id: done.id },
+      );
     const shravan = (await this.store.records.getRecord(ws, manan.shravan_id))?.body as ShravanRecord | undefined;
 
     const now = this.clock.now();
-    const refd = (x: { text: string; citation: Citation | null }): Reflected<Citation> => ({ text: x.text, ref: x.citation });
+    const refd = (x: { text: string; citation: Citation | null }): Reflected<Citation> => ({
+      text: x.text,
+      ref: x.citation,
+    });
     const made = practise(req.implementation_type, {
       title: manan.source_title,
       claims: manan.claims.map(refd),
@@ -195,9 +243,36 @@ export class AssimilationService {
       artefact,
       proposal: proposal && { id: proposal.id, status: proposal.status },
     };
-    const events = [draftEvent(call, "knowledge.practiced", { id, manan_id: manan.id, implementation_type: req.implementation_type }, now.getTime())];
-    if (proposal) events.push(draftEvent(call, "knowledge.proposal_created", { id: proposal.id, nididhyasan_id: id, target_source_path: proposal.target_source_path }, now.getTime()));
-    const records = proposal ? [{ id: proposal.id, kind: "proposal" as const, group: null, parentId: id, status: "pending", createdAt: now.getTime(), body: proposal }] : [];
+    const events = [
+      draftEvent(
+        call,
+        "knowledge.practiced",
+        { id, manan_id: manan.id, implementation_type: req.implementation_type },
+        now.getTime(),
+      ),
+    ];
+    if (proposal)
+      events.push(
+        draftEvent(
+          call,
+          "knowledge.proposal_created",
+          { id: proposal.id, nididhyasan_id: id, target_source_path: proposal.target_source_path },
+          now.getTime(),
+        ),
+      );
+    const records = proposal
+      ? [
+          {
+            id: proposal.id,
+            kind: "proposal" as const,
+            group: null,
+            parentId: id,
+            status: "pending",
+            createdAt: now.getTime(),
+            body: proposal,
+          },
+        ]
+      : [];
     return (await this.insertStage(ws, id, "nididhyasan", manan.id, now, body, events, records)) as NididhyasanRecord;
   }
 
@@ -205,12 +280,29 @@ export class AssimilationService {
   private async expect(ws: string, id: string, kind: RecordKind, what: string): Promise<StoredRecord> {
     const found = await this.store.records.getRecord(ws, id);
     if (!found || found.kind === "decision") throw new AppError("not_found", `no record '${id}' in this workspace`);
-    if (found.kind !== kind) throw new AppError("wrong_stage", `${what} (${kind}_...); '${id}' is a ${found.kind} record`, { expected: kind, actual: found.kind });
+    if (found.kind !== kind)
+      throw new AppError("wrong_stage", `${what} (${kind}_...); '${id}' is a ${found.kind} record`, {
+        expected: kind,
+        actual: found.kind,
+      });
     return found;
   }
 
-  private async insertStage(ws: string, id: string, kind: RecordKind, parentId: string, now: Date, body: unknown, events: EventDraft[], records: RecordRow[] = []): Promise<unknown> {
-    const { record, created } = await this.store.records.insertRecord(ws, { id, kind, group: null, parentId, status: null, createdAt: now.getTime(), body }, { events, records });
+  private async insertStage(
+    ws: string,
+    id: string,
+    kind: RecordKind,
+    parentId: string,
+    now: Date,
+    body: unknown,
+    events: EventDraft[],
+    records: RecordRow[] = [],
+  ): Promise<unknown> {
+    const { record, created } = await this.store.records.insertRecord(
+      ws,
+      { id, kind, group: null, parentId, status: null, createdAt: now.getTime(), body },
+      { events, records },
+    );
     // Two concurrent transitions of the same record: the second finds the first's row and gets the same 409 a later call would.
     if (!created) throw new AppError("wrong_stage", `${parentId} moved on concurrently (${id})`, { id });
     return record.body;
@@ -222,11 +314,24 @@ export class AssimilationService {
  * chunk_hash is one feedback and forget know (a sentence across a chunk boundary is cited by its larger part). Only
  * a span no chunk touches is cited by its own content hash.
  */
-function citeSpan(chunks: readonly ChunkRecord[], sourcePath: string, content: string, start: number, end: number, now: Date): Citation {
+function citeSpan(
+  chunks: readonly ChunkRecord[],
+  sourcePath: string,
+  content: string,
+  start: number,
+  end: number,
+  now: Date,
+): Citation {
   const inside = (c: ChunkRecord) => Math.min(end, c.end) - Math.max(start, c.start);
-  const chunk = chunks.reduce<ChunkRecord | undefined>((best, c) => (inside(c) > (best ? inside(best) : 0) ? c : best), undefined);
+  const chunk = chunks.reduce<ChunkRecord | undefined>(
+    (best, c) => (inside(c) > (best ? inside(best) : 0) ? c : best),
+    undefined,
+  );
   if (!chunk) return spanCitation(sourcePath, "", content.slice(start, end), 1, now);
-  return citationOf(chunk, 1, now, { start: Math.max(start, chunk.start) - chunk.start, end: Math.min(end, chunk.end) - chunk.start });
+  return citationOf(chunk, 1, now, {
+    start: Math.max(start, chunk.start) - chunk.start,
+    end: Math.min(end, chunk.end) - chunk.start,
+  });
 }
 
 function uniqueCitations(cs: readonly (Citation | null)[]): Citation[] {

@@ -1,5 +1,11 @@
 // Stored decisions: an idempotent record (ref derived from the content) kept as a record plus an ADR-style vault note.
-import type { DecisionGetRequest, DecisionListRequest, DecisionListResponse, DecisionRecord, DecisionRecordRequest } from "../../contract/decisions.ts";
+import type {
+  DecisionGetRequest,
+  DecisionListRequest,
+  DecisionListResponse,
+  DecisionRecord,
+  DecisionRecordRequest,
+} from "../../contract/decisions.ts";
 import { DecisionListRequest as ListSchema, DecisionRecordRequest as RecordSchema } from "../../contract/decisions.ts";
 import { AppError } from "../../contract/errors.ts";
 import { renderDecisionNote } from "../../domain/knowledge/decision-note.ts";
@@ -32,10 +38,23 @@ export class DecisionRecordService {
     const evidence = [];
     for (const hash of req.evidence) {
       const [chunk] = await this.store.documents.chunksByHash(ws, hash);
-      if (!chunk) throw new AppError("evidence_not_found", `no stored passage with chunk_hash ${hash} in this workspace`, { chunk_hash: hash });
+      if (!chunk)
+        throw new AppError("evidence_not_found", `no stored passage with chunk_hash ${hash} in this workspace`, {
+          chunk_hash: hash,
+        });
       evidence.push(citationOf(chunk, 1, now));
     }
-    const fields = { ref, title: req.title, status: req.status, date: req.date ?? null, context: req.context ?? null, decision: req.decision, chosenOption: req.chosen_option ?? null, consequences: req.consequences ?? null, options: req.options };
+    const fields = {
+      ref,
+      title: req.title,
+      status: req.status,
+      date: req.date ?? null,
+      context: req.context ?? null,
+      decision: req.decision,
+      chosenOption: req.chosen_option ?? null,
+      consequences: req.consequences ?? null,
+      options: req.options,
+    };
     const sourcePath = `decisions/${req.namespace}/${ref}.md`;
     const note = await this.ingest.prepareNote(ws, sourcePath, renderDecisionNote(fields), now);
     const body: DecisionRecord = {
@@ -54,20 +73,38 @@ export class DecisionRecordService {
       source_path: sourcePath,
       citations: [...note.citations, ...evidence],
     };
-    const audit = draftEvent(call, "decision.recorded", { ref, namespace: req.namespace, title: req.title, source_path: sourcePath }, now.getTime());
-    const { record } = await this.store.records.insertRecord(ws, { id: ref, kind: "decision", group: req.namespace, parentId: null, status: null, createdAt: now.getTime(), body }, { events: [audit], document: note.write });
+    const audit = draftEvent(
+      call,
+      "decision.recorded",
+      { ref, namespace: req.namespace, title: req.title, source_path: sourcePath },
+      now.getTime(),
+    );
+    const { record } = await this.store.records.insertRecord(
+      ws,
+      { id: ref, kind: "decision", group: req.namespace, parentId: null, status: null, createdAt: now.getTime(), body },
+      { events: [audit], document: note.write },
+    );
     return record.body as DecisionRecord;
   }
 
   async get(call: CallContext, req: DecisionGetRequest): Promise<DecisionRecord> {
     const found = await this.store.records.getRecord(call.workspaceId, req.ref);
-    if (!found || found.kind !== "decision") throw new AppError("not_found", `no decision '${req.ref}' in this workspace`);
+    if (!found || found.kind !== "decision")
+      throw new AppError("not_found", `no decision '${req.ref}' in this workspace`);
     return found.body as DecisionRecord;
   }
 
   async list(call: CallContext, input: DecisionListRequest): Promise<DecisionListResponse> {
     const req = ListSchema.parse(input);
-    const page = await pageBySeq(call.workspaceId, req, (afterSeq, limit) => this.store.records.listRecords(call.workspaceId, { kinds: ["decision"], group: req.namespace, afterSeq, order: "desc", limit }));
+    const page = await pageBySeq(call.workspaceId, req, (afterSeq, limit) =>
+      this.store.records.listRecords(call.workspaceId, {
+        kinds: ["decision"],
+        group: req.namespace,
+        afterSeq,
+        order: "desc",
+        limit,
+      }),
+    );
     return { decisions: page.rows.map((r) => r.body as DecisionRecord), next_cursor: page.next_cursor };
   }
 }

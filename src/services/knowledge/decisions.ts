@@ -23,7 +23,10 @@ export class DecisionService {
         chosen_option: d.chosenOption,
         consequences: d.consequences,
         options: d.options,
-        citations: d.spans.map((s) => ({ field: s.field, ...spanCitation(sourcePath, s.anchor, req.content.slice(s.start, s.end), 1, now) })),
+        citations: d.spans.map((s) => ({
+          field: s.field,
+          ...spanCitation(sourcePath, s.anchor, req.content.slice(s.start, s.end), 1, now),
+        })),
       })),
     };
   }

@@ -15,10 +15,17 @@ export class MeetingService {
     const now = this.clock.now();
     const m = extractMeeting(text, { meetingDate: req.meeting_date ?? null });
     const cite = (s: TurnSpan) => {
-      const anchor = m.turns[s.turn]?.timestamp ?? `L${lineAt(m.lineStarts, s.start)}-L${lineAt(m.lineStarts, Math.max(s.start, s.end - 1))}`;
+      const anchor =
+        m.turns[s.turn]?.timestamp ??
+        `L${lineAt(m.lineStarts, s.start)}-L${lineAt(m.lineStarts, Math.max(s.start, s.end - 1))}`;
       return spanCitation(sourcePath, anchor, text.slice(s.start, s.end), 1, now);
     };
-    const item = (d: ItemDraft) => ({ text: d.text, speaker: d.speaker, turns: d.spans.map((s) => s.turn), citations: d.spans.map(cite) });
+    const item = (d: ItemDraft) => ({
+      text: d.text,
+      speaker: d.speaker,
+      turns: d.spans.map((s) => s.turn),
+      citations: d.spans.map(cite),
+    });
     return {
       source_path: sourcePath,
       format: m.format,

@@ -24,7 +24,11 @@ export class OpenLoopService {
     const after = req.cursor ? decodeCursor(req.cursor, workspaceId, LoopPosition) : null;
     const page = (truncated: boolean): OpenLoopsResponse => {
       const last = loops.at(-1);
-      return { loops, truncated, next_cursor: truncated && last ? encodeCursor(workspaceId, [last.source_path, last.line]) : null };
+      return {
+        loops,
+        truncated,
+        next_cursor: truncated && last ? encodeCursor(workspaceId, [last.source_path, last.line]) : null,
+      };
     };
     for (const doc of await this.store.listDocuments(workspaceId, req.source_path_prefix)) {
       if (after && doc.sourcePath < after[0]) continue;
@@ -43,7 +47,15 @@ export class OpenLoopService {
         const citation = chunk
           ? citationOf(chunk, 1, now, { start: loop.start - chunk.start, end: loop.end - chunk.start })
           : spanCitation(doc.sourcePath, `L${loop.line}-L${loop.line}`, text, 1, now);
-        loops.push({ source_path: doc.sourcePath, line: loop.line, marker: loop.marker, text, owner: loop.owner, due: loop.due, citation });
+        loops.push({
+          source_path: doc.sourcePath,
+          line: loop.line,
+          marker: loop.marker,
+          text,
+          owner: loop.owner,
+          due: loop.due,
+          citation,
+        });
       }
     }
     return page(false);

@@ -8,6 +8,13 @@ import type { ChunkInput } from "../../ports/documents.ts";
 export function* analyseDocument(content: string, kind: DocumentKind): Generator<ChunkInput> {
   for (const c of chunkDocument(content, kind)) {
     const section = kind === "markdown" && !/^L\d+-L\d+$/.test(c.anchor) ? `${c.anchor}\n` : "";
-    yield { chunkHash: c.hash, anchor: c.anchor, start: c.start, end: c.end, text: c.text, terms: tokenize(section + c.text).join(" ") };
+    yield {
+      chunkHash: c.hash,
+      anchor: c.anchor,
+      start: c.start,
+      end: c.end,
+      text: c.text,
+      terms: tokenize(section + c.text).join(" "),
+    };
   }
 }

@@ -4,7 +4,12 @@ import { contentHash } from "../../domain/text/hash.ts";
 import type { ChunkRecord } from "../../ports/documents.ts";
 
 /** `span` narrows text_span to a sub-range of the chunk text (still a literal substring of the source). */
-export function citationOf(chunk: Pick<ChunkRecord, "chunkHash" | "sourcePath" | "anchor" | "text">, score: number, retrievedAt: Date, span?: { start: number; end: number }): Citation {
+export function citationOf(
+  chunk: Pick<ChunkRecord, "chunkHash" | "sourcePath" | "anchor" | "text">,
+  score: number,
+  retrievedAt: Date,
+  span?: { start: number; end: number },
+): Citation {
   return {
     chunk_hash: chunk.chunkHash,
     source_path: chunk.sourcePath,
@@ -16,7 +21,13 @@ export function citationOf(chunk: Pick<ChunkRecord, "chunkHash" | "sourcePath" |
 }
 
 /** A citation of a literal span that is not (or not only) a stored chunk: chunk_hash is the span's own content hash. */
-export function spanCitation(sourcePath: string, anchor: string, span: string, score: number, retrievedAt: Date): Citation {
+export function spanCitation(
+  sourcePath: string,
+  anchor: string,
+  span: string,
+  score: number,
+  retrievedAt: Date,
+): Citation {
   return {
     chunk_hash: contentHash(span),
     source_path: sourcePath,

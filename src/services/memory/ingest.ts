@@ -52,7 +52,11 @@ export class IngestService {
    * Everything an ingest computes before its transaction: the response, the document write (null when the source is
    * unchanged) and its audit draft. Knowledge routes commit the write together with their own record.
    */
-  async prepare(workspaceId: string, req: IngestRequest, call?: CallContext): Promise<{ result: IngestResponse; write: DocumentWrite | null; audit: EventDraft | undefined }> {
+  async prepare(
+    workspaceId: string,
+    req: IngestRequest,
+    call?: CallContext,
+  ): Promise<{ result: IngestResponse; write: DocumentWrite | null; audit: EventDraft | undefined }> {
     if (looksBinary(req.content)) throw new AppError("binary_content", "content looks binary; send UTF-8 text");
     const documentHash = contentHash(req.content);
     const sourcePath = req.source_path ?? `text/${documentHash.slice(7, 19)}`;
@@ -64,9 +68,37 @@ export class IngestService {
     const ref = (c: { chunkHash: string; anchor: string }) => ({ chunk_hash: c.chunkHash, anchor: c.anchor });
     const event = (r: IngestResponse) =>
       call &&
-      draftEvent(call, "memory.ingest", { source_path: r.source_path, document_hash: r.document_hash, unchanged: r.unchanged, chunks: r.chunks, added: r.added.length, kept: r.kept.length, removed: r.removed.length }, now);
-    if (previous && previous.documentHash === documentHash && previous.kind === kind && (!req.timestamp || previous.authoredAt === authoredAt)) {
-      const result = { source_path: sourcePath, document_hash: documentHash, kind, unchanged: true, chunks: oldChunks.length, added: [], kept: oldChunks.map(ref), removed: [], deduplicated: 0 };
+      draftEvent(
+        call,
+        "memory.ingest",
+        {
+          source_path: r.source_path,
+          document_hash: r.document_hash,
+          unchanged: r.unchanged,
+          chunks: r.chunks,
+          added: r.added.length,
+          kept: r.kept.length,
+          removed: r.removed.length,
+        },
+        now,
+      );
+    if (
+      previous &&
+      previous.documentHash === documentHash &&
+      previous.kind === kind &&
+      (!req.timestamp || previous.authoredAt === authoredAt)
+    ) {
+      const result = {
+        source_path: sourcePath,
+        document_hash: documentHash,
+        kind,
+        unchanged: true,
+        chunks: oldChunks.length,
+        added: [],
+        kept: oldChunks.map(ref),
+        removed: [],
+        deduplicated: 0,
+      };
       return { result, write: null, audit: event(result) || undefined };
     }
 
@@ -74,8 +106,13 @@ export class IngestService {
     const oldHashes = new Set(oldChunks.map((c) => c.chunkHash));
     const newHashes = new Set(chunks.map((c) => c.chunkHash));
     const added = chunks.filter((c) => !oldHashes.has(c.chunkHash));
-    const deduplicated = (await this.store.documents.storedChunkHashes(workspaceId, [...new Set(added.map((c) => c.chunkHash))])).size;
-    const vectors = await this.embedMissing(added, computed && new Map(chunks.map((c, i) => [c.chunkHash, computed[i]!])));
+    const deduplicated = (
+      await this.store.documents.storedChunkHashes(workspaceId, [...new Set(added.map((c) => c.chunkHash))])
+    ).size;
+    const vectors = await this.embedMissing(
+      added,
+      computed && new Map(chunks.map((c, i) => [c.chunkHash, computed[i]!])),
+    );
     const result: IngestResponse = {
       source_path: sourcePath,
       document_hash: documentHash,
@@ -87,7 +124,11 @@ export class IngestService {
       removed: oldChunks.filter((c) => !newHashes.has(c.chunkHash)).map(ref),
       deduplicated,
     };
-    const write = { doc: { sourcePath, documentHash, kind, authoredAt, ingestedAt: now, content: req.content }, chunks, vectors };
+    const write = {
+      doc: { sourcePath, documentHash, kind, authoredAt, ingestedAt: now, content: req.content },
+      chunks,
+      vectors,
+    };
     return { result, write, audit: event(result) || undefined };
   }
 
@@ -95,7 +136,12 @@ export class IngestService {
    * A markdown note the service writes itself (a decision, a capture, an approved artefact), prepared for the caller's
    * transaction, with a citation (score 1) per chunk; an unchanged note is cited from what is stored.
    */
-  async prepareNote(workspaceId: string, sourcePath: string, content: string, now: Date): Promise<{ write: DocumentWrite | undefined; citations: Citation[] }> {
+  async prepareNote(
+    workspaceId: string,
+    sourcePath: string,
+    content: string,
+    now: Date,
+  ): Promise<{ write: DocumentWrite | undefined; citations: Citation[] }> {
     const { write } = await this.prepare(workspaceId, { content, source_path: sourcePath, kind: "markdown" });
     const chunks = write?.chunks ?? (await this.store.documents.documentChunks(workspaceId, sourcePath));
     return { write: write ?? undefined, citations: chunks.map((c) => citationOf({ ...c, sourcePath }, 1, now)) };
@@ -124,12 +170,22 @@ export class IngestService {
    * Embeds texts the cache lacks (taking them from `computed` when a worker already did); on embedder failure the ingest
    * still lands and the background job fills vectors later.
    */
-  private async embedMissing(chunks: readonly ChunkInput[], computed: ReadonlyMap<string, Float32Array> | null): Promise<NewVectors | undefined> {
+  private async embedMissing(
+    chunks: readonly ChunkInput[],
+    computed: ReadonlyMap<string, Float32Array> | null,
+  ): Promise<NewVectors | undefined> {
     if (!this.embedder || chunks.length === 0) return undefined;
     // A worker's vectors are the loop embedder's to the bit (a portable embedder is deterministic), so one already
     // stored for a hash is the same bytes: writing it again is cheaper than looking it up first.
-    if (computed) return { embedderId: this.embedder.id, byHash: new Map(chunks.map((c) => [c.chunkHash, computed.get(c.chunkHash)!])) };
-    const have = await this.store.documents.getEmbeddings(this.embedder.id, chunks.map((c) => c.chunkHash));
+    if (computed)
+      return {
+        embedderId: this.embedder.id,
+        byHash: new Map(chunks.map((c) => [c.chunkHash, computed.get(c.chunkHash)!])),
+      };
+    const have = await this.store.documents.getEmbeddings(
+      this.embedder.id,
+      chunks.map((c) => c.chunkHash),
+    );
     const todo = [...new Map(chunks.filter((c) => !have.has(c.chunkHash)).map((c) => [c.chunkHash, c.text])).entries()];
     const byHash = new Map<string, Float32Array>();
     try {

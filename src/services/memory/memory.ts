@@ -1,6 +1,16 @@
 // The core Memory API: recall, forget and pack over the workspace vault (ingest lives in ingest.ts).
 import { AppError } from "../../contract/errors.ts";
-import type { ForgetRequest, ForgetResponse, PackRequest, PackResponse, RecallFilters, RecallRequest, RecallResponse, SourceRequest, SourceResponse } from "../../contract/memory.ts";
+import type {
+  ForgetRequest,
+  ForgetResponse,
+  PackRequest,
+  PackResponse,
+  RecallFilters,
+  RecallRequest,
+  RecallResponse,
+  SourceRequest,
+  SourceResponse,
+} from "../../contract/memory.ts";
 import { PackRequest as PackRequestSchema, RecallRequest as RecallRequestSchema } from "../../contract/memory.ts";
 import { localPlanner, type Planner } from "../planning/planner.ts";
 import type { ChunkFilter } from "../../search/types.ts";
@@ -25,7 +35,10 @@ export interface ThinkOptions {
 
 export class MemoryService {
   constructor(
-    private readonly store: Pick<DocumentStore, "forgetSource" | "forgetChunkHash" | "wasForgotten" | "getDocument" | "documentChunks">,
+    private readonly store: Pick<
+      DocumentStore,
+      "forgetSource" | "forgetChunkHash" | "wasForgotten" | "getDocument" | "documentChunks"
+    >,
     private readonly retriever: Retriever,
     private readonly clock: Clock,
     private readonly cognition: CognitivePipeline,
@@ -37,15 +50,34 @@ export class MemoryService {
     const started = performance.now();
     const req = RecallRequestSchema.parse(input);
     const minScore = req.filters?.min_score ?? 0;
-    const thought = this.cognition.perceive({ op: "recall", workspaceId, actorId: opts.call?.actorId ?? null, query: req.query, mode: req.mode, k: req.k, filter: toFilter(req.filters) }, opts.layers);
+    const thought = this.cognition.perceive(
+      {
+        op: "recall",
+        workspaceId,
+        actorId: opts.call?.actorId ?? null,
+        query: req.query,
+        mode: req.mode,
+        k: req.k,
+        filter: toFilter(req.filters),
+      },
+      opts.layers,
+    );
     // Over-fetch so collapsing identical texts and min_score still leave k hits.
     const query = this.cognition.retrievalQuery(thought, req.k * 2);
     const weighing = { need: req.k, diversity: 0 };
     const slices = { yields: opts.call?.yieldsToRequests };
     // Rows for the head the layers weigh (2k) and k more for what their demotions bring up; for all only when that fell short.
     const evidence =
-      this.cognition.weighHead(thought, distinctTexts(await this.retriever.retrieveChunks(query, req.k * 3, slices)), weighing) ??
-      this.cognition.weigh(thought, distinctTexts(await this.retriever.retrieveChunks(query, Infinity, slices)), weighing);
+      this.cognition.weighHead(
+        thought,
+        distinctTexts(await this.retriever.retrieveChunks(query, req.k * 3, slices)),
+        weighing,
+      ) ??
+      this.cognition.weigh(
+        thought,
+        distinctTexts(await this.retriever.retrieveChunks(query, Infinity, slices)),
+        weighing,
+      );
     const picked = evidence.items.filter((item) => item.score >= minScore).slice(0, req.k);
     if (!opts.dry) this.cognition.commit(thought, opts.call?.onCounter);
     const now = this.clock.now();
@@ -62,14 +94,33 @@ export class MemoryService {
   async forget(workspaceId: string, req: ForgetRequest, call?: CallContext): Promise<ForgetResponse> {
     const now = this.clock.now().getTime();
     const byPath = "source_path" in req;
-    const audit = call && draftEvent(call, "memory.forget", byPath ? { source_path: req.source_path, chunk_hash: null } : { source_path: null, chunk_hash: req.chunk_hash }, now);
-    const removed = byPath ? await this.store.forgetSource(workspaceId, req.source_path, now, audit) : await this.store.forgetChunkHash(workspaceId, req.chunk_hash, now, audit);
-    if (removed.length === 0 && !(await this.store.wasForgotten(workspaceId, byPath ? { sourcePath: req.source_path } : { chunkHash: req.chunk_hash })))
-      throw new AppError("not_found", byPath ? `no source '${req.source_path}' in this workspace` : `no chunk ${req.chunk_hash} in this workspace`);
+    const audit =
+      call &&
+      draftEvent(
+        call,
+        "memory.forget",
+        byPath ? { source_path: req.source_path, chunk_hash: null } : { source_path: null, chunk_hash: req.chunk_hash },
+        now,
+      );
+    const removed = byPath
+      ? await this.store.forgetSource(workspaceId, req.source_path, now, audit)
+      : await this.store.forgetChunkHash(workspaceId, req.chunk_hash, now, audit);
+    if (
+      removed.length === 0 &&
+      !(await this.store.wasForgotten(
+        workspaceId,
+        byPath ? { sourcePath: req.source_path } : { chunkHash: req.chunk_hash },
+      ))
+    )
+      throw new AppError(
+        "not_found",
+        byPath ? `no source '${req.source_path}' in this workspace` : `no chunk ${req.chunk_hash} in this workspace`,
+      );
     // The removal is committed: a snapshot that could not be deleted is replaced at the next save, the forget stands.
     if (removed.length > 0) await this.retriever.dropSnapshot(workspaceId).catch(() => {});
     const removedSources = [];
-    for (const path of new Set(removed.map((r) => r.sourcePath))) if (!(await this.store.getDocument(workspaceId, path))) removedSources.push(path);
+    for (const path of new Set(removed.map((r) => r.sourcePath)))
+      if (!(await this.store.getDocument(workspaceId, path))) removedSources.push(path);
     return {
       removed: removed.map((r) => ({ chunk_hash: r.chunkHash, anchor: r.anchor, source_path: r.sourcePath })),
       removed_sources: removedSources,
@@ -94,15 +145,34 @@ export class MemoryService {
   async pack(workspaceId: string, input: PackRequest, opts: ThinkOptions = {}): Promise<PackResponse> {
     const req = PackRequestSchema.parse(input);
     const pool = Math.min(200, req.max_items * 5);
-    const thought = this.cognition.perceive({ op: "pack", workspaceId, actorId: opts.call?.actorId ?? null, query: req.intent, mode: "hybrid", k: pool, filter: toFilter(req.filters) }, opts.layers);
-    const found = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, pool), Infinity, { yields: opts.call?.yieldsToRequests });
+    const thought = this.cognition.perceive(
+      {
+        op: "pack",
+        workspaceId,
+        actorId: opts.call?.actorId ?? null,
+        query: req.intent,
+        mode: "hybrid",
+        k: pool,
+        filter: toFilter(req.filters),
+      },
+      opts.layers,
+    );
+    const found = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, pool), Infinity, {
+      yields: opts.call?.yieldsToRequests,
+    });
     await yieldToIo(); // the pool's weighing and planning is a slice of its own
     // dhyana orders (MMR) and viveka drops near-duplicates before the budget is spent.
     const evidence = this.cognition.weigh(thought, found, { need: req.max_items * 2, diversity: req.diversity });
     this.cognition.commit(thought, opts.call?.onCounter);
     const kept = evidence.items.filter((item) => item.score >= (req.filters?.min_score ?? 0));
     const plan = await this.planner.pack(
-      kept.map(({ chunk, score }) => ({ chunk, sourcePath: chunk.sourcePath, start: chunk.start, text: chunk.text, relevance: score })),
+      kept.map(({ chunk, score }) => ({
+        chunk,
+        sourcePath: chunk.sourcePath,
+        start: chunk.start,
+        text: chunk.text,
+        relevance: score,
+      })),
       { budgetTokens: req.budget_tokens, maxItems: req.max_items, intent: req.intent },
     );
     const now = this.clock.now();
@@ -110,8 +180,15 @@ export class MemoryService {
       intent: req.intent,
       budget_tokens: req.budget_tokens,
       used_tokens: plan.usedTokens,
-      items: plan.items.map(({ candidate, tokens }) => ({ citation: citationOf(candidate.chunk, candidate.relevance, now), tokens })),
-      sources: plan.summaries.map((s) => ({ source_path: s.sourcePath, summary: s.text, citation: citationOf(s.candidate.chunk, s.candidate.relevance, now, s.span) })),
+      items: plan.items.map(({ candidate, tokens }) => ({
+        citation: citationOf(candidate.chunk, candidate.relevance, now),
+        tokens,
+      })),
+      sources: plan.summaries.map((s) => ({
+        source_path: s.sourcePath,
+        summary: s.text,
+        citation: citationOf(s.candidate.chunk, s.candidate.relevance, now, s.span),
+      })),
       dropped: { near_duplicates: evidence.droppedDuplicates, over_budget: plan.dropped.overBudget },
     };
   }
@@ -146,5 +223,10 @@ const logit = (p: number) => Math.log(p / (1 - p));
 /** Identical texts collapse into the first-ingested copy (the contract's rule) before any layer weighs them. */
 function distinctTexts(found: Found): Found {
   const seen = new Set<string>();
-  return { ...found, candidates: found.candidates.filter((c) => !seen.has(found.chunks.get(c.id)!.chunkHash) && seen.add(found.chunks.get(c.id)!.chunkHash)) };
+  return {
+    ...found,
+    candidates: found.candidates.filter(
+      (c) => !seen.has(found.chunks.get(c.id)!.chunkHash) && seen.add(found.chunks.get(c.id)!.chunkHash),
+    ),
+  };
 }

@@ -20,7 +20,9 @@ export interface PortableLanguage {
   names: { module: string; name: string } | null;
 }
 
-export type PlanRequest = { kind: "answer"; question: string; chunks: EvidenceChunk[]; keep: number } | { kind: "pack"; candidates: WireCandidate[]; opts: PackOptions };
+export type PlanRequest =
+  | { kind: "answer"; question: string; chunks: EvidenceChunk[]; keep: number }
+  | { kind: "pack"; candidates: WireCandidate[]; opts: PackOptions };
 export type PlanReply = { kind: "answer"; plan: AnswerPlan } | { kind: "pack"; plan: PackPlan<WireCandidate> };
 
 /** A chat's next question rarely comes 10 minutes later; an idle service gives the memory back after that. */
@@ -38,13 +40,24 @@ export class PlanPool implements Planner {
   }
 
   async answer(question: string, chunks: readonly EvidenceChunk[], keep: number): Promise<AnswerPlan> {
-    const reply = await this.threads.run({ kind: "answer", question, chunks: chunks.map(({ key, text, score }) => ({ key, text, score })), keep });
+    const reply = await this.threads.run({
+      kind: "answer",
+      question,
+      chunks: chunks.map(({ key, text, score }) => ({ key, text, score })),
+      keep,
+    });
     if (reply.kind !== "answer") throw new Error("planning thread answered another request");
     return reply.plan;
   }
 
   async pack<T extends PackCandidate>(candidates: readonly T[], opts: PackOptions): Promise<PackPlan<T>> {
-    const wire = candidates.map(({ sourcePath, start, text, relevance }, index) => ({ index, sourcePath, start, text, relevance }));
+    const wire = candidates.map(({ sourcePath, start, text, relevance }, index) => ({
+      index,
+      sourcePath,
+      start,
+      text,
+      relevance,
+    }));
     const reply = await this.threads.run({ kind: "pack", candidates: wire, opts });
     if (reply.kind !== "pack") throw new Error("planning thread answered another request");
     const { plan } = reply;

@@ -11,7 +11,8 @@ let planner: Promise<Planner> | null = null;
 serveThread<PlanRequest, PlanReply>(async (req, data) => {
   planner ??= plannerOf(data as PortableLanguage);
   const p = await planner;
-  if (req.kind === "answer") return { body: { kind: "answer", plan: await p.answer(req.question, req.chunks, req.keep) } };
+  if (req.kind === "answer")
+    return { body: { kind: "answer", plan: await p.answer(req.question, req.chunks, req.keep) } };
   return { body: { kind: "pack", plan: await p.pack(req.candidates, req.opts) } };
 });
 
@@ -20,6 +21,10 @@ async function plannerOf({ words: spec, tagger, names }: PortableLanguage): Prom
   const words = (await rebuildEmbedder(spec)) as (Embedder & Partial<WordSimilarity>) | null;
   const tag = tagger ? ((await import(tagger.module)) as Record<string, Tagger>)[tagger.name] : undefined;
   const readsAsName = names ? ((await import(names.module)) as Record<string, NameReader>)[names.name] : undefined;
-  const language: Language = { similar: words?.similarity ? (a, b) => words.similarity!(a, b) : undefined, tag, readsAsName };
+  const language: Language = {
+    similar: words?.similarity ? (a, b) => words.similarity!(a, b) : undefined,
+    tag,
+    readsAsName,
+  };
   return localPlanner(language);
 }

@@ -17,7 +17,12 @@ export interface Follow {
  * Events this process appends are taken as handed over when they continue from the last one yielded; otherwise (another
  * process appended, or the handed-over run does not join up) the store is read.
  */
-export async function* followStream(log: EventLog, workspaceId: string, stream: string, opts: Follow): AsyncGenerator<StreamEvent> {
+export async function* followStream(
+  log: EventLog,
+  workspaceId: string,
+  stream: string,
+  opts: Follow,
+): AsyncGenerator<StreamEvent> {
   let woken = () => {};
   let timer: NodeJS.Timeout | undefined;
   /** A contiguous run of events handed over by this process's appends, not yet yielded. */
@@ -32,7 +37,7 @@ export async function* followStream(log: EventLog, workspaceId: string, stream: 
   const abort = () => woken();
   opts.signal?.addEventListener("abort", abort);
   try {
-    for (let seq = opts.afterSeq; !opts.signal?.aborted; ) {
+    for (let seq = opts.afterSeq; !opts.signal?.aborted;) {
       // Armed before the read, so an append between the read and the wait is not missed.
       const wake = new Promise<void>((resolve) => {
         woken = resolve;

@@ -5,7 +5,13 @@
 // per-tool events.
 import { randomUUID } from "node:crypto";
 import { Role, TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
-import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from "@a2a-js/sdk/client";
+import {
+  ClientFactory,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+  type Client,
+} from "@a2a-js/sdk/client";
 import { boundedFetch, refusalIn } from "../policy/outbound.ts";
 import type { Execution } from "../policy/rules.ts";
 import type { PolicySource } from "../policy/policy.ts";
@@ -16,7 +22,12 @@ type Data = Record<string, unknown>;
 
 /** How often a recovered run asks the remote agent about a task it already holds. */
 const POLL_MS = 250;
-const FINAL = new Set([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
+const FINAL = new Set([
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_CANCELED,
+  TaskState.TASK_STATE_REJECTED,
+]);
 
 export class A2aEngine implements BackgroundEngine {
   readonly id = "a2a";
@@ -35,9 +46,15 @@ export class A2aEngine implements BackgroundEngine {
     await notice(ctx, sandbox);
     const timeout = AbortSignal.timeout(plan.limits.timeout_seconds * 1_000);
     const signal = AbortSignal.any([ctx.signal, timeout]);
-    const fetchImpl = boundedFetch({ hosts: plan.limits.hosts, maxResponseBytes: plan.limits.max_response_bytes }, signal);
+    const fetchImpl = boundedFetch(
+      { hosts: plan.limits.hosts, maxResponseBytes: plan.limits.max_response_bytes },
+      signal,
+    );
     try {
-      const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })], cardResolver: new DefaultAgentCardResolver({ fetchImpl }) });
+      const factory = new ClientFactory({
+        transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
+        cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+      });
       const client = await factory.createFromUrl(plan.url);
       const known = remoteTaskId(ctx);
       const result = known ? await this.await(client, known, signal) : await this.send(client, ctx, plan.url, signal);
@@ -48,9 +65,20 @@ export class A2aEngine implements BackgroundEngine {
       if (ctx.signal.aborted) return { status: "stopped" };
       if (timeout.aborted) return timedOut(plan.limits.timeout_seconds);
       const refused = refusalIn(err);
-      if (refused) return { status: "error", code: refused.code, message: `${refused.code}: ${refused.message}`, transient: false };
+      if (refused)
+        return {
+          status: "error",
+          code: refused.code,
+          message: `${refused.code}: ${refused.message}`,
+          transient: false,
+        };
       // Unreachable, or an answer that is not A2A: worth a retry. What the remote said stays out of last_error.
-      return { status: "error", code: "a2a_unreachable", message: `a2a_unreachable: the agent at ${plan.url} could not be reached or did not answer as an A2A agent`, transient: true };
+      return {
+        status: "error",
+        code: "a2a_unreachable",
+        message: `a2a_unreachable: the agent at ${plan.url} could not be reached or did not answer as an A2A agent`,
+        transient: true,
+      };
     }
   }
 
@@ -58,7 +86,14 @@ export class A2aEngine implements BackgroundEngine {
     const message: Message = {
       messageId: randomUUID(),
       role: Role.ROLE_USER,
-      parts: [{ content: { $case: "text", value: ctx.resume.task }, metadata: undefined, filename: "", mediaType: "text/plain" }],
+      parts: [
+        {
+          content: { $case: "text", value: ctx.resume.task },
+          metadata: undefined,
+          filename: "",
+          mediaType: "text/plain",
+        },
+      ],
       taskId: "",
       contextId: ctx.sessionId,
       extensions: [],
@@ -66,11 +101,19 @@ export class A2aEngine implements BackgroundEngine {
       referenceTaskIds: [],
     };
     // Not blocking: the remote task's id is logged before its answer, so a recovered run never sends the task twice.
-    const configuration = { acceptedOutputModes: ["text/plain", "text"], taskPushNotificationConfig: undefined, returnImmediately: true };
+    const configuration = {
+      acceptedOutputModes: ["text/plain", "text"],
+      taskPushNotificationConfig: undefined,
+      returnImmediately: true,
+    };
     const result = await client.sendMessage({ tenant: "", message, configuration, metadata: {} }, { signal });
     if (!("status" in result)) return result; // the agent answered with a message, no task
-    await ctx.checkpoint("remote_task", "submitted", `remote task ${result.id} at ${url}`, { artifact: { type: "run_record", engine: "a2a", remote_task_id: result.id, agent_url: url } });
-    return FINAL.has(result.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED) ? result : this.await(client, result.id, signal);
+    await ctx.checkpoint("remote_task", "submitted", `remote task ${result.id} at ${url}`, {
+      artifact: { type: "run_record", engine: "a2a", remote_task_id: result.id, agent_url: url },
+    });
+    return FINAL.has(result.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED)
+      ? result
+      : this.await(client, result.id, signal);
   }
 
   /** A task sent by an earlier run: wait for its end instead of sending the task again. */
@@ -83,7 +126,10 @@ export class A2aEngine implements BackgroundEngine {
   }
 
   private async cancel(client: Client, result: Message | Task): Promise<RunOutcome> {
-    if ("status" in result && !FINAL.has(result.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED)) await client.cancelTask({ tenant: "", id: result.id, metadata: {} }, { signal: AbortSignal.timeout(5_000) }).catch(() => {});
+    if ("status" in result && !FINAL.has(result.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED))
+      await client
+        .cancelTask({ tenant: "", id: result.id, metadata: {} }, { signal: AbortSignal.timeout(5_000) })
+        .catch(() => {});
     return { status: "stopped" };
   }
 }
@@ -92,7 +138,8 @@ function outcomeOf(result: Message | Task): RunOutcome {
   if (!("status" in result)) return { status: "completed", output: textOf(result.parts), citations: 0 };
   const state = result.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
   if (state === TaskState.TASK_STATE_COMPLETED) {
-    const output = result.artifacts.map((a) => textOf(a.parts)).join("\n") || textOf(result.status?.message?.parts ?? []);
+    const output =
+      result.artifacts.map((a) => textOf(a.parts)).join("\n") || textOf(result.status?.message?.parts ?? []);
     return { status: "completed", output, citations: 0 };
   }
   // The state's name, not the remote's message: last_error never carries a remote's words.
@@ -101,12 +148,28 @@ function outcomeOf(result: Message | Task): RunOutcome {
   return { status: "error", code: "a2a_task_failed", message: why, transient: false };
 }
 
-const timedOut = (seconds: number): RunOutcome => ({ status: "error", code: "a2a_timeout", message: `a2a_timeout: the remote agent did not finish within the catalog's ${seconds} s`, transient: false });
+const timedOut = (seconds: number): RunOutcome => ({
+  status: "error",
+  code: "a2a_timeout",
+  message: `a2a_timeout: the remote agent did not finish within the catalog's ${seconds} s`,
+  transient: false,
+});
 
-const textOf = (parts: readonly Part[]) => parts.map((p) => (p.content?.$case === "text" ? p.content.value : p.content?.$case === "data" ? JSON.stringify(p.content.value) : "")).join("");
+const textOf = (parts: readonly Part[]) =>
+  parts
+    .map((p) =>
+      p.content?.$case === "text"
+        ? p.content.value
+        : p.content?.$case === "data"
+          ? JSON.stringify(p.content.value)
+          : "",
+    )
+    .join("");
 
 /** The remote task an earlier run of this session sent. */
 function remoteTaskId(ctx: RunContext): string | null {
-  const e = ctx.events.findLast((x) => x.type === "session_checkpoint" && (x.data as Data).checkpoint_type === "remote_task");
+  const e = ctx.events.findLast(
+    (x) => x.type === "session_checkpoint" && (x.data as Data).checkpoint_type === "remote_task",
+  );
   return e ? String(((e.data as Data).artifact as Data).remote_task_id) : null;
 }

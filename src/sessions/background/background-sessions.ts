@@ -40,7 +40,11 @@ export class BackgroundSessions {
 
   async start(call: CallContext, body: StartBackgroundSession): Promise<BackgroundSessionDetail> {
     if (body.engine !== "native") requireScope(call, "execute"); // command and a2a run the operator's commands or call out
-    if (!this.supervisor.engines.includes(body.engine)) throw new AppError("invalid_request", `engine '${body.engine}' is not available here; available: ${this.supervisor.engines.join(", ")}`);
+    if (!this.supervisor.engines.includes(body.engine))
+      throw new AppError(
+        "invalid_request",
+        `engine '${body.engine}' is not available here; available: ${this.supervisor.engines.join(", ")}`,
+      );
     // What it would execute is the operator's to allow, checked before anything is written.
     const plan = this.setup.execution.rules.plan(call.workspaceName, body);
     const sessionId = newSessionId();
@@ -77,7 +81,10 @@ export class BackgroundSessions {
       ended_at: null,
       resume_context: resume,
     };
-    await this.log.appendAll(call.workspaceId, sessionId, [{ type: "session_state", data: state }, ...(raised ? [{ type: "policy_decision" as const, data: raised }] : [])]);
+    await this.log.appendAll(call.workspaceId, sessionId, [
+      { type: "session_state", data: state },
+      ...(raised ? [{ type: "policy_decision" as const, data: raised }] : []),
+    ]);
     const job = { workspaceId: call.workspaceId, sessionId };
     // Already past its expiry: it fails before execution with an expired checkpoint, as a queued one would (spec, errors rule 4).
     if (this.supervisor.expired(state)) await this.supervisor.expire(job, state);
@@ -88,9 +95,22 @@ export class BackgroundSessions {
     return this.detail(call, sessionId);
   }
 
-  async list(call: CallContext, q: { status?: string | undefined; kind?: "chat" | "background" | undefined; cursor?: string | undefined; limit: number }): Promise<SessionList> {
+  async list(
+    call: CallContext,
+    q: {
+      status?: string | undefined;
+      kind?: "chat" | "background" | undefined;
+      cursor?: string | undefined;
+      limit: number;
+    },
+  ): Promise<SessionList> {
     const beforeSeq = q.cursor === undefined ? undefined : parseListCursor(q.cursor);
-    const rows = await this.log.index.listSessions(call.workspaceId, { status: q.status, kind: q.kind, beforeSeq, limit: q.limit + 1 });
+    const rows = await this.log.index.listSessions(call.workspaceId, {
+      status: q.status,
+      kind: q.kind,
+      beforeSeq,
+      limit: q.limit + 1,
+    });
     const page = rows.slice(0, q.limit);
     const sessions = await Promise.all(
       page.map(async (row) => {
@@ -103,7 +123,13 @@ export class BackgroundSessions {
         const events = await this.log.all(call.workspaceId, row.sessionId);
         const current = latestState(events) ?? state;
         const health = this.health(events, current, row.heartbeatAt);
-        return { session: this.withHeartbeat(current, row.heartbeatAt), kind: row.kind, title: titleOf(current, []), ...about, health };
+        return {
+          session: this.withHeartbeat(current, row.heartbeatAt),
+          kind: row.kind,
+          title: titleOf(current, []),
+          ...about,
+          health,
+        };
       }),
     );
     return { sessions, next_cursor: rows.length > q.limit ? `sl1.${page.at(-1)!.seq}` : null };
@@ -121,10 +147,23 @@ export class BackgroundSessions {
       checkpoints: checkpoints
         .slice(-CHECKPOINTS)
         .reverse()
-        .map((e) => ({ ...(e.data as SessionEventData<"session_checkpoint">), event_id: eventId(sessionId, e.seq), at: new Date(e.at).toISOString() })),
+        .map((e) => ({
+          ...(e.data as SessionEventData<"session_checkpoint">),
+          event_id: eventId(sessionId, e.seq),
+          at: new Date(e.at).toISOString(),
+        })),
       artifacts: [
-        ...checkpoints.filter((e) => (e.data as Data).artifact).map((e) => ({ ...((e.data as Data).artifact as { type: string }), event_id: eventId(sessionId, e.seq), seq: e.seq })),
-        ...artifacts(events).map((a) => ({ ...(a as { type: string; event_id: string }), seq: parseEventId(String(a.event_id)).seq })),
+        ...checkpoints
+          .filter((e) => (e.data as Data).artifact)
+          .map((e) => ({
+            ...((e.data as Data).artifact as { type: string }),
+            event_id: eventId(sessionId, e.seq),
+            seq: e.seq,
+          })),
+        ...artifacts(events).map((a) => ({
+          ...(a as { type: string; event_id: string }),
+          seq: parseEventId(String(a.event_id)).seq,
+        })),
       ]
         .sort((a, b) => b.seq - a.seq)
         .map(({ seq: _seq, ...a }) => a),
@@ -140,10 +179,20 @@ export class BackgroundSessions {
 
   /** Any status but a terminal one -> cancelled (terminal). */
   async cancel(call: CallContext, sessionId: string): Promise<BackgroundSessionDetail> {
-    return this.halt(call, sessionId, { kind: "cancel" }, new Set(["running", "queued", "recovering", "paused", "awaiting_approval"]));
+    return this.halt(
+      call,
+      sessionId,
+      { kind: "cancel" },
+      new Set(["running", "queued", "recovering", "paused", "awaiting_approval"]),
+    );
   }
 
-  private async halt(call: CallContext, sessionId: string, reason: StopReason & { kind: "pause" | "cancel" }, from: ReadonlySet<string>): Promise<BackgroundSessionDetail> {
+  private async halt(
+    call: CallContext,
+    sessionId: string,
+    reason: StopReason & { kind: "pause" | "cancel" },
+    from: ReadonlySet<string>,
+  ): Promise<BackgroundSessionDetail> {
     const { state } = await this.current(call, sessionId);
     if (!from.has(state.status)) throw transition(state.status, reason.kind, from);
     if (!(await this.supervisor.stop(call.workspaceId, sessionId, reason))) {
@@ -151,34 +200,68 @@ export class BackgroundSessions {
       const at = new Date().toISOString();
       const job = { workspaceId: call.workspaceId, sessionId };
       const status = reason.kind === "pause" ? "paused" : "cancelled";
-      const next = { ...state, status, approval_request_id: null, updated_at: at, ...(status === "cancelled" ? { ended_at: at } : {}) };
-      await this.supervisor.checkpoint(job, status, status, `${status} by an operator while ${state.status}`, {}, { type: "session_state", data: next });
+      const next = {
+        ...state,
+        status,
+        approval_request_id: null,
+        updated_at: at,
+        ...(status === "cancelled" ? { ended_at: at } : {}),
+      };
+      await this.supervisor.checkpoint(
+        job,
+        status,
+        status,
+        `${status} by an operator while ${state.status}`,
+        {},
+        { type: "session_state", data: next },
+      );
     }
     return this.detail(call, sessionId);
   }
 
   /** No point: a paused session is requeued. With from_event_id or resume_cursor: a new session branched from that point. */
-  async resume(call: CallContext, input: { session_id: string; from_event_id?: string | undefined; resume_cursor?: string | undefined }): Promise<BackgroundSessionDetail> {
+  async resume(
+    call: CallContext,
+    input: { session_id: string; from_event_id?: string | undefined; resume_cursor?: string | undefined },
+  ): Promise<BackgroundSessionDetail> {
     const { events, state } = await this.current(call, input.session_id);
-    if (input.from_event_id !== undefined || input.resume_cursor !== undefined) return this.branch(call, input, events, state);
+    if (input.from_event_id !== undefined || input.resume_cursor !== undefined)
+      return this.branch(call, input, events, state);
     if (state.status !== "paused") throw transition(state.status, "resume", new Set(["paused"]));
-    await this.log.append(call.workspaceId, input.session_id, "session_state", { ...state, status: "queued", updated_at: new Date().toISOString() });
+    await this.log.append(call.workspaceId, input.session_id, "session_state", {
+      ...state,
+      status: "queued",
+      updated_at: new Date().toISOString(),
+    });
     this.supervisor.enqueue(call.workspaceId, input.session_id);
     return this.detail(call, input.session_id);
   }
 
-  private async branch(call: CallContext, input: { session_id: string; from_event_id?: string | undefined; resume_cursor?: string | undefined }, events: StreamEvent[], state: State): Promise<BackgroundSessionDetail> {
+  private async branch(
+    call: CallContext,
+    input: { session_id: string; from_event_id?: string | undefined; resume_cursor?: string | undefined },
+    events: StreamEvent[],
+    state: State,
+  ): Promise<BackgroundSessionDetail> {
     if (state.engine !== "native") requireScope(call, "execute"); // a branch runs the command or remote agent again
     const point = branchPoint(input.session_id, events.at(-1)!.seq, input);
     const upTo = events.filter((e) => e.seq <= point.seq);
     const start = upTo.findLast((e) => e.type === "turn_start");
     const turnId = start ? String((start.data as Data).turn_id) : null;
-    const finished = turnId !== null && upTo.some((e) => e.type === "turn_end" && (e.data as Data).turn_id === turnId && (e.data as Data).status === "completed");
+    const finished =
+      turnId !== null &&
+      upTo.some(
+        (e) => e.type === "turn_end" && (e.data as Data).turn_id === turnId && (e.data as Data).status === "completed",
+      );
     const sessionId = newSessionId();
     // A branch that may write gets a task graph and workspace of its own, as a new session does (spec: background states).
-    const graph = state.permission_mode !== "read-only" ? taskGraph((state.resume_context as ResumeContext).task) : null;
+    const graph =
+      state.permission_mode !== "read-only" ? taskGraph((state.resume_context as ResumeContext).task) : null;
     const cursor = resumeCursor(point);
-    const resume: ResumeContext = { ...(state.resume_context as ResumeContext), continue_turn_id: turnId && !finished ? turnId : undefined };
+    const resume: ResumeContext = {
+      ...(state.resume_context as ResumeContext),
+      continue_turn_id: turnId && !finished ? turnId : undefined,
+    };
     const at = new Date().toISOString();
     const seeded: State = {
       ...state,
@@ -200,53 +283,112 @@ export class BackgroundSessions {
     await this.log.append(call.workspaceId, sessionId, "session_state", seeded);
     const goesOn = resume.continue_turn_id ? "goes on with the task from there" : "runs the task again from there";
     // The seed's cursor is the source's point (the harness reads the source's conversation up to it), not the branch's own end.
-    await this.supervisor.checkpoint({ workspaceId: call.workspaceId, sessionId }, "resume_seed", "seeded", `branched from ${input.session_id} after event ${point.seq}; ${goesOn}`, { cursor });
+    await this.supervisor.checkpoint(
+      { workspaceId: call.workspaceId, sessionId },
+      "resume_seed",
+      "seeded",
+      `branched from ${input.session_id} after event ${point.seq}; ${goesOn}`,
+      { cursor },
+    );
     await this.prepare({ workspaceId: call.workspaceId, sessionId }, graph, seeded);
     this.supervisor.enqueue(call.workspaceId, sessionId);
     return this.detail(call, sessionId);
   }
 
   /** A write-capable session's task graph and isolated task workspace, prepared before it runs and kept as artifacts. */
-  private async prepare(job: { workspaceId: string; sessionId: string }, graph: TaskGraph | null, state: State): Promise<void> {
+  private async prepare(
+    job: { workspaceId: string; sessionId: string },
+    graph: TaskGraph | null,
+    state: State,
+  ): Promise<void> {
     if (!graph) return;
     const dir = join(this.taskRoot, job.workspaceId, job.sessionId);
     await mkdir(dir, { recursive: true });
-    await this.supervisor.checkpoint(job, "task_graph", "prepared", `${graph.nodes.length} task${graph.nodes.length === 1 ? "" : "s"}`, { artifact: { type: "task_graph", ...graph } });
-    await this.supervisor.checkpoint(job, "task_workspace", "prepared", dir, { artifact: { type: "task_workspace", path: dir, isolation: state.sandbox_isolation } });
+    await this.supervisor.checkpoint(
+      job,
+      "task_graph",
+      "prepared",
+      `${graph.nodes.length} task${graph.nodes.length === 1 ? "" : "s"}`,
+      { artifact: { type: "task_graph", ...graph } },
+    );
+    await this.supervisor.checkpoint(job, "task_workspace", "prepared", dir, {
+      artifact: { type: "task_workspace", path: dir, isolation: state.sandbox_isolation },
+    });
   }
 
   /** An operator's decision on what the session waits for: a tool call (its turn goes on) or a health budget. */
-  async decide(call: CallContext, input: { session_id: string; request_id: string; decision: "approve" | "deny" }): Promise<BackgroundSessionDetail> {
+  async decide(
+    call: CallContext,
+    input: { session_id: string; request_id: string; decision: "approve" | "deny" },
+  ): Promise<BackgroundSessionDetail> {
     const { events, state } = await this.current(call, input.session_id);
     const pending = pendingOf(events, state);
     if (pending?.request_id !== input.request_id) {
-      const asked = events.some((e) => e.type === "approval_required" && (e.data as Data).request_id === input.request_id);
+      const asked = events.some(
+        (e) => e.type === "approval_required" && (e.data as Data).request_id === input.request_id,
+      );
       if (!asked) throw new AppError("not_found", `no approval request '${input.request_id}' in this session`);
-      throw new AppError("approval_settled", `approval request '${input.request_id}' no longer waits (the session is ${state.status})`);
+      throw new AppError(
+        "approval_settled",
+        `approval request '${input.request_id}' no longer waits (the session is ${state.status})`,
+      );
     }
     // Decided before a restart cut the rest short: the decision stands, only the requeue is left to do.
-    const decided = events.find((e) => e.type === "approval_applied" && (e.data as Data).request_id === input.request_id);
-    if (decided && (decided.data as Data).decision !== input.decision) throw new AppError("approval_settled", `approval request '${input.request_id}' was already decided: ${String((decided.data as Data).decision)}`);
-    if (!decided) await this.log.append(call.workspaceId, input.session_id, "approval_applied", { request_id: input.request_id, tool_name: pending.tool_name, decision: input.decision });
+    const decided = events.find(
+      (e) => e.type === "approval_applied" && (e.data as Data).request_id === input.request_id,
+    );
+    if (decided && (decided.data as Data).decision !== input.decision)
+      throw new AppError(
+        "approval_settled",
+        `approval request '${input.request_id}' was already decided: ${String((decided.data as Data).decision)}`,
+      );
+    if (!decided)
+      await this.log.append(call.workspaceId, input.session_id, "approval_applied", {
+        request_id: input.request_id,
+        tool_name: pending.tool_name,
+        decision: input.decision,
+      });
     const at = new Date().toISOString();
     if (pending.tool_name === "health_policy" && input.decision === "deny") {
       const cancelled = { ...state, status: "cancelled", approval_request_id: null, updated_at: at, ended_at: at };
-      await this.supervisor.checkpoint({ workspaceId: call.workspaceId, sessionId: input.session_id }, "cancelled", "cancelled", "an operator denied going on past the health budget", {}, { type: "session_state", data: cancelled });
+      await this.supervisor.checkpoint(
+        { workspaceId: call.workspaceId, sessionId: input.session_id },
+        "cancelled",
+        "cancelled",
+        "an operator denied going on past the health budget",
+        {},
+        { type: "session_state", data: cancelled },
+      );
     } else {
       // A denied tool call still goes on: the turn hears it was denied and answers without it.
-      await this.log.append(call.workspaceId, input.session_id, "session_state", { ...state, status: "queued", approval_request_id: null, updated_at: at });
+      await this.log.append(call.workspaceId, input.session_id, "session_state", {
+        ...state,
+        status: "queued",
+        approval_request_id: null,
+        updated_at: at,
+      });
       this.supervisor.enqueue(call.workspaceId, input.session_id);
     }
     return this.detail(call, input.session_id);
   }
 
   /** The snapshot now, and again each time it changes; ends after a terminal status. The id is the snapshot's hash. */
-  async healthStream(call: CallContext, sessionId: string, lastEventId: string | null, signal: AbortSignal): Promise<AsyncIterable<StreamMessage>> {
+  async healthStream(
+    call: CallContext,
+    sessionId: string,
+    lastEventId: string | null,
+    signal: AbortSignal,
+  ): Promise<AsyncIterable<StreamMessage>> {
     await this.current(call, sessionId);
     return this.snapshots(call, sessionId, lastEventId, signal);
   }
 
-  private async *snapshots(call: CallContext, sessionId: string, lastEventId: string | null, signal: AbortSignal): AsyncGenerator<StreamMessage> {
+  private async *snapshots(
+    call: CallContext,
+    sessionId: string,
+    lastEventId: string | null,
+    signal: AbortSignal,
+  ): AsyncGenerator<StreamMessage> {
     let last = lastEventId;
     while (!signal.aborted) {
       const { events, state, heartbeatAt } = await this.current(call, sessionId);
@@ -261,18 +403,35 @@ export class BackgroundSessions {
   }
 
   private health(events: readonly StreamEvent[], state: State, heartbeatAt: number | null): HealthSnapshot {
-    return healthOf({ events, state, policy: policyOf(state), heartbeatAt, now: Date.now(), staleMs: this.supervisor.staleMs });
+    return healthOf({
+      events,
+      state,
+      policy: policyOf(state),
+      heartbeatAt,
+      now: Date.now(),
+      staleMs: this.supervisor.staleMs,
+    });
   }
 
   private withHeartbeat(state: State, heartbeatAt: number | null): State {
-    return { ...state, last_heartbeat_at: heartbeatAt === null ? (state.last_heartbeat_at ?? null) : new Date(heartbeatAt).toISOString() };
+    return {
+      ...state,
+      last_heartbeat_at: heartbeatAt === null ? (state.last_heartbeat_at ?? null) : new Date(heartbeatAt).toISOString(),
+    };
   }
 
   /** The session's log, latest state and heartbeat; 404 for an unknown session, another workspace's, or a chat session. */
-  private async current(call: CallContext, sessionId: string): Promise<{ events: StreamEvent[]; state: State; heartbeatAt: number | null }> {
+  private async current(
+    call: CallContext,
+    sessionId: string,
+  ): Promise<{ events: StreamEvent[]; state: State; heartbeatAt: number | null }> {
     const events = await this.log.all(call.workspaceId, sessionId);
     const state = latestState(events);
-    if (!state || !isBackground(state)) throw new AppError("not_found", `no background session '${sessionId}' in this workspace${state ? " (it is a chat session: GET /chat/sessions/{id})" : ""}`);
+    if (!state || !isBackground(state))
+      throw new AppError(
+        "not_found",
+        `no background session '${sessionId}' in this workspace${state ? " (it is a chat session: GET /chat/sessions/{id})" : ""}`,
+      );
     const row = await this.log.index.getSession(call.workspaceId, sessionId);
     return { events, state, heartbeatAt: row?.heartbeatAt ?? null };
   }
@@ -281,12 +440,18 @@ export class BackgroundSessions {
 /** What the session waits on: the request its state names. */
 function pendingOf(events: readonly StreamEvent[], state: State): Approval | null {
   if (state.status !== "awaiting_approval" || !state.approval_request_id) return null;
-  const asked = events.findLast((e) => e.type === "approval_required" && (e.data as Data).request_id === state.approval_request_id);
+  const asked = events.findLast(
+    (e) => e.type === "approval_required" && (e.data as Data).request_id === state.approval_request_id,
+  );
   return asked ? (asked.data as Approval) : null;
 }
 
 function transition(status: string, action: string, from: ReadonlySet<string>): AppError {
-  return new AppError("invalid_transition", `cannot ${action} a session that is ${status}; ${action} applies to: ${[...from].join(", ")}`, { status, action, allowed: [...from] });
+  return new AppError(
+    "invalid_transition",
+    `cannot ${action} a session that is ${status}; ${action} applies to: ${[...from].join(", ")}`,
+    { status, action, allowed: [...from] },
+  );
 }
 
 function parseListCursor(cursor: string): number {
@@ -296,7 +461,13 @@ function parseListCursor(cursor: string): number {
 }
 
 /** Resolves after the session's next append or `ms`, whichever comes first (or at once when the client left). */
-function changeOrTick(log: SessionLog, workspaceId: string, sessionId: string, ms: number, signal: AbortSignal): Promise<void> {
+function changeOrTick(
+  log: SessionLog,
+  workspaceId: string,
+  sessionId: string,
+  ms: number,
+  signal: AbortSignal,
+): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);

@@ -25,10 +25,28 @@ export class CommandEngine implements BackgroundEngine {
     const stop = await gate(ctx, "command", true, this.policies);
     if (stop) return stop;
     await notice(ctx, sandbox);
-    const limits = { network: plan.limits.network, env: plan.limits.env, readOnlyPaths: plan.limits.read_only_paths, timeoutMs: plan.limits.timeout_seconds * 1_000 };
-    const run = await this.execution.isolation.run(sandbox, plan.argv, ctx.taskDir, ctx.resume.task, ctx.signal, limits);
+    const limits = {
+      network: plan.limits.network,
+      env: plan.limits.env,
+      readOnlyPaths: plan.limits.read_only_paths,
+      timeoutMs: plan.limits.timeout_seconds * 1_000,
+    };
+    const run = await this.execution.isolation.run(
+      sandbox,
+      plan.argv,
+      ctx.taskDir,
+      ctx.resume.task,
+      ctx.signal,
+      limits,
+    );
     if (ctx.signal.aborted) return { status: "stopped" };
-    if (run.timedOut) return { status: "error", code: "command_timeout", message: `${plan.argv[0]} ran past its ${plan.limits.timeout_seconds} s limit and was killed`, transient: false };
+    if (run.timedOut)
+      return {
+        status: "error",
+        code: "command_timeout",
+        message: `${plan.argv[0]} ran past its ${plan.limits.timeout_seconds} s limit and was killed`,
+        transient: false,
+      };
     if (run.code === 0) return { status: "completed", output: run.stdout, citations: 0 };
     const why = `${plan.argv[0]} ${run.code === null ? "could not run" : `exited with ${run.code}`}: ${clip(run.stderr.trim(), 500) || "no stderr"}`;
     return { status: "error", code: "command_failed", message: why, transient: run.code === EX_TEMPFAIL };

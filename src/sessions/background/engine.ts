@@ -55,7 +55,8 @@ export interface CheckpointExtras {
 }
 
 /** How the run ended; a completed one says what it produced. */
-export type RunOutcome = Exclude<TurnOutcome, { status: "completed" }> | { status: "completed"; output: string; citations: number };
+export type RunOutcome =
+  Exclude<TurnOutcome, { status: "completed" }> | { status: "completed"; output: string; citations: number };
 
 export interface BackgroundEngine {
   readonly id: string;

@@ -51,11 +51,17 @@ export function measure(events: readonly StreamEvent[], now: number): Record<Exc
       if (runningSince !== null) runtimeMs += e.at - runningSince;
       runningSince = d.status === "running" ? e.at : null;
     } else if (e.type === "usage") {
-      usageByTurn.set(String(d.turn_id), { tokens: Number(d.input_tokens) + Number(d.output_tokens), cost: Number(d.cost_usd ?? 0) });
+      usageByTurn.set(String(d.turn_id), {
+        tokens: Number(d.input_tokens) + Number(d.output_tokens),
+        cost: Number(d.cost_usd ?? 0),
+      });
     } else if (e.type === "step_progress") {
       const turn = String(d.turn_id ?? "");
       const sum = steps.get(turn) ?? { tokens: 0, cost: 0 };
-      steps.set(turn, { tokens: sum.tokens + Number(d.input_tokens ?? 0) + Number(d.output_tokens ?? 0), cost: sum.cost + Number(d.cost_usd ?? 0) });
+      steps.set(turn, {
+        tokens: sum.tokens + Number(d.input_tokens ?? 0) + Number(d.output_tokens ?? 0),
+        cost: sum.cost + Number(d.cost_usd ?? 0),
+      });
       if (d.budget_tokens) context = (100 * Number(d.context_tokens ?? 0)) / Number(d.budget_tokens);
     } else if (e.type === "context_warning") context = (100 * Number(d.used_tokens)) / Number(d.budget_tokens);
     else if (e.type === "tool_outcome") {
@@ -98,13 +104,14 @@ export function waivedBudgets(events: readonly StreamEvent[]): Set<string> {
   let paused: string[] = [];
   for (const e of events) {
     const d = e.data as Data;
-    if (e.type === "session_checkpoint" && d.checkpoint_type === "health_pause") paused = (d.budgets as string[] | undefined) ?? [];
+    if (e.type === "session_checkpoint" && d.checkpoint_type === "health_pause")
+      paused = (d.budgets as string[] | undefined) ?? [];
     else if (e.type === "session_state" && d.status === "running") {
       paused.forEach((b) => waived.add(b));
       paused = [];
-    }
-    else if (e.type === "approval_required" && d.budgets) asked.set(String(d.request_id), d.budgets as string[]);
-    else if (e.type === "approval_applied" && d.decision === "approve") asked.get(String(d.request_id))?.forEach((b) => waived.add(b));
+    } else if (e.type === "approval_required" && d.budgets) asked.set(String(d.request_id), d.budgets as string[]);
+    else if (e.type === "approval_applied" && d.decision === "approve")
+      asked.get(String(d.request_id))?.forEach((b) => waived.add(b));
   }
   return waived;
 }
@@ -114,11 +121,18 @@ export function healthOf(input: HealthInput): HealthSnapshot {
   const m = measure(events, input.now);
   const diagnostics = events.filter((e) => e.type === "transport_diagnostic").length;
   const attempts = state.attempt_count ?? 0;
-  const stuck = ENFORCED_IN.has(state.status) && input.heartbeatAt !== null && input.now - input.heartbeatAt > input.staleMs;
+  const stuck =
+    ENFORCED_IN.has(state.status) && input.heartbeatAt !== null && input.now - input.heartbeatAt > input.staleMs;
   const degraded = diagnostics > 0 || m.max_failed_tool_calls > 0 || attempts > 1 || state.status === "recovering";
   let score = 1;
-  score -= 0.1 * Math.min(3, diagnostics) + 0.1 * Math.min(3, m.max_failed_tool_calls) + 0.1 * Math.min(3, m.max_loop_warnings);
-  score -= 0.1 * Math.min(2, m.max_repeated_plan_events) + 0.15 * Math.min(2, m.max_events_without_evidence) + 0.1 * Math.min(3, Math.max(0, attempts - 1));
+  score -=
+    0.1 * Math.min(3, diagnostics) +
+    0.1 * Math.min(3, m.max_failed_tool_calls) +
+    0.1 * Math.min(3, m.max_loop_warnings);
+  score -=
+    0.1 * Math.min(2, m.max_repeated_plan_events) +
+    0.15 * Math.min(2, m.max_events_without_evidence) +
+    0.1 * Math.min(3, Math.max(0, attempts - 1));
   if (stuck) score -= 0.3;
   if (state.status === "failed") score = 0;
   score = Math.round(Math.max(0, Math.min(1, score)) * 100) / 100;
@@ -135,7 +149,12 @@ export function healthOf(input: HealthInput): HealthSnapshot {
     session_id: state.session_id,
     status: state.status,
     score,
-    flags: { stuck, waiting: state.status === "awaiting_approval", degraded, budget: !failed && budgets.some((b) => b.crossed && !b.waived) },
+    flags: {
+      stuck,
+      waiting: state.status === "awaiting_approval",
+      degraded,
+      budget: !failed && budgets.some((b) => b.crossed && !b.waived),
+    },
     budgets,
     memory_provenance: provenance(events),
     audit: audit(events),
@@ -168,32 +187,60 @@ function audit(events: readonly StreamEvent[]): HealthSnapshot["audit"] {
   for (const e of events) {
     const d = e.data as Data;
     let summary: string | null = null;
-    if (e.type === "session_state" && d.status !== status) [summary, status] = [`${status || "created"} -> ${String(d.status)}${d.last_error ? ` (${String(d.last_error)})` : ""}`, String(d.status)];
+    if (e.type === "session_state" && d.status !== status)
+      [summary, status] = [
+        `${status || "created"} -> ${String(d.status)}${d.last_error ? ` (${String(d.last_error)})` : ""}`,
+        String(d.status),
+      ];
     else if (e.type === "approval_required") summary = `approval asked for ${String(d.tool_name)}: ${String(d.reason)}`;
     else if (e.type === "approval_applied") summary = `${String(d.decision)} ${String(d.tool_name)}`;
-    else if (e.type === "policy_decision" && d.outcome !== "allow") summary = `${String(d.subject)}: ${String(d.outcome)} (${String(d.reason)})`;
-    else if (e.type === "session_checkpoint" && d.checkpoint_type !== "step") summary = `checkpoint ${String(d.checkpoint_type)}: ${String(d.summary_text)}`;
+    else if (e.type === "policy_decision" && d.outcome !== "allow")
+      summary = `${String(d.subject)}: ${String(d.outcome)} (${String(d.reason)})`;
+    else if (e.type === "session_checkpoint" && d.checkpoint_type !== "step")
+      summary = `checkpoint ${String(d.checkpoint_type)}: ${String(d.summary_text)}`;
     else if (e.type === "transport_diagnostic") summary = `provider ${String(d.status)}: ${String(d.reason)}`;
     else if (e.type === "error") summary = `error ${String(d.code)}: ${String(d.message)}`;
-    if (summary) rows.push({ event_id: eventId(e.stream, e.seq), at: new Date(e.at).toISOString(), type: e.type, summary: clip(summary, 300) });
+    if (summary)
+      rows.push({
+        event_id: eventId(e.stream, e.seq),
+        at: new Date(e.at).toISOString(),
+        type: e.type,
+        summary: clip(summary, 300),
+      });
   }
   return rows.slice(-AUDIT_ROWS);
 }
 
-function hints(state: State, stuck: boolean, diagnostics: number, budgets: { name: string; crossed: boolean; waived: boolean }[], events: readonly StreamEvent[]): string[] {
+function hints(
+  state: State,
+  stuck: boolean,
+  diagnostics: number,
+  budgets: { name: string; crossed: boolean; waived: boolean }[],
+  events: readonly StreamEvent[],
+): string[] {
   const id = state.session_id;
   const out: string[] = [];
-  if (state.status === "awaiting_approval") out.push(`Approve or deny request ${String(state.approval_request_id)}: POST /sessions/${id}/approvals/${String(state.approval_request_id)}.`);
-  if (state.status === "paused") out.push(`Requeue it with POST /sessions/${id}/resume (budgets that paused it are then waived).`);
+  if (state.status === "awaiting_approval")
+    out.push(
+      `Approve or deny request ${String(state.approval_request_id)}: POST /sessions/${id}/approvals/${String(state.approval_request_id)}.`,
+    );
+  if (state.status === "paused")
+    out.push(`Requeue it with POST /sessions/${id}/resume (budgets that paused it are then waived).`);
   if (stuck) out.push("The run's heartbeat stopped: the supervisor recovers it from its last checkpoint.");
   if (diagnostics) out.push("A provider failed over to the next: check SMRITI_LLM_BASE_URL and the provider's health.");
   const crossed = state.status === "failed" ? [] : budgets.filter((b) => b.crossed && !b.waived).map((b) => b.name);
   // "Approve to go on" only where an approval waits; a paused session goes on by a resume, which waives them.
-  const goOn = { awaiting_approval: ", or approve to go on", paused: ", or resume (which waives them)" }[state.status as string] ?? "";
-  if (crossed.length) out.push(`Over budget (${crossed.join(", ")}): raise the limit in a new session's metadata.policy${goOn}.`);
+  const goOn =
+    { awaiting_approval: ", or approve to go on", paused: ", or resume (which waives them)" }[state.status as string] ??
+    "";
+  if (crossed.length)
+    out.push(`Over budget (${crossed.join(", ")}): raise the limit in a new session's metadata.policy${goOn}.`);
   if (state.status === "failed" || state.status === "cancelled") {
     const last = events.findLast((e) => e.type === "session_checkpoint" && (e.data as Data).resume_cursor);
-    if (last) out.push(`Branch a new run from the last checkpoint: POST /sessions/${id}/resume with {"resume_cursor": "${String((last.data as Data).resume_cursor)}"}.`);
+    if (last)
+      out.push(
+        `Branch a new run from the last checkpoint: POST /sessions/${id}/resume with {"resume_cursor": "${String((last.data as Data).resume_cursor)}"}.`,
+      );
   }
   return out;
 }

@@ -25,7 +25,18 @@ export class NativeEngine implements BackgroundEngine {
       if (!turnId) return this.harness.turn(call, sessionId, state, newTurnId(), resume.task, signal);
       if (start && ended(ctx.events, turnId)) return { status: "completed" as const };
       const released = releasedWave(ctx.events);
-      if (released) return this.harness.resume(call, sessionId, state, turnId, resume.task, released.approval, released.decision, signal, { applied: true });
+      if (released)
+        return this.harness.resume(
+          call,
+          sessionId,
+          state,
+          turnId,
+          resume.task,
+          released.approval,
+          released.decision,
+          signal,
+          { applied: true },
+        );
       return this.harness.proceed(call, sessionId, state, turnId, resume.task, signal);
     })();
     if (outcome.status !== "completed") return outcome;
@@ -41,7 +52,9 @@ export class NativeEngine implements BackgroundEngine {
 
 /** The turn completed (a restart came between its end and the supervisor's). */
 const ended = (events: readonly StreamEvent[], turnId: string) =>
-  events.some((e) => e.type === "turn_end" && (e.data as Data).turn_id === turnId && (e.data as Data).status === "completed");
+  events.some(
+    (e) => e.type === "turn_end" && (e.data as Data).turn_id === turnId && (e.data as Data).status === "completed",
+  );
 
 /** A decided tool approval whose paused calls have not run yet: the run starts with them. */
 function releasedWave(events: readonly StreamEvent[]): { approval: Approval; decision: "approve" | "deny" } | null {
@@ -50,7 +63,11 @@ function releasedWave(events: readonly StreamEvent[]): { approval: Approval; dec
   const approval = events[at]!.data as Approval;
   if (!approval.pending?.length) return null;
   const after = events.slice(at + 1);
-  const applied = after.find((e) => e.type === "approval_applied" && (e.data as Data).request_id === approval.request_id);
-  const ran = after.some((e) => e.type === "tool_outcome" && (e.data as Data).tool_call_id === approval.pending![0]!.id);
+  const applied = after.find(
+    (e) => e.type === "approval_applied" && (e.data as Data).request_id === approval.request_id,
+  );
+  const ran = after.some(
+    (e) => e.type === "tool_outcome" && (e.data as Data).tool_call_id === approval.pending![0]!.id,
+  );
   return applied && !ran ? { approval, decision: (applied.data as { decision: "approve" | "deny" }).decision } : null;
 }

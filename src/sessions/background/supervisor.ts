@@ -13,7 +13,14 @@ import { newRequestId, resumeCursor, sessionKey } from "../ids.ts";
 import { deadOnThisHost, PROCESS_ID } from "../lease-holder.ts";
 import { clip, latestState } from "../log/projection.ts";
 import type { SessionLog } from "../log/session-log.ts";
-import { callOf, resumeContextOf, type BackgroundEngine, type CheckpointExtras, type RunOutcome, type State } from "./engine.ts";
+import {
+  callOf,
+  resumeContextOf,
+  type BackgroundEngine,
+  type CheckpointExtras,
+  type RunOutcome,
+  type State,
+} from "./engine.ts";
 import { healthOf, tripped } from "./health.ts";
 
 type Checkpoint = SessionEventData<"session_checkpoint">;
@@ -118,7 +125,10 @@ export class Supervisor {
     const staleBefore = this.deps.clock.now().getTime() - this.staleMs;
     const rows = await this.deps.log.index.sessionsInStatus("background", [...RUNNABLE]);
     // A session queued a moment ago is its queuing process's to start (as in `scan`); a run's row waits once its holder is gone.
-    const waits = (row: StoredSessionRow) => (row.status === "queued" ? row.updatedAt < staleBefore : row.owner === null || deadOnThisHost(row.owner) || (row.heartbeatAt ?? row.updatedAt) < staleBefore);
+    const waits = (row: StoredSessionRow) =>
+      row.status === "queued"
+        ? row.updatedAt < staleBefore
+        : row.owner === null || deadOnThisHost(row.owner) || (row.heartbeatAt ?? row.updatedAt) < staleBefore;
     return rows.some(waits);
   }
 
@@ -165,13 +175,32 @@ export class Supervisor {
   /** Marks the run live synchronously (a second dispatch or a pause sees it), then runs it. */
   private dispatch(key: string, job: Job): void {
     if (this.live.has(key)) return;
-    const run: LiveRun = { controller: new AbortController(), reason: null, done: Promise.resolve(), job, events: [], watching: false, policy: null, phase: "starting" };
+    const run: LiveRun = {
+      controller: new AbortController(),
+      reason: null,
+      done: Promise.resolve(),
+      job,
+      events: [],
+      watching: false,
+      policy: null,
+      phase: "starting",
+    };
     this.live.set(key, run);
     run.done = this.run(run)
-      .catch((err: unknown) => this.deps.logError(`background session ${job.sessionId}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
+      .catch((err: unknown) =>
+        this.deps.logError(
+          `background session ${job.sessionId}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+        ),
+      )
       .then(() => void (run.phase = "ended"))
-      .then(() => (run.reason?.kind === "lease_lost" ? undefined : this.deps.log.index.releaseSessions(this.processId, [job])))
-      .catch((err: unknown) => this.deps.logError(`background session ${job.sessionId}: lease release: ${err instanceof Error ? err.message : String(err)}`))
+      .then(() =>
+        run.reason?.kind === "lease_lost" ? undefined : this.deps.log.index.releaseSessions(this.processId, [job]),
+      )
+      .catch((err: unknown) =>
+        this.deps.logError(
+          `background session ${job.sessionId}: lease release: ${err instanceof Error ? err.message : String(err)}`,
+        ),
+      )
       .finally(() => {
         this.live.delete(key);
         this.pump();
@@ -184,7 +213,9 @@ export class Supervisor {
     const state = latestState(events);
     if (!state || !RUNNABLE.has(state.status)) return; // paused or cancelled while it waited
     const now = this.deps.clock.now();
-    if (!(await this.deps.log.index.claimSession(run.job, this.processId, now.getTime(), now.getTime() - this.staleMs))) {
+    if (
+      !(await this.deps.log.index.claimSession(run.job, this.processId, now.getTime(), now.getTime() - this.staleMs))
+    ) {
       run.reason = { kind: "lease_lost" }; // another process runs it
       return;
     }
@@ -192,14 +223,43 @@ export class Supervisor {
     if (this.expired(state)) return this.expire(run.job, state);
     const resume = resumeContextOf(state);
     run.policy = policyOf(state);
-    const running: State = { ...state, status: "running", attempt_count: (state.attempt_count ?? 0) + 1, process_id: this.processId, last_heartbeat_at: now.toISOString(), last_error: null, ended_at: null };
+    const running: State = {
+      ...state,
+      status: "running",
+      attempt_count: (state.attempt_count ?? 0) + 1,
+      process_id: this.processId,
+      last_heartbeat_at: now.toISOString(),
+      last_error: null,
+      ended_at: null,
+    };
     const engine = this.deps.engines[state.engine ?? "native"]!;
     const emit = this.deps.log.emitter(workspaceId, sessionId);
     // The running state and the run's record in one write: attempt_count always equals the run records.
-    const artifact = { type: "run_record", run_id: `run_${randomUUID()}`, engine: engine.id, attempt: running.attempt_count, process_id: this.processId };
-    const record = this.checkpointData(run.job, events, "run_record", "started", `run ${running.attempt_count} (${engine.id}) in ${this.processId}`, { artifact });
-    run.events = [...events, ...(await this.deps.log.appendAll(workspaceId, sessionId, [{ type: "session_state", data: running }, { type: "session_checkpoint", data: record }]))];
-    const unsubscribe = this.deps.log.log.subscribeStream(workspaceId, sessionId, (appended) => this.watch(run, appended));
+    const artifact = {
+      type: "run_record",
+      run_id: `run_${randomUUID()}`,
+      engine: engine.id,
+      attempt: running.attempt_count,
+      process_id: this.processId,
+    };
+    const record = this.checkpointData(
+      run.job,
+      events,
+      "run_record",
+      "started",
+      `run ${running.attempt_count} (${engine.id}) in ${this.processId}`,
+      { artifact },
+    );
+    run.events = [
+      ...events,
+      ...(await this.deps.log.appendAll(workspaceId, sessionId, [
+        { type: "session_state", data: running },
+        { type: "session_checkpoint", data: record },
+      ])),
+    ];
+    const unsubscribe = this.deps.log.log.subscribeStream(workspaceId, sessionId, (appended) =>
+      this.watch(run, appended),
+    );
     let outcome: RunOutcome;
     try {
       outcome = await engine.run({
@@ -226,44 +286,96 @@ export class Supervisor {
     if (outcome.status === "completed") {
       const artifact = { type: "final_output", text: outcome.output, citations: outcome.citations };
       const ended = { ...running, status: "completed", approval_request_id: null, updated_at: at, ended_at: at };
-      await this.checkpoint(job, "final_output", "completed", clip(outcome.output || "(no output)", 200), { artifact }, { type: "session_state", data: ended }, { type: "completed", data: { session_id: job.sessionId } });
+      await this.checkpoint(
+        job,
+        "final_output",
+        "completed",
+        clip(outcome.output || "(no output)", 200),
+        { artifact },
+        { type: "session_state", data: ended },
+        { type: "completed", data: { session_id: job.sessionId } },
+      );
     } else if (outcome.status === "stopped") await this.stopped(job, running, run.reason ?? { kind: "shutdown" });
     // An operator paused or cancelled it as it began to wait: that decision stands over the wait.
-    else if (outcome.status === "awaiting_approval" && (run.reason?.kind === "pause" || run.reason?.kind === "cancel")) await this.stopped(job, running, run.reason);
+    else if (outcome.status === "awaiting_approval" && (run.reason?.kind === "pause" || run.reason?.kind === "cancel"))
+      await this.stopped(job, running, run.reason);
     else if (outcome.status === "error") {
       if (outcome.transient && !this.running) return this.handBack(job, running, outcome.message);
-      if (outcome.transient && running.attempt_count! <= running.max_retries!) return this.recovering(job, running, outcome.message);
-      await this.fail(job, running, outcome.code, outcome.transient ? `${outcome.message} (no retries left after ${running.attempt_count} runs)` : outcome.message);
+      if (outcome.transient && running.attempt_count! <= running.max_retries!)
+        return this.recovering(job, running, outcome.message);
+      await this.fail(
+        job,
+        running,
+        outcome.code,
+        outcome.transient
+          ? `${outcome.message} (no retries left after ${running.attempt_count} runs)`
+          : outcome.message,
+      );
     }
     // awaiting_approval: the engine logged the request and the waiting state.
   }
 
   private async stopped(job: Job, running: State, reason: StopReason): Promise<void> {
     const at = this.iso();
-    const state = (status: string) => ({ type: "session_state" as const, data: { ...running, status, approval_request_id: null, updated_at: at, ...(status === "cancelled" ? { ended_at: at } : {}) } });
+    const state = (status: string) => ({
+      type: "session_state" as const,
+      data: {
+        ...running,
+        status,
+        approval_request_id: null,
+        updated_at: at,
+        ...(status === "cancelled" ? { ended_at: at } : {}),
+      },
+    });
     if (reason.kind === "lease_lost") return;
     if (reason.kind === "shutdown") return this.handBack(job, running, "the service shut down during the run");
-    if (reason.kind === "cancel") return this.checkpoint(job, "cancelled", "cancelled", "cancelled by an operator", {}, state("cancelled"));
-    if (reason.kind === "pause") return this.checkpoint(job, "paused", "paused", "paused by an operator", {}, state("paused"));
+    if (reason.kind === "cancel")
+      return this.checkpoint(job, "cancelled", "cancelled", "cancelled by an operator", {}, state("cancelled"));
+    if (reason.kind === "pause")
+      return this.checkpoint(job, "paused", "paused", "paused by an operator", {}, state("paused"));
     const why = `health budget crossed: ${reason.budgets.join(", ")}`;
-    if (reason.action === "pause") return this.checkpoint(job, "health_pause", "paused", why, { budgets: reason.budgets }, state("paused"));
+    if (reason.action === "pause")
+      return this.checkpoint(job, "health_pause", "paused", why, { budgets: reason.budgets }, state("paused"));
     const requestId = newRequestId();
     await this.deps.log.appendAll(job.workspaceId, job.sessionId, [
-      { type: "approval_required", data: { request_id: requestId, tool_name: "health_policy", reason: `${why}; approve to go on past it`, budgets: reason.budgets } },
-      { type: "session_state", data: { ...running, status: "awaiting_approval", approval_request_id: requestId, updated_at: at } },
+      {
+        type: "approval_required",
+        data: {
+          request_id: requestId,
+          tool_name: "health_policy",
+          reason: `${why}; approve to go on past it`,
+          budgets: reason.budgets,
+        },
+      },
+      {
+        type: "session_state",
+        data: { ...running, status: "awaiting_approval", approval_request_id: requestId, updated_at: at },
+      },
     ]);
   }
 
   /** A transient failure with retries left: recovering now, running again after a backoff. */
   private async recovering(job: Job, state: State, why: string): Promise<void> {
     const recovering = { ...state, status: "recovering", last_error: why, updated_at: this.iso() };
-    await this.checkpoint(job, "recovery", "recovering", `attempt ${state.attempt_count} failed (${clip(why, 120)}); retrying`, {}, { type: "session_state", data: recovering });
+    await this.checkpoint(
+      job,
+      "recovery",
+      "recovering",
+      `attempt ${state.attempt_count} failed (${clip(why, 120)}); retrying`,
+      {},
+      { type: "session_state", data: recovering },
+    );
     setTimeout(() => this.enqueue(job.workspaceId, job.sessionId), backoff(state.attempt_count ?? 1)).unref();
   }
 
   /** A shutdown hands the run back: recovering, for the next start to go on with (a restart is not the run's fault). */
   private async handBack(job: Job, state: State, why: string): Promise<void> {
-    await this.deps.log.append(job.workspaceId, job.sessionId, "session_state", { ...state, status: "recovering", last_error: why, updated_at: this.iso() });
+    await this.deps.log.append(job.workspaceId, job.sessionId, "session_state", {
+      ...state,
+      status: "recovering",
+      last_error: why,
+      updated_at: this.iso(),
+    });
   }
 
   /** failed with last_error, then `error`, in one write. */
@@ -272,9 +384,24 @@ export class Supervisor {
     await this.deps.log.appendAll(job.workspaceId, job.sessionId, this.failure(state, code, message, at));
   }
 
-  private failure(state: State, code: string, message: string, at: string): { type: SessionEventType; data: unknown }[] {
+  private failure(
+    state: State,
+    code: string,
+    message: string,
+    at: string,
+  ): { type: SessionEventType; data: unknown }[] {
     return [
-      { type: "session_state", data: { ...state, status: "failed", approval_request_id: null, last_error: message, updated_at: at, ended_at: at } },
+      {
+        type: "session_state",
+        data: {
+          ...state,
+          status: "failed",
+          approval_request_id: null,
+          last_error: message,
+          updated_at: at,
+          ended_at: at,
+        },
+      },
       { type: "error", data: { code, message, turn_id: null } },
     ];
   }
@@ -287,21 +414,55 @@ export class Supervisor {
   /** Fails an expired session with an expired checkpoint (spec, errors rule 4). */
   async expire(job: Job, state: State): Promise<void> {
     const failure = this.failure(state, "session_expired", `the session expired at ${state.expires_at!}`, this.iso());
-    await this.checkpoint(job, "expired", "failed", `expired at ${state.expires_at!} before it could run`, {}, ...failure);
+    await this.checkpoint(
+      job,
+      "expired",
+      "failed",
+      `expired at ${state.expires_at!} before it could run`,
+      {},
+      ...failure,
+    );
   }
 
   /** A checkpoint at the log's end (its cursor resumes or branches from there), with a typed artifact when it persists one. */
   /** Logs a checkpoint and, in the same write, the events that go with it (the state it leaves the session in). */
-  async checkpoint(job: Job, type: string, status: string, summary: string, opts: CheckpointExtras = {}, ...also: { type: SessionEventType; data: unknown }[]): Promise<void> {
+  async checkpoint(
+    job: Job,
+    type: string,
+    status: string,
+    summary: string,
+    opts: CheckpointExtras = {},
+    ...also: { type: SessionEventType; data: unknown }[]
+  ): Promise<void> {
     const events = await this.deps.log.all(job.workspaceId, job.sessionId);
-    await this.deps.log.appendAll(job.workspaceId, job.sessionId, [{ type: "session_checkpoint", data: this.checkpointData(job, events, type, status, summary, opts) }, ...also]);
+    await this.deps.log.appendAll(job.workspaceId, job.sessionId, [
+      { type: "session_checkpoint", data: this.checkpointData(job, events, type, status, summary, opts) },
+      ...also,
+    ]);
   }
 
-  private checkpointData(job: Job, events: readonly StreamEvent[], type: string, status: string, summary: string, opts: CheckpointExtras): Checkpoint {
+  private checkpointData(
+    job: Job,
+    events: readonly StreamEvent[],
+    type: string,
+    status: string,
+    summary: string,
+    opts: CheckpointExtras,
+  ): Checkpoint {
     const sequence = events.filter((e) => e.type === "session_checkpoint").length + 1;
-    const cursor = opts.cursor ?? (events.length ? resumeCursor({ sessionId: job.sessionId, seq: events.at(-1)!.seq }) : null);
+    const cursor =
+      opts.cursor ?? (events.length ? resumeCursor({ sessionId: job.sessionId, seq: events.at(-1)!.seq }) : null);
     const { artifact, budgets } = opts;
-    return { session_id: job.sessionId, sequence, checkpoint_type: type, status, summary_text: summary, resume_cursor: cursor, ...(artifact ? { artifact } : {}), ...(budgets ? { budgets } : {}) };
+    return {
+      session_id: job.sessionId,
+      sequence,
+      checkpoint_type: type,
+      status,
+      summary_text: summary,
+      resume_cursor: cursor,
+      ...(artifact ? { artifact } : {}),
+      ...(budgets ? { budgets } : {}),
+    };
   }
 
   /**
@@ -316,10 +477,15 @@ export class Supervisor {
       return this.judge(run);
     }
     run.watching = true;
-    setImmediate(() =>
-      void this.checkBudgets(run)
-        .catch((err: unknown) => this.deps.logError(`background session ${run.job.sessionId}: budget check: ${err instanceof Error ? err.message : String(err)}`))
-        .finally(() => (run.watching = false)),
+    setImmediate(
+      () =>
+        void this.checkBudgets(run)
+          .catch((err: unknown) =>
+            this.deps.logError(
+              `background session ${run.job.sessionId}: budget check: ${err instanceof Error ? err.message : String(err)}`,
+            ),
+          )
+          .finally(() => (run.watching = false)),
     );
   }
 
@@ -338,7 +504,10 @@ export class Supervisor {
     const policy = run.policy;
     if (!state || !policy) return;
     const now = this.deps.clock.now().getTime();
-    const crossed = tripped(healthOf({ events: run.events, state, policy, heartbeatAt: now, now, staleMs: this.staleMs }), policy);
+    const crossed = tripped(
+      healthOf({ events: run.events, state, policy, heartbeatAt: now, now, staleMs: this.staleMs }),
+      policy,
+    );
     if (crossed.length && !run.reason) {
       run.reason = { kind: "health", action: policy.health.action, budgets: crossed };
       run.controller.abort();
@@ -350,7 +519,13 @@ export class Supervisor {
       const now = this.deps.clock.now().getTime();
       // Only runs that hold a lease: one starting or ending has none (or just gave it back) and would look lost.
       const leased = [...this.live.values()].filter((r) => r.phase === "leased");
-      const lost = leased.length ? await this.deps.log.index.heartbeatSessions(this.processId, leased.map((r) => r.job), now) : [];
+      const lost = leased.length
+        ? await this.deps.log.index.heartbeatSessions(
+            this.processId,
+            leased.map((r) => r.job),
+            now,
+          )
+        : [];
       for (const key of lost) {
         // The run this heartbeat was for, if it still runs: a newer run of the session holds a lease of its own.
         const run = this.live.get(sessionKey(key.workspaceId, key.sessionId));
@@ -376,7 +551,10 @@ export class Supervisor {
       if (this.live.has(key) || this.queue.has(key)) continue;
       const holderGone = row.owner === null || row.owner === this.processId || deadOnThisHost(row.owner);
       // Queued elsewhere and left waiting for a while (not one being prepared or queued here a moment ago).
-      const stale = row.status === "queued" ? now - row.updatedAt > this.staleMs : row.heartbeatAt === null || now - row.heartbeatAt > this.staleMs;
+      const stale =
+        row.status === "queued"
+          ? now - row.updatedAt > this.staleMs
+          : row.heartbeatAt === null || now - row.heartbeatAt > this.staleMs;
       if (!stale && !(atStart && holderGone)) continue;
       const events = await this.deps.log.all(row.workspaceId, row.sessionId);
       const state = latestState(events);
@@ -386,7 +564,8 @@ export class Supervisor {
       if (!RUNNABLE.has(state.status)) continue;
       // A dead holder's lease is taken at once, but only from that holder: if another replica took it first, it stays.
       const takeOverFrom = holderGone && row.owner !== null ? row.owner : undefined;
-      if (!(await this.deps.log.index.claimSession(job, this.processId, now, now - this.staleMs, takeOverFrom))) continue;
+      if (!(await this.deps.log.index.claimSession(job, this.processId, now, now - this.staleMs, takeOverFrom)))
+        continue;
       if (state.status === "running") await this.crashed(job, state);
       else this.enqueue(job.workspaceId, job.sessionId);
     }
@@ -408,4 +587,5 @@ export class Supervisor {
 }
 
 /** The health policy in a background session's state (defaults when it has none). */
-export const policyOf = (state: State): HealthPolicy => HealthPolicy.parse(resumeContextOf(state).metadata.policy ?? {});
+export const policyOf = (state: State): HealthPolicy =>
+  HealthPolicy.parse(resumeContextOf(state).metadata.policy ?? {});

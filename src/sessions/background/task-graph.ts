@@ -9,8 +9,15 @@ export interface TaskGraph {
 
 /** One node per sentence or question of the task (its parts), each leading to the final report. */
 export function taskGraph(task: string): TaskGraph {
-  const parts = task.split(/(?<=[.?!])\s+/).map((p) => p.trim()).filter(Boolean);
+  const parts = task
+    .split(/(?<=[.?!])\s+/)
+    .map((p) => p.trim())
+    .filter(Boolean);
   const nodes = parts.map((label, i) => ({ id: `t${i + 1}`, label }));
   const report = { id: "report", label: "report what was found, with citations" };
-  return { id: `tg_${randomUUID()}`, nodes: [...nodes, report], edges: nodes.map((n) => ({ from: n.id, to: report.id })) };
+  return {
+    id: `tg_${randomUUID()}`,
+    nodes: [...nodes, report],
+    edges: nodes.map((n) => ({ from: n.id, to: report.id })),
+  };
 }

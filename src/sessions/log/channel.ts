@@ -77,7 +77,14 @@ export function channelOf(sessionId: string, events: readonly StreamEvent[]): Ch
       if (id === OPERATOR) participants.set(id, { id, kind: "operator", label: "local operator" });
       else if (id.startsWith("tool:")) participants.set(id, { id, kind: "tool", label: id.slice(5) });
     }
-    return { event_id: eventId(e.stream, e.seq), sender_id: sender, recipient_ids: recipients, event_type: e.type, summary: summary(e), payload: e.data };
+    return {
+      event_id: eventId(e.stream, e.seq),
+      sender_id: sender,
+      recipient_ids: recipients,
+      event_type: e.type,
+      summary: summary(e),
+      payload: e.data,
+    };
   });
   return { channel_id: `session:${sessionId}`, participants: [...participants.values()], envelopes };
 }

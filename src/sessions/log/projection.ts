@@ -13,7 +13,13 @@ const data = <T>(e: StreamEvent) => e.data as T;
 export const endsSegment = (e: StreamEvent) => endsTurnSegment(e.type, e.data);
 
 /** The events of the session's latest turn, from its turn_start on. */
-export const currentTurn = (events: readonly StreamEvent[]) => events.slice(Math.max(0, events.findLastIndex((e) => e.type === "turn_start")));
+export const currentTurn = (events: readonly StreamEvent[]) =>
+  events.slice(
+    Math.max(
+      0,
+      events.findLastIndex((e) => e.type === "turn_start"),
+    ),
+  );
 
 export const latestState = (events: readonly StreamEvent[]): State | null => {
   const e = events.findLast((x) => x.type === "session_state");
@@ -39,7 +45,11 @@ export function pendingApproval(events: readonly StreamEvent[]): Approval | null
   const asked = data<Approval>(events[at]!);
   const after = events.slice(at + 1);
   const paused = after.some((e) => e.type === "turn_end" && data<{ status: string }>(e).status === "awaiting_approval");
-  const settled = after.some((e) => e.type === "error" || (e.type === "approval_applied" && data<{ request_id: string }>(e).request_id === asked.request_id));
+  const settled = after.some(
+    (e) =>
+      e.type === "error" ||
+      (e.type === "approval_applied" && data<{ request_id: string }>(e).request_id === asked.request_id),
+  );
   return paused && !settled ? asked : null;
 }
 
@@ -57,16 +67,41 @@ export interface ResumePoint {
 /** Oldest first: checkpoints (a branch's resume_seed among them), decided approvals and completed turns. */
 export function resumePoints(events: readonly StreamEvent[]): ResumePoint[] {
   const out: ResumePoint[] = [];
-  const point = (e: StreamEvent, kind: ResumePoint["kind"], label: string, cursor = resumeCursor({ sessionId: e.stream, seq: e.seq })) =>
-    out.push({ resume_cursor: cursor, event_id: eventId(e.stream, e.seq), kind, label, at: new Date(e.at).toISOString() });
+  const point = (
+    e: StreamEvent,
+    kind: ResumePoint["kind"],
+    label: string,
+    cursor = resumeCursor({ sessionId: e.stream, seq: e.seq }),
+  ) =>
+    out.push({
+      resume_cursor: cursor,
+      event_id: eventId(e.stream, e.seq),
+      kind,
+      label,
+      at: new Date(e.at).toISOString(),
+    });
   const messages = new Map<string, string>();
   for (const e of events) {
-    if (e.type === "turn_start") messages.set(data<{ turn_id: string }>(e).turn_id, data<{ message: string }>(e).message);
-    if (e.type === "session_checkpoint") point(e, "checkpoint", `${data<{ checkpoint_type: string }>(e).checkpoint_type}: ${data<{ summary_text: string }>(e).summary_text}`);
+    if (e.type === "turn_start")
+      messages.set(data<{ turn_id: string }>(e).turn_id, data<{ message: string }>(e).message);
+    if (e.type === "session_checkpoint")
+      point(
+        e,
+        "checkpoint",
+        `${data<{ checkpoint_type: string }>(e).checkpoint_type}: ${data<{ summary_text: string }>(e).summary_text}`,
+      );
     // A compaction's own cursor: the conversation as it stood just before the fold.
-    if (e.type === "context_compacted") point(e, "checkpoint", `compaction: ${data<{ original_count: number }>(e).original_count} messages folded`, data<{ resume_cursor: string }>(e).resume_cursor);
-    if (e.type === "approval_applied") point(e, "approval", `${data<{ decision: string }>(e).decision} ${data<{ tool_name: string }>(e).tool_name}`);
-    if (e.type === "turn_end" && data<{ status: string }>(e).status === "completed") point(e, "turn", `after "${clip(messages.get(data<{ turn_id: string }>(e).turn_id) ?? "", 80)}"`);
+    if (e.type === "context_compacted")
+      point(
+        e,
+        "checkpoint",
+        `compaction: ${data<{ original_count: number }>(e).original_count} messages folded`,
+        data<{ resume_cursor: string }>(e).resume_cursor,
+      );
+    if (e.type === "approval_applied")
+      point(e, "approval", `${data<{ decision: string }>(e).decision} ${data<{ tool_name: string }>(e).tool_name}`);
+    if (e.type === "turn_end" && data<{ status: string }>(e).status === "completed")
+      point(e, "turn", `after "${clip(messages.get(data<{ turn_id: string }>(e).turn_id) ?? "", 80)}"`);
   }
   return out;
 }
@@ -74,7 +109,9 @@ export function resumePoints(events: readonly StreamEvent[]): ResumePoint[] {
 /** The latest snapshot of each sub-agent, in order of first appearance. */
 export function subagents(events: readonly StreamEvent[]): Record<string, unknown>[] {
   const latest = new Map<string, Record<string, unknown>>();
-  for (const e of events) if (e.type === "subagent_event") latest.set(data<{ agent_id: string }>(e).agent_id, data<Record<string, unknown>>(e));
+  for (const e of events)
+    if (e.type === "subagent_event")
+      latest.set(data<{ agent_id: string }>(e).agent_id, data<Record<string, unknown>>(e));
   return [...latest.values()];
 }
 
@@ -82,7 +119,12 @@ export function subagents(events: readonly StreamEvent[]): Record<string, unknow
 export function artifacts(events: readonly StreamEvent[]): Record<string, unknown>[] {
   return events
     .filter((e) => e.type === "tool_outcome" && data<{ status: string }>(e).status === "artifact")
-    .map((e) => ({ type: "file", tool_call_id: data<{ tool_call_id: string }>(e).tool_call_id, event_id: eventId(e.stream, e.seq), ...data<{ result: Record<string, unknown> }>(e).result }))
+    .map((e) => ({
+      type: "file",
+      tool_call_id: data<{ tool_call_id: string }>(e).tool_call_id,
+      event_id: eventId(e.stream, e.seq),
+      ...data<{ result: Record<string, unknown> }>(e).result,
+    }))
     .reverse();
 }
 

@@ -29,18 +29,28 @@ export class SessionLog {
   }
 
   /** Logs a persisted event (the registry says which are); an unpersisted one only passes its schema. */
-  async append<K extends SessionEventType>(workspaceId: string, sessionId: string, type: K, data: SessionEventData<K>): Promise<StreamEvent | null> {
+  async append<K extends SessionEventType>(
+    workspaceId: string,
+    sessionId: string,
+    type: K,
+    data: SessionEventData<K>,
+  ): Promise<StreamEvent | null> {
     const def = sessionEvents[type];
     const checked = def.data.parse(data) as unknown;
     if (!def.persisted) return null;
     const at = this.clock.now().getTime();
     const [logged] = await this.log.appendStream(workspaceId, sessionId, [{ type, at, data: checked }]);
-    if (type === "session_state") await this.mirror(workspaceId, sessionId, checked as SessionEventData<"session_state">, at);
+    if (type === "session_state")
+      await this.mirror(workspaceId, sessionId, checked as SessionEventData<"session_state">, at);
     return logged!;
   }
 
   /** Logs several persisted events in one write: all or none of them (a run's start is its state and its run record together). */
-  async appendAll(workspaceId: string, sessionId: string, items: readonly { type: SessionEventType; data: unknown }[]): Promise<StreamEvent[]> {
+  async appendAll(
+    workspaceId: string,
+    sessionId: string,
+    items: readonly { type: SessionEventType; data: unknown }[],
+  ): Promise<StreamEvent[]> {
     const at = this.clock.now().getTime();
     const drafts = items.map(({ type, data }) => ({ type, at, data: sessionEvents[type].data.parse(data) as unknown }));
     const logged = await this.log.appendStream(workspaceId, sessionId, drafts);
@@ -52,7 +62,16 @@ export class SessionLog {
   /** The row of a session as its state says (a background session has an engine); creation time is kept on update. */
   mirror(workspaceId: string, sessionId: string, state: SessionEventData<"session_state">, at: number): Promise<void> {
     const kind = state.engine === undefined ? "chat" : "background";
-    return this.index.upsertSession({ workspaceId, sessionId, kind, status: state.status, state, createdAt: at, updatedAt: at, heartbeatAt: null });
+    return this.index.upsertSession({
+      workspaceId,
+      sessionId,
+      kind,
+      status: state.status,
+      state,
+      createdAt: at,
+      updatedAt: at,
+      heartbeatAt: null,
+    });
   }
 
   emitter(workspaceId: string, sessionId: string): Emit {
@@ -76,4 +95,8 @@ export class SessionLog {
   }
 }
 
-export const toMessage = (e: StreamEvent): StreamMessage => ({ id: eventId(e.stream, e.seq), event: e.type, data: e.data });
+export const toMessage = (e: StreamEvent): StreamMessage => ({
+  id: eventId(e.stream, e.seq),
+  event: e.type,
+  data: e.data,
+});

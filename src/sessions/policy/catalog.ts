@@ -8,9 +8,17 @@ export const ApprovalFloor = z.enum(["never", "on-write", "always"]);
 export type ApprovalFloor = z.infer<typeof ApprovalFloor>;
 
 const Name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "1-64 letters, digits, '.', '_' or '-'");
-const Host = z.string().regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-fA-F:]+\](:\d{1,5})?$/, "a host name or address, with an optional :port");
+const Host = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-fA-F:]+\](:\d{1,5})?$/,
+    "a host name or address, with an optional :port",
+  );
 /** Workspace names an entry serves; "*" is every workspace. */
-const Workspaces = z.array(z.union([Name, z.literal("*")])).min(1).default(["*"]);
+const Workspaces = z
+  .array(z.union([Name, z.literal("*")]))
+  .min(1)
+  .default(["*"]);
 const Seconds = (max: number, def: number) => z.number().int().min(1).max(max).default(def);
 
 /** A value a request may put in the argv: it fills its placeholder as one argument, and must match the pattern whole. */
@@ -26,19 +34,34 @@ const CommandLimits = {
   env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
   timeout_seconds: Seconds(86_400, 600),
   network: z.boolean().default(false).describe("Shares the host's network (and so reaches the service itself)."),
-  sandbox: z.enum(["bubblewrap", "process"]).default("bubblewrap").describe("process: the weaker mode, turned on here by name."),
-  read_only_paths: z.array(z.string().startsWith("/")).default([]).describe("Hidden host paths the command needs, shown read-only."),
+  sandbox: z
+    .enum(["bubblewrap", "process"])
+    .default("bubblewrap")
+    .describe("process: the weaker mode, turned on here by name."),
+  read_only_paths: z
+    .array(z.string().startsWith("/"))
+    .default([])
+    .describe("Hidden host paths the command needs, shown read-only."),
   approval_floor: ApprovalFloor.default("on-write"),
   workspaces: Workspaces,
 };
 
 const CommandAgent = z
-  .strictObject({ description: z.string().max(500).optional(), argv: z.array(z.string().min(1)).min(1), params: z.record(Name, Param).default({}), ...CommandLimits })
+  .strictObject({
+    description: z.string().max(500).optional(),
+    argv: z.array(z.string().min(1)).min(1),
+    params: z.record(Name, Param).default({}),
+    ...CommandLimits,
+  })
   .superRefine((a, ctx) => {
     const used = new Set(a.argv.flatMap((arg) => [...arg.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)));
-    for (const name of used) if (!a.params[name]) ctx.addIssue({ code: "custom", path: ["argv"], message: `placeholder {${name}} names no param` });
-    for (const name of Object.keys(a.params)) if (!used.has(name)) ctx.addIssue({ code: "custom", path: ["params", name], message: "not used in argv" });
-    if (a.argv[0]!.includes("{")) ctx.addIssue({ code: "custom", path: ["argv", 0], message: "the program itself cannot be a placeholder" });
+    for (const name of used)
+      if (!a.params[name])
+        ctx.addIssue({ code: "custom", path: ["argv"], message: `placeholder {${name}} names no param` });
+    for (const name of Object.keys(a.params))
+      if (!used.has(name)) ctx.addIssue({ code: "custom", path: ["params", name], message: "not used in argv" });
+    if (a.argv[0]!.includes("{"))
+      ctx.addIssue({ code: "custom", path: ["argv", 0], message: "the program itself cannot be a placeholder" });
   });
 
 const OutboundLimits = {
@@ -51,7 +74,10 @@ const OutboundLimits = {
 const A2aAgent = z.strictObject({
   description: z.string().max(500).optional(),
   url: z.url({ protocol: /^https?$/ }),
-  allowed_hosts: z.array(Host).default([]).describe("Hosts besides the URL's own that its agent card may send the client to."),
+  allowed_hosts: z
+    .array(Host)
+    .default([])
+    .describe("Hosts besides the URL's own that its agent card may send the client to."),
   ...OutboundLimits,
 });
 
@@ -66,8 +92,14 @@ const FreeForm = z.strictObject({
 });
 
 export const AgentCatalog = z.strictObject({
-  approval_floor: z.record(z.union([Name, z.literal("*")]), ApprovalFloor).default({}).describe("The least approval_mode a workspace's sessions may have."),
-  process_sandbox: z.boolean().default(false).describe("Lets sessions ask for the weaker process sandbox for policy hooks."),
+  approval_floor: z
+    .record(z.union([Name, z.literal("*")]), ApprovalFloor)
+    .default({})
+    .describe("The least approval_mode a workspace's sessions may have."),
+  process_sandbox: z
+    .boolean()
+    .default(false)
+    .describe("Lets sessions ask for the weaker process sandbox for policy hooks."),
   command_agents: z.record(Name, CommandAgent).default({}),
   a2a_agents: z.record(Name, A2aAgent).default({}),
   free_form: z.array(FreeForm).default([]),
@@ -102,7 +134,8 @@ export function loadCatalog(path: string): AgentCatalog {
   return parseCatalog(json, path);
 }
 
-export const serves = (entry: { workspaces: readonly string[] }, workspace: string) => entry.workspaces.includes("*") || entry.workspaces.includes(workspace);
+export const serves = (entry: { workspaces: readonly string[] }, workspace: string) =>
+  entry.workspaces.includes("*") || entry.workspaces.includes(workspace);
 
 function isRegExp(source: string): boolean {
   try {

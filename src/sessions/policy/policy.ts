@@ -40,19 +40,37 @@ export interface Modes {
   agent_profile: string;
 }
 
-export function decide(tool: { name: string; writes: boolean }, modes: Modes, policy: PolicyFile | null): PolicyDecision {
+export function decide(
+  tool: { name: string; writes: boolean },
+  modes: Modes,
+  policy: PolicyFile | null,
+): PolicyDecision {
   const d = rule(tool, modes, policy);
-  return d.outcome === "ask" && modes.agent_profile === SUBAGENT_PROFILE ? { outcome: "deny", reason: `${d.reason}; a sub-agent has no operator to ask`, source: d.source } : d;
+  return d.outcome === "ask" && modes.agent_profile === SUBAGENT_PROFILE
+    ? { outcome: "deny", reason: `${d.reason}; a sub-agent has no operator to ask`, source: d.source }
+    : d;
 }
 
 function rule(tool: { name: string; writes: boolean }, modes: Modes, policy: PolicyFile | null): PolicyDecision {
-  if (tool.writes && modes.permission_mode === "read-only") return { outcome: "deny", reason: `${tool.name} writes and the session is read-only`, source: "permission_mode" };
+  if (tool.writes && modes.permission_mode === "read-only")
+    return { outcome: "deny", reason: `${tool.name} writes and the session is read-only`, source: "permission_mode" };
   const rule = policy?.tools[tool.name] ?? policy?.tools["*"];
   if (rule === "deny") return { outcome: "deny", reason: `the policy denies ${tool.name}`, source: "policy" };
-  if (rule === "ask") return { outcome: "ask", reason: `the policy asks an operator before ${tool.name}`, source: "policy" };
-  if (modes.approval_mode === "always") return { outcome: "ask", reason: "approval_mode always: every tool call waits for an operator", source: "approval_mode" };
-  if (modes.approval_mode === "on-write" && tool.writes) return { outcome: "ask", reason: `${tool.name} writes; approval_mode on-write`, source: "approval_mode" };
-  return { outcome: "allow", reason: rule === "allow" ? `the policy allows ${tool.name}` : "no rule stops it", source: rule === "allow" ? "policy" : "default" };
+  if (rule === "ask")
+    return { outcome: "ask", reason: `the policy asks an operator before ${tool.name}`, source: "policy" };
+  if (modes.approval_mode === "always")
+    return {
+      outcome: "ask",
+      reason: "approval_mode always: every tool call waits for an operator",
+      source: "approval_mode",
+    };
+  if (modes.approval_mode === "on-write" && tool.writes)
+    return { outcome: "ask", reason: `${tool.name} writes; approval_mode on-write`, source: "approval_mode" };
+  return {
+    outcome: "allow",
+    reason: rule === "allow" ? `the policy allows ${tool.name}` : "no rule stops it",
+    source: rule === "allow" ? "policy" : "default",
+  };
 }
 
 export const hooksFor = (policy: PolicyFile | null, phase: Hook["phase"], tool: string) =>
@@ -69,7 +87,10 @@ export function policySource(dir: string, catalog: Readonly<Record<string, unkno
   const named = new Map<string, PolicyFile>();
   for (const [name, json] of Object.entries(catalog)) {
     const parsed = PolicyFile.safeParse(json);
-    if (!parsed.success) throw new Error(`policy catalog entry '${name}': ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`);
+    if (!parsed.success)
+      throw new Error(
+        `policy catalog entry '${name}': ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`,
+      );
     named.set(name, parsed.data);
   }
   return async (name) => named.get(name) ?? loadPolicy(dir, name);
@@ -79,7 +100,8 @@ export function policySource(dir: string, catalog: Readonly<Record<string, unkno
 async function loadPolicy(dir: string, name: string): Promise<PolicyFile> {
   const root = resolve(dir);
   const file = resolve(root, name);
-  if (!file.startsWith(root + sep)) throw new AppError("invalid_request", `policy_path '${name}' must name a file inside the policy directory`);
+  if (!file.startsWith(root + sep))
+    throw new AppError("invalid_request", `policy_path '${name}' must name a file inside the policy directory`);
   const text = await readFile(file, "utf8").catch(() => {
     throw new AppError("invalid_request", `no policy file '${name}' in the policy directory (SMRITI_POLICY_DIR)`);
   });
@@ -90,6 +112,10 @@ async function loadPolicy(dir: string, name: string): Promise<PolicyFile> {
     throw new AppError("invalid_request", `policy file '${name}' is not JSON`);
   }
   const parsed = PolicyFile.safeParse(json);
-  if (!parsed.success) throw new AppError("invalid_request", `policy file '${name}': ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success)
+    throw new AppError(
+      "invalid_request",
+      `policy file '${name}': ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`,
+    );
   return parsed.data;
 }

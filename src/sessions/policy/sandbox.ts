@@ -44,10 +44,26 @@ const NOBODY = 65534;
 const PATH = "/usr/local/bin:/usr/bin:/bin";
 /** What a command may print before the rest is cut (a bridge's output is an artifact, not a stream). */
 const MAX_STDOUT = 1_000_000;
-const BASE = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-all", "--unshare-user", "--die-with-parent", "--new-session"];
+const BASE = [
+  "--ro-bind",
+  "/",
+  "/",
+  "--dev",
+  "/dev",
+  "--proc",
+  "/proc",
+  "--tmpfs",
+  "/tmp",
+  "--unshare-all",
+  "--unshare-user",
+  "--die-with-parent",
+  "--new-session",
+];
 
-const BUBBLEWRAP = "namespaces: an unprivileged user, no network unless allowed, read-only system, the data directory and homes hidden, only the task workspace writable";
-const PROCESS = "weaker: a plain child process in the task workspace with an empty environment; it can read what the service's user can, reach the network and the service, and a child that leaves its process group outlives a stop";
+const BUBBLEWRAP =
+  "namespaces: an unprivileged user, no network unless allowed, read-only system, the data directory and homes hidden, only the task workspace writable";
+const PROCESS =
+  "weaker: a plain child process in the task workspace with an empty environment; it can read what the service's user can, reach the network and the service, and a child that leaves its process group outlives a stop";
 
 /** The host's isolation: probes bubblewrap once and runs commands under what a session resolved. */
 export class Isolation {
@@ -69,9 +85,14 @@ export class Isolation {
     if (!path) return (this.probed = { path: null, why: "bubblewrap is not installed (apt install bubblewrap)" });
     const probe = spawnSync(path, [...BASE, "--", "/bin/true"], { timeout: 5_000, ...asNobody() });
     const detail = probe.stderr?.toString().trim() || probe.error?.message || "no detail";
-    if (probe.status !== 0) return (this.probed = { path: null, why: `bubblewrap at ${path} cannot create namespaces here (${detail})` });
+    if (probe.status !== 0)
+      return (this.probed = { path: null, why: `bubblewrap at ${path} cannot create namespaces here (${detail})` });
     const closed = process.getuid?.() === 0 ? unsearchable(this.taskRoot) : null;
-    if (closed) return (this.probed = { path: null, why: `bubblewrap runs as nobody and cannot walk to the task workspaces: ${closed} is not searchable by others (chmod o+x ${closed})` });
+    if (closed)
+      return (this.probed = {
+        path: null,
+        why: `bubblewrap runs as nobody and cannot walk to the task workspaces: ${closed} is not searchable by others (chmod o+x ${closed})`,
+      });
     return (this.probed = { path, why: `bubblewrap at ${path}` });
   }
 
@@ -83,17 +104,39 @@ export class Isolation {
   resolve(requested: SandboxMode, opts: { allowProcess: boolean; needed: boolean }): Sandbox {
     const bwrap = requested === "process" ? null : this.bubblewrap();
     if (bwrap?.path) return { requested, resolved: "bubblewrap", isolation: BUBBLEWRAP, reason: bwrap.why };
-    if (requested === "bubblewrap") throw new AppError("sandbox_unavailable", `bubblewrap was asked for and cannot run here: ${bwrap!.why}`);
-    if (opts.allowProcess) return { requested, resolved: "process", isolation: PROCESS, reason: requested === "process" ? "the process sandbox was asked for; the operator turned it on" : `${bwrap!.why}; the operator turned on the process sandbox` };
-    if (requested === "process") throw new AppError("sandbox_unavailable", "the weaker process sandbox was asked for and the operator has not turned it on");
+    if (requested === "bubblewrap")
+      throw new AppError("sandbox_unavailable", `bubblewrap was asked for and cannot run here: ${bwrap!.why}`);
+    if (opts.allowProcess)
+      return {
+        requested,
+        resolved: "process",
+        isolation: PROCESS,
+        reason:
+          requested === "process"
+            ? "the process sandbox was asked for; the operator turned it on"
+            : `${bwrap!.why}; the operator turned on the process sandbox`,
+      };
+    if (requested === "process")
+      throw new AppError(
+        "sandbox_unavailable",
+        "the weaker process sandbox was asked for and the operator has not turned it on",
+      );
     const why = `${bwrap!.why}, and the operator has not turned on the weaker process sandbox`;
     if (opts.needed) throw new AppError("sandbox_unavailable", `nothing can run isolated here: ${why}`);
     return { requested, resolved: "none", isolation: "none: nothing may execute in this session", reason: why };
   }
 
   /** Runs argv in the task workspace with `input` on stdin; the whole process tree is killed on abort or timeout. */
-  async run(sandbox: Sandbox, argv: readonly string[], dir: string, input: string, signal: AbortSignal, limits: RunLimits): Promise<CommandRun> {
-    if (sandbox.resolved === "none" || sandbox.resolved === "remote") return { code: null, stdout: "", stderr: `refused: ${sandbox.reason}`, timedOut: false };
+  async run(
+    sandbox: Sandbox,
+    argv: readonly string[],
+    dir: string,
+    input: string,
+    signal: AbortSignal,
+    limits: RunLimits,
+  ): Promise<CommandRun> {
+    if (sandbox.resolved === "none" || sandbox.resolved === "remote")
+      return { code: null, stdout: "", stderr: `refused: ${sandbox.reason}`, timedOut: false };
     await mkdir(dir, { recursive: true });
     if (process.getuid?.() === 0) await chown(dir, NOBODY, NOBODY); // the unprivileged user writes its workspace
     const env = { PATH, HOME: dir, LANG: "C.UTF-8", ...limits.env };
@@ -114,10 +157,27 @@ export class Isolation {
   }
 
   /** A policy hook: run like a command until `signal` (the call's timeout) aborts; ok on exit 0, else why not. */
-  async hook(sandbox: Sandbox, argv: readonly string[], dir: string, input: string, signal: AbortSignal): Promise<HookRun> {
-    const run = await this.run(sandbox, argv, dir, input, signal, { network: false, env: {}, readOnlyPaths: [], timeoutMs: 2 ** 31 - 1 });
+  async hook(
+    sandbox: Sandbox,
+    argv: readonly string[],
+    dir: string,
+    input: string,
+    signal: AbortSignal,
+  ): Promise<HookRun> {
+    const run = await this.run(sandbox, argv, dir, input, signal, {
+      network: false,
+      env: {},
+      readOnlyPaths: [],
+      timeoutMs: 2 ** 31 - 1,
+    });
     if (run.code === 0) return { ok: true, detail: "exit 0" };
-    return { ok: false, detail: run.code === null && !signal.aborted ? run.stderr : `exit ${run.code ?? "signal"}: ${run.stderr.trim().slice(-500)}` };
+    return {
+      ok: false,
+      detail:
+        run.code === null && !signal.aborted
+          ? run.stderr
+          : `exit ${run.code ?? "signal"}: ${run.stderr.trim().slice(-500)}`,
+    };
   }
 
   /** The mounts that hide what a command must not see, then show what its entry allows. */
@@ -133,10 +193,26 @@ export class Isolation {
 }
 
 /** Spawns in a process group of its own and kills the whole group when `stop` aborts. */
-function spawnTree(argv: readonly string[], o: { cwd: string; env: Record<string, string>; input: string; stop: AbortSignal; timeout: AbortSignal; extra: number[] }): Promise<CommandRun> {
+function spawnTree(
+  argv: readonly string[],
+  o: {
+    cwd: string;
+    env: Record<string, string>;
+    input: string;
+    stop: AbortSignal;
+    timeout: AbortSignal;
+    extra: number[];
+  },
+): Promise<CommandRun> {
   return new Promise((resolve) => {
     const [cmd, ...args] = argv;
-    const child = spawn(cmd!, args, { cwd: o.cwd, env: o.env, detached: true, stdio: ["pipe", "pipe", "pipe", ...o.extra], ...asNobody() });
+    const child = spawn(cmd!, args, {
+      cwd: o.cwd,
+      env: o.env,
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe", ...o.extra],
+      ...asNobody(),
+    });
     let [stdout, stderr] = ["", ""];
     const kill = () => {
       try {
@@ -168,7 +244,7 @@ const asNobody = () => (process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } 
 function unsearchable(dir: string): string | null {
   mkdirSync(dir, { recursive: true });
   for (let d = resolve(dir); ; d = dirname(d)) {
-    if (((statSync(d).mode & 0o001) === 0)) return d;
+    if ((statSync(d).mode & 0o001) === 0) return d;
     if (d === dirname(d)) return null;
   }
 }

@@ -23,7 +23,10 @@ export const isAppended = isMessage<Appended>(APPENDED);
 const keyOf = (workspaceId: string, stream: string) => `${workspaceId}\u0000${stream}`;
 
 /** Notices over any carrier: `send` takes the streams appended since the last send; `receive` hears the others'. */
-export function coalescedNotices(send: (streams: AppendedStreams) => void, receive: (heard: (streams: AppendedStreams) => void) => void): AppendNotices {
+export function coalescedNotices(
+  send: (streams: AppendedStreams) => void,
+  receive: (heard: (streams: AppendedStreams) => void) => void,
+): AppendNotices {
   const pending = new Map<string, [string, string]>();
   let soon: NodeJS.Immediate | null = null;
   const flush = () => {
@@ -92,7 +95,8 @@ export function pairedNotices(send: (message: Appended | Follow) => void): Paire
     (streams) => send(appended(streams)),
     (heard) => listeners.push(heard),
   );
-  const tell = (key: string, on: boolean) => send({ type: FOLLOW, stream: key.split("\u0000") as [string, string], on });
+  const tell = (key: string, on: boolean) =>
+    send({ type: FOLLOW, stream: key.split("\u0000") as [string, string], on });
   return {
     publish: (workspaceId, stream) => theirs.has(keyOf(workspaceId, stream)) && told.publish(workspaceId, stream),
     listen: told.listen,

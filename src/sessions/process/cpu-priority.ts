@@ -45,7 +45,10 @@ function lowerThread(tid: number, nice: number): void {
  */
 export function takeIdlePolicy(): boolean {
   try {
-    execFileSync("chrt", ["--idle", "--all-tasks", "--pid", "0", String(process.pid)], { stdio: "ignore", timeout: 10_000 });
+    execFileSync("chrt", ["--idle", "--all-tasks", "--pid", "0", String(process.pid)], {
+      stdio: "ignore",
+      timeout: 10_000,
+    });
   } catch {
     // No chrt, or not allowed: the caller logs what the process has.
   }

@@ -20,7 +20,10 @@ export function setprivPath(): string | null {
 }
 
 /** `fork` options that start node through setpriv with the death signal set, when setpriv exists; else node as usual. */
-export function dyingWithParent(execArgv: readonly string[], setpriv = setprivPath()): { execPath?: string; execArgv: string[] } {
+export function dyingWithParent(
+  execArgv: readonly string[],
+  setpriv = setprivPath(),
+): { execPath?: string; execArgv: string[] } {
   if (!setpriv || process.platform !== "linux") return { execArgv: [...execArgv] };
   return { execPath: setpriv, execArgv: ["--pdeathsig", "KILL", process.execPath, ...execArgv] };
 }

@@ -64,10 +64,13 @@ export function sessionProcess(opts: SessionProcessOptions): SessionProcess {
   let settleStart = () => {};
   const started = new Promise<void>((resolve) => (settleStart = resolve));
   const notices = pairedNotices((m) => ready && child?.connected && child.send(m, undefined, {}, () => {}));
-  const sessionPaths = [...sessionRouteIds].map((id) => new RegExp(`^${routes[id].path.replace(/\{\w+\}/g, "[^/]+")}/?$`));
+  const sessionPaths = [...sessionRouteIds].map(
+    (id) => new RegExp(`^${routes[id].path.replace(/\{\w+\}/g, "[^/]+")}/?$`),
+  );
   // Asked of every request served here, recalls too: their first segment (/v1) settles it without the patterns.
   const sessionRoots = new Set([...sessionRouteIds].map((id) => routes[id].path.split("/")[1]));
-  const isSessionPath = (path: string) => sessionRoots.has(path.split("/", 2)[1] ?? "") && sessionPaths.some((p) => p.test(path));
+  const isSessionPath = (path: string) =>
+    sessionRoots.has(path.split("/", 2)[1] ?? "") && sessionPaths.some((p) => p.test(path));
   /** Background sessions queued here before it was ready: it is told when it is. */
   const queued: Queued[] = [];
 
@@ -75,13 +78,21 @@ export function sessionProcess(opts: SessionProcessOptions): SessionProcess {
     const to = child;
     if (!to?.connected) return false;
     // On failure the socket is already the child's to close (keepOpen false): all that is left is to drop it.
-    to.send({ type: CONNECTION, head: head.toString("base64") } satisfies Connection, socket, { keepOpen: false }, (err) => err && socket.destroy());
+    to.send(
+      { type: CONNECTION, head: head.toString("base64") } satisfies Connection,
+      socket,
+      { keepOpen: false },
+      (err) => err && socket.destroy(),
+    );
     return true;
   };
 
   const spawn = () => {
     // The kernel kills it with this process (setpriv's death signal); its watch of the channel covers hosts without setpriv.
-    const c = fork(process.argv[1]!, process.argv.slice(2), { env: { ...process.env, [ROLE_ENV]: "sessions" }, ...dyingWithParent(process.execArgv) });
+    const c = fork(process.argv[1]!, process.argv.slice(2), {
+      env: { ...process.env, [ROLE_ENV]: "sessions" },
+      ...dyingWithParent(process.execArgv),
+    });
     const startedAt = performance.now();
     [child, ready, leaving, wanted] = [c, false, false, false];
     let met = false;
@@ -121,7 +132,9 @@ export function sessionProcess(opts: SessionProcessOptions): SessionProcess {
       }
       if (!served) failedStarts++;
       const wait = restartDelayMs(failedStarts); // counts the ones that died before they were ready
-      log(`session process exited ${signal ? `by ${signal}` : `with code ${code}`}; session routes served here, another starts in ${wait / 1000} s`);
+      log(
+        `session process exited ${signal ? `by ${signal}` : `with code ${code}`}; session routes served here, another starts in ${wait / 1000} s`,
+      );
       restart = setTimeout(() => {
         restart = null;
         if (!closing) spawn();
@@ -140,7 +153,8 @@ export function sessionProcess(opts: SessionProcessOptions): SessionProcess {
   const lookForRuns = () =>
     void opts.waiting().then(
       (yes) => yes && wake(),
-      (err: unknown) => log(`session process: could not look for background sessions to run: ${(err as Error).message}`),
+      (err: unknown) =>
+        log(`session process: could not look for background sessions to run: ${(err as Error).message}`),
     );
 
   return {
@@ -158,7 +172,10 @@ export function sessionProcess(opts: SessionProcessOptions): SessionProcess {
       if (!opts.onDemand) return spawn();
       settleStart(); // the serving process answers session routes until it is ready
       lookForRuns();
-      const poll = setInterval(() => (closing ? clearInterval(poll) : !child && !restart && lookForRuns()), opts.pollMs).unref();
+      const poll = setInterval(
+        () => (closing ? clearInterval(poll) : !child && !restart && lookForRuns()),
+        opts.pollMs,
+      ).unref();
     },
     started,
     async close() {

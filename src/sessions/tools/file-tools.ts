@@ -15,19 +15,25 @@ async function inside(root: string, rel: string): Promise<string> {
   await mkdir(root, { recursive: true });
   const realRoot = await realpath(root);
   const target = resolve(realRoot, rel);
-  if (target !== realRoot && !target.startsWith(realRoot + sep)) throw new AppError("invalid_request", `'${rel}' is outside the session's task workspace`);
+  if (target !== realRoot && !target.startsWith(realRoot + sep))
+    throw new AppError("invalid_request", `'${rel}' is outside the session's task workspace`);
   // No component may be a link: a dangling one (a hook could make it) would carry a write outside.
   let at = realRoot;
   for (const part of relative(realRoot, target).split(sep).filter(Boolean)) {
     at = join(at, part);
     const info = await lstat(at).catch(() => null);
     if (info === null) break; // not there yet: nothing below it can be a link
-    if (info.isSymbolicLink()) throw new AppError("invalid_request", `'${rel}' passes through a symbolic link; file tools do not follow links`);
+    if (info.isSymbolicLink())
+      throw new AppError("invalid_request", `'${rel}' passes through a symbolic link; file tools do not follow links`);
   }
   return target;
 }
 
-const tool = (t: Omit<SessionTool, "parameters" | "files">): SessionTool => ({ ...t, files: true, parameters: toolSchema(t.input, "input") });
+const tool = (t: Omit<SessionTool, "parameters" | "files">): SessionTool => ({
+  ...t,
+  files: true,
+  parameters: toolSchema(t.input, "input"),
+});
 
 export const fileTools: SessionTool[] = [
   tool({
@@ -38,7 +44,14 @@ export const fileTools: SessionTool[] = [
     run: async (ctx) => {
       const root = await inside(ctx.taskDir, ".");
       const entries = await readdir(root, { recursive: true, withFileTypes: true });
-      return { result: { files: entries.filter((e) => e.isFile()).map((e) => relative(root, join(e.parentPath, e.name))).sort() } };
+      return {
+        result: {
+          files: entries
+            .filter((e) => e.isFile())
+            .map((e) => relative(root, join(e.parentPath, e.name)))
+            .sort(),
+        },
+      };
     },
   }),
   tool({
@@ -51,13 +64,15 @@ export const fileTools: SessionTool[] = [
       const file = await inside(ctx.taskDir, path);
       const info = await stat(file).catch(() => null);
       if (!info?.isFile()) throw new AppError("not_found", `no file '${path}' in the task workspace`);
-      if (info.size > MAX_FILE_BYTES) throw new AppError("payload_too_large", `'${path}' is over ${MAX_FILE_BYTES} bytes`);
+      if (info.size > MAX_FILE_BYTES)
+        throw new AppError("payload_too_large", `'${path}' is over ${MAX_FILE_BYTES} bytes`);
       return { result: { path, content: await readFile(file, "utf8") } };
     },
   }),
   tool({
     name: "file_write",
-    description: "Write (create or replace) a UTF-8 file in this session's task workspace; it becomes an artifact of the session.",
+    description:
+      "Write (create or replace) a UTF-8 file in this session's task workspace; it becomes an artifact of the session.",
     input: z.strictObject({ path: RelPath, content: z.string().max(MAX_FILE_BYTES) }),
     writes: true,
     run: async (ctx, input) => {

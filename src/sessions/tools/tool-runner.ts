@@ -36,18 +36,37 @@ export interface CallScope extends ToolContext {
 /** An operator's answer to this call's approval request, when it had one. */
 export type Decided = "approve" | "deny" | undefined;
 
-const OUTCOME_TYPE: Record<Status, string> = { ok: "json", artifact: "file", error: "error", timeout: "timeout", denied: "denial" };
+const OUTCOME_TYPE: Record<Status, string> = {
+  ok: "json",
+  artifact: "file",
+  error: "error",
+  timeout: "timeout",
+  denied: "denial",
+};
 
 class HookFailed extends Error {}
 
 /** What file tools get, whatever the sandbox: said as plainly as the sandbox's own isolation. */
-const FILE_TOOLS_ISOLATION = "weaker: the service's own process; paths are confined to the task workspace and may not pass through symbolic links";
+const FILE_TOOLS_ISOLATION =
+  "weaker: the service's own process; paths are confined to the task workspace and may not pass through symbolic links";
 
 /** Runs the call, or returns "ask" when it must wait for an operator (nothing about it is logged yet but the policy decision). */
-export async function runCall(scope: CallScope, tool: SessionTool, call: ValidCall, decided: Decided): Promise<Status | "ask"> {
+export async function runCall(
+  scope: CallScope,
+  tool: SessionTool,
+  call: ValidCall,
+  decided: Decided,
+): Promise<Status | "ask"> {
   const outcome = (status: Status, result: Record<string, unknown>, started: number): SessionEventItem => ({
     type: "tool_outcome",
-    data: { tool_call_id: call.id, tool_name: tool.name, outcome_type: OUTCOME_TYPE[status], status, elapsed_ms: Math.round(scope.now() - started), result },
+    data: {
+      tool_call_id: call.id,
+      tool_name: tool.name,
+      outcome_type: OUTCOME_TYPE[status],
+      status,
+      elapsed_ms: Math.round(scope.now() - started),
+      result,
+    },
   });
   /** Logs the events that end the call together, then returns its status. */
   const end = async (items: SessionEventItem[], status: Status) => {
@@ -56,38 +75,85 @@ export async function runCall(scope: CallScope, tool: SessionTool, call: ValidCa
   };
   /** What is decided before the call starts, logged with its start (or with its outcome when it never starts). */
   const lead: SessionEventItem[] = [];
-  if (decided === "deny") return end([outcome("denied", { reason: "an operator denied the call" }, scope.now())], "denied");
+  if (decided === "deny")
+    return end([outcome("denied", { reason: "an operator denied the call" }, scope.now())], "denied");
   if (decided === undefined) {
     const d = decide(tool, scope.state, scope.policy);
     const { policy_path, permission_mode, approval_mode } = scope.state;
-    lead.push({ type: "policy_decision", data: { subject: tool.name, outcome: d.outcome, reason: d.reason, source: d.source, policy_path, permission_mode, approval_mode } });
+    lead.push({
+      type: "policy_decision",
+      data: {
+        subject: tool.name,
+        outcome: d.outcome,
+        reason: d.reason,
+        source: d.source,
+        policy_path,
+        permission_mode,
+        approval_mode,
+      },
+    });
     if (d.outcome === "deny") return end([...lead, outcome("denied", { reason: d.reason }, scope.now())], "denied");
     if (d.outcome === "ask") {
       await scope.writer.writeAll(lead);
       return "ask";
     }
   }
-  const hooks = { before: hooksFor(scope.policy, "before", tool.name), after: hooksFor(scope.policy, "after", tool.name) };
+  const hooks = {
+    before: hooksFor(scope.policy, "before", tool.name),
+    after: hooksFor(scope.policy, "after", tool.name),
+  };
   const s = scope.sandbox;
   if ((hooks.before.length || hooks.after.length) && !scope.notified.hooks) {
     scope.notified.hooks = true;
-    lead.push({ type: "sandbox_notice", data: { requested_backend: s.requested, resolved_backend: s.resolved, isolation: `hooks: ${s.isolation}`, reason: s.reason } });
+    lead.push({
+      type: "sandbox_notice",
+      data: {
+        requested_backend: s.requested,
+        resolved_backend: s.resolved,
+        isolation: `hooks: ${s.isolation}`,
+        reason: s.reason,
+      },
+    });
   }
   if (tool.files && !scope.notified.files) {
     scope.notified.files = true;
-    lead.push({ type: "sandbox_notice", data: { requested_backend: s.requested, resolved_backend: "in-process", isolation: FILE_TOOLS_ISOLATION, reason: "file tools run inside the service; only hooks run under the sandbox" } });
+    lead.push({
+      type: "sandbox_notice",
+      data: {
+        requested_backend: s.requested,
+        resolved_backend: "in-process",
+        isolation: FILE_TOOLS_ISOLATION,
+        reason: "file tools run inside the service; only hooks run under the sandbox",
+      },
+    });
   }
-  lead.push({ type: "tool_call", data: { name: tool.name, arguments: { ...call.input, _tool_call_id: call.id }, tool_call_id: call.id } });
+  lead.push({
+    type: "tool_call",
+    data: { name: tool.name, arguments: { ...call.input, _tool_call_id: call.id }, tool_call_id: call.id },
+  });
   await scope.writer.writeAll(lead);
   const started = scope.now();
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), scope.timeoutMs);
   const hook = async (h: Hook, phase: Hook["phase"], result?: Record<string, unknown>) => {
     if (timeout.signal.aborted) return; // the call already ended as a timeout: nothing more of it is logged
-    const input = JSON.stringify({ phase, session_id: scope.sessionId, tool_call_id: call.id, tool_name: tool.name, arguments: call.input, ...(result ? { result } : {}) });
+    const input = JSON.stringify({
+      phase,
+      session_id: scope.sessionId,
+      tool_call_id: call.id,
+      tool_name: tool.name,
+      arguments: call.input,
+      ...(result ? { result } : {}),
+    });
     const run = await scope.isolation.hook(scope.sandbox, h.command, scope.taskDir, input, timeout.signal);
     if (timeout.signal.aborted) return; // killed by the timeout, whose tool_outcome is the call's last word (issue 41)
-    await scope.writer.write("hook_event", { hook: h.name, phase, tool_call_id: call.id, tool_name: tool.name, status: run.ok ? "ok" : "error" });
+    await scope.writer.write("hook_event", {
+      hook: h.name,
+      phase,
+      tool_call_id: call.id,
+      tool_name: tool.name,
+      status: run.ok ? "ok" : "error",
+    });
     if (!run.ok) throw new HookFailed(`${phase} hook '${h.name}' failed (${run.detail})`);
   };
   try {
@@ -105,12 +171,21 @@ export async function runCall(scope: CallScope, tool: SessionTool, call: ValidCa
       })(),
       new Promise<"timeout">((resolve) => timeout.signal.addEventListener("abort", () => resolve("timeout"))),
     ]);
-    if (run === "timeout") return await end([outcome("timeout", { reason: `no result within ${scope.timeoutMs} ms` }, started)], "timeout");
-    if (run === "blocked") return await end([outcome("denied", { reason: "a before hook blocked the call" }, started)], "denied");
+    if (run === "timeout")
+      return await end([outcome("timeout", { reason: `no result within ${scope.timeoutMs} ms` }, started)], "timeout");
+    if (run === "blocked")
+      return await end([outcome("denied", { reason: "a before hook blocked the call" }, started)], "denied");
     const status = run.artifact ? "artifact" : "ok";
-    return await end([{ type: "tool_result", data: { tool_call_id: call.id, tool_name: tool.name, result: run.result } }, outcome(status, run.result, started)], status);
+    return await end(
+      [
+        { type: "tool_result", data: { tool_call_id: call.id, tool_name: tool.name, result: run.result } },
+        outcome(status, run.result, started),
+      ],
+      status,
+    );
   } catch (err) {
-    const e = err instanceof AppError ? err : new AppError("internal_error", err instanceof Error ? err.message : String(err));
+    const e =
+      err instanceof AppError ? err : new AppError("internal_error", err instanceof Error ? err.message : String(err));
     return await end([outcome("error", errorBody(e), started)], "error");
   } finally {
     clearTimeout(timer);

@@ -3,9 +3,11 @@
 import { splitSentences } from "../../domain/text/sentences.ts";
 
 /** "(notes/db.md)", "(notes/db.md#L3, src/a.ts)", "[2]": where a claim came from, not a claim. */
-const CITATION_MARK = /\s*\((?:[\w.@~-]+\/)*[\w.@~-]+\.[A-Za-z0-9]{1,8}(?:[#:]L?\d+(?:-L?\d+)?)?(?:\s*[,;]\s*(?:[\w.@~-]+\/)*[\w.@~-]+\.[A-Za-z0-9]{1,8}(?:[#:]L?\d+(?:-L?\d+)?)?)*\)|\s*\[\d+(?:\s*,\s*\d+)*\]/g;
+const CITATION_MARK =
+  /\s*\((?:[\w.@~-]+\/)*[\w.@~-]+\.[A-Za-z0-9]{1,8}(?:[#:]L?\d+(?:-L?\d+)?)?(?:\s*[,;]\s*(?:[\w.@~-]+\/)*[\w.@~-]+\.[A-Za-z0-9]{1,8}(?:[#:]L?\d+(?:-L?\d+)?)?)*\)|\s*\[\d+(?:\s*,\s*\d+)*\]/g;
 /** Labels that frame evidence or a list ("Evidence:", "Still open:"), at the start of a line or sentence. */
-const FRAMING = /(^|\n|[.!?]\s+)(?:evidence|sources?|citations?|quote|still open|open loops|recorded decisions)\s*:\s*/gi;
+const FRAMING =
+  /(^|\n|[.!?]\s+)(?:evidence|sources?|citations?|quote|still open|open loops|recorded decisions)\s*:\s*/gi;
 const QUOTE = /"([^"\n]+)"|“([^”\n]+)”/g;
 /** "Memory holds no evidence that answers this.": an abstention, not a claim. */
 const ABSTAINS = /^memory holds no\b/i;
@@ -21,8 +23,10 @@ export function claimsOf(text: string, citedSpans: readonly string[]): string[] 
     return inner && spans.some((s) => s.includes(inner)) ? "" : whole;
   });
   const bare = unquoted.replace(CITATION_MARK, "").replace(FRAMING, "$1");
-  return splitSentences(bare)
-    .map((s) => bare.slice(s.start, s.end))
-    // A question (a sub-question echoed before its answer) asks; it does not assert.
-    .filter((s) => /[\p{L}\p{N}]/u.test(s) && !ABSTAINS.test(s) && !/\?\W*$/.test(s));
+  return (
+    splitSentences(bare)
+      .map((s) => bare.slice(s.start, s.end))
+      // A question (a sub-question echoed before its answer) asks; it does not assert.
+      .filter((s) => /[\p{L}\p{N}]/u.test(s) && !ABSTAINS.test(s) && !/\?\W*$/.test(s))
+  );
 }

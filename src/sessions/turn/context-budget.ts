@@ -41,5 +41,11 @@ export function compact(messages: readonly ChatMessage[]): Compaction | null {
   const summary = lines.slice(-SUMMARY_SENTENCES).join(" ");
   const preserved = messages.length - cut;
   const after = tokensOf([{ role: "system", content: summary }, ...messages.slice(cut)]);
-  return { original_count: messages.length, compacted_count: preserved + 1, tokens_saved: Math.max(0, tokensOf(messages) - after), summary, preserved_messages: preserved };
+  return {
+    original_count: messages.length,
+    compacted_count: preserved + 1,
+    tokens_saved: Math.max(0, tokensOf(messages) - after),
+    summary,
+    preserved_messages: preserved,
+  };
 }

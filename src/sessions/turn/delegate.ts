@@ -13,13 +13,23 @@ import type { SessionTool } from "../tools/tool.ts";
 import type { HarnessDeps, State, TurnOutcome } from "./turn-state.ts";
 
 /** Runs a sub-agent's turn in its own session (the harness's `turn`). */
-export type SubTurn = (call: CallContext, sessionId: string, state: State, turnId: string, message: string, signal?: AbortSignal) => Promise<TurnOutcome>;
+export type SubTurn = (
+  call: CallContext,
+  sessionId: string,
+  state: State,
+  turnId: string,
+  message: string,
+  signal?: AbortSignal,
+) => Promise<TurnOutcome>;
 
 export function delegateTool(deps: Pick<HarnessDeps, "log" | "leases">, subTurn: SubTurn): SessionTool {
-  const input = z.strictObject({ question: z.string().trim().min(1).max(2_000).describe("One self-contained sub-question.") });
+  const input = z.strictObject({
+    question: z.string().trim().min(1).max(2_000).describe("One self-contained sub-question."),
+  });
   return {
     name: "delegate",
-    description: "Hand one sub-question to a sub-agent that answers it from memory with citations; use it to split a multi-part question.",
+    description:
+      "Hand one sub-question to a sub-agent that answers it from memory with citations; use it to split a multi-part question.",
     parameters: toolSchema(input, "input"),
     input,
     writes: false,
@@ -31,7 +41,15 @@ export function delegateTool(deps: Pick<HarnessDeps, "log" | "leases">, subTurn:
       const snapshot = { agent_id: agentId, parent_session_id: ctx.sessionId, session_id: sessionId, question };
       await scope.writer.write("subagent_event", { ...snapshot, status: "running" });
       // The parent's policy file goes with it (its denies and hooks hold); with no operator to ask, its asks deny.
-      const state: State = { ...commonFields(parent), session_id: sessionId, status: "idle", agent_profile: SUBAGENT_PROFILE, permission_mode: "read-only", approval_mode: "never", parent_session_id: ctx.sessionId };
+      const state: State = {
+        ...commonFields(parent),
+        session_id: sessionId,
+        status: "idle",
+        agent_profile: SUBAGENT_PROFILE,
+        permission_mode: "read-only",
+        approval_mode: "never",
+        parent_session_id: ctx.sessionId,
+      };
       const { log, leases } = deps;
       await log.append(ctx.call.workspaceId, sessionId, "session_state", state);
       // Held like any chat turn's: another process reading the sub-session sees it running, not cut off.
@@ -46,9 +64,26 @@ export function delegateTool(deps: Pick<HarnessDeps, "log" | "leases">, subTurn:
       const events = await log.all(ctx.call.workspaceId, sessionId);
       const response = events.findLast((e) => e.type === "response")?.data as SessionEventData<"response"> | undefined;
       const failed = events.at(-1)?.type === "error";
-      await scope.writer.write("subagent_event", { ...snapshot, status: failed ? "failed" : "completed", answer: response?.text ?? null, citations: response?.citations.length ?? 0 });
-      if (failed || !response) throw new AppError("internal_error", `the sub-agent failed: ${String((events.at(-1)?.data as { message?: string }).message ?? "no answer")}`);
-      return { result: { agent_id: agentId, session_id: sessionId, question, answer: response.text, citations: response.citations } };
+      await scope.writer.write("subagent_event", {
+        ...snapshot,
+        status: failed ? "failed" : "completed",
+        answer: response?.text ?? null,
+        citations: response?.citations.length ?? 0,
+      });
+      if (failed || !response)
+        throw new AppError(
+          "internal_error",
+          `the sub-agent failed: ${String((events.at(-1)?.data as { message?: string }).message ?? "no answer")}`,
+        );
+      return {
+        result: {
+          agent_id: agentId,
+          session_id: sessionId,
+          question,
+          answer: response.text,
+          citations: response.citations,
+        },
+      };
     },
   };
 }

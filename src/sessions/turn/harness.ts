@@ -47,7 +47,14 @@ export class Harness {
   }
 
   /** A new turn for `message`; resolves when it ends, pauses for approval or fails (each logged). */
-  turn(call: CallContext, sessionId: string, state: State, turnId: string, message: string, signal?: AbortSignal): Promise<TurnOutcome> {
+  turn(
+    call: CallContext,
+    sessionId: string,
+    state: State,
+    turnId: string,
+    message: string,
+    signal?: AbortSignal,
+  ): Promise<TurnOutcome> {
     return this.track(call.workspaceId, sessionId, async () => {
       await yieldToRequests(); // the request that started the turn is answered first; setting the turn up is a slice of its own
       const t = await this.open(call, sessionId, state, turnId, message, signal);
@@ -55,11 +62,16 @@ export class Harness {
       return guarded(this.deps, t, async () => {
         const offered = this.selector.select(message, (tool) => this.eligible(tool, state));
         t.offered = offered.map((o) => o.tool);
-        const running: SessionEventItem[] = isBackground(t.state) ? [] : [{ type: "session_state", data: { ...t.state, status: "running", updated_at: this.iso() } }];
+        const running: SessionEventItem[] = isBackground(t.state)
+          ? []
+          : [{ type: "session_state", data: { ...t.state, status: "running", updated_at: this.iso() } }];
         await t.writer.writeAll([
           { type: "turn_start", data: { turn_id: turnId, message } },
           ...running,
-          { type: "tool_selected", data: { turn_id: turnId, offered: offered.map((o) => ({ name: o.tool.name, score: o.score })) } },
+          {
+            type: "tool_selected",
+            data: { turn_id: turnId, offered: offered.map((o) => ({ name: o.tool.name, score: o.score })) },
+          },
           { type: "turn_start_tools", data: { turn_id: turnId, tools: t.offered.map((o) => o.name) } },
         ]);
         return stepLoop(this.deps, this.tools, t);
@@ -68,7 +80,14 @@ export class Harness {
   }
 
   /** Goes on with a turn cut off by a restart or stopped by its supervisor, from what its log holds (no call with an outcome runs again). */
-  proceed(call: CallContext, sessionId: string, state: State, turnId: string, message: string, signal?: AbortSignal): Promise<TurnOutcome> {
+  proceed(
+    call: CallContext,
+    sessionId: string,
+    state: State,
+    turnId: string,
+    message: string,
+    signal?: AbortSignal,
+  ): Promise<TurnOutcome> {
     return this.track(call.workspaceId, sessionId, async () => {
       const t = await this.open(call, sessionId, state, turnId, message, signal);
       if ("status" in t) return t;
@@ -80,20 +99,44 @@ export class Harness {
   }
 
   /** Logs an operator's decision on `approval` (unless its caller `applied` it already) and goes on with the turn it paused. */
-  resume(call: CallContext, sessionId: string, state: State, turnId: string, message: string, approval: Approval, decision: "approve" | "deny", signal?: AbortSignal, opts: { applied?: boolean } = {}): Promise<TurnOutcome> {
+  resume(
+    call: CallContext,
+    sessionId: string,
+    state: State,
+    turnId: string,
+    message: string,
+    approval: Approval,
+    decision: "approve" | "deny",
+    signal?: AbortSignal,
+    opts: { applied?: boolean } = {},
+  ): Promise<TurnOutcome> {
     return this.track(call.workspaceId, sessionId, async () => {
-      if (!opts.applied) await this.deps.log.append(call.workspaceId, sessionId, "approval_applied", { request_id: approval.request_id, tool_name: approval.tool_name, decision });
+      if (!opts.applied)
+        await this.deps.log.append(call.workspaceId, sessionId, "approval_applied", {
+          request_id: approval.request_id,
+          tool_name: approval.tool_name,
+          decision,
+        });
       const t = await this.open(call, sessionId, state, turnId, message, signal);
       if ("status" in t) return t;
       return guarded(this.deps, t, async () => {
         await this.goOn(t);
-        return (await runWave(this.deps, this.tools, t, approval.pending ?? [], decision)) ? stepLoop(this.deps, this.tools, t) : { status: "awaiting_approval" };
+        return (await runWave(this.deps, this.tools, t, approval.pending ?? [], decision))
+          ? stepLoop(this.deps, this.tools, t)
+          : { status: "awaiting_approval" };
       });
     });
   }
 
   /** Ends a turn as an error: turn_end, the idle state with last_error, then error (the stream's last event). */
-  fail(call: CallContext, sessionId: string, state: State, turnId: string | null, code: string, message: string): Promise<void> {
+  fail(
+    call: CallContext,
+    sessionId: string,
+    state: State,
+    turnId: string | null,
+    code: string,
+    message: string,
+  ): Promise<void> {
     return failTurn(this.deps, call, sessionId, state, turnId, code, message);
   }
 
@@ -107,17 +150,29 @@ export class Harness {
    * again, and its budgets from where the pause left them (in-process usage before the pause is not logged).
    */
   private async goOn(t: Turn): Promise<void> {
-    if (!isBackground(t.state)) await t.writer.write("session_state", { ...t.state, status: "running", approval_request_id: null, updated_at: this.iso() });
+    if (!isBackground(t.state))
+      await t.writer.write("session_state", {
+        ...t.state,
+        status: "running",
+        approval_request_id: null,
+        updated_at: this.iso(),
+      });
     t.offered = this.selector.select(t.message, (tool) => this.eligible(tool, t.state)).map((o) => o.tool);
     const turnEvents = currentTurn(t.writer.events);
     t.failures = turnEvents.filter((e) => e.type === "transport_diagnostic").length;
-    t.repairs = Math.max(0, ...turnEvents.filter((e) => e.type === "tool_validation_error").map((e) => (e.data as { attempt: number }).attempt));
+    t.repairs = Math.max(
+      0,
+      ...turnEvents
+        .filter((e) => e.type === "tool_validation_error")
+        .map((e) => (e.data as { attempt: number }).attempt),
+    );
   }
 
   /** Runs a turn marked live from its first moment (synchronously, so a second request on the session sees it) to its end. */
   private track(workspaceId: string, sessionId: string, body: () => Promise<TurnOutcome>): Promise<TurnOutcome> {
     const key = sessionKey(workspaceId, sessionId);
-    if (this.live.has(key)) return Promise.reject(new AppError("turn_in_progress", "a turn is running in this session"));
+    if (this.live.has(key))
+      return Promise.reject(new AppError("turn_in_progress", "a turn is running in this session"));
     const run = body()
       .catch((err: unknown): TurnOutcome => {
         const message = err instanceof Error ? err.message : String(err);
@@ -125,18 +180,41 @@ export class Harness {
         return { status: "error", code: "internal_error", message, transient: true, unlogged: true };
       })
       .finally(() => this.live.delete(key));
-    this.live.set(key, run.then(() => {}));
+    this.live.set(
+      key,
+      run.then(() => {}),
+    );
     return run;
   }
 
   /** openTurn(), or, when even that fails (the store is unreachable), an error the waiting stream ends on. */
-  private async open(call: CallContext, sessionId: string, state: State, turnId: string, message: string, signal: AbortSignal | undefined): Promise<Turn | TurnOutcome> {
+  private async open(
+    call: CallContext,
+    sessionId: string,
+    state: State,
+    turnId: string,
+    message: string,
+    signal: AbortSignal | undefined,
+  ): Promise<Turn | TurnOutcome> {
     try {
       return await openTurn(this.deps, call, sessionId, state, turnId, message, signal);
     } catch (err) {
-      this.deps.logError(`session ${sessionId}: the turn could not start (${err instanceof Error ? err.message : String(err)})`);
-      const logged = isBackground(state) || (await this.fail(call, sessionId, state, null, "internal_error", "the turn could not start; try again").then(() => true, () => false));
-      return { status: "error", code: "internal_error", message: "the turn could not start", transient: true, ...(logged ? {} : { unlogged: true as const }) };
+      this.deps.logError(
+        `session ${sessionId}: the turn could not start (${err instanceof Error ? err.message : String(err)})`,
+      );
+      const logged =
+        isBackground(state) ||
+        (await this.fail(call, sessionId, state, null, "internal_error", "the turn could not start; try again").then(
+          () => true,
+          () => false,
+        ));
+      return {
+        status: "error",
+        code: "internal_error",
+        message: "the turn could not start",
+        transient: true,
+        ...(logged ? {} : { unlogged: true as const }),
+      };
     }
   }
 

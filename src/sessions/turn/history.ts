@@ -42,21 +42,38 @@ export class Conversation {
       this.said = "";
     } else if (e.type === "token") this.said += String(d.text);
     else if (e.type === "transport_diagnostic") this.said = "";
-    else if (e.type === "tool_call") this.args.set(String(d.tool_call_id), JSON.stringify(withoutId(d.arguments as Data)));
-    else if (e.type === "approval_required" && d.tool_call_id) this.args.set(String(d.tool_call_id), JSON.stringify(d.arguments ?? {}));
+    else if (e.type === "tool_call")
+      this.args.set(String(d.tool_call_id), JSON.stringify(withoutId(d.arguments as Data)));
+    else if (e.type === "approval_required" && d.tool_call_id)
+      this.args.set(String(d.tool_call_id), JSON.stringify(d.arguments ?? {}));
     else if (e.type === "tool_validation_error") {
       this.args.set(String(d.tool_call_id), String(d.arguments));
-      this.call(String(d.tool_call_id), String(d.tool_name), JSON.stringify({ status: "invalid_arguments", issues: d.issues }));
-    } else if (e.type === "tool_outcome") this.call(String(d.tool_call_id), String(d.tool_name), JSON.stringify({ status: d.status, ...(d.result as Data) }));
+      this.call(
+        String(d.tool_call_id),
+        String(d.tool_name),
+        JSON.stringify({ status: "invalid_arguments", issues: d.issues }),
+      );
+    } else if (e.type === "tool_outcome")
+      this.call(
+        String(d.tool_call_id),
+        String(d.tool_name),
+        JSON.stringify({ status: d.status, ...(d.result as Data) }),
+      );
     else if (e.type === "response" && this.said) {
       this.out.push({ role: "assistant", content: this.said });
       this.said = "";
     } else if (e.type === "context_compacted")
-      this.out = [{ role: "system", content: `Summary of the earlier conversation: ${String(d.summary)}` }, ...this.out.slice(this.out.length - Number(d.preserved_messages))];
+      this.out = [
+        { role: "system", content: `Summary of the earlier conversation: ${String(d.summary)}` },
+        ...this.out.slice(this.out.length - Number(d.preserved_messages)),
+      ];
   }
 
   private call(id: string, name: string, content: string): void {
-    this.out.push({ role: "assistant", content: this.said, toolCalls: [{ id, name, arguments: this.args.get(id) ?? "{}" }] }, { role: "tool", content, toolCallId: id });
+    this.out.push(
+      { role: "assistant", content: this.said, toolCalls: [{ id, name, arguments: this.args.get(id) ?? "{}" }] },
+      { role: "tool", content, toolCallId: id },
+    );
     this.said = "";
   }
 }

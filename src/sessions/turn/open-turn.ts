@@ -18,7 +18,15 @@ import { TurnWriter } from "./turn-writer.ts";
 const BRANCH_DEPTH = 32;
 
 /** The turn `turnId` of the session as its log stands; `signal` stops it (a background run) or says its lease was lost (chat). */
-export async function openTurn(deps: HarnessDeps, outer: CallContext, sessionId: string, prior: State, turnId: string, message: string, signal: AbortSignal | undefined): Promise<Turn> {
+export async function openTurn(
+  deps: HarnessDeps,
+  outer: CallContext,
+  sessionId: string,
+  prior: State,
+  turnId: string,
+  message: string,
+  signal: AbortSignal | undefined,
+): Promise<Turn> {
   const counters = new Map<string, number>();
   const call: CallContext = {
     ...outer,
@@ -31,14 +39,35 @@ export async function openTurn(deps: HarnessDeps, outer: CallContext, sessionId:
   const state: State = { ...prior, last_error: null }; // a new turn (or its continuation) starts clean
   const events = await deps.log.all(call.workspaceId, sessionId);
   const prefix = await branchPrefix(deps, call.workspaceId, events);
-  const writer = new TurnWriter(deps.log, call.workspaceId, sessionId, events, prefix, { eventsPerWrite: deps.eventsPerWrite, lost: isBackground(state) ? undefined : signal });
+  const writer = new TurnWriter(deps.log, call.workspaceId, sessionId, events, prefix, {
+    eventsPerWrite: deps.eventsPerWrite,
+    lost: isBackground(state) ? undefined : signal,
+  });
   let policy: PolicyFile | null = null;
   let blocked: AppError | null = null;
   // A policy that cannot be read stops the turn: running without its deny rules would be worse than not running.
-  if (state.policy_path) policy = await deps.policies(state.policy_path).catch((err: unknown) => ((blocked = err instanceof AppError ? err : new AppError("invalid_request", String(err))), null));
-  let sandbox: Sandbox = { requested: state.sandbox_mode as SandboxMode, resolved: "none", isolation: "none", reason: "the turn is blocked" };
+  if (state.policy_path)
+    policy = await deps
+      .policies(state.policy_path)
+      .catch(
+        (err: unknown) => (
+          (blocked = err instanceof AppError ? err : new AppError("invalid_request", String(err))),
+          null
+        ),
+      );
+  let sandbox: Sandbox = {
+    requested: state.sandbox_mode as SandboxMode,
+    resolved: "none",
+    isolation: "none",
+    reason: "the turn is blocked",
+  };
   try {
-    sandbox = sandboxFor(deps.execution, state.sandbox_mode as SandboxMode, { engine: "native" }, (policy?.hooks.length ?? 0) > 0);
+    sandbox = sandboxFor(
+      deps.execution,
+      state.sandbox_mode as SandboxMode,
+      { engine: "native" },
+      (policy?.hooks.length ?? 0) > 0,
+    );
   } catch (err) {
     // Hooks that cannot run isolated stop the turn rather than run weaker (a host that lost bubblewrap since the start).
     blocked ??= err instanceof AppError ? err : new AppError("internal_error", String(err));
@@ -56,12 +85,34 @@ export async function openTurn(deps: HarnessDeps, outer: CallContext, sessionId:
     now: () => performance.now(),
     notified: { hooks: false, files: false },
   };
-  return { call, sessionId, turnId, message, state, writer, blocked, scope, offered: [], usage: { input: 0, output: 0 }, repairs: 0, failures: 0, counters, signal };
+  return {
+    call,
+    sessionId,
+    turnId,
+    message,
+    state,
+    writer,
+    blocked,
+    scope,
+    offered: [],
+    usage: { input: 0, output: 0 },
+    repairs: 0,
+    failures: 0,
+    counters,
+    signal,
+  };
 }
 
 /** A branch's conversation before its own events: its source's, up to the branch point (and so on up the branches). */
-async function branchPrefix(deps: HarnessDeps, workspaceId: string, events: readonly StreamEvent[], depth = 0): Promise<ChatMessage[]> {
-  const seed = events.find((e) => e.type === "session_checkpoint" && (e.data as { checkpoint_type: string }).checkpoint_type === "resume_seed");
+async function branchPrefix(
+  deps: HarnessDeps,
+  workspaceId: string,
+  events: readonly StreamEvent[],
+  depth = 0,
+): Promise<ChatMessage[]> {
+  const seed = events.find(
+    (e) => e.type === "session_checkpoint" && (e.data as { checkpoint_type: string }).checkpoint_type === "resume_seed",
+  );
   const cursor = (seed?.data as { resume_cursor: string | null } | undefined)?.resume_cursor;
   if (!cursor || depth >= BRANCH_DEPTH) return [];
   const point = parseResumeCursor(cursor);

@@ -13,16 +13,27 @@ export async function prompt(deps: HarnessDeps, t: Turn): Promise<ChatMessage[]>
   if (used >= COMPACT_AT * budget) {
     const c = compact(messages.slice(1));
     if (c) {
-      await t.writer.write("context_compacted", { ...c, resume_cursor: resumeCursor({ sessionId: t.sessionId, seq: t.writer.events.at(-1)!.seq }) });
+      await t.writer.write("context_compacted", {
+        ...c,
+        resume_cursor: resumeCursor({ sessionId: t.sessionId, seq: t.writer.events.at(-1)!.seq }),
+      });
       messages = [system(t), ...t.writer.messages()];
       used = tokensOf(messages);
     }
   }
   // Each threshold warns once until a compaction brings the prompt back under it.
-  const sinceCompaction = t.writer.events.slice(t.writer.events.findLastIndex((e) => e.type === "context_compacted") + 1);
-  const warned = Math.max(0, ...sinceCompaction.filter((e) => e.type === "context_warning").map((e) => (e.data as { threshold: number }).threshold));
+  const sinceCompaction = t.writer.events.slice(
+    t.writer.events.findLastIndex((e) => e.type === "context_compacted") + 1,
+  );
+  const warned = Math.max(
+    0,
+    ...sinceCompaction
+      .filter((e) => e.type === "context_warning")
+      .map((e) => (e.data as { threshold: number }).threshold),
+  );
   const reached = WARN_AT.filter((w) => used >= w * budget).at(-1);
-  if (reached !== undefined && reached > warned) await t.writer.write("context_warning", { used_tokens: used, budget_tokens: budget, threshold: reached });
+  if (reached !== undefined && reached > warned)
+    await t.writer.write("context_warning", { used_tokens: used, budget_tokens: budget, threshold: reached });
   return messages;
 }
 

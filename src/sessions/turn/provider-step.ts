@@ -6,7 +6,11 @@ import type { SessionEventItem } from "../log/session-log.ts";
 import { stopPoint, type HarnessDeps, type Turn } from "./turn-state.ts";
 
 /** The step's tool calls; text deltas that arrive together (one network read, or a provider that yields them at once) are logged together. */
-export async function providerStep(deps: HarnessDeps, t: Turn, messages: ChatMessage[]): Promise<{ calls: ToolCallRequest[] }> {
+export async function providerStep(
+  deps: HarnessDeps,
+  t: Turn,
+  messages: ChatMessage[],
+): Promise<{ calls: ToolCallRequest[] }> {
   const chain = deps.providers.chain(t.state.provider, t.state.model || null);
   const specs = t.offered.map((o) => ({ name: o.name, description: o.description, parameters: o.parameters }));
   let texts: string[] = [];
@@ -35,10 +39,12 @@ export async function providerStep(deps: HarnessDeps, t: Turn, messages: ChatMes
         if (ev.type === "text") texts.push(ev.text);
         else if (ev.type === "thinking") thinking += ev.text;
         else if (ev.type === "tool_call") calls.push(ev.call);
-        else if (ev.type === "usage") [t.usage.input, t.usage.output] = [t.usage.input + ev.inputTokens, t.usage.output + ev.outputTokens];
+        else if (ev.type === "usage")
+          [t.usage.input, t.usage.output] = [t.usage.input + ev.inputTokens, t.usage.output + ev.outputTokens];
       }
       await flush();
-      if (thinking && t.state.think_level !== "off") await t.writer.write("thinking", { turn_id: t.turnId, text: thinking });
+      if (thinking && t.state.think_level !== "off")
+        await t.writer.write("thinking", { turn_id: t.turnId, text: thinking });
       return { calls };
     } catch (err) {
       // Closes the provider's stream (as a for-await would), after a step it is still reading, if any.

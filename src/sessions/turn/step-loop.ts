@@ -11,7 +11,15 @@ import { tokensOf } from "./context-budget.ts";
 import { prompt } from "./prompt.ts";
 import { providerStep } from "./provider-step.ts";
 import { runWave } from "./tool-waves.ts";
-import { isBackground, MAX_REPAIRS, MAX_STEPS, stopPoint, type HarnessDeps, type Turn, type TurnOutcome } from "./turn-state.ts";
+import {
+  isBackground,
+  MAX_REPAIRS,
+  MAX_STEPS,
+  stopPoint,
+  type HarnessDeps,
+  type Turn,
+  type TurnOutcome,
+} from "./turn-state.ts";
 
 /** Runs the turn's steps until it answers or pauses; `tools` finds a call's tool (every tool, delegate too). */
 export async function stepLoop(deps: HarnessDeps, tools: readonly SessionTool[], t: Turn): Promise<TurnOutcome> {
@@ -51,15 +59,28 @@ async function validate(t: Turn, calls: readonly ToolCallRequest[]): Promise<Too
     if (!issues.length) valid.push({ ...c, id });
     else {
       invalid++;
-      await t.writer.write("tool_validation_error", { tool_call_id: id, tool_name: c.name, attempt: t.repairs + 1, issues, arguments: c.arguments });
+      await t.writer.write("tool_validation_error", {
+        tool_call_id: id,
+        tool_name: c.name,
+        attempt: t.repairs + 1,
+        issues,
+        arguments: c.arguments,
+      });
     }
   }
-  if (invalid && ++t.repairs > MAX_REPAIRS) throw new AppError("invalid_request", `the model's tool arguments were still invalid after ${MAX_REPAIRS} repairs`);
+  if (invalid && ++t.repairs > MAX_REPAIRS)
+    throw new AppError("invalid_request", `the model's tool arguments were still invalid after ${MAX_REPAIRS} repairs`);
   return valid;
 }
 
 /** A background run's step: what it did and cost (budgets read it before the turn's usage). */
-async function progress(deps: HarnessDeps, t: Turn, messages: ChatMessage[], before: { input: number; output: number }, calls: readonly ToolCallRequest[]): Promise<void> {
+async function progress(
+  deps: HarnessDeps,
+  t: Turn,
+  messages: ChatMessage[],
+  before: { input: number; output: number },
+  calls: readonly ToolCallRequest[],
+): Promise<void> {
   const step = currentTurn(t.writer.events).filter((e) => e.type === "step_progress").length + 1;
   const [input, output] = [t.usage.input - before.input, t.usage.output - before.output];
   await t.writer.write("step_progress", {
@@ -80,7 +101,18 @@ async function progress(deps: HarnessDeps, t: Turn, messages: ChatMessage[], bef
 async function checkpoint(t: Turn, calls: readonly ToolCallRequest[]): Promise<void> {
   const events = t.writer.events;
   const sequence = events.filter((e) => e.type === "session_checkpoint").length + 1;
-  const outcomes = new Map(events.filter((e) => e.type === "tool_outcome").map((e) => [(e.data as { tool_call_id: string }).tool_call_id, (e.data as { status: string }).status]));
+  const outcomes = new Map(
+    events
+      .filter((e) => e.type === "tool_outcome")
+      .map((e) => [(e.data as { tool_call_id: string }).tool_call_id, (e.data as { status: string }).status]),
+  );
   const summary = calls.map((c) => `${c.name} ${outcomes.get(c.id) ?? "not run"}`).join(", ");
-  await t.writer.write("session_checkpoint", { session_id: t.sessionId, sequence, checkpoint_type: "step", status: "ok", summary_text: summary, resume_cursor: resumeCursor({ sessionId: t.sessionId, seq: events.at(-1)!.seq }) });
+  await t.writer.write("session_checkpoint", {
+    session_id: t.sessionId,
+    sequence,
+    checkpoint_type: "step",
+    status: "ok",
+    summary_text: summary,
+    resume_cursor: resumeCursor({ sessionId: t.sessionId, seq: events.at(-1)!.seq }),
+  });
 }

@@ -23,9 +23,17 @@ export function turnCitations(events: readonly StreamEvent[]): Citation[] {
 }
 
 /** The context pack a turn read, as the retrieval event summarizes it. */
-export function turnPack(events: readonly StreamEvent[]): { items: number; used_tokens: number; budget_tokens: number } | null {
+export function turnPack(
+  events: readonly StreamEvent[],
+): { items: number; used_tokens: number; budget_tokens: number } | null {
   const pack = outcomes(events).findLast((o) => o.tool_name === "service_pack")?.result;
-  return pack ? { items: list(pack.items).length, used_tokens: Number(pack.used_tokens ?? 0), budget_tokens: Number(pack.budget_tokens ?? 0) } : null;
+  return pack
+    ? {
+        items: list(pack.items).length,
+        used_tokens: Number(pack.used_tokens ?? 0),
+        budget_tokens: Number(pack.budget_tokens ?? 0),
+      }
+    : null;
 }
 
 /**
@@ -47,24 +55,58 @@ export function turnText(turnEvents: readonly StreamEvent[]): string {
 const STEP_ENDS = new Set(["tool_batch", "tool_validation_error", "policy_decision", "tool_call", "approval_required"]);
 
 const outcomes = (events: readonly StreamEvent[]) =>
-  events.flatMap((e) => (e.type === "tool_outcome" && ["ok", "artifact"].includes((e.data as Outcome).status) ? [e.data as Outcome & { result: Result }] : []));
+  events.flatMap((e) =>
+    e.type === "tool_outcome" && ["ok", "artifact"].includes((e.data as Outcome).status)
+      ? [e.data as Outcome & { result: Result }]
+      : [],
+  );
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
-const words = (text: string) => new Set((text.toLowerCase().match(/[\p{L}\p{N}]{4,}/gu) ?? []).filter((w) => !STOP.has(w)));
-const STOP = new Set(["that", "this", "with", "from", "have", "were", "they", "there", "their", "what", "which", "when", "memory", "holds", "evidence", "answers"]);
+const words = (text: string) =>
+  new Set((text.toLowerCase().match(/[\p{L}\p{N}]{4,}/gu) ?? []).filter((w) => !STOP.has(w)));
+const STOP = new Set([
+  "that",
+  "this",
+  "with",
+  "from",
+  "have",
+  "were",
+  "they",
+  "there",
+  "their",
+  "what",
+  "which",
+  "when",
+  "memory",
+  "holds",
+  "evidence",
+  "answers",
+]);
 
 /**
  * Every sentence of the response that makes a claim must be backed: most of its words occur in one cited span.
  * Citation marks, quotes of cited spans and "Evidence:" framing are no claim (claims.ts); nor is saying memory holds no evidence.
  */
-export function reflect(text: string, citations: readonly Citation[]): { check: string; passed: boolean; detail: string } {
+export function reflect(
+  text: string,
+  citations: readonly Citation[],
+): { check: string; passed: boolean; detail: string } {
   const spans = citations.map((c) => words(c.text_span));
-  const claims = claimsOf(text, citations.map((c) => c.text_span)).filter((s) => words(s).size > 0);
+  const claims = claimsOf(
+    text,
+    citations.map((c) => c.text_span),
+  ).filter((s) => words(s).size > 0);
   const unbacked = claims.filter((s) => {
     const w = [...words(s)];
     return !spans.some((span) => w.filter((x) => span.has(x)).length >= Math.ceil(w.length * 0.6));
   });
   const check = "every sentence of the response is backed by a cited span";
   if (claims.length === 0) return { check, passed: true, detail: "the response makes no claim" };
-  return { check, passed: unbacked.length === 0, detail: unbacked.length ? `${unbacked.length} of ${claims.length} sentences have no citation behind them: "${unbacked[0]!.slice(0, 120)}"` : `${claims.length} of ${claims.length} sentences backed by ${citations.length} citations` };
+  return {
+    check,
+    passed: unbacked.length === 0,
+    detail: unbacked.length
+      ? `${unbacked.length} of ${claims.length} sentences have no citation behind them: "${unbacked[0]!.slice(0, 120)}"`
+      : `${claims.length} of ${claims.length} sentences backed by ${citations.length} citations`,
+  };
 }

@@ -23,7 +23,8 @@ export type TurnOutcome =
   | { status: "error"; code: string; message: string; transient: boolean; unlogged?: true };
 
 /** The turn ended without its end in the log (the store went away): its stream cannot wait for that end. */
-export const endUnlogged = (o: TurnOutcome): o is Extract<TurnOutcome, { status: "error" }> => o.status === "error" && o.unlogged === true;
+export const endUnlogged = (o: TurnOutcome): o is Extract<TurnOutcome, { status: "error" }> =>
+  o.status === "error" && o.unlogged === true;
 
 /** A background session (it has an engine) reports steps and checkpoints; its supervisor logs its status (running and its end). */
 export const isBackground = (state: State) => state.engine !== undefined;

@@ -1,8 +1,25 @@
 // Documents, their chunks and the chunks' vectors in PostgreSQL: atomic replace, forget with tombstones, and row reads.
 import type { EventDraft } from "../../ports/audit-log.ts";
-import type { ChunkInput, ChunkRecord, DocumentRecord, DocumentStore, DocumentWrite, NewVectors, RemovedChunk } from "../../ports/documents.ts";
+import type {
+  ChunkInput,
+  ChunkRecord,
+  DocumentRecord,
+  DocumentStore,
+  DocumentWrite,
+  NewVectors,
+  RemovedChunk,
+} from "../../ports/documents.ts";
 import { ChunkCache } from "../chunk-cache.ts";
-import { CHUNK_COLUMNS, OP_ADD, OP_REMOVE, toChunk, toDocument, toRemoved, type ChunkRow, type DocRow } from "../rows.ts";
+import {
+  CHUNK_COLUMNS,
+  OP_ADD,
+  OP_REMOVE,
+  toChunk,
+  toDocument,
+  toRemoved,
+  type ChunkRow,
+  type DocRow,
+} from "../rows.ts";
 import { fromBlob, toBlob } from "../vector-blob.ts";
 import { lock, type Conn, type Db } from "./open.ts";
 import { LOCK } from "./schema.ts";
@@ -18,7 +35,11 @@ export class DocumentRepo implements DocumentStore {
   ) {}
 
   async getDocument(workspaceId: string, sourcePath: string, c: Conn = this.db): Promise<DocumentRecord | undefined> {
-    const { rows } = await c.query<DocRow>({ name: "doc_get", text: "SELECT * FROM documents WHERE workspace_id = $1 AND source_path = $2", values: [workspaceId, sourcePath] });
+    const { rows } = await c.query<DocRow>({
+      name: "doc_get",
+      text: "SELECT * FROM documents WHERE workspace_id = $1 AND source_path = $2",
+      values: [workspaceId, sourcePath],
+    });
     return rows[0] && toDocument(rows[0]);
   }
 
@@ -41,7 +62,10 @@ export class DocumentRepo implements DocumentStore {
   }
 
   async chunksByHash(workspaceId: string, chunkHash: string, c: Conn = this.db): Promise<ChunkRecord[]> {
-    const { rows } = await c.query<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE workspace_id = $1 AND chunk_hash = $2 ORDER BY id`, [workspaceId, chunkHash]);
+    const { rows } = await c.query<ChunkRow>(
+      `SELECT ${CHUNK_COLUMNS} FROM chunks WHERE workspace_id = $1 AND chunk_hash = $2 ORDER BY id`,
+      [workspaceId, chunkHash],
+    );
     return rows.map(toChunk);
   }
 
@@ -55,16 +79,38 @@ export class DocumentRepo implements DocumentStore {
     return new Set(rows.map((r) => r.chunk_hash));
   }
 
-  async replaceDocument(workspaceId: string, doc: DocumentRecord, chunks: ChunkInput[], audit?: EventDraft, vectors?: NewVectors): Promise<void> {
-    await this.tx.run((c) => this.tx.applySideEffects(c, workspaceId, { events: audit && [audit], document: { doc, chunks, vectors } }));
+  async replaceDocument(
+    workspaceId: string,
+    doc: DocumentRecord,
+    chunks: ChunkInput[],
+    audit?: EventDraft,
+    vectors?: NewVectors,
+  ): Promise<void> {
+    await this.tx.run((c) =>
+      this.tx.applySideEffects(c, workspaceId, { events: audit && [audit], document: { doc, chunks, vectors } }),
+    );
   }
 
-  async forgetSource(workspaceId: string, sourcePath: string, now: number, audit?: EventDraft): Promise<RemovedChunk[]> {
-    return this.tx.forget(workspaceId, { sourcePath }, audit, (c) => this.removeSource(c, workspaceId, sourcePath, now));
+  async forgetSource(
+    workspaceId: string,
+    sourcePath: string,
+    now: number,
+    audit?: EventDraft,
+  ): Promise<RemovedChunk[]> {
+    return this.tx.forget(workspaceId, { sourcePath }, audit, (c) =>
+      this.removeSource(c, workspaceId, sourcePath, now),
+    );
   }
 
-  async forgetChunkHash(workspaceId: string, chunkHash: string, now: number, audit?: EventDraft): Promise<RemovedChunk[]> {
-    return this.tx.forget(workspaceId, { chunkHash }, audit, (c) => this.removeChunkHash(c, workspaceId, chunkHash, now));
+  async forgetChunkHash(
+    workspaceId: string,
+    chunkHash: string,
+    now: number,
+    audit?: EventDraft,
+  ): Promise<RemovedChunk[]> {
+    return this.tx.forget(workspaceId, { chunkHash }, audit, (c) =>
+      this.removeChunkHash(c, workspaceId, chunkHash, now),
+    );
   }
 
   async getEmbeddings(embedderId: string, hashes: readonly string[]): Promise<Map<string, Float32Array>> {
@@ -85,7 +131,10 @@ export class DocumentRepo implements DocumentStore {
       await lock(c, LOCK.changes);
       await this.putVectors(c, { embedderId, byHash: entries });
       // Announce the chunks again, so loaded vector indexes on every replica pick the vectors up.
-      await c.query("INSERT INTO changes (workspace_id, chunk_id, op) SELECT workspace_id, id, 1 FROM chunks WHERE chunk_hash = ANY($1::text[]) ORDER BY id", [[...entries.keys()]]);
+      await c.query(
+        "INSERT INTO changes (workspace_id, chunk_id, op) SELECT workspace_id, id, 1 FROM chunks WHERE chunk_hash = ANY($1::text[]) ORDER BY id",
+        [[...entries.keys()]],
+      );
     });
   }
 
@@ -119,7 +168,12 @@ export class DocumentRepo implements DocumentStore {
    * change log's seqs follow commit order), its old chunks out and the new ones in with their change rows, in one
    * statement, so the lock is held for one round trip and the commit.
    */
-  private async replace(c: pg.PoolClient, workspaceId: string, doc: DocumentRecord, chunks: readonly ChunkInput[]): Promise<void> {
+  private async replace(
+    c: pg.PoolClient,
+    workspaceId: string,
+    doc: DocumentRecord,
+    chunks: readonly ChunkInput[],
+  ): Promise<void> {
     await c.query(
       `INSERT INTO documents (workspace_id, source_path, document_hash, kind, authored_at, ingested_at, content) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (workspace_id, source_path) DO UPDATE SET document_hash = excluded.document_hash, kind = excluded.kind,
@@ -127,9 +181,10 @@ export class DocumentRepo implements DocumentStore {
       [workspaceId, doc.sourcePath, doc.documentHash, doc.kind, doc.authoredAt, doc.ingestedAt, doc.content],
     );
     const hashes = [...new Set(chunks.map((k) => k.chunkHash))];
-    await c.query("DELETE FROM forgotten WHERE workspace_id = $1 AND ((kind = 'chunk_hash' AND key = ANY($2::text[])) OR (kind = 'source_path' AND key = $3))", [
-      workspaceId, hashes, doc.sourcePath,
-    ]);
+    await c.query(
+      "DELETE FROM forgotten WHERE workspace_id = $1 AND ((kind = 'chunk_hash' AND key = ANY($2::text[])) OR (kind = 'source_path' AND key = $3))",
+      [workspaceId, hashes, doc.sourcePath],
+    );
     await lock(c, LOCK.changes);
     // The delete and the insert see the same snapshot: only the old rows go. Removals are logged before additions.
     const { rows } = await c.query<{ id: number }>(
@@ -146,28 +201,49 @@ export class DocumentRepo implements DocumentStore {
          SELECT $1, id, op FROM (SELECT id, ${OP_REMOVE} AS op FROM gone UNION ALL SELECT id, ${OP_ADD} FROM added) AS x ORDER BY op, id)
        SELECT id FROM gone`,
       [
-        workspaceId, doc.sourcePath, doc.authoredAt,
-        chunks.map((_, i) => i), chunks.map((k) => k.chunkHash), chunks.map((k) => k.anchor), chunks.map((k) => k.start),
-        chunks.map((k) => k.end), chunks.map((k) => k.text), chunks.map((k) => k.terms),
+        workspaceId,
+        doc.sourcePath,
+        doc.authoredAt,
+        chunks.map((_, i) => i),
+        chunks.map((k) => k.chunkHash),
+        chunks.map((k) => k.anchor),
+        chunks.map((k) => k.start),
+        chunks.map((k) => k.end),
+        chunks.map((k) => k.text),
+        chunks.map((k) => k.terms),
       ],
     );
     for (const r of rows) this.hot.delete(r.id);
   }
 
-  private async removeSource(c: pg.PoolClient, workspaceId: string, sourcePath: string, now: number): Promise<RemovedChunk[]> {
+  private async removeSource(
+    c: pg.PoolClient,
+    workspaceId: string,
+    sourcePath: string,
+    now: number,
+  ): Promise<RemovedChunk[]> {
     const removed = await this.documentChunks(workspaceId, sourcePath, c);
     await this.removeChunks(c, workspaceId, removed);
     await c.query("DELETE FROM documents WHERE workspace_id = $1 AND source_path = $2", [workspaceId, sourcePath]);
-    if (removed.length > 0 || (await this.tombstoned(workspaceId, "source_path", sourcePath, c))) await this.tombstone(c, workspaceId, "source_path", sourcePath, now);
+    if (removed.length > 0 || (await this.tombstoned(workspaceId, "source_path", sourcePath, c)))
+      await this.tombstone(c, workspaceId, "source_path", sourcePath, now);
     return removed.map(toRemoved);
   }
 
   /** Removes every chunk with this hash; a source left without chunks is forgotten as a whole. */
-  private async removeChunkHash(c: pg.PoolClient, workspaceId: string, chunkHash: string, now: number): Promise<RemovedChunk[]> {
+  private async removeChunkHash(
+    c: pg.PoolClient,
+    workspaceId: string,
+    chunkHash: string,
+    now: number,
+  ): Promise<RemovedChunk[]> {
     const removed = await this.chunksByHash(workspaceId, chunkHash, c);
     await this.removeChunks(c, workspaceId, removed);
     for (const path of new Set(removed.map((k) => k.sourcePath))) {
-      const { rows } = await c.query("SELECT 1 FROM chunks WHERE workspace_id = $1 AND source_path = $2 LIMIT 1", [workspaceId, path]);
+      const { rows } = await c.query("SELECT 1 FROM chunks WHERE workspace_id = $1 AND source_path = $2 LIMIT 1", [
+        workspaceId,
+        path,
+      ]);
       if (rows.length > 0) continue;
       await c.query("DELETE FROM documents WHERE workspace_id = $1 AND source_path = $2", [workspaceId, path]);
       await this.tombstone(c, workspaceId, "source_path", path, now);
@@ -176,8 +252,13 @@ export class DocumentRepo implements DocumentStore {
     return removed.map(toRemoved);
   }
 
-  async wasForgotten(workspaceId: string, key: { sourcePath?: string; chunkHash?: string }, c: Conn = this.db): Promise<boolean> {
-    const [kind, value] = key.sourcePath !== undefined ? ["source_path", key.sourcePath] : ["chunk_hash", key.chunkHash ?? ""];
+  async wasForgotten(
+    workspaceId: string,
+    key: { sourcePath?: string; chunkHash?: string },
+    c: Conn = this.db,
+  ): Promise<boolean> {
+    const [kind, value] =
+      key.sourcePath !== undefined ? ["source_path", key.sourcePath] : ["chunk_hash", key.chunkHash ?? ""];
     return this.tombstoned(workspaceId, kind, value, c);
   }
 
@@ -199,14 +280,19 @@ export class DocumentRepo implements DocumentStore {
   }
 
   private async tombstoned(workspaceId: string, kind: string, key: string, c: Conn): Promise<boolean> {
-    const { rows } = await c.query("SELECT 1 FROM forgotten WHERE workspace_id = $1 AND kind = $2 AND key = $3", [workspaceId, kind, key]);
+    const { rows } = await c.query("SELECT 1 FROM forgotten WHERE workspace_id = $1 AND kind = $2 AND key = $3", [
+      workspaceId,
+      kind,
+      key,
+    ]);
     return rows.length > 0;
   }
 
   private async tombstone(c: pg.PoolClient, workspaceId: string, kind: string, key: string, at: number): Promise<void> {
-    await c.query("INSERT INTO forgotten (workspace_id, kind, key, at) VALUES ($1, $2, $3, $4) ON CONFLICT (workspace_id, kind, key) DO UPDATE SET at = excluded.at", [
-      workspaceId, kind, key, at,
-    ]);
+    await c.query(
+      "INSERT INTO forgotten (workspace_id, kind, key, at) VALUES ($1, $2, $3, $4) ON CONFLICT (workspace_id, kind, key) DO UPDATE SET at = excluded.at",
+      [workspaceId, kind, key, at],
+    );
   }
 
   private async removeChunks(c: pg.PoolClient, workspaceId: string, chunks: readonly ChunkRecord[]): Promise<void> {

@@ -18,14 +18,24 @@ export class EventLogRepo implements EventLog {
   async appendStream(workspaceId: string, stream: string, drafts: readonly StreamEventDraft[]): Promise<StreamEvent[]> {
     const events = await transaction(this.db, async (c) => {
       await lock(c, LOCK.stream, `${workspaceId}/${stream}`);
-      const { rows } = await c.query<{ seq: number }>("SELECT COALESCE(MAX(seq), 0)::bigint AS seq FROM stream_events WHERE workspace_id = $1 AND stream = $2", [workspaceId, stream]);
+      const { rows } = await c.query<{ seq: number }>(
+        "SELECT COALESCE(MAX(seq), 0)::bigint AS seq FROM stream_events WHERE workspace_id = $1 AND stream = $2",
+        [workspaceId, stream],
+      );
       const first = rows[0]!.seq + 1;
       const out = drafts.map((d, i) => ({ stream, seq: first + i, type: d.type, at: d.at, data: d.data }));
       const notice: StreamNotice = [workspaceId, stream, this.listener.origin];
       await c.query("SELECT pg_notify($1, $2)", [STREAM_CHANNEL, JSON.stringify(notice)]); // sent at commit
       await c.query(
         "INSERT INTO stream_events (workspace_id, stream, seq, type, at, data) SELECT $1, $2, * FROM unnest($3::bigint[], $4::text[], $5::bigint[], $6::text[])",
-        [workspaceId, stream, out.map((e) => e.seq), out.map((e) => e.type), out.map((e) => e.at), out.map((e) => JSON.stringify(e.data ?? null))],
+        [
+          workspaceId,
+          stream,
+          out.map((e) => e.seq),
+          out.map((e) => e.type),
+          out.map((e) => e.at),
+          out.map((e) => JSON.stringify(e.data ?? null)),
+        ],
       );
       return out;
     });

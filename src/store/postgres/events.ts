@@ -19,12 +19,26 @@ export class AuditRepo implements AuditLog {
   async append(c: pg.PoolClient, workspaceId: string, drafts: readonly EventDraft[]): Promise<StoredEvent[]> {
     if (drafts.length === 0) return [];
     await lock(c, LOCK.audit, workspaceId);
-    const { rows } = await c.query<{ seq: number; hash: string }>("SELECT seq, hash FROM events WHERE workspace_id = $1 ORDER BY seq DESC LIMIT 1", [workspaceId]);
+    const { rows } = await c.query<{ seq: number; hash: string }>(
+      "SELECT seq, hash FROM events WHERE workspace_id = $1 ORDER BY seq DESC LIMIT 1",
+      [workspaceId],
+    );
     let seq = rows[0]?.seq ?? 0;
     let prevHash = rows[0]?.hash ?? GENESIS_HASH;
     const events = drafts.map((d) => {
       seq++;
-      const fields = { workspaceId, seq, id: `evt_${randomUUID()}`, type: d.type, actorId: d.actorId, tokenId: d.tokenId, at: d.at, trajectoryId: d.trajectoryId, payload: canonicalJson(d.payload ?? null), prevHash };
+      const fields = {
+        workspaceId,
+        seq,
+        id: `evt_${randomUUID()}`,
+        type: d.type,
+        actorId: d.actorId,
+        tokenId: d.tokenId,
+        at: d.at,
+        trajectoryId: d.trajectoryId,
+        payload: canonicalJson(d.payload ?? null),
+        prevHash,
+      };
       const event = { ...fields, hash: eventHash(fields) };
       prevHash = event.hash;
       return event;
@@ -33,16 +47,32 @@ export class AuditRepo implements AuditLog {
     await c.query(
       `INSERT INTO events (workspace_id, seq, id, type, actor_id, token_id, at, trajectory_id, payload, prev_hash, hash)
        SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[])`,
-      [workspaceId, column("seq"), column("id"), column("type"), column("actorId"), column("tokenId"), column("at"), column("trajectoryId"), column("payload"), column("prevHash"), column("hash")],
+      [
+        workspaceId,
+        column("seq"),
+        column("id"),
+        column("type"),
+        column("actorId"),
+        column("tokenId"),
+        column("at"),
+        column("trajectoryId"),
+        column("payload"),
+        column("prevHash"),
+        column("hash"),
+      ],
     );
-    await c.query("INSERT INTO event_heads (workspace_id, seq, hash) VALUES ($1, $2, $3) ON CONFLICT (workspace_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash", [
-      workspaceId, seq, prevHash,
-    ]);
+    await c.query(
+      "INSERT INTO event_heads (workspace_id, seq, hash) VALUES ($1, $2, $3) ON CONFLICT (workspace_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
+      [workspaceId, seq, prevHash],
+    );
     return events;
   }
 
   async eventHead(workspaceId: string): Promise<{ seq: number; hash: string } | undefined> {
-    const { rows } = await this.db.query<{ seq: number; hash: string }>("SELECT seq, hash FROM event_heads WHERE workspace_id = $1", [workspaceId]);
+    const { rows } = await this.db.query<{ seq: number; hash: string }>(
+      "SELECT seq, hash FROM event_heads WHERE workspace_id = $1",
+      [workspaceId],
+    );
     return rows[0];
   }
 
@@ -61,7 +91,10 @@ export class AuditRepo implements AuditLog {
     if (q.until !== undefined) add((p) => `at < ${p}`, q.until);
     if (q.trajectoryId !== undefined) add((p) => `trajectory_id = ${p}`, q.trajectoryId);
     args.push(q.limit);
-    const { rows } = await this.db.query<EventRow>(`SELECT * FROM events WHERE ${where.join(" AND ")} ORDER BY seq ${desc ? "DESC" : "ASC"} LIMIT $${args.length}`, args);
+    const { rows } = await this.db.query<EventRow>(
+      `SELECT * FROM events WHERE ${where.join(" AND ")} ORDER BY seq ${desc ? "DESC" : "ASC"} LIMIT $${args.length}`,
+      args,
+    );
     return rows.map(toEvent);
   }
 }

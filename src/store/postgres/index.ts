@@ -25,7 +25,10 @@ export interface PostgresOptions {
 
 /** One repository per port over one pool; the stream listener's connection opens with the first follower. */
 export async function openPostgresStore(url: string, opts: PostgresOptions = {}): Promise<Store> {
-  const db = await openDatabase(url, { max: opts.maxConnections ?? 10, connectTimeoutMs: opts.connectTimeoutMs ?? 5_000 });
+  const db = await openDatabase(url, {
+    max: opts.maxConnections ?? 10,
+    connectTimeoutMs: opts.connectTimeoutMs ?? 5_000,
+  });
   const followers = new StreamFollowers();
   const listener = new StreamListener(url, followers);
   const tx = new PostgresTransactions(db);

@@ -8,11 +8,19 @@ export type Conn = pg.PoolClient | pg.Pool;
 // BIGINT (epoch ms, seqs, ids) as numbers: every value the service stores is far below 2^53.
 const types = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === pg.types.builtins.INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+    oid === pg.types.builtins.INT8
+      ? (v: string) => Number(v)
+      : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 };
 
 export async function openDatabase(url: string, opts: { max?: number; connectTimeoutMs?: number } = {}): Promise<Db> {
-  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, types, idleTimeoutMillis: 30_000, connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    types,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
+  });
   // A connection the server drops (restart, failover) surfaces on its next query; an idle one must not crash the process.
   pool.on("error", () => {});
   // The pool listens only to idle clients: one checked out whose connection dies between two queries would emit 'error'
@@ -28,7 +36,10 @@ async function migrate(pool: Db): Promise<void> {
     await c.query("CREATE TABLE IF NOT EXISTS smriti_schema (version INTEGER NOT NULL)");
     const { rows } = await c.query<{ version: number }>("SELECT version FROM smriti_schema");
     const version = rows[0]?.version ?? 0;
-    if (version > migrations.length) throw new Error(`the database has schema version ${version}; this Smriti knows ${migrations.length}: upgrade Smriti`);
+    if (version > migrations.length)
+      throw new Error(
+        `the database has schema version ${version}; this Smriti knows ${migrations.length}: upgrade Smriti`,
+      );
     for (let v = version; v < migrations.length; v++) await c.query(migrations[v]!);
     if (rows.length === 0) await c.query("INSERT INTO smriti_schema (version) VALUES ($1)", [migrations.length]);
     else await c.query("UPDATE smriti_schema SET version = $1", [migrations.length]);

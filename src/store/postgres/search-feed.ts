@@ -50,7 +50,12 @@ export class SearchFeedRepo implements SearchFeed {
     return rows[0]!.n;
   }
 
-  async chunkVectors(workspaceId: string, embedderId: string, cursor: string | null, limit: number): Promise<Page<{ id: number; vector: Float32Array }>> {
+  async chunkVectors(
+    workspaceId: string,
+    embedderId: string,
+    cursor: string | null,
+    limit: number,
+  ): Promise<Page<{ id: number; vector: Float32Array }>> {
     const [path, id] = after(cursor);
     const { rows } = await this.db.query<{ id: number; source_path: string; vector: Buffer }>(
       `SELECT k.id, k.source_path, e.vector FROM chunks k JOIN embeddings e ON e.chunk_hash = k.chunk_hash AND e.embedder_id = $1

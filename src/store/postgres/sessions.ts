@@ -1,5 +1,12 @@
 // Session rows in PostgreSQL: one per session, newest first by insertion order, with the supervisor's heartbeat beside it.
-import type { SessionIndex, SessionKey, SessionKind, SessionQuery, SessionRow, StoredSessionRow } from "../../ports/session-index.ts";
+import type {
+  SessionIndex,
+  SessionKey,
+  SessionKind,
+  SessionQuery,
+  SessionRow,
+  StoredSessionRow,
+} from "../../ports/session-index.ts";
 import { toSession, type SessionTableRow } from "../rows.ts";
 import type { Db } from "./open.ts";
 
@@ -16,7 +23,11 @@ export class SessionRepo implements SessionIndex {
   }
 
   async getSession(workspaceId: string, sessionId: string): Promise<StoredSessionRow | undefined> {
-    const { rows } = await this.db.query<SessionTableRow>({ name: "session_get", text: "SELECT * FROM sessions WHERE workspace_id = $1 AND session_id = $2", values: [workspaceId, sessionId] });
+    const { rows } = await this.db.query<SessionTableRow>({
+      name: "session_get",
+      text: "SELECT * FROM sessions WHERE workspace_id = $1 AND session_id = $2",
+      values: [workspaceId, sessionId],
+    });
     return rows[0] && toSession(rows[0]);
   }
 
@@ -29,7 +40,13 @@ export class SessionRepo implements SessionIndex {
     return rows.map(toSession);
   }
 
-  async claimSession(key: SessionKey, owner: string, now: number, staleBefore: number, takeOverFrom?: string): Promise<boolean> {
+  async claimSession(
+    key: SessionKey,
+    owner: string,
+    now: number,
+    staleBefore: number,
+    takeOverFrom?: string,
+  ): Promise<boolean> {
     const res = await this.db.query(
       `UPDATE sessions SET owner = $1, heartbeat_at = $2 WHERE workspace_id = $3 AND session_id = $4
          AND (owner IS NULL OR owner = $1 OR heartbeat_at IS NULL OR heartbeat_at < $5 OR owner = $6)`,
@@ -58,7 +75,10 @@ export class SessionRepo implements SessionIndex {
   }
 
   async sessionsInStatus(kind: SessionKind, statuses: readonly string[]): Promise<StoredSessionRow[]> {
-    const { rows } = await this.db.query<SessionTableRow>("SELECT * FROM sessions WHERE kind = $1 AND status = ANY($2::text[]) ORDER BY seq", [kind, statuses]);
+    const { rows } = await this.db.query<SessionTableRow>(
+      "SELECT * FROM sessions WHERE kind = $1 AND status = ANY($2::text[]) ORDER BY seq",
+      [kind, statuses],
+    );
     return rows.map(toSession);
   }
 }

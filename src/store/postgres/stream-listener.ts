@@ -53,7 +53,8 @@ export class StreamListener {
     client.on("end", drop);
     client.on("notification", (n) => {
       const [workspaceId, stream, origin] = JSON.parse(n.payload ?? "[]") as Partial<StreamNotice>;
-      if (workspaceId !== undefined && stream !== undefined && origin !== this.origin) this.followers.wake(workspaceId, stream, null);
+      if (workspaceId !== undefined && stream !== undefined && origin !== this.origin)
+        this.followers.wake(workspaceId, stream, null);
     });
     client
       .connect()

@@ -41,13 +41,21 @@ export class PostgresTransactions {
   }
 
   /** Removes under LOCK.changes and logs effective and repeated forgets; a target that never existed is a 404, not an event. */
-  forget(workspaceId: string, key: { sourcePath?: string; chunkHash?: string }, draft: EventDraft | undefined, remove: (c: pg.PoolClient) => Promise<RemovedChunk[]>): Promise<RemovedChunk[]> {
+  forget(
+    workspaceId: string,
+    key: { sourcePath?: string; chunkHash?: string },
+    draft: EventDraft | undefined,
+    remove: (c: pg.PoolClient) => Promise<RemovedChunk[]>,
+  ): Promise<RemovedChunk[]> {
     const { documents, audit } = this.joined();
     return this.run(async (c) => {
       await lock(c, LOCK.changes);
       const removed = await remove(c);
       if (draft && (removed.length > 0 || (await documents.wasForgotten(workspaceId, key, c)))) {
-        const payload = { ...(draft.payload as object), removed: removed.map((r) => ({ source_path: r.sourcePath, chunk_hash: r.chunkHash })) };
+        const payload = {
+          ...(draft.payload as object),
+          removed: removed.map((r) => ({ source_path: r.sourcePath, chunk_hash: r.chunkHash })),
+        };
         await audit.append(c, workspaceId, [{ ...draft, payload }]);
       }
       return removed;

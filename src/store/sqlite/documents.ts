@@ -2,9 +2,26 @@
 // forget with tombstones, and row reads.
 import type { Db } from "./open.ts";
 import type { EventDraft } from "../../ports/audit-log.ts";
-import type { ChunkInput, ChunkRecord, DocumentRecord, DocumentStore, DocumentWrite, NewVectors, RemovedChunk } from "../../ports/documents.ts";
+import type {
+  ChunkInput,
+  ChunkRecord,
+  DocumentRecord,
+  DocumentStore,
+  DocumentWrite,
+  NewVectors,
+  RemovedChunk,
+} from "../../ports/documents.ts";
 import { ChunkCache } from "../chunk-cache.ts";
-import { CHUNK_COLUMNS, OP_ADD, OP_REMOVE, toChunk, toDocument, toRemoved, type ChunkRow, type DocRow } from "../rows.ts";
+import {
+  CHUNK_COLUMNS,
+  OP_ADD,
+  OP_REMOVE,
+  toChunk,
+  toDocument,
+  toRemoved,
+  type ChunkRow,
+  type DocRow,
+} from "../rows.ts";
 import { fromBlob, toBlob } from "../vector-blob.ts";
 import type { SqliteTransactions } from "./transactions.ts";
 import type { SqliteWriter } from "./writer.ts";
@@ -21,8 +38,12 @@ export class DocumentRepo implements DocumentStore {
     this.s = {
       getDoc: db.prepare("SELECT * FROM documents WHERE workspace_id = ? AND source_path = ?"),
       // substr() rather than LIKE, so '%' and '_' in a prefix are literal.
-      listDocs: db.prepare("SELECT * FROM documents WHERE workspace_id = ? AND substr(source_path, 1, length(?)) = ? ORDER BY source_path"),
-      docChunks: db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE workspace_id = ? AND source_path = ? ORDER BY ord`),
+      listDocs: db.prepare(
+        "SELECT * FROM documents WHERE workspace_id = ? AND substr(source_path, 1, length(?)) = ? ORDER BY source_path",
+      ),
+      docChunks: db.prepare(
+        `SELECT ${CHUNK_COLUMNS} FROM chunks WHERE workspace_id = ? AND source_path = ? ORDER BY ord`,
+      ),
       upsertDoc: db.prepare(
         `INSERT INTO documents (workspace_id, source_path, document_hash, kind, authored_at, ingested_at, content) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (workspace_id, source_path) DO UPDATE SET document_hash = excluded.document_hash, kind = excluded.kind,
@@ -39,18 +60,24 @@ export class DocumentRepo implements DocumentStore {
       chunkById: db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE id = ? AND workspace_id = ?`),
       // CROSS JOIN fixes the loop order: primary-key lookups per id, never a scan of the workspace's chunks.
       chunksByIds: db.prepare(
-        `SELECT ${CHUNK_COLUMNS.split(", ").map((c) => `c.${c}`).join(", ")} FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value WHERE c.workspace_id = ?`,
+        `SELECT ${CHUNK_COLUMNS.split(", ")
+          .map((c) => `c.${c}`)
+          .join(", ")} FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value WHERE c.workspace_id = ?`,
       ),
       anyTombstone: db.prepare("SELECT 1 FROM forgotten WHERE workspace_id = ? LIMIT 1").pluck(),
       hasHash: db.prepare("SELECT 1 FROM chunks WHERE workspace_id = ? AND chunk_hash = ? LIMIT 1").pluck(),
       remaining: db.prepare("SELECT COUNT(*) FROM chunks WHERE workspace_id = ? AND source_path = ?").pluck(),
-      tombstone: db.prepare("INSERT INTO forgotten (workspace_id, kind, key, at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET at = excluded.at"),
+      tombstone: db.prepare(
+        "INSERT INTO forgotten (workspace_id, kind, key, at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET at = excluded.at",
+      ),
       unTombstone: db.prepare("DELETE FROM forgotten WHERE workspace_id = ? AND kind = ? AND key = ?"),
       isTombstoned: db.prepare("SELECT 1 FROM forgotten WHERE workspace_id = ? AND kind = ? AND key = ?").pluck(),
       // Every ingest reads and writes vectors.
       getVector: db.prepare("SELECT vector FROM embeddings WHERE embedder_id = ? AND chunk_hash = ?").pluck(),
       putVector: db.prepare("INSERT OR REPLACE INTO embeddings (embedder_id, chunk_hash, vector) VALUES (?, ?, ?)"),
-      announce: db.prepare("INSERT INTO changes (workspace_id, chunk_id, op) SELECT workspace_id, id, 1 FROM chunks WHERE chunk_hash = ?"),
+      announce: db.prepare(
+        "INSERT INTO changes (workspace_id, chunk_id, op) SELECT workspace_id, id, 1 FROM chunks WHERE chunk_hash = ?",
+      ),
     };
   }
 
@@ -76,8 +103,17 @@ export class DocumentRepo implements DocumentStore {
     return new Set(chunkHashes.filter((h) => this.s.hasHash.get(workspaceId, h) !== undefined));
   }
 
-  async replaceDocument(workspaceId: string, doc: DocumentRecord, chunks: ChunkInput[], audit?: EventDraft, vectors?: NewVectors): Promise<void> {
-    if (!this.writer?.usable) return this.tx.run(() => this.tx.applySideEffects(workspaceId, { events: audit && [audit], document: { doc, chunks, vectors } }));
+  async replaceDocument(
+    workspaceId: string,
+    doc: DocumentRecord,
+    chunks: ChunkInput[],
+    audit?: EventDraft,
+    vectors?: NewVectors,
+  ): Promise<void> {
+    if (!this.writer?.usable)
+      return this.tx.run(() =>
+        this.tx.applySideEffects(workspaceId, { events: audit && [audit], document: { doc, chunks, vectors } }),
+      );
     try {
       await this.writer.replace({ workspaceId, doc, chunks, audit, vectors });
     } finally {
@@ -85,11 +121,21 @@ export class DocumentRepo implements DocumentStore {
     }
   }
 
-  async forgetSource(workspaceId: string, sourcePath: string, now: number, audit?: EventDraft): Promise<RemovedChunk[]> {
+  async forgetSource(
+    workspaceId: string,
+    sourcePath: string,
+    now: number,
+    audit?: EventDraft,
+  ): Promise<RemovedChunk[]> {
     return this.tx.forget(workspaceId, { sourcePath }, audit, () => this.removeSource(workspaceId, sourcePath, now));
   }
 
-  async forgetChunkHash(workspaceId: string, chunkHash: string, now: number, audit?: EventDraft): Promise<RemovedChunk[]> {
+  async forgetChunkHash(
+    workspaceId: string,
+    chunkHash: string,
+    now: number,
+    audit?: EventDraft,
+  ): Promise<RemovedChunk[]> {
     return this.tx.forget(workspaceId, { chunkHash }, audit, () => this.removeChunkHash(workspaceId, chunkHash, now));
   }
 
@@ -145,11 +191,28 @@ export class DocumentRepo implements DocumentStore {
     this.db
       .transaction(() => {
         for (const old of this.chunksOf(workspaceId, doc.sourcePath)) this.removeChunk(workspaceId, old.id);
-        this.s.upsertDoc.run(workspaceId, doc.sourcePath, doc.documentHash, doc.kind, doc.authoredAt, doc.ingestedAt, doc.content);
+        this.s.upsertDoc.run(
+          workspaceId,
+          doc.sourcePath,
+          doc.documentHash,
+          doc.kind,
+          doc.authoredAt,
+          doc.ingestedAt,
+          doc.content,
+        );
         const tombstones = this.s.anyTombstone.get(workspaceId) !== undefined;
         chunks.forEach((c, ord) => {
           const { lastInsertRowid } = this.s.insertChunk.run(
-            workspaceId, doc.sourcePath, ord, c.chunkHash, c.anchor, c.start, c.end, c.text, c.terms, doc.authoredAt,
+            workspaceId,
+            doc.sourcePath,
+            ord,
+            c.chunkHash,
+            c.anchor,
+            c.start,
+            c.end,
+            c.text,
+            c.terms,
+            doc.authoredAt,
           );
           this.s.logChange.run(workspaceId, lastInsertRowid, OP_ADD);
           if (tombstones) this.s.unTombstone.run(workspaceId, "chunk_hash", c.chunkHash);
@@ -191,7 +254,8 @@ export class DocumentRepo implements DocumentStore {
 
   /** A step of the caller's transaction (or a read of its own). */
   forgotten(workspaceId: string, key: { sourcePath?: string; chunkHash?: string }): boolean {
-    const [kind, value] = key.sourcePath !== undefined ? ["source_path", key.sourcePath] : ["chunk_hash", key.chunkHash ?? ""];
+    const [kind, value] =
+      key.sourcePath !== undefined ? ["source_path", key.sourcePath] : ["chunk_hash", key.chunkHash ?? ""];
     return this.s.isTombstoned.get(workspaceId, kind, value) !== undefined;
   }
 
@@ -207,7 +271,8 @@ export class DocumentRepo implements DocumentStore {
       const row = this.s.chunkById.get(missing[0], workspaceId) as ChunkRow | undefined;
       if (row) this.hot.put(row.id, workspaceId, toChunk(row));
     } else if (missing.length > 1)
-      for (const row of this.s.chunksByIds.all(JSON.stringify(missing), workspaceId) as ChunkRow[]) this.hot.put(row.id, workspaceId, toChunk(row));
+      for (const row of this.s.chunksByIds.all(JSON.stringify(missing), workspaceId) as ChunkRow[])
+        this.hot.put(row.id, workspaceId, toChunk(row));
     return ids.flatMap((id) => {
       const chunk = this.hot.get(id, workspaceId);
       return chunk ? [chunk] : [];

@@ -15,8 +15,12 @@ export class EventLogRepo implements EventLog {
     notices?.listen((workspaceId, stream) => this.followers.wake(workspaceId, stream, null));
     this.s = {
       last: db.prepare("SELECT COALESCE(MAX(seq), 0) FROM stream_events WHERE workspace_id = ? AND stream = ?").pluck(),
-      insert: db.prepare("INSERT INTO stream_events (workspace_id, stream, seq, type, at, data) VALUES (?, ?, ?, ?, ?, ?)"),
-      read: db.prepare("SELECT stream, seq, type, at, data FROM stream_events WHERE workspace_id = ? AND stream = ? AND seq > ? ORDER BY seq LIMIT ?"),
+      insert: db.prepare(
+        "INSERT INTO stream_events (workspace_id, stream, seq, type, at, data) VALUES (?, ?, ?, ?, ?, ?)",
+      ),
+      read: db.prepare(
+        "SELECT stream, seq, type, at, data FROM stream_events WHERE workspace_id = ? AND stream = ? AND seq > ? ORDER BY seq LIMIT ?",
+      ),
     };
   }
 

@@ -16,7 +16,9 @@ export class AuditRepo implements AuditLog {
     this.s = {
       last: db.prepare("SELECT seq, hash FROM events WHERE workspace_id = ? ORDER BY seq DESC LIMIT 1"),
       head: db.prepare("SELECT seq, hash FROM event_heads WHERE workspace_id = ?"),
-      setHead: db.prepare("INSERT INTO event_heads (workspace_id, seq, hash) VALUES (?, ?, ?) ON CONFLICT (workspace_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash"),
+      setHead: db.prepare(
+        "INSERT INTO event_heads (workspace_id, seq, hash) VALUES (?, ?, ?) ON CONFLICT (workspace_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
+      ),
       insert: db.prepare(
         `INSERT INTO events (workspace_id, seq, id, type, actor_id, token_id, at, trajectory_id, payload, prev_hash, hash)
          VALUES (@workspaceId, @seq, @id, @type, @actorId, @tokenId, @at, @trajectoryId, @payload, @prevHash, @hash)`,
@@ -36,7 +38,18 @@ export class AuditRepo implements AuditLog {
       let prevHash = last?.hash ?? GENESIS_HASH;
       const events = drafts.map((d) => {
         seq++;
-        const fields = { workspaceId, seq, id: `evt_${randomUUID()}`, type: d.type, actorId: d.actorId, tokenId: d.tokenId, at: d.at, trajectoryId: d.trajectoryId, payload: canonicalJson(d.payload ?? null), prevHash };
+        const fields = {
+          workspaceId,
+          seq,
+          id: `evt_${randomUUID()}`,
+          type: d.type,
+          actorId: d.actorId,
+          tokenId: d.tokenId,
+          at: d.at,
+          trajectoryId: d.trajectoryId,
+          payload: canonicalJson(d.payload ?? null),
+          prevHash,
+        };
         const event = { ...fields, hash: eventHash(fields) };
         this.s.insert.run(event);
         prevHash = event.hash;
@@ -72,7 +85,9 @@ export class AuditRepo implements AuditLog {
     if (q.since !== undefined) add("at >= ?", q.since);
     if (q.until !== undefined) add("at < ?", q.until);
     if (q.trajectoryId !== undefined) add("trajectory_id = ?", q.trajectoryId);
-    const rows = this.db.prepare(`SELECT * FROM events WHERE ${where.join(" AND ")} ORDER BY seq ${desc ? "DESC" : "ASC"} LIMIT ?`).all(...args, q.limit) as EventRow[];
+    const rows = this.db
+      .prepare(`SELECT * FROM events WHERE ${where.join(" AND ")} ORDER BY seq ${desc ? "DESC" : "ASC"} LIMIT ?`)
+      .all(...args, q.limit) as EventRow[];
     return rows.map(toEvent);
   }
 }

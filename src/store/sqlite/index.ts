@@ -35,7 +35,12 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): Store {
   const { db, log, logFile } = openFiles(file, opts);
   const onFile = file !== ":memory:";
   const background = opts.backgroundCheckpoints && onFile;
-  const checkpointer = background ? startBackgroundCheckpoints([{ db, file }, { db: log, file: logFile }]) : null;
+  const checkpointer = background
+    ? startBackgroundCheckpoints([
+        { db, file },
+        { db: log, file: logFile },
+      ])
+    : null;
   const writer = opts.writerThread && onFile ? new SqliteWriter({ file, synchronous: opts.synchronous }) : null;
   return {
     ...sqliteRepos(db, log, { notices: opts.notices ?? null, writer }),
@@ -49,7 +54,11 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): Store {
 }
 
 /** One repository per port over the two files; document replaces and audit appends go to the writer thread when given. */
-export function sqliteRepos(db: Db, log: Db, opts: { notices: AppendNotices | null; writer: SqliteWriter | null }): Omit<Store, "close"> {
+export function sqliteRepos(
+  db: Db,
+  log: Db,
+  opts: { notices: AppendNotices | null; writer: SqliteWriter | null },
+): Omit<Store, "close"> {
   const feed = new SearchFeedRepo(db);
   const tx = new SqliteTransactions(db, feed);
   const documents = new DocumentRepo(db, tx, opts.writer);
@@ -69,7 +78,10 @@ export function sqliteRepos(db: Db, log: Db, opts: { notices: AppendNotices | nu
 }
 
 /** Both files, schemas up to date, the session tables out of a memory file made before the split. */
-export function openFiles(file: string, opts: Pick<SqliteOptions, "synchronous"> = {}): { db: Db; log: Db; logFile: string } {
+export function openFiles(
+  file: string,
+  opts: Pick<SqliteOptions, "synchronous"> = {},
+): { db: Db; log: Db; logFile: string } {
   const logFile = sessionLogFileOf(file);
   const log = openDatabase(logFile, logMigrations, opts);
   const db = openDatabase(file, migrations, opts);

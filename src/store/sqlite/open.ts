@@ -6,7 +6,11 @@ import { dirname } from "node:path";
 export type Db = Database.Database;
 
 /** WAL + synchronous=NORMAL survives a killed process with every committed write (not a power cut: use SMRITI_SYNC=full). */
-export function openDatabase(file: string, migrations: readonly string[], opts: { synchronous?: "normal" | "full" } = {}): Db {
+export function openDatabase(
+  file: string,
+  migrations: readonly string[],
+  opts: { synchronous?: "normal" | "full" } = {},
+): Db {
   if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma("journal_mode = WAL");

@@ -1,6 +1,13 @@
 // Knowledge records in SQLite: decisions, assimilation stages and proposals in one keyed, insertion-ordered table.
 import type { Db } from "./open.ts";
-import type { RecordKind, RecordQuery, RecordRow, RecordSideEffects, RecordStore, StoredRecord } from "../../ports/records.ts";
+import type {
+  RecordKind,
+  RecordQuery,
+  RecordRow,
+  RecordSideEffects,
+  RecordStore,
+  StoredRecord,
+} from "../../ports/records.ts";
 import type { SqliteTransactions } from "./transactions.ts";
 import { toRecord, type RecordTableRow as Row } from "../rows.ts";
 
@@ -18,7 +25,9 @@ export class RecordRepo implements RecordStore {
       ),
       get: db.prepare("SELECT * FROM records WHERE workspace_id = ? AND id = ?"),
       children: db.prepare("SELECT * FROM records WHERE workspace_id = ? AND parent_id = ? ORDER BY seq"),
-      transition: db.prepare("UPDATE records SET status = ?, body = ? WHERE workspace_id = ? AND id = ? AND status = ?"),
+      transition: db.prepare(
+        "UPDATE records SET status = ?, body = ? WHERE workspace_id = ? AND id = ? AND status = ?",
+      ),
       counts: db.prepare(
         `SELECT kind, status, NOT EXISTS (SELECT 1 FROM records c WHERE c.workspace_id = r.workspace_id AND c.parent_id = r.id) AS childless, COUNT(*) AS count
          FROM records r WHERE workspace_id = ? GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
@@ -26,7 +35,11 @@ export class RecordRepo implements RecordStore {
     };
   }
 
-  async insertRecord(workspaceId: string, record: RecordRow, also?: RecordSideEffects): Promise<{ record: StoredRecord; created: boolean }> {
+  async insertRecord(
+    workspaceId: string,
+    record: RecordRow,
+    also?: RecordSideEffects,
+  ): Promise<{ record: StoredRecord; created: boolean }> {
     return this.tx.run(() => {
       const created = this.insert(workspaceId, record);
       if (created) this.tx.applySideEffects(workspaceId, also);
@@ -34,7 +47,14 @@ export class RecordRepo implements RecordStore {
     });
   }
 
-  async transitionRecord(workspaceId: string, id: string, from: string, to: string, body: unknown, also?: RecordSideEffects): Promise<StoredRecord | undefined> {
+  async transitionRecord(
+    workspaceId: string,
+    id: string,
+    from: string,
+    to: string,
+    body: unknown,
+    also?: RecordSideEffects,
+  ): Promise<StoredRecord | undefined> {
     return this.tx.run(() => {
       if (this.s.transition.run(to, JSON.stringify(body), workspaceId, id, from).changes !== 1) return undefined; // compare-and-set
       this.tx.applySideEffects(workspaceId, also);
@@ -48,7 +68,10 @@ export class RecordRepo implements RecordStore {
 
   /** True when the row was new; an existing id is left exactly as it was. A step of the caller's transaction. */
   insert(workspaceId: string, r: RecordRow): boolean {
-    return this.s.insert.run(workspaceId, r.id, r.kind, r.group, r.parentId, r.status, r.createdAt, JSON.stringify(r.body)).changes === 1;
+    return (
+      this.s.insert.run(workspaceId, r.id, r.kind, r.group, r.parentId, r.status, r.createdAt, JSON.stringify(r.body))
+        .changes === 1
+    );
   }
 
   private get(workspaceId: string, id: string): StoredRecord | undefined {
@@ -69,13 +92,18 @@ export class RecordRepo implements RecordStore {
     };
     if (q.group !== undefined) when("grp = ?", q.group);
     if (q.status !== undefined) when("status = ?", q.status);
-    if (q.childless) when("NOT EXISTS (SELECT 1 FROM records c WHERE c.workspace_id = r.workspace_id AND c.parent_id = r.id)");
+    if (q.childless)
+      when("NOT EXISTS (SELECT 1 FROM records c WHERE c.workspace_id = r.workspace_id AND c.parent_id = r.id)");
     if (q.afterSeq !== undefined) when(q.order === "asc" ? "seq > ?" : "seq < ?", q.afterSeq);
     const sql = `SELECT * FROM records r WHERE ${where.join(" AND ")} ORDER BY seq ${q.order === "asc" ? "ASC" : "DESC"} LIMIT ?`;
     return (this.db.prepare(sql).all(...args, q.limit) as Row[]).map(toRecord);
   }
 
-  async countRecords(workspaceId: string): Promise<{ kind: RecordKind; status: string | null; childless: boolean; count: number }[]> {
-    return (this.s.counts.all(workspaceId) as { kind: RecordKind; status: string | null; childless: number; count: number }[]).map((c) => ({ ...c, childless: c.childless === 1 }));
+  async countRecords(
+    workspaceId: string,
+  ): Promise<{ kind: RecordKind; status: string | null; childless: boolean; count: number }[]> {
+    return (
+      this.s.counts.all(workspaceId) as { kind: RecordKind; status: string | null; childless: number; count: number }[]
+    ).map((c) => ({ ...c, childless: c.childless === 1 }));
   }
 }

@@ -26,7 +26,11 @@ export class SearchFeedRepo implements SearchFeed {
         `SELECT k.id, k.source_path, e.vector FROM chunks k CROSS JOIN embeddings e ON e.chunk_hash = k.chunk_hash AND e.embedder_id = ?
          WHERE k.workspace_id = ? AND (k.source_path, k.id) > (?, ?) ORDER BY k.source_path, k.id LIMIT ?`,
       ),
-      vectorCount: db.prepare("SELECT COUNT(*) FROM chunks k JOIN embeddings e ON e.chunk_hash = k.chunk_hash AND e.embedder_id = ? WHERE k.workspace_id = ?").pluck(),
+      vectorCount: db
+        .prepare(
+          "SELECT COUNT(*) FROM chunks k JOIN embeddings e ON e.chunk_hash = k.chunk_hash AND e.embedder_id = ? WHERE k.workspace_id = ?",
+        )
+        .pluck(),
     };
   }
 
@@ -62,8 +66,17 @@ export class SearchFeedRepo implements SearchFeed {
     return this.s.vectorCount.get(embedderId, workspaceId) as number;
   }
 
-  async chunkVectors(workspaceId: string, embedderId: string, cursor: string | null, limit: number): Promise<Page<{ id: number; vector: Float32Array }>> {
-    const rows = this.s.vectors.all(embedderId, workspaceId, ...after(cursor), limit) as { id: number; source_path: string; vector: Buffer }[];
+  async chunkVectors(
+    workspaceId: string,
+    embedderId: string,
+    cursor: string | null,
+    limit: number,
+  ): Promise<Page<{ id: number; vector: Float32Array }>> {
+    const rows = this.s.vectors.all(embedderId, workspaceId, ...after(cursor), limit) as {
+      id: number;
+      source_path: string;
+      vector: Buffer;
+    }[];
     return { rows: rows.map((r) => ({ id: r.id, vector: fromBlob(r.vector) })), next: nextCursor(rows, limit) };
   }
 }

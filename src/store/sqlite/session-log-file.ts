@@ -12,10 +12,12 @@ const LOG_TABLES = ["stream_events", "sessions"] as const;
 
 /** Copies the session tables a memory file still holds into the log's file and drops them, under the file's write lock. */
 export function moveSessionTables(db: Db, log: Db): void {
-  const held = () => LOG_TABLES.filter((t) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(t));
+  const held = () =>
+    LOG_TABLES.filter((t) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(t));
   if (held().length === 0) return;
   db.transaction(() => {
-    for (const table of held()) { // read again under the lock: another process may have moved them meanwhile
+    for (const table of held()) {
+      // read again under the lock: another process may have moved them meanwhile
       copyRows(db, log, table);
       db.exec(`DROP TABLE ${table}`);
     }

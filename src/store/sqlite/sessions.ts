@@ -1,5 +1,12 @@
 // Session rows in SQLite: one per session, newest first by insertion order, with the supervisor's heartbeat beside it.
-import type { SessionIndex, SessionKey, SessionKind, SessionQuery, SessionRow, StoredSessionRow } from "../../ports/session-index.ts";
+import type {
+  SessionIndex,
+  SessionKey,
+  SessionKind,
+  SessionQuery,
+  SessionRow,
+  StoredSessionRow,
+} from "../../ports/session-index.ts";
 import { toSession, type SessionTableRow as Row } from "../rows.ts";
 import type { Db } from "./open.ts";
 
@@ -24,12 +31,23 @@ export class SessionRepo implements SessionIndex {
            AND (owner IS NULL OR owner = @owner OR heartbeat_at IS NULL OR heartbeat_at < @stale OR owner = @dead)`,
       ),
       release: db.prepare("UPDATE sessions SET owner = NULL WHERE workspace_id = ? AND session_id = ? AND owner = ?"),
-      inStatus: db.prepare("SELECT * FROM sessions WHERE kind = ? AND status IN (SELECT value FROM json_each(?)) ORDER BY seq"),
+      inStatus: db.prepare(
+        "SELECT * FROM sessions WHERE kind = ? AND status IN (SELECT value FROM json_each(?)) ORDER BY seq",
+      ),
     };
   }
 
   async upsertSession(r: SessionRow): Promise<void> {
-    this.s.upsert.run(r.workspaceId, r.sessionId, r.kind, r.status, JSON.stringify(r.state), r.createdAt, r.updatedAt, r.heartbeatAt);
+    this.s.upsert.run(
+      r.workspaceId,
+      r.sessionId,
+      r.kind,
+      r.status,
+      JSON.stringify(r.state),
+      r.createdAt,
+      r.updatedAt,
+      r.heartbeatAt,
+    );
   }
 
   async getSession(workspaceId: string, sessionId: string): Promise<StoredSessionRow | undefined> {
@@ -38,16 +56,39 @@ export class SessionRepo implements SessionIndex {
   }
 
   async listSessions(workspaceId: string, q: SessionQuery): Promise<StoredSessionRow[]> {
-    const rows = this.s.list.all({ ws: workspaceId, before: q.beforeSeq ?? Number.MAX_SAFE_INTEGER, status: q.status ?? null, kind: q.kind ?? null, limit: q.limit }) as Row[];
+    const rows = this.s.list.all({
+      ws: workspaceId,
+      before: q.beforeSeq ?? Number.MAX_SAFE_INTEGER,
+      status: q.status ?? null,
+      kind: q.kind ?? null,
+      limit: q.limit,
+    }) as Row[];
     return rows.map(toSession);
   }
 
-  async claimSession(key: SessionKey, owner: string, now: number, staleBefore: number, takeOverFrom?: string): Promise<boolean> {
-    return this.s.claim.run({ owner, now, ws: key.workspaceId, sid: key.sessionId, stale: staleBefore, dead: takeOverFrom ?? null }).changes === 1;
+  async claimSession(
+    key: SessionKey,
+    owner: string,
+    now: number,
+    staleBefore: number,
+    takeOverFrom?: string,
+  ): Promise<boolean> {
+    return (
+      this.s.claim.run({
+        owner,
+        now,
+        ws: key.workspaceId,
+        sid: key.sessionId,
+        stale: staleBefore,
+        dead: takeOverFrom ?? null,
+      }).changes === 1
+    );
   }
 
   async heartbeatSessions(owner: string, keys: readonly SessionKey[], at: number): Promise<SessionKey[]> {
-    return this.db.transaction(() => keys.filter((k) => this.s.beat.run(at, k.workspaceId, k.sessionId, owner).changes === 0))();
+    return this.db.transaction(() =>
+      keys.filter((k) => this.s.beat.run(at, k.workspaceId, k.sessionId, owner).changes === 0),
+    )();
   }
 
   async releaseSessions(owner: string, keys: readonly SessionKey[]): Promise<void> {

@@ -52,12 +52,20 @@ export class SqliteTransactions {
   }
 
   /** Removes and logs effective and repeated forgets; a target that never existed is a 404, not an event. */
-  forget(workspaceId: string, key: { sourcePath?: string; chunkHash?: string }, draft: EventDraft | undefined, remove: () => RemovedChunk[]): RemovedChunk[] {
+  forget(
+    workspaceId: string,
+    key: { sourcePath?: string; chunkHash?: string },
+    draft: EventDraft | undefined,
+    remove: () => RemovedChunk[],
+  ): RemovedChunk[] {
     const { documents, audit } = this.joined();
     return this.run(() => {
       const removed = remove();
       if (draft && (removed.length > 0 || documents.forgotten(workspaceId, key))) {
-        const payload = { ...(draft.payload as object), removed: removed.map((r) => ({ source_path: r.sourcePath, chunk_hash: r.chunkHash })) };
+        const payload = {
+          ...(draft.payload as object),
+          removed: removed.map((r) => ({ source_path: r.sourcePath, chunk_hash: r.chunkHash })),
+        };
         audit.append(workspaceId, [{ ...draft, payload }]);
       }
       return removed;

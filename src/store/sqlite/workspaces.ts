@@ -18,23 +18,41 @@ export class WorkspaceRepo implements WorkspaceStore {
   }
 
   async ensureWorkspace(name: string, now: number): Promise<Workspace> {
-    this.sql("INSERT INTO workspaces (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING").run(`ws_${randomUUID()}`, name, now);
+    this.sql("INSERT INTO workspaces (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING").run(
+      `ws_${randomUUID()}`,
+      name,
+      now,
+    );
     return (await this.findWorkspace(name))!;
   }
 
   async findWorkspace(nameOrId: string): Promise<Workspace | undefined> {
-    const row = this.sql("SELECT id, name, created_at FROM workspaces WHERE name = ? OR id = ?").get(nameOrId, nameOrId);
+    const row = this.sql("SELECT id, name, created_at FROM workspaces WHERE name = ? OR id = ?").get(
+      nameOrId,
+      nameOrId,
+    );
     return row ? toWorkspace(row as never) : undefined;
   }
 
   async listWorkspaces(): Promise<Workspace[]> {
-    return (this.sql("SELECT id, name, created_at FROM workspaces ORDER BY created_at, name").all() as never[]).map(toWorkspace);
+    return (this.sql("SELECT id, name, created_at FROM workspaces ORDER BY created_at, name").all() as never[]).map(
+      toWorkspace,
+    );
   }
 
   async insertToken(t: TokenRecord, tokenHash: string): Promise<void> {
-    this
-      .sql("INSERT INTO tokens (id, workspace_id, token_hash, actors, label, scopes, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-      .run(t.id, t.workspaceId, tokenHash, JSON.stringify(t.actors), t.label, JSON.stringify(t.scopes), t.createdAt, t.revokedAt);
+    this.sql(
+      "INSERT INTO tokens (id, workspace_id, token_hash, actors, label, scopes, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    ).run(
+      t.id,
+      t.workspaceId,
+      tokenHash,
+      JSON.stringify(t.actors),
+      t.label,
+      JSON.stringify(t.scopes),
+      t.createdAt,
+      t.revokedAt,
+    );
   }
 
   async findTokenByHash(tokenHash: string): Promise<TokenRecord | undefined> {

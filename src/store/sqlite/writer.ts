@@ -16,8 +16,7 @@ export interface DocumentReplace {
 
 /** What the thread is asked to write; each in one transaction of its own. */
 export type WriteRequest =
-  | ({ kind: "replace" } & DocumentReplace)
-  | { kind: "audit"; workspaceId: string; drafts: readonly EventDraft[] };
+  ({ kind: "replace" } & DocumentReplace) | { kind: "audit"; workspaceId: string; drafts: readonly EventDraft[] };
 
 /** A replace answers null, an audit append the events as stored. */
 export type WriteReply = null | StoredEvent[];

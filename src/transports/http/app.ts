@@ -17,13 +17,24 @@ type Env = { Variables: { call: CallContext; errorCode?: string } };
 /** Methods a client may send to a path of the table (HEAD is left to Hono, which answers it from GET). */
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 type JsonHandler = (call: CallContext, input: unknown) => Promise<unknown>;
-type StreamHandler = (call: CallContext, input: unknown, lastEventId: string | null, signal: AbortSignal, path: Record<string, string>) => Promise<AsyncIterable<StreamMessage>>;
+type StreamHandler = (
+  call: CallContext,
+  input: unknown,
+  lastEventId: string | null,
+  signal: AbortSignal,
+  path: Record<string, string>,
+) => Promise<AsyncIterable<StreamMessage>>;
 
 /**
  * `limiter`: per-token request rate and open streams (`smriti serve` passes one; in-process apps have none).
  * `authenticated`: told the path of each request whose token passed (`smriti serve` starts its session process on one).
  */
-export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void, limiter?: TokenLimiter, authenticated?: (path: string) => void): Hono<Env> {
+export function createHttpApp(
+  runtime: Runtime,
+  extra?: (app: Hono<Env>) => void,
+  limiter?: TokenLimiter,
+  authenticated?: (path: string) => void,
+): Hono<Env> {
   const app = new Hono<Env>();
   app.onError((err, c) => errorResponse(c, toAppError(err, runtime.log)));
   app.notFound((c) => errorResponse(c, new AppError("route_not_found", `no route ${c.req.method} ${c.req.path}`)));
@@ -34,12 +45,17 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
     // The matched template (e.g. /v1/decisions/:ref), so ids never become label values; unmatched paths share one label.
     const code = c.get("errorCode");
     const route = code === "route_not_found" ? "(unmatched)" : c.req.routePath;
-    runtime.metrics.httpDuration.observe({ method: c.req.method, route, status: String(c.res.status) }, (performance.now() - started) / 1000);
+    runtime.metrics.httpDuration.observe(
+      { method: c.req.method, route, status: String(c.res.status) },
+      (performance.now() - started) / 1000,
+    );
     if (code) runtime.metrics.httpErrors.inc({ method: c.req.method, route, code });
   });
   app.get(routes.healthz.path, (c) => c.json({ status: "ok", version: runtime.version }));
   app.get(routes.stream_events.path, (c) => c.json({ events: streamEventList() }));
-  app.get(routes.metrics.path, async (c) => c.text(await runtime.metrics.registry.metrics(), 200, { "content-type": runtime.metrics.registry.contentType }));
+  app.get(routes.metrics.path, async (c) =>
+    c.text(await runtime.metrics.registry.metrics(), 200, { "content-type": runtime.metrics.registry.contentType }),
+  );
   const openapi = openApiDocument(runtime.version);
   app.get(routes.openapi.path, (c) => c.json(openapi));
 
@@ -69,7 +85,8 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
       requireScope(c.get("call"), row.scope);
       await next();
     });
-    if (row.kind === "stream") mountStream(app, row, runtime.streams[id as keyof Runtime["streams"]] as StreamHandler, limiter);
+    if (row.kind === "stream")
+      mountStream(app, row, runtime.streams[id as keyof Runtime["streams"]] as StreamHandler, limiter);
     else mountJson(app, row, runtime.handlers[id as keyof Runtime["handlers"]] as JsonHandler);
   }
   extra?.(app);
@@ -80,14 +97,19 @@ export function createHttpApp(runtime: Runtime, extra?: (app: Hono<Env>) => void
 /** Each path of the table (Hono's spelling) with the methods it answers. */
 function allowedMethods(): Map<string, Set<string>> {
   const allowed = new Map<string, Set<string>>();
-  for (const row of Object.values(routes) as Route[]) if (row.kind !== "service") allowed.set(honoPath(row.path), (allowed.get(honoPath(row.path)) ?? new Set()).add(row.method));
+  for (const row of Object.values(routes) as Route[])
+    if (row.kind !== "service")
+      allowed.set(honoPath(row.path), (allowed.get(honoPath(row.path)) ?? new Set()).add(row.method));
   return allowed;
 }
 
 /** A known path with another method is 405 with Allow, not 404: the client has the right URL, wrong verb. */
 function notAllowed(c: Context<Env>, path: string, methods: ReadonlySet<string>): never {
   c.header("Allow", [...methods].join(", "));
-  throw new AppError("method_not_allowed", `${c.req.method} is not allowed on ${path}; use ${[...methods].join(" or ")}`);
+  throw new AppError(
+    "method_not_allowed",
+    `${c.req.method} is not allowed on ${path}; use ${[...methods].join(" or ")}`,
+  );
 }
 
 function mountJson(app: Hono<Env>, row: Operation, handler: JsonHandler): void {
@@ -98,7 +120,12 @@ function mountJson(app: Hono<Env>, row: Operation, handler: JsonHandler): void {
  * A resuming client (Last-Event-ID) continues its stream (a GET's parameters are still validated; a POST's body is not
  * sent again); a new one is validated before the stream opens, so bad input is a plain 4xx.
  */
-function mountStream(app: Hono<Env>, row: StreamOperation, handler: StreamHandler, limiter: TokenLimiter | undefined): void {
+function mountStream(
+  app: Hono<Env>,
+  row: StreamOperation,
+  handler: StreamHandler,
+  limiter: TokenLimiter | undefined,
+): void {
   app.on(row.method, honoPath(row.path), async (c) => {
     const resume = lastEventId(c);
     const gone = new AbortController();
@@ -106,7 +133,10 @@ function mountStream(app: Hono<Env>, row: StreamOperation, handler: StreamHandle
     const call = c.get("call");
     const release = limiter?.openStream(call.tokenId);
     try {
-      return sse(c, await handler(call, input, resume, gone.signal, c.req.param()), { onAbort: () => gone.abort(), onClose: release });
+      return sse(c, await handler(call, input, resume, gone.signal, c.req.param()), {
+        onAbort: () => gone.abort(),
+        onClose: release,
+      });
     } catch (err) {
       release?.(); // the stream never opened
       throw err;
@@ -121,7 +151,8 @@ async function inputOf(c: Context<Env>, row: Operation | StreamOperation): Promi
   if (row.method === "GET") input = { ...c.req.query(), ...params };
   else {
     input = await readJson(c);
-    if (Object.keys(params).length && typeof input === "object" && input !== null && !Array.isArray(input)) input = { ...input, ...params };
+    if (Object.keys(params).length && typeof input === "object" && input !== null && !Array.isArray(input))
+      input = { ...input, ...params };
   }
   const parsed = row.input.safeParse(input);
   if (!parsed.success) throw validationError(parsed.error);

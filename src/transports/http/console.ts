@@ -16,7 +16,8 @@ const TYPES: Record<string, string> = {
 
 /** Only the page's own files and the service's own API: no inline script, no framing, no third-party origin. */
 const SECURITY_HEADERS = {
-  "content-security-policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
+  "content-security-policy":
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
   "x-frame-options": "DENY",
@@ -33,10 +34,15 @@ export function mountConsole<E extends Env>(app: Hono<E>, dir: string): void {
     const body = await readFile(join(dir, asset)).catch(() => null);
     if (!body) {
       if (asset !== "index.html") return c.text("not found", 404, SECURITY_HEADERS);
-      const hint = "The console is not built: run `npm ci` (or `npm run build:console`) in the service's folder, then reload.";
+      const hint =
+        "The console is not built: run `npm ci` (or `npm run build:console`) in the service's folder, then reload.";
       return c.text(hint, 503, SECURITY_HEADERS);
     }
     const cache = asset === "index.html" ? "no-cache" : "public, max-age=31536000, immutable";
-    return c.body(body, 200, { ...SECURITY_HEADERS, "content-type": TYPES[extname(asset)] ?? "application/octet-stream", "cache-control": cache });
+    return c.body(body, 200, {
+      ...SECURITY_HEADERS,
+      "content-type": TYPES[extname(asset)] ?? "application/octet-stream",
+      "cache-control": cache,
+    });
   });
 }

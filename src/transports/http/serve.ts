@@ -34,13 +34,21 @@ export function listen(app: FetchApp, host: string, port: number, opts: ServeOpt
       // The parser gets its connections from the front door: its timeout checks start as they would on listening.
       if (door !== http) http.emit("listening");
       const info = door.address() as AddressInfo;
-      resolveListen({ port: info.port, url: `http://${host.includes(":") ? `[${host}]` : host}:${info.port}`, close: () => closeServer(door, http) });
+      resolveListen({
+        port: info.port,
+        url: `http://${host.includes(":") ? `[${host}]` : host}:${info.port}`,
+        close: () => closeServer(door, http),
+      });
     });
   });
 }
 
 /** The app served on connections another process's front door passed on (`accept`); it listens on nothing itself. */
-export function acceptingServer(app: FetchApp, host: string, opts: ServeOptions = {}): { accept(socket: Socket, head: Buffer): void; close(): Promise<void> } {
+export function acceptingServer(
+  app: FetchApp,
+  host: string,
+  opts: ServeOptions = {},
+): { accept(socket: Socket, head: Buffer): void; close(): Promise<void> } {
   const http = httpServer(app, host, opts);
   http.emit("listening"); // starts the parser's timeout checks, as listening would
   return { accept: (socket, head) => acceptConnection(http, socket, head), close: () => closeServer(null, http) };
@@ -50,11 +58,19 @@ export function acceptingServer(app: FetchApp, host: string, opts: ServeOptions 
 function httpServer(app: FetchApp, host: string, opts: ServeOptions): HttpServer {
   const headersTimeout = opts.headersTimeoutMs ?? 60_000;
   // Node checks the timeouts on this interval: a slow client is closed within the timeout plus one interval.
-  const serverOptions = { headersTimeout, requestTimeout: Math.max(60_000, headersTimeout), connectionsCheckingInterval: Math.min(1_000, headersTimeout) };
+  const serverOptions = {
+    headersTimeout,
+    requestTimeout: Math.max(60_000, headersTimeout),
+    connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+  };
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host, serverOptions }) as HttpServer;
   server.on("clientError", answerClientError);
   const closeAfter = opts.closeAfter;
-  if (closeAfter) server.prependListener("request", (req, res) => closeAfter(req.url?.split("?")[0] ?? "") && res.setHeader("connection", "close"));
+  if (closeAfter)
+    server.prependListener(
+      "request",
+      (req, res) => closeAfter(req.url?.split("?")[0] ?? "") && res.setHeader("connection", "close"),
+    );
   return server;
 }
 

@@ -21,9 +21,16 @@ export function lastEventId(c: Context): string | null {
  * together (a page read back, the events of one append: a turn's text deltas) leave in one write, as soon as the source
  * has to wait for more: each write is a trip through the response's streams and a syscall.
  */
-export function sse(c: Context, messages: AsyncIterable<StreamMessage>, opts: { heartbeatMs?: number; onAbort?: () => void; onClose?: (() => void) | undefined } = {}): Response {
+export function sse(
+  c: Context,
+  messages: AsyncIterable<StreamMessage>,
+  opts: { heartbeatMs?: number; onAbort?: () => void; onClose?: (() => void) | undefined } = {},
+): Response {
   return streamSSE(c, async (stream) => {
-    const heartbeat = setInterval(() => void stream.write(": keep-alive\n\n").catch(() => {}), opts.heartbeatMs ?? HEARTBEAT_MS);
+    const heartbeat = setInterval(
+      () => void stream.write(": keep-alive\n\n").catch(() => {}),
+      opts.heartbeatMs ?? HEARTBEAT_MS,
+    );
     const source = messages[Symbol.asyncIterator]();
     stream.onAbort(() => opts.onAbort?.());
     let batch = "";
@@ -55,7 +62,8 @@ export function sse(c: Context, messages: AsyncIterable<StreamMessage>, opts: { 
  * last id reads on from where the client was) with the error's stable code, store_unavailable when the database went away.
  */
 function errorFrame(err: unknown): string {
-  const e = err instanceof AppError ? err : new AppError("internal_error", "the stream failed; resume it with Last-Event-ID");
+  const e =
+    err instanceof AppError ? err : new AppError("internal_error", "the stream failed; resume it with Last-Event-ID");
   return `event: error\ndata: ${JSON.stringify({ code: e.code, message: e.message, turn_id: null, ...(e.details !== undefined ? { details: e.details } : {}) })}\n\n`;
 }
 

@@ -27,7 +27,10 @@ export function mountMcpHttp<E extends Env>(app: Hono<E>, runtime: Runtime, limi
     limiter?.take(call.tokenId);
     const server = createMcpServer(runtime, call);
     // No sessionIdGenerator = stateless: any replica can answer any request, nothing to keep between calls.
-    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true, maxRequestBodySize: limits.maxBodyBytes });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      enableJsonResponse: true,
+      maxRequestBodySize: limits.maxBodyBytes,
+    });
     await server.connect(transport);
     try {
       // With JSON responses the promise settles once every answer is in the body, so closing afterwards is safe.
@@ -40,6 +43,9 @@ export function mountMcpHttp<E extends Env>(app: Hono<E>, runtime: Runtime, limi
   app.on(["GET", "DELETE"], MCP_PATH, async (c) => {
     await runtime.auth.authenticate(c.req.header("authorization"), c.req.header("x-svc-actor-id"));
     c.header("Allow", "POST");
-    throw new AppError("method_not_allowed", `${c.req.method} ${MCP_PATH} is not offered: this MCP endpoint is stateless, use POST`);
+    throw new AppError(
+      "method_not_allowed",
+      `${c.req.method} ${MCP_PATH} is not offered: this MCP endpoint is stateless, use POST`,
+    );
   });
 }

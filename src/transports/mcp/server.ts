@@ -1,6 +1,11 @@
 // MCP tools generated from the operation table: the same zod schemas, handlers and error envelope as the HTTP routes.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import { AppError, errorBody, toAppError, validationError } from "../../contract/errors.ts";
 import type { Operation, Route } from "../../contract/route.ts";
 import { allows } from "../../contract/scopes.ts";
@@ -12,7 +17,11 @@ import type { Runtime } from "../../runtime.ts";
 
 /** Tool name -> JSON route, for every row of the route table that names a tool. */
 const toolRoutes = new Map<string, { id: JsonRouteId; row: Operation }>(
-  (Object.entries(routes) as [RouteId, Route][]).flatMap(([id, row]) => (row.kind !== "stream" && row.kind !== "service" && row.tool ? [[row.tool, { id: id as JsonRouteId, row }] as const] : [])),
+  (Object.entries(routes) as [RouteId, Route][]).flatMap(([id, row]) =>
+    row.kind !== "stream" && row.kind !== "service" && row.tool
+      ? [[row.tool, { id: id as JsonRouteId, row }] as const]
+      : [],
+  ),
 );
 
 // Computed once: the table is static and a stateless HTTP server builds a server per request.
@@ -46,7 +55,10 @@ export function createMcpServer(runtime: Runtime, call: CallContext | (() => Pro
     const tool = toolRoutes.get(request.params.name);
     if (!tool) return toolError(new AppError("not_found", `no tool '${request.params.name}'; call tools/list`));
     const op = tool.row;
-    const handler = runtime.handlers[tool.id] as (call: CallContext, input: unknown) => Promise<Record<string, unknown>>;
+    const handler = runtime.handlers[tool.id] as (
+      call: CallContext,
+      input: unknown,
+    ) => Promise<Record<string, unknown>>;
     try {
       const ctx = typeof call === "function" ? await call() : call;
       requireScope(ctx, op.scope);

@@ -35,7 +35,11 @@ const SERVER_REFUSED = -32001;
  * naming the cause, so an agent host shows "unauthorized: ..." instead of "Connection closed". Settles after that
  * answer, or when stdin ends first.
  */
-export function refuseStdio(code: string, message: string, io: { stdin: Readable; stdout: Writable } = { stdin: process.stdin, stdout: process.stdout }): Promise<void> {
+export function refuseStdio(
+  code: string,
+  message: string,
+  io: { stdin: Readable; stdout: Writable } = { stdin: process.stdin, stdout: process.stdout },
+): Promise<void> {
   return new Promise((resolve) => {
     let buffered = "";
     const done = () => {

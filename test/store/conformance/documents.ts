@@ -8,208 +8,248 @@ import { DAY, draft, engineOf, lexical, put, storeHandles, unit, type StoreFacto
 export function runDocumentStoreSuite(name: string, makeStore: StoreFactory): void {
   describe(`DocumentStore conformance: ${name}`, () => {
     const { twoWorkspaces } = storeHandles(makeStore);
-  describe("documents and chunks", () => {
-    const v1 = "# Ops\n\n## Backups\n\nBackups run nightly with litestream.\n\n## Pager\n\nThe aardvark rotation pages the on-call engineer.\n";
-    const v2 = "# Ops\n\n## Backups\n\nBackups run nightly with litestream.\n\n## Capacity\n\nThe zebu review happens every quarter.\n";
+    describe("documents and chunks", () => {
+      const v1 =
+        "# Ops\n\n## Backups\n\nBackups run nightly with litestream.\n\n## Pager\n\nThe aardvark rotation pages the on-call engineer.\n";
+      const v2 =
+        "# Ops\n\n## Backups\n\nBackups run nightly with litestream.\n\n## Capacity\n\nThe zebu review happens every quarter.\n";
 
-    it("stores a document and its chunks in order with their offsets", async () => {
-      const { store, a } = await twoWorkspaces();
-      const { doc, chunks } = prepare("ops.md", v1);
-      await store.documents.replaceDocument(a, doc, chunks);
-      expect(await store.documents.getDocument(a, "ops.md")).toEqual(doc);
-      const stored = await store.documents.documentChunks(a, "ops.md");
-      expect(stored.map((c) => [c.ord, c.chunkHash, c.anchor, c.start, c.end, c.text, c.sourcePath, c.authoredAt])).toEqual(
-        chunks.map((c, i) => [i, c.chunkHash, c.anchor, c.start, c.end, c.text, "ops.md", T0]),
-      );
-      for (const c of stored) expect(v1.slice(c.start, c.end)).toBe(c.text);
-      expect(await store.documents.getChunks(a, stored.map((c) => c.id).reverse())).toEqual([...stored].reverse());
-      expect((await store.documents.storedChunkHashes(a, [chunks[0]!.chunkHash])).has(chunks[0]!.chunkHash)).toBe(true);
-      const asked = [...chunks.map((c) => c.chunkHash), "sha256:absent"];
-      expect([...(await store.documents.storedChunkHashes(a, asked))].sort()).toEqual([...new Set(chunks.map((c) => c.chunkHash))].sort());
-      expect((await store.documents.chunksByHash(a, chunks[0]!.chunkHash)).map((c) => c.id)).toEqual([stored[0]!.id]);
-      expect(await store.documents.getChunks(a, [])).toEqual([]);
-      expect(await store.documents.getChunks(a, [987654])).toEqual([]);
+      it("stores a document and its chunks in order with their offsets", async () => {
+        const { store, a } = await twoWorkspaces();
+        const { doc, chunks } = prepare("ops.md", v1);
+        await store.documents.replaceDocument(a, doc, chunks);
+        expect(await store.documents.getDocument(a, "ops.md")).toEqual(doc);
+        const stored = await store.documents.documentChunks(a, "ops.md");
+        expect(
+          stored.map((c) => [c.ord, c.chunkHash, c.anchor, c.start, c.end, c.text, c.sourcePath, c.authoredAt]),
+        ).toEqual(chunks.map((c, i) => [i, c.chunkHash, c.anchor, c.start, c.end, c.text, "ops.md", T0]));
+        for (const c of stored) expect(v1.slice(c.start, c.end)).toBe(c.text);
+        expect(await store.documents.getChunks(a, stored.map((c) => c.id).reverse())).toEqual([...stored].reverse());
+        expect((await store.documents.storedChunkHashes(a, [chunks[0]!.chunkHash])).has(chunks[0]!.chunkHash)).toBe(
+          true,
+        );
+        const asked = [...chunks.map((c) => c.chunkHash), "sha256:absent"];
+        expect([...(await store.documents.storedChunkHashes(a, asked))].sort()).toEqual(
+          [...new Set(chunks.map((c) => c.chunkHash))].sort(),
+        );
+        expect((await store.documents.chunksByHash(a, chunks[0]!.chunkHash)).map((c) => c.id)).toEqual([stored[0]!.id]);
+        expect(await store.documents.getChunks(a, [])).toEqual([]);
+        expect(await store.documents.getChunks(a, [987654])).toEqual([]);
+      });
+
+      it("replaceDocument swaps the whole chunk set: nothing of the old version remains visible", async () => {
+        const { store, a } = await twoWorkspaces();
+        await put(store, a, "ops.md", v1);
+        const oldIds = (await store.documents.documentChunks(a, "ops.md")).map((c) => c.id);
+        expect(await lexical(store, a, tokenize("aardvark"), 10, {})).toHaveLength(1);
+        const { doc, chunks } = prepare("ops.md", v2, { authoredAt: T0 + DAY });
+        await store.documents.replaceDocument(a, doc, chunks);
+        expect((await store.documents.getDocument(a, "ops.md"))?.documentHash).toBe(contentHash(v2));
+        expect((await store.documents.documentChunks(a, "ops.md")).map((c) => c.text)).toEqual(
+          chunks.map((c) => c.text),
+        );
+        expect(await lexical(store, a, tokenize("aardvark"), 10, {})).toEqual([]);
+        expect(await lexical(store, a, tokenize("zebu"), 10, {})).toHaveLength(1);
+        expect(await store.documents.getChunks(a, oldIds)).toEqual([]);
+        const pager = prepare("ops.md", v1).chunks.find((c) => c.text.includes("aardvark"))!;
+        expect((await store.documents.storedChunkHashes(a, [pager.chunkHash])).has(pager.chunkHash)).toBe(false);
+        // Every lexical hit resolves to a chunk of the current version.
+        const ids = (await lexical(store, a, tokenize("backups litestream zebu aardvark"), 10, {})).map((h) => h.id);
+        expect((await store.documents.getChunks(a, ids)).every((c) => c.authoredAt === T0 + DAY)).toBe(true);
+      });
+
+      it("replacing with zero chunks keeps the document but drops its chunks", async () => {
+        const { store, a } = await twoWorkspaces();
+        await put(store, a, "ops.md", v1);
+        const { doc } = prepare("ops.md", "   \n");
+        await store.documents.replaceDocument(a, doc, []);
+        expect(await store.documents.documentChunks(a, "ops.md")).toEqual([]);
+        expect(await lexical(store, a, tokenize("backups"), 10, {})).toEqual([]);
+      });
+
+      it("listDocuments returns a workspace's documents by path, filtered by a literal prefix, and drops forgotten ones", async () => {
+        const { store, a, b } = await twoWorkspaces();
+        await put(store, a, "notes/b.md", "# B\n\nBravo.\n");
+        await put(store, a, "notes/a.md", "# A\n\nAlpha.\n");
+        await put(store, a, "notes%/c.md", "# C\n\nCharlie.\n");
+        await put(store, b, "notes/z.md", "# Z\n\nZulu.\n");
+        expect((await store.documents.listDocuments(a)).map((d) => d.sourcePath)).toEqual([
+          "notes%/c.md",
+          "notes/a.md",
+          "notes/b.md",
+        ]);
+        expect((await store.documents.listDocuments(a, "notes/")).map((d) => d.sourcePath)).toEqual([
+          "notes/a.md",
+          "notes/b.md",
+        ]);
+        expect((await store.documents.listDocuments(a, "notes%")).map((d) => d.sourcePath)).toEqual(["notes%/c.md"]);
+        expect((await store.documents.listDocuments(a, "notes/a.md"))[0]).toEqual(
+          await store.documents.getDocument(a, "notes/a.md"),
+        );
+        await store.documents.forgetSource(a, "notes/a.md", T0);
+        expect((await store.documents.listDocuments(a, "notes/")).map((d) => d.sourcePath)).toEqual(["notes/b.md"]);
+        expect((await store.documents.listDocuments(b)).map((d) => d.sourcePath)).toEqual(["notes/z.md"]);
+      });
+
+      it("appends the audit draft of a replace in the same write", async () => {
+        const { store, a } = await twoWorkspaces();
+        const { doc, chunks } = prepare("ops.md", v1);
+        await store.documents.replaceDocument(a, doc, chunks, draft("memory.ingest", { source_path: "ops.md" }));
+        const events = await store.audit.listEvents(a, { limit: 10 });
+        expect(events.map((e) => [e.seq, e.type, JSON.parse(e.payload)])).toEqual([
+          [1, "memory.ingest", { source_path: "ops.md" }],
+        ]);
+      });
     });
 
-    it("replaceDocument swaps the whole chunk set: nothing of the old version remains visible", async () => {
-      const { store, a } = await twoWorkspaces();
-      await put(store, a, "ops.md", v1);
-      const oldIds = (await store.documents.documentChunks(a, "ops.md")).map((c) => c.id);
-      expect(await lexical(store, a, tokenize("aardvark"), 10, {})).toHaveLength(1);
-      const { doc, chunks } = prepare("ops.md", v2, { authoredAt: T0 + DAY });
-      await store.documents.replaceDocument(a, doc, chunks);
-      expect((await store.documents.getDocument(a, "ops.md"))?.documentHash).toBe(contentHash(v2));
-      expect((await store.documents.documentChunks(a, "ops.md")).map((c) => c.text)).toEqual(chunks.map((c) => c.text));
-      expect(await lexical(store, a, tokenize("aardvark"), 10, {})).toEqual([]);
-      expect(await lexical(store, a, tokenize("zebu"), 10, {})).toHaveLength(1);
-      expect(await store.documents.getChunks(a, oldIds)).toEqual([]);
-      const pager = prepare("ops.md", v1).chunks.find((c) => c.text.includes("aardvark"))!;
-      expect((await store.documents.storedChunkHashes(a, [pager.chunkHash])).has(pager.chunkHash)).toBe(false);
-      // Every lexical hit resolves to a chunk of the current version.
-      const ids = (await lexical(store, a, tokenize("backups litestream zebu aardvark"), 10, {})).map((h) => h.id);
-      expect((await store.documents.getChunks(a, ids)).every((c) => c.authoredAt === T0 + DAY)).toBe(true);
+    describe("workspace scoping", () => {
+      it("never returns one workspace's chunks, documents or hashes to another", async () => {
+        const { store, a, b } = await twoWorkspaces();
+        await put(store, a, "secret.md", "# Secret\n\nThe pelican code word opens the vault.\n");
+        await put(store, b, "public.md", "# Public\n\nThe heron newsletter ships on Fridays.\n");
+        const aChunks = await store.documents.documentChunks(a, "secret.md");
+        const aIds = aChunks.map((c) => c.id);
+        const terms = tokenize("pelican code word vault");
+        expect((await lexical(store, a, terms, 10, {})).map((h) => h.id)).toEqual(aIds);
+        expect(await lexical(store, b, terms, 10, {})).toEqual([]);
+        expect(await store.documents.getChunks(b, aIds)).toEqual([]);
+        expect(await store.documents.documentChunks(b, "secret.md")).toEqual([]);
+        expect(await store.documents.getDocument(b, "secret.md")).toBeUndefined();
+        expect((await store.documents.storedChunkHashes(b, [aChunks[0]!.chunkHash])).has(aChunks[0]!.chunkHash)).toBe(
+          false,
+        );
+        expect(await store.documents.chunksByHash(b, aChunks[0]!.chunkHash)).toEqual([]);
+        expect(
+          (
+            await engineOf(store).search({
+              workspaceId: b,
+              terms,
+              lexicalK: 10,
+              dense: null,
+              expansion: null,
+              filter: {},
+            })
+          ).maxBm25,
+        ).toBe(0);
+        expect(await store.documents.forgetSource(b, "secret.md", T0)).toEqual([]);
+        expect(await store.documents.forgetChunkHash(b, aChunks[0]!.chunkHash, T0)).toEqual([]);
+        expect(await store.documents.wasForgotten(b, { sourcePath: "secret.md" })).toBe(false);
+        expect(await store.documents.documentChunks(a, "secret.md")).toEqual(aChunks);
+      });
+
+      it("keeps the same path and the same text in two workspaces independent", async () => {
+        const { store, a, b } = await twoWorkspaces();
+        const content = "# Shared\n\nBoth workspaces hold the osprey procedure.\n";
+        await put(store, a, "same.md", content);
+        await put(store, b, "same.md", content);
+        const removed = await store.documents.forgetSource(b, "same.md", T0);
+        expect(removed).toHaveLength(1);
+        expect(await store.documents.getDocument(a, "same.md")).toBeDefined();
+        expect(await lexical(store, a, tokenize("osprey"), 10, {})).toHaveLength(1);
+        expect(await lexical(store, b, tokenize("osprey"), 10, {})).toEqual([]);
+        expect(await store.documents.wasForgotten(a, { sourcePath: "same.md" })).toBe(false);
+      });
     });
 
-    it("replacing with zero chunks keeps the document but drops its chunks", async () => {
-      const { store, a } = await twoWorkspaces();
-      await put(store, a, "ops.md", v1);
-      const { doc } = prepare("ops.md", "   \n");
-      await store.documents.replaceDocument(a, doc, []);
-      expect(await store.documents.documentChunks(a, "ops.md")).toEqual([]);
-      expect(await lexical(store, a, tokenize("backups"), 10, {})).toEqual([]);
+    describe("forget", () => {
+      it("forgetSource removes every chunk, tombstones the path, and a repeat removes nothing", async () => {
+        const { store, a } = await twoWorkspaces();
+        await put(store, a, "f.md", "# F\n\nFirst part about wrens.\n\n# G\n\nSecond part about wrens.\n");
+        const chunks = await store.documents.documentChunks(a, "f.md");
+        expect(await store.documents.wasForgotten(a, { sourcePath: "f.md" })).toBe(false);
+        const removed = await store.documents.forgetSource(a, "f.md", T0 + 1);
+        expect(removed).toEqual(chunks.map((c) => ({ sourcePath: "f.md", chunkHash: c.chunkHash, anchor: c.anchor })));
+        expect(await store.documents.getDocument(a, "f.md")).toBeUndefined();
+        expect(
+          await store.documents.getChunks(
+            a,
+            chunks.map((c) => c.id),
+          ),
+        ).toEqual([]);
+        expect(await lexical(store, a, tokenize("wrens"), 10, {})).toEqual([]);
+        expect(await store.documents.wasForgotten(a, { sourcePath: "f.md" })).toBe(true);
+        expect(await store.documents.forgetSource(a, "f.md", T0 + 2)).toEqual([]);
+        expect(await store.documents.wasForgotten(a, { sourcePath: "f.md" })).toBe(true);
+        // Never-seen targets are not tombstoned.
+        expect(await store.documents.forgetSource(a, "ghost.md", T0)).toEqual([]);
+        expect(await store.documents.wasForgotten(a, { sourcePath: "ghost.md" })).toBe(false);
+      });
+
+      it("re-ingesting lifts the tombstones of the path and of its chunk hashes", async () => {
+        const { store, a } = await twoWorkspaces();
+        const content = "# F\n\nThe finch returns.\n";
+        await put(store, a, "f.md", content);
+        const [chunk] = await store.documents.documentChunks(a, "f.md");
+        await store.documents.forgetChunkHash(a, chunk!.chunkHash, T0);
+        expect(await store.documents.wasForgotten(a, { chunkHash: chunk!.chunkHash })).toBe(true);
+        expect(await store.documents.wasForgotten(a, { sourcePath: "f.md" })).toBe(true);
+        await put(store, a, "f.md", content);
+        expect(await store.documents.wasForgotten(a, { sourcePath: "f.md" })).toBe(false);
+        expect(await store.documents.wasForgotten(a, { chunkHash: chunk!.chunkHash })).toBe(false);
+        expect(await lexical(store, a, tokenize("finch"), 10, {})).toHaveLength(1);
+      });
+
+      it("forgetChunkHash removes the text from every source and drops sources left empty", async () => {
+        const { store, a } = await twoWorkspaces();
+        const shared = "# Shared\n\nThe plover nests on gravel.";
+        await put(store, a, "one.md", `${shared}\n`);
+        await put(store, a, "two.md", `${shared}\n\n# Own\n\nOnly two mentions the avocet.\n`);
+        const hash = (await store.documents.documentChunks(a, "one.md"))[0]!.chunkHash;
+        const removed = await store.documents.forgetChunkHash(a, hash, T0 + 1);
+        expect(removed.map((r) => r.sourcePath).sort()).toEqual(["one.md", "two.md"]);
+        expect(removed.every((r) => r.chunkHash === hash)).toBe(true);
+        expect((await store.documents.storedChunkHashes(a, [hash])).has(hash)).toBe(false);
+        expect(await store.documents.getDocument(a, "one.md")).toBeUndefined();
+        expect(await store.documents.getDocument(a, "two.md")).toBeDefined();
+        expect((await store.documents.documentChunks(a, "two.md")).map((c) => c.anchor)).toEqual(["Own"]);
+        expect(await lexical(store, a, tokenize("plover gravel"), 10, {})).toEqual([]);
+        expect(await store.documents.wasForgotten(a, { chunkHash: hash })).toBe(true);
+        expect(await store.documents.forgetChunkHash(a, hash, T0 + 2)).toEqual([]);
+        expect(await store.documents.forgetChunkHash(a, contentHash("never stored"), T0)).toEqual([]);
+        expect(await store.documents.wasForgotten(a, { chunkHash: contentHash("never stored") })).toBe(false);
+      });
+
+      it("records a forget's audit draft with what it removed, and not for never-seen targets", async () => {
+        const { store, a } = await twoWorkspaces();
+        await put(store, a, "f.md", "# F\n\nThe tern dives.\n");
+        const hash = (await store.documents.documentChunks(a, "f.md"))[0]!.chunkHash;
+        await store.documents.forgetSource(a, "f.md", T0, draft("memory.forget", { source_path: "f.md" }));
+        await store.documents.forgetSource(a, "ghost.md", T0, draft("memory.forget", { source_path: "ghost.md" }));
+        const events = await store.audit.listEvents(a, { limit: 10 });
+        expect(events).toHaveLength(1);
+        expect(JSON.parse(events[0]!.payload)).toEqual({
+          source_path: "f.md",
+          removed: [{ source_path: "f.md", chunk_hash: hash }],
+        });
+      });
     });
 
-    it("listDocuments returns a workspace's documents by path, filtered by a literal prefix, and drops forgotten ones", async () => {
-      const { store, a, b } = await twoWorkspaces();
-      await put(store, a, "notes/b.md", "# B\n\nBravo.\n");
-      await put(store, a, "notes/a.md", "# A\n\nAlpha.\n");
-      await put(store, a, "notes%/c.md", "# C\n\nCharlie.\n");
-      await put(store, b, "notes/z.md", "# Z\n\nZulu.\n");
-      expect((await store.documents.listDocuments(a)).map((d) => d.sourcePath)).toEqual(["notes%/c.md", "notes/a.md", "notes/b.md"]);
-      expect((await store.documents.listDocuments(a, "notes/")).map((d) => d.sourcePath)).toEqual(["notes/a.md", "notes/b.md"]);
-      expect((await store.documents.listDocuments(a, "notes%")).map((d) => d.sourcePath)).toEqual(["notes%/c.md"]);
-      expect((await store.documents.listDocuments(a, "notes/a.md"))[0]).toEqual(await store.documents.getDocument(a, "notes/a.md"));
-      await store.documents.forgetSource(a, "notes/a.md", T0);
-      expect((await store.documents.listDocuments(a, "notes/")).map((d) => d.sourcePath)).toEqual(["notes/b.md"]);
-      expect((await store.documents.listDocuments(b)).map((d) => d.sourcePath)).toEqual(["notes/z.md"]);
+    describe("embeddings", () => {
+      it("puts and gets vectors per embedder, and reports texts still missing one", async () => {
+        const { store, a } = await twoWorkspaces();
+        await put(store, a, "e.md", "# E\n\nFirst embedded paragraph.\n\n# F\n\nSecond embedded paragraph.\n");
+        await put(store, a, "dup.md", "# E\n\nFirst embedded paragraph.\n");
+        const chunks = await store.documents.documentChunks(a, "e.md");
+        const [h1, h2] = chunks.map((c) => c.chunkHash) as [string, string];
+        expect((await store.documents.getEmbeddings("emb@1", [h1, h2])).size).toBe(0);
+        const missing = await store.documents.chunksMissingEmbedding("emb@1", 100);
+        expect(missing.map((m) => m.chunkHash).sort()).toEqual([h1, h2].sort());
+        expect(missing.find((m) => m.chunkHash === h1)?.text).toBe(chunks[0]!.text);
+        expect(await store.documents.chunksMissingEmbedding("emb@1", 1)).toHaveLength(1);
+
+        const v1 = unit(0.2, 0.4, 0.8);
+        await store.documents.putEmbeddings("emb@1", new Map([[h1, v1]]));
+        const got = await store.documents.getEmbeddings("emb@1", [h1, h2, h1]);
+        expect([...got.keys()]).toEqual([h1]);
+        expect(Array.from(got.get(h1)!)).toEqual(Array.from(v1));
+        expect((await store.documents.chunksMissingEmbedding("emb@1", 100)).map((m) => m.chunkHash)).toEqual([h2]);
+        expect(await store.documents.chunksMissingEmbedding("emb@2", 100)).toHaveLength(2);
+        expect((await store.documents.getEmbeddings("emb@2", [h1])).size).toBe(0);
+
+        const v1b = unit(0.8, 0.4, 0.2);
+        await store.documents.putEmbeddings("emb@1", new Map([[h1, v1b]]));
+        expect(Array.from((await store.documents.getEmbeddings("emb@1", [h1])).get(h1)!)).toEqual(Array.from(v1b));
+      });
     });
-
-    it("appends the audit draft of a replace in the same write", async () => {
-      const { store, a } = await twoWorkspaces();
-      const { doc, chunks } = prepare("ops.md", v1);
-      await store.documents.replaceDocument(a, doc, chunks, draft("memory.ingest", { source_path: "ops.md" }));
-      const events = await store.audit.listEvents(a, { limit: 10 });
-      expect(events.map((e) => [e.seq, e.type, JSON.parse(e.payload)])).toEqual([[1, "memory.ingest", { source_path: "ops.md" }]]);
-    });
-  });
-
-  describe("workspace scoping", () => {
-    it("never returns one workspace's chunks, documents or hashes to another", async () => {
-      const { store, a, b } = await twoWorkspaces();
-      await put(store, a, "secret.md", "# Secret\n\nThe pelican code word opens the vault.\n");
-      await put(store, b, "public.md", "# Public\n\nThe heron newsletter ships on Fridays.\n");
-      const aChunks = await store.documents.documentChunks(a, "secret.md");
-      const aIds = aChunks.map((c) => c.id);
-      const terms = tokenize("pelican code word vault");
-      expect((await lexical(store, a, terms, 10, {})).map((h) => h.id)).toEqual(aIds);
-      expect(await lexical(store, b, terms, 10, {})).toEqual([]);
-      expect(await store.documents.getChunks(b, aIds)).toEqual([]);
-      expect(await store.documents.documentChunks(b, "secret.md")).toEqual([]);
-      expect(await store.documents.getDocument(b, "secret.md")).toBeUndefined();
-      expect((await store.documents.storedChunkHashes(b, [aChunks[0]!.chunkHash])).has(aChunks[0]!.chunkHash)).toBe(false);
-      expect(await store.documents.chunksByHash(b, aChunks[0]!.chunkHash)).toEqual([]);
-      expect((await engineOf(store).search({ workspaceId: b, terms, lexicalK: 10, dense: null, expansion: null, filter: {} })).maxBm25).toBe(0);
-      expect(await store.documents.forgetSource(b, "secret.md", T0)).toEqual([]);
-      expect(await store.documents.forgetChunkHash(b, aChunks[0]!.chunkHash, T0)).toEqual([]);
-      expect(await store.documents.wasForgotten(b, { sourcePath: "secret.md" })).toBe(false);
-      expect(await store.documents.documentChunks(a, "secret.md")).toEqual(aChunks);
-    });
-
-    it("keeps the same path and the same text in two workspaces independent", async () => {
-      const { store, a, b } = await twoWorkspaces();
-      const content = "# Shared\n\nBoth workspaces hold the osprey procedure.\n";
-      await put(store, a, "same.md", content);
-      await put(store, b, "same.md", content);
-      const removed = await store.documents.forgetSource(b, "same.md", T0);
-      expect(removed).toHaveLength(1);
-      expect(await store.documents.getDocument(a, "same.md")).toBeDefined();
-      expect(await lexical(store, a, tokenize("osprey"), 10, {})).toHaveLength(1);
-      expect(await lexical(store, b, tokenize("osprey"), 10, {})).toEqual([]);
-      expect(await store.documents.wasForgotten(a, { sourcePath: "same.md" })).toBe(false);
-    });
-  });
-
-  describe("forget", () => {
-    it("forgetSource removes every chunk, tombstones the path, and a repeat removes nothing", async () => {
-      const { store, a } = await twoWorkspaces();
-      await put(store, a, "f.md", "# F\n\nFirst part about wrens.\n\n# G\n\nSecond part about wrens.\n");
-      const chunks = await store.documents.documentChunks(a, "f.md");
-      expect(await store.documents.wasForgotten(a, { sourcePath: "f.md" })).toBe(false);
-      const removed = await store.documents.forgetSource(a, "f.md", T0 + 1);
-      expect(removed).toEqual(chunks.map((c) => ({ sourcePath: "f.md", chunkHash: c.chunkHash, anchor: c.anchor })));
-      expect(await store.documents.getDocument(a, "f.md")).toBeUndefined();
-      expect(await store.documents.getChunks(a, chunks.map((c) => c.id))).toEqual([]);
-      expect(await lexical(store, a, tokenize("wrens"), 10, {})).toEqual([]);
-      expect(await store.documents.wasForgotten(a, { sourcePath: "f.md" })).toBe(true);
-      expect(await store.documents.forgetSource(a, "f.md", T0 + 2)).toEqual([]);
-      expect(await store.documents.wasForgotten(a, { sourcePath: "f.md" })).toBe(true);
-      // Never-seen targets are not tombstoned.
-      expect(await store.documents.forgetSource(a, "ghost.md", T0)).toEqual([]);
-      expect(await store.documents.wasForgotten(a, { sourcePath: "ghost.md" })).toBe(false);
-    });
-
-    it("re-ingesting lifts the tombstones of the path and of its chunk hashes", async () => {
-      const { store, a } = await twoWorkspaces();
-      const content = "# F\n\nThe finch returns.\n";
-      await put(store, a, "f.md", content);
-      const [chunk] = await store.documents.documentChunks(a, "f.md");
-      await store.documents.forgetChunkHash(a, chunk!.chunkHash, T0);
-      expect(await store.documents.wasForgotten(a, { chunkHash: chunk!.chunkHash })).toBe(true);
-      expect(await store.documents.wasForgotten(a, { sourcePath: "f.md" })).toBe(true);
-      await put(store, a, "f.md", content);
-      expect(await store.documents.wasForgotten(a, { sourcePath: "f.md" })).toBe(false);
-      expect(await store.documents.wasForgotten(a, { chunkHash: chunk!.chunkHash })).toBe(false);
-      expect(await lexical(store, a, tokenize("finch"), 10, {})).toHaveLength(1);
-    });
-
-    it("forgetChunkHash removes the text from every source and drops sources left empty", async () => {
-      const { store, a } = await twoWorkspaces();
-      const shared = "# Shared\n\nThe plover nests on gravel.";
-      await put(store, a, "one.md", `${shared}\n`);
-      await put(store, a, "two.md", `${shared}\n\n# Own\n\nOnly two mentions the avocet.\n`);
-      const hash = (await store.documents.documentChunks(a, "one.md"))[0]!.chunkHash;
-      const removed = await store.documents.forgetChunkHash(a, hash, T0 + 1);
-      expect(removed.map((r) => r.sourcePath).sort()).toEqual(["one.md", "two.md"]);
-      expect(removed.every((r) => r.chunkHash === hash)).toBe(true);
-      expect((await store.documents.storedChunkHashes(a, [hash])).has(hash)).toBe(false);
-      expect(await store.documents.getDocument(a, "one.md")).toBeUndefined();
-      expect(await store.documents.getDocument(a, "two.md")).toBeDefined();
-      expect((await store.documents.documentChunks(a, "two.md")).map((c) => c.anchor)).toEqual(["Own"]);
-      expect(await lexical(store, a, tokenize("plover gravel"), 10, {})).toEqual([]);
-      expect(await store.documents.wasForgotten(a, { chunkHash: hash })).toBe(true);
-      expect(await store.documents.forgetChunkHash(a, hash, T0 + 2)).toEqual([]);
-      expect(await store.documents.forgetChunkHash(a, contentHash("never stored"), T0)).toEqual([]);
-      expect(await store.documents.wasForgotten(a, { chunkHash: contentHash("never stored") })).toBe(false);
-    });
-
-    it("records a forget's audit draft with what it removed, and not for never-seen targets", async () => {
-      const { store, a } = await twoWorkspaces();
-      await put(store, a, "f.md", "# F\n\nThe tern dives.\n");
-      const hash = (await store.documents.documentChunks(a, "f.md"))[0]!.chunkHash;
-      await store.documents.forgetSource(a, "f.md", T0, draft("memory.forget", { source_path: "f.md" }));
-      await store.documents.forgetSource(a, "ghost.md", T0, draft("memory.forget", { source_path: "ghost.md" }));
-      const events = await store.audit.listEvents(a, { limit: 10 });
-      expect(events).toHaveLength(1);
-      expect(JSON.parse(events[0]!.payload)).toEqual({ source_path: "f.md", removed: [{ source_path: "f.md", chunk_hash: hash }] });
-    });
-  });
-
-  describe("embeddings", () => {
-    it("puts and gets vectors per embedder, and reports texts still missing one", async () => {
-      const { store, a } = await twoWorkspaces();
-      await put(store, a, "e.md", "# E\n\nFirst embedded paragraph.\n\n# F\n\nSecond embedded paragraph.\n");
-      await put(store, a, "dup.md", "# E\n\nFirst embedded paragraph.\n");
-      const chunks = await store.documents.documentChunks(a, "e.md");
-      const [h1, h2] = chunks.map((c) => c.chunkHash) as [string, string];
-      expect((await store.documents.getEmbeddings("emb@1", [h1, h2])).size).toBe(0);
-      const missing = await store.documents.chunksMissingEmbedding("emb@1", 100);
-      expect(missing.map((m) => m.chunkHash).sort()).toEqual([h1, h2].sort());
-      expect(missing.find((m) => m.chunkHash === h1)?.text).toBe(chunks[0]!.text);
-      expect(await store.documents.chunksMissingEmbedding("emb@1", 1)).toHaveLength(1);
-
-      const v1 = unit(0.2, 0.4, 0.8);
-      await store.documents.putEmbeddings("emb@1", new Map([[h1, v1]]));
-      const got = await store.documents.getEmbeddings("emb@1", [h1, h2, h1]);
-      expect([...got.keys()]).toEqual([h1]);
-      expect(Array.from(got.get(h1)!)).toEqual(Array.from(v1));
-      expect((await store.documents.chunksMissingEmbedding("emb@1", 100)).map((m) => m.chunkHash)).toEqual([h2]);
-      expect(await store.documents.chunksMissingEmbedding("emb@2", 100)).toHaveLength(2);
-      expect((await store.documents.getEmbeddings("emb@2", [h1])).size).toBe(0);
-
-      const v1b = unit(0.8, 0.4, 0.2);
-      await store.documents.putEmbeddings("emb@1", new Map([[h1, v1b]]));
-      expect(Array.from((await store.documents.getEmbeddings("emb@1", [h1])).get(h1)!)).toEqual(Array.from(v1b));
-    });
-  });
   });
 }

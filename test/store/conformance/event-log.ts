@@ -14,7 +14,11 @@ export function runEventLogSuite(name: string, makeStore: StoreFactory): void {
       const first = await store.streams.appendStream(a, "run-1", [ev("started", { n: 1 }), ev("step", [1, "two"])]);
       await store.streams.appendStream(a, "run-2", [ev("started", null)]);
       const third = await store.streams.appendStream(a, "run-1", [ev("done", { ok: true }, T0 + 5)]);
-      expect([...first, ...third].map((e) => [e.stream, e.seq, e.type])).toEqual([["run-1", 1, "started"], ["run-1", 2, "step"], ["run-1", 3, "done"]]);
+      expect([...first, ...third].map((e) => [e.stream, e.seq, e.type])).toEqual([
+        ["run-1", 1, "started"],
+        ["run-1", 2, "step"],
+        ["run-1", 3, "done"],
+      ]);
       expect(await store.streams.readStream(a, "run-1", 0, 10)).toEqual([
         { stream: "run-1", seq: 1, type: "started", at: T0, data: { n: 1 } },
         { stream: "run-1", seq: 2, type: "step", at: T0, data: [1, "two"] },
@@ -53,7 +57,10 @@ export function runEventLogSuite(name: string, makeStore: StoreFactory): void {
       await one.streams.appendStream(ws, "run", [ev("a", 1)]);
       const two = await fresh(one);
       expect((await two.streams.appendStream(ws, "run", [ev("b", 2)]))[0]!.seq).toBe(2);
-      expect((await one.streams.readStream(ws, "run", 0, 10)).map((e) => [e.seq, e.data])).toEqual([[1, 1], [2, 2]]);
+      expect((await one.streams.readStream(ws, "run", 0, 10)).map((e) => [e.seq, e.data])).toEqual([
+        [1, 1],
+        [2, 2],
+      ]);
     });
   });
 }

@@ -9,143 +9,204 @@ import { DAY, dense, draft, engineOf, lexical, put, storeHandles, unit, type Sto
 export function runSearchFeedSuite(name: string, makeStore: StoreFactory): void {
   describe(`SearchFeed conformance: ${name}`, () => {
     const { fresh, twoWorkspaces } = storeHandles(makeStore);
-  describe("lexical search", () => {
-    it("filters by path prefix and authored time (since inclusive, until exclusive) inside the search", async () => {
-      const { store, a } = await twoWorkspaces();
-      await put(store, a, "notes/old.md", "# Old\n\nThe kestrel report, first edition.\n", { authoredAt: T0 });
-      await put(store, a, "notes/new.md", "# New\n\nThe kestrel report, second edition.\n", { authoredAt: T0 + 10 * DAY });
-      await put(store, a, "archive/x.md", "# X\n\nAn archived kestrel report.\n", { authoredAt: T0 + 5 * DAY });
-      const terms = tokenize("kestrel report");
-      const paths = async (filter: ChunkFilter, k = 10) =>
-        (await store.documents.getChunks(a, (await lexical(store, a, terms, k, filter)).map((h) => h.id))).map((c) => c.sourcePath).sort();
-      expect(await paths({})).toEqual(["archive/x.md", "notes/new.md", "notes/old.md"]);
-      expect(await paths({ sourcePathPrefix: "notes/" })).toEqual(["notes/new.md", "notes/old.md"]);
-      expect(await paths({ sourcePathPrefix: "notes/" }, 1)).toHaveLength(1);
-      expect(await paths({ since: T0 + 5 * DAY })).toEqual(["archive/x.md", "notes/new.md"]);
-      expect(await paths({ until: T0 + 5 * DAY })).toEqual(["notes/old.md"]);
-      expect(await paths({ since: T0 + DAY, until: T0 + 10 * DAY })).toEqual(["archive/x.md"]);
-      expect(await paths({ sourcePathPrefix: "zzz" })).toEqual([]);
-    });
+    describe("lexical search", () => {
+      it("filters by path prefix and authored time (since inclusive, until exclusive) inside the search", async () => {
+        const { store, a } = await twoWorkspaces();
+        await put(store, a, "notes/old.md", "# Old\n\nThe kestrel report, first edition.\n", { authoredAt: T0 });
+        await put(store, a, "notes/new.md", "# New\n\nThe kestrel report, second edition.\n", {
+          authoredAt: T0 + 10 * DAY,
+        });
+        await put(store, a, "archive/x.md", "# X\n\nAn archived kestrel report.\n", { authoredAt: T0 + 5 * DAY });
+        const terms = tokenize("kestrel report");
+        const paths = async (filter: ChunkFilter, k = 10) =>
+          (
+            await store.documents.getChunks(
+              a,
+              (await lexical(store, a, terms, k, filter)).map((h) => h.id),
+            )
+          )
+            .map((c) => c.sourcePath)
+            .sort();
+        expect(await paths({})).toEqual(["archive/x.md", "notes/new.md", "notes/old.md"]);
+        expect(await paths({ sourcePathPrefix: "notes/" })).toEqual(["notes/new.md", "notes/old.md"]);
+        expect(await paths({ sourcePathPrefix: "notes/" }, 1)).toHaveLength(1);
+        expect(await paths({ since: T0 + 5 * DAY })).toEqual(["archive/x.md", "notes/new.md"]);
+        expect(await paths({ until: T0 + 5 * DAY })).toEqual(["notes/old.md"]);
+        expect(await paths({ since: T0 + DAY, until: T0 + 10 * DAY })).toEqual(["archive/x.md"]);
+        expect(await paths({ sourcePathPrefix: "zzz" })).toEqual([]);
+      });
 
-    it("a candidate another leg brings in carries the same BM25 as the lexical leg gives it, and maxBm25 bounds them", async () => {
-      const { store, a } = await twoWorkspaces();
-      for (let i = 0; i < 12; i++) await put(store, a, `d${i}.md`, `# D${i}\n\n${"falcon ".repeat(i % 4 + 1)}migrates over ${i % 2 ? "mountains" : "coasts"} in spring ${i}.\n`);
-      const terms = tokenize("falcon mountains spring");
-      const hits = await lexical(store, a, terms, 100, {});
-      expect(hits).toHaveLength(12);
-      const byExpansion = await engineOf(store).search({ workspaceId: a, terms, lexicalK: 0, dense: null, expansion: { terms: tokenize("coasts"), k: 100 }, filter: {} });
-      expect(byExpansion.hits).toHaveLength(6);
-      for (const h of byExpansion.hits) {
-        expect(h.lexicalRank).toBeNull();
-        expect(h.bm25).toBeCloseTo(hits.find((x) => x.id === h.id)!.score, 9);
-        expect(h.expansion[0]).toBeGreaterThan(0);
-      }
-      for (const h of hits) expect(h.score).toBeLessThanOrEqual(byExpansion.maxBm25);
-      expect(byExpansion.expansionMax[0]).toBeGreaterThan(0);
-    });
-  });
-
-  describe("pages", () => {
-    it("pages every chunk and every vector of one workspace exactly once, whatever the page size", async () => {
-      const { store, a, b } = await twoWorkspaces();
-      for (const path of ["m.md", "a.md", "z/q.md"]) await put(store, a, path, `# ${path}\n\nOne ${path} part.\n\n# Two\n\nAnother ${path} part.\n`);
-      await put(store, b, "b.md", "# B\n\nBeta only.\n");
-      const mine = (await Promise.all(["m.md", "a.md", "z/q.md"].map((p) => store.documents.documentChunks(a, p)))).flat();
-      await store.documents.putEmbeddings("emb@1", new Map(mine.slice(0, 4).map((c, i) => [c.chunkHash, unit(1, i, 0)])));
-      /** Every row id of a paged read, checking each page keeps to the size. */
-      const allIds = async (size: number, read: (cursor: string | null) => Promise<Page<{ id: number }>>) => {
-        const ids: number[] = [];
-        for (let cursor: string | null = null, n = 0; n === 0 || cursor !== null; n++) {
-          const page = await read(cursor);
-          expect(page.rows.length).toBeLessThanOrEqual(size);
-          ids.push(...page.rows.map((r) => r.id));
-          cursor = page.next;
+      it("a candidate another leg brings in carries the same BM25 as the lexical leg gives it, and maxBm25 bounds them", async () => {
+        const { store, a } = await twoWorkspaces();
+        for (let i = 0; i < 12; i++)
+          await put(
+            store,
+            a,
+            `d${i}.md`,
+            `# D${i}\n\n${"falcon ".repeat((i % 4) + 1)}migrates over ${i % 2 ? "mountains" : "coasts"} in spring ${i}.\n`,
+          );
+        const terms = tokenize("falcon mountains spring");
+        const hits = await lexical(store, a, terms, 100, {});
+        expect(hits).toHaveLength(12);
+        const byExpansion = await engineOf(store).search({
+          workspaceId: a,
+          terms,
+          lexicalK: 0,
+          dense: null,
+          expansion: { terms: tokenize("coasts"), k: 100 },
+          filter: {},
+        });
+        expect(byExpansion.hits).toHaveLength(6);
+        for (const h of byExpansion.hits) {
+          expect(h.lexicalRank).toBeNull();
+          expect(h.bm25).toBeCloseTo(hits.find((x) => x.id === h.id)!.score, 9);
+          expect(h.expansion[0]).toBeGreaterThan(0);
         }
-        return ids.sort((x, y) => x - y);
-      };
-      const sorted = (chunks: readonly { id: number }[]) => chunks.map((c) => c.id).sort((x, y) => x - y);
-      for (const size of [1, 2, 5, 100]) {
-        expect(await allIds(size, (cursor) => store.feed.indexedChunks(a, cursor, size)), `page size ${size}`).toEqual(sorted(mine));
-        expect(await allIds(size, (cursor) => store.feed.chunkVectors(a, "emb@1", cursor, size)), `page size ${size}`).toEqual(sorted(mine.slice(0, 4)));
-      }
-      expect(await store.feed.vectorCount(a, "emb@1")).toBe(4);
-      expect(await store.feed.vectorCount(b, "emb@1")).toBe(0);
-    });
-  });
-
-  describe("dense search", () => {
-    it("scopes vectors and events too", async () => {
-      const { store, a, b } = await twoWorkspaces();
-      await put(store, a, "a.md", "# A\n\nAlpha vector text.\n");
-      await put(store, b, "b.md", "# B\n\nBeta vector text.\n");
-      const [ca] = await store.documents.documentChunks(a, "a.md");
-      const [cb] = await store.documents.documentChunks(b, "b.md");
-      await store.documents.putEmbeddings("emb@1", new Map([[ca!.chunkHash, unit(1, 0, 0)], [cb!.chunkHash, unit(1, 0.1, 0)]]));
-      expect((await dense(store, a, "emb@1", unit(1, 0, 0), 10, {})).map((h) => h.id)).toEqual([ca!.id]);
-      expect((await dense(store, b, "emb@1", unit(1, 0, 0), 10, {})).map((h) => h.id)).toEqual([cb!.id]);
-      await store.audit.appendEvents(a, [draft("x", 1)]);
-      expect(await store.audit.listEvents(b, { limit: 10 })).toEqual([]);
+        for (const h of hits) expect(h.score).toBeLessThanOrEqual(byExpansion.maxBm25);
+        expect(byExpansion.expansionMax[0]).toBeGreaterThan(0);
+      });
     });
 
-    it("dense search sees vectors put after the index was loaded, for every chunk with that text", async () => {
-      const { store, a } = await twoWorkspaces();
-      await put(store, a, "e.md", "# E\n\nA paragraph about ibis.\n\n# F\n\nA paragraph about storks.\n");
-      await put(store, a, "dup.md", "# E\n\nA paragraph about ibis.\n");
-      const [c1, c2] = await store.documents.documentChunks(a, "e.md");
-      const [d1] = await store.documents.documentChunks(a, "dup.md");
-      await store.documents.putEmbeddings("emb@1", new Map([[c2!.chunkHash, unit(0, 1, 0)]]));
-      expect((await dense(store, a, "emb@1", unit(1, 0, 0), 10, {})).map((h) => h.id)).toEqual([c2!.id]);
-      await store.documents.putEmbeddings("emb@1", new Map([[c1!.chunkHash, unit(1, 0, 0)]]));
-      const hits = await dense(store, a, "emb@1", unit(1, 0, 0), 10, {});
-      expect(hits.slice(0, 2).map((h) => h.id).sort()).toEqual([c1!.id, d1!.id].sort());
-      expect(hits[0]!.score).toBeCloseTo(1, 6);
-      await put(store, a, "plain.md", "# P\n\nA paragraph about nothing with no vector.\n");
-      // Lexical candidates get their cosine too; a chunk without a vector gets null.
-      const both = await engineOf(store).search({ workspaceId: a, terms: tokenize("paragraph"), lexicalK: 10, dense: { embedderId: "emb@1", vector: unit(1, 0, 0), k: 0 }, expansion: null, filter: {} });
-      const cosine = new Map(both.hits.map((h) => [h.id, h.dense]));
-      expect(cosine.get(c2!.id)).toBeCloseTo(0, 6);
-      expect(cosine.get(d1!.id)).toBeCloseTo(1, 6);
-      expect(cosine.get((await store.documents.documentChunks(a, "plain.md"))[0]!.id)).toBeNull();
-      expect(both.hits.every((h) => h.denseRank === null)).toBe(true);
-      expect((await dense(store, a, "emb@1", unit(1, 0, 0), 10, { sourcePathPrefix: "dup" })).map((h) => h.id)).toEqual([d1!.id]);
-      await store.documents.forgetSource(a, "dup.md", T0);
-      expect((await dense(store, a, "emb@1", unit(1, 0, 0), 10, {})).map((h) => h.id)).toEqual([c1!.id, c2!.id]);
+    describe("pages", () => {
+      it("pages every chunk and every vector of one workspace exactly once, whatever the page size", async () => {
+        const { store, a, b } = await twoWorkspaces();
+        for (const path of ["m.md", "a.md", "z/q.md"])
+          await put(store, a, path, `# ${path}\n\nOne ${path} part.\n\n# Two\n\nAnother ${path} part.\n`);
+        await put(store, b, "b.md", "# B\n\nBeta only.\n");
+        const mine = (
+          await Promise.all(["m.md", "a.md", "z/q.md"].map((p) => store.documents.documentChunks(a, p)))
+        ).flat();
+        await store.documents.putEmbeddings(
+          "emb@1",
+          new Map(mine.slice(0, 4).map((c, i) => [c.chunkHash, unit(1, i, 0)])),
+        );
+        /** Every row id of a paged read, checking each page keeps to the size. */
+        const allIds = async (size: number, read: (cursor: string | null) => Promise<Page<{ id: number }>>) => {
+          const ids: number[] = [];
+          for (let cursor: string | null = null, n = 0; n === 0 || cursor !== null; n++) {
+            const page = await read(cursor);
+            expect(page.rows.length).toBeLessThanOrEqual(size);
+            ids.push(...page.rows.map((r) => r.id));
+            cursor = page.next;
+          }
+          return ids.sort((x, y) => x - y);
+        };
+        const sorted = (chunks: readonly { id: number }[]) => chunks.map((c) => c.id).sort((x, y) => x - y);
+        for (const size of [1, 2, 5, 100]) {
+          expect(
+            await allIds(size, (cursor) => store.feed.indexedChunks(a, cursor, size)),
+            `page size ${size}`,
+          ).toEqual(sorted(mine));
+          expect(
+            await allIds(size, (cursor) => store.feed.chunkVectors(a, "emb@1", cursor, size)),
+            `page size ${size}`,
+          ).toEqual(sorted(mine.slice(0, 4)));
+        }
+        expect(await store.feed.vectorCount(a, "emb@1")).toBe(4);
+        expect(await store.feed.vectorCount(b, "emb@1")).toBe(0);
+      });
     });
-  });
 
-  describe("a second handle on the same storage", () => {
-    it("sees documents, replacements, forgets and vectors written by the first, after its indexes are loaded", async () => {
-      const writer = await fresh();
-      const ws = (await writer.workspaces.ensureWorkspace("alpha", T0)).id;
-      await put(writer, ws, "x.md", "# X\n\nThe first note mentions the albatross.\n");
-      const reader = await fresh(writer);
-      expect((await reader.workspaces.findWorkspace("alpha"))?.id).toBe(ws);
-      expect(await lexical(reader, ws, tokenize("albatross"), 10, {})).toHaveLength(1);
+    describe("dense search", () => {
+      it("scopes vectors and events too", async () => {
+        const { store, a, b } = await twoWorkspaces();
+        await put(store, a, "a.md", "# A\n\nAlpha vector text.\n");
+        await put(store, b, "b.md", "# B\n\nBeta vector text.\n");
+        const [ca] = await store.documents.documentChunks(a, "a.md");
+        const [cb] = await store.documents.documentChunks(b, "b.md");
+        await store.documents.putEmbeddings(
+          "emb@1",
+          new Map([
+            [ca!.chunkHash, unit(1, 0, 0)],
+            [cb!.chunkHash, unit(1, 0.1, 0)],
+          ]),
+        );
+        expect((await dense(store, a, "emb@1", unit(1, 0, 0), 10, {})).map((h) => h.id)).toEqual([ca!.id]);
+        expect((await dense(store, b, "emb@1", unit(1, 0, 0), 10, {})).map((h) => h.id)).toEqual([cb!.id]);
+        await store.audit.appendEvents(a, [draft("x", 1)]);
+        expect(await store.audit.listEvents(b, { limit: 10 })).toEqual([]);
+      });
 
-      // The reader's index is now loaded: later writes must reach it through the changes log.
-      await put(writer, ws, "y.md", "# Y\n\nA second note about the cormorant.\n");
-      expect(await lexical(reader, ws, tokenize("cormorant"), 10, {})).toHaveLength(1);
-      await put(writer, ws, "x.md", "# X\n\nThe first note now mentions the gannet.\n");
-      expect(await lexical(reader, ws, tokenize("albatross"), 10, {})).toEqual([]);
-      const gannet = await lexical(reader, ws, tokenize("gannet"), 10, {});
-      expect((await reader.documents.getChunks(ws, gannet.map((h) => h.id))).map((c) => c.text)).toEqual(["# X\n\nThe first note now mentions the gannet."]);
-      await writer.documents.forgetSource(ws, "y.md", T0);
-      expect(await lexical(reader, ws, tokenize("cormorant"), 10, {})).toEqual([]);
-      expect(await reader.documents.wasForgotten(ws, { sourcePath: "y.md" })).toBe(true);
-
-      const [chunk] = await reader.documents.documentChunks(ws, "x.md");
-      expect(await dense(reader, ws, "emb@1", unit(1, 0), 10, {})).toEqual([]);
-      await writer.documents.putEmbeddings("emb@1", new Map([[chunk!.chunkHash, unit(1, 0)]]));
-      expect((await dense(reader, ws, "emb@1", unit(1, 0), 10, {})).map((h) => h.id)).toEqual([chunk!.id]);
-
-      // And the other way round.
-      await put(reader, ws, "z.md", "# Z\n\nWritten by the second handle: puffin.\n");
-      expect(await lexical(writer, ws, tokenize("puffin"), 10, {})).toHaveLength(1);
-      const wsB = (await reader.workspaces.ensureWorkspace("beta", T0)).id;
-      await put(reader, wsB, "b.md", "# B\n\nBeta's skua.\n");
-      expect(await lexical(writer, wsB, tokenize("skua"), 10, {})).toHaveLength(1);
-      expect(await lexical(writer, ws, tokenize("skua"), 10, {})).toEqual([]);
+      it("dense search sees vectors put after the index was loaded, for every chunk with that text", async () => {
+        const { store, a } = await twoWorkspaces();
+        await put(store, a, "e.md", "# E\n\nA paragraph about ibis.\n\n# F\n\nA paragraph about storks.\n");
+        await put(store, a, "dup.md", "# E\n\nA paragraph about ibis.\n");
+        const [c1, c2] = await store.documents.documentChunks(a, "e.md");
+        const [d1] = await store.documents.documentChunks(a, "dup.md");
+        await store.documents.putEmbeddings("emb@1", new Map([[c2!.chunkHash, unit(0, 1, 0)]]));
+        expect((await dense(store, a, "emb@1", unit(1, 0, 0), 10, {})).map((h) => h.id)).toEqual([c2!.id]);
+        await store.documents.putEmbeddings("emb@1", new Map([[c1!.chunkHash, unit(1, 0, 0)]]));
+        const hits = await dense(store, a, "emb@1", unit(1, 0, 0), 10, {});
+        expect(
+          hits
+            .slice(0, 2)
+            .map((h) => h.id)
+            .sort(),
+        ).toEqual([c1!.id, d1!.id].sort());
+        expect(hits[0]!.score).toBeCloseTo(1, 6);
+        await put(store, a, "plain.md", "# P\n\nA paragraph about nothing with no vector.\n");
+        // Lexical candidates get their cosine too; a chunk without a vector gets null.
+        const both = await engineOf(store).search({
+          workspaceId: a,
+          terms: tokenize("paragraph"),
+          lexicalK: 10,
+          dense: { embedderId: "emb@1", vector: unit(1, 0, 0), k: 0 },
+          expansion: null,
+          filter: {},
+        });
+        const cosine = new Map(both.hits.map((h) => [h.id, h.dense]));
+        expect(cosine.get(c2!.id)).toBeCloseTo(0, 6);
+        expect(cosine.get(d1!.id)).toBeCloseTo(1, 6);
+        expect(cosine.get((await store.documents.documentChunks(a, "plain.md"))[0]!.id)).toBeNull();
+        expect(both.hits.every((h) => h.denseRank === null)).toBe(true);
+        expect(
+          (await dense(store, a, "emb@1", unit(1, 0, 0), 10, { sourcePathPrefix: "dup" })).map((h) => h.id),
+        ).toEqual([d1!.id]);
+        await store.documents.forgetSource(a, "dup.md", T0);
+        expect((await dense(store, a, "emb@1", unit(1, 0, 0), 10, {})).map((h) => h.id)).toEqual([c1!.id, c2!.id]);
+      });
     });
-  });
+
+    describe("a second handle on the same storage", () => {
+      it("sees documents, replacements, forgets and vectors written by the first, after its indexes are loaded", async () => {
+        const writer = await fresh();
+        const ws = (await writer.workspaces.ensureWorkspace("alpha", T0)).id;
+        await put(writer, ws, "x.md", "# X\n\nThe first note mentions the albatross.\n");
+        const reader = await fresh(writer);
+        expect((await reader.workspaces.findWorkspace("alpha"))?.id).toBe(ws);
+        expect(await lexical(reader, ws, tokenize("albatross"), 10, {})).toHaveLength(1);
+
+        // The reader's index is now loaded: later writes must reach it through the changes log.
+        await put(writer, ws, "y.md", "# Y\n\nA second note about the cormorant.\n");
+        expect(await lexical(reader, ws, tokenize("cormorant"), 10, {})).toHaveLength(1);
+        await put(writer, ws, "x.md", "# X\n\nThe first note now mentions the gannet.\n");
+        expect(await lexical(reader, ws, tokenize("albatross"), 10, {})).toEqual([]);
+        const gannet = await lexical(reader, ws, tokenize("gannet"), 10, {});
+        expect(
+          (
+            await reader.documents.getChunks(
+              ws,
+              gannet.map((h) => h.id),
+            )
+          ).map((c) => c.text),
+        ).toEqual(["# X\n\nThe first note now mentions the gannet."]);
+        await writer.documents.forgetSource(ws, "y.md", T0);
+        expect(await lexical(reader, ws, tokenize("cormorant"), 10, {})).toEqual([]);
+        expect(await reader.documents.wasForgotten(ws, { sourcePath: "y.md" })).toBe(true);
+
+        const [chunk] = await reader.documents.documentChunks(ws, "x.md");
+        expect(await dense(reader, ws, "emb@1", unit(1, 0), 10, {})).toEqual([]);
+        await writer.documents.putEmbeddings("emb@1", new Map([[chunk!.chunkHash, unit(1, 0)]]));
+        expect((await dense(reader, ws, "emb@1", unit(1, 0), 10, {})).map((h) => h.id)).toEqual([chunk!.id]);
+
+        // And the other way round.
+        await put(reader, ws, "z.md", "# Z\n\nWritten by the second handle: puffin.\n");
+        expect(await lexical(writer, ws, tokenize("puffin"), 10, {})).toHaveLength(1);
+        const wsB = (await reader.workspaces.ensureWorkspace("beta", T0)).id;
+        await put(reader, wsB, "b.md", "# B\n\nBeta's skua.\n");
+        expect(await lexical(writer, wsB, tokenize("skua"), 10, {})).toHaveLength(1);
+        expect(await lexical(writer, ws, tokenize("skua"), 10, {})).toEqual([]);
+      });
+    });
   });
 }

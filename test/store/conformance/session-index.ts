@@ -5,7 +5,13 @@ import type { SessionRow } from "../../../src/ports/session-index.ts";
 import { T0 } from "../../helpers/documents.ts";
 import { storeHandles, type StoreFactory } from "./support.ts";
 
-const row = (workspaceId: string, sessionId: string, kind: SessionRow["kind"], status: string, at = T0): SessionRow => ({
+const row = (
+  workspaceId: string,
+  sessionId: string,
+  kind: SessionRow["kind"],
+  status: string,
+  at = T0,
+): SessionRow => ({
   workspaceId,
   sessionId,
   kind,
@@ -25,14 +31,23 @@ export function runSessionIndexSuite(name: string, makeStore: StoreFactory): voi
       await store.sessions.upsertSession(row(a, "s1", "background", "queued", T0));
       await store.sessions.upsertSession(row(a, "s2", "chat", "idle", T0 + 1));
       await store.sessions.upsertSession(row(a, "s3", "background", "queued", T0 + 2));
-      await store.sessions.upsertSession({ ...row(a, "s1", "background", "running", T0 + 9), state: { session_id: "s1", status: "running", attempt_count: 1 } });
+      await store.sessions.upsertSession({
+        ...row(a, "s1", "background", "running", T0 + 9),
+        state: { session_id: "s1", status: "running", attempt_count: 1 },
+      });
       const s1 = await store.sessions.getSession(a, "s1");
       expect(s1).toMatchObject({ status: "running", createdAt: T0, updatedAt: T0 + 9, state: { attempt_count: 1 } });
       expect((await store.sessions.listSessions(a, { limit: 10 })).map((r) => r.sessionId)).toEqual(["s3", "s2", "s1"]);
-      expect((await store.sessions.listSessions(a, { kind: "background", limit: 10 })).map((r) => r.sessionId)).toEqual(["s3", "s1"]);
-      expect((await store.sessions.listSessions(a, { status: "running", limit: 10 })).map((r) => r.sessionId)).toEqual(["s1"]);
+      expect((await store.sessions.listSessions(a, { kind: "background", limit: 10 })).map((r) => r.sessionId)).toEqual(
+        ["s3", "s1"],
+      );
+      expect((await store.sessions.listSessions(a, { status: "running", limit: 10 })).map((r) => r.sessionId)).toEqual([
+        "s1",
+      ]);
       const first = await store.sessions.listSessions(a, { limit: 2 });
-      expect((await store.sessions.listSessions(a, { limit: 2, beforeSeq: first.at(-1)!.seq })).map((r) => r.sessionId)).toEqual(["s1"]);
+      expect(
+        (await store.sessions.listSessions(a, { limit: 2, beforeSeq: first.at(-1)!.seq })).map((r) => r.sessionId),
+      ).toEqual(["s1"]);
     });
 
     it("keeps heartbeats (an upsert without one keeps the last), scans by kind and status across workspaces, and keeps workspaces apart", async () => {
@@ -41,11 +56,16 @@ export function runSessionIndexSuite(name: string, makeStore: StoreFactory): voi
       await store.sessions.upsertSession(row(b, "y", "background", "recovering"));
       await store.sessions.upsertSession(row(b, "z", "chat", "running"));
       expect(await store.sessions.claimSession({ workspaceId: a, sessionId: "x" }, "host:1", T0 + 40, T0)).toBe(true);
-      expect(await store.sessions.heartbeatSessions("host:1", [{ workspaceId: a, sessionId: "x" }], T0 + 50)).toEqual([]);
+      expect(await store.sessions.heartbeatSessions("host:1", [{ workspaceId: a, sessionId: "x" }], T0 + 50)).toEqual(
+        [],
+      );
       await store.sessions.upsertSession(row(a, "x", "background", "running", T0 + 60));
       expect((await store.sessions.getSession(a, "x"))!.heartbeatAt).toBe(T0 + 50);
       const scanned = await store.sessions.sessionsInStatus("background", ["running", "recovering"]);
-      expect(scanned.map((r) => [r.workspaceId, r.sessionId])).toEqual([[a, "x"], [b, "y"]]);
+      expect(scanned.map((r) => [r.workspaceId, r.sessionId])).toEqual([
+        [a, "x"],
+        [b, "y"],
+      ]);
       expect(await store.sessions.getSession(b, "x")).toBeUndefined();
       expect(await store.sessions.listSessions(b, { kind: "background", limit: 10 })).toHaveLength(1);
     });

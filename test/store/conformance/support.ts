@@ -35,7 +35,13 @@ export function storeHandles(makeStore: StoreFactory) {
   return { fresh, twoWorkspaces };
 }
 
-export async function put(store: Store, ws: string, sourcePath: string, content: string, opts: { kind?: DocumentKind; authoredAt?: number } = {}): Promise<void> {
+export async function put(
+  store: Store,
+  ws: string,
+  sourcePath: string,
+  content: string,
+  opts: { kind?: DocumentKind; authoredAt?: number } = {},
+): Promise<void> {
   const { doc, chunks } = prepare(sourcePath, content, opts);
   await store.documents.replaceDocument(ws, doc, chunks);
 }
@@ -46,7 +52,14 @@ export const unit = (...xs: number[]) => {
   return v.map((x) => x / n);
 };
 
-export const draft = (type: string, payload: unknown, at = T0): EventDraft => ({ type, actorId: null, tokenId: null, at, trajectoryId: null, payload });
+export const draft = (type: string, payload: unknown, at = T0): EventDraft => ({
+  type,
+  actorId: null,
+  tokenId: null,
+  at,
+  trajectoryId: null,
+  payload,
+});
 
 const engines = new WeakMap<Store, SearchEngine>();
 
@@ -61,12 +74,33 @@ export function engineOf(store: Store): SearchEngine {
 
 /** BM25 hits best first, as the engine over this store's feed finds them. */
 export async function lexical(store: Store, ws: string, terms: readonly string[], k: number, filter: ChunkFilter = {}) {
-  const found = await engineOf(store).search({ workspaceId: ws, terms, lexicalK: k, dense: null, expansion: null, filter });
+  const found = await engineOf(store).search({
+    workspaceId: ws,
+    terms,
+    lexicalK: k,
+    dense: null,
+    expansion: null,
+    filter,
+  });
   return found.hits.map((h) => ({ id: h.id, score: h.bm25 }));
 }
 
 /** Nearest chunks by cosine, best first, from the engine's vector index for this embedder. */
-export async function dense(store: Store, ws: string, embedderId: string, vector: Float32Array, k: number, filter: ChunkFilter = {}) {
-  const found = await engineOf(store).search({ workspaceId: ws, terms: [], lexicalK: 0, dense: { embedderId, vector, k }, expansion: null, filter });
+export async function dense(
+  store: Store,
+  ws: string,
+  embedderId: string,
+  vector: Float32Array,
+  k: number,
+  filter: ChunkFilter = {},
+) {
+  const found = await engineOf(store).search({
+    workspaceId: ws,
+    terms: [],
+    lexicalK: 0,
+    dense: { embedderId, vector, k },
+    expansion: null,
+    filter,
+  });
   return found.hits.map((h) => ({ id: h.id, score: h.dense! }));
 }

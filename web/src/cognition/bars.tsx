@@ -6,7 +6,15 @@ export interface Bar {
   hint?: string | undefined;
 }
 
-export function Bars({ bars, label, format = (v) => v.toFixed(3) }: { bars: Bar[]; label: string; format?: (v: number) => string }) {
+export function Bars({
+  bars,
+  label,
+  format = (v) => v.toFixed(3),
+}: {
+  bars: Bar[];
+  label: string;
+  format?: (v: number) => string;
+}) {
   const span = Math.max(1e-9, ...bars.map((b) => Math.abs(b.value)));
   const signed = bars.some((b) => b.value < 0);
   return (
@@ -17,9 +25,14 @@ export function Bars({ bars, label, format = (v) => v.toFixed(3) }: { bars: Bar[
           const left = signed ? (b.value < 0 ? 50 - width : 50) : 0;
           return (
             <tr key={b.label}>
-              <th scope="row" title={b.hint}>{b.label}</th>
+              <th scope="row" title={b.hint}>
+                {b.label}
+              </th>
               <td className="bar-cell">
-                <div className={`bar ${b.value < 0 ? "neg" : "pos"}`} style={{ marginLeft: `${left}%`, width: `${Math.max(width, 0.5)}%` }} />
+                <div
+                  className={`bar ${b.value < 0 ? "neg" : "pos"}`}
+                  style={{ marginLeft: `${left}%`, width: `${Math.max(width, 0.5)}%` }}
+                />
               </td>
               <td className="num">{format(b.value)}</td>
             </tr>

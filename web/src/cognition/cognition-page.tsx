@@ -29,7 +29,11 @@ export function CognitionPage() {
       {buckets.every((b) => b.count === 0) ? (
         <p className="muted">No recall served yet.</p>
       ) : (
-        <Bars label="recall latency distribution" bars={buckets.map((b) => ({ label: b.le === Infinity ? "slower" : `≤ ${b.le} ms`, value: b.count }))} format={(v) => String(v)} />
+        <Bars
+          label="recall latency distribution"
+          bars={buckets.map((b) => ({ label: b.le === Infinity ? "slower" : `≤ ${b.le} ms`, value: b.count }))}
+          format={(v) => String(v)}
+        />
       )}
       <GlossaryPanel />
     </section>
@@ -38,24 +42,38 @@ export function CognitionPage() {
 
 function UpliftBars({ uplift }: { uplift: Uplift }) {
   const rows = uplift.layers.flatMap((l) => [
-    ...Object.entries(l.uplift ?? {}).map(([metric, value]) => ({ label: `${l.id} · ${metric}`, value, hint: describeTerm(l.id) })),
-    ...Object.entries(l.stress_uplift ?? {}).map(([metric, value]) => ({ label: `${l.id} · stress ${metric}`, value, hint: describeTerm(l.id) })),
+    ...Object.entries(l.uplift ?? {}).map(([metric, value]) => ({
+      label: `${l.id} · ${metric}`,
+      value,
+      hint: describeTerm(l.id),
+    })),
+    ...Object.entries(l.stress_uplift ?? {}).map(([metric, value]) => ({
+      label: `${l.id} · stress ${metric}`,
+      value,
+      hint: describeTerm(l.id),
+    })),
   ]);
   return (
     <>
       <h3>Uplift per layer (on minus off)</h3>
       {rows.length === 0 ? (
-        <p className="muted">No ablation or stress run recorded yet: `smriti cognitive ablate` or `npm run eval -- ablation` (and `-- stress`) fill these.</p>
+        <p className="muted">
+          No ablation or stress run recorded yet: `smriti cognitive ablate` or `npm run eval -- ablation` (and `--
+          stress`) fill these.
+        </p>
       ) : (
         <Bars label="uplift per layer" bars={rows} />
       )}
-      <p className="muted">Tuner: tried {uplift.tuner.tried}, kept {uplift.tuner.kept}.</p>
+      <p className="muted">
+        Tuner: tried {uplift.tuner.tried}, kept {uplift.tuner.kept}.
+      </p>
     </>
   );
 }
 
 function CountersOverTime({ windows }: { windows: Uplift[] }) {
-  const total = (u: Uplift, id: string) => Object.values(u.layers.find((l) => l.id === id)?.counters ?? {}).reduce((a, b) => a + b, 0);
+  const total = (u: Uplift, id: string) =>
+    Object.values(u.layers.find((l) => l.id === id)?.counters ?? {}).reduce((a, b) => a + b, 0);
   const ids = windows[0]!.layers.map((l) => l.id);
   return (
     <>
@@ -64,7 +82,11 @@ function CountersOverTime({ windows }: { windows: Uplift[] }) {
         <thead>
           <tr>
             <th scope="col">layer</th>
-            {WINDOWS.map((w) => <th key={w} scope="col">{w === "all" ? "all time" : `last ${w}`}</th>)}
+            {WINDOWS.map((w) => (
+              <th key={w} scope="col">
+                {w === "all" ? "all time" : `last ${w}`}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -73,7 +95,9 @@ function CountersOverTime({ windows }: { windows: Uplift[] }) {
             const most = Math.max(1, ...totals);
             return (
               <tr key={id}>
-                <th scope="row"><Term name={id} /></th>
+                <th scope="row">
+                  <Term name={id} />
+                </th>
                 {totals.map((n, i) => (
                   <td key={WINDOWS[i]} className="num">
                     <span className="spark" style={{ width: `${(100 * n) / most}%` }} /> {n}

@@ -12,7 +12,10 @@ export function AnswerTab() {
   const answer = useAction((question: string) => client.groundedAnswer({ question }));
   const replay = useAction((trajectoryId: string) => client.auditLog({ trajectory_id: trajectoryId, limit: 200 }));
   // A withheld answer (insufficient_evidence) still has a trajectory to replay.
-  const withheld = answer.error instanceof SmritiError ? (answer.error.details as { trajectory_id?: string } | undefined)?.trajectory_id : undefined;
+  const withheld =
+    answer.error instanceof SmritiError
+      ? (answer.error.details as { trajectory_id?: string } | undefined)?.trajectory_id
+      : undefined;
   const trajectoryId = answer.data?.trajectory_id ?? withheld;
   return (
     <div>
@@ -20,14 +23,21 @@ export function AnswerTab() {
       <ErrorNote error={answer.error} />
       {answer.data && (
         <div className="answer">
-          <p className="big" data-testid="grounded-answer">{answer.data.answer}</p>
-          <p className="muted">{answer.data.answer_type} · confidence {answer.data.confidence.toFixed(2)}</p>
+          <p className="big" data-testid="grounded-answer">
+            {answer.data.answer}
+          </p>
+          <p className="muted">
+            {answer.data.answer_type} · confidence {answer.data.confidence.toFixed(2)}
+          </p>
           <Citations citations={answer.data.citations} />
         </div>
       )}
       {trajectoryId && (
         <p>
-          <button type="button" onClick={() => replay.start(trajectoryId)} disabled={replay.busy}>Replay trajectory</button> <span className="muted mono">{trajectoryId}</span>
+          <button type="button" onClick={() => replay.start(trajectoryId)} disabled={replay.busy}>
+            Replay trajectory
+          </button>{" "}
+          <span className="muted mono">{trajectoryId}</span>
         </p>
       )}
       <ErrorNote error={replay.error} />

@@ -15,8 +15,10 @@ export function KnowledgeTab() {
       <ErrorNote error={status.error ?? review.error ?? proposals.error} />
       {s && (
         <p data-testid="knowledge-counts">
-          <Term name="shravan">captured</Term> {s.counts.captured} · <Term name="manan">reflected</Term> {s.counts.reflected} ·{" "}
-          <Term name="nididhyasan">practiced</Term> {s.counts.practiced} · awaiting reflection {s.awaiting.reflection}, practice {s.awaiting.practice} · proposals pending {s.proposals.pending}, approved {s.proposals.approved}, rejected {s.proposals.rejected}
+          <Term name="shravan">captured</Term> {s.counts.captured} · <Term name="manan">reflected</Term>{" "}
+          {s.counts.reflected} · <Term name="nididhyasan">practiced</Term> {s.counts.practiced} · awaiting reflection{" "}
+          {s.awaiting.reflection}, practice {s.awaiting.practice} · proposals pending {s.proposals.pending}, approved{" "}
+          {s.proposals.approved}, rejected {s.proposals.rejected}
         </p>
       )}
       <h3>Awaiting reflection or practice</h3>
@@ -24,7 +26,10 @@ export function KnowledgeTab() {
       <ol className="compact">
         {review.data?.items.map((i) => (
           <li key={i.id}>
-            <span className="tag">needs {i.needs}</span> {i.title} <span className="muted"><Term name={i.stage} /> · {i.created_at.slice(0, 10)}</span>
+            <span className="tag">needs {i.needs}</span> {i.title}{" "}
+            <span className="muted">
+              <Term name={i.stage} /> · {i.created_at.slice(0, 10)}
+            </span>
           </li>
         ))}
       </ol>
@@ -32,9 +37,18 @@ export function KnowledgeTab() {
       {proposals.data?.proposals.length === 0 && <p className="muted">No proposals to review.</p>}
       {proposals.data?.proposals.map((p) => (
         <details key={p.id} className="panel">
-          <summary>{p.target_source_path} <span className="muted">proposed {p.proposed_at.slice(0, 10)}{p.proposed_by ? ` by ${p.proposed_by}` : ""}</span></summary>
+          <summary>
+            {p.target_source_path}{" "}
+            <span className="muted">
+              proposed {p.proposed_at.slice(0, 10)}
+              {p.proposed_by ? ` by ${p.proposed_by}` : ""}
+            </span>
+          </summary>
           <pre>{p.content}</pre>
-          <p className="muted">Review with a reviewer's actor header: POST /v1/memory/assimilation/proposals/review (the proposer cannot approve their own).</p>
+          <p className="muted">
+            Review with a reviewer's actor header: POST /v1/memory/assimilation/proposals/review (the proposer cannot
+            approve their own).
+          </p>
         </details>
       ))}
     </div>

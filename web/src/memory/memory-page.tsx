@@ -7,7 +7,14 @@ import { KnowledgeTab } from "./knowledge-tab.tsx";
 import { PackTab } from "./pack-tab.tsx";
 import { RecallTab } from "./recall-tab.tsx";
 
-const TABS = { recall: ["Recall", RecallTab], pack: ["Pack preview", PackTab], answer: ["Grounded answer", AnswerTab], decisions: ["Decisions", DecisionsTab], loops: ["Open loops", LoopsTab], knowledge: ["Knowledge", KnowledgeTab] } as const;
+const TABS = {
+  recall: ["Recall", RecallTab],
+  pack: ["Pack preview", PackTab],
+  answer: ["Grounded answer", AnswerTab],
+  decisions: ["Decisions", DecisionsTab],
+  loops: ["Open loops", LoopsTab],
+  knowledge: ["Knowledge", KnowledgeTab],
+} as const;
 type Tab = keyof typeof TABS;
 
 export function MemoryPage({ tab }: { tab: string | undefined }) {

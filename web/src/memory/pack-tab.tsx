@@ -16,19 +16,27 @@ export function PackTab() {
     <div>
       <QueryForm label="Intent" onRun={pack.start} busy={pack.busy}>
         <label>
-          Budget (tokens) <input type="number" min={64} value={budget} onChange={(e) => setBudget(Number(e.target.value))} />
+          Budget (tokens){" "}
+          <input type="number" min={64} value={budget} onChange={(e) => setBudget(Number(e.target.value))} />
         </label>
       </QueryForm>
       <ErrorNote error={pack.error} />
       {p && (
         <>
           <p>
-            {p.items.length} item(s), {p.used_tokens} of {p.budget_tokens} tokens · dropped {p.dropped.near_duplicates} near-duplicates, {p.dropped.over_budget} over budget
+            {p.items.length} item(s), {p.used_tokens} of {p.budget_tokens} tokens · dropped {p.dropped.near_duplicates}{" "}
+            near-duplicates, {p.dropped.over_budget} over budget
           </p>
           <Meter value={p.used_tokens} max={p.budget_tokens} label="pack budget used" />
           <Citations citations={p.items.map((i) => i.citation)} />
           <h4>Per source</h4>
-          <ul className="compact">{p.sources.map((s) => <li key={s.source_path}><strong>{s.source_path}</strong>: {s.summary}</li>)}</ul>
+          <ul className="compact">
+            {p.sources.map((s) => (
+              <li key={s.source_path}>
+                <strong>{s.source_path}</strong>: {s.summary}
+              </li>
+            ))}
+          </ul>
         </>
       )}
     </div>

@@ -1,7 +1,17 @@
 // One text box and a button, for the memory tabs that run a query.
 import { useState, type FormEvent, type ReactNode } from "react";
 
-export function QueryForm({ label, onRun, busy, children }: { label: string; onRun: (text: string) => void; busy: boolean; children?: ReactNode }) {
+export function QueryForm({
+  label,
+  onRun,
+  busy,
+  children,
+}: {
+  label: string;
+  onRun: (text: string) => void;
+  busy: boolean;
+  children?: ReactNode;
+}) {
   const [text, setText] = useState("");
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -25,7 +25,9 @@ export function RecallTab() {
       <ErrorNote error={recall.error} />
       {recall.data && (
         <>
-          <p className="muted">{recall.data.hits.length} hit(s) in {recall.data.took_ms} ms</p>
+          <p className="muted">
+            {recall.data.hits.length} hit(s) in {recall.data.took_ms} ms
+          </p>
           <Citations citations={recall.data.hits} />
         </>
       )}

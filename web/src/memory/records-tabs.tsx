@@ -10,10 +10,17 @@ export function DecisionsTab() {
   return (
     <div>
       <ErrorNote error={list.error} />
-      {list.data?.decisions.length === 0 && <p className="muted">No decisions recorded (POST /v1/decisions, or the service_decisions_record tool).</p>}
+      {list.data?.decisions.length === 0 && (
+        <p className="muted">No decisions recorded (POST /v1/decisions, or the service_decisions_record tool).</p>
+      )}
       {list.data?.decisions.map((d) => (
         <article key={d.ref} className="panel">
-          <h3>{d.title} <span className="muted">{d.status} · {d.namespace} · {d.ref}</span></h3>
+          <h3>
+            {d.title}{" "}
+            <span className="muted">
+              {d.status} · {d.namespace} · {d.ref}
+            </span>
+          </h3>
           <p>{d.decision}</p>
           {d.options.length > 0 && <p className="muted">Options: {d.options.join(" · ")}</p>}
           <Citations citations={d.citations} />
@@ -29,7 +36,9 @@ export function LoopsTab() {
   return (
     <div>
       <ErrorNote error={list.error} />
-      {list.data?.loops.length === 0 && <p className="muted">Nothing open in memory: no TODO markers, open questions or unchecked items.</p>}
+      {list.data?.loops.length === 0 && (
+        <p className="muted">Nothing open in memory: no TODO markers, open questions or unchecked items.</p>
+      )}
       <ul className="compact">
         {list.data?.loops.map((l) => (
           <li key={`${l.source_path}:${l.line}`}>

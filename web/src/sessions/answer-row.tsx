@@ -24,7 +24,12 @@ function AnswerSources({ row }: { row: TextRow }) {
     <details className="sources" data-testid="answer-sources">
       <summary>
         {n === 0 ? "no citations" : `${n} citation${n === 1 ? "" : "s"} from ${sources.join(", ")}`}
-        {row.pack && <span className="muted"> · context pack {row.pack.items} items, {row.pack.used_tokens}/{row.pack.budget_tokens} tokens</span>}
+        {row.pack && (
+          <span className="muted">
+            {" "}
+            · context pack {row.pack.items} items, {row.pack.used_tokens}/{row.pack.budget_tokens} tokens
+          </span>
+        )}
       </summary>
       <Citations citations={row.citations} />
       {row.layers && (

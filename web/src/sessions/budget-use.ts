@@ -22,5 +22,8 @@ export function budgetUse(b: Budget): BudgetUse {
     const used = room > 0 ? clamp((1 - b.value) / room) : b.value < b.limit ? 1 : 0;
     return { used, figures: `score ${fmt(b.value)}, floor ${fmt(b.limit)}` };
   }
-  return { used: b.limit > 0 ? clamp(b.value / b.limit) : b.value > 0 ? 1 : 0, figures: `${fmt(b.value)} of ${fmt(b.limit)}` };
+  return {
+    used: b.limit > 0 ? clamp(b.value / b.limit) : b.value > 0 ? 1 : 0,
+    figures: `${fmt(b.value)} of ${fmt(b.limit)}`,
+  };
 }

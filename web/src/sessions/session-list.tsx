@@ -22,7 +22,8 @@ export function SessionList() {
   const [error, setError] = useState<unknown>(undefined);
   const canList = can("session_list");
   const page = useAsync<Page | null>(
-    async () => (canList ? client.listSessions({ limit: 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) }) : null),
+    async () =>
+      canList ? client.listSessions({ limit: 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) }) : null,
     [canList, status, cursor],
   );
   // Statuses and health move while an operator watches: refresh every few seconds while the tab is visible.
@@ -46,7 +47,11 @@ export function SessionList() {
         <h2>Sessions</h2>
         <label>
           Status{" "}
-          <select value={status} onChange={(e) => (setCursor(undefined), setStatus(e.target.value as Status | ""))} aria-label="Filter by status">
+          <select
+            value={status}
+            onChange={(e) => (setCursor(undefined), setStatus(e.target.value as Status | ""))}
+            aria-label="Filter by status"
+          >
             <option value="">any</option>
             {STATUSES.map((s) => (
               <option key={s} value={s}>
@@ -55,13 +60,27 @@ export function SessionList() {
             ))}
           </select>
         </label>
-        <button type="button" onClick={page.reload}>Refresh</button>
-        {can("chat_session_create") && <button type="button" className="primary" onClick={() => void newChat()}>New chat</button>}
-        {can("session_start") && <button type="button" onClick={() => setStarting((s) => !s)} aria-expanded={starting}>Start background session</button>}
+        <button type="button" onClick={page.reload}>
+          Refresh
+        </button>
+        {can("chat_session_create") && (
+          <button type="button" className="primary" onClick={() => void newChat()}>
+            New chat
+          </button>
+        )}
+        {can("session_start") && (
+          <button type="button" onClick={() => setStarting((s) => !s)} aria-expanded={starting}>
+            Start background session
+          </button>
+        )}
       </div>
       {starting && can("session_start") && <StartForm onStarted={(id) => go("sessions", "background", id)} />}
       <ErrorNote error={error ?? page.error} />
-      {!canList && <p className="muted" data-testid="no-list-scope">This token's scopes do not include reading sessions (read).</p>}
+      {!canList && (
+        <p className="muted" data-testid="no-list-scope">
+          This token's scopes do not include reading sessions (read).
+        </p>
+      )}
       <table className="sessions">
         <thead>
           <tr>
@@ -77,10 +96,20 @@ export function SessionList() {
           <SessionRows lines={nest(page.data?.sessions ?? [])} />
         </tbody>
       </table>
-      {page.data && page.data.sessions.length === 0 && <p className="muted">No sessions{status ? ` with status ${status}` : ""} yet.</p>}
+      {page.data && page.data.sessions.length === 0 && (
+        <p className="muted">No sessions{status ? ` with status ${status}` : ""} yet.</p>
+      )}
       <p>
-        {cursor && <button type="button" onClick={() => setCursor(undefined)}>First page</button>}
-        {page.data?.next_cursor && <button type="button" onClick={() => setCursor(page.data!.next_cursor!)}>Next page</button>}
+        {cursor && (
+          <button type="button" onClick={() => setCursor(undefined)}>
+            First page
+          </button>
+        )}
+        {page.data?.next_cursor && (
+          <button type="button" onClick={() => setCursor(page.data!.next_cursor!)}>
+            Next page
+          </button>
+        )}
       </p>
     </section>
   );

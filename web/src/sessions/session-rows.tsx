@@ -13,13 +13,16 @@ interface Line {
 /** The page's sessions in order, each sub-agent session moved under its parent when the parent is on the page (oldest first). */
 export function nest(sessions: readonly Summary[]): Line[] {
   const onPage = new Set(sessions.map((s) => s.session.session_id));
-  const parentOf = (s: Summary): string | null => (s.delegated_by && onPage.has(s.delegated_by) ? s.delegated_by : null);
+  const parentOf = (s: Summary): string | null =>
+    s.delegated_by && onPage.has(s.delegated_by) ? s.delegated_by : null;
   const children = new Map<string, Summary[]>();
   for (const s of sessions) {
     const parent = parentOf(s);
     if (parent) children.set(parent, [s, ...(children.get(parent) ?? [])]);
   }
-  return sessions.filter((s) => !parentOf(s)).map((item) => ({ item, children: children.get(item.session.session_id) ?? [] }));
+  return sessions
+    .filter((s) => !parentOf(s))
+    .map((item) => ({ item, children: children.get(item.session.session_id) ?? [] }));
 }
 
 export function SessionRows({ lines }: { lines: Line[] }) {
@@ -41,19 +44,26 @@ function SessionRow({ item, nested = false }: { item: Summary; nested?: boolean 
       <td>
         <a className="session-title" href={href("sessions", kind, id)}>
           {nested && <span aria-hidden="true">↳ </span>}
-          {title ?? <span className="muted">{session.parent_session_id ? "Branch, no message yet" : "New chat, no message yet"}</span>}
+          {title ?? (
+            <span className="muted">
+              {session.parent_session_id ? "Branch, no message yet" : "New chat, no message yet"}
+            </span>
+          )}
         </a>
         <span className="session-id mono muted">
           {id}
           {parent && !nested && (
             <>
-              {" "}· sub-agent of <a href={href("sessions", "chat", parent)}>{parent}</a>
+              {" "}
+              · sub-agent of <a href={href("sessions", "chat", parent)}>{parent}</a>
             </>
           )}
         </span>
       </td>
       <td>{parent ? "sub-agent" : kind}</td>
-      <td><span className={`status status-${session.status}`}>{session.status}</span></td>
+      <td>
+        <span className={`status status-${session.status}`}>{session.status}</span>
+      </td>
       <td>
         {health ? (
           <span className="health-cell">

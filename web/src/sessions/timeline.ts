@@ -3,7 +3,13 @@
 // A chat reads like a chat (issue 41): a turn's retrieval and cognition summaries fold into its answer, and the rows
 // that only restate what another row shows (idle/running, a completed turn's end, a passing check) are quiet: kept for
 // the debug view, hidden from the default one.
-import type { Citation, HealthSnapshot, SessionEvent, SessionEventData, SessionEventType } from "../../../src/client/index.ts";
+import type {
+  Citation,
+  HealthSnapshot,
+  SessionEvent,
+  SessionEventData,
+  SessionEventType,
+} from "../../../src/client/index.ts";
 
 export type Envelope = SessionEvent;
 type Data<K extends SessionEventType> = SessionEventData<K>;
@@ -30,8 +36,25 @@ export type Row = RowBase &
     | ({ kind: "text"; text: string; citations: Citation[]; final: boolean } & AnswerMemory)
     | { kind: "thinking"; text: string }
     | { kind: "reflection"; check: string; passed: boolean; detail: string }
-    | { kind: "tool"; id: string; name: string; args: unknown; result: unknown; status: string | null; elapsedMs: number | null; hooks: string[]; invalid: number }
-    | { kind: "approval"; requestId: string; tool: string; reason: string; budgets: string[]; decision: "approve" | "deny" | null }
+    | {
+        kind: "tool";
+        id: string;
+        name: string;
+        args: unknown;
+        result: unknown;
+        status: string | null;
+        elapsedMs: number | null;
+        hooks: string[];
+        invalid: number;
+      }
+    | {
+        kind: "approval";
+        requestId: string;
+        tool: string;
+        reason: string;
+        budgets: string[];
+        decision: "approve" | "deny" | null;
+      }
     | { kind: "checkpoint"; data: Data<"session_checkpoint"> }
     | { kind: "step"; data: Data<"step_progress"> }
     | { kind: "context"; note: string }
@@ -103,11 +126,25 @@ const noMemory: AnswerMemory = { pack: null, layers: null, guardrails: [] };
 type TextRow = Extract<Row, { kind: "text" }>;
 /** Folds into the turn's answer row (made empty if the answer has not come yet, as when a turn fails before it). */
 function answer(t: Timeline, turnId: string, e: Envelope, change: (row: TextRow) => Partial<TextRow>): void {
-  const fresh = (): TextRow => ({ kind: "text", text: "", citations: [], final: false, ...noMemory, guardrails: [], key: "", events: [] });
-  t.upsert(`text:${turnId}`, e, () => {
-    const { key: _key, events: _events, ...body } = fresh();
-    return { ...body, ...change(fresh()) } as RowBody;
-  }, (row) => change(row as TextRow) as Partial<RowBody>);
+  const fresh = (): TextRow => ({
+    kind: "text",
+    text: "",
+    citations: [],
+    final: false,
+    ...noMemory,
+    guardrails: [],
+    key: "",
+    events: [],
+  });
+  t.upsert(
+    `text:${turnId}`,
+    e,
+    () => {
+      const { key: _key, events: _events, ...body } = fresh();
+      return { ...body, ...change(fresh()) } as RowBody;
+    },
+    (row) => change(row as TextRow) as Partial<RowBody>,
+  );
 }
 
 /** Chat statuses the turn's own rows already show (its message, its answer, its approval row). */
@@ -119,8 +156,23 @@ function quietStatus(next: State, previous: string | undefined): boolean {
 }
 /** Every event of one tool call folds into one row, found by tool_call_id (two calls of one tool stay two rows). */
 function toolRow(t: Timeline, id: string, name: string, e: Envelope, change: (row: ToolRow) => Partial<ToolRow>): void {
-  const fresh = { kind: "tool", id, name, args: null, result: null, status: null, elapsedMs: null, hooks: [], invalid: 0 } as const;
-  t.upsert(`tool:${id}`, e, () => ({ ...fresh, hooks: [], ...change({ ...fresh, hooks: [], key: "", events: [] }) }) as RowBody, (row) => change(row as ToolRow) as Partial<RowBody>);
+  const fresh = {
+    kind: "tool",
+    id,
+    name,
+    args: null,
+    result: null,
+    status: null,
+    elapsedMs: null,
+    hooks: [],
+    invalid: 0,
+  } as const;
+  t.upsert(
+    `tool:${id}`,
+    e,
+    () => ({ ...fresh, hooks: [], ...change({ ...fresh, hooks: [], key: "", events: [] }) }) as RowBody,
+    (row) => change(row as ToolRow) as Partial<RowBody>,
+  );
 }
 
 /** How each event type shows: the console handles exactly these (compared with GET /stream-events in the tests). */
@@ -133,37 +185,95 @@ export const folds: { [K in SessionEventType]: Fold<K> } = {
   },
   session_checkpoint: (t, d, e) => t.push(e, { kind: "checkpoint", data: d }),
   policy_decision: (t, d, e) => t.push(e, diagnostic(`policy ${d.outcome} ${d.subject}: ${d.reason}`)),
-  hook_event: (t, d, e) => toolRow(t, d.tool_call_id, d.tool_name, e, (row) => ({ hooks: [...row.hooks, `${d.hook} ${d.phase} ${d.status}`] })),
-  sandbox_notice: (t, d, e) => t.push(e, diagnostic(`sandbox ${d.resolved_backend} (asked ${d.requested_backend}, ${d.isolation}): ${d.reason}`)),
-  transport_diagnostic: (t, d, e) => t.push(e, diagnostic(`provider ${d.provider_requested} -> ${d.provider_actual}: ${d.kind} ${d.status} (${d.reason})`)),
-  subagent_event: (t, d, e) => t.push(e, diagnostic(`sub-agent ${d.agent_id} ${d.status}${d.question ? `: ${d.question}` : ""}`)),
+  hook_event: (t, d, e) =>
+    toolRow(t, d.tool_call_id, d.tool_name, e, (row) => ({
+      hooks: [...row.hooks, `${d.hook} ${d.phase} ${d.status}`],
+    })),
+  sandbox_notice: (t, d, e) =>
+    t.push(e, diagnostic(`sandbox ${d.resolved_backend} (asked ${d.requested_backend}, ${d.isolation}): ${d.reason}`)),
+  transport_diagnostic: (t, d, e) =>
+    t.push(
+      e,
+      diagnostic(`provider ${d.provider_requested} -> ${d.provider_actual}: ${d.kind} ${d.status} (${d.reason})`),
+    ),
+  subagent_event: (t, d, e) =>
+    t.push(e, diagnostic(`sub-agent ${d.agent_id} ${d.status}${d.question ? `: ${d.question}` : ""}`)),
   turn_start: (t, d, e) => t.upsert(`message:${d.turn_id}`, e, () => ({ kind: "message", text: d.message })),
   turn_start_tools: (t, d, e) => t.push(e, diagnostic(`tools offered: ${d.tools.join(", ")}`)),
   token: (t, d, e) => answer(t, d.turn_id, e, (row) => ({ text: row.text + d.text })),
   response: (t, d, e) => answer(t, d.turn_id, e, () => ({ text: d.text, citations: d.citations, final: true })),
-  thinking: (t, d, e) => t.upsert(`thinking:${d.turn_id}`, e, () => ({ kind: "thinking", text: d.text }), (row) => ({ text: `${(row as { text: string }).text}\n${d.text}` })),
+  thinking: (t, d, e) =>
+    t.upsert(
+      `thinking:${d.turn_id}`,
+      e,
+      () => ({ kind: "thinking", text: d.text }),
+      (row) => ({ text: `${(row as { text: string }).text}\n${d.text}` }),
+    ),
   // The claims check: a row when it fails; a pass is quiet (the answer's citations are its evidence).
-  reflection: (t, d, e) => t.push(e, { kind: "reflection", check: d.check, passed: d.passed, detail: d.detail, quiet: d.passed }),
+  reflection: (t, d, e) =>
+    t.push(e, { kind: "reflection", check: d.check, passed: d.passed, detail: d.detail, quiet: d.passed }),
   tool_call: (t, d, e) => toolRow(t, d.tool_call_id, d.name, e, () => ({ name: d.name, args: d.arguments })),
   tool_result: (t, d, e) => toolRow(t, d.tool_call_id, d.tool_name, e, () => ({ result: d.result })),
-  tool_outcome: (t, d, e) => toolRow(t, d.tool_call_id, d.tool_name, e, () => ({ status: d.status, elapsedMs: d.elapsed_ms, result: d.result })),
+  tool_outcome: (t, d, e) =>
+    toolRow(t, d.tool_call_id, d.tool_name, e, () => ({ status: d.status, elapsedMs: d.elapsed_ms, result: d.result })),
   tool_batch: (t, d, e) => t.push(e, diagnostic(`wave of ${d.tool_call_ids.length} tool calls run together`)),
-  tool_selected: (t, d, e) => t.push(e, diagnostic(`tool selection: ${d.offered.map((o) => `${o.name} ${o.score.toFixed(2)}`).join(", ")}`)),
-  tool_validation_error: (t, d, e) => toolRow(t, d.tool_call_id, d.tool_name, e, (row) => ({ invalid: row.invalid + 1 })),
-  context_warning: (t, d, e) => t.push(e, { kind: "context", note: `Context at ${Math.round((100 * d.used_tokens) / Math.max(1, d.budget_tokens))}% of its ${d.budget_tokens}-token budget` }),
-  context_compacted: (t, d, e) => t.push(e, { kind: "context", note: `Context compacted: ${d.original_count} messages to ${d.compacted_count}, ${d.tokens_saved} tokens saved` }),
-  step_progress: (t, d, e) => t.upsert(`step:${d.turn_id ?? ""}:${d.step}`, e, () => ({ kind: "step", data: d }), () => ({ data: d })),
+  tool_selected: (t, d, e) =>
+    t.push(e, diagnostic(`tool selection: ${d.offered.map((o) => `${o.name} ${o.score.toFixed(2)}`).join(", ")}`)),
+  tool_validation_error: (t, d, e) =>
+    toolRow(t, d.tool_call_id, d.tool_name, e, (row) => ({ invalid: row.invalid + 1 })),
+  context_warning: (t, d, e) =>
+    t.push(e, {
+      kind: "context",
+      note: `Context at ${Math.round((100 * d.used_tokens) / Math.max(1, d.budget_tokens))}% of its ${d.budget_tokens}-token budget`,
+    }),
+  context_compacted: (t, d, e) =>
+    t.push(e, {
+      kind: "context",
+      note: `Context compacted: ${d.original_count} messages to ${d.compacted_count}, ${d.tokens_saved} tokens saved`,
+    }),
+  step_progress: (t, d, e) =>
+    t.upsert(
+      `step:${d.turn_id ?? ""}:${d.step}`,
+      e,
+      () => ({ kind: "step", data: d }),
+      () => ({ data: d }),
+    ),
   usage: (t, d, e) => {
     t.usage = { input: t.usage.input + d.input_tokens, output: t.usage.output + d.output_tokens };
-    t.push(e, diagnostic(`usage: ${d.input_tokens} in, ${d.output_tokens} out${d.cost_usd === null ? "" : `, $${d.cost_usd.toFixed(4)}`}`));
+    t.push(
+      e,
+      diagnostic(
+        `usage: ${d.input_tokens} in, ${d.output_tokens} out${d.cost_usd === null ? "" : `, $${d.cost_usd.toFixed(4)}`}`,
+      ),
+    );
   },
   // Folded into the answer: its citations are listed once, there, with the pack and the layers beside them.
-  retrieval: (t, d, e) => answer(t, d.turn_id, e, (row) => ({ pack: d.pack, citations: row.final ? row.citations : d.citations })),
+  retrieval: (t, d, e) =>
+    answer(t, d.turn_id, e, (row) => ({ pack: d.pack, citations: row.final ? row.citations : d.citations })),
   cognition: (t, d, e) => answer(t, d.turn_id, e, () => ({ layers: d.layers, guardrails: d.guardrails })),
   approval_required: (t, d, e) =>
-    t.upsert(`approval:${d.request_id}`, e, () => ({ kind: "approval", requestId: d.request_id, tool: d.tool_name, reason: d.reason, budgets: d.budgets ?? [], decision: null })),
+    t.upsert(`approval:${d.request_id}`, e, () => ({
+      kind: "approval",
+      requestId: d.request_id,
+      tool: d.tool_name,
+      reason: d.reason,
+      budgets: d.budgets ?? [],
+      decision: null,
+    })),
   approval_applied: (t, d, e) =>
-    t.upsert(`approval:${d.request_id}`, e, () => ({ kind: "approval", requestId: d.request_id, tool: d.tool_name, reason: "", budgets: [], decision: d.decision }), () => ({ decision: d.decision })),
+    t.upsert(
+      `approval:${d.request_id}`,
+      e,
+      () => ({
+        kind: "approval",
+        requestId: d.request_id,
+        tool: d.tool_name,
+        reason: "",
+        budgets: [],
+        decision: d.decision,
+      }),
+      () => ({ decision: d.decision }),
+    ),
   // A turn's end is news only when it was cancelled: the answer, the approval row or the error row says the rest.
   turn_end: (t, d, e) => t.push(e, { kind: "turn_end", status: d.status, quiet: d.status !== "cancelled" }),
   completed: (t, _d, e) => t.push(e, { kind: "completed", quiet: true }),

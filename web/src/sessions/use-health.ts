@@ -14,7 +14,8 @@ export function useHealth(sessionId: string | null, initial: HealthSnapshot | nu
     const stop = new AbortController();
     void (async () => {
       try {
-        for await (const e of client.sessionHealth(sessionId, { retries: 8, signal: stop.signal })) if (e.event === "health_snapshot") setHealth(e.data);
+        for await (const e of client.sessionHealth(sessionId, { retries: 8, signal: stop.signal }))
+          if (e.event === "health_snapshot") setHealth(e.data);
       } catch {
         // The panel keeps the last snapshot; the timeline's stream shows the connection state.
       }

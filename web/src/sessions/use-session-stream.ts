@@ -36,7 +36,14 @@ export function useSessionStream(sessionId: string) {
     const lastEventId = timeline.current.lastEventId ?? undefined;
     void (async () => {
       try {
-        const events = client.sessionEvents(sessionId, { follow: true, retries: 8, signal: stop.signal, ...(lastEventId ? { lastEventId } : {}), onOpen: () => setConnection("live"), onReconnect: () => setConnection("reconnecting") });
+        const events = client.sessionEvents(sessionId, {
+          follow: true,
+          retries: 8,
+          signal: stop.signal,
+          ...(lastEventId ? { lastEventId } : {}),
+          onOpen: () => setConnection("live"),
+          onReconnect: () => setConnection("reconnecting"),
+        });
         for await (const e of events) feed(e);
       } catch (err) {
         if (stop.signal.aborted) return;

@@ -11,7 +11,12 @@ export function Citations({ citations }: { citations: Citation[] }) {
       <ol className="citations">
         {citations.map((c, i) => (
           <li key={`${c.chunk_hash}:${i}`}>
-            <button type="button" className="link" onClick={() => setOpen(c)} aria-label={`Open ${c.source_path} at ${c.anchor}`}>
+            <button
+              type="button"
+              className="link"
+              onClick={() => setOpen(c)}
+              aria-label={`Open ${c.source_path} at ${c.anchor}`}
+            >
               {c.source_path} <span className="muted">{c.anchor}</span>
             </button>
             <span className="score" title="calibrated relevance">

@@ -5,7 +5,8 @@ import { toolSummaries } from "../../../src/client/index.ts";
 /** The cognitive stack's layers (SPEC "Cognitive inspection routes" rule 1), in the spec's order. */
 export const LAYERS: Record<string, string> = {
   prana: "prana (energy): the compute budget, so a long query or a slow layer cannot blow the latency target",
-  indriya: "indriya (the senses): normalises the input, so invisible characters and odd Unicode cannot split or hide words",
+  indriya:
+    "indriya (the senses): normalises the input, so invisible characters and odd Unicode cannot split or hide words",
   dhyana: "dhyana (focus): orders a pack for relevant and different evidence (maximal marginal relevance)",
   manas: "manas (the mind): query understanding; each content word brings its nearest words as weighted extra terms",
   ahamkara: "ahamkara (the self): who is asking; 'I', 'my', 'me' in a query mean the calling actor",
@@ -22,7 +23,8 @@ export const LAYERS: Record<string, string> = {
 /** The knowledge lifecycle's stages. */
 export const STAGES: Record<string, string> = {
   shravan: "shravan (hearing): a capture, knowledge taken in with its sources, not yet reflected on",
-  manan: "manan (reflection): a capture thought through: its claims, questions, counterpoints and principles, each cited",
+  manan:
+    "manan (reflection): a capture thought through: its claims, questions, counterpoints and principles, each cited",
   nididhyasan: "nididhyasan (practice): a reflection turned into a habit, task, rule, checklist, project or principle",
 };
 

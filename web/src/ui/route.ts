@@ -1,7 +1,8 @@
 // The console's address is its hash (#/sessions/<id>), so /console serves one page and links still bookmark.
 import { useEffect, useState } from "react";
 
-export const parts = (): string[] => location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+export const parts = (): string[] =>
+  location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
 
 export function useRoute(): string[] {
   const [route, setRoute] = useState(parts);

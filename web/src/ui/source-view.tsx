@@ -19,9 +19,13 @@ export function SourceView({ citation, onClose }: { citation: Citation; onClose:
   }, [source.data]);
 
   const doc = source.data;
-  const chunk = doc?.chunks.find((c) => c.chunk_hash === citation.chunk_hash && c.anchor === citation.anchor) ?? doc?.chunks.find((c) => c.chunk_hash === citation.chunk_hash);
+  const chunk =
+    doc?.chunks.find((c) => c.chunk_hash === citation.chunk_hash && c.anchor === citation.anchor) ??
+    doc?.chunks.find((c) => c.chunk_hash === citation.chunk_hash);
   // The span is a literal substring of the stored text; look for it inside the cited chunk first.
-  const from = chunk ? doc!.content.indexOf(citation.text_span, chunk.start) : (doc?.content.indexOf(citation.text_span) ?? -1);
+  const from = chunk
+    ? doc!.content.indexOf(citation.text_span, chunk.start)
+    : (doc?.content.indexOf(citation.text_span) ?? -1);
   return (
     <dialog ref={dialog} className="source" onClose={onClose} aria-label={`Source ${citation.source_path}`}>
       <header>
@@ -48,7 +52,9 @@ export function SourceView({ citation, onClose }: { citation: Citation; onClose:
           )}
         </pre>
       )}
-      {doc && from < 0 && <p className="error">The cited span is not in the stored source any more (it was re-ingested or changed).</p>}
+      {doc && from < 0 && (
+        <p className="error">The cited span is not in the stored source any more (it was re-ingested or changed).</p>
+      )}
     </dialog>
   );
 }

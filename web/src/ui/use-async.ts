@@ -9,7 +9,11 @@ export interface Loaded<T> {
 }
 
 export function useAsync<T>(load: () => Promise<T>, deps: readonly unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true });
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({
+    data: undefined,
+    error: undefined,
+    loading: true,
+  });
   const run = useRef(0);
   // The caller names the inputs (deps), as with useEffect.
   const stable = useCallback(load, deps);
