@@ -23,15 +23,13 @@ export async function processQuery(
     decision: d.decision.reason,
     signals: { ...q.signals },
     expansion: q.expansion.map((e) => ({ ...e })),
-    evidence: (d.thought.evidence?.items ?? [])
-      .slice(0, input.k ?? 8)
-      .map((i) => ({
-        chunk_hash: i.chunk.chunkHash,
-        source_path: i.chunk.sourcePath,
-        anchor: i.chunk.anchor,
-        score: Number(i.score.toFixed(6)),
-        flags: i.flags,
-      })),
+    evidence: (d.thought.evidence?.items ?? []).slice(0, input.k ?? 8).map((i) => ({
+      chunk_hash: i.chunk.chunkHash,
+      source_path: i.chunk.sourcePath,
+      anchor: i.chunk.anchor,
+      score: Number(i.score.toFixed(6)),
+      flags: i.flags,
+    })),
     steps: d.thought.trace,
   };
   await traces.put(result, call.workspaceId);
