@@ -17,6 +17,8 @@ export default defineConfig({
     // 533 s on 2 cores. No test may depend on the machine's speed, so a busier machine is slower, not red.
     maxWorkers: 2,
     minWorkers: 1,
+    // expect.poll waits for what a busy machine delivers late (a console turn drawn in Chromium), 1 s by default.
+    expect: { poll: { timeout: 15_000 } },
     projects: [
       { extends: true, test: { name: "sqlite", include: ["test/**/*.test.ts"], exclude: ["test/replicas/**"] } },
       ...(postgres
