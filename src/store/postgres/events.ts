@@ -1,8 +1,7 @@
 // The audit log in PostgreSQL: appends extend the workspace's hash chain under its advisory lock, so concurrent writers
 // on any replica make one chain.
-import { randomUUID } from "node:crypto";
 import type { AuditLog, EventDraft, EventQuery, StoredEvent } from "../../ports/audit-log.ts";
-import { canonicalJson, eventHash, GENESIS_HASH } from "../../domain/audit/event-hash.ts";
+import { chainEvents } from "../audit-chain.ts";
 import { toEvent, type EventRow } from "../rows.ts";
 import { lock, transaction, type Db } from "./open.ts";
 import { LOCK } from "./schema.ts";
@@ -23,26 +22,7 @@ export class AuditRepo implements AuditLog {
       "SELECT seq, hash FROM events WHERE workspace_id = $1 ORDER BY seq DESC LIMIT 1",
       [workspaceId],
     );
-    let seq = rows[0]?.seq ?? 0;
-    let prevHash = rows[0]?.hash ?? GENESIS_HASH;
-    const events = drafts.map((d) => {
-      seq++;
-      const fields = {
-        workspaceId,
-        seq,
-        id: `evt_${randomUUID()}`,
-        type: d.type,
-        actorId: d.actorId,
-        tokenId: d.tokenId,
-        at: d.at,
-        trajectoryId: d.trajectoryId,
-        payload: canonicalJson(d.payload ?? null),
-        prevHash,
-      };
-      const event = { ...fields, hash: eventHash(fields) };
-      prevHash = event.hash;
-      return event;
-    });
+    const events = chainEvents(workspaceId, drafts, rows[0]);
     const column = <K extends keyof (typeof events)[number]>(k: K) => events.map((e) => e[k]);
     await c.query(
       `INSERT INTO events (workspace_id, seq, id, type, actor_id, token_id, at, trajectory_id, payload, prev_hash, hash)
@@ -63,7 +43,7 @@ export class AuditRepo implements AuditLog {
     );
     await c.query(
       "INSERT INTO event_heads (workspace_id, seq, hash) VALUES ($1, $2, $3) ON CONFLICT (workspace_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
-      [workspaceId, seq, prevHash],
+      [workspaceId, events.at(-1)!.seq, events.at(-1)!.hash], // drafts is not empty: returned early above
     );
     return events;
   }

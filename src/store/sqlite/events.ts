@@ -1,8 +1,7 @@
 // The audit log in SQLite: appends extend the workspace's hash chain under the write lock (on the writer thread when there is one).
-import { randomUUID } from "node:crypto";
 import type { Db } from "./open.ts";
 import type { AuditLog, EventDraft, EventQuery, StoredEvent } from "../../ports/audit-log.ts";
-import { canonicalJson, eventHash, GENESIS_HASH } from "../../domain/audit/event-hash.ts";
+import { chainEvents } from "../audit-chain.ts";
 import { toEvent, type EventRow } from "../rows.ts";
 import type { SqliteWriter } from "./writer.ts";
 
@@ -34,28 +33,10 @@ export class AuditRepo implements AuditLog {
   append(workspaceId: string, drafts: readonly EventDraft[]): StoredEvent[] {
     const run = () => {
       const last = this.s.last.get(workspaceId) as { seq: number; hash: string } | undefined;
-      let seq = last?.seq ?? 0;
-      let prevHash = last?.hash ?? GENESIS_HASH;
-      const events = drafts.map((d) => {
-        seq++;
-        const fields = {
-          workspaceId,
-          seq,
-          id: `evt_${randomUUID()}`,
-          type: d.type,
-          actorId: d.actorId,
-          tokenId: d.tokenId,
-          at: d.at,
-          trajectoryId: d.trajectoryId,
-          payload: canonicalJson(d.payload ?? null),
-          prevHash,
-        };
-        const event = { ...fields, hash: eventHash(fields) };
-        this.s.insert.run(event);
-        prevHash = event.hash;
-        return event;
-      });
-      if (events.length > 0) this.s.setHead.run(workspaceId, seq, prevHash);
+      const events = chainEvents(workspaceId, drafts, last);
+      for (const event of events) this.s.insert.run(event);
+      const end = events.at(-1);
+      if (end) this.s.setHead.run(workspaceId, end.seq, end.hash);
       return events;
     };
     return this.db.inTransaction ? run() : this.db.transaction(run).immediate();
