@@ -12,14 +12,17 @@ import { ESCAPE_PROBE, probeReport, probeTask } from "../helpers/escape-probe.ts
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { act, startBackground, waitFor } from "./background-support.ts";
 
+// The sqlite and postgres projects run this file at once: each run's sleeps carry their own numbers.
+const base = 10_000 + 10 * Math.floor(Math.random() * 80_000);
+const sleep = (n: number) => `sleep ${base + n}`;
 const entry = (argv: string[], extra: Record<string, unknown> = {}) => ({ argv, approval_floor: "never", ...extra });
 const catalog = {
   command_agents: {
     probe: entry(["/bin/sh", "-c", ESCAPE_PROBE]),
     probe_net: entry(["/bin/sh", "-c", ESCAPE_PROBE], { network: true }),
-    sleeper: entry(["/bin/sh", "-c", "sleep 7301 & sleep 7302 & wait"]),
-    sleeper_process: entry(["/bin/sh", "-c", "sleep 7303 & sleep 7304 & wait"], { sandbox: "process" }),
-    slow: entry(["/bin/sh", "-c", "sleep 7305 & wait"], { timeout_seconds: 1 }),
+    sleeper: entry(["/bin/sh", "-c", `${sleep(1)} & ${sleep(2)} & wait`]),
+    sleeper_process: entry(["/bin/sh", "-c", `${sleep(3)} & ${sleep(4)} & wait`], { sandbox: "process" }),
+    slow: entry(["/bin/sh", "-c", `${sleep(5)} & wait`], { timeout_seconds: 1 }),
   },
 };
 
@@ -112,10 +115,10 @@ describe.runIf(usable.path)("a catalog command under bubblewrap", () => {
   });
 
   for (const [agent, marker, action] of [
-    ["sleeper", "sleep 7301", "pause"],
-    ["sleeper", "sleep 7302", "cancel"],
-    ["sleeper_process", "sleep 7303", "pause"],
-    ["sleeper_process", "sleep 7304", "cancel"],
+    ["sleeper", sleep(1), "pause"],
+    ["sleeper", sleep(2), "cancel"],
+    ["sleeper_process", sleep(3), "pause"],
+    ["sleeper_process", sleep(4), "cancel"],
   ] as const) {
     it(`leaves no process of a ${agent === "sleeper" ? "bubblewrap" : "process-sandbox"} command after ${action}`, async () => {
       const s = await startBackground(svc, { task: "t", engine: "command", agent, approval_mode: "never" });
@@ -127,10 +130,11 @@ describe.runIf(usable.path)("a catalog command under bubblewrap", () => {
 
   it("kills the whole tree at the entry's time limit and fails the run with command_timeout", async () => {
     const s = await startBackground(svc, { task: "t", engine: "command", agent: "slow", approval_mode: "never" });
-    await until(() => processesWith("sleep 7305").length > 0, "sleep 7305 running");
+    await until(() => processesWith(sleep(5)).length > 0, `${sleep(5)} running`);
     const done = await waitFor(svc, s.session.session_id, ["completed", "failed"], 10_000);
     expect(done.session).toMatchObject({ status: "failed", last_error: expect.stringMatching(/past its 1 s limit/) });
-    expect(processesWith("sleep 7305")).toEqual([]);
+    // SIGKILL lands a moment after the run is failed: the tree must be gone soon, not at once.
+    await until(() => processesWith(sleep(5)).length === 0, `no ${sleep(5)} left`, 3_000);
   });
 });
 
