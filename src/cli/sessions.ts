@@ -105,10 +105,14 @@ export function registerSessions(program: Command): void {
           limit: Number(opts.limit),
         });
         if (opts.json) return printJson(page);
-        for (const s of page.sessions)
+        // The title last, its whitespace folded: it is free text, and the columns before it stay where scripts read them.
+        for (const s of page.sessions) {
+          const health = s.health ? s.health.score.toFixed(2) : "-";
+          const title = (s.title ?? "").replace(/\s+/g, " ");
           out(
-            `${s.session.session_id}\t${s.kind}\t${s.session.status}\t${s.health ? s.health.score.toFixed(2) : "-"}\t${s.session.updated_at ?? ""}\n`,
+            `${s.session.session_id}\t${s.kind}\t${s.session.status}\t${health}\t${s.session.updated_at ?? ""}\t${title}\n`,
           );
+        }
       }),
     );
   addTargetOptions(sessions.command("show"))

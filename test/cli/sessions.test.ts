@@ -40,7 +40,9 @@ describe("smriti sessions", () => {
     expect(res.stdout).toMatch(/artifact final_output: Alice\./);
     const sid = res.stdout.slice(0, 40);
     const list = await runCli(["sessions", "list", "--kind", "background", "--url", server.url], { env });
-    expect(list.stdout).toMatch(new RegExp(`^${sid}\tbackground\tcompleted\t1\\.00\t`, "m"));
+    expect(list.stdout).toMatch(
+      new RegExp(`^${sid}\tbackground\tcompleted\t1\\.00\t[^\t]+\tWho picked PostgreSQL\\?$`, "m"),
+    );
     const shown = await runJson<{
       session: { status: string };
       health: { memory_provenance: { source_path: string }[] };
