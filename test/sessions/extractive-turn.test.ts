@@ -42,6 +42,9 @@ describe("a chat turn with the extractive provider", () => {
     expect(response!.text).toMatch(/^Alice\./);
     expect(response!.citations[0]).toMatchObject({ source_path: "storage.md" });
     expect(NOTE).toContain(response!.citations[0]!.text_span);
+    // The answer's sentence sits inside the chunk the pack cited: listed once, as the chunk.
+    const cited = response!.citations.map((c) => c.text_span);
+    expect(cited.filter((span) => cited.some((o) => o !== span && o.includes(span)))).toEqual([]);
     // The tokens are the response, streamed.
     expect(
       dataOf<{ text: string }>(events, "token")

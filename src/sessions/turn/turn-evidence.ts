@@ -7,7 +7,11 @@ import { claimsOf } from "./claims.ts";
 type Outcome = SessionEventData<"tool_outcome">;
 type Result = Record<string, unknown>;
 
-/** Citations in the turn's successful tool results (answers, hits, pack items, open loops, delegated answers), first seen first, one per chunk and span. */
+/**
+ * Citations in the turn's successful tool results (answers, hits, pack items, open loops, delegated answers), first
+ * seen first, one per chunk and span; a span inside another cited span of the same chunk (an answer's sentence within
+ * a recalled chunk) is left out, since the wider citation already proves it.
+ */
 export function turnCitations(events: readonly StreamEvent[]): Citation[] {
   const seen = new Map<string, Citation>();
   for (const o of outcomes(events)) {
@@ -19,7 +23,13 @@ export function turnCitations(events: readonly StreamEvent[]): Citation[] {
       if (key && !seen.has(key)) seen.set(key, c!);
     }
   }
-  return [...seen.values()];
+  const all = [...seen.values()];
+  const within = (c: Citation, o: Citation) =>
+    o !== c &&
+    o.chunk_hash === c.chunk_hash &&
+    o.text_span.length > c.text_span.length &&
+    o.text_span.includes(c.text_span);
+  return all.filter((c) => !all.some((o) => within(c, o)));
 }
 
 /** The context pack a turn read, as the retrieval event summarizes it. */
