@@ -10,7 +10,8 @@ async function restrictedImports(filePath: string, code: string): Promise<string
   return (result?.messages ?? []).filter((m) => m.ruleId === "no-restricted-imports").map((m) => m.message);
 }
 
-describe("dependency direction", () => {
+// The first lint loads ESLint and its plugins: slow on a loaded machine.
+describe("dependency direction", { timeout: 120_000 }, () => {
   it.each([
     [
       "cognitive imports services",
