@@ -8,7 +8,7 @@ const LAYERS = ["contract", "domain", "ports", "search", "cognitive", "services"
 const ADAPTERS = ["store", "embed", "llm", "nlp", "observability"];
 // The composition root's files; transports see the composed service through runtime.ts alone.
 const ROOT = ["main.ts", "local-client.ts", "config.ts"];
-const TRANSPORTS = ["http", "mcp"];
+const TRANSPORTS = ["http", "mcp", "agui"];
 
 const patterns = (names) => names.flatMap((n) => (n.endsWith(".ts") ? [`**/${n}`] : [`**/${n}/**`]));
 const rule = (files, forbid, message, extra = [], more = []) => ({

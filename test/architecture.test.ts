@@ -28,6 +28,11 @@ describe("dependency direction", () => {
       'import { createMcpServer } from "../mcp/server.ts";',
     ],
     [
+      "the AG-UI transport imports the HTTP transport",
+      "src/transports/agui/mount.ts",
+      'import { readJson } from "../http/read-json.ts";',
+    ],
+    [
       "the MCP transport imports the HTTP transport",
       "src/transports/mcp/server.ts",
       'import { errorResponse } from "../http/errors.ts";',
