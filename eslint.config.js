@@ -95,6 +95,13 @@ export default tseslint.config(
     "the client imports the contract only: it runs in browsers too",
     ["node:*"],
   ),
+  // The framework adapters (issue 46) are the client's: they reach the service through it, in browsers too.
+  rule(
+    ["src/frameworks/**/*.ts"],
+    [...LAYERS.filter((l) => l !== "contract"), ...ROOT, "runtime.ts", ...ADAPTERS],
+    "the framework adapters import the client and the contract only: they run wherever the client does",
+    ["node:*"],
+  ),
   {
     // An effect's return value is its cleanup: an expression body returns whatever the call gives (Chromium's scrollIntoView
     // gives a promise, which React then calls on unmount and blanks the page; issue 41).
