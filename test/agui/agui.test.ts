@@ -138,6 +138,17 @@ describe("AG-UI at POST /agui", () => {
     expect(wire.requests).toHaveLength(0);
   });
 
+  it("refuses a token without the write scope before the stream, and names an unknown session id in RUN_ERROR", async () => {
+    const reader = await svc.issueToken(undefined, [], ["read"]);
+    const a = agent(reader.token);
+    a.addMessage({ id: randomUUID(), role: "user", content: "Hello?" });
+    await expect(a.runAgent()).rejects.toThrow(/403|insufficient_scope/);
+    const unknown = await run(agent(svc.token, "ses_00000000-0000-0000-0000-000000000000"), "Hello?");
+    expect(typesOf(unknown)).toEqual(["RUN_STARTED", "RUN_ERROR"]);
+    expect(unknown.at(-1)).toMatchObject({ code: "not_found" });
+    expect(wire.requests).toHaveLength(0);
+  });
+
   it("after a cut connection, running the thread again delivers the rest of the answer once", async () => {
     let release = () => {};
     const held = new Promise<void>((r) => (release = r));
