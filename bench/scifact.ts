@@ -19,7 +19,7 @@ import { memorySnapshot } from "./lib/memory.ts";
 import { openRuntime, type BenchRuntime } from "./lib/runtime.ts";
 import { startServer } from "./lib/server.ts";
 import { summarize } from "./lib/stats.ts";
-import { processCoresCell, roundsCell, spreadCell } from "./report/load-cells.ts";
+import { connectionsCell, otherCoresCell, processCoresCell, roundsCell, spreadCell } from "./report/load-cells.ts";
 import { renderTable } from "./report/table.ts";
 import { benchHttpLoad, type LoadTiming } from "./scenarios/http-load.ts";
 import { benchServed } from "./scenarios/served.ts";
@@ -115,7 +115,17 @@ try {
       ) +
       "\n\n" +
       renderTable(
-        ["recall over HTTP, autocannon", "req/s", "rounds req/s", "spread", "p50 ms", "p99 ms", "errors", "CPU ms/req"],
+        [
+          "recall over HTTP, autocannon",
+          "req/s",
+          "rounds req/s",
+          "spread",
+          "other processes' cores",
+          "p50 ms",
+          "p99 ms",
+          "errors",
+          "CPU ms/req",
+        ],
         [
           ...load.steps.map((s) => [`in-process server, ${s.connections} connection(s)`, s]),
           ...workers.flatMap((g) => g.steps.map((s) => [`smriti serve --workers ${g.workers}, ${s.connections}`, s])),
@@ -126,6 +136,7 @@ try {
             x.requestsPerSec,
             roundsCell(x),
             spreadCell(x),
+            otherCoresCell(x),
             x.p50,
             x.p99,
             x.errors + x.non2xx,
@@ -138,7 +149,7 @@ try {
         .flatMap((g) =>
           g.steps.map(
             (s) =>
-              `--workers ${g.workers}, ${s.connections} connections: cores per worker and round ${processCoresCell(s, g.workers > 1 ? 1 : 0)}`,
+              `--workers ${g.workers}, ${s.connections} connections, per round: cores per worker ${processCoresCell(s, g.workers > 1 ? 1 : 0)}, connections per worker ${connectionsCell(s, g.workers > 1 ? 1 : 0)}`,
           ),
         )
         .join("\n") +

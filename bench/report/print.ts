@@ -1,7 +1,7 @@
 // Prints the results: the target check first, then every measurement per corpus size.
 import type { IngestResult } from "../scenarios/ingest.ts";
 import type { LatencySummary } from "../lib/stats.ts";
-import { processCoresCell, roundsCell, spreadCell } from "./load-cells.ts";
+import { connectionsCell, otherCoresCell, processCoresCell, roundsCell, spreadCell } from "./load-cells.ts";
 import { renderTable } from "./table.ts";
 import type { BenchResults, SizeResults } from "./types.ts";
 
@@ -163,6 +163,7 @@ function sizeSection(s: SizeResults): string[] {
               "req/s",
               "rounds req/s",
               "spread",
+              "other processes' cores",
               "mean ms",
               "p50 ms",
               "p99 ms",
@@ -178,6 +179,7 @@ function sizeSection(s: SizeResults): string[] {
               x.requestsPerSec,
               roundsCell(x),
               spreadCell(x),
+              otherCoresCell(x),
               x.mean,
               x.p50,
               x.p99,
@@ -201,6 +203,8 @@ function sizeSection(s: SizeResults): string[] {
               "rounds req/s",
               "spread",
               "worker cores per round",
+              "connections per worker",
+              "other processes' cores",
               "p50 ms",
               "p99 ms",
               "errors",
@@ -216,6 +220,8 @@ function sizeSection(s: SizeResults): string[] {
                 roundsCell(x),
                 spreadCell(x),
                 processCoresCell(x, g.workers > 1 ? 1 : 0),
+                connectionsCell(x, g.workers > 1 ? 1 : 0),
+                otherCoresCell(x),
                 x.p50,
                 x.p99,
                 x.errors,

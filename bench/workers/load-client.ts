@@ -2,7 +2,7 @@
 // bounded time each, rotating through distinct queries; reports throughput and latency per round and per step
 // (loopback only).
 import autocannon from "autocannon";
-import { cpuMsOf } from "../lib/proc.ts";
+import { connectionsOf, cpuMsOf, machineBusyMs } from "../lib/proc.ts";
 import { median, round } from "../lib/stats.ts";
 import { reply } from "./ipc.ts";
 import type { LoadClientInit, LoadRound, LoadStep } from "./protocol.ts";
@@ -14,6 +14,7 @@ process.once("message", async (init: LoadClientInit) => {
   if (init.queries.length < MIN_ROTATING_QUERIES)
     throw new Error(`bench: a load rotates over at least ${MIN_ROTATING_QUERIES} queries, got ${init.queries.length}`);
   const cpuMs = () => init.serverPids.map(cpuMsOf);
+  const port = Number(new URL(init.url).port);
   const steps: LoadStep[] = [];
   let next = 0;
   for (const connections of init.connections) {
@@ -21,7 +22,10 @@ process.once("message", async (init: LoadClientInit) => {
     let [requests, errors, non2xx, latencySum] = [0, 0, 0, 0];
     const [server0, client0, t0] = [cpuMs(), process.cpuUsage(), performance.now()];
     for (let r = 0; r < init.rounds; r++) {
-      const [cpu0, r0] = [cpuMs(), performance.now()];
+      const [cpu0, r0, busy0, own0] = [cpuMs(), performance.now(), machineBusyMs(), process.cpuUsage()];
+      let held: number[] = [];
+      // Mid-round: on a busy machine a group's primary takes a while to hand every new connection to a worker.
+      const census = setTimeout(() => (held = connectionsOf(init.serverPids, port)), init.seconds * 500);
       const result = await autocannon({
         url: `${init.url}/v1/memory/recall`,
         method: "POST",
@@ -37,12 +41,18 @@ process.once("message", async (init: LoadClientInit) => {
           },
         ],
       });
+      clearTimeout(census);
       const wall = performance.now() - r0;
+      const serverRound = cpuMs().map((ms, i) => ms - cpu0[i]!);
+      const own = process.cpuUsage(own0);
+      const others = machineBusyMs() - busy0 - serverRound.reduce((a, b) => a + b, 0) - (own.user + own.system) / 1000;
       rounds.push({
         requestsPerSec: result.requests.average,
         p50: result.latency.p50,
         p99: result.latency.p99,
-        processCores: cpuMs().map((ms, i) => round((ms - cpu0[i]!) / wall, 2)),
+        processCores: serverRound.map((ms) => round(ms / wall, 2)),
+        otherCores: round(Math.max(0, others) / wall, 2),
+        processConnections: held,
       });
       requests += result.requests.total;
       errors += result.errors + result.timeouts;

@@ -77,6 +77,10 @@ export interface LoadRound {
   p99: number;
   /** CPU of each server process (LoadClientInit.serverPids, in order) during the round, in cores. */
   processCores: number[];
+  /** What the rest of the machine used meanwhile (all busy CPU but the server's and the load generator's), in cores. */
+  otherCores: number;
+  /** Established connections each server process held halfway through the round. */
+  processConnections: number[];
 }
 
 /** One connection count, measured in rounds: latencies in ms (autocannon's resolution is 1 ms). */
