@@ -1,6 +1,7 @@
 // Prints the results: the target check first, then every measurement per corpus size.
 import type { IngestResult } from "../scenarios/ingest.ts";
 import type { LatencySummary } from "../lib/stats.ts";
+import { connectionsCell, otherCoresCell, processCoresCell, roundsCell, spreadCell } from "./load-cells.ts";
 import { renderTable } from "./table.ts";
 import type { BenchResults, SizeResults } from "./types.ts";
 
@@ -160,6 +161,9 @@ function sizeSection(s: SizeResults): string[] {
             [
               "recall hybrid over HTTP, autocannon (other process)",
               "req/s",
+              "rounds req/s",
+              "spread",
+              "other processes' cores",
               "mean ms",
               "p50 ms",
               "p99 ms",
@@ -171,8 +175,11 @@ function sizeSection(s: SizeResults): string[] {
               "server CPU ms/req",
             ],
             s.httpLoad.steps.map((x) => [
-              `${x.connections} connection(s), ${x.seconds} s`,
+              `${x.connections} connection(s), ${x.rounds.length} x ${x.seconds} s`,
               x.requestsPerSec,
+              roundsCell(x),
+              spreadCell(x),
+              otherCoresCell(x),
               x.mean,
               x.p50,
               x.p99,
@@ -193,6 +200,11 @@ function sizeSection(s: SizeResults): string[] {
             [
               "recall hybrid over HTTP, smriti serve --workers (compiled)",
               "req/s",
+              "rounds req/s",
+              "spread",
+              "worker cores per round",
+              "connections per worker",
+              "other processes' cores",
               "p50 ms",
               "p99 ms",
               "errors",
@@ -205,6 +217,11 @@ function sizeSection(s: SizeResults): string[] {
               g.steps.map((x) => [
                 `${g.workers} worker(s), ${x.connections} connections`,
                 x.requestsPerSec,
+                roundsCell(x),
+                spreadCell(x),
+                processCoresCell(x, g.workers > 1 ? 1 : 0),
+                connectionsCell(x, g.workers > 1 ? 1 : 0),
+                otherCoresCell(x),
                 x.p50,
                 x.p99,
                 x.errors,

@@ -98,7 +98,7 @@ export function checkTargets(at: SizeResults): TargetCheck[] {
       .flatMap((g) =>
         g.steps
           .filter((x) => x.connections === 16)
-          .map((x) =>
+          .flatMap((x) => [
             check(
               `HTTP recall req/s, 16 connections, smriti serve --workers ${g.workers}`,
               ">= 2,000",
@@ -107,7 +107,15 @@ export function checkTargets(at: SizeResults): TargetCheck[] {
               x.requestsPerSec >= 2_000,
               `p99 ${x.p99} ms (target <= 25)`,
             ),
-          ),
+            check(
+              `HTTP recall rounds' spread, 16 connections, smriti serve --workers ${g.workers}`,
+              "<= 15%",
+              Math.round(x.spread * 100),
+              "%",
+              x.spread <= 0.15,
+              `req/s per round ${x.rounds.map((r) => Math.round(r.requestsPerSec)).join(", ")}`,
+            ),
+          ]),
       ),
     ...(at.httpLoad?.steps ?? []).flatMap((x) =>
       x.connections === 16
