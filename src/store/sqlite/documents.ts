@@ -23,6 +23,7 @@ import {
   type DocRow,
 } from "../rows.ts";
 import { fromBlob, toBlob } from "../vector-blob.ts";
+import { applySideEffects, forget } from "../write-steps.ts";
 import type { SqliteTransactions } from "./transactions.ts";
 import type { SqliteWriter } from "./writer.ts";
 
@@ -111,8 +112,8 @@ export class DocumentRepo implements DocumentStore {
     vectors?: NewVectors,
   ): Promise<void> {
     if (!this.writer?.usable)
-      return this.tx.run(() =>
-        this.tx.applySideEffects(workspaceId, { events: audit && [audit], document: { doc, chunks, vectors } }),
+      return this.tx.runStep((tx) =>
+        applySideEffects(tx, workspaceId, { events: audit && [audit], document: { doc, chunks, vectors } }),
       );
     try {
       await this.writer.replace({ workspaceId, doc, chunks, audit, vectors });
@@ -127,7 +128,9 @@ export class DocumentRepo implements DocumentStore {
     now: number,
     audit?: EventDraft,
   ): Promise<RemovedChunk[]> {
-    return this.tx.forget(workspaceId, { sourcePath }, audit, () => this.removeSource(workspaceId, sourcePath, now));
+    return this.tx.runStep((tx) =>
+      forget(tx, workspaceId, { sourcePath }, audit, () => this.removeSource(workspaceId, sourcePath, now)),
+    );
   }
 
   async forgetChunkHash(
@@ -136,7 +139,9 @@ export class DocumentRepo implements DocumentStore {
     now: number,
     audit?: EventDraft,
   ): Promise<RemovedChunk[]> {
-    return this.tx.forget(workspaceId, { chunkHash }, audit, () => this.removeChunkHash(workspaceId, chunkHash, now));
+    return this.tx.runStep((tx) =>
+      forget(tx, workspaceId, { chunkHash }, audit, () => this.removeChunkHash(workspaceId, chunkHash, now)),
+    );
   }
 
   async wasForgotten(workspaceId: string, key: { sourcePath?: string; chunkHash?: string }): Promise<boolean> {

@@ -64,7 +64,7 @@ export function sqliteRepos(
   const documents = new DocumentRepo(db, tx, opts.writer);
   const records = new RecordRepo(db, tx);
   const audit = new AuditRepo(db, opts.writer);
-  tx.join({ documents, records, audit });
+  tx.join({ documents, audit });
   return {
     workspaces: new WorkspaceRepo(db),
     documents,
