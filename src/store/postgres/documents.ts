@@ -23,12 +23,20 @@ import {
 import { fromBlob, toBlob } from "../vector-blob.ts";
 import { lock, type Conn, type Db } from "./open.ts";
 import { LOCK } from "./schema.ts";
-import { applySideEffects, forget } from "../write-steps.ts";
+import { GroupCommit } from "../group-commit.ts";
+import { applySideEffects, forget, type TxEngine } from "../write-steps.ts";
 import type { PostgresTransactions } from "./transactions.ts";
 import type pg from "pg";
 
+type Replace = { workspaceId: string; document: DocumentWrite; events: EventDraft[] | undefined };
+
 export class DocumentRepo implements DocumentStore {
   private readonly hot = new ChunkCache();
+  /** Replaces asked for while one commits go together in the next transaction: one commit (and fsync) per batch. */
+  private readonly replaces = new GroupCommit<Replace, void>(
+    (batch) => this.tx.runBatch(batch.map((r) => (tx: TxEngine) => applySideEffects(tx, r.workspaceId, r))),
+    (r) => r.document.chunks.length + 1,
+  );
 
   constructor(
     private readonly db: Db,
@@ -87,9 +95,7 @@ export class DocumentRepo implements DocumentStore {
     audit?: EventDraft,
     vectors?: NewVectors,
   ): Promise<void> {
-    await this.tx.runStep((tx) =>
-      applySideEffects(tx, workspaceId, { events: audit && [audit], document: { doc, chunks, vectors } }),
-    );
+    await this.replaces.submit({ workspaceId, document: { doc, chunks, vectors }, events: audit && [audit] });
   }
 
   async forgetSource(

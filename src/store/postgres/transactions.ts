@@ -4,6 +4,7 @@
 import type { EventDraft } from "../../ports/audit-log.ts";
 import type { DocumentWrite } from "../../ports/documents.ts";
 import { runAwaiting, type ForgetKey, type Step, type TxEngine } from "../write-steps.ts";
+import type { Outcome } from "../group-commit.ts";
 import { transaction, type Conn, type Db } from "./open.ts";
 import type pg from "pg";
 
@@ -34,6 +35,28 @@ export class PostgresTransactions {
   /** A shared step (write-steps.ts) as one transaction; `c` is its client, for the caller's own calls. */
   runStep<T>(step: (tx: TxEngine, c: pg.PoolClient) => Step<T>): Promise<T> {
     return this.run((c) => runAwaiting(step(this.engine(c), c)));
+  }
+
+  /**
+   * Several shared steps in one transaction (group commit), each in a savepoint of its own: one that fails is rolled back
+   * alone and answers its error, the others commit together. A failed COMMIT rejects them all.
+   */
+  runBatch<T>(steps: readonly ((tx: TxEngine, c: pg.PoolClient) => Step<T>)[]): Promise<Outcome<T>[]> {
+    return this.run(async (c) => {
+      const tx = this.engine(c);
+      const outcomes: Outcome<T>[] = [];
+      for (const step of steps) {
+        await c.query("SAVEPOINT write");
+        try {
+          outcomes.push({ ok: await runAwaiting(step(tx, c)) });
+          await c.query("RELEASE SAVEPOINT write");
+        } catch (err) {
+          await c.query("ROLLBACK TO SAVEPOINT write");
+          outcomes.push({ error: err as Error });
+        }
+      }
+      return outcomes;
+    });
   }
 
   /** The step's calls on one connection: `documents.write` takes LOCK.changes, before any LOCK.audit of the events. */

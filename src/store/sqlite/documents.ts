@@ -111,15 +111,25 @@ export class DocumentRepo implements DocumentStore {
     audit?: EventDraft,
     vectors?: NewVectors,
   ): Promise<void> {
-    if (!this.writer?.usable)
-      return this.tx.runStep((tx) =>
-        applySideEffects(tx, workspaceId, { events: audit && [audit], document: { doc, chunks, vectors } }),
-      );
+    if (!this.writer?.usable) return this.replaceNow(workspaceId, doc, chunks, audit, vectors);
     try {
       await this.writer.replace({ workspaceId, doc, chunks, audit, vectors });
     } finally {
       this.tx.committedElsewhere();
     }
+  }
+
+  /** The replace with its vectors and audit event as one transaction on this connection (a savepoint inside one). */
+  replaceNow(
+    workspaceId: string,
+    doc: DocumentRecord,
+    chunks: ChunkInput[],
+    audit?: EventDraft,
+    vectors?: NewVectors,
+  ): void {
+    this.tx.runStep((tx) =>
+      applySideEffects(tx, workspaceId, { events: audit && [audit], document: { doc, chunks, vectors } }),
+    );
   }
 
   async forgetSource(
