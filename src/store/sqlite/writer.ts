@@ -82,8 +82,19 @@ export class SqliteWriter {
   private async commit(writes: readonly WriteRequest[]): Promise<Outcome<WriteReply>[]> {
     if (this.failed) throw new ThreadGone("the writer thread failed earlier");
     try {
-      const replies = await this.thread.run(encodeBatch(writes));
-      return replies.map((r) => ("ok" in r ? r : { error: new Error(r.error) }));
+      const { batch, refused } = encodeBatch(writes);
+      const replies = batch.writes.length > 0 ? await this.thread.run(batch) : [];
+      let next = 0;
+      return writes.map((_, i) => {
+        const reason = refused.get(i);
+        if (reason) return { error: reason };
+        const r = replies[next++];
+        return !r
+          ? { error: new Error("writer thread: no reply for a write") }
+          : "ok" in r
+            ? r
+            : { error: new Error(r.error) };
+      });
     } catch (err) {
       if (err instanceof ThreadGone) this.failed = true;
       throw err;
