@@ -21,7 +21,7 @@ try {
   const line = (name: string, s: SmallIngest) =>
     `${name}: ${s.writers} writers, documents/s per round ${s.rounds.map((r) => r.docsPerSec).join(" / ")}` +
     ` (median ${s.docsPerSec.median}), per document p50 ${s.latency.p50} ms p99 ${s.latency.p99} ms` +
-    (s.cpuDocsPerSec ? `, ${s.cpuDocsPerSec} per CPU-s` : "");
+    `, ${s.cpuDocsPerSec} per CPU-s of the serving process`;
   process.stdout.write(
     `${line("in-process", res.inProcess)}\n${line("HTTP", res.http)}\nload avg ${loadAtStart} -> ${load1()}\n`,
   );

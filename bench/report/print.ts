@@ -359,14 +359,14 @@ function smallIngestSection(small: NonNullable<BenchResults["smallIngest"]>): st
     `${name}, ${s.writers} writers`,
     s.rounds.map((r) => r.docsPerSec).join(" / "),
     s.docsPerSec.median,
-    s.cpuDocsPerSec ?? "-",
+    s.cpuDocsPerSec,
     s.latency.p50,
     s.latency.p99,
   ];
   return [
     "== one-chunk documents (a message, a fact), each acknowledged once committed with its vector and audit event ==",
     renderTable(
-      ["ingest", "docs/s per round", "median", "per CPU-s", "p50 ms", "p99 ms"],
+      ["ingest", "docs/s per round", "median", "per server CPU-s", "p50 ms", "p99 ms"],
       [row("in-process", small.inProcess), row("HTTP (client process)", small.http)],
     ),
   ];
