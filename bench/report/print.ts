@@ -1,5 +1,6 @@
 // Prints the results: the target check first, then every measurement per corpus size.
 import type { IngestResult } from "../scenarios/ingest.ts";
+import type { SmallIngest } from "../scenarios/small-ingest.ts";
 import type { LatencySummary } from "../lib/stats.ts";
 import { connectionsCell, otherCoresCell, processCoresCell, roundsCell, spreadCell } from "./load-cells.ts";
 import { renderTable } from "./table.ts";
@@ -23,6 +24,7 @@ export function printResults(r: BenchResults): string {
   );
   for (const t of r.targets) if (t.note) out.push(`  note (${t.metric}): ${t.note}`);
   for (const s of r.sizes) out.push("", ...sizeSection(s));
+  if (r.smallIngest) out.push("", ...smallIngestSection(r.smallIngest));
   out.push("", `total bench time ${r.durationSeconds.toFixed(0)} s`);
   return out.join("\n");
 }
@@ -368,3 +370,21 @@ function postgresSection(s: SizeResults): string[] {
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
+
+function smallIngestSection(small: NonNullable<BenchResults["smallIngest"]>): string[] {
+  const row = (name: string, s: SmallIngest) => [
+    `${name}, ${s.writers} writers`,
+    s.rounds.map((r) => r.docsPerSec).join(" / "),
+    s.docsPerSec.median,
+    s.cpuDocsPerSec,
+    s.latency.p50,
+    s.latency.p99,
+  ];
+  return [
+    "== one-chunk documents (a message, a fact), each acknowledged once committed with its vector and audit event ==",
+    renderTable(
+      ["ingest", "docs/s per round", "median", "per server CPU-s", "p50 ms", "p99 ms"],
+      [row("in-process", small.inProcess), row("HTTP (client process)", small.http)],
+    ),
+  ];
+}
