@@ -154,6 +154,40 @@ export class WorkspaceIndex {
     };
   }
 
+  /**
+   * The chunks written just before and after this one (slots are write order) that belong to the same thread: the same
+   * source path (a document's next chunk), or the same path folder (`chat/turn-7` beside `chat/turn-8`) and authored
+   * within `windowMs` of it. Removed chunks in between are skipped (at most a few).
+   */
+  threadNeighbours(id: number, windowMs: number): number[] {
+    const slot = this.bm25.slot(id);
+    if (slot === undefined) return [];
+    const out: number[] = [];
+    for (const step of [-1, 1]) {
+      for (let s = slot + step, tries = 0; tries < 4; s += step, tries++) {
+        const other = this.bm25.idAt(s);
+        if (other === undefined) {
+          if (s < 0 || s >= this.bm25.slotCount) break;
+          continue;
+        }
+        if (this.sameThread(slot, s, windowMs)) out.push(other);
+        break;
+      }
+    }
+    return out;
+  }
+
+  private sameThread(a: number, b: number, windowMs: number): boolean {
+    const pa = this.pathOf[a]!;
+    const pb = this.pathOf[b]!;
+    if (pa === pb) return true;
+    if (Math.abs(this.authoredAt[a]! - this.authoredAt[b]!) > windowMs) return false;
+    const left = this.paths[pa]!;
+    const right = this.paths[pb]!;
+    const cut = left.lastIndexOf("/");
+    return cut > 0 && right.length > cut && right.startsWith(left.slice(0, cut + 1)) && !right.includes("/", cut + 1);
+  }
+
   /** The id of a source path, given one the first time it is seen. */
   private path(sourcePath: string): number {
     const known = this.pathIds.get(sourcePath);
