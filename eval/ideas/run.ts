@@ -9,6 +9,11 @@ import { prepareSet, runVariants } from "../run-set.ts";
 import type { Variant } from "../variants.ts";
 import { IDEAS } from "./variants.ts";
 
+export interface IdeasResult {
+  date: string;
+  rows: Row[];
+}
+
 interface Row {
   set: string;
   idea: string;

@@ -30,7 +30,7 @@ export interface SearchHit {
   expansion: number[];
   /** Its distinct term ids, ascending, in this index's numbering (what near-duplicate checks compare). */
   terms: Int32Array;
-  /** Ids of the chunks written just before and after it in its thread (only with `threads`; else empty). */
+  /** Ids of the turns written just before and after it in its conversation (only with `threads`; else empty). */
   neighbours: number[];
 }
 

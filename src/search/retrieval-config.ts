@@ -41,6 +41,6 @@ export const defaultRetrievalConfig: RetrievalConfig = {
   denseCandidates: false,
   // Measured (eval/README.md, "Recall ideas"): the turn beside one of the first 5 BM25 hits, lifted to that hit's base
   // logit - 1, adds 0.049 LoCoMo recall@10 on the dev set (51 questions better, 15 worse) and changes nothing on
-  // LongMemEval or SciFact; a thread is one path folder's chunks authored within 6 hours, or one document.
+  // LongMemEval or SciFact; a conversation is one path folder's one-chunk documents authored within 6 hours.
   threads: { windowMs: 6 * 3600_000, step: 1, hits: 5 },
 };

@@ -19,23 +19,34 @@ const chunk = (id: number, sourcePath: string, authoredAt: number) => ({
 });
 
 describe("WorkspaceIndex.threadNeighbours", () => {
-  it("pairs chunks written one after another in one path folder within the window, or of one document", () => {
+  it("pairs one-chunk documents written one after another in one path folder within the window", () => {
     const index = new WorkspaceIndex();
     index.add(chunk(1, "chat/t1", 0));
     index.add(chunk(2, "chat/t2", HOUR));
     index.add(chunk(3, "chat/t3", 30 * HOUR)); // a later session
     index.add(chunk(4, "notes/a", 30 * HOUR)); // another folder
-    index.add(chunk(5, "chat/deep/t5", 30 * HOUR)); // a subfolder is another thread
-    index.add(chunk(6, "doc.md", 0));
-    index.add(chunk(7, "doc.md", 99 * HOUR)); // the same document: neighbours at any time
-    index.add(chunk(8, "t8", 0)); // no folder: only its own document's chunks
+    index.add(chunk(5, "chat/deep/t5", 30 * HOUR)); // a subfolder is another conversation
+    index.add(chunk(6, "t6", 30 * HOUR)); // no folder
+    index.add(chunk(7, "t7", 30 * HOUR));
     expect(index.threadNeighbours(1, 6 * HOUR)).toEqual([2]);
     expect(index.threadNeighbours(2, 6 * HOUR)).toEqual([1]);
     expect(index.threadNeighbours(3, 6 * HOUR)).toEqual([]);
     expect(index.threadNeighbours(5, 6 * HOUR)).toEqual([]);
-    expect(index.threadNeighbours(7, 6 * HOUR)).toEqual([6]);
-    expect(index.threadNeighbours(8, 6 * HOUR)).toEqual([]);
+    expect(index.threadNeighbours(6, 6 * HOUR)).toEqual([]);
     expect(index.threadNeighbours(99, 6 * HOUR)).toEqual([]);
+  });
+
+  it("leaves out chunks of documents with more than one chunk (a file's next section is not a reply)", () => {
+    const index = new WorkspaceIndex();
+    index.add(chunk(1, "chat/t1", 0));
+    index.add(chunk(2, "chat/long", 0));
+    index.add(chunk(3, "chat/long", 0));
+    index.add(chunk(4, "chat/t4", 0));
+    index.add(chunk(5, "chat/t5", 0));
+    expect(index.threadNeighbours(1, HOUR)).toEqual([]);
+    expect(index.threadNeighbours(2, HOUR)).toEqual([]);
+    expect(index.threadNeighbours(3, HOUR)).toEqual([]);
+    expect(index.threadNeighbours(4, HOUR)).toEqual([5]);
   });
 
   it("skips removed chunks between two turns", () => {
