@@ -13,15 +13,16 @@ export function ideasSummaryLines(): string[] {
   const r = JSON.parse(readFileSync(file, "utf8")) as IdeasResult;
   const rows = r.rows.map((x) => {
     const m = HEADLINE[x.set] ?? Object.keys(x.overall)[0]!;
-    return [x.set, x.idea, m, x.overall[m] ?? NaN, signed(x.delta), `${x.better} / ${x.worse}`, x.meanMs];
+    return [x.set, x.idea, m, x.overall[m] ?? NaN, signed(x.delta), `${x.better} / ${x.worse}`];
   });
   return [
     `## Recall ideas (\`npm run eval -- ideas\`, ${r.date})`,
     "",
     "Each idea is the shipped default with one change (labels in `eval/ideas/variants.ts`); delta and better / worse",
-    "are per query against the default (first row of each set). Dropped ideas and their figures: eval/README.md.",
+    "are per query against the default (first row of each set). Dropped ideas and their figures: eval/README.md. Timings",
+    "(`meanMs` in the JSON) are of runs under other helpers' load: the bench measures cost.",
     "",
-    markdownTable(["set", "idea", "metric", "value", "delta", "better / worse", "mean ms"], rows),
+    markdownTable(["set", "idea", "metric", "value", "delta", "better / worse"], rows),
     "",
   ];
 }
