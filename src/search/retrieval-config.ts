@@ -14,7 +14,7 @@ export interface RetrievalConfig {
   candidates: number;
   /** Hybrid: false = the dense signal only re-scores BM25's candidates (no scan of every vector); absent = true. */
   denseCandidates?: boolean;
-  /** Hybrid: chunks beside a hit in its thread are lifted toward it (src/search/threads.ts); absent = off. */
+  /** Hybrid: the turns beside a hit in its conversation are lifted toward it (src/search/threads.ts); absent = off. */
   threads?: ThreadConfig | undefined;
 }
 

@@ -1,7 +1,7 @@
-// Conversation structure: the turn written just before or after a strong hit in the same conversation (the question a
-// reply answers, the reply to it) is lifted to that hit's base logit less a fixed step. An answer often shares no word with
-// the question but sits beside a turn that does (LoCoMo: 110 of the 499 evidence turns the default missed at 10 were
-// next to one of its first five hits).
+// Conversation structure: the turn written just before or after a strong hit in the same conversation (the question
+// a reply answers, the reply to it) is lifted to that hit's base logit less a fixed step. An answer often shares no
+// word with the question but sits beside a turn that does (LoCoMo: 110 of the 499 evidence turns the default missed
+// at 10 were next to one of its first five hits).
 export interface ThreadConfig {
   /** Two turns of one path folder are one conversation only when authored this close (a session, not the history). */
   windowMs: number;
