@@ -39,7 +39,7 @@ async function open(root: string, dataDir: string): Promise<Checkout> {
       c: unknown,
       o: unknown,
     ) => Promise<{
-      store: { findWorkspace(n: string): unknown };
+      store: { findWorkspace?(n: string): unknown; workspaces?: { findWorkspace(n: string): unknown } };
       memory: { recall(ws: string, r: unknown): Promise<unknown> };
       close(): Promise<void>;
     }>;
@@ -51,8 +51,14 @@ async function open(root: string, dataDir: string): Promise<Checkout> {
     log: () => {},
     background: true,
   });
-  // Earlier commits answer synchronously, later ones with a Promise: await covers both.
-  const ws = (await runtime.store.findWorkspace("default")) as { id: string };
+  // Earlier commits answer synchronously, later ones with a Promise: await covers both. Since the store refactor the
+  // lookup lives on store.workspaces.
+  const store = runtime.store;
+  const ws = (await (store.workspaces
+    ? store.workspaces.findWorkspace("default")
+    : store.findWorkspace!("default"))) as {
+    id: string;
+  };
   return {
     label: root,
     recall: (query, mode) => runtime.memory.recall(ws.id, { query, k: 10, mode }),

@@ -15,6 +15,7 @@ const COMMANDS: Record<string, () => Promise<void>> = {
   tune: async () => (await import("./cognitive/tune.ts")).runTuner(),
   ablation: async () => (await import("./cognitive/ablation.ts")).runAblation(),
   stress: async () => (await import("./cognitive/stress.ts")).runStress(),
+  ideas: async () => (await import("./ideas/run.ts")).runIdeas(),
 };
 const USAGE = `usage: npm run eval [-- <${[...SET_NAMES, ...ANSWER_SET_NAMES, ...ADR_SET_NAMES, ...QMSUM_SET_NAMES, ...LOOP_SET_NAMES, ...Object.keys(COMMANDS)].join("|")}> ...]   (data: ${evalDataDir}, override with SMRITI_EVAL_DIR)`;
 

@@ -6,6 +6,7 @@ import { loopSummaryLines } from "./loops/summary.ts";
 import { answerSummaryLines } from "./answers/summary.ts";
 import { qmsumSummaryLines } from "./qmsum/summary.ts";
 import { cognitiveSummaryLines } from "./cognitive/summary.ts";
+import { ideasSummaryLines } from "./ideas/summary.ts";
 import { SET_NAMES } from "./data/index.ts";
 import { resultsDir } from "./paths.ts";
 import type { SetResult } from "./report.ts";
@@ -164,6 +165,7 @@ export function writeSummary(): string {
   }
   lines.push(...answerSummaryLines());
   lines.push(...cognitiveSummaryLines());
+  lines.push(...ideasSummaryLines());
   lines.push(...adrSummaryLines());
   lines.push(...qmsumSummaryLines());
   lines.push(...loopSummaryLines());

@@ -70,6 +70,11 @@ export class Bm25Index {
     return this.live;
   }
 
+  /** Slots used so far (removed documents keep theirs): slot order is write order. */
+  get slotCount(): number {
+    return this.slots;
+  }
+
   /**
    * Everything the index holds, to be saved. Removed documents leave no trace in it: their postings and term lists are
    * compacted away first, and terms no live document has are left out (ids renumbered in order, so lists stay sorted).
@@ -195,6 +200,11 @@ export class Bm25Index {
   /** The dense slot of a document (stable until it is removed; a removed one's slot is never reused). */
   slot(id: number): number | undefined {
     return this.slotOf.get(id);
+  }
+
+  /** The id of the document in a slot, or undefined when the slot is empty or its document was removed. */
+  idAt(slot: number): number | undefined {
+    return slot >= 0 && slot < this.slots && this.termCount[slot]! >= 0 ? this.ids[slot] : undefined;
   }
 
   /** Every document's id and slot, in slot order. */

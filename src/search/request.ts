@@ -13,6 +13,8 @@ export interface SearchRequest {
   dense: { embedderId: string; vector: Float32Array; k: number } | null;
   /** Expansion terms: their top `k` hits join the candidates and every candidate gets each term's BM25 (only when they hit). */
   expansion: { terms: readonly string[]; k: number } | null;
+  /** Thread neighbours (WorkspaceIndex.threadNeighbours) of the first `hits` lexical hits join the candidates; hits name theirs. */
+  threads?: { windowMs: number; hits: number } | null | undefined;
   filter: ChunkFilter;
 }
 
@@ -28,6 +30,8 @@ export interface SearchHit {
   expansion: number[];
   /** Its distinct term ids, ascending, in this index's numbering (what near-duplicate checks compare). */
   terms: Int32Array;
+  /** Ids of the turns written just before and after it in its conversation (only with `threads`; else empty). */
+  neighbours: number[];
 }
 
 export interface SearchResult {
@@ -48,7 +52,16 @@ export function runSearch(index: WorkspaceIndex, vectors: VectorIndex | null, re
   const expansionHits = expTerms.length > 0 ? index.bm25.search(expTerms, req.expansion!.k, accept) : [];
   const lexRank = new Map(lexical.map((h, i) => [h.id, { rank: i + 1, score: h.score }]));
   const denseRank = new Map(dense.map((h, i) => [h.id, { rank: i + 1, score: h.score }]));
-  const ids = [...new Set([...lexRank.keys(), ...denseRank.keys(), ...expansionHits.map((h) => h.id)])];
+  const found = [...new Set([...lexRank.keys(), ...denseRank.keys(), ...expansionHits.map((h) => h.id)])];
+  const neighbours = new Map<number, number[]>();
+  // Only the best lexical hits' neighbours: a neighbour is lifted below its hit, so a weak hit's cannot reach the top.
+  if (req.threads)
+    for (const { id } of lexical.slice(0, req.threads.hits))
+      neighbours.set(
+        id,
+        index.threadNeighbours(id, req.threads.windowMs).filter((n) => !accept || accept(n)),
+      );
+  const ids = [...new Set([...found, ...[...neighbours.values()].flat()])];
   const query = req.dense?.vector;
   const bm25Of = index.bm25.scorer(req.terms);
   const expansionOf = expansionHits.length > 0 ? expTerms.map((t) => index.bm25.scorer([t])) : [];
@@ -63,6 +76,7 @@ export function runSearch(index: WorkspaceIndex, vectors: VectorIndex | null, re
       denseRank: den?.rank ?? null,
       expansion: expansionOf.map((score) => score(id)),
       terms: index.bm25.termIdsOf(id),
+      neighbours: neighbours.get(id) ?? [],
     };
   });
   return { hits, maxBm25: index.bm25.maxScore(req.terms), expansionMax: expTerms.map((t) => index.bm25.maxScore([t])) };

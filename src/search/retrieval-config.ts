@@ -1,5 +1,6 @@
 // Retrieval parameters: fusion/calibration weights chosen by measurement (eval/results/calibration.json), not habit.
 import type { ModeWeights } from "../domain/retrieval/fusion.ts";
+import type { ThreadConfig } from "./threads.ts";
 
 /** Per mode: `fusion` (stage 1) orders the candidates, `calibration` (stage 2, query-relative) turns that into P(relevant). */
 export interface RetrievalConfig {
@@ -13,6 +14,8 @@ export interface RetrievalConfig {
   candidates: number;
   /** Hybrid: false = the dense signal only re-scores BM25's candidates (no scan of every vector); absent = true. */
   denseCandidates?: boolean;
+  /** Hybrid: the turns beside a hit in its conversation are lifted toward it (src/search/threads.ts); absent = off. */
+  threads?: ThreadConfig | undefined;
 }
 
 // Fitted by `npm run eval -- calibrate` (GloVe-SIF; re-run when the embedder or signals change); fits and held-out reliability: eval/results/calibration.json.
@@ -36,4 +39,8 @@ export const defaultRetrievalConfig: RetrievalConfig = {
   // Measured (eval/results/dense-leg.json): a dense KNN leg adds 0.003 LoCoMo recall@10 (0.011 @25) and nothing on
   // LongMemEval or SciFact, for ~4 ms of CPU per query at 100k chunks; hybrid re-scores BM25's pool instead.
   denseCandidates: false,
+  // Measured (eval/README.md, "Recall ideas"): the turn beside one of the first 5 BM25 hits, lifted to that hit's base
+  // logit - 1, adds 0.049 LoCoMo recall@10 on the dev set (51 questions better, 15 worse) and changes nothing on
+  // LongMemEval or SciFact; a conversation is one path folder's one-chunk documents authored within 6 hours.
+  threads: { windowMs: 6 * 3600_000, step: 1, hits: 5 },
 };

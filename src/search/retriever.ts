@@ -6,6 +6,7 @@ import type { ChunkRecord, DocumentStore } from "../ports/documents.ts";
 import type { Embedder } from "../ports/embedding.ts";
 import type { SearchEngine } from "./engine.ts";
 import type { RetrievalConfig } from "./retrieval-config.ts";
+import { liftThreadNeighbours } from "./threads.ts";
 import { yieldToIo } from "../threads/loop-yield.ts";
 import type { Candidate, RetrievalQuery } from "./types.ts";
 
@@ -42,6 +43,7 @@ export class Retriever {
           : null,
       // Their own candidates join the pool (a quarter of it): that is how a vocabulary mismatch gets bridged.
       expansion: exp.length > 0 ? { terms: exp.map((e) => e.term), k: Math.ceil(pool / 4) } : null,
+      threads: q.mode === "hybrid" && this.config.threads ? this.config.threads : null,
       filter: q.filter,
     });
     const maxBm25 = found.maxBm25;
@@ -78,6 +80,10 @@ export class Retriever {
         terms: hit.terms,
       };
     });
+    if (q.mode === "hybrid" && this.config.threads) {
+      const neighbours = new Map(found.hits.map((h) => [h.id, h.neighbours]));
+      liftThreadNeighbours(out, (c) => neighbours.get(c.id) ?? [], this.config.threads);
+    }
     out.sort((a, b) => b.base - a.base || a.id - b.id);
     // Stage 2 is monotone in the base logit, so the order above stands.
     const calibrated = calibrateQuery(

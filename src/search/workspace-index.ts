@@ -154,6 +154,47 @@ export class WorkspaceIndex {
     };
   }
 
+  /**
+   * The turns written just before and after this one in its conversation: a conversation stored one turn per document,
+   * in one path folder (`chat/turn-7` beside `chat/turn-8`), authored within `windowMs` of each other. Both must be
+   * the only chunk of their document (the next section of a file is not a reply), and removed chunks in between are
+   * skipped (at most a few); slot order is write order.
+   */
+  threadNeighbours(id: number, windowMs: number): number[] {
+    const slot = this.bm25.slot(id);
+    if (slot === undefined || !this.alone(slot)) return [];
+    const out: number[] = [];
+    for (const step of [-1, 1]) {
+      const s = this.liveSlot(slot, step);
+      if (s !== undefined && this.alone(s) && this.sameConversation(slot, s, windowMs)) out.push(this.bm25.idAt(s)!);
+    }
+    return out;
+  }
+
+  /** The first live slot from `slot` in direction `step`, within a few (removed chunks leave empty slots). */
+  private liveSlot(slot: number, step: number): number | undefined {
+    for (let s = slot + step, tries = 0; tries < 4 && s >= 0 && s < this.bm25.slotCount; s += step, tries++)
+      if (this.bm25.idAt(s) !== undefined) return s;
+    return undefined;
+  }
+
+  /** Whether the chunk in `slot` is its document's only one (a document's chunks are written one after another). */
+  private alone(slot: number): boolean {
+    const path = this.pathOf[slot]!;
+    return [-1, 1].every((step) => {
+      const s = this.liveSlot(slot, step);
+      return s === undefined || this.pathOf[s] !== path;
+    });
+  }
+
+  private sameConversation(a: number, b: number, windowMs: number): boolean {
+    if (Math.abs(this.authoredAt[a]! - this.authoredAt[b]!) > windowMs) return false;
+    const left = this.paths[this.pathOf[a]!]!;
+    const right = this.paths[this.pathOf[b]!]!;
+    const cut = left.lastIndexOf("/");
+    return cut > 0 && right.length > cut && right.startsWith(left.slice(0, cut + 1)) && !right.includes("/", cut + 1);
+  }
+
   /** The id of a source path, given one the first time it is seen. */
   private path(sourcePath: string): number {
     const known = this.pathIds.get(sourcePath);
