@@ -5,7 +5,8 @@ import { checkpointElsewhere } from "./checkpointer.ts";
 import { openFiles, sqliteRepos } from "./index.ts";
 import type { Db } from "./open.ts";
 import { decodeBatch, type WireBatch } from "./writer-wire.ts";
-import type { BatchReply, WriteReply, WriteRequest, WriterInit } from "./writer.ts";
+import type { BatchReply, WriteReply, WriterInit } from "./writer.ts";
+import type { WriteRequest } from "./writer-wire.ts";
 
 let writer: { db: Db; repos: ReturnType<typeof sqliteRepos> } | null = null;
 

@@ -2,8 +2,20 @@
 // Float32Array.
 // Structured cloning the writes themselves (objects, a Map and a small typed array per chunk) cost the loop ~0.13 ms a
 // one-chunk document, as much as analysing it; a string and one array clone for a fraction of that.
-import type { NewVectors } from "../../ports/documents.ts";
-import type { WriteRequest } from "./writer.ts";
+import type { EventDraft } from "../../ports/audit-log.ts";
+import type { ChunkInput, DocumentRecord, NewVectors } from "../../ports/documents.ts";
+
+export interface DocumentReplace {
+  workspaceId: string;
+  doc: DocumentRecord;
+  chunks: ChunkInput[];
+  audit?: EventDraft | undefined;
+  vectors?: NewVectors | undefined;
+}
+
+/** What the thread is asked to write; each in a savepoint of its own, a batch of them in one transaction. */
+export type WriteRequest =
+  ({ kind: "replace" } & DocumentReplace) | { kind: "audit"; workspaceId: string; drafts: readonly EventDraft[] };
 
 export interface WireBatch {
   writes: string[];

@@ -4,22 +4,9 @@
 // loop's own writes wait on the file lock, not on the thread's CPU work. Writes asked for while the thread commits go
 // together in its next transaction (../group-commit.ts), each in a savepoint of its own.
 import type { EventDraft, StoredEvent } from "../../ports/audit-log.ts";
-import type { ChunkInput, DocumentRecord, NewVectors } from "../../ports/documents.ts";
 import { ThreadGone, ThreadPool, threadModule } from "../../threads/pool.ts";
 import { GroupCommit, type Outcome } from "../group-commit.ts";
-import { encodeBatch, type WireBatch } from "./writer-wire.ts";
-
-export interface DocumentReplace {
-  workspaceId: string;
-  doc: DocumentRecord;
-  chunks: ChunkInput[];
-  audit?: EventDraft | undefined;
-  vectors?: NewVectors | undefined;
-}
-
-/** What the thread is asked to write; each in a savepoint of its own, a batch of them in one transaction. */
-export type WriteRequest =
-  ({ kind: "replace" } & DocumentReplace) | { kind: "audit"; workspaceId: string; drafts: readonly EventDraft[] };
+import { encodeBatch, type DocumentReplace, type WireBatch, type WriteRequest } from "./writer-wire.ts";
 
 /** A replace answers null, an audit append the events as stored. */
 export type WriteReply = null | StoredEvent[];
