@@ -1,6 +1,6 @@
 // A local ONNX model (SMRITI_EMBED_MODEL) through the runtime: ingest on worker threads, the switch from GloVe (recall
 // answers from GloVe's vectors until the model's are whole), restart, the dense scan it turns on, start-up errors.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +9,8 @@ import { GLOVE_EMBEDDER_ID, loadGloveEmbedder } from "../../src/embed/glove.ts";
 import { loadOnnxEmbedder, type OnnxEmbedder } from "../../src/embed/onnx.ts";
 import { createRuntime, type FullRuntime } from "../../src/main.ts";
 import type { Embedder } from "../../src/ports/embedding.ts";
+import { defaultRetrievalConfig } from "../../src/search/retrieval-config.ts";
+import { writeCalibration } from "../../src/search/stored-calibration.ts";
 import { freshSchemaUrl } from "../helpers/postgres.ts";
 import { TINY_MODEL } from "../helpers/tiny-model.ts";
 
@@ -95,6 +97,22 @@ describe("a local ONNX model as the embedder", () => {
     const off = await open({ SMRITI_EMBED_MODEL: TINY_MODEL, SMRITI_DENSE_KNN: "0" });
     expect((await off.memory.recall(await ws(off), { query: "zebra", mode: "hybrid", k: 3 })).hits).toEqual([]);
     await off.close();
+  });
+
+  it("scores with the fit stored for the model's id (npm run eval -- calibrate --embedder); a malformed one stops the start", async () => {
+    const dir = loadConfig({}, { data: dataDir }).calibrationDir;
+    const hybrid = {
+      fusion: { lexical: 5, dense: 2, bias: -3.25 },
+      calibration: { gap: 0, best: 0, rank: 0, bias: 0 },
+    };
+    const file = writeCalibration(dir, tiny.id, { ...defaultRetrievalConfig, hybrid }, new Date());
+    const rt = await open({ SMRITI_EMBED_MODEL: TINY_MODEL });
+    const res = await rt.memory.recall(await ws(rt), { query: "the team decided", k: 3, explain: true });
+    expect(res.explain![0]!.contributions["bias"]).toBe(-3.25);
+    await rt.close();
+    writeFileSync(file, '{"embedder":"elsewhere"}');
+    await expect(open({ SMRITI_EMBED_MODEL: TINY_MODEL })).rejects.toThrow(`${file} is not a calibration file`);
+    rmSync(file);
   });
 
   it("a missing model directory stops the start with an error naming it", async () => {
