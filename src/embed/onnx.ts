@@ -36,7 +36,7 @@ async function loadRuntime(): Promise<Ort> {
   } catch (err) {
     throw new Error(
       `SMRITI_EMBED_MODEL needs the optional package onnxruntime-node, which is not installed (${(err as Error).message.split("\n")[0]}): ` +
-        "run `npm install --no-save onnxruntime-node@1.30.0` in Smriti's directory (its .npmrc skips the CUDA download)",
+        "run `npm install onnxruntime-node@1.30.0` (Smriti's .npmrc and allowScripts keep its install script from fetching CUDA libraries)",
     );
   }
 }
