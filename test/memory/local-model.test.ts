@@ -75,13 +75,16 @@ describe("a local ONNX model as the embedder", () => {
     const [onLoop] = await tiny.embed([content]);
     fromThread!.forEach((x, i) => expect(x).toBeCloseTo(onLoop![i]!, 6));
     expect(switching.dense.current().embedder?.id).toBe(GLOVE_EMBEDDER_ID);
-    await switching.close();
 
     // The serving process re-embeds in the background (on the ingest thread) and hands over once every chunk has its vector.
     const serving = await open({ SMRITI_EMBED_MODEL: TINY_MODEL }, { background: true });
     await expect.poll(() => serving.dense.current().embedder?.id).toBe(tiny.id);
     expect(await serving.store.documents.chunksMissingEmbedding(tiny.id, 1)).toEqual([]);
     await denseFrom(serving, tiny, "who picked the database");
+    // A process that does not re-embed (a group's other worker) sees the job finish and hands over too.
+    await expect.poll(() => switching.dense.current().embedder?.id).toBe(tiny.id);
+    await denseFrom(switching, tiny, "who picked the database");
+    await switching.close();
     await serving.close();
     expect(logs.some((m) => m.includes(`recall uses ${GLOVE_EMBEDDER_ID} until it is done`))).toBe(true);
   });
