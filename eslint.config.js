@@ -8,7 +8,7 @@ const LAYERS = ["contract", "domain", "ports", "search", "cognitive", "services"
 const ADAPTERS = ["store", "embed", "llm", "nlp", "observability"];
 // The composition root's files; transports see the composed service through runtime.ts alone.
 const ROOT = ["main.ts", "local-client.ts", "config.ts"];
-const TRANSPORTS = ["http", "mcp"];
+const TRANSPORTS = ["http", "mcp", "agui"];
 
 const patterns = (names) => names.flatMap((n) => (n.endsWith(".ts") ? [`**/${n}`] : [`**/${n}/**`]));
 const rule = (files, forbid, message, extra = [], more = []) => ({
@@ -93,6 +93,13 @@ export default tseslint.config(
     ["src/client/**/*.ts"],
     [...LAYERS.filter((l) => l !== "contract"), ...ROOT, "runtime.ts", ...ADAPTERS],
     "the client imports the contract only: it runs in browsers too",
+    ["node:*"],
+  ),
+  // The framework adapters (issue 46) are the client's: they reach the service through it, in browsers too.
+  rule(
+    ["src/frameworks/**/*.ts"],
+    [...LAYERS.filter((l) => l !== "contract"), ...ROOT, "runtime.ts", ...ADAPTERS],
+    "the framework adapters import the client and the contract only: they run wherever the client does",
     ["node:*"],
   ),
   {

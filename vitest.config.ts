@@ -27,7 +27,9 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: "postgres",
-                include: ["test/{http,sessions,grounded,knowledge,cognitive,mcp,streams,memory,replicas}/**/*.test.ts"],
+                include: [
+                  "test/{http,sessions,grounded,knowledge,cognitive,mcp,streams,memory,replicas,agui}/**/*.test.ts",
+                ],
                 // Tampering edits a copied SQLite file: the chain checks themselves run on both stores in the store suite.
                 // The abuse limits live in the HTTP layer, and the secrets test reads a `smriti serve` child's SQLite
                 // file: neither depends on the store, so one pass is enough.

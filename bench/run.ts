@@ -14,9 +14,10 @@ import { progress } from "./lib/log.ts";
 import { commitInfo, load1, machineInfo } from "./lib/machine.ts";
 import { parseOptions } from "./lib/options.ts";
 import { printResults } from "./report/print.ts";
-import { checkTargets, cliTargets } from "./report/targets.ts";
+import { checkTargets, cliTargets, smallIngestTargets } from "./report/targets.ts";
 import type { BenchResults, SizeResults } from "./report/types.ts";
 import { writeResults } from "./report/write.ts";
+import { benchSmallIngest, SMALL_WRITERS } from "./scenarios/small-ingest.ts";
 import { benchSize } from "./size.ts";
 import { loadGloveEmbedder } from "../src/embed/glove.ts";
 
@@ -41,12 +42,20 @@ progress("loading the GloVe embedder (builds its cache on first use)");
 const glove = await loadGloveEmbedder();
 const scratch = mkdtempSync(join(tmpdir(), "smriti-bench-"));
 const sizes: SizeResults[] = [];
+let smallIngest: BenchResults["smallIngest"];
 try {
   for (const size of opts.sizes) {
     const docs = generateDocuments(vocab, { seed: opts.seed, chunks: size });
     sizes.push(await benchSize(join(scratch, String(size)), docs, vocab, glove, opts));
     if (!opts.keepData) rmSync(join(scratch, String(size)), { recursive: true, force: true });
   }
+  progress(`small writes: one-chunk documents, ${SMALL_WRITERS} writers in-process and over HTTP`);
+  smallIngest = await benchSmallIngest(join(scratch, "small"), vocab, glove, {
+    seed: opts.seed + 13,
+    rounds: 3,
+    documentsPerRound: opts.quick ? 2_000 : 5_000,
+    maxSeconds: 30,
+  });
 } finally {
   if (!opts.keepData) rmSync(scratch, { recursive: true, force: true });
   else progress(`data kept in ${scratch}`);
@@ -67,7 +76,8 @@ const results: BenchResults = {
     ingestBudgetSeconds: opts.ingestBudgetSeconds,
   },
   sizes,
-  targets: [...checkTargets(sizes[sizes.length - 1]!), ...cliTargets(sizes)],
+  smallIngest,
+  targets: [...checkTargets(sizes[sizes.length - 1]!), ...cliTargets(sizes), ...smallIngestTargets(smallIngest)],
   durationSeconds: Math.round((performance.now() - started) / 1000),
 };
 process.stdout.write(`${printResults(results)}\n`);

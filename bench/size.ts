@@ -59,6 +59,8 @@ export async function benchSize(
   const db = { none: dbSize(join(noneDir, "smriti.db")), glove: dbSize(join(gloveDir, "smriti.db")) };
 
   const { queries: q, warmup: w, limits } = opts;
+  const loadTiming = { seconds: limits.loadRoundSeconds, rounds: limits.loadRounds };
+  const loadLabel = `${limits.loadRounds} rounds of ${limits.loadRoundSeconds} s a step`;
   const httpSeq = Math.max(500, Math.round(q / 2));
   const httpConc = Math.max(800, q);
   const packN = Math.max(300, Math.round(q / 2));
@@ -101,9 +103,9 @@ export async function benchSize(
   };
   const groups = [...new Set([1, availableParallelism()])];
   progress(
-    `${label}: smriti serve --workers ${groups.join(" and ")} under autocannon (compiled, fresh groups; ${limits.loadSecondsPerStep} s a step)`,
+    `${label}: smriti serve --workers ${groups.join(" and ")} under autocannon (compiled, fresh groups; ${loadLabel})`,
   );
-  const workersLoad = await benchWorkersLoad(gloveDir, [...httpS!, ...httpC!], limits.loadSecondsPerStep, groups);
+  const workersLoad = await benchWorkersLoad(gloveDir, [...httpS!, ...httpC!], loadTiming, groups);
 
   const model = await startPacedModel(PACED_MODEL_MS);
   const rt = await openRuntime(gloveDir, glove, { SMRITI_LLM_BASE_URL: model.url });
@@ -132,12 +134,12 @@ export async function benchSize(
     limits.httpConcurrent,
   );
   progress(
-    `${label}: recall over HTTP under autocannon from another process (${LOAD_CONNECTIONS.join(", ")} connections, ${limits.loadSecondsPerStep} s each)`,
+    `${label}: recall over HTTP under autocannon from another process (${LOAD_CONNECTIONS.join(", ")} connections, ${loadLabel})`,
   );
   const httpLoad = await benchHttpLoad(
     srv,
     [...httpS!, ...httpC!],
-    limits.loadSecondsPerStep,
+    loadTiming,
     recall.find((r) => r.mode === "hybrid")?.mean ?? null,
   );
   progress(`${label}: chat sessions over HTTP (extractive provider)`);
@@ -204,7 +206,8 @@ export async function benchSize(
         httpQueries: [...httpS!, ...httpC!],
         limits: limits.recall,
         ingestBudgetSeconds: opts.ingestBudgetSeconds,
-        loadSeconds: limits.loadSecondsPerStep,
+        loadSeconds: limits.loadRoundSeconds,
+        loadRounds: limits.loadRounds,
         chatMessages: spare!.slice(0, 45).map((q) => `What do we know about ${q}?`),
       })
     : null;

@@ -283,6 +283,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     version: VERSION,
     auth,
     handlers: { ...serviceHandlers, ...buildSessionHandlers(chat, background) },
+    chatThread: (call, threadId) => chat.openThread(call, threadId),
     streams: { ...buildStreamHandlers({ answerStreams }), ...buildSessionStreamHandlers(chat, background) },
     proposals,
     grounded,

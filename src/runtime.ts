@@ -2,6 +2,7 @@
 import type { AuthService } from "./services/auth.ts";
 import type { Handlers, StreamHandlers } from "./ports/route-handlers.ts";
 import type { Metrics } from "./observability/metrics.ts";
+import type { CallContext } from "./ports/call-context.ts";
 
 export interface Runtime {
   version: string;
@@ -10,6 +11,8 @@ export interface Runtime {
   handlers: Handlers;
   /** The stream rows, by route id. */
   streams: StreamHandlers;
+  /** The chat session an AG-UI thread runs in, created on its first run (sessions/chat-sessions.ts openThread). */
+  chatThread(call: CallContext, threadId: string): Promise<string>;
   /** Served at GET /metrics in Prometheus exposition format. */
   metrics: Metrics;
   log: (msg: string) => void;

@@ -21,7 +21,9 @@ export interface BenchOptions {
     httpSequential: LoopLimits;
     httpConcurrent: LoopLimits;
     contentionIngestSeconds: number;
-    loadSecondsPerStep: number;
+    /** Each load step (a connection count) runs loadRounds rounds of loadRoundSeconds, each round reported. */
+    loadRoundSeconds: number;
+    loadRounds: number;
   };
 }
 
@@ -47,7 +49,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       httpSequential: { minCount: 300, maxSeconds: 30 },
       httpConcurrent: { minCount: 200, maxSeconds: 20 },
       contentionIngestSeconds: 40,
-      loadSecondsPerStep: quick ? 4 : 10,
+      loadRoundSeconds: quick ? 3 : 5,
+      loadRounds: 3,
     },
   };
 }

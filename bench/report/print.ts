@@ -1,6 +1,8 @@
 // Prints the results: the target check first, then every measurement per corpus size.
 import type { IngestResult } from "../scenarios/ingest.ts";
+import type { SmallIngest } from "../scenarios/small-ingest.ts";
 import type { LatencySummary } from "../lib/stats.ts";
+import { connectionsCell, otherCoresCell, processCoresCell, roundsCell, spreadCell } from "./load-cells.ts";
 import { renderTable } from "./table.ts";
 import type { BenchResults, SizeResults } from "./types.ts";
 
@@ -22,6 +24,7 @@ export function printResults(r: BenchResults): string {
   );
   for (const t of r.targets) if (t.note) out.push(`  note (${t.metric}): ${t.note}`);
   for (const s of r.sizes) out.push("", ...sizeSection(s));
+  if (r.smallIngest) out.push("", ...smallIngestSection(r.smallIngest));
   out.push("", `total bench time ${r.durationSeconds.toFixed(0)} s`);
   return out.join("\n");
 }
@@ -160,6 +163,9 @@ function sizeSection(s: SizeResults): string[] {
             [
               "recall hybrid over HTTP, autocannon (other process)",
               "req/s",
+              "rounds req/s",
+              "spread",
+              "other processes' cores",
               "mean ms",
               "p50 ms",
               "p99 ms",
@@ -171,8 +177,11 @@ function sizeSection(s: SizeResults): string[] {
               "server CPU ms/req",
             ],
             s.httpLoad.steps.map((x) => [
-              `${x.connections} connection(s), ${x.seconds} s`,
+              `${x.connections} connection(s), ${x.rounds.length} x ${x.seconds} s`,
               x.requestsPerSec,
+              roundsCell(x),
+              spreadCell(x),
+              otherCoresCell(x),
               x.mean,
               x.p50,
               x.p99,
@@ -193,6 +202,11 @@ function sizeSection(s: SizeResults): string[] {
             [
               "recall hybrid over HTTP, smriti serve --workers (compiled)",
               "req/s",
+              "rounds req/s",
+              "spread",
+              "worker cores per round",
+              "connections per worker",
+              "other processes' cores",
               "p50 ms",
               "p99 ms",
               "errors",
@@ -205,6 +219,11 @@ function sizeSection(s: SizeResults): string[] {
               g.steps.map((x) => [
                 `${g.workers} worker(s), ${x.connections} connections`,
                 x.requestsPerSec,
+                roundsCell(x),
+                spreadCell(x),
+                processCoresCell(x, g.workers > 1 ? 1 : 0),
+                connectionsCell(x, g.workers > 1 ? 1 : 0),
+                otherCoresCell(x),
                 x.p50,
                 x.p99,
                 x.errors,
@@ -351,3 +370,21 @@ function postgresSection(s: SizeResults): string[] {
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
+
+function smallIngestSection(small: NonNullable<BenchResults["smallIngest"]>): string[] {
+  const row = (name: string, s: SmallIngest) => [
+    `${name}, ${s.writers} writers`,
+    s.rounds.map((r) => r.docsPerSec).join(" / "),
+    s.docsPerSec.median,
+    s.cpuDocsPerSec,
+    s.latency.p50,
+    s.latency.p99,
+  ];
+  return [
+    "== one-chunk documents (a message, a fact), each acknowledged once committed with its vector and audit event ==",
+    renderTable(
+      ["ingest", "docs/s per round", "median", "per server CPU-s", "p50 ms", "p99 ms"],
+      [row("in-process", small.inProcess), row("HTTP (client process)", small.http)],
+    ),
+  ];
+}

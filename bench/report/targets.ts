@@ -1,6 +1,6 @@
 // The issue's performance targets, checked at the largest size measured (100k chunks in a full run).
 import type { RecallCost } from "../scenarios/sessions.ts";
-import type { SizeResults, TargetCheck } from "./types.ts";
+import type { BenchResults, SizeResults, TargetCheck } from "./types.ts";
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -98,7 +98,7 @@ export function checkTargets(at: SizeResults): TargetCheck[] {
       .flatMap((g) =>
         g.steps
           .filter((x) => x.connections === 16)
-          .map((x) =>
+          .flatMap((x) => [
             check(
               `HTTP recall req/s, 16 connections, smriti serve --workers ${g.workers}`,
               ">= 2,000",
@@ -107,7 +107,15 @@ export function checkTargets(at: SizeResults): TargetCheck[] {
               x.requestsPerSec >= 2_000,
               `p99 ${x.p99} ms (target <= 25)`,
             ),
-          ),
+            check(
+              `HTTP recall rounds' spread, 16 connections, smriti serve --workers ${g.workers}`,
+              "<= 15%",
+              Math.round(x.spread * 100),
+              "%",
+              x.spread <= 0.15,
+              `req/s per round ${x.rounds.map((r) => Math.round(r.requestsPerSec)).join(", ")}`,
+            ),
+          ]),
       ),
     ...(at.httpLoad?.steps ?? []).flatMap((x) =>
       x.connections === 16
@@ -219,5 +227,21 @@ export function cliTargets(sizes: readonly SizeResults[]): TargetCheck[] {
       unit: "s",
       pass: recall.p50 <= 1000,
     },
+  ];
+}
+
+/** Issue 43's small writes: one-chunk documents from 8 writers, the median round. */
+export function smallIngestTargets(small: BenchResults["smallIngest"]): TargetCheck[] {
+  if (!small) return [];
+  const check = (metric: string, min: number, measured: number) => ({
+    metric,
+    target: `>= ${min.toLocaleString("en-US")} docs/s`,
+    measured,
+    unit: "docs/s",
+    pass: measured >= min,
+  });
+  return [
+    check("ingest one-chunk documents in-process, 8 writers", 5_000, small.inProcess.docsPerSec.median),
+    check("ingest one-chunk documents over HTTP, 8 clients", 2_500, small.http.docsPerSec.median),
   ];
 }

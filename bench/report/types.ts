@@ -4,6 +4,7 @@ import type { ServedResult } from "../scenarios/served.ts";
 import type { ColdStartResult } from "../scenarios/cold-start.ts";
 import type { ContentionResult } from "../scenarios/contention.ts";
 import type { HttpIngest } from "../scenarios/http-ingest.ts";
+import type { SmallIngest } from "../scenarios/small-ingest.ts";
 import type { HttpLoadResult } from "../scenarios/http-load.ts";
 import type { WorkersLoadResult } from "../scenarios/workers-load.ts";
 import type { HttpRecallResult } from "../scenarios/http-recall.ts";
@@ -74,6 +75,8 @@ export interface BenchResults {
     ingestBudgetSeconds: number;
   };
   sizes: SizeResults[];
+  /** One-chunk documents, 8 writers, on a fresh store; absent in results written before it existed. */
+  smallIngest?: { inProcess: SmallIngest; http: SmallIngest };
   targets: TargetCheck[];
   durationSeconds: number;
 }

@@ -12,10 +12,16 @@ export interface HttpLoadResult {
 
 export const LOAD_CONNECTIONS = [1, 16, 64];
 
+/** How long each connection count is loaded: `rounds` rounds of `seconds`, each reported. */
+export interface LoadTiming {
+  seconds: number;
+  rounds: number;
+}
+
 export async function benchHttpLoad(
   srv: BenchServer,
   queries: readonly string[],
-  seconds: number,
+  timing: LoadTiming,
   inProcessMean: number | null,
 ): Promise<HttpLoadResult> {
   const client = forkClient("./load-client.ts", {
@@ -24,7 +30,7 @@ export async function benchHttpLoad(
     queries: [...queries],
     mode: "hybrid",
     connections: LOAD_CONNECTIONS,
-    seconds,
+    ...timing,
     serverPids: [process.pid],
   } satisfies LoadClientInit);
   const { steps } = await nextMessage<{ steps: LoadStep[] }>(client, isType("load"));

@@ -52,6 +52,7 @@ interface Inputs {
   limits: LoopLimits;
   ingestBudgetSeconds: number;
   loadSeconds: number;
+  loadRounds: number;
   /** Chat messages for the turns timed on PostgreSQL (five warm up). */
   chatMessages: readonly string[];
 }
@@ -106,9 +107,9 @@ export async function benchPostgres(dir: string, input: Inputs): Promise<Postgre
         const replicaEnv = cliEnv({ ...env, SMRITI_EMBEDDER: "glove", SMRITI_RATE_LIMIT: "0" });
         while (servers.length < n) servers.push(await startServe(join(dir, `replica-${servers.length}`), replicaEnv));
         progress(
-          `postgres: recall over HTTP, ${n} replica(s), ${CONNECTIONS} connections in all, ${input.loadSeconds} s`,
+          `postgres: recall over HTTP, ${n} replica(s), ${CONNECTIONS} connections in all, ${input.loadRounds} x ${input.loadSeconds} s`,
         );
-        replicas.push(await load(servers, token, input.httpQueries, input.loadSeconds));
+        replicas.push(await load(servers, token, input.httpQueries, input.loadSeconds, input.loadRounds));
       }
     } finally {
       await Promise.all(servers.map((s) => s.stop()));
@@ -133,16 +134,20 @@ async function load(
   token: string,
   queries: readonly string[],
   seconds: number,
+  rounds: number,
 ): Promise<ReplicaLoad> {
   const each = CONNECTIONS / servers.length;
   const runs = servers.map((s, i) => {
+    // Every replica rotates over all the queries (each has its own query-vector cache), from its own place in the list.
+    const from = Math.floor((i * queries.length) / servers.length);
     const init: LoadClientInit = {
       url: s.url,
       token,
-      queries: queries.filter((_, j) => j % servers.length === i),
+      queries: [...queries.slice(from), ...queries.slice(0, from)],
       mode: "hybrid",
       connections: [each],
       seconds,
+      rounds,
       serverPids: [s.child.pid!],
     };
     return nextMessage<{ steps: LoadStep[] }>(forkClient("./load-client.ts", init), isType("load"));

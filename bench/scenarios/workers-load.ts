@@ -8,6 +8,7 @@ import { START_MS } from "./served.ts";
 import { round } from "../lib/stats.ts";
 import { forkClient, isType, nextMessage } from "../workers/ipc.ts";
 import type { LoadClientInit, LoadStep } from "../workers/protocol.ts";
+import type { LoadTiming } from "./http-load.ts";
 
 export interface WorkersLoadResult {
   workers: number;
@@ -22,7 +23,7 @@ const WARMUP_SECONDS = 2;
 export async function benchWorkersLoad(
   dataDir: string,
   queries: readonly string[],
-  seconds: number,
+  timing: LoadTiming,
   groups: readonly number[],
 ): Promise<WorkersLoadResult[]> {
   const env = { ...process.env, SMRITI_RATE_LIMIT: "0" };
@@ -35,20 +36,20 @@ export async function benchWorkersLoad(
       if (pids.length !== (workers > 1 ? workers + 1 : 1))
         throw new Error(`bench: expected ${workers} workers, found processes ${pids.join(", ")}`);
       await sleep(1_000); // every worker listening and settled
-      const load = async (connections: number[], s: number) => {
+      const load = async (connections: number[], t: LoadTiming) => {
         const init: LoadClientInit = {
           url: server.url,
           token,
           queries: [...queries],
           mode: "hybrid",
           connections,
-          seconds: s,
+          ...t,
           serverPids: pids,
         };
         return (await nextMessage<{ steps: LoadStep[] }>(forkClient("./load-client.ts", init), isType("load"))).steps;
       };
-      await load([16], WARMUP_SECONDS); // fresh workers compile their hot paths first
-      const steps = await load(CONNECTIONS, seconds);
+      await load([16], { seconds: WARMUP_SECONDS, rounds: 1 }); // fresh workers compile their hot paths first
+      const steps = await load(CONNECTIONS, timing);
       out.push({
         workers,
         steps,

@@ -63,18 +63,40 @@ export interface LoadClientInit {
   queries: string[];
   mode: "hybrid" | "lexical" | "vector";
   connections: number[];
+  /** Each connection count runs `rounds` rounds of `seconds` each, back to back, the queries rotating on. */
   seconds: number;
+  rounds: number;
   /** The server's processes (one, or a worker group's primary and workers), whose CPU time each step reads from /proc. */
   serverPids: number[];
 }
 
-/** One autocannon run: latencies in ms (autocannon's resolution is 1 ms). */
+/** One autocannon run of a step. */
+export interface LoadRound {
+  requestsPerSec: number;
+  p50: number;
+  p99: number;
+  /** CPU of each server process (LoadClientInit.serverPids, in order) during the round, in cores. */
+  processCores: number[];
+  /** What the rest of the machine used meanwhile (all busy CPU but the server's and the load generator's), in cores. */
+  otherCores: number;
+  /** Established connections each server process held halfway through the round. */
+  processConnections: number[];
+}
+
+/** One connection count, measured in rounds: latencies in ms (autocannon's resolution is 1 ms). */
 export interface LoadStep {
   connections: number;
+  /** Seconds of each round. */
   seconds: number;
+  /** Over all rounds: requests / seconds. */
   requestsPerSec: number;
+  rounds: LoadRound[];
+  /** The rounds' highest req/s over their lowest, minus 1 (0.15: within 15% of each other). */
+  spread: number;
+  /** How many distinct queries the load rotates through (at least MIN_ROTATING_QUERIES). */
+  distinctQueries: number;
   requests: number;
-  /** Mean latency, ms with decimals (autocannon's percentiles are whole milliseconds). */
+  /** Mean latency, ms with decimals (autocannon's percentiles are whole milliseconds); p50: the rounds' median; p99: the worst round's. */
   mean: number;
   p50: number;
   p99: number;

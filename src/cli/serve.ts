@@ -8,7 +8,7 @@ import type { FullRuntime } from "../main.ts";
 import type { AppendNotices } from "../ports/event-log.ts";
 import { TokenLimiter } from "../services/token-limits.ts";
 import { issueFirstToken } from "./first-token.ts";
-import { FOLLOW_TUNING_MS, serveWorkers, workerIndex } from "./serve-workers.ts";
+import { FOLLOW_TUNING_MS, serveWorkers, WORKER_CONNECTION_REQUESTS, workerIndex } from "./serve-workers.ts";
 import {
   goWithServingProcess,
   isSessionProcess,
@@ -56,14 +56,21 @@ export function registerServe(program: Command): void {
 async function serveProcess(config: Config, log: (msg: string) => void, role: Role): Promise<void> {
   let stopping: Promise<void> | null = null;
   if (role.kind === "sessions") goWithServingProcess();
-  const [{ createRuntime }, { createHttpApp }, { mountConsole }, { acceptingServer, listen }, { mountMcpHttp }] =
-    await Promise.all([
-      import("../main.ts"),
-      import("../transports/http/app.ts"),
-      import("../transports/http/console.ts"),
-      import("../transports/http/serve.ts"),
-      import("../transports/mcp/http.ts"),
-    ]);
+  const [
+    { createRuntime },
+    { createHttpApp },
+    { mountConsole },
+    { acceptingServer, listen },
+    { mountMcpHttp },
+    { mountAgui },
+  ] = await Promise.all([
+    import("../main.ts"),
+    import("../transports/http/app.ts"),
+    import("../transports/http/console.ts"),
+    import("../transports/http/serve.ts"),
+    import("../transports/mcp/http.ts"),
+    import("../transports/agui/mount.ts"),
+  ]);
   const lead = role.kind === "alone" || (role.kind === "worker" && role.index === 0);
   const sessions: SessionProcess | null =
     role.kind === "alone" && config.sessionProcess !== "off"
@@ -105,6 +112,7 @@ async function serveProcess(config: Config, log: (msg: string) => void, role: Ro
     runtime,
     (a) => {
       mountMcpHttp(a, runtime, limiter);
+      mountAgui(a, runtime, limiter);
       mountConsole(a, config.consoleDir);
     },
     limiter,
@@ -115,6 +123,7 @@ async function serveProcess(config: Config, log: (msg: string) => void, role: Ro
     headersTimeoutMs: config.headersTimeoutMs,
     divert: sessions?.divert,
     closeAfter: sessions?.servedHere,
+    requestsPerConnection: role.kind === "worker" ? WORKER_CONNECTION_REQUESTS : undefined,
   };
   const server =
     role.kind === "sessions"

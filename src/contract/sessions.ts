@@ -1,6 +1,6 @@
 // Chat sessions (SPEC "Session routes"): what creates, drives, branches and reads one, as rows of the route table.
 import { z } from "zod";
-import { op, stream } from "./route.ts";
+import { op, service, stream } from "./route.ts";
 import { SessionState, sessionEvents } from "./events.ts";
 
 const SessionId = z
@@ -193,6 +193,15 @@ export const sessionRoutes = {
     input: ApprovalDecision,
     events,
     resume,
+  }),
+  agui_run: service({
+    scope: "write",
+    method: "POST",
+    path: "/agui",
+    summary:
+      "An AG-UI run (RunAgentInput) on a chat session: the turn as AG-UI events over SSE (README 'AG-UI'); threadId names the session",
+    auth: true,
+    response: { description: "text/event-stream of AG-UI events", contentType: "text/event-stream" },
   }),
   session_events: stream({
     scope: "read",

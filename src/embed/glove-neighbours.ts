@@ -116,9 +116,8 @@ export class GloveNeighbours implements WordNeighbours {
   private shortlist(q: Int32Array): number[] {
     const n = this.rows.length;
     const dist = new Uint16Array(n);
-    hammingDistances(this.signs, this.words32, q, dist);
     const histogram = new Uint32Array(this.words32 * 32 + 1);
-    for (let j = 0; j < n; j++) histogram[dist[j]!]!++;
+    hammingDistances(this.signs, this.words32, q, dist, histogram);
     // Every row closer than `cut`, then rows at exactly `cut` until the list is full.
     let cut = 0;
     let below = 0;

@@ -3,14 +3,24 @@
 import { AppError, STORE_RETRY_SECONDS } from "../contract/errors.ts";
 import type { SessionEventData } from "../contract/events.ts";
 import type { StreamMessage } from "../contract/route.ts";
-import type { ChatSessionDetail, CreateChatSession } from "../contract/sessions.ts";
+import { CreateChatSession, type ChatSessionDetail } from "../contract/sessions.ts";
 import type { StreamEvent } from "../ports/event-log.ts";
 import type { CallContext } from "../ports/call-context.ts";
 import { followStream } from "../services/streams/follow.ts";
 import { channelOf } from "./log/channel.ts";
 import type { Harness } from "./turn/harness.ts";
 import { endUnlogged, isBackground, type TurnOutcome } from "./turn/turn-state.ts";
-import { branchPoint, eventId, newSessionId, newTurnId, parseEventId, resumeCursor, type SessionPoint } from "./ids.ts";
+import {
+  branchPoint,
+  eventId,
+  isSessionId,
+  newSessionId,
+  newTurnId,
+  parseEventId,
+  resumeCursor,
+  threadSessionId,
+  type SessionPoint,
+} from "./ids.ts";
 import {
   artifacts,
   endsSegment,
@@ -36,13 +46,24 @@ export class ChatSessions {
     private readonly leases: TurnLeases,
   ) {}
 
-  async create(call: CallContext, body: CreateChatSession): Promise<State> {
-    const { state, raised } = await newSessionState(this.setup, call, body, newSessionId(), "idle");
+  async create(call: CallContext, body: CreateChatSession, sessionId = newSessionId()): Promise<State> {
+    const { state, raised } = await newSessionState(this.setup, call, body, sessionId, "idle");
     await this.log.appendAll(call.workspaceId, state.session_id, [
       { type: "session_state", data: state },
       ...(raised ? [{ type: "policy_decision" as const, data: raised }] : []),
     ]);
     return state;
+  }
+
+  /**
+   * The session an AG-UI thread runs in (issue 46): a session id names that session (404 when unknown); any other thread
+   * id names a session of its own in this workspace, created with the defaults on its first run.
+   */
+  async openThread(call: CallContext, threadId: string): Promise<string> {
+    if (isSessionId(threadId)) return (await this.current(call, threadId)).state.session_id;
+    const sessionId = threadSessionId(call.workspaceId, threadId);
+    if (latestState(await this.log.all(call.workspaceId, sessionId))) return sessionId;
+    return (await this.create(call, CreateChatSession.parse({}), sessionId)).session_id;
   }
 
   /** Starts a turn and streams it: `session` first (not logged), then the turn's events until it ends or pauses. */

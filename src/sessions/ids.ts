@@ -1,8 +1,14 @@
 // Session ids, event ids (`<session_id>/<seq>`, what SSE sends) and resume cursors (an opaque handle on one point of a session).
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { AppError } from "../contract/errors.ts";
 
 export const newSessionId = () => `ses_${randomUUID()}`;
+/** The session of an AG-UI thread whose id is not a session id: the same thread in the same workspace is the same session. */
+export function threadSessionId(workspaceId: string, threadId: string): string {
+  const h = createHash("sha256").update(`${workspaceId}\u0000${threadId}`).digest("hex");
+  return `ses_${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+export const isSessionId = (id: string) => /^ses_[0-9a-f-]{36}$/.test(id);
 export const newRequestId = () => `apr_${randomUUID()}`;
 export const newTurnId = () => `trn_${randomUUID()}`;
 export const newAgentId = () => `agt_${randomUUID()}`;

@@ -100,7 +100,9 @@ describe("the session process after kill -9 of its serving process", () => {
       console.log(
         `[orphan] session process ${pid} dead ${ms.toFixed(1)} ms, gone ${goneMs.toFixed(1)} ms after kill -9 of its serving process`,
       );
-      expect(ms).toBeLessThan(100);
+      // 31-53 ms on a quiet machine (the figure above); the bound leaves room for a loaded CI box to be late polling,
+      // and still tells the kernel's death signal from the old behaviour (a survivor for ~1.5 s that finished its run).
+      expect(ms).toBeLessThan(1_000);
       expect(goneMs).toBeLessThan(10_000);
 
       const db = await openDbReader(loadConfig(env, { data }));

@@ -53,11 +53,19 @@ describe("built smriti/client", () => {
 
   it("emits the files package.json exports name, with no .ts specifiers in the JavaScript", () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { exports: Record<string, unknown> };
-    const target = pkg.exports["./client"] as Record<string, string>;
-    for (const file of [target.types!, target.default!]) expect(existsSync(join(out, file))).toBe(true);
+    const built = Object.entries(pkg.exports).filter(
+      (e): e is [string, Record<string, string>] => typeof e[1] === "object",
+    );
+    expect(built.map(([name]) => name)).toEqual(["./client", "./langchain", "./ai-sdk"]);
+    for (const [name, target] of built)
+      for (const file of [target.types!, target.default!])
+        expect(existsSync(join(out, file)), `${name}: ${file}`).toBe(true);
     const js = filesUnder(join(out, "dist")).filter((f) => f.endsWith(".js"));
     expect(js).toContain(join("client", "index.js"));
     for (const f of js) expect(readFileSync(join(out, "dist", f), "utf8"), f).not.toMatch(/\.ts["']/);
+    // smriti/client pulls in no adapter: nothing it or the contract imports names a framework.
+    for (const f of js.filter((f) => !f.startsWith("frameworks")))
+      expect(readFileSync(join(out, "dist", f), "utf8"), f).not.toMatch(/frameworks\/|@langchain|from "ai"/);
   });
 
   it("ingests and recalls from plain node", async () => {

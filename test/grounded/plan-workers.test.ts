@@ -71,6 +71,14 @@ describe("plans on a worker thread", { timeout: 60_000 }, () => {
     const open = (threads: string) =>
       startTestService({ embedder: glove, clock: manualClock(), env: { SMRITI_PLAN_WORKERS: threads } });
     const services: TestService[] = await Promise.all([open("1"), open("0")]);
+    // No compute budget: past it prana skips optional layers, which a loaded machine reaches on one side only.
+    for (const { runtime } of services) {
+      const config = runtime.cognitive.pipeline.current;
+      runtime.cognitive.pipeline.configure({
+        ...config,
+        params: { ...config.params, prana: { ...config.params.prana, budgetMs: 600_000 } },
+      });
+    }
     try {
       await Promise.all(services.map((svc) => ingestCorpus(svc)));
       for (const { question } of FACTOIDS) {

@@ -56,10 +56,27 @@ export const delta = (d: object, finish: string | null = null) => ({
   choices: [{ index: 0, delta: d, finish_reason: finish }],
 });
 
+/** A request with `stream: false` (LangChain's and the AI SDK's default) gets one JSON chat.completion. */
+const completion = (res: ServerResponse, message: object, finish: string) =>
+  res.writeHead(200, { "content-type": "application/json" }).end(
+    JSON.stringify({
+      id: "chatcmpl-wire",
+      object: "chat.completion",
+      created: 0,
+      model: "wire-model",
+      choices: [{ index: 0, message: { role: "assistant", ...message }, finish_reason: finish }],
+      usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 },
+    }),
+  );
+
 /** A whole reply: text in pieces, then the end with usage. */
 export const say =
   (...pieces: string[]): Script =>
-  (res) => {
+  (res, body) => {
+    if (body.stream !== true) {
+      completion(res, { content: pieces.join("") }, "stop");
+      return;
+    }
     openSse(res);
     for (const p of pieces) data(res, delta({ content: p }));
     data(res, delta({}, "stop"));
@@ -71,7 +88,22 @@ export const say =
 /** A reply asking for tool calls, each call's arguments split across two chunks as servers do. */
 export const callTools =
   (...calls: { name: string; args: string }[]): Script =>
-  (res) => {
+  (res, body) => {
+    if (body.stream !== true) {
+      completion(
+        res,
+        {
+          content: null,
+          tool_calls: calls.map((c, i) => ({
+            id: `wire_${i}`,
+            type: "function",
+            function: { name: c.name, arguments: c.args },
+          })),
+        },
+        "tool_calls",
+      );
+      return;
+    }
     openSse(res);
     calls.forEach((c, index) => {
       const half = Math.floor(c.args.length / 2);

@@ -17,7 +17,7 @@ afterAll(async () => {
 
 type State = { status: string; process_id?: string | null };
 
-describe("SMRITI_BACKGROUND_SESSIONS=0", { timeout: 60_000 }, () => {
+describe("SMRITI_BACKGROUND_SESSIONS=0", { timeout: 120_000 }, () => {
   it("queues what it is sent and runs none; another process on the store runs it, and the first streams it", async () => {
     const data = join(root, "data");
     const env = cliEnv({ SMRITI_SESSION_HEARTBEAT_MS: "100" });
@@ -44,7 +44,7 @@ describe("SMRITI_BACKGROUND_SESSIONS=0", { timeout: 60_000 }, () => {
     // The front process reports the run the other one does, to its end, and serves its whole log.
     const statusOnFront = async () =>
       ((await (await call(front.url, `/sessions/${sid}`)).json()) as { session: State }).session.status;
-    for (const until = Date.now() + 30_000; (await statusOnFront()) !== "completed" && Date.now() < until;)
+    for (const until = Date.now() + 80_000; (await statusOnFront()) !== "completed" && Date.now() < until;)
       await new Promise((r) => setTimeout(r, 100));
     expect(await statusOnFront()).toBe("completed");
     const events = await readSse(await call(front.url, `/sessions/${sid}/events/stream?follow=false`));

@@ -274,10 +274,10 @@ describe("background session expiry", () => {
       const late = await startBackground(svc, {
         ...sh("echo never"),
         task: "t",
-        expires_at: new Date(Date.now() + 300).toISOString(),
+        expires_at: new Date(Date.now() + 1_500).toISOString(), // time for a loaded machine to queue it first
       });
       expect(late.session.status).toBe("queued");
-      await new Promise((r) => setTimeout(r, 400));
+      await new Promise((r) => setTimeout(r, 1_600));
       await act(svc, blocker.session.session_id, "cancel");
       const done = await waitFor(svc, late.session.session_id, ["failed", "completed"]);
       expect(done.session).toMatchObject({ status: "failed", attempt_count: 0 });
@@ -313,11 +313,11 @@ describe("background session expiry", () => {
     const s = await startBackground(first, {
       ...sh("sleep 20"),
       task: "t",
-      expires_at: new Date(Date.now() + 800).toISOString(),
+      expires_at: new Date(Date.now() + 2_000).toISOString(), // time for a loaded machine to start the run first
     });
     await waitFor(first, s.session.session_id, ["running"]);
     await first.runtime.close(); // the run is handed back as recovering
-    await new Promise((r) => setTimeout(r, 900));
+    await new Promise((r) => setTimeout(r, 2_100));
     const second = await startTestService({ env: HEARTBEAT, dataDir: first.dataDir });
     try {
       const done = await waitFor(second, s.session.session_id, ["failed", "completed"]);

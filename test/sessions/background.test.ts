@@ -1,6 +1,6 @@
 // A background session through HTTP with the extractive agent: queued -> running -> completed, its artifacts,
 // checkpoints, step progress and the background fields of session_state.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { sessionEvents, type SessionEventType } from "../../src/contract/events.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { dataOf, logOf, types } from "./support.ts";
@@ -15,7 +15,16 @@ describe("a background session with the native engine", () => {
   afterAll(() => svc.cleanup());
 
   it("runs the task to completed with artifacts, checkpoints, step progress and health", async () => {
+    const writes = vi.spyOn(svc.runtime.store.streams, "appendStream");
     const started = await startBackground(svc, { task: "Who picked PostgreSQL?", approval_mode: "never" });
+    // Queued and prepared in one write: a supervisor scanning for queued sessions never finds it without its workspace.
+    const first = writes.mock.calls.find(([, stream]) => stream === started.session.session_id)!;
+    writes.mockRestore();
+    expect(first[2].map((d) => [d.type, (d.data as { checkpoint_type?: string }).checkpoint_type])).toEqual([
+      ["session_state", undefined],
+      ["session_checkpoint", "task_graph"],
+      ["session_checkpoint", "task_workspace"],
+    ]);
     expect(started.session).toMatchObject({
       engine: "native",
       runner_kind: "supervisor",

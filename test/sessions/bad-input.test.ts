@@ -89,8 +89,9 @@ describe("session routes refuse bad requests", () => {
           'data: {"choices":[{"index":0,"delta":{"content":"late"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n',
         );
     });
+    const asked = wire.requests.length;
     const first = await svc.post(`/chat/sessions/${sid}/messages`, { message: "slow one" });
-    await new Promise((r) => setTimeout(r, 100));
+    await expect.poll(() => wire.requests.length).toBe(asked + 1); // the turn waits on the model
     const before = await logged();
     expect(await code(await svc.post(`/chat/sessions/${sid}/messages`, { message: "another" }))).toEqual([
       409,

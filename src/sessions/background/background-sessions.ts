@@ -6,7 +6,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { AppError } from "../../contract/errors.ts";
 import type { BackgroundSessionDetail, SessionList, StartBackgroundSession } from "../../contract/background.ts";
-import type { SessionEventData } from "../../contract/events.ts";
+import type { SessionEventData, SessionEventType } from "../../contract/events.ts";
 import type { HealthSnapshot } from "../../contract/health.ts";
 import type { StreamMessage } from "../../contract/route.ts";
 import type { StreamEvent } from "../../ports/event-log.ts";
@@ -81,17 +81,17 @@ export class BackgroundSessions {
       ended_at: null,
       resume_context: resume,
     };
-    await this.log.appendAll(call.workspaceId, sessionId, [
-      { type: "session_state", data: state },
-      ...(raised ? [{ type: "policy_decision" as const, data: raised }] : []),
-    ]);
     const job = { workspaceId: call.workspaceId, sessionId };
+    const opening = [
+      { type: "session_state" as const, data: state },
+      ...(raised ? [{ type: "policy_decision" as const, data: raised }] : []),
+    ];
     // Already past its expiry: it fails before execution with an expired checkpoint, as a queued one would (spec, errors rule 4).
-    if (this.supervisor.expired(state)) await this.supervisor.expire(job, state);
-    else {
-      await this.prepare(job, graph, state);
-      this.supervisor.enqueue(call.workspaceId, sessionId);
-    }
+    const expired = this.supervisor.expired(state);
+    const prepared = expired ? [] : await this.prepare(job, graph, state, opening);
+    await this.log.appendAll(call.workspaceId, sessionId, [...opening, ...prepared]);
+    if (expired) await this.supervisor.expire(job, state);
+    else this.supervisor.enqueue(call.workspaceId, sessionId);
     return this.detail(call, sessionId);
   }
 
@@ -280,40 +280,55 @@ export class BackgroundSessions {
       ended_at: null,
       resume_context: resume,
     };
-    await this.log.append(call.workspaceId, sessionId, "session_state", seeded);
+    const job = { workspaceId: call.workspaceId, sessionId };
     const goesOn = resume.continue_turn_id ? "goes on with the task from there" : "runs the task again from there";
     // The seed's cursor is the source's point (the harness reads the source's conversation up to it), not the branch's own end.
-    await this.supervisor.checkpoint(
-      { workspaceId: call.workspaceId, sessionId },
-      "resume_seed",
-      "seeded",
-      `branched from ${input.session_id} after event ${point.seq}; ${goesOn}`,
-      { cursor },
-    );
-    await this.prepare({ workspaceId: call.workspaceId, sessionId }, graph, seeded);
+    const opening = [
+      { type: "session_state" as const, data: seeded },
+      ...this.supervisor.checkpointsAfter(
+        job,
+        [{ type: "session_state" }],
+        [
+          {
+            type: "resume_seed",
+            status: "seeded",
+            summary: `branched from ${input.session_id} after event ${point.seq}; ${goesOn}`,
+            opts: { cursor },
+          },
+        ],
+      ),
+    ];
+    await this.log.appendAll(call.workspaceId, sessionId, [
+      ...opening,
+      ...(await this.prepare(job, graph, seeded, opening)),
+    ]);
     this.supervisor.enqueue(call.workspaceId, sessionId);
     return this.detail(call, sessionId);
   }
 
-  /** A write-capable session's task graph and isolated task workspace, prepared before it runs and kept as artifacts. */
+  /**
+   * A write-capable session's task graph and isolated task workspace, prepared before it runs and kept as artifacts:
+   * the checkpoints to log in the same write as `opening`, so no supervisor can find the session queued unprepared.
+   */
   private async prepare(
     job: { workspaceId: string; sessionId: string },
     graph: TaskGraph | null,
     state: State,
-  ): Promise<void> {
-    if (!graph) return;
+    opening: readonly { type: SessionEventType }[],
+  ) {
+    if (!graph) return [];
     const dir = join(this.taskRoot, job.workspaceId, job.sessionId);
     await mkdir(dir, { recursive: true });
-    await this.supervisor.checkpoint(
-      job,
-      "task_graph",
-      "prepared",
-      `${graph.nodes.length} task${graph.nodes.length === 1 ? "" : "s"}`,
-      { artifact: { type: "task_graph", ...graph } },
-    );
-    await this.supervisor.checkpoint(job, "task_workspace", "prepared", dir, {
-      artifact: { type: "task_workspace", path: dir, isolation: state.sandbox_isolation },
-    });
+    const tasks = `${graph.nodes.length} task${graph.nodes.length === 1 ? "" : "s"}`;
+    return this.supervisor.checkpointsAfter(job, opening, [
+      { type: "task_graph", status: "prepared", summary: tasks, opts: { artifact: { type: "task_graph", ...graph } } },
+      {
+        type: "task_workspace",
+        status: "prepared",
+        summary: dir,
+        opts: { artifact: { type: "task_workspace", path: dir, isolation: state.sandbox_isolation } },
+      },
+    ]);
   }
 
   /** An operator's decision on what the session waits for: a tool call (its turn goes on) or a health budget. */

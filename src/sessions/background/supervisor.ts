@@ -441,6 +441,23 @@ export class Supervisor {
     ]);
   }
 
+  /**
+   * Checkpoints logged in the same write as `before`, the events that open a new session's stream: numbered and with
+   * cursors as if each had been appended on its own after them.
+   */
+  checkpointsAfter(
+    job: Job,
+    before: readonly { type: SessionEventType }[],
+    checkpoints: readonly { type: string; status: string; summary: string; opts?: CheckpointExtras }[],
+  ): { type: "session_checkpoint"; data: Checkpoint }[] {
+    const events: StreamEvent[] = before.map(({ type }, i) => ({ type, at: 0, data: null, stream: "", seq: i + 1 }));
+    return checkpoints.map(({ type, status, summary, opts }) => {
+      const data = this.checkpointData(job, events, type, status, summary, opts ?? {});
+      events.push({ type: "session_checkpoint", at: 0, data, stream: "", seq: events.length + 1 });
+      return { type: "session_checkpoint" as const, data };
+    });
+  }
+
   private checkpointData(
     job: Job,
     events: readonly StreamEvent[],

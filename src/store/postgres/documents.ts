@@ -23,11 +23,20 @@ import {
 import { fromBlob, toBlob } from "../vector-blob.ts";
 import { lock, type Conn, type Db } from "./open.ts";
 import { LOCK } from "./schema.ts";
+import { GroupCommit } from "../group-commit.ts";
+import { applySideEffects, forget, type TxEngine } from "../write-steps.ts";
 import type { PostgresTransactions } from "./transactions.ts";
 import type pg from "pg";
 
+type Replace = { workspaceId: string; document: DocumentWrite; events: EventDraft[] | undefined };
+
 export class DocumentRepo implements DocumentStore {
   private readonly hot = new ChunkCache();
+  /** Replaces asked for while one commits go together in the next transaction: one commit (and fsync) per batch. */
+  private readonly replaces = new GroupCommit<Replace, void>(
+    (batch) => this.tx.runBatch(batch.map((r) => (tx: TxEngine) => applySideEffects(tx, r.workspaceId, r))),
+    (r) => r.document.chunks.length + 1,
+  );
 
   constructor(
     private readonly db: Db,
@@ -86,9 +95,7 @@ export class DocumentRepo implements DocumentStore {
     audit?: EventDraft,
     vectors?: NewVectors,
   ): Promise<void> {
-    await this.tx.run((c) =>
-      this.tx.applySideEffects(c, workspaceId, { events: audit && [audit], document: { doc, chunks, vectors } }),
-    );
+    await this.replaces.submit({ workspaceId, document: { doc, chunks, vectors }, events: audit && [audit] });
   }
 
   async forgetSource(
@@ -97,8 +104,8 @@ export class DocumentRepo implements DocumentStore {
     now: number,
     audit?: EventDraft,
   ): Promise<RemovedChunk[]> {
-    return this.tx.forget(workspaceId, { sourcePath }, audit, (c) =>
-      this.removeSource(c, workspaceId, sourcePath, now),
+    return this.tx.runStep((tx, c) =>
+      forget(tx, workspaceId, { sourcePath }, audit, () => this.removeSource(c, workspaceId, sourcePath, now)),
     );
   }
 
@@ -108,8 +115,8 @@ export class DocumentRepo implements DocumentStore {
     now: number,
     audit?: EventDraft,
   ): Promise<RemovedChunk[]> {
-    return this.tx.forget(workspaceId, { chunkHash }, audit, (c) =>
-      this.removeChunkHash(c, workspaceId, chunkHash, now),
+    return this.tx.runStep((tx, c) =>
+      forget(tx, workspaceId, { chunkHash }, audit, () => this.removeChunkHash(c, workspaceId, chunkHash, now)),
     );
   }
 
@@ -216,12 +223,14 @@ export class DocumentRepo implements DocumentStore {
     for (const r of rows) this.hot.delete(r.id);
   }
 
+  /** Under LOCK.changes, so the change log's order is commit order (as every chunk writer). */
   private async removeSource(
     c: pg.PoolClient,
     workspaceId: string,
     sourcePath: string,
     now: number,
   ): Promise<RemovedChunk[]> {
+    await lock(c, LOCK.changes);
     const removed = await this.documentChunks(workspaceId, sourcePath, c);
     await this.removeChunks(c, workspaceId, removed);
     await c.query("DELETE FROM documents WHERE workspace_id = $1 AND source_path = $2", [workspaceId, sourcePath]);
@@ -237,6 +246,7 @@ export class DocumentRepo implements DocumentStore {
     chunkHash: string,
     now: number,
   ): Promise<RemovedChunk[]> {
+    await lock(c, LOCK.changes);
     const removed = await this.chunksByHash(workspaceId, chunkHash, c);
     await this.removeChunks(c, workspaceId, removed);
     for (const path of new Set(removed.map((k) => k.sourcePath))) {

@@ -35,7 +35,7 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
   const documents = new DocumentRepo(db, tx);
   const records = new RecordRepo(db, tx);
   const audit = new AuditRepo(db);
-  tx.join({ documents, records, audit });
+  tx.join({ documents, audit });
   let closing: Promise<void> | null = null;
   return guardConnectionLoss({
     workspaces: new WorkspaceRepo(db),

@@ -8,9 +8,9 @@ import type {
   StoredRecord,
 } from "../../ports/records.ts";
 import { toRecord, type RecordTableRow } from "../rows.ts";
-import type { Conn, Db } from "./open.ts";
+import { getRecord, insertRecord, runAwaiting, transitionRecord } from "../write-steps.ts";
+import type { Db } from "./open.ts";
 import type { PostgresTransactions } from "./transactions.ts";
-import type pg from "pg";
 
 export class RecordRepo implements RecordStore {
   constructor(
@@ -23,11 +23,7 @@ export class RecordRepo implements RecordStore {
     record: RecordRow,
     also?: RecordSideEffects,
   ): Promise<{ record: StoredRecord; created: boolean }> {
-    return this.tx.run(async (c) => {
-      const created = await this.insert(c, workspaceId, record);
-      if (created) await this.tx.applySideEffects(c, workspaceId, also);
-      return { record: (await this.getRecord(workspaceId, record.id, c))!, created };
-    });
+    return this.tx.runStep((tx) => insertRecord(tx, workspaceId, record, also));
   }
 
   async transitionRecord(
@@ -38,33 +34,11 @@ export class RecordRepo implements RecordStore {
     body: unknown,
     also?: RecordSideEffects,
   ): Promise<StoredRecord | undefined> {
-    return this.tx.run(async (c) => {
-      const res = await c.query(
-        "UPDATE records SET status = $1, body = $2 WHERE workspace_id = $3 AND id = $4 AND status = $5",
-        [to, JSON.stringify(body), workspaceId, id, from],
-      );
-      if (res.rowCount !== 1) return undefined; // compare-and-set
-      await this.tx.applySideEffects(c, workspaceId, also);
-      return this.getRecord(workspaceId, id, c);
-    });
+    return this.tx.runStep((tx) => transitionRecord(tx, workspaceId, id, { from, to, body }, also));
   }
 
-  /** True when the row was new; an existing id is left exactly as it was. A step of the caller's transaction. */
-  async insert(c: pg.PoolClient, workspaceId: string, r: RecordRow): Promise<boolean> {
-    const res = await c.query(
-      `INSERT INTO records (workspace_id, id, kind, grp, parent_id, status, created_at, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (workspace_id, id) DO NOTHING`,
-      [workspaceId, r.id, r.kind, r.group, r.parentId, r.status, r.createdAt, JSON.stringify(r.body)],
-    );
-    return res.rowCount === 1;
-  }
-
-  async getRecord(workspaceId: string, id: string, c: Conn = this.db): Promise<StoredRecord | undefined> {
-    const { rows } = await c.query<RecordTableRow>("SELECT * FROM records WHERE workspace_id = $1 AND id = $2", [
-      workspaceId,
-      id,
-    ]);
-    return rows[0] && toRecord(rows[0]);
+  async getRecord(workspaceId: string, id: string): Promise<StoredRecord | undefined> {
+    return runAwaiting(getRecord(this.tx.engine(this.db), workspaceId, id));
   }
 
   async childRecords(workspaceId: string, parentId: string): Promise<StoredRecord[]> {

@@ -1,19 +1,19 @@
 // The PostgreSQL store's write transactions: one pooled connection each, taking the advisory locks in one order (the
 // chunks' LOCK.changes before a workspace's LOCK.audit), so concurrent writers on any replica never wait in a circle.
+// The steps themselves are shared with SQLite (../write-steps.ts); here each call is awaited on the client.
 import type { EventDraft } from "../../ports/audit-log.ts";
-import type { DocumentWrite, RemovedChunk } from "../../ports/documents.ts";
-import type { RecordRow, RecordSideEffects } from "../../ports/records.ts";
-import { lock, transaction, type Conn, type Db } from "./open.ts";
-import { LOCK } from "./schema.ts";
+import type { DocumentWrite } from "../../ports/documents.ts";
+import { runAwaiting, type ForgetKey, type Step, type TxEngine } from "../write-steps.ts";
+import type { Outcome } from "../group-commit.ts";
+import { transaction, type Conn, type Db } from "./open.ts";
 import type pg from "pg";
 
-/** The repositories' steps a transaction is made of, each run on its connection. */
+/** The repositories' own parts of a transaction, each run on its connection. */
 export interface WriteSteps {
   documents: {
     write(c: pg.PoolClient, workspaceId: string, write: DocumentWrite): Promise<void>;
-    wasForgotten(workspaceId: string, key: { sourcePath?: string; chunkHash?: string }, c: Conn): Promise<boolean>;
+    wasForgotten(workspaceId: string, key: ForgetKey, c: Conn): Promise<boolean>;
   };
-  records: { insert(c: pg.PoolClient, workspaceId: string, record: RecordRow): Promise<boolean> };
   audit: { append(c: pg.PoolClient, workspaceId: string, drafts: readonly EventDraft[]): Promise<unknown> };
 }
 
@@ -32,38 +32,65 @@ export class PostgresTransactions {
     return transaction(this.db, fn);
   }
 
-  /** What a record or a document commits with it: vectors and chunks, further records, then the audit events. */
-  async applySideEffects(c: pg.PoolClient, workspaceId: string, also: RecordSideEffects | undefined): Promise<void> {
-    const { documents, records, audit } = this.joined();
-    if (also?.document) await documents.write(c, workspaceId, also.document); // takes LOCK.changes, before any LOCK.audit below
-    for (const r of also?.records ?? []) await records.insert(c, workspaceId, r);
-    if (also?.events?.length) await audit.append(c, workspaceId, also.events);
+  /** A shared step (write-steps.ts) as one transaction; `c` is its client, for the caller's own calls. */
+  runStep<T>(step: (tx: TxEngine, c: pg.PoolClient) => Step<T>): Promise<T> {
+    return this.run((c) => runAwaiting(step(this.engine(c), c)));
   }
 
-  /** Removes under LOCK.changes and logs effective and repeated forgets; a target that never existed is a 404, not an event. */
-  forget(
-    workspaceId: string,
-    key: { sourcePath?: string; chunkHash?: string },
-    draft: EventDraft | undefined,
-    remove: (c: pg.PoolClient) => Promise<RemovedChunk[]>,
-  ): Promise<RemovedChunk[]> {
-    const { documents, audit } = this.joined();
+  /**
+   * Several shared steps in one transaction (group commit), each in a savepoint of its own: one that fails is rolled back
+   * alone and answers its error, the others commit together. A failed COMMIT rejects them all.
+   */
+  runBatch<T>(steps: readonly ((tx: TxEngine, c: pg.PoolClient) => Step<T>)[]): Promise<Outcome<T>[]> {
     return this.run(async (c) => {
-      await lock(c, LOCK.changes);
-      const removed = await remove(c);
-      if (draft && (removed.length > 0 || (await documents.wasForgotten(workspaceId, key, c)))) {
-        const payload = {
-          ...(draft.payload as object),
-          removed: removed.map((r) => ({ source_path: r.sourcePath, chunk_hash: r.chunkHash })),
-        };
-        await audit.append(c, workspaceId, [{ ...draft, payload }]);
+      const tx = this.engine(c);
+      const outcomes: Outcome<T>[] = [];
+      for (const step of steps) {
+        await c.query("SAVEPOINT write");
+        try {
+          outcomes.push({ ok: await runAwaiting(step(tx, c)) });
+          await c.query("RELEASE SAVEPOINT write");
+        } catch (err) {
+          await c.query("ROLLBACK TO SAVEPOINT write");
+          outcomes.push({ error: err as Error });
+        }
       }
-      return removed;
+      return outcomes;
     });
+  }
+
+  /** The step's calls on one connection: `documents.write` takes LOCK.changes, before any LOCK.audit of the events. */
+  engine(c: Conn): TxEngine {
+    const { documents, audit } = this.joined();
+    return {
+      execute: async (sql, params) => (await c.query(numbered(sql), [...params])).rowCount ?? 0,
+      get: async <R>(sql: string, params: readonly unknown[]) =>
+        (await c.query(numbered(sql), [...params])).rows[0] as R | undefined,
+      writeDocument: (workspaceId, write) => documents.write(asClient(c), workspaceId, write),
+      appendEvents: (workspaceId, drafts) => audit.append(asClient(c), workspaceId, drafts),
+      forgotten: (workspaceId, key) => documents.wasForgotten(workspaceId, key, c),
+    };
   }
 
   private joined(): WriteSteps {
     if (!this.steps) throw new Error("PostgresTransactions used before join()");
     return this.steps;
   }
+}
+
+const texts = new Map<string, string>();
+
+/** The shared SQL's `?` placeholders as PostgreSQL's `$1, $2, ...` (none of that SQL has a `?` in a literal). */
+export function numbered(sql: string): string {
+  let text = texts.get(sql);
+  if (text === undefined) {
+    let n = 0;
+    texts.set(sql, (text = sql.replace(/\?/g, () => `$${++n}`)));
+  }
+  return text;
+}
+
+function asClient(c: Conn): pg.PoolClient {
+  if (!("release" in c)) throw new Error("a write step needs a transaction's client, not the pool");
+  return c;
 }

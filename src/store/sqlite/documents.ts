@@ -23,6 +23,7 @@ import {
   type DocRow,
 } from "../rows.ts";
 import { fromBlob, toBlob } from "../vector-blob.ts";
+import { applySideEffects, forget } from "../write-steps.ts";
 import type { SqliteTransactions } from "./transactions.ts";
 import type { SqliteWriter } from "./writer.ts";
 
@@ -110,15 +111,25 @@ export class DocumentRepo implements DocumentStore {
     audit?: EventDraft,
     vectors?: NewVectors,
   ): Promise<void> {
-    if (!this.writer?.usable)
-      return this.tx.run(() =>
-        this.tx.applySideEffects(workspaceId, { events: audit && [audit], document: { doc, chunks, vectors } }),
-      );
+    if (!this.writer?.usable) return this.replaceNow(workspaceId, doc, chunks, audit, vectors);
     try {
       await this.writer.replace({ workspaceId, doc, chunks, audit, vectors });
     } finally {
       this.tx.committedElsewhere();
     }
+  }
+
+  /** The replace with its vectors and audit event as one transaction on this connection (a savepoint inside one). */
+  replaceNow(
+    workspaceId: string,
+    doc: DocumentRecord,
+    chunks: ChunkInput[],
+    audit?: EventDraft,
+    vectors?: NewVectors,
+  ): void {
+    this.tx.runStep((tx) =>
+      applySideEffects(tx, workspaceId, { events: audit && [audit], document: { doc, chunks, vectors } }),
+    );
   }
 
   async forgetSource(
@@ -127,7 +138,9 @@ export class DocumentRepo implements DocumentStore {
     now: number,
     audit?: EventDraft,
   ): Promise<RemovedChunk[]> {
-    return this.tx.forget(workspaceId, { sourcePath }, audit, () => this.removeSource(workspaceId, sourcePath, now));
+    return this.tx.runStep((tx) =>
+      forget(tx, workspaceId, { sourcePath }, audit, () => this.removeSource(workspaceId, sourcePath, now)),
+    );
   }
 
   async forgetChunkHash(
@@ -136,7 +149,9 @@ export class DocumentRepo implements DocumentStore {
     now: number,
     audit?: EventDraft,
   ): Promise<RemovedChunk[]> {
-    return this.tx.forget(workspaceId, { chunkHash }, audit, () => this.removeChunkHash(workspaceId, chunkHash, now));
+    return this.tx.runStep((tx) =>
+      forget(tx, workspaceId, { chunkHash }, audit, () => this.removeChunkHash(workspaceId, chunkHash, now)),
+    );
   }
 
   async wasForgotten(workspaceId: string, key: { sourcePath?: string; chunkHash?: string }): Promise<boolean> {

@@ -54,17 +54,13 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): Store {
 }
 
 /** One repository per port over the two files; document replaces and audit appends go to the writer thread when given. */
-export function sqliteRepos(
-  db: Db,
-  log: Db,
-  opts: { notices: AppendNotices | null; writer: SqliteWriter | null },
-): Omit<Store, "close"> {
+export function sqliteRepos(db: Db, log: Db, opts: { notices: AppendNotices | null; writer: SqliteWriter | null }) {
   const feed = new SearchFeedRepo(db);
   const tx = new SqliteTransactions(db, feed);
   const documents = new DocumentRepo(db, tx, opts.writer);
   const records = new RecordRepo(db, tx);
   const audit = new AuditRepo(db, opts.writer);
-  tx.join({ documents, records, audit });
+  tx.join({ documents, audit });
   return {
     workspaces: new WorkspaceRepo(db),
     documents,
@@ -74,7 +70,7 @@ export function sqliteRepos(
     cognitive: new CognitiveRepo(db),
     feed,
     sessions: new SessionRepo(log),
-  };
+  } satisfies Omit<Store, "close">;
 }
 
 /** Both files, schemas up to date, the session tables out of a memory file made before the split. */

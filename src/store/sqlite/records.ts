@@ -10,6 +10,7 @@ import type {
 } from "../../ports/records.ts";
 import type { SqliteTransactions } from "./transactions.ts";
 import { toRecord, type RecordTableRow as Row } from "../rows.ts";
+import { getRecord, insertRecord, runNow, transitionRecord } from "../write-steps.ts";
 
 export class RecordRepo implements RecordStore {
   private readonly s;
@@ -19,15 +20,7 @@ export class RecordRepo implements RecordStore {
     private readonly tx: SqliteTransactions,
   ) {
     this.s = {
-      insert: db.prepare(
-        `INSERT INTO records (workspace_id, id, kind, grp, parent_id, status, created_at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (workspace_id, id) DO NOTHING`,
-      ),
-      get: db.prepare("SELECT * FROM records WHERE workspace_id = ? AND id = ?"),
       children: db.prepare("SELECT * FROM records WHERE workspace_id = ? AND parent_id = ? ORDER BY seq"),
-      transition: db.prepare(
-        "UPDATE records SET status = ?, body = ? WHERE workspace_id = ? AND id = ? AND status = ?",
-      ),
       counts: db.prepare(
         `SELECT kind, status, NOT EXISTS (SELECT 1 FROM records c WHERE c.workspace_id = r.workspace_id AND c.parent_id = r.id) AS childless, COUNT(*) AS count
          FROM records r WHERE workspace_id = ? GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
@@ -40,11 +33,7 @@ export class RecordRepo implements RecordStore {
     record: RecordRow,
     also?: RecordSideEffects,
   ): Promise<{ record: StoredRecord; created: boolean }> {
-    return this.tx.run(() => {
-      const created = this.insert(workspaceId, record);
-      if (created) this.tx.applySideEffects(workspaceId, also);
-      return { record: this.get(workspaceId, record.id)!, created };
-    });
+    return this.tx.runStep((tx) => insertRecord(tx, workspaceId, record, also));
   }
 
   async transitionRecord(
@@ -55,28 +44,11 @@ export class RecordRepo implements RecordStore {
     body: unknown,
     also?: RecordSideEffects,
   ): Promise<StoredRecord | undefined> {
-    return this.tx.run(() => {
-      if (this.s.transition.run(to, JSON.stringify(body), workspaceId, id, from).changes !== 1) return undefined; // compare-and-set
-      this.tx.applySideEffects(workspaceId, also);
-      return this.get(workspaceId, id);
-    });
+    return this.tx.runStep((tx) => transitionRecord(tx, workspaceId, id, { from, to, body }, also));
   }
 
   async getRecord(workspaceId: string, id: string): Promise<StoredRecord | undefined> {
-    return this.get(workspaceId, id);
-  }
-
-  /** True when the row was new; an existing id is left exactly as it was. A step of the caller's transaction. */
-  insert(workspaceId: string, r: RecordRow): boolean {
-    return (
-      this.s.insert.run(workspaceId, r.id, r.kind, r.group, r.parentId, r.status, r.createdAt, JSON.stringify(r.body))
-        .changes === 1
-    );
-  }
-
-  private get(workspaceId: string, id: string): StoredRecord | undefined {
-    const row = this.s.get.get(workspaceId, id) as Row | undefined;
-    return row && toRecord(row);
+    return runNow(getRecord(this.tx, workspaceId, id));
   }
 
   async childRecords(workspaceId: string, parentId: string): Promise<StoredRecord[]> {

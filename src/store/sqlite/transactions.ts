@@ -1,22 +1,24 @@
 // The SQLite store's write transactions: synchronous, so nothing else runs on the connection between BEGIN IMMEDIATE
-// and COMMIT (an await inside one would let another request's statements into it).
+// and COMMIT (an await inside one would let another request's statements into it). The steps themselves are shared
+// with PostgreSQL (../write-steps.ts); here they run to their end in one tick, each call answered at once.
 import type { EventDraft } from "../../ports/audit-log.ts";
-import type { DocumentWrite, RemovedChunk } from "../../ports/documents.ts";
-import type { RecordRow, RecordSideEffects } from "../../ports/records.ts";
+import type { DocumentWrite } from "../../ports/documents.ts";
+import { runNow, type ForgetKey, type Step, type TxEngine } from "../write-steps.ts";
 import type { Db } from "./open.ts";
+import type Database from "better-sqlite3";
 
-/** The repositories' steps a transaction is made of, each run inside it. */
+/** The repositories' own parts of a transaction, each run inside it. */
 export interface WriteSteps {
   documents: {
     write(workspaceId: string, write: DocumentWrite): void;
-    forgotten(workspaceId: string, key: { sourcePath?: string; chunkHash?: string }): boolean;
+    forgotten(workspaceId: string, key: ForgetKey): boolean;
   };
-  records: { insert(workspaceId: string, record: RecordRow): boolean };
   audit: { append(workspaceId: string, drafts: readonly EventDraft[]): unknown };
 }
 
-export class SqliteTransactions {
+export class SqliteTransactions implements TxEngine {
   private steps: WriteSteps | null = null;
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(
     private readonly db: Db,
@@ -38,38 +40,41 @@ export class SqliteTransactions {
     }
   }
 
+  /** A shared step (write-steps.ts) as one write transaction. */
+  runStep<T>(step: (tx: TxEngine) => Step<T>): T {
+    return this.run(() => runNow(step(this)));
+  }
+
   /** A write committed on another connection of this process (the writer thread). */
   committedElsewhere(): void {
     this.feed.wrote();
   }
 
-  /** What a record or a document commits with it: vectors and chunks, further records, then the audit events. */
-  applySideEffects(workspaceId: string, also: RecordSideEffects | undefined): void {
-    const { documents, records, audit } = this.joined();
-    if (also?.document) documents.write(workspaceId, also.document);
-    for (const r of also?.records ?? []) records.insert(workspaceId, r);
-    if (also?.events?.length) audit.append(workspaceId, also.events);
+  execute(sql: string, params: readonly unknown[]): number {
+    return this.prepared(sql).run(...params).changes;
   }
 
-  /** Removes and logs effective and repeated forgets; a target that never existed is a 404, not an event. */
-  forget(
-    workspaceId: string,
-    key: { sourcePath?: string; chunkHash?: string },
-    draft: EventDraft | undefined,
-    remove: () => RemovedChunk[],
-  ): RemovedChunk[] {
-    const { documents, audit } = this.joined();
-    return this.run(() => {
-      const removed = remove();
-      if (draft && (removed.length > 0 || documents.forgotten(workspaceId, key))) {
-        const payload = {
-          ...(draft.payload as object),
-          removed: removed.map((r) => ({ source_path: r.sourcePath, chunk_hash: r.chunkHash })),
-        };
-        audit.append(workspaceId, [{ ...draft, payload }]);
-      }
-      return removed;
-    });
+  get<R>(sql: string, params: readonly unknown[]): R | undefined {
+    return this.prepared(sql).get(...params) as R | undefined;
+  }
+
+  writeDocument(workspaceId: string, write: DocumentWrite): void {
+    this.joined().documents.write(workspaceId, write);
+  }
+
+  appendEvents(workspaceId: string, drafts: readonly EventDraft[]): unknown {
+    return this.joined().audit.append(workspaceId, drafts);
+  }
+
+  forgotten(workspaceId: string, key: ForgetKey): boolean {
+    return this.joined().documents.forgotten(workspaceId, key);
+  }
+
+  /** SQLite takes `?` as written; each text is prepared once. */
+  private prepared(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (!s) this.statements.set(sql, (s = this.db.prepare(sql)));
+    return s;
   }
 
   private joined(): WriteSteps {

@@ -1,21 +1,38 @@
-// Runs on the SQLite writer thread (writer.ts): each write in one transaction on the thread's connection.
-import type { Store } from "../../ports/store.ts";
+// Runs on the SQLite writer thread (writer.ts): a batch of writes in one transaction on the thread's connection, each
+// write in a savepoint of its own, so one that fails is rolled back alone and the others commit.
 import { serveThread } from "../../threads/pool.ts";
 import { checkpointElsewhere } from "./checkpointer.ts";
 import { openFiles, sqliteRepos } from "./index.ts";
-import type { WriteReply, WriteRequest, WriterInit } from "./writer.ts";
+import type { Db } from "./open.ts";
+import { decodeBatch, type WireBatch } from "./writer-wire.ts";
+import type { BatchReply, WriteReply, WriteRequest, WriterInit } from "./writer.ts";
 
-let store: Omit<Store, "close"> | null = null;
+let writer: { db: Db; repos: ReturnType<typeof sqliteRepos> } | null = null;
 
-serveThread<WriteRequest, WriteReply>(async (req, data) => {
-  store ??= openWriter(data as WriterInit);
-  if (req.kind === "audit") return { body: await store.audit.appendEvents(req.workspaceId, req.drafts) };
-  await store.documents.replaceDocument(req.workspaceId, req.doc, req.chunks, req.audit, req.vectors);
-  return { body: null };
+serveThread<WireBatch, BatchReply>(async (batch, data) => {
+  const writes = decodeBatch(batch);
+  const { db, repos } = (writer ??= openWriter(data as WriterInit));
+  const apply = (w: WriteRequest): WriteReply => {
+    if (w.kind === "audit") return repos.audit.append(w.workspaceId, w.drafts);
+    repos.documents.replaceNow(w.workspaceId, w.doc, w.chunks, w.audit, w.vectors);
+    return null;
+  };
+  const body = db
+    .transaction(() =>
+      writes.map((w) => {
+        try {
+          return { ok: db.transaction(apply)(w) }; // nested: a savepoint
+        } catch (err) {
+          return { error: (err as Error).message };
+        }
+      }),
+    )
+    .immediate();
+  return { body };
 });
 
-function openWriter(init: WriterInit): Omit<Store, "close"> {
+function openWriter(init: WriterInit): { db: Db; repos: ReturnType<typeof sqliteRepos> } {
   const { db, log } = openFiles(init.file, { synchronous: init.synchronous ?? "normal" });
   checkpointElsewhere(db); // the serving process's checkpointer copies the WAL back, never a commit here
-  return sqliteRepos(db, log, { notices: null, writer: null });
+  return { db, repos: sqliteRepos(db, log, { notices: null, writer: null }) };
 }

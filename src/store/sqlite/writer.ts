@@ -1,10 +1,13 @@
 // Writes on a thread with its own connection: a document replace (a 50-chunk document's rows, vectors and index pages,
 // ~2-7 ms) and an audit record (a grounded answer's is six rows of the hash chain, ~1 ms) then never hold the request
 // loop, so recalls keep running beside a bulk import or a chat turn's answers. SQLite still serialises writers: the
-// loop's own writes wait on the file lock, not on the thread's CPU work.
+// loop's own writes wait on the file lock, not on the thread's CPU work. Writes asked for while the thread commits go
+// together in its next transaction (../group-commit.ts), each in a savepoint of its own.
 import type { EventDraft, StoredEvent } from "../../ports/audit-log.ts";
 import type { ChunkInput, DocumentRecord, NewVectors } from "../../ports/documents.ts";
 import { ThreadGone, ThreadPool, threadModule } from "../../threads/pool.ts";
+import { GroupCommit, type Outcome } from "../group-commit.ts";
+import { encodeBatch, type WireBatch } from "./writer-wire.ts";
 
 export interface DocumentReplace {
   workspaceId: string;
@@ -14,12 +17,18 @@ export interface DocumentReplace {
   vectors?: NewVectors | undefined;
 }
 
-/** What the thread is asked to write; each in one transaction of its own. */
+/** What the thread is asked to write; each in a savepoint of its own, a batch of them in one transaction. */
 export type WriteRequest =
   ({ kind: "replace" } & DocumentReplace) | { kind: "audit"; workspaceId: string; drafts: readonly EventDraft[] };
 
 /** A replace answers null, an audit append the events as stored. */
 export type WriteReply = null | StoredEvent[];
+
+/** Per write of a batch, in order: its reply, or why it was rolled back. */
+export type BatchReply = ({ ok: WriteReply } | { error: string })[];
+
+/** Rows a batch holds at most: a few milliseconds of the write lock, which the loop's own writes wait on. */
+const BATCH_ROWS = 256;
 
 /** What the thread opens: the same file with the same durability. */
 export interface WriterInit {
@@ -28,7 +37,12 @@ export interface WriterInit {
 }
 
 export class SqliteWriter {
-  private readonly thread: ThreadPool<WriteRequest, WriteReply>;
+  private readonly thread: ThreadPool<WireBatch, BatchReply>;
+  private readonly batches = new GroupCommit<WriteRequest, WriteReply>(
+    (writes) => this.commit(writes),
+    (w) => (w.kind === "replace" ? w.chunks.length + 1 : w.drafts.length),
+    BATCH_ROWS,
+  );
   private failed = false;
 
   /** `idleMs`: the thread exits after that long without a write (never by default: the next answer would wait for a new one). */
@@ -56,13 +70,31 @@ export class SqliteWriter {
     return (await this.write({ kind: "audit", workspaceId, drafts })) as StoredEvent[];
   }
 
+  /** Writes are committed in the order they were asked for, each acknowledged once its batch has committed. */
+  private write(req: WriteRequest): Promise<WriteReply> {
+    return this.batches.submit(req);
+  }
+
   /**
-   * Writes are committed in the order they were asked for. A thread that died fails its call (it may have committed
-   * first, so the write is not repeated) and no call after it goes to a thread.
+   * A thread that died fails its batch (it may have committed first, so the writes are not repeated) and no batch after
+   * it goes to a thread.
    */
-  private async write(req: WriteRequest): Promise<WriteReply> {
+  private async commit(writes: readonly WriteRequest[]): Promise<Outcome<WriteReply>[]> {
+    if (this.failed) throw new ThreadGone("the writer thread failed earlier");
     try {
-      return await this.thread.run(req);
+      const { batch, refused } = encodeBatch(writes);
+      const replies = batch.writes.length > 0 ? await this.thread.run(batch) : [];
+      let next = 0;
+      return writes.map((_, i) => {
+        const reason = refused.get(i);
+        if (reason) return { error: reason };
+        const r = replies[next++];
+        return !r
+          ? { error: new Error("writer thread: no reply for a write") }
+          : "ok" in r
+            ? r
+            : { error: new Error(r.error) };
+      });
     } catch (err) {
       if (err instanceof ThreadGone) this.failed = true;
       throw err;

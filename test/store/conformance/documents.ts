@@ -1,5 +1,6 @@
 // The DocumentStore port: atomic replace, scoping by workspace, forget with tombstones, vectors by chunk hash.
 import { describe, expect, it } from "vitest";
+import { verifyChain } from "../../../src/domain/audit/event-hash.ts";
 import { contentHash } from "../../../src/domain/text/hash.ts";
 import { tokenize } from "../../../src/domain/text/tokenize.ts";
 import { prepareDocument as prepare, T0 } from "../../helpers/documents.ts";
@@ -7,7 +8,7 @@ import { DAY, draft, engineOf, lexical, put, storeHandles, unit, type StoreFacto
 
 export function runDocumentStoreSuite(name: string, makeStore: StoreFactory): void {
   describe(`DocumentStore conformance: ${name}`, () => {
-    const { twoWorkspaces } = storeHandles(makeStore);
+    const { fresh, twoWorkspaces } = storeHandles(makeStore);
     describe("documents and chunks", () => {
       const v1 =
         "# Ops\n\n## Backups\n\nBackups run nightly with litestream.\n\n## Pager\n\nThe aardvark rotation pages the on-call engineer.\n";
@@ -99,6 +100,51 @@ export function runDocumentStoreSuite(name: string, makeStore: StoreFactory): vo
         expect(events.map((e) => [e.seq, e.type, JSON.parse(e.payload)])).toEqual([
           [1, "memory.ingest", { source_path: "ops.md" }],
         ]);
+      });
+    });
+
+    describe("concurrent small writes", () => {
+      it("replaces sent at once are each durable and audited, the chain verifies, and one refused takes none of the others with it", async () => {
+        const { store, a, b } = await twoWorkspaces();
+        const note = (i: number) => prepare(`notes/${i}.md`, `The pelican count on day ${i} was ${i * 7}.\n`);
+        // Two refused writes: a chunk without its text (the database refuses it) and an audit payload no JSON can hold.
+        const refused = new Set([17, 23]);
+        const writes = Array.from({ length: 40 }, (_, i) => {
+          const { doc, chunks } = note(i);
+          if (i === 17)
+            return store.documents.replaceDocument(
+              a,
+              doc,
+              chunks.map((c) => ({ ...c, text: null as unknown as string })),
+              draft("memory.ingest", { i }),
+            );
+          return store.documents.replaceDocument(
+            i % 4 ? a : b,
+            doc,
+            chunks,
+            draft("memory.ingest", { i: i === 23 ? 23n : i }),
+          );
+        });
+        const settled = await Promise.allSettled(writes);
+        expect(settled.map((r) => r.status)).toEqual(
+          settled.map((_, i) => (refused.has(i) ? "rejected" : "fulfilled")),
+        );
+        expect(String((settled[17] as PromiseRejectedResult).reason)).toMatch(/null|NOT NULL/i);
+        expect(String((settled[23] as PromiseRejectedResult).reason)).toMatch(/BigInt/);
+        // Read back on another handle (another connection, as another process would): committed, not just cached.
+        const other = await fresh(store);
+        const all = [...Array(40).keys()].filter((i) => !refused.has(i));
+        for (const [ws, ids] of [
+          [a, all.filter((i) => i % 4)],
+          [b, all.filter((i) => !(i % 4))],
+        ] as const) {
+          for (const i of ids)
+            expect((await other.documents.getDocument(ws, `notes/${i}.md`))?.content).toBe(note(i).doc.content);
+          const events = await other.audit.listEvents(ws, { limit: 100 });
+          expect(events.map((e) => (JSON.parse(e.payload) as { i: number }).i).sort((x, y) => x - y)).toEqual(ids);
+          expect(verifyChain(events)).toBeNull();
+        }
+        for (const i of refused) expect(await other.documents.getDocument(a, `notes/${i}.md`)).toBeUndefined();
       });
     });
 

@@ -42,6 +42,23 @@ export function runRecordStoreSuite(name: string, makeStore: StoreFactory): void
         );
       });
 
+      it("a side effect that fails takes the whole write back: no record, document, further record or event", async () => {
+        const { store, a } = await twoWorkspaces();
+        const { doc, chunks } = prepare("decisions/eng/d1.md", "# D1\n\nUse SQLite.\n");
+        const write = store.records.insertRecord(a, rec("d1"), {
+          document: { doc, chunks },
+          // The second further record cannot be serialised (a BigInt body): it fails after the rows before it are written.
+          records: [rec("p1", { parentId: "d1" }), rec("p2", { parentId: "d1", body: { n: 1n } })],
+          events: [draft("decision.recorded", { ref: "d1" })],
+        });
+        await expect(write).rejects.toThrow(/BigInt/);
+        expect(await store.records.getRecord(a, "d1")).toBeUndefined();
+        expect(await store.records.getRecord(a, "p1")).toBeUndefined();
+        expect(await store.documents.getDocument(a, "decisions/eng/d1.md")).toBeUndefined();
+        expect(await store.audit.listEvents(a, { limit: 10 })).toEqual([]);
+        expect((await store.records.insertRecord(a, rec("d1"))).created).toBe(true);
+      });
+
       it("pages by insertion order in both directions, filtered by kind, group, status and childlessness", async () => {
         const { store, a, b } = await twoWorkspaces();
         for (const id of ["d1", "d2", "d3"])
