@@ -5,9 +5,11 @@ import { join } from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { createRuntime, type FullRuntime } from "../src/main.ts";
 import type { Embedder } from "../src/ports/embedding.ts";
-import type { RetrievalConfig } from "../src/search/retrieval-config.ts";
 import type { CognitiveConfig } from "../src/cognitive/params.ts";
-import { loadGloveEmbedder } from "../src/embed/glove.ts";
+import { GLOVE_EMBEDDER_ID, loadGloveEmbedder } from "../src/embed/glove.ts";
+import { loadOnnxEmbedder } from "../src/embed/onnx.ts";
+import { defaultRetrievalConfig, type RetrievalConfig } from "../src/search/retrieval-config.ts";
+import { readCalibration } from "../src/search/stored-calibration.ts";
 import { progress } from "./progress.ts";
 
 export interface Harness {
@@ -26,12 +28,32 @@ export function gloveEmbedder(): Promise<Embedder> {
   return embedder;
 }
 
+let modelDir: string | null = null;
+let local: Promise<Embedder> | null = null;
+
+/** `--embedder <dir>`: the eval runs with that local ONNX model instead of GloVe (`glove` names the default). */
+export function chooseEmbedder(value: string): void {
+  modelDir = value.trim().toLowerCase() === "glove" ? null : value;
+}
+
+/** The embedder the eval runs with: the model `--embedder` named, else GloVe-SIF. */
+export function evalEmbedder(): Promise<Embedder> {
+  return modelDir === null ? gloveEmbedder() : (local ??= loadOnnxEmbedder(modelDir));
+}
+
+/** The retrieval weights the service would use with `embedder`: GloVe's shipped fit, or a model's stored one (else GloVe's, scanning its vectors). */
+export function evalRetrieval(embedder: Embedder): RetrievalConfig {
+  if (embedder.id === GLOVE_EMBEDDER_ID) return defaultRetrievalConfig;
+  const stored = readCalibration(loadConfig({ ...process.env }).calibrationDir, embedder.id);
+  return { ...(stored ?? defaultRetrievalConfig), denseCandidates: true };
+}
+
 export async function openHarness(
   label: string,
   retrieval: RetrievalConfig,
 ): Promise<{ harness: Harness; primary: FullRuntime }> {
   const dir = mkdtempSync(join(tmpdir(), `smriti-eval-${label}-`));
-  const emb = await gloveEmbedder();
+  const emb = await evalEmbedder();
   const config = loadConfig({ ...process.env }, { data: dir });
   const primary = await createRuntime(config, { embedder: emb, log: () => {}, retrieval, restoreLearned: false });
   progress(`${label}: data dir ${dir}`);

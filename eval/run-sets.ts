@@ -1,20 +1,20 @@
 // `npm run eval [-- <set>...]`: the standard variants on each set, tables on stdout, JSON in eval/results.
-import { defaultRetrievalConfig } from "../src/search/retrieval-config.ts";
 import { SETS } from "./data/index.ts";
-import { gloveEmbedder } from "./harness.ts";
+import { evalEmbedder, evalRetrieval } from "./harness.ts";
 import { progress } from "./progress.ts";
 import { printSet, setResult, writeResult } from "./report.ts";
 import { runStandard } from "./run-set.ts";
 
 export async function runSets(names: string[]): Promise<void> {
-  const embedder = await gloveEmbedder();
+  const embedder = await evalEmbedder();
+  const retrieval = evalRetrieval(embedder);
   for (const name of names) {
     const wall = performance.now();
     const cpu = process.cpuUsage();
     const set = SETS[name]!();
-    const { run, results } = await runStandard(set, defaultRetrievalConfig);
+    const { run, results } = await runStandard(set, retrieval);
     const used = process.cpuUsage(cpu);
-    const result = setResult(run, results, defaultRetrievalConfig, embedder.id, {
+    const result = setResult(run, results, retrieval, embedder.id, {
       wallMs: Math.round(performance.now() - wall),
       cpuMs: Math.round((used.user + used.system) / 1000),
     });

@@ -4,6 +4,7 @@ import { ANSWER_SET_NAMES, runAnswerSets } from "./answers/run.ts";
 import { LOOP_SET_NAMES, runLoopSets } from "./loops/run.ts";
 import { QMSUM_SET_NAMES, runQmsumSets } from "./qmsum/run.ts";
 import { SET_NAMES } from "./data/index.ts";
+import { chooseEmbedder } from "./harness.ts";
 import { evalDataDir } from "./paths.ts";
 import { progress } from "./progress.ts";
 import { runSets } from "./run-sets.ts";
@@ -17,9 +18,18 @@ const COMMANDS: Record<string, () => Promise<void>> = {
   stress: async () => (await import("./cognitive/stress.ts")).runStress(),
   ideas: async () => (await import("./ideas/run.ts")).runIdeas(),
 };
-const USAGE = `usage: npm run eval [-- <${[...SET_NAMES, ...ANSWER_SET_NAMES, ...ADR_SET_NAMES, ...QMSUM_SET_NAMES, ...LOOP_SET_NAMES, ...Object.keys(COMMANDS)].join("|")}> ...]   (data: ${evalDataDir}, override with SMRITI_EVAL_DIR)`;
+const USAGE = `usage: npm run eval [-- <${[...SET_NAMES, ...ANSWER_SET_NAMES, ...ADR_SET_NAMES, ...QMSUM_SET_NAMES, ...LOOP_SET_NAMES, ...Object.keys(COMMANDS)].join("|")}> ...] [--embedder <model dir>]   (data: ${evalDataDir}, override with SMRITI_EVAL_DIR)`;
 
-async function main(args: string[]): Promise<void> {
+async function main(argv: string[]): Promise<void> {
+  // `--embedder <model dir>`: every set, and calibrate, run with that local model (calibrate stores its fit by id).
+  const at = argv.indexOf("--embedder");
+  if (at >= 0 && argv[at + 1] === undefined) {
+    process.stderr.write(`--embedder needs a model directory (or glove)\n${USAGE}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (at >= 0) chooseEmbedder(argv[at + 1]!);
+  const args = at >= 0 ? argv.filter((_, i) => i !== at && i !== at + 1) : argv;
   const unknown = args.filter(
     (a) =>
       !Object.hasOwn(COMMANDS, a) &&

@@ -98,6 +98,8 @@ export interface Config {
   indexMemoryMb: number;
   /** Where loaded search indexes are saved at shutdown and read back at the next load (<dataDir>/index); null = off. */
   indexSnapshotDir: string | null;
+  /** Fusion and calibration fitted per embedder id by `npm run eval -- calibrate --embedder` (<dataDir>/calibration). */
+  calibrationDir: string;
   /** Worker threads that chunk, tokenize and embed ingested documents; 0 = on the request loop. */
   ingestWorkers: number;
   /** Threads for answer and pack plans; null = the runtime decides (serving: cores - 1, 1..2; one-shot commands: none). */
@@ -142,6 +144,7 @@ export function loadConfig(
     indexSnapshotDir: e.SMRITI_INDEX_SNAPSHOTS === "0" ? null : resolve(dataDir, "index"),
     policyDir: resolve(e.SMRITI_POLICY_DIR ?? resolve(dataDir, "policies")),
     sessionsDir: resolve(dataDir, "sessions"),
+    calibrationDir: resolve(dataDir, "calibration"),
     agentCatalog: e.SMRITI_AGENT_CATALOG ? resolve(e.SMRITI_AGENT_CATALOG) : null,
     approvalFloor: e.SMRITI_APPROVAL_FLOOR,
     bubblewrapPaths: e.SMRITI_BWRAP ? [e.SMRITI_BWRAP] : ["/usr/bin/bwrap", "/bin/bwrap"],

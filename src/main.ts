@@ -44,7 +44,14 @@ import { IngestPool } from "./services/memory/ingest-pool.ts";
 import { PlanPool } from "./services/planning/plan-pool.ts";
 import { localPlanner, type Planner } from "./services/planning/planner.ts";
 import { startReembedder, type Reembedder } from "./services/jobs/reembed.ts";
-import { defaultRetrievalConfig, type RetrievalConfig } from "./search/retrieval-config.ts";
+import { EmbedderHandover, planHandover } from "./services/jobs/embedder-handover.ts";
+import {
+  defaultRetrievalConfig,
+  type DenseModel,
+  type DenseSource,
+  type RetrievalConfig,
+} from "./search/retrieval-config.ts";
+import { calibrationFile, readCalibration } from "./search/stored-calibration.ts";
 import { Retriever } from "./search/retriever.ts";
 import { SearchEngine } from "./search/engine.ts";
 import { openSqliteStore } from "./store/sqlite/index.ts";
@@ -84,6 +91,11 @@ export interface RuntimeOptions {
   background?: boolean;
   /** How long the re-embedding job waits after an embedder failure (default 30 s). */
   reembedRetryMs?: number;
+  /**
+   * The embedder recall keeps using while every chunk is re-embedded for a new one (default: GloVe's, when the
+   * configured embedder is not GloVe and none was given); null = none, recall uses the new one's partial vectors.
+   */
+  previousEmbedder?: Embedder | null;
   /** The cognitive stack's switches and parameters (default: tuned ones from the store, else the defaults, then SMRITI_LAYERS_OFF/ON). */
   cognitive?: CognitiveConfig;
   /**
@@ -128,6 +140,8 @@ export interface FullRuntime extends Runtime {
   /** The in-memory indexes (the server warms them before it reports ready). */
   search: SearchEngine;
   embedder: Embedder | null;
+  /** The embedder recall uses now: the previous one while a switch re-embeds (see EmbedderHandover), then `embedder`. */
+  dense: DenseSource;
   cognitive: CognitiveStack;
   /** Runs the background sessions (started only in runtimes opened with `supervise`). */
   supervisor: Supervisor;
@@ -149,16 +163,14 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   await store.workspaces.ensureWorkspace(DEFAULT_WORKSPACE, clock.now().getTime());
   const embedder =
     opts.embedder !== undefined ? opts.embedder : await createEmbedderFromEnv(config.env, { log: opts.notice ?? log });
-  // The KNN leg was measured useless with GloVe (eval/results/dense-leg.json); a neural embedder's neighbours are worth the scan.
-  const denseCandidates = config.denseKnn ?? (embedder !== null && embedder.id !== GLOVE_EMBEDDER_ID);
   const snapshots = config.indexSnapshotDir === null ? undefined : indexSnapshotFiles(config.indexSnapshotDir);
   const search = new SearchEngine(store, { budgetBytes: config.indexMemoryMb * 2 ** 20, snapshots });
-  const retriever = new Retriever(
-    search,
-    store.documents,
-    embedder,
-    opts.retrieval ?? { ...defaultRetrievalConfig, denseCandidates },
-  );
+  const modelOf = (e: Embedder | null): DenseModel => ({ embedder: e, config: retrievalFor(config, e, opts, log) });
+  const model = modelOf(embedder);
+  const dense = await planHandover(store.documents, model, () => previousModel(config, embedder, opts, modelOf), log);
+  const handover = dense instanceof EmbedderHandover ? dense : null;
+  if (handover && !(opts.background && opts.lead !== false)) handover.follow(HANDOVER_CHECK_MS);
+  const retriever = new Retriever(search, store.documents, dense, model.config);
   const lexicon = embedder && "neighbours" in embedder ? (embedder as Embedder & WordNeighbours) : null;
   const restore = opts.restoreLearned !== false;
   const cognitive = await buildCognitiveStack({
@@ -191,7 +203,13 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const proposals = new ProposalService(store.records, ingest, clock);
   reembed =
     embedder && opts.background && opts.lead !== false
-      ? startReembedder(store.documents, embedder, log, opts.reembedRetryMs)
+      ? startReembedder(store.documents, embedder, log, opts.reembedRetryMs, {
+          onWhole: () => void handover?.check().catch((err: unknown) => log(`embedder handover: ${String(err)}`)),
+          // A neural model's forward passes block the thread they run on: the job embeds on the ingest threads.
+          ...(pool?.embeds && embedder.id !== GLOVE_EMBEDDER_ID
+            ? { embed: (texts: string[]) => pool.embed(texts) }
+            : {}),
+        })
       : null;
   // The server tunes itself on feedback unless its parameters were given (tests, the eval) or tuned ones are ignored.
   const autoTuner =
@@ -280,6 +298,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     retriever,
     search,
     embedder,
+    dense,
     cognitive,
     traces,
     autoTuner,
@@ -298,6 +317,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       await autoTuner?.stop();
       await cognitive.stop();
       await reembed?.stop();
+      handover?.stop();
       await ingest.close();
       await planner.close();
       // A failed save costs the next start a full load, nothing else.
@@ -310,6 +330,44 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       await store.close();
     },
   };
+}
+
+/** How often a process that does not re-embed looks whether another's job has made the new vectors whole. */
+const HANDOVER_CHECK_MS = 5_000;
+
+/**
+ * The retrieval weights for an embedder: the given ones (tests, the eval), else GloVe's shipped fit, or the fit stored
+ * for a neural model by `npm run eval -- calibrate --embedder`. A neural model's neighbours are worth the dense scan;
+ * GloVe's were measured useless (eval/results/dense-leg.json).
+ */
+function retrievalFor(
+  config: Config,
+  e: Embedder | null,
+  opts: RuntimeOptions,
+  log: (msg: string) => void,
+): RetrievalConfig {
+  if (opts.retrieval) return opts.retrieval;
+  const neural = e !== null && e.id !== GLOVE_EMBEDDER_ID;
+  const stored = neural ? readCalibration(config.calibrationDir, e.id) : null;
+  if (neural && !stored)
+    log(
+      `no calibration stored for ${e.id} (${calibrationFile(config.calibrationDir, e.id)}): scores use GloVe's fit; run npm run eval -- calibrate --embedder <model dir>`,
+    );
+  // A stored fit holds the fitted weights; what was not fitted (thread neighbours) keeps the default.
+  return { ...defaultRetrievalConfig, ...stored, denseCandidates: config.denseKnn ?? neural };
+}
+
+/** The embedder a switch hands over from: the one given, else GloVe when the configured embedder is another. */
+async function previousModel(
+  config: Config,
+  embedder: Embedder | null,
+  opts: RuntimeOptions,
+  modelOf: (e: Embedder | null) => DenseModel,
+): Promise<DenseModel | null> {
+  if (opts.previousEmbedder !== undefined) return opts.previousEmbedder && modelOf(opts.previousEmbedder);
+  if (opts.embedder !== undefined || embedder === null || embedder.id === GLOVE_EMBEDDER_ID) return null;
+  const glove = await createEmbedderFromEnv({ ...config.env, SMRITI_EMBEDDER: "glove", SMRITI_EMBED_MODEL: "" });
+  return modelOf(glove);
 }
 
 /**

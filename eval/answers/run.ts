@@ -3,7 +3,7 @@ import { ANSWER_THRESHOLD, CONFIDENCE, SPAN, SPAN_MIN } from "../../src/domain/a
 import type { CallContext } from "../../src/ports/call-context.ts";
 import { defaultRetrievalConfig } from "../../src/search/retrieval-config.ts";
 import { meanInterval } from "../bootstrap.ts";
-import { gloveEmbedder, openHarness } from "../harness.ts";
+import { evalEmbedder, openHarness } from "../harness.ts";
 import { ingestSet } from "../ingest.ts";
 import { progress, ticker } from "../progress.ts";
 import { provenance } from "../provenance.ts";
@@ -87,7 +87,7 @@ export async function collect(aset: AnswerSet): Promise<{ rows: Row[]; ingestMs:
 }
 
 export async function runAnswerSets(names: readonly string[]): Promise<void> {
-  const embedder = await gloveEmbedder();
+  const embedder = await evalEmbedder();
   for (const name of names) {
     const wall = performance.now();
     const cpu = process.cpuUsage();

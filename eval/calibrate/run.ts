@@ -6,7 +6,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SETS } from "../data/index.ts";
 import { resultsDir } from "../paths.ts";
-import { gloveEmbedder } from "../harness.ts";
+import { evalEmbedder } from "../harness.ts";
+import { GLOVE_EMBEDDER_ID } from "../../src/embed/glove.ts";
+import { loadConfig } from "../../src/config.ts";
+import { writeCalibration } from "../../src/search/stored-calibration.ts";
 import { progress } from "../progress.ts";
 import { provenance } from "../provenance.ts";
 import { pairedText, writeResult } from "../report.ts";
@@ -82,8 +85,10 @@ const MIN_GAIN = 0.002;
 export async function calibrate(): Promise<void> {
   const cpu = process.cpuUsage();
   const wall = performance.now();
-  const embedder = await gloveEmbedder();
-  const base = defaultRetrievalConfig;
+  const embedder = await evalEmbedder();
+  // A local model (--embedder): the service scans its vectors, so hybrid rows are the union pool, and its ratio is searched.
+  const neural = embedder.id !== GLOVE_EMBEDDER_ID;
+  const base: RetrievalConfig = neural ? { ...defaultRetrievalConfig, denseCandidates: true } : defaultRetrievalConfig;
   const runs: SetRun[] = [];
   try {
     for (const name of ["locomo", "longmemeval", "scifact"]) runs.push(await prepareSet(SETS[name]!(), base));
@@ -169,7 +174,7 @@ export async function calibrate(): Promise<void> {
     let useDense = ratio > 0;
     let best: { ratio: number; average: number } | null = null;
     let near: number[] = [];
-    const gridRun = process.env.SMRITI_CALIBRATE_GRID === "1";
+    const gridRun = process.env.SMRITI_CALIBRATE_GRID === "1" || neural;
     if (gridRun) {
       const fitted: RetrievalConfig = {
         ...base,
@@ -396,7 +401,7 @@ export async function calibrate(): Promise<void> {
     process.stdout.write(`${out.join("\n")}\n`);
 
     const used = process.cpuUsage(cpu);
-    const file = writeResult("calibration", {
+    const file = writeResult(neural ? `calibration-${embedder.id.replace(/[^A-Za-z0-9._-]/g, "_")}` : "calibration", {
       ...provenance(),
       embedder: embedder.id,
       protocol: {
@@ -420,7 +425,7 @@ export async function calibrate(): Promise<void> {
       current: { config: base, heldOutCalibration: currentCalibration },
       fits: { stage1: { all: free, perSet, freeRatio }, final: finals },
       lexicalModeAverage: { average: bm25.average, headline: bm25.headline },
-      gridRun: process.env.SMRITI_CALIBRATE_GRID === "1",
+      gridRun,
       grid: grid.map((p) => ({
         ratio: p.ratio,
         headline: p.headline,
@@ -437,10 +442,9 @@ export async function calibrate(): Promise<void> {
         bestGridRatio: best?.ratio ?? ratio,
         bestGridAverage: best?.average ?? current.average,
         withinHalfPointOfBest: near,
-        source:
-          process.env.SMRITI_CALIBRATE_GRID === "1"
-            ? "grid (this run)"
-            : "the current default's ratio, kept (grid and best carried over from the previous calibration.json)",
+        source: gridRun
+          ? "grid (this run)"
+          : "the current default's ratio, kept (grid and best carried over from the previous calibration.json)",
       },
       recommended,
       heldOut: finalHeldOut,
@@ -452,6 +456,11 @@ export async function calibrate(): Promise<void> {
       timing: { wallMs: Math.round(performance.now() - wall), cpuMs: Math.round((used.user + used.system) / 1000) },
     });
     progress(`wrote ${file}`);
+    // GloVe's fit is copied into retrieval-config.ts by hand; a local model's is stored where the service reads it.
+    if (neural)
+      progress(
+        `stored the fit for ${embedder.id} in ${writeCalibration(loadConfig({ ...process.env }).calibrationDir, embedder.id, recommended, new Date())} (the service reads it at start)`,
+      );
   } finally {
     for (const r of runs) await r.harness.close();
   }

@@ -102,7 +102,7 @@ async function serveProcess(config: Config, log: (msg: string) => void, role: Ro
   sessions?.start(); // once the store is migrated
   const warmStart = performance.now();
   for (const ws of await runtime.store.workspaces.listWorkspaces())
-    await runtime.search.warm(ws.id, runtime.embedder ?? undefined);
+    await runtime.search.warm(ws.id, runtime.dense.current().embedder ?? undefined);
   log(`indexes loaded in ${Math.round(performance.now() - warmStart)} ms`);
   // The session process only runs turns, and the serving process answers them until it is ready: its first turn
   // loaded the tagger and the word neighbours (0.6-0.7 s of a first token at 10k) before it did this.

@@ -1,8 +1,8 @@
 // Chooses and builds the embedder from SMRITI_EMBED* environment variables (validated with zod).
 //
-//   SMRITI_EMBEDDER         glove (default) | openai | none (lexical-only retrieval: returns null)
+//   SMRITI_EMBEDDER         glove (default; onnx when only SMRITI_EMBED_MODEL is set) | onnx | openai | none (lexical only)
 //   SMRITI_EMBED_URL        openai: server base URL, e.g. http://localhost:11434 (required)
-//   SMRITI_EMBED_MODEL      openai: model name (required)
+//   SMRITI_EMBED_MODEL      openai: model name (required); onnx: the model directory on disk (required)
 //   SMRITI_EMBED_API_KEY    openai: bearer token (optional)
 //   SMRITI_EMBED_DIMENSIONS openai: expected vector size (optional; probed from the server if unset)
 //   SMRITI_CACHE_DIR        glove: directory of the binary vector cache (optional)
@@ -11,15 +11,17 @@ import { z } from "zod";
 import type { Embedder } from "../ports/embedding.ts";
 import { ensureGloveCache, loadGloveEmbedder } from "./glove.ts";
 import { createOpenAiEmbedder, type OpenAiEmbedderOptions } from "./openai.ts";
+import { loadOnnxEmbedder } from "./onnx.ts";
 
 export type EmbedderConfig =
   | { kind: "none" }
   | { kind: "glove"; cacheDir?: string }
+  | { kind: "onnx"; modelDir: string }
   | { kind: "openai"; baseUrl: string; model: string; apiKey?: string; dimensions?: number };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const Kind = z.enum(["glove", "openai", "none"], { error: "must be one of glove, openai, none" });
+const Kind = z.enum(["glove", "onnx", "openai", "none"], { error: "must be one of glove, onnx, openai, none" });
 
 const OpenAiEnv = z.object({
   SMRITI_EMBED_URL: z
@@ -45,7 +47,9 @@ function fail(issues: readonly z.core.$ZodIssue[]): never {
 /** Validates the SMRITI_EMBED* variables; throws a descriptive Error on bad configuration. */
 export function parseEmbedderEnv(env: Env): EmbedderConfig {
   const raw = env["SMRITI_EMBEDDER"]?.trim().toLowerCase();
-  const kind = Kind.safeParse(raw === undefined || raw === "" ? "glove" : raw);
+  const modelDir = env["SMRITI_EMBED_MODEL"]?.trim();
+  // A model directory alone means the local model: the openai kind is always named.
+  const kind = Kind.safeParse(raw === undefined || raw === "" ? (modelDir ? "onnx" : "glove") : raw);
   if (!kind.success) fail(kind.error.issues.map((i) => ({ ...i, path: ["SMRITI_EMBEDDER"] })));
   switch (kind.data) {
     case "none":
@@ -54,6 +58,17 @@ export function parseEmbedderEnv(env: Env): EmbedderConfig {
       const dir = env["SMRITI_CACHE_DIR"]?.trim();
       return dir ? { kind: "glove", cacheDir: dir } : { kind: "glove" };
     }
+    case "onnx":
+      if (!modelDir)
+        fail([
+          {
+            code: "custom",
+            path: ["SMRITI_EMBED_MODEL"],
+            message: "is required when SMRITI_EMBEDDER=onnx (the model directory)",
+            input: undefined,
+          },
+        ]);
+      return { kind: "onnx", modelDir };
     case "openai": {
       const parsed = OpenAiEnv.safeParse(emptyToUndefined(env));
       if (!parsed.success) fail(parsed.error.issues);
@@ -100,6 +115,8 @@ export async function createEmbedderFromEnv(env: Env = process.env, deps: Embedd
             }
           : {}),
       });
+    case "onnx":
+      return loadOnnxEmbedder(config.modelDir);
     case "openai": {
       const opts: OpenAiEmbedderOptions = { baseUrl: config.baseUrl, model: config.model };
       if (config.apiKey !== undefined) opts.apiKey = config.apiKey;

@@ -10,8 +10,9 @@ export interface Embedder {
 }
 
 /**
- * A worker builds the same embedder with `(await import(module)).embedderFromInit(init)`; init is structured-cloned. The
- * rebuilt embedder gives the same vectors to the bit (ingest stores a worker's vectors over any already stored).
+ * A worker builds the same embedder with `await (await import(module)).embedderFromInit(init)`; init is structured-cloned.
+ * The rebuilt embedder gives the same vectors (GloVe to the bit; an ONNX model to float rounding, as a batch's padding
+ * changes the order of its sums): ingest stores a worker's vectors over any already stored.
  */
 export interface PortableEmbedder {
   readonly module: string;

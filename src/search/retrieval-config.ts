@@ -1,5 +1,6 @@
 // Retrieval parameters: fusion/calibration weights chosen by measurement (eval/results/calibration.json), not habit.
-import type { ModeWeights } from "../domain/retrieval/fusion.ts";
+import { keepsOrder, type ModeWeights } from "../domain/retrieval/fusion.ts";
+import type { Embedder } from "../ports/embedding.ts";
 import type { ThreadConfig } from "./threads.ts";
 
 /** Per mode: `fusion` (stage 1) orders the candidates, `calibration` (stage 2, query-relative) turns that into P(relevant). */
@@ -44,3 +45,27 @@ export const defaultRetrievalConfig: RetrievalConfig = {
   // LongMemEval or SciFact; a conversation is one path folder's one-chunk documents authored within 6 hours.
   threads: { windowMs: 6 * 3600_000, step: 1, hits: 5 },
 };
+
+/** The embedder that embeds queries now and the weights fitted for it (null embedder: lexical only). */
+export interface DenseModel {
+  readonly embedder: Embedder | null;
+  readonly config: RetrievalConfig;
+}
+
+/** Where the retriever takes its dense model for each query (a switch of embedders changes it; see EmbedderHandover). */
+export interface DenseSource {
+  current(): DenseModel;
+}
+
+/** A model that never changes. */
+export function fixedDense(embedder: Embedder | null, config: RetrievalConfig): DenseSource {
+  const model = { embedder, config };
+  return { current: () => model };
+}
+
+/** Throws unless every mode's calibration keeps the fused order (the retriever relies on it). */
+export function checkRetrievalConfig(config: RetrievalConfig): void {
+  for (const mode of ["lexicalOnly", "vectorOnly", "hybrid"] as const)
+    if (!keepsOrder(config[mode].calibration))
+      throw new Error(`retrieval config ${mode}: the calibration would reorder candidates (needs gap > -1, rank <= 0)`);
+}

@@ -1,11 +1,11 @@
 // Candidate generation: BM25 candidates (plus dense neighbours when configured or in vector mode), each scored on every
 // signal, fused into a base logit that orders them, then calibrated against the query's other candidates.
-import { calibrateQuery, fuse, keepsOrder } from "../domain/retrieval/fusion.ts";
+import { calibrateQuery, fuse } from "../domain/retrieval/fusion.ts";
 import { tokenize } from "../domain/text/tokenize.ts";
 import type { ChunkRecord, DocumentStore } from "../ports/documents.ts";
 import type { Embedder } from "../ports/embedding.ts";
 import type { SearchEngine } from "./engine.ts";
-import type { RetrievalConfig } from "./retrieval-config.ts";
+import { checkRetrievalConfig, fixedDense, type DenseSource, type RetrievalConfig } from "./retrieval-config.ts";
 import { liftThreadNeighbours } from "./threads.ts";
 import { yieldToIo } from "../threads/loop-yield.ts";
 import type { Candidate, RetrievalQuery } from "./types.ts";
@@ -13,54 +13,52 @@ import type { Candidate, RetrievalQuery } from "./types.ts";
 export class Retriever {
   private readonly queryVectors = new Map<string, Float32Array>();
 
+  private readonly dense: DenseSource;
+
+  /** `dense`: an embedder with `config`, or a source whose model can change (an embedder switch hands over). */
   constructor(
     private readonly search: SearchEngine,
     private readonly documents: Pick<DocumentStore, "getChunks">,
-    private readonly embedder: Embedder | null,
-    private readonly config: RetrievalConfig,
+    dense: Embedder | null | DenseSource,
+    config: RetrievalConfig,
   ) {
-    for (const mode of ["lexicalOnly", "vectorOnly", "hybrid"] as const)
-      if (!keepsOrder(config[mode].calibration))
-        throw new Error(
-          `retrieval config ${mode}: the calibration would reorder candidates (needs gap > -1, rank <= 0)`,
-        );
+    checkRetrievalConfig(config);
+    this.dense = dense !== null && "current" in dense ? dense : fixedDense(dense, config);
   }
 
   /** Candidates best first (by base logit; the calibrated score follows that order), with every signal kept for `explain`. */
   async retrieve(q: RetrievalQuery): Promise<Candidate[]> {
+    // One model for the whole query: a handover between its steps must not mix two embedders' vectors.
+    const { embedder, config } = this.dense.current();
     const terms = tokenize(q.query);
-    const vector = q.mode !== "lexical" ? await this.queryVector(q.query) : null;
-    const pool = Math.max(q.k, this.config.candidates);
+    const vector = q.mode !== "lexical" && embedder ? await this.queryVector(embedder, q.query) : null;
+    const pool = Math.max(q.k, config.candidates);
     const exp = q.expansion && q.expansion.length > 0 && q.mode !== "vector" ? q.expansion : [];
-    const denseLeg = vector && (q.mode === "vector" || this.config.denseCandidates !== false);
+    const denseLeg = vector && (q.mode === "vector" || config.denseCandidates !== false);
     const found = await this.search.search({
       workspaceId: q.workspaceId,
       terms,
       lexicalK: q.mode === "vector" ? 0 : q.mode === "lexical" || !vector ? q.k : pool,
       dense:
-        vector && this.embedder
-          ? { embedderId: this.embedder.id, vector, k: denseLeg ? (q.mode === "vector" ? q.k : pool) : 0 }
+        vector && embedder
+          ? { embedderId: embedder.id, vector, k: denseLeg ? (q.mode === "vector" ? q.k : pool) : 0 }
           : null,
       // Their own candidates join the pool (a quarter of it): that is how a vocabulary mismatch gets bridged.
       expansion: exp.length > 0 ? { terms: exp.map((e) => e.term), k: Math.ceil(pool / 4) } : null,
-      threads: q.mode === "hybrid" && this.config.threads ? this.config.threads : null,
+      threads: q.mode === "hybrid" && config.threads ? config.threads : null,
       filter: q.filter,
     });
     const maxBm25 = found.maxBm25;
     // Expansion terms count like query terms (times their weight) on the query's BM25 scale.
     const expNorm = maxBm25 > 0 ? maxBm25 : exp.reduce((s, e, t) => s + e.weight * found.expansionMax[t]!, 0);
-    const weights = !vector
-      ? this.config.lexicalOnly
-      : q.mode === "vector"
-        ? this.config.vectorOnly
-        : this.config.hybrid;
+    const weights = !vector ? config.lexicalOnly : q.mode === "vector" ? config.vectorOnly : config.hybrid;
     const fusion =
       q.denseScale !== undefined && q.denseScale !== 1
         ? { ...weights.fusion, dense: weights.fusion.dense * q.denseScale }
         : weights.fusion;
     const out: Candidate[] = found.hits.map((hit) => {
       const lexicalSignal = maxBm25 > 0 ? Math.min(1, hit.bm25 / maxBm25) : 0;
-      const denseSignal = vector && this.embedder ? (hit.dense ?? 0) : null;
+      const denseSignal = vector ? (hit.dense ?? 0) : null;
       const fused = fuse({ lexical: lexicalSignal, dense: denseSignal }, fusion);
       if (hit.expansion.length > 0 && expNorm > 0) {
         const e = (fusion.lexical * exp.reduce((s, x, t) => s + x.weight * hit.expansion[t]!, 0)) / expNorm;
@@ -80,9 +78,9 @@ export class Retriever {
         terms: hit.terms,
       };
     });
-    if (q.mode === "hybrid" && this.config.threads) {
+    if (q.mode === "hybrid" && config.threads) {
       const neighbours = new Map(found.hits.map((h) => [h.id, h.neighbours]));
-      liftThreadNeighbours(out, (c) => neighbours.get(c.id) ?? [], this.config.threads);
+      liftThreadNeighbours(out, (c) => neighbours.get(c.id) ?? [], config.threads);
     }
     out.sort((a, b) => b.base - a.base || a.id - b.id);
     // Stage 2 is monotone in the base logit, so the order above stands.
@@ -135,15 +133,15 @@ export class Retriever {
   }
 
   /** Query embeddings are cached (bounded) because agents repeat queries. */
-  private async queryVector(query: string): Promise<Float32Array | null> {
-    if (!this.embedder) return null;
-    const cached = this.queryVectors.get(query);
+  private async queryVector(embedder: Embedder, query: string): Promise<Float32Array | null> {
+    const key = `${embedder.id}\n${query}`;
+    const cached = this.queryVectors.get(key);
     if (cached) return cached;
     try {
-      const [v] = await this.embedder.embed([query]);
+      const [v] = await embedder.embed([query]);
       if (!v) return null;
       if (this.queryVectors.size > 1000) this.queryVectors.clear();
-      this.queryVectors.set(query, v);
+      this.queryVectors.set(key, v);
       return v;
     } catch {
       return null; // a failing embedding service degrades recall to lexical instead of failing it

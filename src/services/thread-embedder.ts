@@ -4,6 +4,8 @@ import type { Embedder, PortableEmbedder } from "../ports/embedding.ts";
 /** Rebuilt from its portable form: its tables shared, not copied. */
 export async function rebuildEmbedder(spec: PortableEmbedder | null): Promise<Embedder | null> {
   return spec
-    ? ((await import(spec.module)) as { embedderFromInit(init: unknown): Embedder }).embedderFromInit(spec.init)
+    ? (
+        (await import(spec.module)) as { embedderFromInit(init: unknown): Embedder | Promise<Embedder> }
+      ).embedderFromInit(spec.init)
     : null;
 }

@@ -45,7 +45,7 @@ describe("parseEmbedderEnv", () => {
 
   it("rejects an unknown embedder", () => {
     expect(() => parseEmbedderEnv({ SMRITI_EMBEDDER: "bert" })).toThrow(
-      /Invalid embedder configuration: SMRITI_EMBEDDER must be one of glove, openai, none/,
+      /Invalid embedder configuration: SMRITI_EMBEDDER must be one of glove, onnx, openai, none/,
     );
   });
 

@@ -11,21 +11,26 @@ export interface Reembedder {
   stop(): Promise<void>;
 }
 
-/** Runs a pass at start (an embedder switch leaves every chunk without a vector) and whenever kicked. */
+/**
+ * Runs a pass at start (an embedder switch leaves every chunk without a vector) and whenever kicked; `onWhole` hears when a
+ * pass finds nothing missing. `embed` does the embedding (default the embedder's own; a neural one runs on the ingest threads).
+ */
 export function startReembedder(
   store: Pick<DocumentStore, "chunksMissingEmbedding" | "putEmbeddings">,
   embedder: Embedder,
   log: (msg: string) => void,
   retryMs = 30_000,
+  opts: { onWhole?: () => void; embed?: (texts: string[]) => Promise<Float32Array[]> } = {},
 ): Reembedder {
+  const embed = opts.embed ?? ((texts: string[]) => embedder.embed(texts));
   let stopped = false;
   let running: Promise<void> | null = null;
   const pass = async () => {
     while (!stopped) {
       const todo = await store.chunksMissingEmbedding(embedder.id, BATCH);
-      if (todo.length === 0) return;
+      if (todo.length === 0) return opts.onWhole?.();
       try {
-        const vectors = await embedder.embed(todo.map((t) => t.text));
+        const vectors = await embed(todo.map((t) => t.text));
         if (!stopped) await store.putEmbeddings(embedder.id, new Map(todo.map((t, i) => [t.chunkHash, vectors[i]!])));
       } catch (err) {
         log(`background embedding failed, retrying in ${retryMs} ms: ${(err as Error).message}`);

@@ -5,10 +5,8 @@ import type { ChunkInput } from "../../ports/documents.ts";
 import type { PortableEmbedder } from "../../ports/embedding.ts";
 import { ThreadPool, threadModule } from "../../threads/pool.ts";
 
-export interface AnalyseRequest {
-  content: string;
-  kind: DocumentKind;
-}
+/** A document to analyse, or (the re-embed job) texts to embed. */
+export type AnalyseRequest = { content: string; kind: DocumentKind } | { texts: string[] };
 
 export interface Analysis {
   chunks: ChunkInput[];
@@ -39,6 +37,11 @@ export class IngestPool {
 
   analyse(content: string, kind: DocumentKind): Promise<Analysis> {
     return this.threads.run({ content, kind });
+  }
+
+  /** Vectors for `texts` from the workers' embedder (only when `embeds`). */
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    return (await this.threads.run({ texts })).vectors!;
   }
 
   close(): Promise<void> {

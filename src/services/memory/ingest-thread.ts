@@ -1,4 +1,5 @@
-// Runs on an ingest worker thread: chunks, tokenizes and (with a portable embedder) embeds one document per message.
+// Runs on an ingest worker thread: chunks, tokenizes and (with a portable embedder) embeds one document per message, or
+// embeds the re-embed job's texts.
 import type { Embedder, PortableEmbedder } from "../../ports/embedding.ts";
 import { serveThread } from "../../threads/pool.ts";
 import { rebuildEmbedder } from "../thread-embedder.ts";
@@ -7,10 +8,14 @@ import type { Analysis, AnalyseRequest } from "./ingest-pool.ts";
 
 let embedder: Promise<Embedder | null> | null = null;
 
-serveThread<AnalyseRequest, Analysis>(async ({ content, kind }, data) => {
+serveThread<AnalyseRequest, Analysis>(async (request, data) => {
   embedder ??= rebuildEmbedder(data as PortableEmbedder | null);
-  const chunks = [...analyseDocument(content, kind)];
   const e = await embedder;
+  if ("texts" in request) {
+    const vectors = await e!.embed(request.texts);
+    return { body: { chunks: [], vectors }, transfer: transferable(vectors) };
+  }
+  const chunks = [...analyseDocument(request.content, request.kind)];
   const vectors = e ? await e.embed(chunks.map((c) => c.text)) : null;
   return { body: { chunks, vectors }, transfer: transferable(vectors ?? []) };
 });

@@ -175,8 +175,8 @@ export class IngestService {
     computed: ReadonlyMap<string, Float32Array> | null,
   ): Promise<NewVectors | undefined> {
     if (!this.embedder || chunks.length === 0) return undefined;
-    // A worker's vectors are the loop embedder's to the bit (a portable embedder is deterministic), so one already
-    // stored for a hash is the same bytes: writing it again is cheaper than looking it up first.
+    // A worker's vectors are the loop embedder's (GloVe's to the bit, an ONNX model's to float rounding), so one already
+    // stored for a hash is the same vector: writing it again is cheaper than looking it up first.
     if (computed)
       return {
         embedderId: this.embedder.id,
