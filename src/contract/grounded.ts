@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { Citation } from "./citation.ts";
 import { limits } from "./limits.ts";
-import { RecallFilters } from "./memory.ts";
+import { RecallFilters, RequestNotes } from "./memory.ts";
 
 export const GroundedAnswerRequest = z
   .strictObject({
@@ -48,6 +48,7 @@ export const GroundedAnswerResponse = z.object({
     ),
   citations: z.array(Citation).min(1).describe("Sentence-level evidence; citations[0] contains the answer."),
   trajectory_id: z.string().describe("Replay with GET /v1/audit/event_log?trajectory_id=…"),
+  notes: RequestNotes,
   steps: z.array(TrajectoryStep),
 });
 export type GroundedAnswerResponse = z.infer<typeof GroundedAnswerResponse>;

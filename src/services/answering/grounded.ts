@@ -18,7 +18,7 @@ import type { AuditService } from "../audit/audit.ts";
 import { citationOf } from "../memory/citations.ts";
 import { localPlanner, type Planner } from "../planning/planner.ts";
 import type { CallContext } from "../../ports/call-context.ts";
-import { toFilter } from "../memory/memory.ts";
+import { timeNotes, toFilter } from "../memory/time-filter.ts";
 import type { Retriever } from "../../search/retriever.ts";
 import { yieldToIo } from "../../threads/loop-yield.ts";
 import type { OpenLoop } from "../../contract/open-loops.ts";
@@ -193,6 +193,7 @@ export class GroundedService {
       confidence: round(plan.confidence),
       citations,
       trajectory_id: trajectoryId,
+      ...timeNotes(req.filters, now),
       steps,
     };
     await this.record(call, trajectoryId, req, steps, {

@@ -11,6 +11,7 @@ import type { EventDraft } from "../../ports/audit-log.ts";
 import type { AuditLog } from "../../ports/audit-log.ts";
 import type { DocumentStore } from "../../ports/documents.ts";
 import { analyseDocument } from "./analyse.ts";
+import { frontMatterDate } from "../../domain/time/front-matter.ts";
 import { looksBinary } from "./binary.ts";
 import type { Analysis, IngestPool } from "./ingest-pool.ts";
 import { draftEvent } from "../audit/audit.ts";
@@ -62,7 +63,8 @@ export class IngestService {
     const sourcePath = req.source_path ?? `text/${documentHash.slice(7, 19)}`;
     const kind = req.kind ?? inferKind(sourcePath);
     const now = this.clock.now().getTime();
-    const authoredAt = req.timestamp ? Date.parse(req.timestamp) : now;
+    const given = req.occurred_at ?? req.timestamp;
+    const authoredAt = given ? Date.parse(given) : ((kind === "markdown" ? frontMatterDate(req.content) : null) ?? now);
     const previous = await this.store.documents.getDocument(workspaceId, sourcePath);
     const oldChunks = previous ? await this.store.documents.documentChunks(workspaceId, sourcePath) : [];
     const ref = (c: { chunkHash: string; anchor: string }) => ({ chunk_hash: c.chunkHash, anchor: c.anchor });
@@ -86,7 +88,7 @@ export class IngestService {
       previous &&
       previous.documentHash === documentHash &&
       previous.kind === kind &&
-      (!req.timestamp || previous.authoredAt === authoredAt)
+      (!given || previous.authoredAt === authoredAt)
     ) {
       const result = {
         source_path: sourcePath,
