@@ -1,5 +1,6 @@
 // The Citation resource (SPEC "Citation"): what every memory-bearing response carries.
 import { z } from "zod";
+import { TimeMention } from "./time.ts";
 
 export const ChunkHash = z
   .string()
@@ -27,6 +28,10 @@ export const Citation = z
       .datetime()
       .optional()
       .describe("When what the evidence says happened or was said (UTC); absent for spans the service composed."),
+    times: z
+      .array(TimeMention)
+      .optional()
+      .describe("Time expressions in text_span resolved against occurred_at (grounded answers carry them)."),
   })
   .describe("A verifiable pointer to stored evidence.");
 export type Citation = z.infer<typeof Citation>;

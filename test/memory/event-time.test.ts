@@ -85,6 +85,56 @@ describe("event time", () => {
     expect(future.notes).toEqual([expect.stringMatching(/^as_of 2999-01-01T00:00:00Z is in the future/)]);
   });
 
+  it("dates a transcript's chunks by the session header above them", async () => {
+    const transcript = [
+      "# Chat with Caroline",
+      "## Session 1 - 1:56 pm on 8 May, 2023",
+      "Caroline: I went to the zorblat support group yesterday.",
+      "## Session 2 - 25 May 2023",
+      "Caroline: The zorblat group met again last Saturday.",
+    ].join("\n\n");
+    await ok("/v1/memory/ingest", {
+      source_path: "chat/caroline.md",
+      content: transcript,
+      occurred_at: "2023-06-01T00:00:00Z",
+    });
+    const spans = async (filters: Record<string, unknown>) =>
+      (await ok<RecallResponse>("/v1/memory/recall", { query: "zorblat group", filters })).hits.map((h) => [
+        h.text_span.includes("yesterday") ? "session 1" : "session 2",
+        h.occurred_at,
+      ]);
+    expect((await spans({})).sort()).toEqual([
+      ["session 1", "2023-05-08T13:56:00.000Z"],
+      ["session 2", "2023-05-25T00:00:00.000Z"],
+    ]);
+    expect(await spans({ occurred_after: "2023-05-20T00:00:00Z" })).toEqual([
+      ["session 2", "2023-05-25T00:00:00.000Z"],
+    ]);
+  });
+
+  it("answers a when-question with the resolved date, citing the original words", async () => {
+    const said = "2023-05-08T13:56:00Z";
+    const content = "Caroline: I went to the quilliv support group yesterday. It was powerful.";
+    await ok("/v1/memory/ingest", { source_path: "chat/s1.txt", content, occurred_at: said });
+    const body = await ok<GroundedAnswerResponse>("/v1/grounded/answer", {
+      question: "When did Caroline go to the quilliv support group?",
+      min_confidence: 0,
+    });
+    expect(body.answer).toBe("7 May 2023 ('yesterday', said on 8 May 2023)");
+    expect(body.resolved_time).toEqual({
+      text: "yesterday",
+      start: body.citations[0]!.text_span.indexOf("yesterday"),
+      end: body.citations[0]!.text_span.indexOf("yesterday") + 9,
+      granularity: "day",
+      resolved: "7 May 2023",
+      from: "2023-05-07T00:00:00.000Z",
+      to: "2023-05-08T00:00:00.000Z",
+      reference: "2023-05-08T13:56:00.000Z",
+      relative: true,
+    });
+    expect(body.citations[0]!.times).toEqual([body.resolved_time]);
+  });
+
   it("rejects an unparseable occurred_at with a 400 naming the field", async () => {
     for (const [path, body, field] of [
       ["/v1/memory/ingest", { content: "x", occurred_at: "last tuesday" }, "occurred_at"],

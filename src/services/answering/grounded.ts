@@ -24,6 +24,9 @@ import { yieldToIo } from "../../threads/loop-yield.ts";
 import type { OpenLoop } from "../../contract/open-loops.ts";
 import { asksWhatIsOpen } from "../../domain/text/question-intent.ts";
 import { LOOP_CONFIDENCE, loopAnswer, loopsFor } from "./loop-answer.ts";
+import { toMention, withTimes } from "./time-mentions.ts";
+import { whenAnswer } from "../../domain/time/when-answer.ts";
+import type { TimeMention } from "../../contract/time.ts";
 
 /** The workspace's open loops under a path prefix (OpenLoopService.list's first page). */
 export type LoopSource = (workspaceId: string, sourcePathPrefix: string | undefined) => Promise<OpenLoop[]>;
@@ -180,8 +183,9 @@ export class GroundedService {
       throw new AppError("insufficient_evidence", INSUFFICIENT, details);
     }
     const best = plan.selected[0]!;
-    const answer = plan.answer ? best.text.slice(plan.answer.start, plan.answer.end) : best.text;
-    const citations = plan.selected.map((s) => cite(s, plan.confidence));
+    const when = plan.answerType === "date" ? resolveWhen(byId.get(best.key)!, best, plan.answer) : null;
+    const answer = when?.answer ?? (plan.answer ? best.text.slice(plan.answer.start, plan.answer.end) : best.text);
+    const citations = plan.selected.map((s) => withTimes(cite(s, plan.confidence)));
     step("answer", performance.now(), {
       answer,
       citations: citations.map((c) => ({ chunk_hash: c.chunk_hash, text_span: c.text_span })),
@@ -192,6 +196,7 @@ export class GroundedService {
       answer_type: plan.answerType,
       confidence: round(plan.confidence),
       citations,
+      ...(when ? { resolved_time: when.resolved } : {}),
       trajectory_id: trajectoryId,
       ...timeNotes(req.filters, now),
       steps,
@@ -232,6 +237,18 @@ export class GroundedService {
       this.audit.draft(call, "grounded.outcome", outcome, trajectoryId),
     ]);
   }
+}
+
+/** A when-question's answer from the time expression in its sentence, resolved against the chunk's occurred_at. */
+function resolveWhen(
+  chunk: ChunkRecord,
+  best: { span: { start: number; end: number } },
+  answer: { start: number; end: number } | null,
+): { answer: string; resolved: TimeMention } | null {
+  const at = best.span.start;
+  const focus = answer && { start: at + answer.start, end: at + answer.end };
+  const when = whenAnswer(chunk.text, best.span, focus, { instant: chunk.authoredAt });
+  return when && { answer: when.answer, resolved: toMention(when.mention, chunk.authoredAt, at) };
 }
 
 const INSUFFICIENT = "the vault does not hold evidence good enough to answer";

@@ -12,6 +12,7 @@ import type { AuditLog } from "../../ports/audit-log.ts";
 import type { DocumentStore } from "../../ports/documents.ts";
 import { analyseDocument } from "./analyse.ts";
 import { frontMatterDate } from "../../domain/time/front-matter.ts";
+import { chunkStamp, datedLines } from "../../domain/time/dated-lines.ts";
 import { looksBinary } from "./binary.ts";
 import type { Analysis, IngestPool } from "./ingest-pool.ts";
 import { draftEvent } from "../audit/audit.ts";
@@ -105,6 +106,7 @@ export class IngestService {
     }
 
     const { chunks, vectors: computed } = await this.analyse(req.content, kind);
+    if (kind !== "code") dateChunks(chunks, req.content);
     const oldHashes = new Set(oldChunks.map((c) => c.chunkHash));
     const newHashes = new Set(chunks.map((c) => c.chunkHash));
     const added = chunks.filter((c) => !oldHashes.has(c.chunkHash));
@@ -203,4 +205,11 @@ export class IngestService {
     }
     return { embedderId: this.embedder.id, byHash };
   }
+}
+
+/** A chunk below a dated line (a session header, a turn stamp) occurred then; others keep the document's time. */
+function dateChunks(chunks: ChunkInput[], content: string): void {
+  const stamps = datedLines(content);
+  if (stamps.length === 0) return;
+  for (const c of chunks) c.occurredAt = chunkStamp(stamps, c);
 }
