@@ -135,6 +135,25 @@ describe("event time", () => {
     expect(body.citations[0]!.times).toEqual([body.resolved_time]);
   });
 
+  it("ranks evidence about a time the query names first", async () => {
+    await ok("/v1/memory/ingest", {
+      source_path: "log/a.txt",
+      content: "We shipped the glarbon release to every customer.",
+      occurred_at: "2023-05-10T09:00:00Z",
+    });
+    await ok("/v1/memory/ingest", {
+      source_path: "log/b.txt",
+      content: "We shipped the glarbon release to the customers.",
+      occurred_at: "2023-08-10T09:00:00Z",
+    });
+    const first = async (query: string) => {
+      const r = await ok<RecallResponse>("/v1/memory/recall", { query, mode: "lexical", explain: true });
+      return [r.hits[0]!.source_path, r.explain![0]!.contributions["time"]];
+    };
+    expect(await first("glarbon release shipped in May 2023")).toEqual(["log/a.txt", 1]);
+    expect(await first("glarbon release shipped in August")).toEqual(["log/b.txt", 1]);
+  });
+
   it("rejects an unparseable occurred_at with a 400 naming the field", async () => {
     for (const [path, body, field] of [
       ["/v1/memory/ingest", { content: "x", occurred_at: "last tuesday" }, "occurred_at"],

@@ -44,6 +44,10 @@ const WEEK = new RegExp(String.raw`\b(?:(last|this|next|past)\s+week|${N}\s+week
 const MONTH = new RegExp(String.raw`\b(?:(last|this|next|past)\s+month|${N}\s+months?\s+ago)\b`, "gi");
 const YEAR = /\b(?:in|since|during|from|by|until|of|early|late|mid)[\s-]+((?:19|20)\d{2})\b(?![\s-]*(?:\d|%))/gi;
 
+/** What any date chrono reads contains: a digit or a word of time (most text has neither, and skips the parser). */
+const MAY_HOLD_DATE =
+  /\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|yesterday|today|tonight|tomorrow|now|noon|midnight|morning|evening|afternoon|night|week|month|year|ago|later|weekend|christmas|eve)/i;
+
 interface Period {
   granularity: Granularity;
   first: number;
@@ -71,6 +75,7 @@ export function findTimeExpressions(text: string, ref: Reference): TimeAnnotatio
     const year = Number(m[1]);
     add(m.index + m[0].length - 4, m[1]!, yearPeriod(year), false);
   }
+  if (!MAY_HOLD_DATE.test(text)) return found.sort((a, b) => a.start - b.start);
   for (const r of chrono().casual.parse(text, { instant: new Date(ref.instant), timezone: offset })) {
     const p = chronoPeriod(r);
     if (p) add(r.index, r.text, p, !/\b\d{4}\b/.test(r.text));

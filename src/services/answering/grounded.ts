@@ -19,6 +19,7 @@ import { citationOf } from "../memory/citations.ts";
 import { localPlanner, type Planner } from "../planning/planner.ts";
 import type { CallContext } from "../../ports/call-context.ts";
 import { timeNotes, toFilter } from "../memory/time-filter.ts";
+import { focusOnTime } from "../memory/time-focus.ts";
 import type { Retriever } from "../../search/retriever.ts";
 import { yieldToIo } from "../../threads/loop-yield.ts";
 import type { OpenLoop } from "../../contract/open-loops.ts";
@@ -26,6 +27,7 @@ import { asksWhatIsOpen } from "../../domain/text/question-intent.ts";
 import { LOOP_CONFIDENCE, loopAnswer, loopsFor } from "./loop-answer.ts";
 import { toMention, withTimes } from "./time-mentions.ts";
 import { whenAnswer } from "../../domain/time/when-answer.ts";
+import { chrono } from "../../domain/time/chrono.ts";
 import type { TimeMention } from "../../contract/time.ts";
 
 /** The workspace's open loops under a path prefix (OpenLoopService.list's first page). */
@@ -54,7 +56,9 @@ export class GroundedService {
     private readonly planner: Planner = localPlanner(),
     /** Where "what is still open?" is answered from (issue 40 item 3); without it such questions are answered like any other. */
     private readonly openLoops?: LoopSource,
-  ) {}
+  ) {
+    chrono(); // the date parser loads now: loading it inside a request blocked the loop for every other one
+  }
 
   /** Retrieve, weigh, plan and decide: no audit event, no counters, no learning (POST /sdk/cognitive/process builds on it). */
   async deliberate(
@@ -79,9 +83,10 @@ export class GroundedService {
       },
       layers,
     );
-    const found = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, req.k), Infinity, {
+    const retrieved = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, req.k), Infinity, {
       yields: call.yieldsToRequests,
     });
+    const found = focusOnTime(retrieved, req.question);
     await yieldToIo(); // each stage is a slice of the loop: requests that came in meanwhile go first
     const evidence = this.cognition.weigh(thought, found, { need: req.k, diversity: 0 });
     const chunks = evidence.items.map((i) => i.chunk);

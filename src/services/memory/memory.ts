@@ -13,6 +13,7 @@ import type {
 import { PackRequest as PackRequestSchema, RecallRequest as RecallRequestSchema } from "../../contract/memory.ts";
 import { localPlanner, type Planner } from "../planning/planner.ts";
 import { timeNotes, toFilter } from "./time-filter.ts";
+import { focusOnTime } from "./time-focus.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentStore } from "../../ports/documents.ts";
 import type { Evidence } from "../../cognitive/types.ts";
@@ -69,12 +70,12 @@ export class MemoryService {
     const evidence =
       this.cognition.weighHead(
         thought,
-        distinctTexts(await this.retriever.retrieveChunks(query, req.k * 3, slices)),
+        distinctTexts(focusOnTime(await this.retriever.retrieveChunks(query, req.k * 3, slices), req.query)),
         weighing,
       ) ??
       this.cognition.weigh(
         thought,
-        distinctTexts(await this.retriever.retrieveChunks(query, Infinity, slices)),
+        distinctTexts(focusOnTime(await this.retriever.retrieveChunks(query, Infinity, slices), req.query)),
         weighing,
       );
     const picked = evidence.items.filter((item) => item.score >= minScore).slice(0, req.k);
