@@ -4,6 +4,8 @@ import type * as Chrono from "chrono-node";
 import { chrono } from "./chrono.ts";
 
 const HAS_YEAR = /\b(?:19|20)\d{2}\b/;
+const STARTS_LIKE_DATE =
+  /^(?:\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\b)/i;
 /** Markup and a label before the stamp: "## ", "[", "- ", "Session 3 - ", "Date: ". */
 const LEAD = /^[\s#>*_\-[(|]*(?:(?:session|day|entry|date|meeting)\b[^:\n\d]*\d*\s*[:\-–—,)]?\s*)?/i;
 
@@ -13,6 +15,7 @@ export function datedLines(content: string): { offset: number; at: number }[] {
   for (const line of content.matchAll(/^.*$/gm)) {
     if (!HAS_YEAR.test(line[0])) continue;
     const rest = line[0].replace(LEAD, "").slice(0, 60);
+    if (!STARTS_LIKE_DATE.test(rest)) continue; // most lines with a year in them are not stamps: skip the parser
     const r = chrono().casual.parse(rest, { instant: new Date(0), timezone: 0 })[0];
     if (!r || r.index > 0 || !["year", "month", "day"].every((c) => r.start.isCertain(c as Chrono.Component))) continue;
     const s = r.start;
