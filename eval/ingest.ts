@@ -20,7 +20,7 @@ export async function ingestSet(
       const res = await runtime.ingest.ingest(ws.id, {
         source_path: doc.sourcePath,
         content: doc.content,
-        ...(doc.timestamp ? { timestamp: doc.timestamp } : {}),
+        ...(doc.timestamp ? { occurred_at: doc.timestamp } : {}),
       });
       chunks += res.chunks;
       tick(++done);

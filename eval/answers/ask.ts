@@ -16,6 +16,8 @@ export interface Outcome {
   /** citations[i].text_span at min_confidence 0, best first. */
   spans: string[];
   topSource: string | null;
+  /** The period a when-question's answer resolved to (resolved_time), when it did. */
+  resolved?: { from: number; to: number } | undefined;
   /** Wall time of the default call. */
   ms: number;
 }
@@ -79,5 +81,6 @@ function fromResponse(r: GroundedAnswerResponse): Omit<Outcome, "answeredByDefau
     answer: r.answer,
     spans: r.citations.map((c) => c.text_span),
     topSource: r.citations[0]?.source_path ?? null,
+    resolved: r.resolved_time && { from: Date.parse(r.resolved_time.from), to: Date.parse(r.resolved_time.to) },
   };
 }

@@ -17,6 +17,7 @@ import {
   isRight,
   locomoMetrics,
   locomoScores,
+  temporalScores,
   xquadMetrics,
   xquadScores,
   type Metrics,
@@ -163,7 +164,7 @@ export async function runAnswerSets(names: readonly string[]): Promise<void> {
         confidence: r.o.confidence,
         answered: r.o.answeredByDefault,
         right: isRight(r.q, r.o.answer),
-        ...(xquad ? xquadScores(r) : locomoScores(r)),
+        ...(xquad ? xquadScores(r) : { ...locomoScores(r), ...temporalScores(r) }),
       })),
     };
     printAnswerSet(result);
@@ -201,6 +202,9 @@ export const LOCOMO_COLUMNS = [
   "top_cite_evidence_answered",
   "false_abstention",
   "correct_abstention_5",
+  "temporal_answered",
+  "temporal_date_equal_answered",
+  "temporal_date_within_answered",
 ];
 
 function printAnswerSet(r: AnswerSetResult): void {

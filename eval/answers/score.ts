@@ -2,6 +2,7 @@
 import type { Outcome } from "./ask.ts";
 import { containsNormalized, exactMatch, maxOver, tokenF1 } from "./squad.ts";
 import type { AnswerQuestion } from "./types.ts";
+import { absolutePeriod, compareToGold, goldPeriod } from "./gold-dates.ts";
 
 export interface Row {
   q: AnswerQuestion;
@@ -52,6 +53,13 @@ export function locomoScores(r: Row): { inSpans: boolean; inAnswer: boolean } {
   return { inSpans: containsNormalized(r.o.spans.join(" \n "), g), inAnswer: containsNormalized(r.o.answer ?? "", g) };
 }
 
+/** A temporal answer against its gold date (eval/answers/gold-dates.ts): its resolved period, else a date it names. */
+export function temporalScores(r: Row): { dated: boolean; equal: boolean; within: boolean } {
+  const gold = r.q.group === "temporal" ? goldPeriod(r.q.golds[0] ?? "") : null;
+  const answer = r.o.resolved ?? (r.o.answer === null ? null : absolutePeriod(r.o.answer));
+  return { dated: gold !== null, ...compareToGold(answer, gold) };
+}
+
 export function locomoMetrics(rows: readonly Row[], t: number): Metrics {
   const answerable = rows.filter((r) => r.q.golds.length > 0);
   const adversarial = rows.filter((r) => r.q.golds.length === 0);
@@ -74,7 +82,20 @@ export function locomoMetrics(rows: readonly Row[], t: number): Metrics {
     contained_spans_extractable: rate(
       scored.filter((_, i) => answerable[i]!.q.extractable).map((x) => x.answered && x.s.inSpans),
     ),
+    ...temporalMetrics(rows, t),
     n_5: adversarial.length,
     correct_abstention_5: rate(adversarial.map((r) => !answeredAt(r.o, t))),
+  };
+}
+
+/** Category 2 with a gold date: answered share, and of those answered, the share whose date equals (or lies in) the gold. */
+function temporalMetrics(rows: readonly Row[], t: number): Metrics {
+  const dated = rows.map((r) => ({ r, s: temporalScores(r) })).filter((x) => x.s.dated);
+  const answered = dated.filter((x) => answeredAt(x.r.o, t));
+  return {
+    n_temporal_dated: dated.length,
+    temporal_answered: rate(dated.map((x) => answeredAt(x.r.o, t))),
+    temporal_date_equal_answered: rate(answered.map((x) => x.s.equal)),
+    temporal_date_within_answered: rate(answered.map((x) => x.s.within)),
   };
 }

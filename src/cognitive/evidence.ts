@@ -3,11 +3,15 @@ import type { Evidence, EvidenceState } from "./types.ts";
 
 const EPS = 1e-9;
 
+/** A score with `delta` added to its logit (kept inside (0, 1)). */
+export function nudgeScore(score: number, delta: number): number {
+  const p = Math.min(1 - EPS, Math.max(EPS, score));
+  return 1 / (1 + Math.exp(-(Math.log(p / (1 - p)) + delta)));
+}
+
 /** The item with `delta` added to the logit of its score and, when given, one more flag. */
 export function nudge(item: Evidence, delta: number, flag?: string): Evidence {
-  const p = Math.min(1 - EPS, Math.max(EPS, item.score));
-  const score = 1 / (1 + Math.exp(-(Math.log(p / (1 - p)) + delta)));
-  return { ...item, score, flags: flag ? [...item.flags, flag] : item.flags };
+  return { ...item, score: nudgeScore(item.score, delta), flags: flag ? [...item.flags, flag] : item.flags };
 }
 
 /** Best score first; ties keep their current order (Array.prototype.sort is stable). */

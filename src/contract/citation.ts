@@ -1,10 +1,14 @@
 // The Citation resource (SPEC "Citation"): what every memory-bearing response carries.
 import { z } from "zod";
+import { TimeMention } from "./time.ts";
 
 export const ChunkHash = z
   .string()
   .regex(/^sha256:[0-9a-f]{64}$/, "must be sha256: followed by 64 lowercase hex digits")
   .describe("Content address: sha256: + hex SHA-256 of the normalized chunk text (see README 'Citations').");
+
+/** An event time as the API takes it: ISO 8601 with a Z or an offset ("2023-05-08T13:56:00+02:00"). */
+export const OccurredAt = z.iso.datetime({ offset: true });
 
 export const Citation = z
   .object({
@@ -20,6 +24,14 @@ export const Citation = z
       .max(1)
       .describe("Calibrated relevance in [0, 1]: roughly the probability the chunk is relevant; safe to threshold."),
     retrieved_at: z.iso.datetime().describe("ISO 8601 UTC time the citation was produced."),
+    occurred_at: z.iso
+      .datetime()
+      .optional()
+      .describe("When what the evidence says happened or was said (UTC); absent for spans the service composed."),
+    times: z
+      .array(TimeMention)
+      .optional()
+      .describe("Time expressions in text_span resolved against occurred_at (grounded answers carry them)."),
   })
   .describe("A verifiable pointer to stored evidence.");
 export type Citation = z.infer<typeof Citation>;

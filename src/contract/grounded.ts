@@ -1,8 +1,9 @@
 // Grounded answers: extractive, every sentence cited, with a replayable trajectory.
 import { z } from "zod";
 import { Citation } from "./citation.ts";
+import { TimeMention } from "./time.ts";
 import { limits } from "./limits.ts";
-import { RecallFilters } from "./memory.ts";
+import { RecallFilters, RequestNotes } from "./memory.ts";
 
 export const GroundedAnswerRequest = z
   .strictObject({
@@ -46,8 +47,17 @@ export const GroundedAnswerResponse = z.object({
     .describe(
       "Probability that the answer is right (token F1 >= 0.5 against a reference answer), calibrated on held-out data; answers below min_confidence are withheld.",
     ),
-  citations: z.array(Citation).min(1).describe("Sentence-level evidence; citations[0] contains the answer."),
+  citations: z
+    .array(Citation)
+    .min(1)
+    .describe(
+      "Sentence-level evidence; citations[0] contains the answer (for a resolved time, the words it was resolved from).",
+    ),
+  resolved_time: TimeMention.optional().describe(
+    "For a when-question answered from a time expression: the words in citations[0] and the absolute period they name, resolved against that evidence's occurred_at.",
+  ),
   trajectory_id: z.string().describe("Replay with GET /v1/audit/event_log?trajectory_id=…"),
+  notes: RequestNotes,
   steps: z.array(TrajectoryStep),
 });
 export type GroundedAnswerResponse = z.infer<typeof GroundedAnswerResponse>;

@@ -1,6 +1,6 @@
 // Request and response schemas of the core Memory API: ingest, recall, forget, pack.
 import { z } from "zod";
-import { ChunkHash, Citation } from "./citation.ts";
+import { ChunkHash, Citation, OccurredAt } from "./citation.ts";
 import { limits } from "./limits.ts";
 
 export const SourcePath = z
@@ -26,12 +26,11 @@ export const IngestRequest = z
       "Where the content lives. Omit for loose text: the path becomes 'text/<first 12 hex of its hash>'.",
     ),
     kind: DocumentKind.optional(),
-    timestamp: z.iso
-      .datetime({ offset: true })
-      .optional()
-      .describe(
-        "When the content was authored (ISO 8601); defaults to ingest time. Recall's since/until filter on it.",
-      ),
+    occurred_at: OccurredAt.optional().describe(
+      "When what the content says happened or was said (ISO 8601 with offset): the event time that recall's occurred_after / occurred_before / as_of filter on and that relative dates in the text are resolved against. " +
+        "Defaults to a 'date:' in markdown front matter, else the ingest time. Dated lines inside the text (a session header or turn stamp such as '[2023-05-08 13:56]') date the chunks after them.",
+    ),
+    timestamp: OccurredAt.optional().describe("Older name of occurred_at (used when occurred_at is absent)."),
   })
   .describe("Add a file or text to the workspace vault and index it.");
 export type IngestRequest = z.infer<typeof IngestRequest>;
@@ -63,12 +62,23 @@ export const RecallFilters = z
       .max(limits.maxSourcePathChars)
       .optional()
       .describe("Only sources whose path starts with this."),
-    since: z.iso.datetime({ offset: true }).optional().describe("Only documents authored at or after this time."),
-    until: z.iso.datetime({ offset: true }).optional().describe("Only documents authored before this time."),
+    occurred_after: OccurredAt.optional().describe("Only chunks whose event time (occurred_at) is at or after this."),
+    occurred_before: OccurredAt.optional().describe("Only chunks whose event time (occurred_at) is before this."),
+    as_of: OccurredAt.optional().describe(
+      "Recall as memory stood at this time: only what had occurred by then (occurred_at <= as_of). A future as_of is allowed; the response's notes say so.",
+    ),
+    since: OccurredAt.optional().describe("Older name of occurred_after."),
+    until: OccurredAt.optional().describe("Older name of occurred_before."),
     min_score: z.number().min(0).max(1).optional().describe("Drop hits whose calibrated score is below this."),
   })
   .describe("Narrow the search.");
 export type RecallFilters = z.infer<typeof RecallFilters>;
+
+/** Remarks on how a request was read; absent when there are none. */
+export const RequestNotes = z
+  .array(z.string())
+  .optional()
+  .describe("How the request was read when that needs saying, e.g. that its as_of lies in the future.");
 
 export const RetrievalMode = z
   .enum(["hybrid", "lexical", "vector"])
@@ -114,6 +124,7 @@ export const RecallResponse = z.object({
     .array(Citation)
     .describe("Best first. Identical texts from several sources collapse into the first-ingested one."),
   explain: z.array(SignalExplain).optional().describe("Present when explain=true; explain[i] belongs to hits[i]."),
+  notes: RequestNotes,
   took_ms: z.number(),
 });
 export type RecallResponse = z.infer<typeof RecallResponse>;
@@ -195,6 +206,7 @@ export const PackResponse = z.object({
     near_duplicates: z.number().int(),
     over_budget: z.number().int(),
   }),
+  notes: RequestNotes,
 });
 export type PackResponse = z.infer<typeof PackResponse>;
 
@@ -207,6 +219,7 @@ export const SourceResponse = z
     document_hash: ChunkHash,
     kind: DocumentKind,
     ingested_at: z.iso.datetime(),
+    occurred_at: z.iso.datetime().describe("The document's event time (see IngestRequest.occurred_at)."),
     content: z.string().describe("The stored source text: every citation's text_span is a substring of it."),
     chunks: z
       .array(ChunkRef.extend({ start: z.number().int().min(0), end: z.number().int().min(0) }))

@@ -57,7 +57,7 @@ export async function toolAnswer<K extends MemoryOperation>(
 }
 
 /** A citation as document metadata: the fields a reader needs to check it (occurred_at when the service sends it). */
-export function citationMetadata(hit: Citation & { occurred_at?: string | null }) {
+export function citationMetadata(hit: Citation) {
   return {
     chunk_hash: hit.chunk_hash,
     source_path: hit.source_path,

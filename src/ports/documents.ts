@@ -6,6 +6,7 @@ export interface DocumentRecord {
   sourcePath: string;
   documentHash: string;
   kind: DocumentKind;
+  /** Event time: when what it says happened or was said (the API's occurred_at; stored as authored_at). */
   authoredAt: number;
   ingestedAt: number;
   content: string;
@@ -20,6 +21,7 @@ export interface ChunkRecord {
   start: number;
   end: number;
   text: string;
+  /** The chunk's event time (the API's occurred_at): its document's, or a dated line's above it. */
   authoredAt: number;
 }
 
@@ -32,6 +34,8 @@ export interface ChunkInput {
   text: string;
   /** Its BM25 terms, space-separated as stored (one string crosses threads for the cost of a few, not one per word). */
   terms: string;
+  /** Its own event time when the text dates it (a session header above it); else the document's. */
+  occurredAt?: number | undefined;
 }
 
 /** Vectors computed for an ingest, stored in the same transaction as its chunks. */

@@ -105,6 +105,12 @@ describe("memory and cognition", () => {
     expect(await span.textContent()).toContain("Bob runs the nightly backups");
     expect(SEED.content).toContain(await span.textContent());
     await screenshot(page, "memory-recall-source");
+    await page.keyboard.press("Escape");
+    // Each citation shows when it occurred; a window that ends before the seed was ingested holds nothing.
+    expect(await first.locator("time").getAttribute("datetime")).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    await page.getByLabel("until").fill("2000-01-01");
+    await page.getByRole("button", { name: "Run" }).click();
+    await page.getByText("0 hit(s)").waitFor();
     await page.close();
   });
 

@@ -39,9 +39,17 @@ const forget = (body: Record<string, unknown>, status = 200) => call<ForgetRespo
 const pack = (body: Record<string, unknown>) => call<PackResponse>("/v1/memory/pack", body);
 const hashes = (refs: { chunk_hash: string }[]) => refs.map((r) => r.chunk_hash).sort();
 
-/** SPEC "Citation": exactly six fields; the span is literal evidence from the stored source. */
+/** SPEC "Citation": its six fields plus the event time (issue 45); the span is literal evidence from the stored source. */
 function expectCitation(c: Citation): void {
-  expect(Object.keys(c).sort()).toEqual(["anchor", "chunk_hash", "retrieved_at", "score", "source_path", "text_span"]);
+  expect(Object.keys(c).sort()).toEqual([
+    "anchor",
+    "chunk_hash",
+    "occurred_at",
+    "retrieved_at",
+    "score",
+    "source_path",
+    "text_span",
+  ]);
   expect(c.chunk_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
   expect(c.score).toBeGreaterThanOrEqual(0);
   expect(c.score).toBeLessThanOrEqual(1);

@@ -18,12 +18,17 @@ import type { AuditService } from "../audit/audit.ts";
 import { citationOf } from "../memory/citations.ts";
 import { localPlanner, type Planner } from "../planning/planner.ts";
 import type { CallContext } from "../../ports/call-context.ts";
-import { toFilter } from "../memory/memory.ts";
+import { timeNotes, toFilter } from "../memory/time-filter.ts";
+import { focusOnTime } from "../memory/time-focus.ts";
 import type { Retriever } from "../../search/retriever.ts";
 import { yieldToIo } from "../../threads/loop-yield.ts";
 import type { OpenLoop } from "../../contract/open-loops.ts";
 import { asksWhatIsOpen } from "../../domain/text/question-intent.ts";
 import { LOOP_CONFIDENCE, loopAnswer, loopsFor } from "./loop-answer.ts";
+import { toMention, withTimes } from "./time-mentions.ts";
+import { whenAnswer } from "../../domain/time/when-answer.ts";
+import { chrono } from "../../domain/time/chrono.ts";
+import type { TimeMention } from "../../contract/time.ts";
 
 /** The workspace's open loops under a path prefix (OpenLoopService.list's first page). */
 export type LoopSource = (workspaceId: string, sourcePathPrefix: string | undefined) => Promise<OpenLoop[]>;
@@ -51,7 +56,9 @@ export class GroundedService {
     private readonly planner: Planner = localPlanner(),
     /** Where "what is still open?" is answered from (issue 40 item 3); without it such questions are answered like any other. */
     private readonly openLoops?: LoopSource,
-  ) {}
+  ) {
+    chrono(); // the date parser loads now: loading it inside a request blocked the loop for every other one
+  }
 
   /** Retrieve, weigh, plan and decide: no audit event, no counters, no learning (POST /sdk/cognitive/process builds on it). */
   async deliberate(
@@ -76,9 +83,10 @@ export class GroundedService {
       },
       layers,
     );
-    const found = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, req.k), Infinity, {
+    const retrieved = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, req.k), Infinity, {
       yields: call.yieldsToRequests,
     });
+    const found = focusOnTime(retrieved, req.question);
     await yieldToIo(); // each stage is a slice of the loop: requests that came in meanwhile go first
     const evidence = this.cognition.weigh(thought, found, { need: req.k, diversity: 0 });
     const chunks = evidence.items.map((i) => i.chunk);
@@ -180,8 +188,9 @@ export class GroundedService {
       throw new AppError("insufficient_evidence", INSUFFICIENT, details);
     }
     const best = plan.selected[0]!;
-    const answer = plan.answer ? best.text.slice(plan.answer.start, plan.answer.end) : best.text;
-    const citations = plan.selected.map((s) => cite(s, plan.confidence));
+    const when = plan.answerType === "date" ? resolveWhen(byId.get(best.key)!, best, plan.answer) : null;
+    const answer = when?.answer ?? (plan.answer ? best.text.slice(plan.answer.start, plan.answer.end) : best.text);
+    const citations = plan.selected.map((s) => withTimes(cite(s, plan.confidence)));
     step("answer", performance.now(), {
       answer,
       citations: citations.map((c) => ({ chunk_hash: c.chunk_hash, text_span: c.text_span })),
@@ -192,7 +201,9 @@ export class GroundedService {
       answer_type: plan.answerType,
       confidence: round(plan.confidence),
       citations,
+      ...(when ? { resolved_time: when.resolved } : {}),
       trajectory_id: trajectoryId,
+      ...timeNotes(req.filters, now),
       steps,
     };
     await this.record(call, trajectoryId, req, steps, {
@@ -231,6 +242,18 @@ export class GroundedService {
       this.audit.draft(call, "grounded.outcome", outcome, trajectoryId),
     ]);
   }
+}
+
+/** A when-question's answer from the time expression in its sentence, resolved against the chunk's occurred_at. */
+function resolveWhen(
+  chunk: ChunkRecord,
+  best: { span: { start: number; end: number } },
+  answer: { start: number; end: number } | null,
+): { answer: string; resolved: TimeMention } | null {
+  const at = best.span.start;
+  const focus = answer && { start: at + answer.start, end: at + answer.end };
+  const when = whenAnswer(chunk.text, best.span, focus, { instant: chunk.authoredAt });
+  return when && { answer: when.answer, resolved: toMention(when.mention, chunk.authoredAt, at) };
 }
 
 const INSUFFICIENT = "the vault does not hold evidence good enough to answer";

@@ -5,7 +5,7 @@ import type { ChunkRecord } from "../../ports/documents.ts";
 
 /** `span` narrows text_span to a sub-range of the chunk text (still a literal substring of the source). */
 export function citationOf(
-  chunk: Pick<ChunkRecord, "chunkHash" | "sourcePath" | "anchor" | "text">,
+  chunk: Pick<ChunkRecord, "chunkHash" | "sourcePath" | "anchor" | "text"> & { authoredAt?: number },
   score: number,
   retrievedAt: Date,
   span?: { start: number; end: number },
@@ -17,6 +17,7 @@ export function citationOf(
     text_span: span ? chunk.text.slice(span.start, span.end) : chunk.text,
     score: Math.min(1, Math.max(0, Number(score.toFixed(6)))),
     retrieved_at: retrievedAt.toISOString(),
+    ...(chunk.authoredAt === undefined ? {} : { occurred_at: new Date(chunk.authoredAt).toISOString() }),
   };
 }
 

@@ -11,6 +11,8 @@ import type { EventDraft } from "../../ports/audit-log.ts";
 import type { AuditLog } from "../../ports/audit-log.ts";
 import type { DocumentStore } from "../../ports/documents.ts";
 import { analyseDocument } from "./analyse.ts";
+import { frontMatterDate } from "../../domain/time/front-matter.ts";
+import { chunkStamp, datedLines } from "../../domain/time/dated-lines.ts";
 import { looksBinary } from "./binary.ts";
 import type { Analysis, IngestPool } from "./ingest-pool.ts";
 import { draftEvent } from "../audit/audit.ts";
@@ -62,7 +64,8 @@ export class IngestService {
     const sourcePath = req.source_path ?? `text/${documentHash.slice(7, 19)}`;
     const kind = req.kind ?? inferKind(sourcePath);
     const now = this.clock.now().getTime();
-    const authoredAt = req.timestamp ? Date.parse(req.timestamp) : now;
+    const given = req.occurred_at ?? req.timestamp;
+    const authoredAt = given ? Date.parse(given) : ((kind === "markdown" ? frontMatterDate(req.content) : null) ?? now);
     const previous = await this.store.documents.getDocument(workspaceId, sourcePath);
     const oldChunks = previous ? await this.store.documents.documentChunks(workspaceId, sourcePath) : [];
     const ref = (c: { chunkHash: string; anchor: string }) => ({ chunk_hash: c.chunkHash, anchor: c.anchor });
@@ -86,7 +89,7 @@ export class IngestService {
       previous &&
       previous.documentHash === documentHash &&
       previous.kind === kind &&
-      (!req.timestamp || previous.authoredAt === authoredAt)
+      (!given || previous.authoredAt === authoredAt)
     ) {
       const result = {
         source_path: sourcePath,
@@ -103,6 +106,7 @@ export class IngestService {
     }
 
     const { chunks, vectors: computed } = await this.analyse(req.content, kind);
+    if (kind !== "code") dateChunks(chunks, req.content);
     const oldHashes = new Set(oldChunks.map((c) => c.chunkHash));
     const newHashes = new Set(chunks.map((c) => c.chunkHash));
     const added = chunks.filter((c) => !oldHashes.has(c.chunkHash));
@@ -201,4 +205,11 @@ export class IngestService {
     }
     return { embedderId: this.embedder.id, byHash };
   }
+}
+
+/** A chunk below a dated line (a session header, a turn stamp) occurred then; others keep the document's time. */
+function dateChunks(chunks: ChunkInput[], content: string): void {
+  const stamps = datedLines(content);
+  if (stamps.length === 0) return;
+  for (const c of chunks) c.occurredAt = chunkStamp(stamps, c);
 }

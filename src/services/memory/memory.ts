@@ -5,7 +5,6 @@ import type {
   ForgetResponse,
   PackRequest,
   PackResponse,
-  RecallFilters,
   RecallRequest,
   RecallResponse,
   SourceRequest,
@@ -13,7 +12,8 @@ import type {
 } from "../../contract/memory.ts";
 import { PackRequest as PackRequestSchema, RecallRequest as RecallRequestSchema } from "../../contract/memory.ts";
 import { localPlanner, type Planner } from "../planning/planner.ts";
-import type { ChunkFilter } from "../../search/types.ts";
+import { timeNotes, toFilter } from "./time-filter.ts";
+import { focusOnTime } from "./time-focus.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentStore } from "../../ports/documents.ts";
 import type { Evidence } from "../../cognitive/types.ts";
@@ -70,12 +70,12 @@ export class MemoryService {
     const evidence =
       this.cognition.weighHead(
         thought,
-        distinctTexts(await this.retriever.retrieveChunks(query, req.k * 3, slices)),
+        distinctTexts(focusOnTime(await this.retriever.retrieveChunks(query, req.k * 3, slices), req.query)),
         weighing,
       ) ??
       this.cognition.weigh(
         thought,
-        distinctTexts(await this.retriever.retrieveChunks(query, Infinity, slices)),
+        distinctTexts(focusOnTime(await this.retriever.retrieveChunks(query, Infinity, slices), req.query)),
         weighing,
       );
     const picked = evidence.items.filter((item) => item.score >= minScore).slice(0, req.k);
@@ -86,6 +86,7 @@ export class MemoryService {
       mode: req.mode,
       hits: picked.map((item) => citationOf(item.chunk, item.score, now)),
       ...(req.explain ? { explain: picked.map(explainOf) } : {}),
+      ...timeNotes(req.filters, now),
       took_ms: Number((performance.now() - started).toFixed(3)),
     };
   }
@@ -137,6 +138,7 @@ export class MemoryService {
       document_hash: doc.documentHash,
       kind: doc.kind,
       ingested_at: new Date(doc.ingestedAt).toISOString(),
+      occurred_at: new Date(doc.authoredAt).toISOString(),
       content: doc.content,
       chunks: chunks.map((c) => ({ chunk_hash: c.chunkHash, anchor: c.anchor, start: c.start, end: c.end })),
     };
@@ -190,16 +192,9 @@ export class MemoryService {
         citation: citationOf(s.candidate.chunk, s.candidate.relevance, now, s.span),
       })),
       dropped: { near_duplicates: evidence.droppedDuplicates, over_budget: plan.dropped.overBudget },
+      ...timeNotes(req.filters, now),
     };
   }
-}
-
-export function toFilter(filters: RecallFilters | undefined): ChunkFilter {
-  return {
-    sourcePathPrefix: filters?.source_path_prefix,
-    since: filters?.since ? Date.parse(filters.since) : undefined,
-    until: filters?.until ? Date.parse(filters.until) : undefined,
-  };
 }
 
 /** The retrieval signals; when layers moved the score, their logit change is the `layers` contribution. */

@@ -227,7 +227,7 @@ export class DocumentRepo implements DocumentStore {
             c.end,
             c.text,
             c.terms,
-            doc.authoredAt,
+            c.occurredAt ?? doc.authoredAt,
           );
           this.s.logChange.run(workspaceId, lastInsertRowid, OP_ADD);
           if (tombstones) this.s.unTombstone.run(workspaceId, "chunk_hash", c.chunkHash);

@@ -38,6 +38,18 @@ export function runDocumentStoreSuite(name: string, makeStore: StoreFactory): vo
         expect(await store.documents.getChunks(a, [987654])).toEqual([]);
       });
 
+      it("keeps a chunk's own event time, else the document's, and the index filters on it", async () => {
+        const { store, a } = await twoWorkspaces();
+        const { doc, chunks } = prepare("ops.md", v1);
+        const dated = chunks.map((c) => (c.text.includes("aardvark") ? { ...c, occurredAt: T0 + DAY } : c));
+        await store.documents.replaceDocument(a, doc, dated);
+        const stored = await store.documents.documentChunks(a, "ops.md");
+        expect(stored.map((c) => c.authoredAt)).toEqual(dated.map((c) => c.occurredAt ?? T0));
+        const words = tokenize("aardvark backups");
+        expect(await lexical(store, a, words, 10, { since: T0 + DAY })).toHaveLength(1);
+        expect(await lexical(store, a, words, 10, { until: T0 + DAY })).toHaveLength(dated.length - 1);
+      });
+
       it("replaceDocument swaps the whole chunk set: nothing of the old version remains visible", async () => {
         const { store, a } = await twoWorkspaces();
         await put(store, a, "ops.md", v1);

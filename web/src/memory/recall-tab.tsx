@@ -9,7 +9,14 @@ import { QueryForm } from "./query-form.tsx";
 export function RecallTab() {
   const client = useClient();
   const [mode, setMode] = useState<"hybrid" | "lexical" | "vector">("hybrid");
-  const recall = useAction((query: string) => client.recall({ query, mode, k: 10 }));
+  const [from, setFrom] = useState("");
+  const [until, setUntil] = useState("");
+  // Whole days, inclusive: "until" 2023-05-31 keeps everything that occurred on the 31st.
+  const filters = {
+    ...(from ? { occurred_after: `${from}T00:00:00Z` } : {}),
+    ...(until ? { occurred_before: nextDay(until) } : {}),
+  };
+  const recall = useAction((query: string) => client.recall({ query, mode, k: 10, filters }));
   return (
     <div>
       <QueryForm label="Query" onRun={recall.start} busy={recall.busy}>
@@ -20,6 +27,12 @@ export function RecallTab() {
             <option value="lexical">lexical</option>
             <option value="vector">vector</option>
           </select>
+        </label>
+        <label>
+          Occurred from <input type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+        </label>
+        <label>
+          until <input type="date" value={until} onChange={(e) => setUntil(e.target.value)} />
         </label>
       </QueryForm>
       <ErrorNote error={recall.error} />
@@ -33,4 +46,11 @@ export function RecallTab() {
       )}
     </div>
   );
+}
+
+/** The start of the day after a yyyy-mm-dd date, in UTC. */
+function nextDay(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString();
 }

@@ -19,6 +19,12 @@ export function Citations({ citations }: { citations: Citation[] }) {
             >
               {c.source_path} <span className="muted">{c.anchor}</span>
             </button>
+            {c.occurred_at && (
+              <time className="muted" dateTime={c.occurred_at} title="when this happened or was said (occurred_at)">
+                {" "}
+                {c.occurred_at.slice(0, 16).replace("T", " ")}
+              </time>
+            )}
             <span className="score" title="calibrated relevance">
               {c.score.toFixed(2)}
             </span>

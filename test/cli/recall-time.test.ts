@@ -1,0 +1,43 @@
+// `smriti recall --since / --until / --as-of` over notes dated by their front matter (issue 45 item 5).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli, runJson } from "./cli-helpers.ts";
+
+let root: string;
+let data: string;
+const note = (date: string, text: string) => `---\ndate: ${date}\n---\n# Standup\n\n${text}\n`;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), "smriti-cli-time-"));
+  data = join(root, "data");
+  mkdirSync(join(root, "notes"));
+  writeFileSync(join(root, "notes/a.md"), note("2023-05-01", "The quokkaflux migration started."));
+  writeFileSync(join(root, "notes/b.md"), note("2023-06-01", "The quokkaflux migration finished."));
+  await runJson(["ingest", "notes", "--json", "--data", data], { cwd: root });
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const recall = async (...flags: string[]) =>
+  (
+    await runJson<{ hits: { source_path: string; occurred_at: string }[] }>(
+      ["recall", "quokkaflux migration", "--json", "--mode", "lexical", "--data", data, ...flags],
+      { cwd: root },
+    )
+  ).hits.map((h) => `${h.source_path}@${h.occurred_at.slice(0, 10)}`);
+
+describe("smriti recall time filters", { timeout: 120_000 }, () => {
+  it("narrows by --since, --until and --as-of", async () => {
+    expect((await recall()).sort()).toEqual(["notes/a.md@2023-05-01", "notes/b.md@2023-06-01"]);
+    expect(await recall("--since", "2023-05-15T00:00:00Z")).toEqual(["notes/b.md@2023-06-01"]);
+    expect(await recall("--until", "2023-05-15T00:00:00Z")).toEqual(["notes/a.md@2023-05-01"]);
+    expect(await recall("--as-of", "2023-05-31T23:59:59Z")).toEqual(["notes/a.md@2023-05-01"]);
+  });
+
+  it("refuses a time it cannot read, naming the option's field", async () => {
+    const res = await runCli(["recall", "quokkaflux", "--data", data, "--as-of", "last week"], { cwd: root });
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toContain("as_of");
+  });
+});
