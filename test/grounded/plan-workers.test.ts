@@ -11,7 +11,7 @@ import type { Embedder, WordSimilarity } from "../../src/ports/embedding.ts";
 import { PlanPool } from "../../src/services/planning/plan-pool.ts";
 import { localPlanner } from "../../src/services/planning/planner.ts";
 import { editionText } from "../helpers/documents.ts";
-import { startTestService, type TestService } from "../helpers/runtime.ts";
+import { startTestService, withoutComputeBudget, type TestService } from "../helpers/runtime.ts";
 import { CORPUS, FACTOIDS, ingestCorpus, json, manualClock } from "./support.ts";
 
 let glove: Embedder & WordSimilarity;
@@ -71,14 +71,7 @@ describe("plans on a worker thread", { timeout: 60_000 }, () => {
     const open = (threads: string) =>
       startTestService({ embedder: glove, clock: manualClock(), env: { SMRITI_PLAN_WORKERS: threads } });
     const services: TestService[] = await Promise.all([open("1"), open("0")]);
-    // No compute budget: past it prana skips optional layers, which a loaded machine reaches on one side only.
-    for (const { runtime } of services) {
-      const config = runtime.cognitive.pipeline.current;
-      runtime.cognitive.pipeline.configure({
-        ...config,
-        params: { ...config.params, prana: { ...config.params.prana, budgetMs: 600_000 } },
-      });
-    }
+    services.forEach(withoutComputeBudget);
     try {
       await Promise.all(services.map((svc) => ingestCorpus(svc)));
       for (const { question } of FACTOIDS) {

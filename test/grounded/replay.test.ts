@@ -4,12 +4,13 @@ import type { AuditEvent } from "../../src/contract/audit.ts";
 import type { GroundedAnswerResponse, TrajectoryStep } from "../../src/contract/grounded.ts";
 import { createRuntime } from "../../src/main.ts";
 import { createHttpApp } from "../../src/transports/http/app.ts";
-import { startTestService, type TestService } from "../helpers/runtime.ts";
+import { startTestService, withoutComputeBudget, type TestService } from "../helpers/runtime.ts";
 import { audit, CORPUS, ingestCorpus, json, type ErrorEnvelope, ANSWERED_TRAJECTORY } from "./support.ts";
 
 let svc: TestService;
 beforeEach(async () => {
   svc = await startTestService();
+  withoutComputeBudget(svc); // a replay's trajectory must match step by step, whatever the machine's load
   await ingestCorpus(svc);
   // Distractors that share words with the question, so retrieval has real ranking work to reproduce.
   await ingestCorpus(svc, {

@@ -130,3 +130,15 @@ function catalogOf(opts: TestServiceOptions): { agentCatalog?: unknown } {
   if (opts.agentCatalog === null || opts.env?.["SMRITI_AGENT_CATALOG"]) return {};
   return { agentCatalog: opts.agentCatalog ?? freeFormCatalog() };
 }
+
+/**
+ * Lifts prana's compute budget: past it optional layers are skipped, which a loaded machine reaches on one run and not
+ * another, so tests that compare two answers' trajectories step by step take it off.
+ */
+export function withoutComputeBudget({ runtime }: Pick<TestService, "runtime">): void {
+  const config = runtime.cognitive.pipeline.current;
+  runtime.cognitive.pipeline.configure({
+    ...config,
+    params: { ...config.params, prana: { ...config.params.prana, budgetMs: 600_000 } },
+  });
+}
