@@ -1,5 +1,6 @@
 // A when-question answered with an absolute time: the time expression in the answer sentence, resolved against when
-// the sentence was said, and an answer that says both ("7 May 2023 ('yesterday', said on 8 May 2023)").
+// the sentence was said, and an answer that says both ("7 May 2023 ('yesterday', said on 8 May 2023)"); a stated date
+// is answered as written.
 import { formatDay, localDay } from "./calendar.ts";
 import { findTimeExpressions, type Reference, type TimeAnnotation } from "./expressions.ts";
 
@@ -23,7 +24,9 @@ export function whenAnswer(
   // The span the answerer chose wins; when it is a date these words do not cover ("1887"), that date stays the answer.
   const mention = focus ? mentions.find((m) => m.start < focus.end && focus.start < m.end) : mentions[0];
   if (!mention) return null;
+  // A date the text states is answered in its own words (the cited span says the same); only words that need their
+  // reference time ("yesterday", "in March") are restated with what they resolve to and from when.
+  if (!mention.relative) return { mention, answer: mention.text };
   const said = formatDay(localDay(ref.instant, ref.offsetMinutes ?? 0));
-  const answer = mention.relative ? `${mention.label} ('${mention.text}', said on ${said})` : mention.label;
-  return { mention, answer };
+  return { mention, answer: `${mention.label} ('${mention.text}', said on ${said})` };
 }
