@@ -11,13 +11,6 @@ import { withRuntime } from "./shared.ts";
 const INDEX_ENV = "SMRITI_WORKER_INDEX";
 /** How often a replica that does not tune (a group's other workers, the session process) reads the tuned parameters. */
 export const FOLLOW_TUNING_MS = 60_000;
-/**
- * Requests a worker answers on one keep-alive connection before it asks the client to reconnect. node:cluster hands a
- * connection to a worker once, when it opens, and a burst of them splits by which worker acknowledges first (16 at
- * once measured 15+1, 5+11, 6+10): a worker left with a few connections idles between their round trips while the
- * other queues. Reconnecting every so often lets the primary's round robin even the split out over time.
- */
-export const WORKER_CONNECTION_REQUESTS = 100;
 /** A worker that served this long before it died starts its slot's count of deaths in a row again. */
 const STEADY_MS = 60_000;
 

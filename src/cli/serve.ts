@@ -8,7 +8,7 @@ import type { FullRuntime } from "../main.ts";
 import type { AppendNotices } from "../ports/event-log.ts";
 import { TokenLimiter } from "../services/token-limits.ts";
 import { issueFirstToken } from "./first-token.ts";
-import { FOLLOW_TUNING_MS, serveWorkers, WORKER_CONNECTION_REQUESTS, workerIndex } from "./serve-workers.ts";
+import { FOLLOW_TUNING_MS, serveWorkers, workerIndex } from "./serve-workers.ts";
 import {
   goWithServingProcess,
   isSessionProcess,
@@ -123,7 +123,6 @@ async function serveProcess(config: Config, log: (msg: string) => void, role: Ro
     headersTimeoutMs: config.headersTimeoutMs,
     divert: sessions?.divert,
     closeAfter: sessions?.servedHere,
-    requestsPerConnection: role.kind === "worker" ? WORKER_CONNECTION_REQUESTS : undefined,
   };
   const server =
     role.kind === "sessions"

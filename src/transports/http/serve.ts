@@ -23,8 +23,6 @@ export interface ServeOptions {
   divert?: Divert | undefined;
   /** Whether the connection of a request for `path` (no query) served here closes after the answer. */
   closeAfter?: ((path: string) => boolean) | undefined;
-  /** Requests a keep-alive connection may carry before its answer says `Connection: close` (0 or unset: no limit). */
-  requestsPerConnection?: number | undefined;
 }
 
 export function listen(app: FetchApp, host: string, port: number, opts: ServeOptions = {}): Promise<RunningServer> {
@@ -66,7 +64,6 @@ function httpServer(app: FetchApp, host: string, opts: ServeOptions): HttpServer
     connectionsCheckingInterval: Math.min(1_000, headersTimeout),
   };
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host, serverOptions }) as HttpServer;
-  if (opts.requestsPerConnection) server.maxRequestsPerSocket = opts.requestsPerConnection;
   server.on("clientError", answerClientError);
   const closeAfter = opts.closeAfter;
   if (closeAfter)
