@@ -7,6 +7,7 @@ import type { InsufficientEvidence } from "../../src/contract/grounded.ts";
 import type { Clock } from "../../src/ports/clock.ts";
 import type { Embedder } from "../../src/ports/embedding.ts";
 import type { TestService } from "../helpers/runtime.ts";
+import { CITATION_FIELDS } from "../helpers/citation-fields.ts";
 
 /** Facts with one unambiguous short answer each (a person, a year, a count). */
 export const CORPUS: Readonly<Record<string, string>> = {
@@ -132,15 +133,7 @@ export async function auditAll(
 export function expectGroundedCitation(c: unknown, corpus: Readonly<Record<string, string>> = CORPUS): void {
   const parsed = Citation.parse(c);
   const keys = Object.keys(c as object).filter((k) => k !== "times"); // time expressions, only where the span has some
-  expect(keys.sort()).toEqual([
-    "anchor",
-    "chunk_hash",
-    "occurred_at",
-    "retrieved_at",
-    "score",
-    "source_path",
-    "text_span",
-  ]);
+  expect(keys.sort()).toEqual([...CITATION_FIELDS]);
   expect(parsed.text_span.length).toBeGreaterThan(0);
   const source = corpus[parsed.source_path];
   expect(source, `unknown source ${parsed.source_path}`).toBeDefined();

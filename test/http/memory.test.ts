@@ -5,6 +5,7 @@ import type { ForgetResponse, IngestResponse, PackResponse, RecallResponse } fro
 import { contentHash } from "../../src/domain/text/hash.ts";
 import { estimateTokens } from "../../src/domain/text/tokens.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
+import { CITATION_FIELDS } from "../helpers/citation-fields.ts";
 
 let svc: TestService;
 /** Everything ingested, by source path, to check citations against. */
@@ -41,15 +42,7 @@ const hashes = (refs: { chunk_hash: string }[]) => refs.map((r) => r.chunk_hash)
 
 /** SPEC "Citation": its six fields plus the event time (issue 45); the span is literal evidence from the stored source. */
 function expectCitation(c: Citation): void {
-  expect(Object.keys(c).sort()).toEqual([
-    "anchor",
-    "chunk_hash",
-    "occurred_at",
-    "retrieved_at",
-    "score",
-    "source_path",
-    "text_span",
-  ]);
+  expect(Object.keys(c).sort()).toEqual([...CITATION_FIELDS]);
   expect(c.chunk_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
   expect(c.score).toBeGreaterThanOrEqual(0);
   expect(c.score).toBeLessThanOrEqual(1);
