@@ -163,7 +163,7 @@ export async function runAnswerSets(names: readonly string[]): Promise<void> {
         group: r.q.group,
         confidence: r.o.confidence,
         answered: r.o.answeredByDefault,
-        right: isRight(r.q, r.o.answer),
+        right: isRight(r),
         ...(xquad ? xquadScores(r) : { ...locomoScores(r), ...temporalScores(r) }),
       })),
     };

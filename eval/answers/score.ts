@@ -17,10 +17,18 @@ export const answeredAt = (o: Outcome, t: number): boolean => o.evidence && o.co
 const rate = (xs: readonly boolean[]): number => (xs.length ? xs.filter(Boolean).length / xs.length : NaN);
 const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
 
-/** Right (what `confidence` estimates, issue 40): token F1 >= 0.5 against a gold answer; with no gold (LoCoMo category 5) no answer is right. */
+/**
+ * Right (what `confidence` estimates, issue 40): token F1 >= 0.5 against a gold answer; with no gold (LoCoMo category 5)
+ * no answer is right. A when-answer resolved to a period against a dated gold is right when the periods are equal: its
+ * words ("7 May 2023 ('yesterday', said on 8 May 2023)") state the date and where it came from, which F1 would count against it.
+ */
 export const RIGHT_F1 = 0.5;
-export const isRight = (q: AnswerQuestion, answer: string | null): boolean =>
-  answer !== null && q.golds.length > 0 && maxOver(tokenF1, answer, q.golds) >= RIGHT_F1;
+export function isRight(r: Row): boolean {
+  if (r.o.answer === null || r.q.golds.length === 0) return false;
+  const t = temporalScores(r);
+  if (t.dated && r.o.resolved) return t.equal;
+  return maxOver(tokenF1, r.o.answer, r.q.golds) >= RIGHT_F1;
+}
 
 export function xquadScores(r: Row): { em: number; f1: number; spanHit: boolean } {
   const answer = r.o.answer ?? "";

@@ -54,7 +54,7 @@ export function reliability(
 
 export function trust(rows: readonly Row[], threshold: number): Trust {
   const given = rows.filter((r) => r.o.evidence && r.o.answer !== null);
-  const answers = given.map((r) => ({ confidence: r.o.confidence, right: isRight(r.q, r.o.answer) }));
+  const answers = given.map((r) => ({ confidence: r.o.confidence, right: isRight(r) }));
   const confident = answers.filter((a) => a.confidence >= CONFIDENT);
   const typed = rows.filter((r) => answeredAt(r.o, threshold) && CHECKED_KINDS.has(answerType(r.q.text)));
   return {

@@ -77,7 +77,7 @@ export function crossValidateConfidence(rows: Harvested[], only: string[] | null
       `  ${label}: ECE ${pct(r.ece)}, confidence >= 0.9: ${sure.length} answers, ${pct(sure.filter((x) => x.right).length / sure.length)} right; bins ${r.bins.map((b) => `${b.n}:${pct(b.meanConfidence)}/${pct(b.right)}`).join(" ")}\n`,
     );
   }
-  const rowsOut = [0.1, 0.11, 0.12, 0.13, 0.14, 0.15, 0.2, 0.25, 0.3, 0.5].map((t) => {
+  const rowsOut = [0.1, 0.12, 0.14, 0.15, 0.16, 0.17, 0.18, 0.19, 0.2, 0.25, 0.3, 0.5].map((t) => {
     const ans = (i: number) => rows[i]!.o.evidence && p[i]! >= t;
     const share = (ix: number[], keep: (i: number) => boolean) => pct(ix.filter(keep).length / ix.length);
     const f1 = xq.reduce((s, i) => s + (ans(i) ? tokenF1Of(rows[i]!) : 0), 0) / xq.length;

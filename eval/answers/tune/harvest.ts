@@ -16,7 +16,7 @@ import { containsNormalized, maxOver, tokenF1 } from "../squad.ts";
 
 export interface Harvested extends Row {
   features: Record<string, number>;
-  /** The answer is right (eval/answers/score.ts isRight): token F1 >= 0.5 against a gold answer; LoCoMo category 5 never. */
+  /** The answer is right (eval/answers/score.ts isRight): token F1 >= 0.5 against a gold answer, a resolved date equal to a dated gold; LoCoMo category 5 never. */
   correct: boolean;
   type: string;
   /** The best sentence's candidate spans (SpanFeatures) with their token F1 against the gold answers, and the sentence's own F1. */
@@ -48,7 +48,7 @@ export async function harvest(name: string): Promise<Harvested[]> {
       const o = await ask(primary, call, q.text);
       if (Math.abs(plan.confidence - o.confidence) > 1e-5) throw new Error(`plan and service disagree on '${q.text}'`);
       const row = { q, o };
-      const correct = isRight(q, o.answer); // what the confidence estimates (issue 40): the answer itself is right
+      const correct = isRight({ q, o }); // what the confidence estimates (issue 40): the answer itself is right
       const sentence = plan.selected[0]?.text ?? "";
       const spans = plan.spans.map((c) => ({
         features: { ...c.features },

@@ -48,6 +48,24 @@ export function hasAskedKind(text: string, type: AnswerType): boolean {
   }
 }
 
+/** A question about what happened ("When did ...", "When was ..."), or about what is to come ("When will ..."). */
+const ASKS_PAST = /^\s*when\s+(?:did|was|were|had)\b/i;
+const ASKS_FUTURE = /^\s*when\s+(?:will|shall|(?:is|are|am)\s+(?:\S+\s+){1,4}?going\s+to)\b/i;
+/** Time words that point ahead of when they were said (a plan), or back from it (a report). */
+const AHEAD =
+  /\b(?:next|tomorrow|upcoming|coming|in\s+(?:a|an|one|two|three|four|five|six|few|couple\s+of|\d+)\s+(?:days?|weeks?|weekends?|months?|years?))\b/i;
+const BACK = /\b(?:last|yesterday|ago|previous|earlier\s+(?:this|today))\b/i;
+
+/**
+ * A time span answers a when-question only in the question's direction: "next month" in "we're thinking of camping next
+ * month" is a plan, not when the camping happened, and "last week" does not say when something will happen.
+ */
+export function fitsTense(question: string, span: string): boolean {
+  if (ASKS_PAST.test(question)) return !AHEAD.test(span);
+  if (ASKS_FUTURE.test(question)) return !BACK.test(span);
+  return true;
+}
+
 /**
  * A lone capitalized word opening the sentence is capitalized by position, not as a name ("Open question: ...",
  * "Paleoclimatologists measure ..."): it names someone or somewhere only when `reads` says so. Without it every span passes.

@@ -1,6 +1,7 @@
 // Extractive answering: score evidence sentences against the question, pick the best, cut its most likely answer span.
 import { namesFound, personal, RIVAL_SHARE, standsAlone } from "./answer-confidence.ts";
-import { CHECKED_KINDS, hasAskedKind, namedByPosition } from "./answer-kind.ts";
+import { speakerOther } from "./attribution.ts";
+import { CHECKED_KINDS, fitsTense, hasAskedKind, namedByPosition } from "./answer-kind.ts";
 import { answerType, typedSpans, type AnswerType } from "./answer-type.ts";
 import { sigmoid } from "../retrieval/fusion.ts";
 import { splitSentences, type Span } from "../text/sentences.ts";
@@ -54,6 +55,10 @@ export interface ConfidenceFeatures {
   brief: number;
   /** 1 when the best sentence speaks in the first or second person (answer-confidence.ts personal). */
   personal: number;
+  /** 1 when the question names another participant and the best sentence is its speaker's own first-person statement (attribution.ts). */
+  speakerOther: number;
+  /** 1 when a when-question is answered by a time expression: dates are stated or resolved, so the answer is rarely a guess. */
+  dated: number;
 }
 
 export interface AnswerPlan {
@@ -76,22 +81,24 @@ export interface AnswerPlan {
  * Confidence (P(right)) below this is not an answer (eval/README.md "Grounded answers"): the lowest floor at which the tune split's
  * cross-validated LoCoMo adversarial questions still abstain >= 80% (eval/answers/README.md, sixth round).
  */
-export const ANSWER_THRESHOLD = 0.14;
+export const ANSWER_THRESHOLD = 0.15;
 const HEADING = /^#{1,6}\s/;
 /** Logistic weights over ConfidenceFeatures for P(token F1 >= 0.5); fitted by eval/answers/tune.ts --fit on the tune split (eval/answers/README.md). */
 export const CONFIDENCE = {
-  overlap: 0.28,
-  chunk: 1.04,
-  typed: 0.75,
-  names: 1.48,
-  terms: 0.9,
-  span: 2.73,
-  margin: 0.88,
-  whole: -0.93,
-  alone: 0.53,
-  personal: -1.43,
-  brief: 0.81,
-  bias: -5.92,
+  overlap: 0.29,
+  chunk: 1.03,
+  typed: 0.12,
+  names: 1.24,
+  terms: 0.83,
+  span: 3.07,
+  margin: 1.12,
+  whole: -1.32,
+  alone: 0.42,
+  personal: -0.57,
+  brief: 0.87,
+  dated: 1.92,
+  speakerOther: -1.42,
+  bias: -5.27,
 };
 /**
  * The answer sentence is the one of the JOINT_TOP best whose score x P(its best span)^JOINT_SPAN is highest: a sentence
@@ -173,6 +180,7 @@ export function planAnswer(
       (c) =>
         !checked ||
         (hasAskedKind(s.text.slice(c.span.start, c.span.end), type) &&
+          (type !== "date" || fitsTense(question, s.text.slice(c.span.start, c.span.end))) &&
           (!NAMED_KINDS.has(type) || namedByPosition(s.text, c.span, language.readsAsName))),
     );
   // For a checked kind only a rival of the best sentence may give the answer: one far below it is rarely the answer's
@@ -202,6 +210,8 @@ export function planAnswer(
     alone: 0,
     brief: 0,
     personal: 0,
+    speakerOther: 0,
+    dated: 0,
   };
   if (!best)
     return {
@@ -220,11 +230,12 @@ export function planAnswer(
   const bestTerms = new Set(tokenize(best.text));
   const rival = ranked.find((s) => s.key !== best.key);
   const answer = top && (type !== "entity" || top.score >= SPAN_MIN) ? top.span : null;
+  const bestChunk = chunks.find((c) => c.key === best.key)!.text;
   const features: ConfidenceFeatures = {
     overlap: best.features.overlap,
     chunk: best.features.chunk,
     typed: best.features.typed,
-    names: namesFound(question, chunks.find((c) => c.key === best.key)!.text),
+    names: namesFound(question, bestChunk),
     terms: qTerms.size ? [...qTerms].filter((t) => bestTerms.has(t)).length / qTerms.size : 0,
     span: top?.score ?? 0,
     margin: best.score <= 0 ? 0 : rival ? Math.max(0, Math.min(1, 1 - Math.max(0, rival.score) / best.score)) : 1, // 0 when the joint choice passed over a higher-scored sentence
@@ -237,6 +248,14 @@ export function planAnswer(
     brief: Math.min(
       1,
       3 / Math.max(1, tokenize(answer ? best.text.slice(answer.start, answer.end) : best.text).length),
+    ),
+    dated: type === "date" && answer ? 1 : 0,
+    speakerOther: speakerOther(
+      question,
+      bestChunk,
+      best.span.start,
+      best.text,
+      chunks.map((c) => c.text),
     ),
   };
   const { bias, ...w } = CONFIDENCE;

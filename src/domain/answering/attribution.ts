@@ -1,0 +1,52 @@
+// Whose words the answer sentence is: in a chat log or transcript ("Caroline: I ran a charity race"), a first-person
+// statement is about its speaker, so it answers a question about that person and not one about the other participant.
+import { labelAt } from "../meetings/speaker-label.ts";
+
+const POSSESSIVE = /['’]s$/u;
+const FIRST_PERSON = /\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b/i;
+
+/** The speaker labelling the line `at` is on, else the chunk's first line (a turn's continuation); lowercased, or null. */
+export function speakerAt(text: string, at: number): string | null {
+  const lineStart = text.lastIndexOf("\n", Math.max(0, at - 1)) + 1;
+  return labelOf(text, lineStart) ?? (lineStart > 0 ? labelOf(text, 0) : null);
+}
+
+function labelOf(text: string, lineStart: number): string | null {
+  const end = text.indexOf("\n", lineStart);
+  const l = labelAt(text, lineStart, end < 0 ? text.length : end);
+  return l?.speaker ? text.slice(l.speaker.start, l.speaker.end).toLowerCase() : null;
+}
+
+/** The question's names (capitalized words after its first), lowercased, without a possessive "'s". */
+function namesOf(question: string): Set<string> {
+  const words = question.match(/[\p{L}\p{N}'’-]+/gu) ?? [];
+  return new Set(
+    words
+      .slice(1)
+      .filter((w) => /^\p{Lu}/u.test(w))
+      .map((w) => w.replace(POSSESSIVE, "").toLowerCase()),
+  );
+}
+
+/** A speaker is named when the question holds every word of the label or its first word ("Caroline" for "Caroline Lee"). */
+const named = (speaker: string, names: ReadonlySet<string>) =>
+  names.has(speaker.split(/\s+/)[0]!) || speaker.split(/\s+/).every((w) => names.has(w));
+
+/**
+ * 1 when `sentence` (at `at` in `chunk`) is its speaker's own first-person statement while the question names another
+ * participant (a speaker of one of the evidence `chunks`) and not this one: the fact is the speaker's, not the asked one's.
+ */
+export function speakerOther(
+  question: string,
+  chunk: string,
+  at: number,
+  sentence: string,
+  chunks: readonly string[],
+): number {
+  const speaker = speakerAt(chunk, at);
+  if (!speaker || !FIRST_PERSON.test(sentence)) return 0;
+  const names = namesOf(question);
+  if (named(speaker, names)) return 0;
+  const participants = new Set(chunks.map((c) => speakerAt(c, 0)).filter((s): s is string => s !== null));
+  return [...participants].some((p) => p !== speaker && named(p, names)) ? 1 : 0;
+}

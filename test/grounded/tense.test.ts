@@ -1,0 +1,40 @@
+// A when-question is answered in its own direction of time (issue 40 item 1, issue 45): a plan ("next month") does not
+// say when something happened, and a report ("last week") does not say when something will.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { GroundedAnswerResponse } from "../../src/contract/grounded.ts";
+import { fitsTense } from "../../src/domain/answering/answer-kind.ts";
+import { startTestService, type TestService } from "../helpers/runtime.ts";
+import { ingestCorpus, type ErrorEnvelope } from "./support.ts";
+
+describe("fitsTense", () => {
+  it("keeps a time pointing ahead from a question about the past, and back from one about the future", () => {
+    expect(fitsTense("When did Melanie go camping?", "next month")).toBe(false);
+    expect(fitsTense("When was the launch?", "in two weeks")).toBe(false);
+    expect(fitsTense("When did Melanie go camping?", "last weekend")).toBe(true);
+    expect(fitsTense("When will the cluster move?", "last week")).toBe(false);
+    expect(fitsTense("When is Bob going to ship it?", "yesterday")).toBe(false);
+    expect(fitsTense("When will the cluster move?", "next Monday")).toBe(true);
+    expect(fitsTense("When is the review?", "next month")).toBe(true);
+  });
+});
+
+describe("the grounded answer to a when-question", () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService();
+    await ingestCorpus(svc, { "chat/s1/t1.md": "Melanie: We're thinking about going camping at the lake next month." });
+  });
+  afterAll(() => svc.cleanup());
+
+  it("is not a plan's time: asked when it happened, it abstains", async () => {
+    const past = await svc.post("/v1/grounded/answer", { question: "When did Melanie go camping?", min_confidence: 0 });
+    expect(past.status, await past.clone().text()).toBe(422);
+    expect(((await past.json()) as ErrorEnvelope).error.code).toBe("insufficient_evidence");
+    const ahead = await svc.post("/v1/grounded/answer", {
+      question: "When will Melanie go camping?",
+      min_confidence: 0,
+    });
+    expect(ahead.status, await ahead.clone().text()).toBe(200);
+    expect(((await ahead.json()) as GroundedAnswerResponse).answer).toMatch(/next month/);
+  });
+});
