@@ -22,6 +22,7 @@ export type { SseEvent };
 export type { SessionEvent, ResumeOptions } from "./sessions.ts";
 export type { SessionEventData, SessionEventType } from "../contract/events.ts";
 export type { Citation } from "../contract/citation.ts";
+export type { TimeMention } from "../contract/time.ts";
 export type { HealthSnapshot } from "../contract/health.ts";
 /** Every status a session can have (the enum GET /sessions filters by). */
 export { SessionStatus } from "../contract/background.ts";
