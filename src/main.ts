@@ -41,6 +41,7 @@ import { IngestService } from "./services/memory/ingest.ts";
 import { MemoryService } from "./services/memory/memory.ts";
 import { createAutoTuner, type AutoTuner } from "./services/jobs/auto-tune.ts";
 import { IngestPool } from "./services/memory/ingest-pool.ts";
+import { ThreadQueryEmbedder } from "./services/memory/query-embedder.ts";
 import { PlanPool } from "./services/planning/plan-pool.ts";
 import { localPlanner, type Planner } from "./services/planning/planner.ts";
 import { startReembedder, type Reembedder } from "./services/jobs/reembed.ts";
@@ -166,7 +167,10 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const snapshots = config.indexSnapshotDir === null ? undefined : indexSnapshotFiles(config.indexSnapshotDir);
   const search = new SearchEngine(store, { budgetBytes: config.indexMemoryMb * 2 ** 20, snapshots });
   const modelOf = (e: Embedder | null): DenseModel => ({ embedder: e, config: retrievalFor(config, e, opts, log) });
-  const model = modelOf(embedder);
+  // A neural model's forward pass blocks the thread it runs on: queries embed on a thread of their own (GloVe's ~30 us stay here).
+  const portable = embedder?.id === GLOVE_EMBEDDER_ID ? undefined : embedder?.portable;
+  const queries = embedder && portable ? new ThreadQueryEmbedder(embedder, portable) : null;
+  const model = modelOf(queries ?? embedder);
   const dense = await planHandover(store.documents, model, () => previousModel(config, embedder, opts, modelOf), log);
   const handover = dense instanceof EmbedderHandover ? dense : null;
   if (handover && !(opts.background && opts.lead !== false)) handover.follow(HANDOVER_CHECK_MS);
@@ -319,6 +323,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       await reembed?.stop();
       handover?.stop();
       await ingest.close();
+      await queries?.close();
       await planner.close();
       // A failed save costs the next start a full load, nothing else.
       if (opts.lead !== false)

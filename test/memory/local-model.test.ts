@@ -9,6 +9,7 @@ import { GLOVE_EMBEDDER_ID, loadGloveEmbedder } from "../../src/embed/glove.ts";
 import { loadOnnxEmbedder, type OnnxEmbedder } from "../../src/embed/onnx.ts";
 import { createRuntime, type FullRuntime } from "../../src/main.ts";
 import type { Embedder } from "../../src/ports/embedding.ts";
+import { ThreadQueryEmbedder } from "../../src/services/memory/query-embedder.ts";
 import { defaultRetrievalConfig } from "../../src/search/retrieval-config.ts";
 import { writeCalibration } from "../../src/search/stored-calibration.ts";
 import { freshSchemaUrl } from "../helpers/postgres.ts";
@@ -92,7 +93,12 @@ describe("a local ONNX model as the embedder", () => {
   it("after a restart the model answers at once, and hybrid recall scans its vectors (SMRITI_DENSE_KNN follows the model)", async () => {
     const rt = await open({ SMRITI_EMBED_MODEL: TINY_MODEL });
     expect(rt.dense.current().embedder?.id).toBe(tiny.id);
+    // Queries embed on a thread of their own (an ONNX session blocks the thread it runs on), to the loop's vectors.
+    const queries = rt.dense.current().embedder as ThreadQueryEmbedder;
+    expect(queries).toBeInstanceOf(ThreadQueryEmbedder);
+    expect(queries.running).toBe(0);
     await denseFrom(rt, tiny, "the team decided");
+    expect(queries.running).toBe(1);
     // No chunk holds "zebra": BM25 finds nothing, so only the dense scan can return hits.
     const scan = await rt.memory.recall(await ws(rt), { query: "zebra", mode: "hybrid", k: 3 });
     expect(scan.hits.length).toBeGreaterThan(0);
