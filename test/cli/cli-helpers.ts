@@ -68,6 +68,16 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/** Whether the process leads a process group of its own: a command a session ran (spawned detached), not a session process. */
+function leadsOwnGroup(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]) === pid; // the fields after the name: state ppid pgrp
+  } catch {
+    return false;
+  }
+}
+
 /** What `smriti serve` logs when a session process it started answers; the group is its pid. */
 export const SESSION_PROCESS_READY = /session routes: answered by process (\d+)/;
 
@@ -83,7 +93,10 @@ export interface RunningServe {
   /** The session process it started last (null with SMRITI_SESSION_PROCESS=0, or before sessions were used). */
   readonly sessionPid: number | null;
   stop(): Promise<void>;
-  /** kill -9 of the serving process; resolves once it and its session process (which follows it at once) are gone. */
+  /**
+   * kill -9 of the serving process; resolves once it and its session process (which follows it at once) are gone. A
+   * command a run started is left running, as a kill -9 leaves it (waiting for a `sleep 30` took 30 s a test).
+   */
   kill(): Promise<void>;
 }
 
@@ -122,7 +135,8 @@ export function startServe(
         });
       const sessionPid = () => sessionPids(stderr).at(-1) ?? null;
       const kill = async () => {
-        const children = child.exitCode === null ? childPids(child.pid!) : []; // a session process, ready or starting
+        // A session process, ready or starting (a command's own group is not one).
+        const children = child.exitCode === null ? childPids(child.pid!).filter((pid) => !leadsOwnGroup(pid)) : [];
         const exited = new Promise((done) => child.once("exit", done));
         child.kill("SIGKILL");
         await exited;
