@@ -1,4 +1,4 @@
-// Runs the real `smriti` command as a child process, and a real server, for the CLI tests.
+// Runs the real `smriti` command as a child process or in this one, and a real server, for the CLI tests.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -49,12 +49,56 @@ export function runCli(
   });
 }
 
-/** Runs the CLI and parses its stdout as JSON, failing loudly with stderr when it exits non-zero. */
+let hereQueue: Promise<unknown> = Promise.resolve();
+
+/**
+ * The CLI run in this process, as bin/smriti.js runs it (src/cli/program.ts): the same command, arguments, environment,
+ * working directory, output and exit code as `runCli` without a Node start (0.9-1.5 s of CPU each). It borrows the
+ * process's env, cwd, stdout and stderr while it runs, so runs queue one after another; stdin is not given (a command
+ * reading it, `serve` and `mcp`, and what only a process shows, exits and signals, stay with `runCli`).
+ */
+export function runCliHere(args: readonly string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  const run = hereQueue.then(() => runHere(args, opts));
+  hereQueue = run.catch(() => {});
+  return run;
+}
+
+async function runHere(args: readonly string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
+  const { runSmriti } = await import("../../src/cli/program.ts");
+  const out = { stdout: "", stderr: "" };
+  const borrowed = { env: process.env, cwd: process.cwd(), exitCode: process.exitCode };
+  const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
+  const capture = (stream: "stdout" | "stderr") =>
+    ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      out[stream] += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString();
+      const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
+      done?.();
+      return true;
+    }) as typeof process.stdout.write;
+  process.env = withTestDatabase(args, opts.env ?? cliEnv());
+  process.chdir(opts.cwd ?? ROOT);
+  process.exitCode = undefined;
+  process.stdout.write = capture("stdout");
+  process.stderr.write = capture("stderr");
+  try {
+    const code = await runSmriti(args);
+    return { code: code || Number(process.exitCode ?? 0), ...out };
+  } finally {
+    process.stdout.write = writes.stdout;
+    process.stderr.write = writes.stderr;
+    process.exitCode = borrowed.exitCode;
+    process.chdir(borrowed.cwd);
+    process.env = borrowed.env;
+  }
+}
+
+/** Runs the CLI (a child process, or `runCliHere`) and parses its stdout as JSON, failing loudly when it exits non-zero. */
 export async function runJson<T = Record<string, unknown>>(
   args: readonly string[],
   opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  run: (args: readonly string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv }) => Promise<CliResult> = runCli,
 ): Promise<T> {
-  const res = await runCli(args, opts);
+  const res = await run(args, opts);
   if (res.code !== 0) throw new Error(`smriti ${args.join(" ")} exited ${res.code}:\n${res.stderr}\n${res.stdout}`);
   return JSON.parse(res.stdout) as T;
 }
@@ -167,3 +211,9 @@ export async function untilLogged(server: RunningServe, pattern: RegExp, ms = 30
     if (Date.now() > end) throw new Error(`timed out waiting for ${pattern} in the log:\n${server.log()}`);
   }
 }
+
+/** `runJson` in this process (`runCliHere`). */
+export const runJsonHere = <T = Record<string, unknown>>(
+  args: readonly string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<T> => runJson<T>(args, opts, runCliHere);
