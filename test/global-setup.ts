@@ -2,7 +2,8 @@
 // when its sources changed since web/dist was built (the browser tests drive the built page, as a user gets it), and
 // dist/ when src/ changed since (the tests' `smriti` children then run the JavaScript a user runs). Vitest sets
 // NODE_ENV=test, which would give React's development build: the build is told production, as npm ci makes it.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ensureGloveCache } from "../src/embed/glove.ts";
@@ -44,7 +45,7 @@ function ensureConsoleBuilt(): void {
  * process. A checkout being edited (or just merged) has a stale dist/: npm's prepare step builds it again (tsc,
  * incremental: 4-17 s of CPU). A build that fails (a type error, which the type-check reports) leaves them on tsx.
  */
-function ensureServiceBuilt(): void {
+async function ensureServiceBuilt(): Promise<void> {
   let stamp = 0;
   try {
     stamp = statSync("dist/.build-stamp").mtimeMs;
@@ -52,8 +53,9 @@ function ensureServiceBuilt(): void {
     // never built
   }
   if (stamp >= newest("src")) return;
-  if (spawnSync(process.execPath, ["scripts/prepare.mjs", "dist"], { stdio: "inherit" }).status !== 0)
-    process.stderr.write("\n[test] dist/ did not build: the CLI tests run the sources through tsx\n\n");
+  const build = spawn(process.execPath, ["scripts/prepare.mjs", "dist"], { stdio: "inherit" });
+  const [code] = (await once(build, "exit")) as [number | null];
+  if (code !== 0) process.stderr.write("\n[test] dist/ did not build: the CLI tests run the sources through tsx\n\n");
 }
 
 /**
@@ -78,8 +80,9 @@ async function ensurePostgres(): Promise<(() => void) | undefined> {
 
 export default async function setup(): Promise<() => void> {
   ensureConsoleBuilt();
-  ensureServiceBuilt();
+  const built = ensureServiceBuilt(); // a child process, beside the rest of the set-up
   await ensureGloveCache();
   const stopPostgres = await ensurePostgres();
+  await built;
   return () => stopPostgres?.();
 }
