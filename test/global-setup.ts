@@ -1,7 +1,9 @@
-// Before any test file: builds the GloVe binary cache once (first run converts the 307 MB JSON), and rebuilds the console
-// when its sources changed since web/dist was built (the browser tests drive the built page, as a user gets it). Vitest
-// sets NODE_ENV=test, which would give React's development build: the build is told production, as npm ci makes it.
-import { spawnSync } from "node:child_process";
+// Before any test file: builds the GloVe binary cache once (first run converts the 307 MB JSON), rebuilds the console
+// when its sources changed since web/dist was built (the browser tests drive the built page, as a user gets it), and
+// dist/ when src/ changed since (the tests' `smriti` children then run the JavaScript a user runs). Vitest sets
+// NODE_ENV=test, which would give React's development build: the build is told production, as npm ci makes it.
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ensureGloveCache } from "../src/embed/glove.ts";
@@ -38,6 +40,25 @@ function ensureConsoleBuilt(): void {
 }
 
 /**
+ * bin/smriti.js runs dist/ while it is newer than src/, else the sources through tsx: 0.7 s more CPU at each start
+ * (1.55 s against 0.87 for `cognitive status`), paid by every `smriti` child: each CLI call, server and session
+ * process. A checkout being edited (or just merged) has a stale dist/: npm's prepare step builds it again (tsc,
+ * incremental: 4-17 s of CPU). A build that fails (a type error, which the type-check reports) leaves them on tsx.
+ */
+async function ensureServiceBuilt(): Promise<void> {
+  let stamp = 0;
+  try {
+    stamp = statSync("dist/.build-stamp").mtimeMs;
+  } catch {
+    // never built
+  }
+  if (stamp >= newest("src")) return;
+  const build = spawn(process.execPath, ["scripts/prepare.mjs", "dist"], { stdio: "inherit" });
+  const [code] = (await once(build, "exit")) as [number | null];
+  if (code !== 0) process.stderr.write("\n[test] dist/ did not build: the CLI tests run the sources through tsx\n\n");
+}
+
+/**
  * The PostgreSQL tests' server: SMRITI_TEST_DATABASE_URL when set, else a throwaway cluster of the installed Debian
  * postgresql (the workers inherit the URL). Without one they are skipped, loudly; under CI that is a failure.
  */
@@ -59,7 +80,9 @@ async function ensurePostgres(): Promise<(() => void) | undefined> {
 
 export default async function setup(): Promise<() => void> {
   ensureConsoleBuilt();
+  const built = ensureServiceBuilt(); // a child process, beside the rest of the set-up
   await ensureGloveCache();
   const stopPostgres = await ensurePostgres();
+  await built;
   return () => stopPostgres?.();
 }

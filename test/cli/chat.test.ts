@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, runJson } from "./cli-helpers.ts";
+import { runCli, runJsonHere } from "./cli-helpers.ts";
 
 describe("smriti chat", () => {
   const dir = mkdtempSync(join(tmpdir(), "smriti-chat-"));
@@ -12,7 +12,7 @@ describe("smriti chat", () => {
   beforeAll(async () => {
     const note = join(dir, "storage.md");
     writeFileSync(note, "# Storage\n\nAlice picked PostgreSQL in March 2024 for the billing service.\n");
-    await runJson(["ingest", note, "--data", data, "--json"]);
+    await runJsonHere(["ingest", note, "--data", data, "--json"]);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -32,7 +32,7 @@ describe("smriti chat", () => {
     expect(out).toMatch(/\? service_ingest \{"content":"the freeze starts on Monday\."/);
     expect(out).toContain("approved");
     expect(out).toMatch(/Stored in memory as notes\/remembered\/[0-9a-f]{12}\.md\./);
-    const recalled = await runJson<{ hits: { text_span: string }[] }>([
+    const recalled = await runJsonHere<{ hits: { text_span: string }[] }>([
       "recall",
       "freeze Monday",
       "--data",

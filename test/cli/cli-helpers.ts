@@ -1,4 +1,4 @@
-// Runs the real `smriti` command as a child process, and a real server, for the CLI tests.
+// Runs the real `smriti` command as a child process or in this one, and a real server, for the CLI tests.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -49,12 +49,56 @@ export function runCli(
   });
 }
 
-/** Runs the CLI and parses its stdout as JSON, failing loudly with stderr when it exits non-zero. */
+let hereQueue: Promise<unknown> = Promise.resolve();
+
+/**
+ * The CLI run in this process, as bin/smriti.js runs it (src/cli/program.ts): the same command, arguments, environment,
+ * working directory, output and exit code as `runCli` without a Node start (0.9-1.5 s of CPU each). It borrows the
+ * process's env, cwd, stdout and stderr while it runs, so runs queue one after another; stdin is not given (a command
+ * reading it, `serve` and `mcp`, and what only a process shows, exits and signals, stay with `runCli`).
+ */
+export function runCliHere(args: readonly string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  const run = hereQueue.then(() => runHere(args, opts));
+  hereQueue = run.catch(() => {});
+  return run;
+}
+
+async function runHere(args: readonly string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
+  const { runSmriti } = await import("../../src/cli/program.ts");
+  const out = { stdout: "", stderr: "" };
+  const borrowed = { env: process.env, cwd: process.cwd(), exitCode: process.exitCode };
+  const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
+  const capture = (stream: "stdout" | "stderr") =>
+    ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      out[stream] += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString();
+      const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
+      done?.();
+      return true;
+    }) as typeof process.stdout.write;
+  process.env = withTestDatabase(args, opts.env ?? cliEnv());
+  process.chdir(opts.cwd ?? ROOT);
+  process.exitCode = undefined;
+  process.stdout.write = capture("stdout");
+  process.stderr.write = capture("stderr");
+  try {
+    const code = await runSmriti(args);
+    return { code: code || Number(process.exitCode ?? 0), ...out };
+  } finally {
+    process.stdout.write = writes.stdout;
+    process.stderr.write = writes.stderr;
+    process.exitCode = borrowed.exitCode;
+    process.chdir(borrowed.cwd);
+    process.env = borrowed.env;
+  }
+}
+
+/** Runs the CLI (a child process, or `runCliHere`) and parses its stdout as JSON, failing loudly when it exits non-zero. */
 export async function runJson<T = Record<string, unknown>>(
   args: readonly string[],
   opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  run: (args: readonly string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv }) => Promise<CliResult> = runCli,
 ): Promise<T> {
-  const res = await runCli(args, opts);
+  const res = await run(args, opts);
   if (res.code !== 0) throw new Error(`smriti ${args.join(" ")} exited ${res.code}:\n${res.stderr}\n${res.stdout}`);
   return JSON.parse(res.stdout) as T;
 }
@@ -63,6 +107,16 @@ export async function runJson<T = Record<string, unknown>>(
 export function processAlive(pid: number): boolean {
   try {
     return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the process leads a process group of its own: a command a session ran (spawned detached), not a session process. */
+function leadsOwnGroup(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]) === pid; // the fields after the name: state ppid pgrp
   } catch {
     return false;
   }
@@ -83,7 +137,10 @@ export interface RunningServe {
   /** The session process it started last (null with SMRITI_SESSION_PROCESS=0, or before sessions were used). */
   readonly sessionPid: number | null;
   stop(): Promise<void>;
-  /** kill -9 of the serving process; resolves once it and its session process (which follows it at once) are gone. */
+  /**
+   * kill -9 of the serving process; resolves once it and its session process (which follows it at once) are gone. A
+   * command a run started is left running, as a kill -9 leaves it (waiting for a `sleep 30` took 30 s a test).
+   */
   kill(): Promise<void>;
 }
 
@@ -122,7 +179,8 @@ export function startServe(
         });
       const sessionPid = () => sessionPids(stderr).at(-1) ?? null;
       const kill = async () => {
-        const children = child.exitCode === null ? childPids(child.pid!) : []; // a session process, ready or starting
+        // A session process, ready or starting (a command's own group is not one).
+        const children = child.exitCode === null ? childPids(child.pid!).filter((pid) => !leadsOwnGroup(pid)) : [];
         const exited = new Promise((done) => child.once("exit", done));
         child.kill("SIGKILL");
         await exited;
@@ -153,3 +211,9 @@ export async function untilLogged(server: RunningServe, pattern: RegExp, ms = 30
     if (Date.now() > end) throw new Error(`timed out waiting for ${pattern} in the log:\n${server.log()}`);
   }
 }
+
+/** `runJson` in this process (`runCliHere`). */
+export const runJsonHere = <T = Record<string, unknown>>(
+  args: readonly string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<T> => runJson<T>(args, opts, runCliHere);

@@ -4,8 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LAYER_IDS } from "../../src/contract/cognitive-layers.ts";
-import { cliEnv, runCli, runJson, startServe } from "./cli-helpers.ts";
+import { cliEnv, runCli, runCliHere, runJson, runJsonHere, startServe } from "./cli-helpers.ts";
 import { ALL_SCOPES } from "../../src/contract/scopes.ts";
+
+// In this process (runCliHere); a child process (runCli) where the started command and its exit code are the point.
+const cli = runCliHere;
+const json = runJsonHere;
 
 let data: string;
 let notes: string;
@@ -13,7 +17,7 @@ beforeAll(async () => {
   data = mkdtempSync(join(tmpdir(), "smriti-cog-data-"));
   notes = mkdtempSync(join(tmpdir(), "smriti-cog-notes-"));
   writeFileSync(join(notes, "db.md"), "# DB\n\nAlice Chen picked PostgreSQL in March 2024.\n");
-  await runJson(["ingest", "--data", data, "--json", "db.md"], { cwd: notes });
+  await json(["ingest", "--data", data, "--json", "db.md"], { cwd: notes });
 }, 60_000);
 afterAll(() => {
   rmSync(data, { recursive: true, force: true });
@@ -22,7 +26,7 @@ afterAll(() => {
 
 describe("smriti cognitive (in-process on --data)", () => {
   it("status lists the thirteen layers with switches and counters", async () => {
-    const { layers } = await runJson<{ layers: { id: string; enabled: boolean }[] }>([
+    const { layers } = await json<{ layers: { id: string; enabled: boolean }[] }>([
       "cognitive",
       "status",
       "--data",
@@ -30,13 +34,13 @@ describe("smriti cognitive (in-process on --data)", () => {
       "--json",
     ]);
     expect(layers.map((l) => l.id)).toEqual([...LAYER_IDS]);
-    const text = await runCli(["cognitive", "status", "--data", data]);
+    const text = await cli(["cognitive", "status", "--data", data]);
     expect(text.stdout).toMatch(/^dhyana\s+off/m);
     expect(text.stdout).toMatch(/^viveka\s+on/m);
   });
 
   it("process prints trace_id, confidence and decision", async () => {
-    const r = await runJson<{ trace_id: string; confidence: number; decision: string }>([
+    const r = await json<{ trace_id: string; confidence: number; decision: string }>([
       "cognitive",
       "process",
       "Who picked PostgreSQL?",
@@ -45,14 +49,14 @@ describe("smriti cognitive (in-process on --data)", () => {
       "--json",
     ]);
     expect(r).toMatchObject({ trace_id: expect.stringMatching(/^trace_/), decision: "answered" });
-    const text = await runCli(["cognitive", "process", "Who picked PostgreSQL?", "--data", data]);
+    const text = await cli(["cognitive", "process", "Who picked PostgreSQL?", "--data", data]);
     expect(text.stdout).toMatch(/^trace_id\s+trace_/m);
     expect(text.stdout).toMatch(/^confidence\s+0\.\d+/m);
     expect(text.stdout).toMatch(/db\.md/);
   });
 
   it("trace reads back on --data what an earlier process run stored, and an unknown or bad input exits non-zero with the code", async () => {
-    const r = await runJson<{ trace_id: string; confidence: number }>([
+    const r = await json<{ trace_id: string; confidence: number }>([
       "cognitive",
       "process",
       "Who picked PostgreSQL?",
@@ -60,7 +64,7 @@ describe("smriti cognitive (in-process on --data)", () => {
       data,
       "--json",
     ]);
-    const back = await runJson<{ trace_id: string; confidence: number; query: string; steps: { layer: string }[] }>([
+    const back = await json<{ trace_id: string; confidence: number; query: string; steps: { layer: string }[] }>([
       "cognitive",
       "trace",
       r.trace_id,
@@ -70,12 +74,12 @@ describe("smriti cognitive (in-process on --data)", () => {
     ]);
     expect(back).toMatchObject({ trace_id: r.trace_id, confidence: r.confidence, query: "Who picked PostgreSQL?" });
     expect(back.steps.some((s) => s.layer === "manas")).toBe(true);
-    const text = await runCli(["cognitive", "trace", r.trace_id, "--data", data]);
+    const text = await cli(["cognitive", "trace", r.trace_id, "--data", data]);
     expect(text.stdout).toMatch(new RegExp(`^${r.trace_id}\\s+confidence`, "m"));
     const unknown = await runCli(["cognitive", "trace", "trace_00000000-0000-0000-0000-000000000000", "--data", data]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/not_found/);
-    const bad = await runCli(["cognitive", "process", "x", "-k", "99", "--data", data]);
+    const bad = await cli(["cognitive", "process", "x", "-k", "99", "--data", data]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/invalid_request/);
   });
@@ -83,7 +87,7 @@ describe("smriti cognitive (in-process on --data)", () => {
 
 describe("smriti cognitive tune (on outcome feedback)", () => {
   it("refuses with too little feedback, then tunes on the reports and records the decisions", async () => {
-    const few = await runCli(["cognitive", "tune", "--data", data]);
+    const few = await cli(["cognitive", "tune", "--data", data]);
     expect(few.code).toBe(1);
     expect(few.stderr).toMatch(/0 queries with feedback; tuning needs at least 4/);
     const { createRuntime } = await import("../../src/main.ts");
@@ -105,7 +109,7 @@ describe("smriti cognitive tune (on outcome feedback)", () => {
     ])
       await rt.handlers.feedback(call, { chunk_hashes: [chunk!.chunkHash], outcome: "used", query });
     await rt.close();
-    const r = await runJson<{ run_id: string; cases: number; decisions: { kept: boolean }[] }>([
+    const r = await json<{ run_id: string; cases: number; decisions: { kept: boolean }[] }>([
       "cognitive",
       "tune",
       "--data",
@@ -117,7 +121,7 @@ describe("smriti cognitive tune (on outcome feedback)", () => {
     expect(r.cases).toBe(4);
     expect(r.run_id).toMatch(/^feedback-/);
     expect(r.decisions.length).toBeGreaterThan(0);
-    const text = await runCli(["cognitive", "tune", "--data", data]);
+    const text = await cli(["cognitive", "tune", "--data", data]);
     expect(text.stdout).toMatch(/^4 queries with feedback; held-in/m);
     expect(text.stdout).toMatch(/server uses the tuned parameters from its next start/);
     const { openSqliteStore } = await import("../../src/store/sqlite/index.ts");
@@ -127,30 +131,24 @@ describe("smriti cognitive tune (on outcome feedback)", () => {
       r.decisions.length,
     );
     await store.close();
-    const unknown = await runCli(["cognitive", "tune", "--data", data, "--workspace", "nope"]);
+    const unknown = await cli(["cognitive", "tune", "--data", data, "--workspace", "nope"]);
     expect([unknown.code, /no workspace 'nope'/.test(unknown.stderr)]).toEqual([1, true]);
   }, 60_000);
 });
 
 describe("smriti cognitive ablate", () => {
   it("refuses clearly, writing nothing, when the public eval sets are not there", async () => {
-    const r = await runCli(["cognitive", "ablate", "--data", data, "--eval-dir", join(notes, "no-such-dir")]);
+    const r = await cli(["cognitive", "ablate", "--data", data, "--eval-dir", join(notes, "no-such-dir")]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/needs the public eval sets .*no-such-dir/);
-    const { layers } = await runJson<{ layers: { uplift: unknown }[] }>([
-      "cognitive",
-      "status",
-      "--data",
-      data,
-      "--json",
-    ]);
+    const { layers } = await json<{ layers: { uplift: unknown }[] }>(["cognitive", "status", "--data", data, "--json"]);
     expect(layers.every((l) => l.uplift === null)).toBe(true);
   });
 });
 
 describe("smriti cognitive --url (a running server)", () => {
   it("process on the server, then trace reads it back; an unknown trace is not_found", async () => {
-    const { token } = await runJson<{ token: string }>(["token", "create", "--data", data, "--json"]);
+    const { token } = await json<{ token: string }>(["token", "create", "--data", data, "--json"]);
     const server = await startServe(data);
     try {
       const env = cliEnv({ SMRITI_TOKEN: token });
@@ -158,7 +156,7 @@ describe("smriti cognitive --url (a running server)", () => {
         ["cognitive", "process", "Who picked PostgreSQL?", "--url", server.url, "--json"],
         { env },
       );
-      const t = await runJson<{ trace_id: string; steps: unknown[] }>(
+      const t = await json<{ trace_id: string; steps: unknown[] }>(
         ["cognitive", "trace", r.trace_id, "--url", server.url, "--json"],
         { env },
       );
@@ -166,7 +164,7 @@ describe("smriti cognitive --url (a running server)", () => {
       expect(t.steps.length).toBeGreaterThan(0);
       const missing = await runCli(["cognitive", "trace", "trace_nope", "--url", server.url], { env });
       expect([missing.code, missing.stderr.includes("not_found")]).toEqual([1, true]);
-      const noToken = await runCli(["cognitive", "status", "--url", server.url]);
+      const noToken = await cli(["cognitive", "status", "--url", server.url]);
       expect(noToken.stderr).toMatch(/SMRITI_TOKEN/);
     } finally {
       await server.stop();

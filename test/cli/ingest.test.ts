@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IngestSummary } from "../../src/cli/ingest.ts";
-import { cliEnv, runCli, runJson, startServe, type RunningServe } from "./cli-helpers.ts";
+import { cliEnv, runCli, runCliHere, runJson, runJsonHere, startServe, type RunningServe } from "./cli-helpers.ts";
 
 interface Hit {
   chunk_hash: string;
@@ -22,10 +22,11 @@ const write = (rel: string, content: string | Buffer) => {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, content);
 };
+// In this process (runCliHere); a child process (runCli) where start-up, exit, a TTY or stdin are what is shown.
 const ingest = (...args: string[]) =>
-  runJson<IngestSummary>(["ingest", ...args, "--json", "--data", data], { cwd: work });
+  runJsonHere<IngestSummary>(["ingest", ...args, "--json", "--data", data], { cwd: work });
 const recall = (query: string) =>
-  runJson<{ hits: Hit[] }>(["recall", query, "--json", "--mode", "lexical", "--data", data], { cwd: work });
+  runJsonHere<{ hits: Hit[] }>(["recall", query, "--json", "--mode", "lexical", "--data", data], { cwd: work });
 const names = (rows: { source_path: string }[]) => rows.map((r) => r.source_path).sort();
 
 beforeAll(() => {
@@ -55,7 +56,7 @@ beforeAll(() => {
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-// Each CLI run is a fresh Node process (~1-2 s of start-up), hence the generous timeouts.
+// Each CLI run in a child process is a fresh Node process (~1-2 s of start-up), hence the generous timeouts.
 describe("smriti ingest", { timeout: 120_000 }, () => {
   it("ingests text files, honouring ignores and skipping binary and oversized files", async () => {
     const s = await ingest(".");
@@ -120,7 +121,7 @@ describe("smriti ingest", { timeout: 120_000 }, () => {
       ["token", "list"],
       ["cognitive", "status"],
     ]) {
-      const res = await runCli(args, { cwd: empty, env });
+      const res = await runCliHere(args, { cwd: empty, env });
       expect(res.code, args.join(" ")).toBe(1);
       expect(res.stderr).toContain(`no Smriti data in ${join(empty, "data")}`);
     }
@@ -184,7 +185,7 @@ describe("smriti ingest", { timeout: 120_000 }, () => {
     const code = await recall("flumberwick");
     expect(code.hits[0]?.source_path).toBe("src/app.ts");
 
-    const forgot = await runCli(["forget", "notes/guide.md", "--data", data], { cwd: work });
+    const forgot = await runCliHere(["forget", "notes/guide.md", "--data", data], { cwd: work });
     expect(forgot.code).toBe(0);
     expect((await recall("zephyrquartz")).hits).toEqual([]);
     expect((await recall("flumberwick")).hits).toHaveLength(1);
@@ -214,7 +215,7 @@ describe("smriti token beside a running server", { timeout: 120_000 }, () => {
   });
 
   it("creates, lists and revokes a token the running server honours", async () => {
-    const created = await runJson<{ token: string; workspace_id: string; token_id: string }>([
+    const created = await runJsonHere<{ token: string; workspace_id: string; token_id: string }>([
       "token",
       "create",
       "--data",
@@ -229,7 +230,7 @@ describe("smriti token beside a running server", { timeout: 120_000 }, () => {
     expect(typeof created.workspace_id).toBe("string");
     expect((await recallWith(created.token)).status).toBe(200);
 
-    const listed = await runCli(["token", "list", "--data", serverData, "--json"]);
+    const listed = await runCliHere(["token", "list", "--data", serverData, "--json"]);
     expect(listed.code).toBe(0);
     expect(listed.stdout).not.toContain(created.token);
     const rows = JSON.parse(listed.stdout) as { token_id: string; actors: string[]; revoked_at: string | null }[];
@@ -237,7 +238,7 @@ describe("smriti token beside a running server", { timeout: 120_000 }, () => {
       expect.objectContaining({ token_id: created.token_id, actors: ["a1"], revoked_at: null }),
     );
 
-    const revoked = await runCli(["token", "revoke", created.token_id, "--data", serverData]);
+    const revoked = await runCliHere(["token", "revoke", created.token_id, "--data", serverData]);
     expect(revoked.code).toBe(0);
     const denied = await recallWith(created.token);
     expect(denied.status).toBe(401);

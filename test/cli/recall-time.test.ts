@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, runJson } from "./cli-helpers.ts";
+import { runCli, runJsonHere } from "./cli-helpers.ts";
 
 let root: string;
 let data: string;
@@ -15,13 +15,13 @@ beforeAll(async () => {
   mkdirSync(join(root, "notes"));
   writeFileSync(join(root, "notes/a.md"), note("2023-05-01", "The quokkaflux migration started."));
   writeFileSync(join(root, "notes/b.md"), note("2023-06-01", "The quokkaflux migration finished."));
-  await runJson(["ingest", "notes", "--json", "--data", data], { cwd: root });
+  await runJsonHere(["ingest", "notes", "--json", "--data", data], { cwd: root });
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const recall = async (...flags: string[]) =>
   (
-    await runJson<{ hits: { source_path: string; occurred_at: string }[] }>(
+    await runJsonHere<{ hits: { source_path: string; occurred_at: string }[] }>(
       ["recall", "quokkaflux migration", "--json", "--mode", "lexical", "--data", data, ...flags],
       { cwd: root },
     )

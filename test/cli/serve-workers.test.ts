@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseSse } from "../../src/client/sse.ts";
-import { cliEnv, runCli, runJson, startServe, type RunningServe } from "./cli-helpers.ts";
+import { cliEnv, runCli, runJsonHere, startServe, type RunningServe } from "./cli-helpers.ts";
 
 const root = mkdtempSync(join(tmpdir(), "smriti-workers-"));
 const servers: RunningServe[] = [];
@@ -59,7 +59,7 @@ describe("smriti serve --workers 2", { timeout: 90_000 }, () => {
   it("answers on one port from both processes, as one store, and wakes every live stream at once", async () => {
     const data = join(root, "data");
     const env = cliEnv({ SMRITI_RATE_LIMIT: "0" });
-    const { token } = await runJson<{ token: string }>(["token", "create", "--json", "--data", data], { env });
+    const { token } = await runJsonHere<{ token: string }>(["token", "create", "--json", "--data", data], { env });
     const srv = await startServe(data, env, ["--workers", "2"]);
     servers.push(srv);
     expect(srv.log()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(2 workers\)/);

@@ -11,7 +11,7 @@ import { loadConfig } from "../../src/config.ts";
 import { openDbReader } from "../helpers/db-reader.ts";
 import { data as send, delta, openSse, startChatServer, type Script } from "../helpers/chat-server.ts";
 import { caller } from "../sessions/support.ts";
-import { cliEnv, processAlive, runJson, SESSION_PROCESS_READY, startServe, untilLogged } from "./cli-helpers.ts";
+import { cliEnv, processAlive, runJsonHere, SESSION_PROCESS_READY, startServe, untilLogged } from "./cli-helpers.ts";
 
 const root = mkdtempSync(join(tmpdir(), "smriti-orphan-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -78,7 +78,7 @@ describe("the session process after kill -9 of its serving process", () => {
       SMRITI_LLM_PROVIDER: "openai",
       SMRITI_LLM_BASE_URL: wire.base,
     });
-    const { token } = await runJson<{ token: string }>(["token", "create", "--json", "--data", data], { env });
+    const { token } = await runJsonHere<{ token: string }>(["token", "create", "--json", "--data", data], { env });
     const server = await startServe(data, env);
     try {
       const pid = Number(await untilLogged(server, SESSION_PROCESS_READY));

@@ -17,7 +17,7 @@ import { caller, readSse } from "../sessions/support.ts";
 import {
   cliEnv,
   processAlive,
-  runJson,
+  runJsonHere,
   SESSION_PROCESS_READY,
   sessionPids,
   startServe,
@@ -35,11 +35,18 @@ afterAll(async () => {
 async function serve(name: string, extra: Record<string, string> = {}) {
   const data = join(root, name);
   const env = cliEnv({ SMRITI_SESSION_HEARTBEAT_MS: "200", SMRITI_SESSION_PROCESS: "1", ...extra });
-  const { token } = await runJson<{ token: string }>(["token", "create", "--json", "--data", data], { env });
+  const { token } = await runJsonHere<{ token: string }>(["token", "create", "--json", "--data", data], { env });
   const server = await startServe(data, env);
   servers.push(server);
   return { server, token, call: caller(token) };
 }
+
+/**
+ * One server with the default settings for the tests that only use it, its session process killed in the last but one
+ * and the server stopped in the last (a server and its session process cost some 2 s of CPU to start).
+ */
+let shared: ReturnType<typeof serve> | null = null;
+const sharedServe = () => (shared ??= serve("shared"));
 
 /** A POST written to a fresh socket in pieces, 30 ms apart: the request line split, the body after the headers. */
 async function postInPieces(url: string, token: string, path: string, body: object): Promise<string> {
@@ -101,7 +108,7 @@ const HAS_CHRT = spawnSync("chrt", ["--version"]).status === 0;
 
 describe("smriti serve's session process", { timeout: 90_000 }, () => {
   it("runs the session routes: background runs are its own, and a turn sent in pieces streams back whole", async () => {
-    const { server, token, call } = await serve("pieces");
+    const { server, token, call } = await sharedServe();
     expect(server.sessionPid).not.toBeNull();
     expect(server.sessionPid).not.toBe(server.child.pid);
     const runners = await runBy(call, server.url, "What do we know about the billing service?");
@@ -164,7 +171,7 @@ describe("smriti serve's session process", { timeout: 90_000 }, () => {
   });
 
   it("wakes a stream followed through the serving process at once when the session process appends", async () => {
-    const { server, call, token } = await serve("follow");
+    const { server, call, token } = await sharedServe();
     const sid = ((await (await call(server.url, "/chat/sessions", {})).json()) as { session_id: string }).session_id;
     // One connection, kept by the serving process: its first request is not a session route.
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -194,7 +201,7 @@ describe("smriti serve's session process", { timeout: 90_000 }, () => {
   });
 
   it("answers the session routes itself while its session process is down, and starts another", async () => {
-    const { server, call } = await serve("restart");
+    const { server, call } = await sharedServe();
     const first = server.sessionPid!;
     process.kill(first, "SIGKILL");
     for (let i = 0; i < 100 && !server.log().includes("session process exited by SIGKILL"); i++) await sleep(20);
@@ -214,7 +221,7 @@ describe("smriti serve's session process", { timeout: 90_000 }, () => {
   });
 
   it("stops with the serving process on SIGTERM, a stream it holds open or not", async () => {
-    const { server, call } = await serve("stop");
+    const { server, call } = await sharedServe();
     const sid = ((await (await call(server.url, "/chat/sessions", {})).json()) as { session_id: string }).session_id;
     const open = await call(server.url, `/sessions/${sid}/events/stream`); // live: it never ends by itself
     expect(open.status).toBe(200);
@@ -267,7 +274,7 @@ describe("smriti serve's session process, on demand (the default)", { timeout: 9
 
   it("starts one for a background session a CLI queued while none ran", async () => {
     const { server, call } = await onDemand("cli-queued", 60_000);
-    const started = await runJson<{ session: { session_id: string } }>(
+    const started = await runJsonHere<{ session: { session_id: string } }>(
       [
         "sessions",
         "start",

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import { createRuntime } from "../../src/main.ts";
-import { cliEnv, runCli, runJson } from "./cli-helpers.ts";
+import { cliEnv, runCli, runJsonHere } from "./cli-helpers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "smriti-token-scopes-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -15,8 +15,8 @@ type Created = { token: string; token_id: string; scopes: string[] };
 
 describe("smriti token create --scope", () => {
   it("defaults to read and write; takes comma-separated and repeated scopes; list shows them", async () => {
-    const plain = await runJson<Created>(["token", "create", "--json", "--data", dir]);
-    const ops = await runJson<Created>([
+    const plain = await runJsonHere<Created>(["token", "create", "--json", "--data", dir]);
+    const ops = await runJsonHere<Created>([
       "token",
       "create",
       "--json",
@@ -29,7 +29,13 @@ describe("smriti token create --scope", () => {
     ]);
     expect(plain.scopes).toEqual(["read", "write"]);
     expect(ops.scopes).toEqual(["read", "execute", "admin"]);
-    const listed = await runJson<{ token_id: string; scopes: string[] }[]>(["token", "list", "--json", "--data", dir]);
+    const listed = await runJsonHere<{ token_id: string; scopes: string[] }[]>([
+      "token",
+      "list",
+      "--json",
+      "--data",
+      dir,
+    ]);
     expect(listed.map((t) => [t.token_id, t.scopes])).toEqual([
       [plain.token_id, ["read", "write"]],
       [ops.token_id, ["read", "execute", "admin"]],

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqliteReader } from "../../bench/soak/fingerprint.ts";
-import { cliEnv, runJson, startServe, type RunningServe } from "../cli/cli-helpers.ts";
+import { cliEnv, runJsonHere, startServe, type RunningServe } from "../cli/cli-helpers.ts";
 
 let dir: string;
 let srv: RunningServe;
@@ -30,8 +30,9 @@ async function call(path: string, init: RequestInit = {}, auth: string | null = 
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "smriti-secrets-"));
-  await runJson(["token", "create", "--json", "--data", dir]); // the first token: created, then left unused
-  token = (await runJson<{ token: string }>(["token", "create", "--json", "--actor", "agent-1", "--data", dir])).token;
+  await runJsonHere(["token", "create", "--json", "--data", dir]); // the first token: created, then left unused
+  token = (await runJsonHere<{ token: string }>(["token", "create", "--json", "--actor", "agent-1", "--data", dir]))
+    .token;
   srv = await startServe(dir, cliEnv({ SMRITI_RATE_LIMIT: "20" }));
   srv.child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
 });

@@ -10,7 +10,7 @@ import type {
   ShravanRecord,
 } from "../../src/contract/assimilation.ts";
 import type { Citation } from "../../src/contract/citation.ts";
-import { cliEnv, runCli, runJson } from "../cli/cli-helpers.ts";
+import { cliEnv, runCli, runCliHere, runJsonHere } from "../cli/cli-helpers.ts";
 import { callTool, toolError, useMcpService } from "../helpers/mcp-client.ts";
 import type { TestService } from "../helpers/runtime.ts";
 
@@ -397,12 +397,12 @@ describe("MCP tools and the CLI review step", () => {
     ).proposals;
     expect(pending).toHaveLength(1);
     const env = cliEnv({ SMRITI_DATA_DIR: svc.dataDir });
-    const listed = await runJson<Proposal[]>(["proposals", "list", "--json"], { env });
+    const listed = await runJsonHere<Proposal[]>(["proposals", "list", "--json"], { env });
     expect(listed.map((p) => p.id)).toEqual([pending[0]!.id]);
     const refused = await runCli(["proposals", "review", pending[0]!.id], { env });
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/--approve or --reject/);
-    const approved = await runJson<Proposal>(
+    const approved = await runJsonHere<Proposal>(
       [
         "proposals",
         "review",
@@ -420,7 +420,9 @@ describe("MCP tools and the CLI review step", () => {
     expect((await svc.runtime.store.documents.getDocument(svc.workspaceId, approved.target_source_path))?.content).toBe(
       approved.content,
     );
-    const again = await runCli(["proposals", "review", pending[0]!.id, "--reject", "--reviewer", "ops-lead"], { env });
+    const again = await runCliHere(["proposals", "review", pending[0]!.id, "--reject", "--reviewer", "ops-lead"], {
+      env,
+    });
     expect(again.code).not.toBe(0);
     expect(again.stderr).toMatch(/wrong_stage/);
   });

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IngestSummary } from "../../src/cli/ingest.ts";
-import { cliEnv, runCli, runJson, startServe, type RunningServe } from "../cli/cli-helpers.ts";
+import { cliEnv, runCli, runJson, runJsonHere, startServe, type RunningServe } from "../cli/cli-helpers.ts";
 import { freshSchemaUrl } from "../helpers/postgres.ts";
 
 const root = mkdtempSync(join(tmpdir(), "smriti-cli-pg-"));
@@ -16,7 +16,8 @@ describe("smriti CLI on PostgreSQL", { timeout: 120_000 }, () => {
   let server: RunningServe;
   // Each command runs in its own empty directory: nothing may come from a data directory.
   const elsewhere = () => mkdtempSync(join(root, "cwd-"));
-  const cli = <T>(...args: string[]) => runJson<T>([...args, "--json"], { cwd: elsewhere(), env });
+  // In this process (runCliHere); ingest, forget, revoke and status as child processes, as typed.
+  const cli = <T>(...args: string[]) => runJsonHere<T>([...args, "--json"], { cwd: elsewhere(), env });
 
   beforeAll(async () => {
     env = cliEnv({ SMRITI_DATABASE_URL: await freshSchemaUrl() });

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSse, type SseEvent } from "../../src/client/sse.ts";
-import { cliEnv, runCli, runJson, startServe, type RunningServe } from "../cli/cli-helpers.ts";
+import { cliEnv, runCli, runJsonHere, startServe, type RunningServe } from "../cli/cli-helpers.ts";
 import { catalogEnv } from "../helpers/catalog.ts";
 import { postgresBinDir, startTestCluster, type TestCluster } from "../helpers/postgres-cluster.ts";
 import { freshSchemaUrl } from "../helpers/postgres.ts";
@@ -35,7 +35,7 @@ async function startReplicas(
     SMRITI_SESSION_PROCESS: "0",
     ...catalogEnv(),
   });
-  const created = await runJson<{ token: string }>(
+  const created = await runJsonHere<{ token: string }>(
     ["token", "create", "--json", "--scope", "read,write,execute,admin", "--data", join(root, `${label}-0`)],
     { env },
   );

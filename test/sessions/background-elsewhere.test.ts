@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cliEnv, runJson, startServe, type RunningServe } from "../cli/cli-helpers.ts";
+import { cliEnv, runJsonHere, startServe, type RunningServe } from "../cli/cli-helpers.ts";
 import { caller, readSse } from "./support.ts";
 
 const root = mkdtempSync(join(tmpdir(), "smriti-bg-elsewhere-"));
@@ -21,7 +21,7 @@ describe("SMRITI_BACKGROUND_SESSIONS=0", { timeout: 120_000 }, () => {
   it("queues what it is sent and runs none; another process on the store runs it, and the first streams it", async () => {
     const data = join(root, "data");
     const env = cliEnv({ SMRITI_SESSION_HEARTBEAT_MS: "100" });
-    const { token } = await runJson<{ token: string }>(["token", "create", "--json", "--data", data], { env });
+    const { token } = await runJsonHere<{ token: string }>(["token", "create", "--json", "--data", data], { env });
     const call = caller(token);
 
     const front = await startServe(data, { ...env, SMRITI_BACKGROUND_SESSIONS: "0" });

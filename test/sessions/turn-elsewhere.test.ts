@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { parseSse } from "../../src/client/sse.ts";
-import { cliEnv, runJson, startServe, type RunningServe } from "../cli/cli-helpers.ts";
+import { cliEnv, runJsonHere, startServe, type RunningServe } from "../cli/cli-helpers.ts";
 import { callTools, openSse, say, startChatServer, type ChatServer } from "../helpers/chat-server.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { caller, createSession, dataOf, logOf, readSse, send } from "./support.ts";
@@ -30,7 +30,7 @@ describe("a chat turn running in another process", { timeout: 60_000 }, () => {
         SMRITI_LLM_BASE_URL: wire.base,
         SMRITI_SESSION_HEARTBEAT_MS: "250",
       });
-      const { token } = await runJson<{ token: string }>(["token", "create", "--json", "--data", data], { env });
+      const { token } = await runJsonHere<{ token: string }>(["token", "create", "--json", "--data", data], { env });
       const call = caller(token);
       const [a, b] = [await startServe(data, env), await startServe(data, env)];
       servers.push(a, b);
@@ -82,7 +82,7 @@ describe("one approval decided on two processes at once", { timeout: 60_000 }, (
   it("is applied once: the later decision, made with the lease held, finds it settled", async () => {
     const data = join(root, "approvals");
     const env = cliEnv({ SMRITI_SESSION_HEARTBEAT_MS: "250" });
-    const { token } = await runJson<{ token: string }>(["token", "create", "--json", "--data", data], { env });
+    const { token } = await runJsonHere<{ token: string }>(["token", "create", "--json", "--data", data], { env });
     const call = caller(token);
     const [a, b] = [await startServe(data, env), await startServe(data, env)];
     servers.push(a, b);
