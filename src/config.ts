@@ -11,6 +11,7 @@ const Env = z.object({
   SVC_MULTI_TENANT: z.enum(["0", "1", ""]).default("0"),
   SMRITI_SYNC: z.enum(["normal", "full"]).default("normal"),
   SMRITI_DENSE_KNN: z.enum(["0", "1", ""]).default(""),
+  SMRITI_SOFT_TERMS: z.enum(["0", "1", ""]).default(""),
   SMRITI_POLICY_DIR: z.string().optional(),
   SMRITI_AGENT_CATALOG: z.string().optional(),
   SMRITI_BWRAP: z.string().optional(),
@@ -53,6 +54,8 @@ export interface Config {
   synchronous: "normal" | "full";
   /** Hybrid recall also takes nearest neighbours from a scan of every vector; null = decide by embedder. */
   denseKnn: boolean | null;
+  /** Hybrid recall with GloVe also matches query words the workspace lacks to its near words (off by default). */
+  softTerms: boolean;
   /** Session policy files (policy_path names one inside it). */
   policyDir: string;
   /** The operator's agent catalog file (SMRITI_AGENT_CATALOG): what sessions may execute; null = the command and A2A engines are off. */
@@ -154,6 +157,7 @@ export function loadConfig(
     ingestWorkers: e.SMRITI_INGEST_WORKERS ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
     planWorkers: e.SMRITI_PLAN_WORKERS ?? null,
     denseKnn: e.SMRITI_DENSE_KNN === "" ? null : e.SMRITI_DENSE_KNN === "1",
+    softTerms: e.SMRITI_SOFT_TERMS === "1",
     autoTuneMinutes: e.SMRITI_AUTOTUNE_MINUTES,
     heartbeatMs: e.SMRITI_SESSION_HEARTBEAT_MS,
     maxRunningSessions: e.SMRITI_MAX_RUNNING_SESSIONS,

@@ -48,6 +48,7 @@ import { startReembedder, type Reembedder } from "./services/jobs/reembed.ts";
 import { EmbedderHandover, planHandover } from "./services/jobs/embedder-handover.ts";
 import {
   defaultRetrievalConfig,
+  softTermsSetting,
   type DenseModel,
   type DenseSource,
   type RetrievalConfig,
@@ -359,7 +360,12 @@ function retrievalFor(
       `no calibration stored for ${e.id} (${calibrationFile(config.calibrationDir, e.id)}): scores use GloVe's fit; run npm run eval -- calibrate --embedder <model dir>`,
     );
   // A stored fit holds the fitted weights; what was not fitted (thread neighbours) keeps the default.
-  return { ...defaultRetrievalConfig, ...stored, denseCandidates: config.denseKnn ?? neural };
+  return {
+    ...defaultRetrievalConfig,
+    ...stored,
+    denseCandidates: config.denseKnn ?? neural,
+    ...(config.softTerms ? { softTerms: softTermsSetting } : {}),
+  };
 }
 
 /** The embedder a switch hands over from: the one given, else GloVe when the configured embedder is another. */

@@ -8,6 +8,7 @@ import {
   type ModeWeights,
   type QueryCalibration,
 } from "../../src/domain/retrieval/fusion.ts";
+import { defaultRetrievalConfig } from "../../src/search/retrieval-config.ts";
 import type { Sample } from "./harvest.ts";
 import { fitLogistic } from "./logistic.ts";
 import { calibration, type Calibration } from "./reliability.ts";
@@ -70,7 +71,9 @@ export interface Scored {
 /** Groups the model's rows by query and scores them as the retriever does (lexical mode has no dense signal). */
 export function scoreRows(samples: readonly Sample[], model: Model, fusion: FusionWeights): Scored[][] {
   const byQuery = new Map<string, Sample[]>();
-  for (const s of rowsOf(samples, model)) {
+  // Stage 1 fits the signals of the pool's rows; the ranked list also holds the thread neighbours the lift brought in.
+  const ranked = model === "hybrid" ? samples.filter((s) => s.liftedBy.length > 0 && !rowsOf([s], model).length) : [];
+  for (const s of [...rowsOf(samples, model), ...ranked]) {
     const key = `${s.set}\u0000${s.query}`;
     const list = byQuery.get(key);
     if (list) list.push(s);
@@ -78,10 +81,7 @@ export function scoreRows(samples: readonly Sample[], model: Model, fusion: Fusi
   }
   const out: Scored[][] = [];
   for (const rows of byQuery.values()) {
-    const scored = rows.map((s) => ({
-      sample: s,
-      base: fuse({ lexical: s.lexical, dense: model === "lexicalOnly" ? null : s.dense }, fusion).logit,
-    }));
+    const scored = rows.map((s) => ({ sample: s, base: baseOf(s, model, fusion) }));
     scored.sort((a, b) => b.base - a.base);
     const best = scored[0]!.base;
     let rank = 0;
@@ -93,6 +93,14 @@ export function scoreRows(samples: readonly Sample[], model: Model, fusion: Fusi
     );
   }
   return out;
+}
+
+/** A row's base logit as the retriever computes it: hybrid lifts a thread neighbour to its hit's less the step. */
+function baseOf(s: Sample, model: Model, fusion: FusionWeights): number {
+  const own = fuse({ lexical: s.lexical, dense: model === "lexicalOnly" ? null : s.dense }, fusion).logit;
+  const step = defaultRetrievalConfig.threads?.step;
+  if (model !== "hybrid" || step === undefined) return own;
+  return s.liftedBy.reduce((b, h) => Math.max(b, fuse(h, fusion).logit - step), own);
 }
 
 export type Feature = "gap" | "best" | "rank";
@@ -280,4 +288,32 @@ export function withUnanswerable(samples: readonly Sample[], perQuery: number): 
     }
   }
   return out;
+}
+
+/**
+ * The hybrid rows whose base logit the thread lift raised (in the query's top `top` after calibration): how many, their
+ * mean calibrated score and how many of them are relevant. What a fit without the lift gets wrong shows here.
+ */
+export function liftedReliability(
+  samples: readonly Sample[],
+  weights: ModeWeights,
+  top = 10,
+): { n: number; meanScore: number; observed: number } {
+  let n = 0;
+  let sum = 0;
+  let relevant = 0;
+  for (const q of scoreRows(samples, "hybrid", weights.fusion)) {
+    const scores = calibrateQuery(
+      q.map((r) => r.base),
+      weights.calibration,
+    );
+    q.slice(0, top).forEach((r, i) => {
+      const own = fuse({ lexical: r.sample.lexical, dense: r.sample.dense }, weights.fusion).logit;
+      if (r.base <= own) return;
+      n++;
+      sum += scores[i]!.score;
+      relevant += r.sample.relevant;
+    });
+  }
+  return { n, meanScore: n > 0 ? sum / n : 0, observed: n > 0 ? relevant / n : 0 };
 }

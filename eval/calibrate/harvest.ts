@@ -1,5 +1,6 @@
 // Harvests (signals, pool, relevant?) rows from the service's own candidate pools: top-60 of BM25 ∪ top-60 dense per query.
 import type { FullRuntime } from "../../src/main.ts";
+import type { Candidate } from "../../src/search/types.ts";
 import { ticker } from "../progress.ts";
 import type { SetRun } from "../run-set.ts";
 
@@ -15,6 +16,8 @@ export interface Sample {
   /** The candidate came from the dense top-60 (the vector-only pool). */
   inDensePool: boolean;
   relevant: 0 | 1;
+  /** The signals of the hits whose thread neighbour it is (the service lifts it to their base logit less a step). */
+  liftedBy: { lexical: number; dense: number }[];
   /**
    * Unanswerable rows: the query asked against another vault (nothing there is relevant); which of the query's
    * foreign vaults (0, 1, ...), so a mix can take the first k. Absent on answerable rows.
@@ -55,6 +58,7 @@ export async function harvest(
       ).map((c) => [c.id, c.sourcePath]),
     );
     const s = split(q.id, q.vault);
+    const lifts = liftsOf(candidates);
     for (const c of candidates) {
       const path = paths.get(c.id);
       if (path === undefined) continue;
@@ -67,6 +71,7 @@ export async function harvest(
         inLexicalPool: c.lexicalRank !== null,
         inDensePool: c.denseRank !== null,
         relevant: q.gold.has(set.unitOf(path)) ? 1 : 0,
+        liftedBy: lifts.get(c.id) ?? [],
       });
     }
     tick(++done);
@@ -97,6 +102,7 @@ export async function harvestUnanswerable(
         mode: "hybrid",
         filter: {},
       });
+      const lifts = liftsOf(candidates);
       for (const c of candidates)
         out.push({
           set: set.name,
@@ -107,10 +113,23 @@ export async function harvestUnanswerable(
           inLexicalPool: c.lexicalRank !== null,
           inDensePool: c.denseRank !== null,
           relevant: 0,
+          liftedBy: lifts.get(c.id) ?? [],
           foreign: i,
         });
     }
     tick(++done);
   }
+  return out;
+}
+
+/** Per candidate, the signals of the candidates whose thread neighbour it is. */
+function liftsOf(candidates: readonly Candidate[]): Map<number, { lexical: number; dense: number }[]> {
+  const out = new Map<number, { lexical: number; dense: number }[]>();
+  for (const c of candidates)
+    for (const n of c.neighbours ?? []) {
+      const list = out.get(n) ?? [];
+      list.push({ lexical: c.lexical, dense: c.dense ?? 0 });
+      out.set(n, list);
+    }
   return out;
 }

@@ -1,5 +1,6 @@
 // `npm run eval -- calibrate`: fit the fusion and query-relative calibration weights of every mode, choose the hybrid
 // dense/lexical ratio on all sets, report held-out calibration before/after, write eval/results/calibration.json.
+import { liftThreadNeighbours } from "../../src/search/threads.ts";
 import { fuse, type ModeWeights } from "../../src/domain/retrieval/fusion.ts";
 import { defaultRetrievalConfig, type RetrievalConfig } from "../../src/search/retrieval-config.ts";
 import { existsSync, readFileSync } from "node:fs";
@@ -25,6 +26,7 @@ import {
   fitFusion,
   fitMode,
   heldOut,
+  liftedReliability,
   L2,
   MODELS,
   topOne,
@@ -282,6 +284,16 @@ export async function calibrate(): Promise<void> {
         `current default ${m} on the test split: Brier ${currentCalibration[m]!.brier.toFixed(4)}, ECE ${currentCalibration[m]!.ece.toFixed(4)}`,
       );
 
+    for (const [name, w] of [
+      ["current", base.hybrid],
+      ["recommended", recommended.hybrid],
+    ] as const) {
+      const l = liftedReliability(test, w);
+      out.push(
+        `held-out hybrid rows the thread lift raised into a query's top 10 (answerable), ${name}: ${l.n}, mean score ${l.meanScore.toFixed(3)}, relevant ${l.observed.toFixed(3)}`,
+      );
+    }
+
     // 4b. Answerable vs unanswerable vs mix, held out: the current default and a refit on the fit split of each mix.
     const populations: Record<string, Sample[]> = {
       answerable: test,
@@ -348,12 +360,15 @@ export async function calibrate(): Promise<void> {
             mode,
             filter: {},
           });
-          const re = c
-            .map((x) => ({
-              id: x.id,
-              base: fuse({ lexical: x.lexical, dense: x.dense }, recommended[key].fusion).logit,
-            }))
-            .sort((a, b) => b.base - a.base || a.id - b.id);
+          const re = c.map((x) => ({
+            id: x.id,
+            base: fuse({ lexical: x.lexical, dense: x.dense }, recommended[key].fusion).logit,
+            contributions: {},
+            neighbours: x.neighbours ?? [],
+          }));
+          // The retriever lifts thread neighbours after stage 1: so does the check.
+          if (mode === "hybrid" && base.threads) liftThreadNeighbours(re, (x) => x.neighbours, base.threads);
+          re.sort((a, b) => b.base - a.base || a.id - b.id);
           if (re.some((x, i) => x.id !== c[i]!.id)) differentOrder++;
         }
         orderCheck[run.set.name]![mode] = { queries: run.set.queries.length, differentOrder };

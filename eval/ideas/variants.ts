@@ -1,5 +1,6 @@
 // The ideas measured by `npm run eval -- ideas`: the shipped default with one change each.
-import { defaultRetrievalConfig, type RetrievalConfig } from "../../src/search/retrieval-config.ts";
+import { defaultRetrievalConfig, softTermsSetting, type RetrievalConfig } from "../../src/search/retrieval-config.ts";
+import type { SoftTermConfig } from "../../src/search/soft-terms.ts";
 import type { Variant } from "../variants.ts";
 
 const hybrid = (name: string, label: string, retrieval: Partial<RetrievalConfig>): Variant => ({
@@ -9,7 +10,17 @@ const hybrid = (name: string, label: string, retrieval: Partial<RetrievalConfig>
   retrieval: { ...defaultRetrievalConfig, ...retrieval },
 });
 
+const SOFT: SoftTermConfig = { neighbours: 20, floor: 0.6, perTerm: 3, maxShare: 0.05, k: 15, weight: 0.5 };
+const soft = (name: string, label: string, change: Partial<SoftTermConfig>): Variant =>
+  hybrid(`soft-${name}`, `soft term matching, ${label}`, { softTerms: { ...SOFT, ...change } });
+
 export const IDEAS: Variant[] = [
+  soft("absent", "only query words the workspace lacks (SMRITI_SOFT_TERMS=1)", softTermsSetting),
+  soft("absent-w1", "only query words the workspace lacks, weight 1", { absentOnly: true, weight: 1 }),
+  soft("base", "20 GloVe neighbours, cosine >= 0.6, 3 per word, 15 candidates, weight 0.5", {}),
+  soft("rescore", "the same re-scoring the pool only (no candidates of its own)", { k: 0 }),
+  soft("w0.25", "weight 0.25", { weight: 0.25 }),
+  soft("floor0.5", "cosine >= 0.5", { floor: 0.5 }),
   hybrid("no-threads", "without thread neighbours (the default before issue 44)", { threads: undefined }),
   ...[0.5, 1.5, 2, 3].map((step) =>
     hybrid(`threads-${step}`, `thread neighbours lifted to their hit's base logit - ${step} (default: 1)`, {

@@ -7,7 +7,12 @@ export interface IndexedChunk {
   terms: string;
   authoredAt: number;
   chunkHash: string;
+  /** The start of its text (at most OPENING_CHARS): whether it reads as a conversation turn ("Alice: ..."). */
+  opening: string;
 }
+
+/** How much of a chunk's text IndexedChunk.opening carries: enough for a speaker label and a timestamp. */
+export const OPENING_CHARS = 120;
 
 /** One committed change to a workspace's chunks, in commit order. */
 export interface ChunkChange {

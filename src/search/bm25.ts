@@ -375,12 +375,78 @@ export class Bm25Index {
     };
   }
 
+  /**
+   * Soft term matching: for each query term a document lacks, the best BM25 of the near words (by meaning) it has,
+   * each weighted by its similarity to the query term; summed over the query terms. A query term the document has
+   * counts nothing here (BM25 counts it). Per query term only its `perTerm` most similar words this index holds and no
+   * more common than `maxShare` of the documents (common words say little).
+   */
+  softScorer(groups: readonly SoftGroup[], perTerm: number, maxShare: number): SoftScorer {
+    const avg = this.live > 0 ? this.totalLength / this.live : 1;
+    const plan = this.softPlan(groups, perTerm, maxShare);
+    const score = (slot: number): number => {
+      let total = 0;
+      for (const { exact, near } of plan) {
+        if (exact && indexOf(exact, slot) >= 0) continue;
+        let best = 0;
+        for (const { p, w } of near) {
+          const i = indexOf(p, slot);
+          if (i >= 0) best = Math.max(best, this.termScore(w, p.tfs[i]!, slot, avg));
+        }
+        total += best;
+      }
+      return total;
+    };
+    return {
+      max: plan.reduce((m, g) => m + Math.max(...g.near.map((n) => n.w)) * (K1 + 1), 0),
+      score: (id) => {
+        const slot = plan.length > 0 ? this.slotOf.get(id) : undefined;
+        return slot === undefined ? 0 : score(slot);
+      },
+      top: (k, accept) => {
+        const slots = new Set<number>();
+        for (const { near } of plan)
+          for (const { p } of near)
+            for (let j = p.at, end = p.at + p.length; j < end; j++)
+              if (this.termCount[p.docs[j]!]! >= 0) slots.add(p.docs[j]!);
+        const top = new TopK(k);
+        for (const slot of slots) {
+          const s = score(slot);
+          const id = this.ids[slot]!;
+          if (s > 0 && s > top.minScore && (!accept || accept(id))) top.push(id, s);
+        }
+        return top.sorted();
+      },
+    };
+  }
+
+  private softPlan(groups: readonly SoftGroup[], perTerm: number, maxShare: number) {
+    const maxDf = Math.max(1, maxShare * this.live);
+    return groups
+      .map((g) => {
+        const near: { p: Postings; w: number }[] = [];
+        g.terms.forEach((t, i) => {
+          const p = this.lookup(t);
+          if (p && p.df > 0 && p.df <= maxDf && near.length < perTerm)
+            near.push({ p, w: g.similarities[i]! * this.idf(p.df) });
+        });
+        const exact = this.lookup(g.exact);
+        return { exact: exact && exact.df > 0 ? exact : null, near };
+      })
+      .filter((g) => g.near.length > 0);
+  }
+
   /** A document's distinct term ids, ascending (a copy; empty when absent): how chunks compare for near-duplicates. */
   termIdsOf(id: number): Int32Array {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return new Int32Array(0);
     const start = this.termStart[slot]!;
     return this.terms.slice(start, start + this.termCount[slot]!);
+  }
+
+  /** Live documents with the term. */
+  df(term: string): number {
+    return this.lookup(term)?.df ?? 0;
   }
 
   /** BM25 of one document for these terms (0 when absent). */
@@ -462,6 +528,21 @@ export function grow<T extends Int8Array | Uint8Array | Int32Array | Float32Arra
 ): T {
   to.set(from);
   return to;
+}
+
+/** A query term and its near words by meaning (BM25 terms, most similar first) with their similarities. */
+export interface SoftGroup {
+  exact: string;
+  terms: readonly string[];
+  similarities: readonly number[];
+}
+
+/** Soft matching over one index state: a document's score, and the best `k` documents with any near word. */
+export interface SoftScorer {
+  /** The best score any document could get (the scale when the query's own terms are all absent). */
+  max: number;
+  score(id: number): number;
+  top(k: number, accept?: (id: number) => boolean): Scored[];
 }
 
 function queryTerms(terms: readonly string[]): Map<string, number> {

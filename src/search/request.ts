@@ -1,4 +1,7 @@
 // The one coarse search call: everything a recall scores, read from one index state without awaiting anything.
+import type { WordNeighbours } from "../ports/embedding.ts";
+import type { SoftScorer } from "./bm25.ts";
+import { softGroups, type SoftTermConfig } from "./soft-terms.ts";
 import type { VectorIndex } from "./vector-index.ts";
 import type { WorkspaceIndex } from "./workspace-index.ts";
 import type { ChunkFilter } from "./types.ts";
@@ -15,6 +18,8 @@ export interface SearchRequest {
   expansion: { terms: readonly string[]; k: number } | null;
   /** Thread neighbours (WorkspaceIndex.threadNeighbours) of the first `hits` lexical hits join the candidates; hits name theirs. */
   threads?: { windowMs: number; hits: number } | null | undefined;
+  /** Soft term matching (Bm25Index.softScorer): its top `k` join the candidates and every candidate gets its score. */
+  soft?: { query: string; lexicon: WordNeighbours; config: SoftTermConfig } | null | undefined;
   filter: ChunkFilter;
 }
 
@@ -32,6 +37,8 @@ export interface SearchHit {
   terms: Int32Array;
   /** Ids of the turns written just before and after it in its conversation (only with `threads`; else empty). */
   neighbours: number[];
+  /** Its soft-match score (0 without `soft`). */
+  soft: number;
 }
 
 export interface SearchResult {
@@ -41,6 +48,8 @@ export interface SearchResult {
   maxBm25: number;
   /** The same for each expansion term alone. */
   expansionMax: number[];
+  /** The best soft-match score any chunk could get (0 without `soft`). */
+  softMax: number;
 }
 
 /** Runs the request over a current index (and its vector index when the request is dense). */
@@ -50,9 +59,18 @@ export function runSearch(index: WorkspaceIndex, vectors: VectorIndex | null, re
   const dense = req.dense && vectors && req.dense.k > 0 ? vectors.search(req.dense.vector, req.dense.k, accept) : [];
   const expTerms = req.expansion?.terms ?? [];
   const expansionHits = expTerms.length > 0 ? index.bm25.search(expTerms, req.expansion!.k, accept) : [];
+  const soft = req.soft ? softScorer(index, req.soft) : null;
+  const softHits = soft && req.soft!.config.k > 0 ? soft.top(req.soft!.config.k, accept) : [];
   const lexRank = new Map(lexical.map((h, i) => [h.id, { rank: i + 1, score: h.score }]));
   const denseRank = new Map(dense.map((h, i) => [h.id, { rank: i + 1, score: h.score }]));
-  const found = [...new Set([...lexRank.keys(), ...denseRank.keys(), ...expansionHits.map((h) => h.id)])];
+  const found = [
+    ...new Set([
+      ...lexRank.keys(),
+      ...denseRank.keys(),
+      ...expansionHits.map((h) => h.id),
+      ...softHits.map((h) => h.id),
+    ]),
+  ];
   const neighbours = new Map<number, number[]>();
   // Only the best lexical hits' neighbours: a neighbour is lifted below its hit, so a weak hit's cannot reach the top.
   if (req.threads)
@@ -77,7 +95,19 @@ export function runSearch(index: WorkspaceIndex, vectors: VectorIndex | null, re
       expansion: expansionOf.map((score) => score(id)),
       terms: index.bm25.termIdsOf(id),
       neighbours: neighbours.get(id) ?? [],
+      soft: soft ? soft.score(id) : 0,
     };
   });
-  return { hits, maxBm25: index.bm25.maxScore(req.terms), expansionMax: expTerms.map((t) => index.bm25.maxScore([t])) };
+  return {
+    hits,
+    maxBm25: index.bm25.maxScore(req.terms),
+    expansionMax: expTerms.map((t) => index.bm25.maxScore([t])),
+    softMax: soft?.max ?? 0,
+  };
+}
+
+/** The soft-match scorer of the request's query words over this index, or null when no word has a near word here. */
+function softScorer(index: WorkspaceIndex, soft: NonNullable<SearchRequest["soft"]>): SoftScorer | null {
+  const groups = softGroups(soft.query, soft.lexicon, soft.config, (t) => index.bm25.df(t) > 0);
+  return groups.length > 0 ? index.bm25.softScorer(groups, soft.config.perTerm, soft.config.maxShare) : null;
 }

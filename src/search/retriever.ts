@@ -3,7 +3,7 @@
 import { calibrateQuery, fuse } from "../domain/retrieval/fusion.ts";
 import { tokenize } from "../domain/text/tokenize.ts";
 import type { ChunkRecord, DocumentStore } from "../ports/documents.ts";
-import type { Embedder } from "../ports/embedding.ts";
+import type { Embedder, WordNeighbours } from "../ports/embedding.ts";
 import type { SearchEngine } from "./engine.ts";
 import { checkRetrievalConfig, fixedDense, type DenseSource, type RetrievalConfig } from "./retrieval-config.ts";
 import { liftThreadNeighbours } from "./threads.ts";
@@ -35,6 +35,9 @@ export class Retriever {
     const pool = Math.max(q.k, config.candidates);
     const exp = q.expansion && q.expansion.length > 0 && q.mode !== "vector" ? q.expansion : [];
     const denseLeg = vector && (q.mode === "vector" || config.denseCandidates !== false);
+    const lexicon = embedder && "neighbours" in embedder ? (embedder as Embedder & WordNeighbours) : null;
+    const softTerms = q.mode === "hybrid" && lexicon ? config.softTerms : undefined;
+
     const found = await this.search.search({
       workspaceId: q.workspaceId,
       terms,
@@ -46,6 +49,7 @@ export class Retriever {
       // Their own candidates join the pool (a quarter of it): that is how a vocabulary mismatch gets bridged.
       expansion: exp.length > 0 ? { terms: exp.map((e) => e.term), k: Math.ceil(pool / 4) } : null,
       threads: q.mode === "hybrid" && config.threads ? config.threads : null,
+      soft: softTerms ? { query: q.query, lexicon: lexicon!, config: softTerms } : null,
       filter: q.filter,
     });
     const maxBm25 = found.maxBm25;
@@ -65,6 +69,12 @@ export class Retriever {
         fused.contributions.expansion = e;
         fused.logit += e;
       }
+      const softNorm = maxBm25 > 0 ? maxBm25 : found.softMax;
+      if (softTerms && hit.soft > 0 && softNorm > 0) {
+        const s = (softTerms.weight * fusion.lexical * hit.soft) / softNorm;
+        fused.contributions.soft = s;
+        fused.logit += s;
+      }
       return {
         id: hit.id,
         score: 0,
@@ -76,12 +86,10 @@ export class Retriever {
         denseRank: hit.denseRank,
         contributions: fused.contributions,
         terms: hit.terms,
+        ...(hit.neighbours.length > 0 ? { neighbours: hit.neighbours } : {}),
       };
     });
-    if (q.mode === "hybrid" && config.threads) {
-      const neighbours = new Map(found.hits.map((h) => [h.id, h.neighbours]));
-      liftThreadNeighbours(out, (c) => neighbours.get(c.id) ?? [], config.threads);
-    }
+    if (q.mode === "hybrid" && config.threads) liftThreadNeighbours(out, (c) => c.neighbours ?? [], config.threads);
     out.sort((a, b) => b.base - a.base || a.id - b.id);
     // Stage 2 is monotone in the base logit, so the order above stands.
     const calibrated = calibrateQuery(

@@ -28,6 +28,8 @@ export interface Candidate {
   contributions: Record<string, number>;
   /** The chunk's distinct term ids, ascending, as the index that found it numbers them: comparable within one search. */
   terms: Int32Array;
+  /** Hybrid: the turns beside it in its conversation that the thread lift raised toward it (absent: none looked up). */
+  neighbours?: readonly number[] | undefined;
 }
 
 export interface RetrievalQuery {

@@ -1,4 +1,5 @@
 // One workspace's in-memory indexes: BM25 over every chunk, a vector index per embedder, and the metadata filters read.
+import { readsAsTurn } from "../domain/meetings/speaker-label.ts";
 import type { IndexedChunk } from "../ports/search-feed.ts";
 import { Bm25Index, ENTRY_BYTES, grow, restoredRoom, type Bm25State } from "./bm25.ts";
 import { isOfType, materialize, type ArraySource, type Packed, type Saved, type Typed } from "./snapshot.ts";
@@ -16,6 +17,8 @@ export class WorkspaceIndex {
    */
   private pathOf = new Int32Array(1024);
   private authoredAt = new Float64Array(1024);
+  /** 1 when the chunk reads as a conversation turn ("Alice: ..."): only turns have thread neighbours. */
+  private turn = new Uint8Array(1024);
   /** Each source path once (a document's chunks share it), and its id. */
   private readonly paths: string[] = [];
   private readonly pathIds = new Map<string, number>();
@@ -29,6 +32,7 @@ export class WorkspaceIndex {
       vectors +
       this.pathOf.byteLength +
       this.authoredAt.byteLength +
+      this.turn.byteLength +
       this.paths.length * ENTRY_BYTES
     );
   }
@@ -39,6 +43,7 @@ export class WorkspaceIndex {
     const ids = new Float64Array(this.bm25.size);
     const pathOf = new Int32Array(this.bm25.size);
     const authoredAt = new Float64Array(this.bm25.size);
+    const turn = new Uint8Array(this.bm25.size);
     // Only the paths of chunks still held, renumbered: nothing of a removed document is saved.
     const paths: string[] = [];
     const savedId = new Map<number, number>();
@@ -49,9 +54,15 @@ export class WorkspaceIndex {
       if (saved === undefined) savedId.set(path, (saved = paths.push(this.paths[path]!) - 1));
       ids[i] = id;
       pathOf[i] = saved;
+      turn[i] = this.turn[slot]!;
       authoredAt[i++] = this.authoredAt[slot]!;
     }
-    const arrays: Record<string, Typed> = { "meta.ids": ids, "meta.path": pathOf, "meta.authoredAt": authoredAt };
+    const arrays: Record<string, Typed> = {
+      "meta.ids": ids,
+      "meta.path": pathOf,
+      "meta.authoredAt": authoredAt,
+      "meta.turn": turn,
+    };
     for (const [name, a] of Object.entries(bm25.arrays)) arrays[`bm25.${name}`] = a;
     const vectors = [...this.vectors].map(([embedderId, v], n) => {
       const { arrays: va, ...rest } = v.state();
@@ -93,6 +104,7 @@ export class WorkspaceIndex {
     const ids = materialize(take("meta.ids", Float64Array), Float64Array);
     const pathOf = materialize(take("meta.path", Int32Array), Int32Array);
     const authoredAt = materialize(take("meta.authoredAt", Float64Array), Float64Array);
+    const turn = materialize(take("meta.turn", Uint8Array), Uint8Array);
     for (const p of h.paths) index.path(p);
     if (ids.length !== bm25.size) throw new Error("index snapshot: metadata and BM25 disagree");
     index.roomForSlots(restoredRoom(h.bm25.slots));
@@ -105,6 +117,7 @@ export class WorkspaceIndex {
       placed[slot] = 1;
       index.pathOf[slot] = path;
       index.authoredAt[slot] = authoredAt[i]!;
+      index.turn[slot] = turn[i]!;
     }
     h.vectors.forEach((v, n) => {
       const state: Parameters<typeof VectorIndex.fromState>[0] = {
@@ -132,6 +145,7 @@ export class WorkspaceIndex {
     if (slot >= this.pathOf.length) this.roomForSlots(Math.max(slot + 1, this.pathOf.length * 2)); // as BM25's slots grow
     this.pathOf[slot] = this.path(chunk.sourcePath);
     this.authoredAt[slot] = chunk.authoredAt;
+    this.turn[slot] = readsAsTurn(chunk.opening) ? 1 : 0;
   }
 
   remove(chunkId: number): void {
@@ -156,34 +170,37 @@ export class WorkspaceIndex {
 
   /**
    * The turns written just before and after this one in its conversation: a conversation stored one turn per document,
-   * in one path folder (`chat/turn-7` beside `chat/turn-8`), authored within `windowMs` of each other. Both must be
-   * the only chunk of their document (the next section of a file is not a reply), and removed chunks in between are
-   * skipped (at most a few); slot order is write order.
+   * in one path folder (`chat/turn-7` beside `chat/turn-8`), authored within `windowMs` of each other. Both must read
+   * as turns (a speaker label opens them: notes or paragraphs imported together are not a conversation) and be the
+   * only chunk of their document (the next section of a file is not a reply). Write order is id order (ids grow with
+   * every write; slots follow it only until a reload, which reads the rows by path); ids of other workspaces and of
+   * removed chunks in between are skipped (at most a few).
    */
   threadNeighbours(id: number, windowMs: number): number[] {
     const slot = this.bm25.slot(id);
-    if (slot === undefined || !this.alone(slot)) return [];
+    if (slot === undefined || !this.turn[slot] || !this.alone(id, slot)) return [];
     const out: number[] = [];
     for (const step of [-1, 1]) {
-      const s = this.liveSlot(slot, step);
-      if (s !== undefined && this.alone(s) && this.sameConversation(slot, s, windowMs)) out.push(this.bm25.idAt(s)!);
+      const n = this.writtenBeside(id, step);
+      const s = n === undefined ? undefined : this.bm25.slot(n);
+      if (s !== undefined && this.turn[s] && this.alone(n!, s) && this.sameConversation(slot, s, windowMs))
+        out.push(n!);
     }
     return out;
   }
 
-  /** The first live slot from `slot` in direction `step`, within a few (removed chunks leave empty slots). */
-  private liveSlot(slot: number, step: number): number | undefined {
-    for (let s = slot + step, tries = 0; tries < 4 && s >= 0 && s < this.bm25.slotCount; s += step, tries++)
-      if (this.bm25.idAt(s) !== undefined) return s;
+  /** The chunk of this workspace written next before (`step` -1) or after (+1) this one, looking a few ids away. */
+  private writtenBeside(id: number, step: number): number | undefined {
+    for (let n = id + step, tries = 0; tries < 8 && n > 0; n += step, tries++) if (this.bm25.has(n)) return n;
     return undefined;
   }
 
-  /** Whether the chunk in `slot` is its document's only one (a document's chunks are written one after another). */
-  private alone(slot: number): boolean {
+  /** Whether the chunk is its document's only one (a document's chunks are written together, with adjacent ids). */
+  private alone(id: number, slot: number): boolean {
     const path = this.pathOf[slot]!;
     return [-1, 1].every((step) => {
-      const s = this.liveSlot(slot, step);
-      return s === undefined || this.pathOf[s] !== path;
+      const n = this.writtenBeside(id, step);
+      return n === undefined || this.pathOf[this.bm25.slot(n)!] !== path;
     });
   }
 
@@ -207,5 +224,6 @@ export class WorkspaceIndex {
     if (n <= this.pathOf.length) return;
     this.pathOf = grow(this.pathOf, new Int32Array(n));
     this.authoredAt = grow(this.authoredAt, new Float64Array(n));
+    this.turn = grow(this.turn, new Uint8Array(n));
   }
 }

@@ -6,7 +6,7 @@ import type { StoredCognitiveRecord } from "../ports/cognitive.ts";
 import type { StreamEvent } from "../ports/event-log.ts";
 import type { ChunkRecord, DocumentRecord, RemovedChunk } from "../ports/documents.ts";
 import type { RecordKind, StoredRecord } from "../ports/records.ts";
-import type { ChunkChange, IndexedChunk } from "../ports/search-feed.ts";
+import { OPENING_CHARS, type ChunkChange, type IndexedChunk } from "../ports/search-feed.ts";
 import type { SessionKind, StoredSessionRow } from "../ports/session-index.ts";
 import type { TokenRecord, Workspace } from "../ports/workspaces.ts";
 
@@ -91,12 +91,16 @@ export const toDocument = (r: DocRow): DocumentRecord => ({
   content: r.content,
 });
 
+/** The select-list column IndexedRow.opening is read from (SQLite and PostgreSQL alike), `alias` the chunks table's. */
+export const opening = (alias: string): string => `substr(${alias}text, 1, ${OPENING_CHARS}) AS opening`;
+
 export interface IndexedRow {
   id: number;
   source_path: string;
   terms: string;
   authored_at: number;
   chunk_hash: string;
+  opening: string;
 }
 
 export const toIndexed = (r: IndexedRow): IndexedChunk => ({
@@ -105,6 +109,7 @@ export const toIndexed = (r: IndexedRow): IndexedChunk => ({
   terms: r.terms,
   authoredAt: r.authored_at,
   chunkHash: r.chunk_hash,
+  opening: r.opening,
 });
 
 /** A changes row joined with its chunk (null columns when the chunk is gone). */
@@ -117,6 +122,7 @@ export interface ChangeRow {
   terms: string | null;
   authored_at: number | null;
   chunk_hash: string | null;
+  opening: string | null;
 }
 
 export const toChange = (r: ChangeRow): ChunkChange => ({
@@ -132,6 +138,7 @@ export const toChange = (r: ChangeRow): ChunkChange => ({
           terms: r.terms,
           authored_at: r.authored_at!,
           chunk_hash: r.chunk_hash!,
+          opening: r.opening!,
         })
       : null,
 });

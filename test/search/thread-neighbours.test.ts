@@ -10,12 +10,13 @@ import { createRuntime } from "../../src/main.ts";
 import { WorkspaceIndex } from "../../src/search/workspace-index.ts";
 
 const HOUR = 3600_000;
-const chunk = (id: number, sourcePath: string, authoredAt: number) => ({
+const chunk = (id: number, sourcePath: string, authoredAt: number, opening = `Ann: turn ${id}`) => ({
   id,
   terms: `alpha w${id}`,
   sourcePath,
   authoredAt,
   chunkHash: `h${id}`,
+  opening,
 });
 
 describe("WorkspaceIndex.threadNeighbours", () => {
@@ -47,6 +48,47 @@ describe("WorkspaceIndex.threadNeighbours", () => {
     expect(index.threadNeighbours(2, HOUR)).toEqual([]);
     expect(index.threadNeighbours(3, HOUR)).toEqual([]);
     expect(index.threadNeighbours(4, HOUR)).toEqual([5]);
+  });
+
+  it("pairs only chunks that read as turns (a speaker or role label), not paragraphs imported together", () => {
+    const index = new WorkspaceIndex();
+    index.add(chunk(1, "article/p1.txt", 0, "The Normans were the people who in the 10th and 11th centuries..."));
+    index.add(chunk(2, "article/p2.txt", 0, "In the course of the 10th century, the initially destructive..."));
+    index.add(chunk(3, "chat/1", 0, "[00:01:02] Bob Lee: shall we start?"));
+    index.add(chunk(4, "chat/2", 0, "user: what did we decide?"));
+    index.add(chunk(5, "chat/3", 0, "Decision: ship on Friday")); // a note's section label, not a speaker
+    expect(index.threadNeighbours(1, HOUR)).toEqual([]);
+    expect(index.threadNeighbours(2, HOUR)).toEqual([]);
+    expect(index.threadNeighbours(3, HOUR)).toEqual([4]);
+    expect(index.threadNeighbours(4, HOUR)).toEqual([3]);
+    expect(index.threadNeighbours(5, HOUR)).toEqual([]);
+  });
+
+  it("keeps which chunks are turns through a saved snapshot", () => {
+    const index = new WorkspaceIndex();
+    index.add(chunk(1, "chat/1", 0));
+    index.add(chunk(2, "chat/2", 0));
+    index.add(chunk(3, "chat/3", 0, "A paragraph of notes."));
+    const { header, arrays } = index.toPacked();
+    const read = WorkspaceIndex.fromPacked({ header, arrays });
+    expect(read.threadNeighbours(2, HOUR)).toEqual([1]);
+    expect(read.threadNeighbours(3, HOUR)).toEqual([]);
+  });
+
+  it("follows write order (ids), not the path order a reload from the rows adds them in", () => {
+    const index = new WorkspaceIndex();
+    const ids = Array.from({ length: 12 }, (_, i) => i + 1);
+    for (const id of [...ids].sort((a, b) => `${a}`.localeCompare(`${b}`))) index.add(chunk(id, `chat/t${id}`, 0));
+    expect(index.threadNeighbours(1, HOUR)).toEqual([2]);
+    expect(index.threadNeighbours(9, HOUR)).toEqual([8, 10]);
+    expect(index.threadNeighbours(10, HOUR)).toEqual([9, 11]);
+  });
+
+  it("skips ids of another workspace's chunks written in between", () => {
+    const index = new WorkspaceIndex();
+    index.add(chunk(1, "chat/t1", 0));
+    index.add(chunk(4, "chat/t4", 0)); // 2 and 3 went to another workspace
+    expect(index.threadNeighbours(1, HOUR)).toEqual([4]);
   });
 
   it("skips removed chunks between two turns", () => {

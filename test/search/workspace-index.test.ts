@@ -9,6 +9,7 @@ const chunk = (id: number, sourcePath: string, authoredAt: number) => ({
   sourcePath,
   authoredAt,
   chunkHash: `h${id}`,
+  opening: "",
 });
 
 function sample(): WorkspaceIndex {

@@ -63,3 +63,12 @@ export function labelAt(text: string, at: number, lineEnd: number): LabelledLine
   const stamp = t?.[1] ?? t?.[2];
   return t && stamp ? { speaker: null, timestamp: stamp, textStart: at + t[0].length } : null;
 }
+
+/** A chat log's role label, which transcripts write in lower case too ("user: ...", "assistant: ..."). */
+const ROLE = /^[ \t]*(?:user|assistant|human|system|bot)[ \t]*:/i;
+
+/** True when the text opens as a turn of a conversation: a speaker or role label, or a transcript's timestamp. */
+export function readsAsTurn(text: string): boolean {
+  const end = text.indexOf("\n");
+  return ROLE.test(text) || labelAt(text, 0, end < 0 ? text.length : end) !== null;
+}

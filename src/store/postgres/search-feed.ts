@@ -4,7 +4,7 @@
 // any replica visible to the next request on every other.
 import type { ChunkChange, IndexedChunk, Page, SearchFeed } from "../../ports/search-feed.ts";
 import { fromBlob } from "../vector-blob.ts";
-import { after, nextCursor, toChange, toIndexed, type ChangeRow, type IndexedRow } from "../rows.ts";
+import { after, nextCursor, opening, toChange, toIndexed, type ChangeRow, type IndexedRow } from "../rows.ts";
 import type { Db } from "./open.ts";
 
 export class SearchFeedRepo implements SearchFeed {
@@ -24,7 +24,7 @@ export class SearchFeedRepo implements SearchFeed {
   async changesSince(seq: number, limit: number): Promise<ChunkChange[]> {
     const { rows } = await this.db.query<ChangeRow>({
       name: "changes_since",
-      text: `SELECT c.seq, c.workspace_id, c.chunk_id, c.op, k.source_path, k.terms, k.authored_at, k.chunk_hash
+      text: `SELECT c.seq, c.workspace_id, c.chunk_id, c.op, k.source_path, k.terms, k.authored_at, k.chunk_hash, ${opening("k.")}
              FROM changes c LEFT JOIN chunks k ON k.id = c.chunk_id WHERE c.seq > $1 ORDER BY c.seq LIMIT $2`,
       values: [seq, limit],
     });
@@ -35,7 +35,7 @@ export class SearchFeedRepo implements SearchFeed {
   async indexedChunks(workspaceId: string, cursor: string | null, limit: number): Promise<Page<IndexedChunk>> {
     const [path, id] = after(cursor);
     const { rows } = await this.db.query<IndexedRow>(
-      `SELECT id, source_path, terms, authored_at, chunk_hash FROM chunks WHERE workspace_id = $1 AND (source_path, id) > ($2, $3)
+      `SELECT id, source_path, terms, authored_at, chunk_hash, ${opening("")} FROM chunks WHERE workspace_id = $1 AND (source_path, id) > ($2, $3)
        ORDER BY source_path, id LIMIT $4`,
       [workspaceId, path, id, limit],
     );

@@ -1,7 +1,7 @@
 // The SearchFeed of the SQLite store: chunk pages, vector pages and the changes log, read by the search engine.
 import type { ChunkChange, IndexedChunk, Page, SearchFeed } from "../../ports/search-feed.ts";
 import type { Db } from "./open.ts";
-import { after, nextCursor, toChange, toIndexed, type ChangeRow, type IndexedRow } from "../rows.ts";
+import { after, nextCursor, opening, toChange, toIndexed, type ChangeRow, type IndexedRow } from "../rows.ts";
 import { fromBlob } from "../vector-blob.ts";
 
 export class SearchFeedRepo implements SearchFeed {
@@ -16,10 +16,10 @@ export class SearchFeedRepo implements SearchFeed {
       maxSeq: db.prepare("SELECT COALESCE(MAX(seq), 0) FROM changes").pluck(),
       // Keyset pages in the order of the chunks_by_source index (workspace_id, source_path, rowid): no sort per page.
       chunks: db.prepare(
-        "SELECT id, source_path, terms, authored_at, chunk_hash FROM chunks WHERE workspace_id = ? AND (source_path, id) > (?, ?) ORDER BY source_path, id LIMIT ?",
+        `SELECT id, source_path, terms, authored_at, chunk_hash, ${opening("")} FROM chunks WHERE workspace_id = ? AND (source_path, id) > (?, ?) ORDER BY source_path, id LIMIT ?`,
       ),
       changes: db.prepare(
-        `SELECT c.seq, c.workspace_id, c.chunk_id, c.op, k.source_path, k.terms, k.authored_at, k.chunk_hash
+        `SELECT c.seq, c.workspace_id, c.chunk_id, c.op, k.source_path, k.terms, k.authored_at, k.chunk_hash, ${opening("k.")}
          FROM changes c LEFT JOIN chunks k ON k.id = c.chunk_id WHERE c.seq > ? ORDER BY c.seq LIMIT ?`,
       ),
       vectors: db.prepare(

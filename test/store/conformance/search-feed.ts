@@ -1,7 +1,7 @@
 // The SearchFeed port: what the search engine loads and catches up on, seen through searches.
 import { describe, expect, it } from "vitest";
 import { tokenize } from "../../../src/domain/text/tokenize.ts";
-import type { Page } from "../../../src/ports/search-feed.ts";
+import { OPENING_CHARS, type Page } from "../../../src/ports/search-feed.ts";
 import type { ChunkFilter } from "../../../src/search/types.ts";
 import { T0 } from "../../helpers/documents.ts";
 import { DAY, dense, draft, engineOf, lexical, put, storeHandles, unit, type StoreFactory } from "./support.ts";
@@ -68,6 +68,17 @@ export function runSearchFeedSuite(name: string, makeStore: StoreFactory): void 
     });
 
     describe("pages", () => {
+      it("pages and the change log carry the start of each chunk's text (what tells a turn from a note)", async () => {
+        const { store, a } = await twoWorkspaces();
+        const seq = await store.feed.latestChange();
+        const long = `Alice: ${"word ".repeat(60)}`;
+        await put(store, a, "chat/1", long);
+        const paged = (await store.feed.indexedChunks(a, null, 10)).rows.map((c) => c.opening);
+        const logged = (await store.feed.changesSince(seq, 10)).map((c) => c.chunk?.opening);
+        expect(paged).toEqual([long.slice(0, OPENING_CHARS)]);
+        expect(logged).toEqual([long.slice(0, OPENING_CHARS)]);
+      });
+
       it("pages every chunk and every vector of one workspace exactly once, whatever the page size", async () => {
         const { store, a, b } = await twoWorkspaces();
         for (const path of ["m.md", "a.md", "z/q.md"])
