@@ -37,10 +37,15 @@ export function registerRecall(program: Command): void {
           for (const [i, h] of res.hits.entries()) {
             const snippet = h.text_span.replace(/\s+/g, " ");
             const when = h.occurred_at ? `  @ ${h.occurred_at.slice(0, 16).replace("T", " ")}` : "";
+            const by = h.superseded_by;
+            const replaced = by
+              ? `      superseded by ${by.record_id ?? by.source_path} on ${by.at.slice(0, 10)}\n`
+              : "";
             process.stdout.write(
               `${String(i + 1).padStart(2)}  ${h.score.toFixed(3)}  ${h.source_path} § ${h.anchor}${when}\n` +
                 `      ${snippet.length > width ? `${snippet.slice(0, width - 1)}…` : snippet}\n` +
-                `      ${h.chunk_hash.slice(0, 19)}…\n`,
+                `      ${h.chunk_hash.slice(0, 19)}…\n` +
+                replaced,
             );
           }
         });

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { ChunkHash, Citation } from "./citation.ts";
 import { DocumentText, SourcePath } from "./memory.ts";
+import { SupersessionFields } from "./supersession.ts";
 
 export const DecisionExtractRequest = z
   .strictObject({
@@ -114,6 +115,10 @@ export const DecisionRecordRequest = z
       .describe(
         "chunk_hash values (from citations) of stored passages the decision rests on; each must exist in this workspace.",
       ),
+    supersedes: DecisionRef.optional().describe(
+      "The ref of an earlier decision this one replaces (as an ADR's 'Supersedes'): it must be a decision of this workspace not already superseded " +
+        "(else 422 supersedes_not_found or 409 already_superseded, and nothing is written). It is kept, marked superseded_by this one.",
+    ),
   })
   .describe(
     "Record a decision. The ref is derived from the content, so sending the same decision again returns the same record and writes nothing.",
@@ -133,6 +138,7 @@ export const DecisionRecord = z.object({
   options: z.array(z.string()),
   recorded_at: z.iso.datetime(),
   recorded_by: z.string().nullable().describe("x-svc-actor-id of the first recording, when one was sent."),
+  ...SupersessionFields("decision"),
   source_path: z
     .string()
     .describe(

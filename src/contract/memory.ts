@@ -112,7 +112,8 @@ export const SignalExplain = z.object({
         "Query-relative calibration: gap (weight x (base logit - the query's best base logit)), query_best (weight x that best base logit), " +
         "rank (weight x ln of the hit's rank by base logit among the query's candidates) and calibration_bias. " +
         "expansion: the query-expansion terms' weighted BM25 share (when manas expanded the query); layers: the logit change the cognitive layers made (demotions, boosts); " +
-        "thread: the lift a hybrid hit got for being the turn just before or after a stronger hit in its conversation (that hit's base logit less one).",
+        "thread: the lift a hybrid hit got for being the turn just before or after a stronger hit in its conversation (that hit's base logit less one); " +
+        "time: the lift for being about a time the query names; superseded: the logit taken from a statement a later one replaced (see the hit's superseded_by).",
     ),
   score: z.number().min(0).max(1).describe("Calibrated P(relevant): sigmoid of the sum of contributions."),
 });

@@ -18,8 +18,9 @@ import type { AuditService } from "../audit/audit.ts";
 import { citationOf } from "../memory/citations.ts";
 import { localPlanner, type Planner } from "../planning/planner.ts";
 import type { CallContext } from "../../ports/call-context.ts";
-import { timeNotes, toFilter } from "../memory/time-filter.ts";
+import { asOfTime, timeNotes, toFilter } from "../memory/time-filter.ts";
 import { focusOnTime } from "../memory/time-focus.ts";
+import { preferCurrent, type SupersessionMarks, type SupersessionReader } from "../memory/prefer-current.ts";
 import type { Retriever } from "../../search/retriever.ts";
 import { yieldToIo } from "../../threads/loop-yield.ts";
 import type { OpenLoop } from "../../contract/open-loops.ts";
@@ -40,6 +41,8 @@ export interface Deliberation {
   scoreOf: Map<number, number>;
   plan: AnswerPlan;
   decision: AnswerState;
+  /** What the citations say of replacements, by chunk id. */
+  marks: SupersessionMarks;
 }
 
 export interface AnswerHooks {
@@ -56,6 +59,8 @@ export class GroundedService {
     private readonly planner: Planner = localPlanner(),
     /** Where "what is still open?" is answered from (issue 40 item 3); without it such questions are answered like any other. */
     private readonly openLoops?: LoopSource,
+    /** Where replacements of knowledge records are read; without it no evidence is marked superseded. */
+    private readonly supersessions?: SupersessionReader,
   ) {
     chrono(); // the date parser loads now: loading it inside a request blocked the loop for every other one
   }
@@ -86,7 +91,11 @@ export class GroundedService {
     const retrieved = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, req.k), Infinity, {
       yields: call.yieldsToRequests,
     });
-    const found = focusOnTime(retrieved, req.question);
+    const focused = focusOnTime(retrieved, req.question);
+    const asOf = asOfTime(req.filters);
+    const { found, marks } = this.supersessions
+      ? await preferCurrent(this.supersessions, call.workspaceId, focused, asOf)
+      : { found: focused, marks: new Map() as SupersessionMarks };
     await yieldToIo(); // each stage is a slice of the loop: requests that came in meanwhile go first
     const evidence = this.cognition.weigh(thought, found, { need: req.k, diversity: 0 });
     const chunks = evidence.items.map((i) => i.chunk);
@@ -101,7 +110,7 @@ export class GroundedService {
       threshold: req.min_confidence ?? ANSWER_THRESHOLD,
       citations: plan.selected.length,
     });
-    return { thought, chunks, scoreOf, plan, decision };
+    return { thought, chunks, scoreOf, plan, decision, marks };
   }
 
   async answer(
@@ -130,7 +139,7 @@ export class GroundedService {
       });
       return routed;
     }
-    const { thought, chunks, scoreOf, plan, decision } = await this.deliberate(call, req, layers);
+    const { thought, chunks, scoreOf, plan, decision, marks } = await this.deliberate(call, req, layers);
     await yieldToIo(); // before the trajectory's record, a slice of its own
     this.cognition.commit(thought, call.onCounter);
     const threshold = decision.threshold;
@@ -152,8 +161,10 @@ export class GroundedService {
 
     t = performance.now();
     const byId = new Map(chunks.map((c) => [c.id, c]));
-    const cite = (s: { key: number; span: { start: number; end: number } }, score: number): Citation =>
-      citationOf(byId.get(s.key)!, score, now, s.span);
+    const cite = (s: { key: number; span: { start: number; end: number } }, score: number): Citation => ({
+      ...citationOf(byId.get(s.key)!, score, now, s.span),
+      ...marks.get(s.key),
+    });
     step("score_candidates", t, {
       answer_type: plan.answerType,
       candidates: plan.ranked.map((s) => ({
