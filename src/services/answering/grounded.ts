@@ -18,9 +18,14 @@ import type { AuditService } from "../audit/audit.ts";
 import { citationOf } from "../memory/citations.ts";
 import { localPlanner, type Planner } from "../planning/planner.ts";
 import type { CallContext } from "../../ports/call-context.ts";
-import { asOfTime, timeNotes, toFilter } from "../memory/time-filter.ts";
+import { supersessionOptions, timeNotes, toFilter } from "../memory/time-filter.ts";
 import { focusOnTime } from "../memory/time-focus.ts";
-import { preferCurrent, type SupersessionMarks, type SupersessionReader } from "../memory/prefer-current.ts";
+import {
+  currentEvidence,
+  preferCurrent,
+  type SupersessionMarks,
+  type SupersessionReader,
+} from "../memory/prefer-current.ts";
 import type { Retriever } from "../../search/retriever.ts";
 import { yieldToIo } from "../../threads/loop-yield.ts";
 import type { OpenLoop } from "../../contract/open-loops.ts";
@@ -92,13 +97,17 @@ export class GroundedService {
       yields: call.yieldsToRequests,
     });
     const focused = focusOnTime(retrieved, req.question);
-    const asOf = asOfTime(req.filters);
+    const current = supersessionOptions(req.filters);
     const { found, marks } = this.supersessions
-      ? await preferCurrent(this.supersessions, call.workspaceId, focused, asOf)
+      ? await preferCurrent(this.supersessions, call.workspaceId, focused, current)
       : { found: focused, marks: new Map() as SupersessionMarks };
     await yieldToIo(); // each stage is a slice of the loop: requests that came in meanwhile go first
     const evidence = this.cognition.weigh(thought, found, { need: req.k, diversity: 0 });
-    const chunks = evidence.items.map((i) => i.chunk);
+    const chunks = currentEvidence(
+      evidence.items.map((i) => i.chunk),
+      marks,
+      req.question,
+    );
     const scoreOf = new Map(evidence.items.map((i) => [i.chunk.id, i.score]));
     const plan = await this.planner.answer(
       req.question,

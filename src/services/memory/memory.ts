@@ -12,7 +12,7 @@ import type {
 } from "../../contract/memory.ts";
 import { PackRequest as PackRequestSchema, RecallRequest as RecallRequestSchema } from "../../contract/memory.ts";
 import { localPlanner, type Planner } from "../planning/planner.ts";
-import { asOfTime, timeNotes, toFilter } from "./time-filter.ts";
+import { supersessionOptions, timeNotes, toFilter } from "./time-filter.ts";
 import { preferCurrent, type SupersessionReader } from "./prefer-current.ts";
 import { focusOnTime } from "./time-focus.ts";
 import type { Clock } from "../../ports/clock.ts";
@@ -69,10 +69,10 @@ export class MemoryService {
     const query = this.cognition.retrievalQuery(thought, req.k * 2);
     const weighing = { need: req.k, diversity: 0 };
     const slices = { yields: opts.call?.yieldsToRequests };
-    const asOf = asOfTime(req.filters);
+    const reading = supersessionOptions(req.filters);
     const candidates = async (limit: number) => {
       const focused = focusOnTime(await this.retriever.retrieveChunks(query, limit, slices), req.query);
-      const current = await preferCurrent(this.supersessions, workspaceId, focused, asOf);
+      const current = await preferCurrent(this.supersessions, workspaceId, focused, reading);
       return { found: distinctTexts(current.found), marks: current.marks };
     };
     // Rows for the head the layers weigh (2k) and k more for what their demotions bring up; for all only when that fell short.
@@ -166,7 +166,12 @@ export class MemoryService {
     const retrieved = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, pool), Infinity, {
       yields: opts.call?.yieldsToRequests,
     });
-    const { found, marks } = await preferCurrent(this.supersessions, workspaceId, retrieved, asOfTime(req.filters));
+    const { found, marks } = await preferCurrent(
+      this.supersessions,
+      workspaceId,
+      retrieved,
+      supersessionOptions(req.filters),
+    );
     await yieldToIo(); // the pool's weighing and planning is a slice of its own
     // dhyana orders (MMR) and viveka drops near-duplicates before the budget is spent.
     const evidence = this.cognition.weigh(thought, found, { need: req.max_items * 2, diversity: req.diversity });

@@ -10,8 +10,11 @@ function pick(xs: (number | undefined)[], f: (...n: number[]) => number): number
   return known.length ? f(...known) : undefined;
 }
 
-/** The request's as_of as epoch ms, when it has one. */
-export const asOfTime = (filters: RecallFilters | undefined): number | undefined => parse(filters?.as_of);
+/** How a request reads replacements: as of its as_of (epoch ms), and whether statements are compared too. */
+export const supersessionOptions = (filters: RecallFilters | undefined) => ({
+  asOf: parse(filters?.as_of),
+  detect: filters?.detect_supersession === true,
+});
 
 /** The index filter: the tightest of each bound given; as_of keeps what occurred up to and including it. */
 export function toFilter(filters: RecallFilters | undefined): ChunkFilter {
