@@ -15,6 +15,10 @@ export function registerRecall(program: Command): void {
     .option("--since <iso>", "only what occurred at or after this time (ISO 8601)")
     .option("--until <iso>", "only what occurred before this time (ISO 8601)")
     .option("--as-of <iso>", "memory as it stood at this time: only what had occurred by then")
+    .option(
+      "--detect-supersession",
+      "also rank statements a later one replaced lower (found without a model; off by default)",
+    )
     .option("--json", "print the JSON response")
     .action(
       async (

@@ -29,6 +29,15 @@ export function AnswerTab() {
           <p className="muted">
             {answer.data.answer_type} · confidence {answer.data.confidence.toFixed(2)}
           </p>
+          {answer.data.resolved_time && (
+            <p className="muted" data-testid="resolved-time">
+              “{answer.data.resolved_time.text}” = {answer.data.resolved_time.resolved}, resolved against{" "}
+              <time dateTime={answer.data.resolved_time.reference}>
+                {answer.data.resolved_time.reference.slice(0, 16).replace("T", " ")}
+              </time>{" "}
+              ({answer.data.resolved_time.from.slice(0, 10)} to {answer.data.resolved_time.to.slice(0, 10)}, exclusive)
+            </p>
+          )}
           <Citations citations={answer.data.citations} />
         </div>
       )}
