@@ -273,7 +273,9 @@ function resolveWhen(
   const at = best.span.start;
   const focus = answer && { start: at + answer.start, end: at + answer.end };
   const when = whenAnswer(chunk.text, best.span, focus, { instant: chunk.authoredAt });
-  return when && { answer: when.answer, resolved: toMention(when.mention, chunk.authoredAt, at) };
+  // Undated text's "yesterday" would be read against the ingest time: the answer keeps the words instead.
+  if (!when || (chunk.undated && when.mention.relative)) return null;
+  return { answer: when.answer, resolved: toMention(when.mention, chunk.authoredAt, at) };
 }
 
 const INSUFFICIENT = "the vault does not hold evidence good enough to answer";

@@ -104,6 +104,8 @@ export const migrations: readonly string[] = [
      new_path TEXT NOT NULL, at BIGINT NOT NULL, PRIMARY KEY (workspace_id, old_id));
    CREATE INDEX supersessions_by_old_path ON supersessions (workspace_id, old_path);
    CREATE INDEX supersessions_by_new_path ON supersessions (workspace_id, new_path);`,
+  // A chunk nothing dated (issue 45): its event time is the ingest time, so its relative words are not resolved against it.
+  `ALTER TABLE chunks ADD COLUMN undated INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 /** Advisory lock keys (first int of pg_advisory_xact_lock(int, int)); always taken in this order within a transaction. */
