@@ -28,7 +28,8 @@ export const IngestRequest = z
     kind: DocumentKind.optional(),
     occurred_at: OccurredAt.optional().describe(
       "When what the content says happened or was said (ISO 8601 with offset): the event time that recall's occurred_after / occurred_before / as_of filter on and that relative dates in the text are resolved against. " +
-        "Defaults to a 'date:' in markdown front matter, else the ingest time. Dated lines inside the text (a session header or turn stamp such as '[2023-05-08 13:56]') date the chunks after them.",
+        "Defaults to a 'date:' in markdown front matter, else the ingest time. Dated lines inside the text (a session header or turn stamp such as '[2023-05-08 13:56]') date the chunks after them. " +
+        "Text nothing dated keeps its relative words in answers ('yesterday' is not read against the ingest time).",
     ),
     timestamp: OccurredAt.optional().describe("Older name of occurred_at (used when occurred_at is absent)."),
   })

@@ -144,6 +144,7 @@ describe("event time", () => {
     });
     expect(body.citations[0]!.source_path).toBe("chat/undated.txt");
     expect(body.resolved_time).toBeUndefined();
+    expect(body.citations[0]!.times).toBeUndefined();
     expect(body.answer).toContain("yesterday");
     expect(body.answer).not.toMatch(/\d{4}/);
     // Dated by a line above it, the same words resolve.

@@ -210,7 +210,7 @@ export class GroundedService {
     const best = plan.selected[0]!;
     const when = plan.answerType === "date" ? resolveWhen(byId.get(best.key)!, best, plan.answer) : null;
     const answer = when?.answer ?? (plan.answer ? best.text.slice(plan.answer.start, plan.answer.end) : best.text);
-    const citations = plan.selected.map((s) => withTimes(cite(s, plan.confidence)));
+    const citations = plan.selected.map((s) => withTimes(cite(s, plan.confidence), byId.get(s.key)!.undated));
     step("answer", performance.now(), {
       answer,
       citations: citations.map((c) => ({ chunk_hash: c.chunk_hash, text_span: c.text_span })),
