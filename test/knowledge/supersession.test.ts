@@ -114,6 +114,9 @@ describe("a chain of decisions: A superseded by B superseded by C", () => {
     expect([unknown.status, unknown.body.error?.code]).toEqual([422, "supersedes_not_found"]);
     const elsewhere = await decide("The ledger uses Oracle.", foreign.ref);
     expect([elsewhere.status, elsewhere.body.error?.code]).toEqual([422, "supersedes_not_found"]);
+    // Sending B again is the same request: the same record, not a second supersession of A.
+    const repeated = await decide("The ledger uses PostgreSQL.", a.ref);
+    expect([repeated.status, repeated.body.ref, repeated.body.supersedes]).toEqual([200, b.ref, a.ref]);
     const twice = await decide("The ledger uses Oracle.", a.ref);
     expect([twice.status, twice.body.error?.code]).toEqual([409, "already_superseded"]);
     const malformed = await decide("The ledger uses Oracle.", "dec_nothex");
