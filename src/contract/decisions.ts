@@ -58,6 +58,16 @@ export const ExtractedDecision = z.object({
     .describe("MADR only: the option named on the 'Chosen option: \"...\"' line; null otherwise."),
   consequences: z.string().nullable().describe("Body of a Consequences section (any heading level); null when absent."),
   options: z.array(z.string()).describe("List items of the 'Considered Options' section, in order; empty when absent."),
+  supersedes: z
+    .string()
+    .nullable()
+    .describe(
+      "What a 'Supersedes ...' line of the Status names: the link target ('0002-use-x.md') or, without a link, the words; null when none. Record it with POST /v1/decisions' supersedes to link stored decisions.",
+    ),
+  superseded_by: z
+    .string()
+    .nullable()
+    .describe("What a 'Superseded by ...' status names: the link target or the words; null when none."),
   citations: z
     .array(Citation.extend({ field: DecisionField.describe("Which field this span supports.") }))
     .describe(
