@@ -189,7 +189,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   if (restore) await replayFeedback(store, cognitive.karma);
   if (opts.background) cognitive.startFlushing();
   const planner = choosePlanner(config, embedder, opts.background ?? false);
-  const memory = new MemoryService(store.documents, retriever, clock, cognitive.pipeline, planner);
+  const memory = new MemoryService(store.documents, store.records, retriever, clock, cognitive.pipeline, planner);
   let reembed: Reembedder | null = null;
   const pool = config.ingestWorkers > 0 ? new IngestPool(config.ingestWorkers, embedder?.portable ?? null) : null;
   const ingest = new IngestService(store, embedder, clock, log, () => reembed?.kick(), pool);
@@ -202,6 +202,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     cognitive.pipeline,
     planner,
     async (ws, prefix) => (await openLoops.list(ws, { source_path_prefix: prefix, limit: 100 })).loops,
+    store.records,
   );
   const groundedEval = new GroundedEvalService(store.documents);
   const auth = new AuthService(store.workspaces, { multiTenant: config.multiTenant, now: () => clock.now().getTime() });

@@ -1,4 +1,4 @@
-// The CLI's filter options (--prefix, --since, --until, --as-of) as a request's `filters`; the schema checks the times.
+// The CLI's filter options (--prefix, --since, --until, --as-of, --detect-supersession) as a request's `filters`; the schema checks the times.
 import type { RecallFilters } from "../contract/memory.ts";
 
 export interface RecallOptions {
@@ -6,6 +6,7 @@ export interface RecallOptions {
   since?: string;
   until?: string;
   asOf?: string;
+  detectSupersession?: boolean;
 }
 
 /** `{ filters }` with the options given, or nothing when none was. */
@@ -15,6 +16,7 @@ export function recallFilters(opts: RecallOptions): { filters?: RecallFilters } 
     ...(opts.since ? { occurred_after: opts.since } : {}),
     ...(opts.until ? { occurred_before: opts.until } : {}),
     ...(opts.asOf ? { as_of: opts.asOf } : {}),
+    ...(opts.detectSupersession ? { detect_supersession: true } : {}),
   };
   return Object.keys(filters).length ? { filters } : {};
 }

@@ -15,6 +15,10 @@ export function registerRecall(program: Command): void {
     .option("--since <iso>", "only what occurred at or after this time (ISO 8601)")
     .option("--until <iso>", "only what occurred before this time (ISO 8601)")
     .option("--as-of <iso>", "memory as it stood at this time: only what had occurred by then")
+    .option(
+      "--detect-supersession",
+      "also rank statements a later one replaced lower (found without a model; off by default)",
+    )
     .option("--json", "print the JSON response")
     .action(
       async (
@@ -37,10 +41,15 @@ export function registerRecall(program: Command): void {
           for (const [i, h] of res.hits.entries()) {
             const snippet = h.text_span.replace(/\s+/g, " ");
             const when = h.occurred_at ? `  @ ${h.occurred_at.slice(0, 16).replace("T", " ")}` : "";
+            const by = h.superseded_by;
+            const replaced = by
+              ? `      superseded by ${by.record_id ?? by.source_path} on ${by.at.slice(0, 10)}\n`
+              : "";
             process.stdout.write(
               `${String(i + 1).padStart(2)}  ${h.score.toFixed(3)}  ${h.source_path} § ${h.anchor}${when}\n` +
                 `      ${snippet.length > width ? `${snippet.slice(0, width - 1)}…` : snippet}\n` +
-                `      ${h.chunk_hash.slice(0, 19)}…\n`,
+                `      ${h.chunk_hash.slice(0, 19)}…\n` +
+                replaced,
             );
           }
         });

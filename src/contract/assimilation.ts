@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { Citation } from "./citation.ts";
 import { DocumentText } from "./memory.ts";
+import { SupersessionFields } from "./supersession.ts";
 
 const Score = z.number().min(0).max(1);
 const RecordId = (prefix: string) =>
@@ -89,6 +90,12 @@ export const ShravanRequest = z
       })
       .optional()
       .describe("How to cite the original source outside this service."),
+    supersedes: RecordId("shravan")
+      .optional()
+      .describe(
+        "An earlier capture (shravan_...) this one replaces, e.g. a newer edition of the same source: it must be a capture of this workspace not already " +
+          "superseded (else 422 supersedes_not_found or 409 already_superseded, and nothing is written). It is kept, marked superseded_by this one.",
+      ),
   })
   .describe("Capture content with its provenance. Sending the same capture again returns the same record.");
 export type ShravanRequest = z.input<typeof ShravanRequest>;
@@ -117,6 +124,7 @@ export const ShravanRecord = z.object({
     .object({ url: z.string().optional(), locator: z.string().optional(), quote: z.string().optional() })
     .nullable(),
   source_path: z.string().describe("Vault path of the captured content (knowledge/shravan/<id>.md)."),
+  ...SupersessionFields("capture"),
 });
 export type ShravanRecord = z.infer<typeof ShravanRecord>;
 

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { ChunkHash, Citation } from "./citation.ts";
 import { DocumentText, SourcePath } from "./memory.ts";
+import { SupersessionFields } from "./supersession.ts";
 
 export const DecisionExtractRequest = z
   .strictObject({
@@ -57,6 +58,16 @@ export const ExtractedDecision = z.object({
     .describe("MADR only: the option named on the 'Chosen option: \"...\"' line; null otherwise."),
   consequences: z.string().nullable().describe("Body of a Consequences section (any heading level); null when absent."),
   options: z.array(z.string()).describe("List items of the 'Considered Options' section, in order; empty when absent."),
+  supersedes: z
+    .string()
+    .nullable()
+    .describe(
+      "What a 'Supersedes ...' line of the Status names: the link target ('0002-use-x.md') or, without a link, the words; null when none. Record it with POST /v1/decisions' supersedes to link stored decisions.",
+    ),
+  superseded_by: z
+    .string()
+    .nullable()
+    .describe("What a 'Superseded by ...' status names: the link target or the words; null when none."),
   citations: z
     .array(Citation.extend({ field: DecisionField.describe("Which field this span supports.") }))
     .describe(
@@ -114,6 +125,10 @@ export const DecisionRecordRequest = z
       .describe(
         "chunk_hash values (from citations) of stored passages the decision rests on; each must exist in this workspace.",
       ),
+    supersedes: DecisionRef.optional().describe(
+      "The ref of an earlier decision this one replaces (as an ADR's 'Supersedes'): it must be a decision of this workspace not already superseded " +
+        "(else 422 supersedes_not_found or 409 already_superseded, and nothing is written). It is kept, marked superseded_by this one.",
+    ),
   })
   .describe(
     "Record a decision. The ref is derived from the content, so sending the same decision again returns the same record and writes nothing.",
@@ -133,6 +148,7 @@ export const DecisionRecord = z.object({
   options: z.array(z.string()),
   recorded_at: z.iso.datetime(),
   recorded_by: z.string().nullable().describe("x-svc-actor-id of the first recording, when one was sent."),
+  ...SupersessionFields("decision"),
   source_path: z
     .string()
     .describe(

@@ -28,6 +28,8 @@ export const errorStatus = {
   event_not_in_session: 400,
   wrong_stage: 409,
   evidence_not_found: 422,
+  supersedes_not_found: 422,
+  already_superseded: 409,
   self_review_forbidden: 403,
   reviewer_required: 403,
   invalid_cursor: 400,

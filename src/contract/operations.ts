@@ -267,7 +267,8 @@ export const operations = {
     description:
       "Store a decision so it can be listed, fetched by ref and recalled later: title, decision, status (default accepted), optional date, context, consequences, considered options, " +
       "and evidence (chunk_hash values from citations it rests on). It is also written to memory as an ADR-style note, cited in the response. " +
-      "The ref is derived from the content: sending the same decision again returns the same record and stores nothing new.",
+      "The ref is derived from the content: sending the same decision again returns the same record and stores nothing new. " +
+      "With supersedes (an earlier decision's ref), the earlier one is kept and marked superseded_by this one: recall ranks it below this one and says so.",
     input: DecisionRecordRequest,
     output: DecisionRecord,
   }),

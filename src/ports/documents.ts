@@ -23,6 +23,8 @@ export interface ChunkRecord {
   text: string;
   /** The chunk's event time (the API's occurred_at): its document's, or a dated line's above it. */
   authoredAt: number;
+  /** True when nothing gave its event time (no occurred_at, front matter date or dated line): it is the ingest time. */
+  undated?: boolean | undefined;
 }
 
 /** A chunk ready to store: its BM25 terms and (optionally) its vector are computed before the write transaction. */
@@ -36,6 +38,8 @@ export interface ChunkInput {
   terms: string;
   /** Its own event time when the text dates it (a session header above it); else the document's. */
   occurredAt?: number | undefined;
+  /** Nothing gave it an event time: relative words in it are not resolved against the ingest time. */
+  undated?: boolean | undefined;
 }
 
 /** Vectors computed for an ingest, stored in the same transaction as its chunks. */

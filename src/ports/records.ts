@@ -42,6 +42,23 @@ export interface RecordSideEffects {
   document?: DocumentWrite | undefined;
   /** Further new records made together with this one (e.g. the proposal of a practice record). */
   records?: readonly RecordRow[] | undefined;
+  /** An earlier record of the same kind this one replaces: marked superseded in the same transaction. */
+  supersede?: Supersede | undefined;
+}
+
+/** One record replacing another (issue 45, as an ADR's "Superseded by"); a record is superseded at most once. */
+export interface SupersessionLink {
+  oldId: string;
+  newId: string;
+  /** Vault paths of the two records' notes, so recall can mark their chunks. */
+  oldPath: string;
+  newPath: string;
+  /** When the old record stopped being current. */
+  at: number;
+}
+
+export interface Supersede extends SupersessionLink {
+  kind: RecordKind;
 }
 
 export interface RecordStore {
@@ -54,6 +71,8 @@ export interface RecordStore {
   getRecord(workspaceId: string, id: string): Promise<StoredRecord | undefined>;
   childRecords(workspaceId: string, parentId: string): Promise<StoredRecord[]>;
   listRecords(workspaceId: string, query: RecordQuery): Promise<StoredRecord[]>;
+  /** Supersessions whose old or new note is one of these vault paths. */
+  supersessions(workspaceId: string, sourcePaths: readonly string[]): Promise<SupersessionLink[]>;
   /** How many records of each kind (and status) the workspace holds. */
   countRecords(
     workspaceId: string,

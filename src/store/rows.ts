@@ -50,10 +50,12 @@ export interface ChunkRow {
   end_offset: number;
   text: string;
   authored_at: number;
+  undated: number;
 }
 
 /** A chunk's stored terms are read only by the search feed: a recall's rows carry the text, half the bytes. */
-export const CHUNK_COLUMNS = "id, source_path, ord, chunk_hash, anchor, start_offset, end_offset, text, authored_at";
+export const CHUNK_COLUMNS =
+  "id, source_path, ord, chunk_hash, anchor, start_offset, end_offset, text, authored_at, undated";
 
 export const toChunk = (r: ChunkRow): ChunkRecord => ({
   id: r.id,
@@ -65,6 +67,7 @@ export const toChunk = (r: ChunkRow): ChunkRecord => ({
   end: r.end_offset,
   text: r.text,
   authoredAt: r.authored_at,
+  ...(r.undated ? { undated: true } : {}),
 });
 
 export const toRemoved = (c: ChunkRecord): RemovedChunk => ({

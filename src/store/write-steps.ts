@@ -5,7 +5,8 @@
 // transaction's client. The SQL both engines share is written here with `?` placeholders; each engine maps them.
 import type { EventDraft } from "../ports/audit-log.ts";
 import type { DocumentWrite, RemovedChunk } from "../ports/documents.ts";
-import type { RecordRow, RecordSideEffects, StoredRecord } from "../ports/records.ts";
+import { AppError } from "../contract/errors.ts";
+import type { RecordRow, RecordSideEffects, StoredRecord, Supersede, SupersessionLink } from "../ports/records.ts";
 import { toRecord, type RecordTableRow } from "./rows.ts";
 
 /** A call into the engine: its answer now (SQLite) or a promise of it (PostgreSQL). */
@@ -60,7 +61,27 @@ export const RECORD_SQL = {
            ON CONFLICT (workspace_id, id) DO NOTHING`,
   get: "SELECT * FROM records WHERE workspace_id = ? AND id = ?",
   transition: "UPDATE records SET status = ?, body = ? WHERE workspace_id = ? AND id = ? AND status = ?",
+  rewrite: "UPDATE records SET body = ? WHERE workspace_id = ? AND id = ?",
+  supersede: `INSERT INTO supersessions (workspace_id, old_id, new_id, old_path, new_path, at) VALUES (?, ?, ?, ?, ?, ?)
+              ON CONFLICT (workspace_id, old_id) DO NOTHING`,
 };
+
+/** A supersessions row as both engines read it. */
+export interface SupersessionTableRow {
+  old_id: string;
+  new_id: string;
+  old_path: string;
+  new_path: string;
+  at: number | string;
+}
+
+export const toSupersession = (r: SupersessionTableRow): SupersessionLink => ({
+  oldId: r.old_id,
+  newId: r.new_id,
+  oldPath: r.old_path,
+  newPath: r.new_path,
+  at: Number(r.at),
+});
 
 /** Inserts unless the id exists; the side effects are written only with a new record. */
 export function* insertRecord(
@@ -90,11 +111,31 @@ export function* transitionRecord(
 
 /** What a record or a document commits with it: vectors and chunks, further records, then the audit events. */
 export function* applySideEffects(tx: TxEngine, workspaceId: string, also: RecordSideEffects | undefined): Step<void> {
+  if (also?.supersede) yield* supersede(tx, workspaceId, also.supersede);
   const document = also?.document;
   if (document) yield* call(() => tx.writeDocument(workspaceId, document));
   for (const r of also?.records ?? []) yield* insertRow(tx, workspaceId, r);
   const events = also?.events;
   if (events?.length) yield* call(() => tx.appendEvents(workspaceId, events));
+}
+
+/** Links the old record to its replacement and stamps its body; a throw rolls the whole write back. */
+function* supersede(tx: TxEngine, workspaceId: string, s: Supersede): Step<void> {
+  const old = yield* getRecord(tx, workspaceId, s.oldId);
+  if (!old || old.kind !== s.kind)
+    throw new AppError("supersedes_not_found", `no ${s.kind} '${s.oldId}' in this workspace to supersede`, {
+      supersedes: s.oldId,
+    });
+  const params = [workspaceId, s.oldId, s.newId, s.oldPath, s.newPath, s.at];
+  if ((yield* call(() => tx.execute(RECORD_SQL.supersede, params))) !== 1) {
+    const by = (old.body as { superseded_by?: unknown }).superseded_by;
+    throw new AppError("already_superseded", `${s.oldId} was already superseded by ${String(by)}`, {
+      supersedes: s.oldId,
+      superseded_by: by,
+    });
+  }
+  const body = { ...(old.body as object), superseded_by: s.newId, superseded_at: new Date(s.at).toISOString() };
+  yield* call(() => tx.execute(RECORD_SQL.rewrite, [JSON.stringify(body), workspaceId, s.oldId]));
 }
 
 /** Removes and logs effective and repeated forgets; a target that never existed is a 404, not an event. */

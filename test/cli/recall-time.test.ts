@@ -35,6 +35,22 @@ describe("smriti recall time filters", { timeout: 120_000 }, () => {
     expect(await recall("--as-of", "2023-05-31T23:59:59Z")).toEqual(["notes/a.md@2023-05-01"]);
   });
 
+  it("--detect-supersession marks a statement a later note replaced, and prints it", async () => {
+    writeFileSync(join(root, "notes/c.md"), note("2023-07-01", "Our volleyball team has a 3-2 record in the league."));
+    writeFileSync(join(root, "notes/d.md"), note("2023-08-01", "Our volleyball team has a 5-2 record in the league."));
+    await runJsonHere(["ingest", "notes", "--json", "--data", data], { cwd: root });
+    const args = ["recall", "volleyball record", "--mode", "lexical", "--data", data, "--detect-supersession"];
+    const res = await runJsonHere<{ hits: { source_path: string; superseded_by?: { source_path: string } }[] }>(
+      [...args, "--json"],
+      { cwd: root },
+    );
+    expect(res.hits.map((h) => [h.source_path, h.superseded_by?.source_path])).toEqual([
+      ["notes/d.md", undefined],
+      ["notes/c.md", "notes/d.md"],
+    ]);
+    expect((await runCli(args, { cwd: root })).stdout).toContain("superseded by notes/d.md on 2023-08-01");
+  });
+
   it("refuses a time it cannot read, naming the option's field", async () => {
     const res = await runCli(["recall", "quokkaflux", "--data", data, "--as-of", "last week"], { cwd: root });
     expect(res.code).not.toBe(0);

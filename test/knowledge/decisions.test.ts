@@ -97,6 +97,23 @@ function expectLiteralCitations(content: string, r: DecisionExtractResponse): vo
 }
 
 describe("POST /v1/decisions/extract", () => {
+  it("reads what an ADR's Status says it supersedes or was superseded by (adr-tools' links, or plain words)", async () => {
+    const replaced = NYGARD.replace("\nAccepted\n", "\nSuperseded by [5. Use Go](0005-use-go.md)\n");
+    const replacing = NYGARD.replace("\nAccepted\n", "\nAccepted\n\nSupersedes [1. Use Perl](0001-use-perl.md)\n");
+    const pick = async (content: string) => {
+      const d = (await extract({ content })).decisions[0]!;
+      return [d.status, d.supersedes, d.superseded_by];
+    };
+    expect(await pick(replaced)).toEqual(["superseded by [5. use go](0005-use-go.md)", null, "0005-use-go.md"]);
+    expect(await pick(replacing)).toEqual(["accepted", "0001-use-perl.md", null]);
+    expect(await pick(NYGARD)).toEqual(["accepted", null, null]);
+    expect(await pick("# Use Go\n\n- Status: Superseded by ADR-0007\n\n## Decision\n\nWe use Go.\n")).toEqual([
+      "superseded by adr-0007",
+      null,
+      "ADR-0007",
+    ]);
+  });
+
   it("reads a Nygard / adr-tools ADR field by field, with citations anchored at the heading path", async () => {
     const r = await extract({ content: NYGARD, source_path: "doc/adr/0002.md" });
     expect(r.source_path).toBe("doc/adr/0002.md");

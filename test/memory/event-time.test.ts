@@ -135,6 +135,30 @@ describe("event time", () => {
     expect(body.citations[0]!.times).toEqual([body.resolved_time]);
   });
 
+  it("keeps the words of undated text: no event time was given, so 'yesterday' is not read against the ingest time", async () => {
+    const content = "Caroline: I went to the quilliv support group yesterday. It was powerful.";
+    await ok("/v1/memory/ingest", { source_path: "chat/undated.txt", content });
+    const body = await ok<GroundedAnswerResponse>("/v1/grounded/answer", {
+      question: "When did Caroline go to the quilliv support group?",
+      min_confidence: 0,
+    });
+    expect(body.citations[0]!.source_path).toBe("chat/undated.txt");
+    expect(body.resolved_time).toBeUndefined();
+    expect(body.citations[0]!.times).toBeUndefined();
+    expect(body.answer).toContain("yesterday");
+    expect(body.answer).not.toMatch(/\d{4}/);
+    // Dated by a line above it, the same words resolve.
+    await ok("/v1/memory/ingest", {
+      source_path: "chat/undated.txt",
+      content: `## Session 1 - 1:56 pm on 8 May, 2023\n\n${content}`,
+    });
+    const dated = await ok<GroundedAnswerResponse>("/v1/grounded/answer", {
+      question: "When did Caroline go to the quilliv support group?",
+      min_confidence: 0,
+    });
+    expect(dated.resolved_time?.resolved).toBe("7 May 2023");
+  });
+
   it("ranks evidence about a time the query names first", async () => {
     await ok("/v1/memory/ingest", {
       source_path: "log/a.txt",

@@ -24,7 +24,16 @@ export interface DecisionDraft {
   chosenOption: string | null;
   consequences: string | null;
   options: string[];
+  /** What a Status line says this ADR replaces, or was replaced by (adr-tools' "Supersedes [2. X](0002-x.md)"). */
+  supersedes: string | null;
+  supersededBy: string | null;
   spans: FieldSpan[];
+}
+
+/** The link target (else the words) after "Supersedes" / "Superseded by" in a status text. */
+export function statusLink(status: string, verb: "supersedes" | "superseded by"): string | null {
+  const m = new RegExp(`\\b${verb}:?\\s+(?:\\[[^\\]]*\\]\\(([^)\\s]+)\\)|([^\\n]+))`, "i").exec(status);
+  return m ? (m[1] ?? m[2]!.trim()) : null;
 }
 
 const DECISION_HEADING = /^(?:decision outcome|decisions?|decision made)$/i;
@@ -121,6 +130,7 @@ function extractAdr(content: string, o: Outline): DecisionDraft | null {
     chosenOption,
     consequences,
     options,
+    ...supersessionOf(statusBody ? content.slice(statusBody.start, statusBody.end) : (status ?? "")),
     spans,
   };
 }
@@ -192,6 +202,8 @@ function extractFreeform(content: string, o: Outline): DecisionDraft[] {
       chosenOption: null,
       consequences: null,
       options: [],
+      supersedes: null,
+      supersededBy: null,
       spans,
     });
   }
@@ -203,4 +215,9 @@ function shorten(text: string, max: number): string {
   if (flat.length <= max) return flat;
   const cut = flat.lastIndexOf(" ", max - 1);
   return `${flat.slice(0, cut > max / 2 ? cut : max - 1)}…`;
+}
+
+/** Both links of a Status section (adr-tools keeps "Accepted" and adds a "Supersedes ..." paragraph below it). */
+function supersessionOf(statusText: string): { supersedes: string | null; supersededBy: string | null } {
+  return { supersedes: statusLink(statusText, "supersedes"), supersededBy: statusLink(statusText, "superseded by") };
 }

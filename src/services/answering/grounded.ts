@@ -18,8 +18,14 @@ import type { AuditService } from "../audit/audit.ts";
 import { citationOf } from "../memory/citations.ts";
 import { localPlanner, type Planner } from "../planning/planner.ts";
 import type { CallContext } from "../../ports/call-context.ts";
-import { timeNotes, toFilter } from "../memory/time-filter.ts";
+import { supersessionOptions, timeNotes, toFilter } from "../memory/time-filter.ts";
 import { focusOnTime } from "../memory/time-focus.ts";
+import {
+  currentEvidence,
+  preferCurrent,
+  type SupersessionMarks,
+  type SupersessionReader,
+} from "../memory/prefer-current.ts";
 import type { Retriever } from "../../search/retriever.ts";
 import { yieldToIo } from "../../threads/loop-yield.ts";
 import type { OpenLoop } from "../../contract/open-loops.ts";
@@ -40,6 +46,8 @@ export interface Deliberation {
   scoreOf: Map<number, number>;
   plan: AnswerPlan;
   decision: AnswerState;
+  /** What the citations say of replacements, by chunk id. */
+  marks: SupersessionMarks;
 }
 
 export interface AnswerHooks {
@@ -56,6 +64,8 @@ export class GroundedService {
     private readonly planner: Planner = localPlanner(),
     /** Where "what is still open?" is answered from (issue 40 item 3); without it such questions are answered like any other. */
     private readonly openLoops?: LoopSource,
+    /** Where replacements of knowledge records are read; without it no evidence is marked superseded. */
+    private readonly supersessions?: SupersessionReader,
   ) {
     chrono(); // the date parser loads now: loading it inside a request blocked the loop for every other one
   }
@@ -86,10 +96,18 @@ export class GroundedService {
     const retrieved = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, req.k), Infinity, {
       yields: call.yieldsToRequests,
     });
-    const found = focusOnTime(retrieved, req.question);
+    const focused = focusOnTime(retrieved, req.question);
+    const current = supersessionOptions(req.filters);
+    const { found, marks } = this.supersessions
+      ? await preferCurrent(this.supersessions, call.workspaceId, focused, current)
+      : { found: focused, marks: new Map() as SupersessionMarks };
     await yieldToIo(); // each stage is a slice of the loop: requests that came in meanwhile go first
     const evidence = this.cognition.weigh(thought, found, { need: req.k, diversity: 0 });
-    const chunks = evidence.items.map((i) => i.chunk);
+    const chunks = currentEvidence(
+      evidence.items.map((i) => i.chunk),
+      marks,
+      req.question,
+    );
     const scoreOf = new Map(evidence.items.map((i) => [i.chunk.id, i.score]));
     const plan = await this.planner.answer(
       req.question,
@@ -101,7 +119,7 @@ export class GroundedService {
       threshold: req.min_confidence ?? ANSWER_THRESHOLD,
       citations: plan.selected.length,
     });
-    return { thought, chunks, scoreOf, plan, decision };
+    return { thought, chunks, scoreOf, plan, decision, marks };
   }
 
   async answer(
@@ -130,7 +148,7 @@ export class GroundedService {
       });
       return routed;
     }
-    const { thought, chunks, scoreOf, plan, decision } = await this.deliberate(call, req, layers);
+    const { thought, chunks, scoreOf, plan, decision, marks } = await this.deliberate(call, req, layers);
     await yieldToIo(); // before the trajectory's record, a slice of its own
     this.cognition.commit(thought, call.onCounter);
     const threshold = decision.threshold;
@@ -152,8 +170,10 @@ export class GroundedService {
 
     t = performance.now();
     const byId = new Map(chunks.map((c) => [c.id, c]));
-    const cite = (s: { key: number; span: { start: number; end: number } }, score: number): Citation =>
-      citationOf(byId.get(s.key)!, score, now, s.span);
+    const cite = (s: { key: number; span: { start: number; end: number } }, score: number): Citation => ({
+      ...citationOf(byId.get(s.key)!, score, now, s.span),
+      ...marks.get(s.key),
+    });
     step("score_candidates", t, {
       answer_type: plan.answerType,
       candidates: plan.ranked.map((s) => ({
@@ -190,7 +210,7 @@ export class GroundedService {
     const best = plan.selected[0]!;
     const when = plan.answerType === "date" ? resolveWhen(byId.get(best.key)!, best, plan.answer) : null;
     const answer = when?.answer ?? (plan.answer ? best.text.slice(plan.answer.start, plan.answer.end) : best.text);
-    const citations = plan.selected.map((s) => withTimes(cite(s, plan.confidence)));
+    const citations = plan.selected.map((s) => withTimes(cite(s, plan.confidence), byId.get(s.key)!.undated));
     step("answer", performance.now(), {
       answer,
       citations: citations.map((c) => ({ chunk_hash: c.chunk_hash, text_span: c.text_span })),
@@ -253,7 +273,9 @@ function resolveWhen(
   const at = best.span.start;
   const focus = answer && { start: at + answer.start, end: at + answer.end };
   const when = whenAnswer(chunk.text, best.span, focus, { instant: chunk.authoredAt });
-  return when && { answer: when.answer, resolved: toMention(when.mention, chunk.authoredAt, at) };
+  // Undated text's "yesterday" would be read against the ingest time: the answer keeps the words instead.
+  if (!when || (chunk.undated && when.mention.relative)) return null;
+  return { answer: when.answer, resolved: toMention(when.mention, chunk.authoredAt, at) };
 }
 
 const INSUFFICIENT = "the vault does not hold evidence good enough to answer";

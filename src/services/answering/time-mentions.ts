@@ -18,10 +18,15 @@ export function toMention(a: TimeAnnotation, reference: number, shift = 0): Time
   };
 }
 
-/** The citation with the time expressions of its span resolved against its occurred_at (unchanged without one). */
-export function withTimes(c: Citation): Citation {
+/**
+ * The citation with the time expressions of its span resolved against its occurred_at (unchanged without one); for
+ * undated evidence (its occurred_at is only the ingest time) the absolute ones only.
+ */
+export function withTimes(c: Citation, undated = false): Citation {
   if (c.occurred_at === undefined) return c;
   const reference = Date.parse(c.occurred_at);
-  const times = findTimeExpressions(c.text_span, { instant: reference }).map((a) => toMention(a, reference));
+  const times = findTimeExpressions(c.text_span, { instant: reference })
+    .filter((a) => !(undated && a.relative))
+    .map((a) => toMention(a, reference));
   return times.length ? { ...c, times } : c;
 }

@@ -122,7 +122,7 @@ export async function createAutoTuner(deps: {
     store: deps.store,
     live: deps.live,
     shadow: {
-      memory: new MemoryService(deps.store.documents, deps.retriever, deps.clock, shadow.pipeline),
+      memory: new MemoryService(deps.store.documents, deps.store.records, deps.retriever, deps.clock, shadow.pipeline),
       pipeline: shadow.pipeline,
     },
     env: deps.env,

@@ -29,6 +29,8 @@ import { citationOf, spanCitation } from "../memory/citations.ts";
 import type { CallContext } from "../../ports/call-context.ts";
 import type { IngestService } from "../memory/ingest.ts";
 import type { MemoryService } from "../memory/memory.ts";
+import { withSupersession } from "../../contract/supersession.ts";
+import { supersession } from "./supersede.ts";
 
 /** Claims checked against the rest of the vault, and vault hits read per claim: bounds the reflection's recall calls. */
 const CLAIMS_CHECKED = 10;
@@ -49,12 +51,17 @@ export class AssimilationService {
     const ws = call.workspaceId;
     const id = contentId("shravan", req);
     const existing = await this.store.records.getRecord(ws, id);
-    if (existing) return existing.body as ShravanRecord;
+    if (existing) return withSupersession(existing.body as ShravanRecord);
     for (const parent of req.lineage.parent_ids)
       await this.expect(ws, parent, "shravan", "lineage.parent_ids names a capture");
 
     const now = this.clock.now();
     const sourcePath = `knowledge/shravan/${id}.md`;
+    const replaces = await supersession(this.store.records, ws, "shravan", req.supersedes, {
+      id,
+      sourcePath,
+      at: now.getTime(),
+    });
     const note = await this.ingest.prepareNote(ws, sourcePath, req.content, now);
     const body: ShravanRecord = {
       id,
@@ -74,6 +81,9 @@ export class AssimilationService {
       questions: req.questions,
       citation: req.citation ?? null,
       source_path: sourcePath,
+      supersedes: req.supersedes ?? null,
+      superseded_by: null,
+      superseded_at: null,
     };
     const event = draftEvent(
       call,
@@ -84,9 +94,9 @@ export class AssimilationService {
     const { record } = await this.store.records.insertRecord(
       ws,
       { id, kind: "shravan", group: null, parentId: null, status: null, createdAt: now.getTime(), body },
-      { events: [event], document: note.write },
+      { events: [event], document: note.write, supersede: replaces },
     );
-    return record.body as ShravanRecord;
+    return withSupersession(record.body as ShravanRecord);
   }
 
   /** Reflects on a capture once: claims, questions, principles and counterpoints, each cited to its sentence. */

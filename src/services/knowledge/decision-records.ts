@@ -18,6 +18,8 @@ import { citationOf } from "../memory/citations.ts";
 import type { CallContext } from "../../ports/call-context.ts";
 import { pageBySeq } from "../cursor.ts";
 import type { IngestService } from "../memory/ingest.ts";
+import { withSupersession } from "../../contract/supersession.ts";
+import { supersession } from "./supersede.ts";
 
 export class DecisionRecordService {
   constructor(
@@ -32,9 +34,15 @@ export class DecisionRecordService {
     // The ref hashes what was decided (not who or when), so a retried or repeated request finds the first record.
     const ref = contentId("dec", { ...req, evidence: [...new Set(req.evidence)].sort() });
     const existing = await this.store.records.getRecord(ws, ref);
-    if (existing) return existing.body as DecisionRecord;
+    if (existing) return decisionOf(existing.body);
 
     const now = this.clock.now();
+    const sourcePath = `decisions/${req.namespace}/${ref}.md`;
+    const replaces = await supersession(this.store.records, ws, "decision", req.supersedes, {
+      id: ref,
+      sourcePath,
+      at: now.getTime(),
+    });
     const evidence = [];
     for (const hash of req.evidence) {
       const [chunk] = await this.store.documents.chunksByHash(ws, hash);
@@ -55,7 +63,6 @@ export class DecisionRecordService {
       consequences: req.consequences ?? null,
       options: req.options,
     };
-    const sourcePath = `decisions/${req.namespace}/${ref}.md`;
     const note = await this.ingest.prepareNote(ws, sourcePath, renderDecisionNote(fields), now);
     const body: DecisionRecord = {
       ref,
@@ -72,26 +79,29 @@ export class DecisionRecordService {
       recorded_by: call.actorId,
       source_path: sourcePath,
       citations: [...note.citations, ...evidence],
+      supersedes: req.supersedes ?? null,
+      superseded_by: null,
+      superseded_at: null,
     };
     const audit = draftEvent(
       call,
       "decision.recorded",
-      { ref, namespace: req.namespace, title: req.title, source_path: sourcePath },
+      { ref, namespace: req.namespace, title: req.title, source_path: sourcePath, supersedes: req.supersedes ?? null },
       now.getTime(),
     );
     const { record } = await this.store.records.insertRecord(
       ws,
       { id: ref, kind: "decision", group: req.namespace, parentId: null, status: null, createdAt: now.getTime(), body },
-      { events: [audit], document: note.write },
+      { events: [audit], document: note.write, supersede: replaces },
     );
-    return record.body as DecisionRecord;
+    return decisionOf(record.body);
   }
 
   async get(call: CallContext, req: DecisionGetRequest): Promise<DecisionRecord> {
     const found = await this.store.records.getRecord(call.workspaceId, req.ref);
     if (!found || found.kind !== "decision")
       throw new AppError("not_found", `no decision '${req.ref}' in this workspace`);
-    return found.body as DecisionRecord;
+    return decisionOf(found.body);
   }
 
   async list(call: CallContext, input: DecisionListRequest): Promise<DecisionListResponse> {
@@ -105,6 +115,8 @@ export class DecisionRecordService {
         limit,
       }),
     );
-    return { decisions: page.rows.map((r) => r.body as DecisionRecord), next_cursor: page.next_cursor };
+    return { decisions: page.rows.map((r) => decisionOf(r.body)), next_cursor: page.next_cursor };
   }
 }
+
+const decisionOf = (body: unknown): DecisionRecord => withSupersession(body as DecisionRecord);

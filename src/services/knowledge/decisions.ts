@@ -23,6 +23,8 @@ export class DecisionService {
         chosen_option: d.chosenOption,
         consequences: d.consequences,
         options: d.options,
+        supersedes: d.supersedes,
+        superseded_by: d.supersededBy,
         citations: d.spans.map((s) => ({
           field: s.field,
           ...spanCitation(sourcePath, s.anchor, req.content.slice(s.start, s.end), 1, now),

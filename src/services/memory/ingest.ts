@@ -65,7 +65,8 @@ export class IngestService {
     const kind = req.kind ?? inferKind(sourcePath);
     const now = this.clock.now().getTime();
     const given = req.occurred_at ?? req.timestamp;
-    const authoredAt = given ? Date.parse(given) : ((kind === "markdown" ? frontMatterDate(req.content) : null) ?? now);
+    const stated = given ? Date.parse(given) : kind === "markdown" ? frontMatterDate(req.content) : null;
+    const authoredAt = stated ?? now;
     const previous = await this.store.documents.getDocument(workspaceId, sourcePath);
     const oldChunks = previous ? await this.store.documents.documentChunks(workspaceId, sourcePath) : [];
     const ref = (c: { chunkHash: string; anchor: string }) => ({ chunk_hash: c.chunkHash, anchor: c.anchor });
@@ -107,6 +108,7 @@ export class IngestService {
 
     const { chunks, vectors: computed } = await this.analyse(req.content, kind);
     if (kind !== "code") dateChunks(chunks, req.content);
+    if (stated === null) for (const c of chunks) if (c.occurredAt === undefined) c.undated = true;
     const oldHashes = new Set(oldChunks.map((c) => c.chunkHash));
     const newHashes = new Set(chunks.map((c) => c.chunkHash));
     const added = chunks.filter((c) => !oldHashes.has(c.chunkHash));

@@ -12,7 +12,8 @@ import type {
 } from "../../contract/memory.ts";
 import { PackRequest as PackRequestSchema, RecallRequest as RecallRequestSchema } from "../../contract/memory.ts";
 import { localPlanner, type Planner } from "../planning/planner.ts";
-import { timeNotes, toFilter } from "./time-filter.ts";
+import { supersessionOptions, timeNotes, toFilter } from "./time-filter.ts";
+import { preferCurrent, type SupersessionReader } from "./prefer-current.ts";
 import { focusOnTime } from "./time-focus.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentStore } from "../../ports/documents.ts";
@@ -39,6 +40,8 @@ export class MemoryService {
       DocumentStore,
       "forgetSource" | "forgetChunkHash" | "wasForgotten" | "getDocument" | "documentChunks"
     >,
+    /** Where replacements of knowledge records are read, so recall prefers what is current. */
+    private readonly supersessions: SupersessionReader,
     private readonly retriever: Retriever,
     private readonly clock: Clock,
     private readonly cognition: CognitivePipeline,
@@ -66,25 +69,26 @@ export class MemoryService {
     const query = this.cognition.retrievalQuery(thought, req.k * 2);
     const weighing = { need: req.k, diversity: 0 };
     const slices = { yields: opts.call?.yieldsToRequests };
+    const reading = supersessionOptions(req.filters);
+    const candidates = async (limit: number) => {
+      const focused = focusOnTime(await this.retriever.retrieveChunks(query, limit, slices), req.query);
+      const current = await preferCurrent(this.supersessions, workspaceId, focused, reading);
+      return { found: distinctTexts(current.found), marks: current.marks };
+    };
     // Rows for the head the layers weigh (2k) and k more for what their demotions bring up; for all only when that fell short.
-    const evidence =
-      this.cognition.weighHead(
-        thought,
-        distinctTexts(focusOnTime(await this.retriever.retrieveChunks(query, req.k * 3, slices), req.query)),
-        weighing,
-      ) ??
-      this.cognition.weigh(
-        thought,
-        distinctTexts(focusOnTime(await this.retriever.retrieveChunks(query, Infinity, slices), req.query)),
-        weighing,
-      );
+    let { found, marks } = await candidates(req.k * 3);
+    let evidence = this.cognition.weighHead(thought, found, weighing);
+    if (!evidence) {
+      ({ found, marks } = await candidates(Infinity));
+      evidence = this.cognition.weigh(thought, found, weighing);
+    }
     const picked = evidence.items.filter((item) => item.score >= minScore).slice(0, req.k);
     if (!opts.dry) this.cognition.commit(thought, opts.call?.onCounter);
     const now = this.clock.now();
     return {
       query: req.query,
       mode: req.mode,
-      hits: picked.map((item) => citationOf(item.chunk, item.score, now)),
+      hits: picked.map((item) => ({ ...citationOf(item.chunk, item.score, now), ...marks.get(item.chunk.id) })),
       ...(req.explain ? { explain: picked.map(explainOf) } : {}),
       ...timeNotes(req.filters, now),
       took_ms: Number((performance.now() - started).toFixed(3)),
@@ -159,9 +163,15 @@ export class MemoryService {
       },
       opts.layers,
     );
-    const found = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, pool), Infinity, {
+    const retrieved = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, pool), Infinity, {
       yields: opts.call?.yieldsToRequests,
     });
+    const { found, marks } = await preferCurrent(
+      this.supersessions,
+      workspaceId,
+      retrieved,
+      supersessionOptions(req.filters),
+    );
     await yieldToIo(); // the pool's weighing and planning is a slice of its own
     // dhyana orders (MMR) and viveka drops near-duplicates before the budget is spent.
     const evidence = this.cognition.weigh(thought, found, { need: req.max_items * 2, diversity: req.diversity });
@@ -183,7 +193,7 @@ export class MemoryService {
       budget_tokens: req.budget_tokens,
       used_tokens: plan.usedTokens,
       items: plan.items.map(({ candidate, tokens }) => ({
-        citation: citationOf(candidate.chunk, candidate.relevance, now),
+        citation: { ...citationOf(candidate.chunk, candidate.relevance, now), ...marks.get(candidate.chunk.id) },
         tokens,
       })),
       sources: plan.summaries.map((s) => ({

@@ -10,6 +10,12 @@ function pick(xs: (number | undefined)[], f: (...n: number[]) => number): number
   return known.length ? f(...known) : undefined;
 }
 
+/** How a request reads replacements: as of its as_of (epoch ms), and whether statements are compared too. */
+export const supersessionOptions = (filters: RecallFilters | undefined) => ({
+  asOf: parse(filters?.as_of),
+  detect: filters?.detect_supersession === true,
+});
+
 /** The index filter: the tightest of each bound given; as_of keeps what occurred up to and including it. */
 export function toFilter(filters: RecallFilters | undefined): ChunkFilter {
   const asOf = parse(filters?.as_of);

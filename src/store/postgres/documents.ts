@@ -197,10 +197,10 @@ export class DocumentRepo implements DocumentStore {
     const { rows } = await c.query<{ id: number }>(
       `WITH gone AS (DELETE FROM chunks WHERE workspace_id = $1 AND source_path = $2 RETURNING id),
        added AS (
-         INSERT INTO chunks (workspace_id, source_path, ord, chunk_hash, anchor, start_offset, end_offset, text, terms, authored_at)
-         SELECT $1, $2, t.ord, t.chunk_hash, t.anchor, t.start_offset, t.end_offset, t.text, t.terms, COALESCE(t.occurred_at, $3)
-         FROM unnest($4::int[], $5::text[], $6::text[], $7::int[], $8::int[], $9::text[], $10::text[], $11::bigint[])
-           AS t(ord, chunk_hash, anchor, start_offset, end_offset, text, terms, occurred_at)
+         INSERT INTO chunks (workspace_id, source_path, ord, chunk_hash, anchor, start_offset, end_offset, text, terms, authored_at, undated)
+         SELECT $1, $2, t.ord, t.chunk_hash, t.anchor, t.start_offset, t.end_offset, t.text, t.terms, COALESCE(t.occurred_at, $3), t.undated
+         FROM unnest($4::int[], $5::text[], $6::text[], $7::int[], $8::int[], $9::text[], $10::text[], $11::bigint[], $12::int[])
+           AS t(ord, chunk_hash, anchor, start_offset, end_offset, text, terms, occurred_at, undated)
          ORDER BY t.ord
          RETURNING id),
        logged AS (
@@ -219,6 +219,7 @@ export class DocumentRepo implements DocumentStore {
         chunks.map((k) => k.text),
         chunks.map((k) => k.terms),
         chunks.map((k) => k.occurredAt ?? null),
+        chunks.map((k) => (k.undated ? 1 : 0)),
       ],
     );
     for (const r of rows) this.hot.delete(r.id);

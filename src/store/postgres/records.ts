@@ -1,5 +1,6 @@
 // Knowledge records in PostgreSQL: decisions, assimilation stages and proposals in one keyed, insertion-ordered table.
 import type {
+  SupersessionLink,
   RecordKind,
   RecordQuery,
   RecordRow,
@@ -8,7 +9,14 @@ import type {
   StoredRecord,
 } from "../../ports/records.ts";
 import { toRecord, type RecordTableRow } from "../rows.ts";
-import { getRecord, insertRecord, runAwaiting, transitionRecord } from "../write-steps.ts";
+import {
+  getRecord,
+  insertRecord,
+  runAwaiting,
+  toSupersession,
+  transitionRecord,
+  type SupersessionTableRow,
+} from "../write-steps.ts";
 import type { Db } from "./open.ts";
 import type { PostgresTransactions } from "./transactions.ts";
 
@@ -64,6 +72,15 @@ export class RecordRepo implements RecordStore {
     args.push(q.limit);
     const sql = `SELECT * FROM records r WHERE ${where.join(" AND ")} ORDER BY seq ${q.order === "asc" ? "ASC" : "DESC"} LIMIT $${args.length}`;
     return (await this.db.query<RecordTableRow>(sql, args)).rows.map(toRecord);
+  }
+
+  async supersessions(workspaceId: string, sourcePaths: readonly string[]): Promise<SupersessionLink[]> {
+    if (sourcePaths.length === 0) return [];
+    const { rows } = await this.db.query<SupersessionTableRow>(
+      `SELECT * FROM supersessions WHERE workspace_id = $1 AND (old_path = ANY($2::text[]) OR new_path = ANY($2::text[]))`,
+      [workspaceId, [...new Set(sourcePaths)]],
+    );
+    return rows.map(toSupersession);
   }
 
   async countRecords(

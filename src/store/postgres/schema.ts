@@ -99,6 +99,13 @@ export const migrations: readonly string[] = [
   `ALTER TABLE sessions ADD COLUMN owner TEXT;`,
   // Token scopes (README "Tokens and scopes"): tokens made before keep what they could do, except execute.
   `ALTER TABLE tokens ADD COLUMN scopes TEXT NOT NULL DEFAULT '["read","write","admin"]';`,
+  // A record replaced by a later one (issue 45): at most once; recall reads it by either note's path.
+  `CREATE TABLE supersessions (workspace_id TEXT NOT NULL, old_id TEXT NOT NULL, new_id TEXT NOT NULL, old_path TEXT NOT NULL,
+     new_path TEXT NOT NULL, at BIGINT NOT NULL, PRIMARY KEY (workspace_id, old_id));
+   CREATE INDEX supersessions_by_old_path ON supersessions (workspace_id, old_path);
+   CREATE INDEX supersessions_by_new_path ON supersessions (workspace_id, new_path);`,
+  // A chunk nothing dated (issue 45): its event time is the ingest time, so its relative words are not resolved against it.
+  `ALTER TABLE chunks ADD COLUMN undated INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 /** Advisory lock keys (first int of pg_advisory_xact_lock(int, int)); always taken in this order within a transaction. */

@@ -52,8 +52,8 @@ export class DocumentRepo implements DocumentStore {
       ),
       deleteDoc: db.prepare("DELETE FROM documents WHERE workspace_id = ? AND source_path = ?"),
       insertChunk: db.prepare(
-        `INSERT INTO chunks (workspace_id, source_path, ord, chunk_hash, anchor, start_offset, end_offset, text, terms, authored_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO chunks (workspace_id, source_path, ord, chunk_hash, anchor, start_offset, end_offset, text, terms, authored_at, undated)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       deleteChunk: db.prepare("DELETE FROM chunks WHERE id = ?"),
       logChange: db.prepare("INSERT INTO changes (workspace_id, chunk_id, op) VALUES (?, ?, ?)"),
@@ -228,6 +228,7 @@ export class DocumentRepo implements DocumentStore {
             c.text,
             c.terms,
             c.occurredAt ?? doc.authoredAt,
+            c.undated ? 1 : 0,
           );
           this.s.logChange.run(workspaceId, lastInsertRowid, OP_ADD);
           if (tombstones) this.s.unTombstone.run(workspaceId, "chunk_hash", c.chunkHash);

@@ -1,6 +1,7 @@
 // Knowledge records in SQLite: decisions, assimilation stages and proposals in one keyed, insertion-ordered table.
 import type { Db } from "./open.ts";
 import type {
+  SupersessionLink,
   RecordKind,
   RecordQuery,
   RecordRow,
@@ -10,7 +11,14 @@ import type {
 } from "../../ports/records.ts";
 import type { SqliteTransactions } from "./transactions.ts";
 import { toRecord, type RecordTableRow as Row } from "../rows.ts";
-import { getRecord, insertRecord, runNow, transitionRecord } from "../write-steps.ts";
+import {
+  getRecord,
+  insertRecord,
+  runNow,
+  toSupersession,
+  transitionRecord,
+  type SupersessionTableRow,
+} from "../write-steps.ts";
 
 export class RecordRepo implements RecordStore {
   private readonly s;
@@ -21,6 +29,11 @@ export class RecordRepo implements RecordStore {
   ) {
     this.s = {
       children: db.prepare("SELECT * FROM records WHERE workspace_id = ? AND parent_id = ? ORDER BY seq"),
+      // By either path through its own index; json_each takes any number of paths in one prepared statement.
+      supersessions: db.prepare(
+        `SELECT * FROM supersessions WHERE workspace_id = ? AND old_path IN (SELECT value FROM json_each(?))
+         UNION SELECT * FROM supersessions WHERE workspace_id = ? AND new_path IN (SELECT value FROM json_each(?))`,
+      ),
       counts: db.prepare(
         `SELECT kind, status, NOT EXISTS (SELECT 1 FROM records c WHERE c.workspace_id = r.workspace_id AND c.parent_id = r.id) AS childless, COUNT(*) AS count
          FROM records r WHERE workspace_id = ? GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
@@ -69,6 +82,13 @@ export class RecordRepo implements RecordStore {
     if (q.afterSeq !== undefined) when(q.order === "asc" ? "seq > ?" : "seq < ?", q.afterSeq);
     const sql = `SELECT * FROM records r WHERE ${where.join(" AND ")} ORDER BY seq ${q.order === "asc" ? "ASC" : "DESC"} LIMIT ?`;
     return (this.db.prepare(sql).all(...args, q.limit) as Row[]).map(toRecord);
+  }
+
+  async supersessions(workspaceId: string, sourcePaths: readonly string[]): Promise<SupersessionLink[]> {
+    if (sourcePaths.length === 0) return [];
+    const paths = JSON.stringify([...new Set(sourcePaths)]);
+    const rows = this.s.supersessions.all(workspaceId, paths, workspaceId, paths) as SupersessionTableRow[];
+    return rows.map(toSupersession);
   }
 
   async countRecords(

@@ -126,6 +126,54 @@ export function runRecordStoreSuite(name: string, makeStore: StoreFactory): void
         expect((await store.audit.listEvents(a, { limit: 10 })).map((e) => e.type)).toEqual(["proposal.approved"]);
         expect((await store.documents.getDocument(a, "knowledge/p1.md"))?.content).toContain("Always test.");
       });
+
+      it("supersedes a record once, with the new record, in one write: a chain reads back by either note's path", async () => {
+        const { store, a, b } = await twoWorkspaces();
+        const body = (id: string) => ({ id, source_path: `decisions/eng/${id}.md`, superseded_by: null });
+        const link = (oldId: string, newId: string, at: number) => ({
+          kind: "decision" as const,
+          oldId,
+          newId,
+          oldPath: `decisions/eng/${oldId}.md`,
+          newPath: `decisions/eng/${newId}.md`,
+          at,
+        });
+        await store.records.insertRecord(a, rec("d1", { body: body("d1") }));
+        await store.records.insertRecord(a, rec("d2", { body: body("d2") }), {
+          supersede: link("d1", "d2", T0 + 1000),
+        });
+        await store.records.insertRecord(a, rec("d3", { body: body("d3") }), {
+          supersede: link("d2", "d3", T0 + 2000),
+        });
+        expect((await store.records.getRecord(a, "d1"))!.body).toMatchObject({
+          superseded_by: "d2",
+          superseded_at: new Date(T0 + 1000).toISOString(),
+        });
+        expect((await store.records.getRecord(a, "d3"))!.body).toMatchObject({ superseded_by: null });
+        const links = await store.records.supersessions(a, ["decisions/eng/d2.md"]);
+        expect(links.sort((x, y) => x.at - y.at)).toEqual([
+          { oldId: "d1", newId: "d2", oldPath: "decisions/eng/d1.md", newPath: "decisions/eng/d2.md", at: T0 + 1000 },
+          { oldId: "d2", newId: "d3", oldPath: "decisions/eng/d2.md", newPath: "decisions/eng/d3.md", at: T0 + 2000 },
+        ]);
+        expect(await store.records.supersessions(b, ["decisions/eng/d2.md"])).toEqual([]);
+        expect(await store.records.supersessions(a, [])).toEqual([]);
+
+        // Superseding again, or what this workspace does not hold, writes nothing: not the record, its note or event.
+        const { doc, chunks } = prepare("decisions/eng/d4.md", "# D4\n\nUse PostgreSQL.\n");
+        const also = { document: { doc, chunks }, events: [draft("decision.recorded", { ref: "d4" })] };
+        await expect(
+          store.records.insertRecord(a, rec("d4", { body: body("d4") }), { ...also, supersede: link("d1", "d4", T0) }),
+        ).rejects.toMatchObject({ code: "already_superseded" });
+        await expect(
+          store.records.insertRecord(b, rec("d4", { body: body("d4") }), { ...also, supersede: link("d2", "d4", T0) }),
+        ).rejects.toMatchObject({ code: "supersedes_not_found" });
+        for (const ws of [a, b]) {
+          expect(await store.records.getRecord(ws, "d4")).toBeUndefined();
+          expect(await store.documents.getDocument(ws, "decisions/eng/d4.md")).toBeUndefined();
+          expect(await store.audit.listEvents(ws, { limit: 10 })).toEqual([]);
+        }
+        expect((await store.records.getRecord(a, "d1"))!.body).toMatchObject({ superseded_by: "d2" });
+      });
     });
   });
 }

@@ -1,6 +1,5 @@
 // A grounded answer with its citations, and the replay of its trajectory from the audit log (the steps behind it).
 import { SmritiError } from "../../../src/client/index.ts";
-import type { TimeMention } from "../../../src/client/index.ts";
 import { useClient } from "../api.ts";
 import { Citations } from "../ui/citations.tsx";
 import { ErrorNote } from "../ui/error-note.tsx";
@@ -30,7 +29,15 @@ export function AnswerTab() {
           <p className="muted">
             {answer.data.answer_type} · confidence {answer.data.confidence.toFixed(2)}
           </p>
-          {answer.data.resolved_time && <ResolvedTime time={answer.data.resolved_time} />}
+          {answer.data.resolved_time && (
+            <p className="muted" data-testid="resolved-time">
+              “{answer.data.resolved_time.text}” = {answer.data.resolved_time.resolved}, resolved against{" "}
+              <time dateTime={answer.data.resolved_time.reference}>
+                {answer.data.resolved_time.reference.slice(0, 16).replace("T", " ")}
+              </time>{" "}
+              ({answer.data.resolved_time.from.slice(0, 10)} to {answer.data.resolved_time.to.slice(0, 10)}, exclusive)
+            </p>
+          )}
           <Citations citations={answer.data.citations} />
         </div>
       )}
@@ -54,16 +61,5 @@ export function AnswerTab() {
         </ol>
       )}
     </div>
-  );
-}
-
-/** What a when-answer's words resolved to, and against which event time: the citation keeps the words as written. */
-function ResolvedTime({ time }: { time: TimeMention }) {
-  const day = (iso: string) => iso.slice(0, 10);
-  return (
-    <p className="muted" data-testid="resolved-time">
-      "{time.text}" = {time.resolved} ({day(time.from)} to {day(time.to)}, exclusive)
-      {time.relative && <>, read from when it was said: {day(time.reference)}</>}
-    </p>
   );
 }

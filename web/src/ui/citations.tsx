@@ -25,6 +25,19 @@ export function Citations({ citations }: { citations: Citation[] }) {
                 {c.occurred_at.slice(0, 16).replace("T", " ")}
               </time>
             )}
+            {c.superseded_by && (
+              <span className="muted" data-testid="superseded-by" title="a later statement replaced this one">
+                {" "}
+                superseded by {c.superseded_by.record_id ?? c.superseded_by.source_path} on{" "}
+                {c.superseded_by.at.slice(0, 10)}
+              </span>
+            )}
+            {c.supersedes && (
+              <span className="muted" title="this statement replaced an earlier one">
+                {" "}
+                replaces {c.supersedes.record_id ?? c.supersedes.source_path}
+              </span>
+            )}
             <span className="score" title="calibrated relevance">
               {c.score.toFixed(2)}
             </span>
