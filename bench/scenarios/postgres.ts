@@ -163,7 +163,8 @@ async function load(
   };
 }
 
-async function openDatabase(): Promise<{ url: string; version: string; close(): Promise<void> } | null> {
+/** SMRITI_BENCH_DATABASE_URL (in a schema of its own) or a throwaway cluster; null when there is neither. */
+export async function openDatabase(): Promise<{ url: string; version: string; close(): Promise<void> } | null> {
   const given = process.env["SMRITI_BENCH_DATABASE_URL"];
   const bin = given ? null : postgresBinDir();
   if (!given && !bin) return null;
