@@ -29,12 +29,18 @@ import type { PostgresTransactions } from "./transactions.ts";
 import type pg from "pg";
 
 type Replace = { workspaceId: string; document: DocumentWrite; events: EventDraft[] | undefined };
+/** One document of a many-document write. */
+export type DocumentWriteIn = { workspaceId: string; document: DocumentWrite };
 
 export class DocumentRepo implements DocumentStore {
   private readonly hot = new ChunkCache();
   /** Replaces asked for while one commits go together in the next transaction: one commit (and fsync) per batch. */
   private readonly replaces = new GroupCommit<Replace, void>(
-    (batch) => this.tx.runBatch(batch.map((r) => (tx: TxEngine) => applySideEffects(tx, r.workspaceId, r))),
+    (batch) =>
+      this.tx.runBatch(
+        batch.map((r) => (tx: TxEngine) => applySideEffects(tx, r.workspaceId, r)),
+        batch.length > 1 ? (c) => this.tx.writeTogether(c, batch) : undefined,
+      ),
     (r) => r.document.chunks.length + 1,
   );
 
@@ -136,7 +142,7 @@ export class DocumentRepo implements DocumentStore {
     if (entries.size === 0) return;
     await this.tx.run(async (c) => {
       await lock(c, LOCK.changes);
-      await this.putVectors(c, { embedderId, byHash: entries });
+      await this.putVectors(c, [{ embedderId, byHash: entries }]);
       // Announce the chunks again, so loaded vector indexes on every replica pick the vectors up.
       await c.query(
         "INSERT INTO changes (workspace_id, chunk_id, op) SELECT workspace_id, id, 1 FROM chunks WHERE chunk_hash = ANY($1::text[]) ORDER BY id",
@@ -156,69 +162,105 @@ export class DocumentRepo implements DocumentStore {
   }
 
   /** A step of the caller's transaction: the vectors first, then the document's chunks in place of its old ones. */
-  async write(c: pg.PoolClient, workspaceId: string, { doc, chunks, vectors }: DocumentWrite): Promise<void> {
-    if (vectors) await this.putVectors(c, vectors);
-    await this.replace(c, workspaceId, doc, chunks);
+  write(c: pg.PoolClient, workspaceId: string, document: DocumentWrite): Promise<void> {
+    return this.writeMany(c, [{ workspaceId, document }]);
   }
 
-  private async putVectors(c: pg.PoolClient, { embedderId, byHash }: NewVectors): Promise<void> {
-    if (byHash.size === 0) return;
+  /**
+   * Several documents as one step of the caller's transaction, one statement per table whatever their number (group
+   * commit's batch: one round trip per table rather than per document). Their (workspace, source_path) are distinct.
+   */
+  async writeMany(c: pg.PoolClient, writes: readonly DocumentWriteIn[]): Promise<void> {
+    await this.putVectors(
+      c,
+      writes.flatMap((w) => (w.document.vectors ? [w.document.vectors] : [])),
+    );
+    await this.replace(c, writes);
+  }
+
+  private async putVectors(c: pg.PoolClient, sets: readonly NewVectors[]): Promise<void> {
+    // One row a (embedder, chunk hash): ON CONFLICT cannot update a row twice in one statement.
+    const rows = new Map<string, [string, string, Float32Array]>();
+    for (const { embedderId, byHash } of sets)
+      for (const [hash, vector] of byHash) rows.set(`${embedderId}\0${hash}`, [embedderId, hash, vector]);
+    if (rows.size === 0) return;
+    const all = [...rows.values()];
     await c.query(
-      `INSERT INTO embeddings (embedder_id, chunk_hash, vector) SELECT $1, * FROM unnest($2::text[], $3::bytea[])
+      `INSERT INTO embeddings (embedder_id, chunk_hash, vector) SELECT * FROM unnest($1::text[], $2::text[], $3::bytea[])
        ON CONFLICT (embedder_id, chunk_hash) DO UPDATE SET vector = excluded.vector`,
-      [embedderId, [...byHash.keys()], [...byHash.values()].map(toBlob)],
+      [all.map((r) => r[0]), all.map((r) => r[1]), all.map((r) => toBlob(r[2]))],
     );
   }
 
   /**
-   * Inside the caller's transaction: the document and its cleared tombstones first, then, under LOCK.changes (so the
-   * change log's seqs follow commit order), its old chunks out and the new ones in with their change rows, in one
+   * Inside the caller's transaction: the documents and their cleared tombstones first, then, under LOCK.changes (so the
+   * change log's seqs follow commit order), their old chunks out and the new ones in with their change rows, in one
    * statement, so the lock is held for one round trip and the commit.
    */
-  private async replace(
-    c: pg.PoolClient,
-    workspaceId: string,
-    doc: DocumentRecord,
-    chunks: readonly ChunkInput[],
-  ): Promise<void> {
+  private async replace(c: pg.PoolClient, writes: readonly DocumentWriteIn[]): Promise<void> {
+    const docs = writes.map((w) => ({ ws: w.workspaceId, ...w.document.doc }));
+    const column = <K extends keyof (typeof docs)[number]>(k: K) => docs.map((d) => d[k]);
     await c.query(
-      `INSERT INTO documents (workspace_id, source_path, document_hash, kind, authored_at, ingested_at, content) VALUES ($1, $2, $3, $4, $5, $6, $7)
+      `INSERT INTO documents (workspace_id, source_path, document_hash, kind, authored_at, ingested_at, content)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::text[])
        ON CONFLICT (workspace_id, source_path) DO UPDATE SET document_hash = excluded.document_hash, kind = excluded.kind,
          authored_at = excluded.authored_at, ingested_at = excluded.ingested_at, content = excluded.content`,
-      [workspaceId, doc.sourcePath, doc.documentHash, doc.kind, doc.authoredAt, doc.ingestedAt, doc.content],
+      [
+        column("ws"),
+        column("sourcePath"),
+        column("documentHash"),
+        column("kind"),
+        column("authoredAt"),
+        column("ingestedAt"),
+        column("content"),
+      ],
     );
-    const hashes = [...new Set(chunks.map((k) => k.chunkHash))];
+    // The tombstones a write clears: its source path's and each of its chunk hashes'.
+    const cleared = writes.flatMap(({ workspaceId, document: { doc, chunks } }) => [
+      [workspaceId, "source_path", doc.sourcePath],
+      ...[...new Set(chunks.map((k) => k.chunkHash))].map((h) => [workspaceId, "chunk_hash", h]),
+    ]);
     await c.query(
-      "DELETE FROM forgotten WHERE workspace_id = $1 AND ((kind = 'chunk_hash' AND key = ANY($2::text[])) OR (kind = 'source_path' AND key = $3))",
-      [workspaceId, hashes, doc.sourcePath],
+      `DELETE FROM forgotten f USING unnest($1::text[], $2::text[], $3::text[]) AS d(ws, kind, key)
+       WHERE f.workspace_id = d.ws AND f.kind = d.kind AND f.key = d.key`,
+      [cleared.map((r) => r[0]), cleared.map((r) => r[1]), cleared.map((r) => r[2])],
     );
     await lock(c, LOCK.changes);
-    // The delete and the insert see the same snapshot: only the old rows go. Removals are logged before additions.
+    const chunks = writes.flatMap(({ workspaceId, document: { doc, chunks } }) =>
+      chunks.map((k, ord) => ({ ws: workspaceId, path: doc.sourcePath, ord, k, at: k.occurredAt ?? doc.authoredAt })),
+    );
+    // The delete and the insert see the same snapshot: only the old rows go. Removals are logged before additions;
+    // new chunks take their ids in the order of the writes and, within one, of their ord.
     const { rows } = await c.query<{ id: number }>(
-      `WITH gone AS (DELETE FROM chunks WHERE workspace_id = $1 AND source_path = $2 RETURNING id),
+      `WITH gone AS (
+         DELETE FROM chunks k USING unnest($1::text[], $2::text[]) AS d(ws, path)
+         WHERE k.workspace_id = d.ws AND k.source_path = d.path RETURNING k.workspace_id, k.id),
        added AS (
          INSERT INTO chunks (workspace_id, source_path, ord, chunk_hash, anchor, start_offset, end_offset, text, terms, authored_at)
-         SELECT $1, $2, t.ord, t.chunk_hash, t.anchor, t.start_offset, t.end_offset, t.text, t.terms, COALESCE(t.occurred_at, $3)
-         FROM unnest($4::int[], $5::text[], $6::text[], $7::int[], $8::int[], $9::text[], $10::text[], $11::bigint[])
-           AS t(ord, chunk_hash, anchor, start_offset, end_offset, text, terms, occurred_at)
-         ORDER BY t.ord
-         RETURNING id),
+         SELECT t.ws, t.path, t.ord, t.chunk_hash, t.anchor, t.start_offset, t.end_offset, t.text, t.terms, t.authored_at
+         FROM unnest($3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::int[], $9::int[], $10::text[], $11::text[], $12::bigint[])
+           WITH ORDINALITY AS t(ws, path, ord, chunk_hash, anchor, start_offset, end_offset, text, terms, authored_at, n)
+         ORDER BY t.n
+         RETURNING workspace_id, id),
        logged AS (
          INSERT INTO changes (workspace_id, chunk_id, op)
-         SELECT $1, id, op FROM (SELECT id, ${OP_REMOVE} AS op FROM gone UNION ALL SELECT id, ${OP_ADD} FROM added) AS x ORDER BY op, id)
+         SELECT workspace_id, id, op FROM (
+           SELECT workspace_id, id, ${OP_REMOVE} AS op FROM gone UNION ALL SELECT workspace_id, id, ${OP_ADD} FROM added
+         ) AS x ORDER BY op, id)
        SELECT id FROM gone`,
       [
-        workspaceId,
-        doc.sourcePath,
-        doc.authoredAt,
-        chunks.map((_, i) => i),
-        chunks.map((k) => k.chunkHash),
-        chunks.map((k) => k.anchor),
-        chunks.map((k) => k.start),
-        chunks.map((k) => k.end),
-        chunks.map((k) => k.text),
-        chunks.map((k) => k.terms),
-        chunks.map((k) => k.occurredAt ?? null),
+        column("ws"),
+        column("sourcePath"),
+        chunks.map((r) => r.ws),
+        chunks.map((r) => r.path),
+        chunks.map((r) => r.ord),
+        chunks.map((r) => r.k.chunkHash),
+        chunks.map((r) => r.k.anchor),
+        chunks.map((r) => r.k.start),
+        chunks.map((r) => r.k.end),
+        chunks.map((r) => r.k.text),
+        chunks.map((r) => r.k.terms),
+        chunks.map((r) => r.at),
       ],
     );
     for (const r of rows) this.hot.delete(r.id);
