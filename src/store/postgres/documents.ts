@@ -142,7 +142,7 @@ export class DocumentRepo implements DocumentStore {
     if (entries.size === 0) return;
     await this.tx.run(async (c) => {
       await lock(c, LOCK.changes);
-      await this.putVectors(c, [{ embedderId, byHash: entries }]);
+      await this.putVectors(c, { embedderId, byHash: entries });
       // Announce the chunks again, so loaded vector indexes on every replica pick the vectors up.
       await c.query(
         "INSERT INTO changes (workspace_id, chunk_id, op) SELECT workspace_id, id, 1 FROM chunks WHERE chunk_hash = ANY($1::text[]) ORDER BY id",
@@ -166,46 +166,38 @@ export class DocumentRepo implements DocumentStore {
     return this.writeMany(c, [{ workspaceId, document }]);
   }
 
+  private async putVectors(c: pg.PoolClient, vectors: NewVectors): Promise<void> {
+    if (vectors.byHash.size > 0) await c.query(UPSERT_VECTORS, vectorColumns([vectors]));
+  }
+
   /**
-   * Several documents as one step of the caller's transaction, one statement per table whatever their number (group
-   * commit's batch: one round trip per table rather than per document). Their (workspace, source_path) are distinct.
+   * Several documents as one step of the caller's transaction, a statement per table whatever their number (group
+   * commit's batch: a round trip per table rather than per document). Their (workspace, source_path) are distinct.
+   * Under LOCK.changes (so the change log's seqs follow commit order), taken by the first statement after its writes
+   * of vectors, documents and cleared tombstones, the second takes their old chunks out and the new ones in with their
+   * change rows, so the lock is held for one round trip and the commit.
    */
   async writeMany(c: pg.PoolClient, writes: readonly DocumentWriteIn[]): Promise<void> {
-    await this.putVectors(
-      c,
-      writes.flatMap((w) => (w.document.vectors ? [w.document.vectors] : [])),
-    );
-    await this.replace(c, writes);
-  }
-
-  private async putVectors(c: pg.PoolClient, sets: readonly NewVectors[]): Promise<void> {
-    // One row a (embedder, chunk hash): ON CONFLICT cannot update a row twice in one statement.
-    const rows = new Map<string, [string, string, Float32Array]>();
-    for (const { embedderId, byHash } of sets)
-      for (const [hash, vector] of byHash) rows.set(`${embedderId}\0${hash}`, [embedderId, hash, vector]);
-    if (rows.size === 0) return;
-    const all = [...rows.values()];
-    await c.query(
-      `INSERT INTO embeddings (embedder_id, chunk_hash, vector) SELECT * FROM unnest($1::text[], $2::text[], $3::bytea[])
-       ON CONFLICT (embedder_id, chunk_hash) DO UPDATE SET vector = excluded.vector`,
-      [all.map((r) => r[0]), all.map((r) => r[1]), all.map((r) => toBlob(r[2]))],
-    );
-  }
-
-  /**
-   * Inside the caller's transaction: the documents and their cleared tombstones first, then, under LOCK.changes (so the
-   * change log's seqs follow commit order), their old chunks out and the new ones in with their change rows, in one
-   * statement, so the lock is held for one round trip and the commit.
-   */
-  private async replace(c: pg.PoolClient, writes: readonly DocumentWriteIn[]): Promise<void> {
     const docs = writes.map((w) => ({ ws: w.workspaceId, ...w.document.doc }));
     const column = <K extends keyof (typeof docs)[number]>(k: K) => docs.map((d) => d[k]);
+    // The tombstones a write clears: its source path's and each of its chunk hashes'.
+    const cleared = writes.flatMap(({ workspaceId, document: { doc, chunks } }) => [
+      [workspaceId, "source_path", doc.sourcePath],
+      ...[...new Set(chunks.map((k) => k.chunkHash))].map((h) => [workspaceId, "chunk_hash", h]),
+    ]);
     await c.query(
-      `INSERT INTO documents (workspace_id, source_path, document_hash, kind, authored_at, ingested_at, content)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::text[])
-       ON CONFLICT (workspace_id, source_path) DO UPDATE SET document_hash = excluded.document_hash, kind = excluded.kind,
-         authored_at = excluded.authored_at, ingested_at = excluded.ingested_at, content = excluded.content`,
+      `WITH vectors AS (${UPSERT_VECTORS}),
+       docs AS (
+         INSERT INTO documents (workspace_id, source_path, document_hash, kind, authored_at, ingested_at, content)
+         SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::text[])
+         ON CONFLICT (workspace_id, source_path) DO UPDATE SET document_hash = excluded.document_hash, kind = excluded.kind,
+           authored_at = excluded.authored_at, ingested_at = excluded.ingested_at, content = excluded.content),
+       cleared AS (
+         DELETE FROM forgotten f USING unnest($11::text[], $12::text[], $13::text[]) AS d(ws, kind, key)
+         WHERE f.workspace_id = d.ws AND f.kind = d.kind AND f.key = d.key)
+       SELECT pg_advisory_xact_lock($14, hashtext(''))`,
       [
+        ...vectorColumns(writes.flatMap((w) => (w.document.vectors ? [w.document.vectors] : []))),
         column("ws"),
         column("sourcePath"),
         column("documentHash"),
@@ -213,19 +205,12 @@ export class DocumentRepo implements DocumentStore {
         column("authoredAt"),
         column("ingestedAt"),
         column("content"),
+        cleared.map((r) => r[0]),
+        cleared.map((r) => r[1]),
+        cleared.map((r) => r[2]),
+        LOCK.changes,
       ],
     );
-    // The tombstones a write clears: its source path's and each of its chunk hashes'.
-    const cleared = writes.flatMap(({ workspaceId, document: { doc, chunks } }) => [
-      [workspaceId, "source_path", doc.sourcePath],
-      ...[...new Set(chunks.map((k) => k.chunkHash))].map((h) => [workspaceId, "chunk_hash", h]),
-    ]);
-    await c.query(
-      `DELETE FROM forgotten f USING unnest($1::text[], $2::text[], $3::text[]) AS d(ws, kind, key)
-       WHERE f.workspace_id = d.ws AND f.kind = d.kind AND f.key = d.key`,
-      [cleared.map((r) => r[0]), cleared.map((r) => r[1]), cleared.map((r) => r[2])],
-    );
-    await lock(c, LOCK.changes);
     const chunks = writes.flatMap(({ workspaceId, document: { doc, chunks } }) =>
       chunks.map((k, ord) => ({ ws: workspaceId, path: doc.sourcePath, ord, k, at: k.occurredAt ?? doc.authoredAt })),
     );
@@ -357,4 +342,18 @@ export class DocumentRepo implements DocumentStore {
       [workspaceId, chunks.map((k) => k.id)],
     );
   }
+}
+
+/** Vectors by (embedder, chunk hash) from $1-$3 (vectorColumns). */
+const UPSERT_VECTORS = `INSERT INTO embeddings (embedder_id, chunk_hash, vector)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::bytea[])
+  ON CONFLICT (embedder_id, chunk_hash) DO UPDATE SET vector = excluded.vector`;
+
+/** The vectors as UPSERT_VECTORS' three columns, one row a (embedder, chunk hash): a statement cannot update a row twice. */
+function vectorColumns(sets: readonly NewVectors[]): [string[], string[], Buffer[]] {
+  const rows = new Map<string, [string, string, Float32Array]>();
+  for (const { embedderId, byHash } of sets)
+    for (const [hash, vector] of byHash) rows.set(`${embedderId}\0${hash}`, [embedderId, hash, vector]);
+  const all = [...rows.values()];
+  return [all.map((r) => r[0]), all.map((r) => r[1]), all.map((r) => toBlob(r[2]))];
 }

@@ -21,7 +21,7 @@ export class AuditRepo implements AuditLog {
 
   /**
    * Several workspaces' drafts inside the caller's transaction (group commit's batch), one statement each for the
-   * locks, the heads, the events and the new heads: each workspace's chain is extended once, in the drafts' order.
+   * locks, the heads, and the events with the new heads: each workspace's chain is extended once, in the drafts' order.
    */
   async appendMany(
     c: pg.PoolClient,
@@ -45,9 +45,13 @@ export class AuditRepo implements AuditLog {
     const heads = new Map(rows.map((r) => [r.ws, { seq: Number(r.seq), hash: r.hash }]));
     const events = workspaces.flatMap((ws) => chainEvents(ws, byWorkspace.get(ws)!, heads.get(ws)));
     const column = <K extends keyof (typeof events)[number]>(k: K) => events.map((e) => e[k]);
+    const last = workspaces.map((ws) => events.findLast((e) => e.workspaceId === ws)!); // each has a draft
     await c.query(
-      `INSERT INTO events (workspace_id, seq, id, type, actor_id, token_id, at, trajectory_id, payload, prev_hash, hash)
-       SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[])`,
+      `WITH added AS (
+         INSERT INTO events (workspace_id, seq, id, type, actor_id, token_id, at, trajectory_id, payload, prev_hash, hash)
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[]))
+       INSERT INTO event_heads (workspace_id, seq, hash) SELECT * FROM unnest($12::text[], $13::bigint[], $14::text[])
+       ON CONFLICT (workspace_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash`,
       [
         column("workspaceId"),
         column("seq"),
@@ -60,13 +64,10 @@ export class AuditRepo implements AuditLog {
         column("payload"),
         column("prevHash"),
         column("hash"),
+        last.map((e) => e.workspaceId),
+        last.map((e) => e.seq),
+        last.map((e) => e.hash),
       ],
-    );
-    const last = workspaces.map((ws) => events.findLast((e) => e.workspaceId === ws)!); // each has a draft
-    await c.query(
-      `INSERT INTO event_heads (workspace_id, seq, hash) SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[])
-       ON CONFLICT (workspace_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash`,
-      [last.map((e) => e.workspaceId), last.map((e) => e.seq), last.map((e) => e.hash)],
     );
     return events;
   }
