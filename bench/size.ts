@@ -209,6 +209,8 @@ export async function benchSize(
         loadSeconds: limits.loadRoundSeconds,
         loadRounds: limits.loadRounds,
         chatMessages: spare!.slice(0, 45).map((q) => `What do we know about ${q}?`),
+        vocab,
+        smallIngest: { seed: opts.seed + 17, rounds: 3, documentsPerRound: opts.quick ? 1_000 : 2_000 },
       })
     : null;
   return {

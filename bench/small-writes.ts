@@ -1,5 +1,6 @@
-// `npm run bench:small-writes [-- --rounds=3 --documents=2000]`: only the one-chunk document ingest of `npm run bench`
-// (scenarios/small-ingest.ts), for measuring a change to the write path without the whole bench. Prints the rounds.
+// `npm run bench:small-writes [-- --rounds=3 --documents=2000 --postgres]`: only the one-chunk document ingest of `npm run
+// bench` (scenarios/small-ingest.ts), for measuring a change to the write path without the whole bench. Prints the rounds.
+// --postgres: on PostgreSQL (SMRITI_BENCH_DATABASE_URL, else a throwaway cluster of the installed server).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,9 +8,12 @@ import { loadGloveEmbedder } from "../src/embed/glove.ts";
 import { loadVocabulary } from "./corpus/vocab.ts";
 import { load1 } from "./lib/machine.ts";
 import { benchSmallIngest, type SmallIngest } from "./scenarios/small-ingest.ts";
+import { openDatabase } from "./scenarios/postgres.ts";
 
 const value = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const dir = mkdtempSync(join(tmpdir(), "smriti-small-writes-"));
+const database = process.argv.includes("--postgres") ? await openDatabase() : null;
+if (process.argv.includes("--postgres") && !database) throw new Error("--postgres: no PostgreSQL installed");
 const loadAtStart = load1();
 try {
   const res = await benchSmallIngest(dir, loadVocabulary(), await loadGloveEmbedder(), {
@@ -17,14 +21,16 @@ try {
     rounds: Number(value("rounds") ?? 3),
     documentsPerRound: Number(value("documents") ?? 2000),
     maxSeconds: 30,
+    ...(database ? { env: { SMRITI_DATABASE_URL: database.url } } : {}),
   });
   const line = (name: string, s: SmallIngest) =>
     `${name}: ${s.writers} writers, documents/s per round ${s.rounds.map((r) => r.docsPerSec).join(" / ")}` +
     ` (median ${s.docsPerSec.median}), per document p50 ${s.latency.p50} ms p99 ${s.latency.p99} ms` +
     `, ${s.cpuDocsPerSec} per CPU-s of the serving process`;
   process.stdout.write(
-    `${line("in-process", res.inProcess)}\n${line("HTTP", res.http)}\nload avg ${loadAtStart} -> ${load1()}\n`,
+    `${database ? `${database.version}\n` : ""}${line("in-process", res.inProcess)}\n${line("HTTP", res.http)}\nload avg ${loadAtStart} -> ${load1()}\n`,
   );
 } finally {
+  await database?.close();
   rmSync(dir, { recursive: true, force: true });
 }

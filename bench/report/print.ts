@@ -366,12 +366,13 @@ function postgresSection(s: SizeResults): string[] {
     ),
     `two replicas / one: x${p.scaling} (2 cores shared by the replicas, the load generators and PostgreSQL)`,
     `loading one workspace's indexes (BM25 + vectors) from PostgreSQL: ${p.indexLoadSeconds ?? "?"} s (what a search pays after SMRITI_INDEX_MEMORY_MB dropped them)`,
+    ...(p.smallIngest ? ["", ...smallIngestSection(p.smallIngest, "on PostgreSQL")] : []),
   ];
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
-function smallIngestSection(small: NonNullable<BenchResults["smallIngest"]>): string[] {
+function smallIngestSection(small: NonNullable<BenchResults["smallIngest"]>, store = "on SQLite"): string[] {
   const row = (name: string, s: SmallIngest) => [
     `${name}, ${s.writers} writers`,
     s.rounds.map((r) => r.docsPerSec).join(" / "),
@@ -381,7 +382,7 @@ function smallIngestSection(small: NonNullable<BenchResults["smallIngest"]>): st
     s.latency.p99,
   ];
   return [
-    "== one-chunk documents (a message, a fact), each acknowledged once committed with its vector and audit event ==",
+    `== one-chunk documents (a message, a fact) ${store}, each acknowledged once committed with its vector and audit event ==`,
     renderTable(
       ["ingest", "docs/s per round", "median", "per server CPU-s", "p50 ms", "p99 ms"],
       [row("in-process", small.inProcess), row("HTTP (client process)", small.http)],

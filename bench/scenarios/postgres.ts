@@ -19,6 +19,7 @@ import { cliEnv, startServe, type RunningServe } from "../../test/cli/cli-helper
 import { postgresBinDir, startTestCluster } from "../../test/helpers/postgres-cluster.ts";
 import { DEFAULT_WORKSPACE } from "../../src/services/auth.ts";
 import type { Embedder } from "../../src/ports/embedding.ts";
+import { benchSmallIngest, type SmallIngest } from "./small-ingest.ts";
 
 export interface ReplicaLoad {
   replicas: number;
@@ -41,6 +42,8 @@ export interface PostgresResult {
   scaling: number;
   /** Extractive chat turns over HTTP on the in-process runtime (absent in results written before it was measured). */
   chat?: { firstToken: LatencySummary; turn: LatencySummary };
+  /** One-chunk documents from 8 writers, as the SQLite small-writes scenario (absent before it was measured here). */
+  smallIngest?: { inProcess: SmallIngest; http: SmallIngest };
 }
 
 interface Inputs {
@@ -55,6 +58,9 @@ interface Inputs {
   loadRounds: number;
   /** Chat messages for the turns timed on PostgreSQL (five warm up). */
   chatMessages: readonly string[];
+  /** The corpus vocabulary and the rounds of the one-chunk document scenario. */
+  vocab: readonly string[];
+  smallIngest: { seed: number; rounds: number; documentsPerRound: number };
 }
 
 const CONNECTIONS = 16;
@@ -114,8 +120,15 @@ export async function benchPostgres(dir: string, input: Inputs): Promise<Postgre
     } finally {
       await Promise.all(servers.map((s) => s.stop()));
     }
+    progress("postgres: one-chunk documents, 8 writers, in-process and over HTTP");
+    const smallIngest = await benchSmallIngest(join(dir, "small"), input.vocab, input.glove, {
+      ...input.smallIngest,
+      maxSeconds: 30,
+      env,
+    });
     return {
       server: database.version,
+      smallIngest,
       ingest,
       recall,
       indexLoadSeconds,
@@ -163,7 +176,8 @@ async function load(
   };
 }
 
-async function openDatabase(): Promise<{ url: string; version: string; close(): Promise<void> } | null> {
+/** SMRITI_BENCH_DATABASE_URL (in a schema of its own) or a throwaway cluster; null when there is neither. */
+export async function openDatabase(): Promise<{ url: string; version: string; close(): Promise<void> } | null> {
   const given = process.env["SMRITI_BENCH_DATABASE_URL"];
   const bin = given ? null : postgresBinDir();
   if (!given && !bin) return null;

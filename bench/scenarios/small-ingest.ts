@@ -37,6 +37,8 @@ export interface SmallIngestOptions {
   documentsPerRound: number;
   /** A round stops sending after this long. */
   maxSeconds: number;
+  /** More configuration: SMRITI_DATABASE_URL runs it on PostgreSQL. */
+  env?: Record<string, string>;
 }
 
 export async function benchSmallIngest(
@@ -45,7 +47,7 @@ export async function benchSmallIngest(
   embedder: Embedder,
   opts: SmallIngestOptions,
 ): Promise<{ inProcess: SmallIngest; http: SmallIngest }> {
-  const rt = await openRuntime(dir, embedder);
+  const rt = await openRuntime(dir, embedder, opts.env);
   try {
     const docs = generateDocuments(vocab, {
       seed: opts.seed,

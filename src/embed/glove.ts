@@ -59,6 +59,7 @@ class GloveSifEmbedder implements Embedder, WordNeighbours, WordSimilarity {
   readonly id = GLOVE_EMBEDDER_ID;
   readonly dimensions: number;
   readonly portable: PortableEmbedder;
+  readonly cheap = true;
   private readonly words: WordList;
   /** Per word: SIF weight × int8 dequantisation scale, so one multiply per token. */
   private readonly weights: Float32Array;

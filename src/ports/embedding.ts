@@ -7,6 +7,11 @@ export interface Embedder {
   embed(texts: readonly string[]): Promise<Float32Array[]>;
   /** Set by CPU-bound embedders that a worker thread can rebuild, so ingest embeds off the request loop. */
   readonly portable?: PortableEmbedder | undefined;
+  /**
+   * Set by an embedder that gives a short text the same vector every time in less than a store look-up costs (GloVe:
+   * ~0.065 ms a note): ingest embeds new chunks without first asking which of their vectors are stored.
+   */
+  readonly cheap?: boolean;
 }
 
 /**

@@ -6,6 +6,7 @@ import { allows, DEFAULT_TOKEN_SCOPES, type RouteScope, type Scope } from "../co
 import { sha256Hex } from "../domain/text/hash.ts";
 import type { TokenRecord, WorkspaceStore } from "../ports/workspaces.ts";
 import type { CallContext } from "../ports/call-context.ts";
+import { TokenCache, type StoredToken } from "./token-cache.ts";
 
 export const DEFAULT_WORKSPACE = "default";
 const TOKEN_PREFIX = "smr_";
@@ -27,10 +28,15 @@ export interface IssuedToken {
 }
 
 export class AuthService {
+  private readonly tokens: TokenCache;
+
+  /** `tokenRecheckMs`: how long a token's stored record is trusted (token-cache.ts; 0 reads the store every request). */
   constructor(
     private readonly store: WorkspaceStore,
-    private readonly opts: { multiTenant: boolean; now: () => number },
-  ) {}
+    private readonly opts: { multiTenant: boolean; now: () => number; tokenRecheckMs?: number },
+  ) {
+    this.tokens = new TokenCache(opts.tokenRecheckMs);
+  }
 
   /** Creates the workspace if allowed and a token bound to it; the secret is returned once and stored only as a hash. */
   /** `scopes` defaults to read and write (README "Tokens and scopes"). */
@@ -63,8 +69,10 @@ export class AuthService {
     return { token, record, workspaceName: workspace.name };
   }
 
-  revoke(tokenId: string): Promise<boolean> {
-    return this.store.revokeToken(tokenId, this.opts.now());
+  async revoke(tokenId: string): Promise<boolean> {
+    const revoked = await this.store.revokeToken(tokenId, this.opts.now());
+    this.tokens.clear();
+    return revoked;
   }
 
   /** Resolves the caller from `Authorization: Bearer` and `x-svc-actor-id`, or throws the matching 401/403. */
@@ -74,10 +82,11 @@ export class AuthService {
   ): Promise<CallContext> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
     if (!match?.[1]) throw new AppError("unauthorized", "send 'Authorization: Bearer <token>'");
-    const record = await this.store.findTokenByHash(sha256Hex(match[1]));
-    if (!record) throw new AppError("unauthorized", "unknown token");
+    const hash = sha256Hex(match[1]);
+    const stored = await this.tokens.get(hash, () => this.read(hash));
+    if (!stored) throw new AppError("unauthorized", "unknown token");
+    const { record, workspace } = stored;
     if (record.revokedAt !== null) throw new AppError("token_revoked", "this token has been revoked");
-    const workspace = await this.store.findWorkspace(record.workspaceId);
     if (!workspace) throw new AppError("unauthorized", "the token's workspace no longer exists");
     if (!this.opts.multiTenant && workspace.name !== DEFAULT_WORKSPACE)
       throw new AppError(
@@ -95,6 +104,16 @@ export class AuthService {
       tokenId: record.id,
       actorId: actor,
       scopes: record.scopes,
+    };
+  }
+
+  private async read(hash: string): Promise<StoredToken | undefined> {
+    const record = await this.store.findTokenByHash(hash);
+    if (!record) return undefined;
+    // A revoked token's workspace is not read: it is refused either way.
+    return {
+      record,
+      workspace: record.revokedAt === null ? await this.store.findWorkspace(record.workspaceId) : undefined,
     };
   }
 

@@ -1,5 +1,5 @@
 // Recall and pack with the offline GloVe embedder: dense signals, vector mode, embeddings stored at ingest.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { IngestResponse, PackResponse, RecallResponse } from "../../src/contract/memory.ts";
 import { loadGloveEmbedder } from "../../src/embed/glove.ts";
 import type { Embedder } from "../../src/ports/embedding.ts";
@@ -33,6 +33,23 @@ describe("with an embedder", () => {
     const vectors = await svc.runtime.store.documents.getEmbeddings(embedder.id, [...added.values()]);
     expect(vectors.size).toBe(added.size);
     for (const v of vectors.values()) expect(v).toHaveLength(embedder.dimensions);
+  });
+
+  it("embeds a new note with GloVe without first reading which vectors are stored (cheaper than the look-up)", async () => {
+    const lookups = vi.spyOn(svc.runtime.store.documents, "getEmbeddings");
+    try {
+      const res = await svc.post("/v1/memory/ingest", {
+        source_path: "birds/heron.md",
+        content: "# Herons\n\nThe heron waded through the shallow marsh at dawn.\n",
+      });
+      expect(res.status).toBe(200);
+      expect(lookups).not.toHaveBeenCalled();
+    } finally {
+      lookups.mockRestore();
+    }
+    const [chunk] = await svc.runtime.store.documents.documentChunks(svc.workspaceId, "birds/heron.md");
+    const stored = await svc.runtime.store.documents.getEmbeddings(embedder.id, [chunk!.chunkHash]);
+    expect(stored.get(chunk!.chunkHash)).toEqual((await embedder.embed([chunk!.text]))[0]);
   });
 
   it("vector mode finds a semantically related passage with no shared words", async () => {

@@ -48,12 +48,16 @@ describe("smriti CLI on PostgreSQL", { timeout: 120_000 }, () => {
     const [verified] = await cli<{ events: number; break: unknown }[]>("audit", "verify");
     expect(verified).toMatchObject({ events: 2, break: null });
     expect((await runCli(["token", "revoke", created.token_id], { cwd: elsewhere(), env })).code).toBe(0);
-    const refused = await fetch(`${server.url}/v1/memory/recall`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${created.token}`, "content-type": "application/json" },
-      body: "{}",
-    });
-    expect(refused.status).toBe(401);
+    // The replica cached the token on its first use and re-reads it within TOKEN_RECHECK_MS (1 s) of the revocation.
+    const recallStatus = async () =>
+      (
+        await fetch(`${server.url}/v1/memory/recall`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${created.token}`, "content-type": "application/json" },
+          body: "{}",
+        })
+      ).status;
+    await expect.poll(recallStatus).toBe(401);
   });
 
   it("reads the cognitive status and proposals from the database", async () => {

@@ -188,10 +188,12 @@ export class IngestService {
         embedderId: this.embedder.id,
         byHash: new Map(chunks.map((c) => [c.chunkHash, computed.get(c.chunkHash)!])),
       };
-    const have = await this.store.documents.getEmbeddings(
-      this.embedder.id,
-      chunks.map((c) => c.chunkHash),
-    );
+    const have = this.embedder.cheap
+      ? new Map<string, Float32Array>()
+      : await this.store.documents.getEmbeddings(
+          this.embedder.id,
+          chunks.map((c) => c.chunkHash),
+        );
     const todo = [...new Map(chunks.filter((c) => !have.has(c.chunkHash)).map((c) => [c.chunkHash, c.text])).entries()];
     const byHash = new Map<string, Float32Array>();
     try {

@@ -29,12 +29,18 @@ import type { PostgresTransactions } from "./transactions.ts";
 import type pg from "pg";
 
 type Replace = { workspaceId: string; document: DocumentWrite; events: EventDraft[] | undefined };
+/** One document of a many-document write. */
+export type DocumentWriteIn = { workspaceId: string; document: DocumentWrite };
 
 export class DocumentRepo implements DocumentStore {
   private readonly hot = new ChunkCache();
   /** Replaces asked for while one commits go together in the next transaction: one commit (and fsync) per batch. */
   private readonly replaces = new GroupCommit<Replace, void>(
-    (batch) => this.tx.runBatch(batch.map((r) => (tx: TxEngine) => applySideEffects(tx, r.workspaceId, r))),
+    (batch) =>
+      this.tx.runBatch(
+        batch.map((r) => (tx: TxEngine) => applySideEffects(tx, r.workspaceId, r)),
+        batch.length > 1 ? (c) => this.tx.writeTogether(c, batch) : undefined,
+      ),
     (r) => r.document.chunks.length + 1,
   );
 
@@ -156,70 +162,91 @@ export class DocumentRepo implements DocumentStore {
   }
 
   /** A step of the caller's transaction: the vectors first, then the document's chunks in place of its old ones. */
-  async write(c: pg.PoolClient, workspaceId: string, { doc, chunks, vectors }: DocumentWrite): Promise<void> {
-    if (vectors) await this.putVectors(c, vectors);
-    await this.replace(c, workspaceId, doc, chunks);
+  write(c: pg.PoolClient, workspaceId: string, document: DocumentWrite): Promise<void> {
+    return this.writeMany(c, [{ workspaceId, document }]);
   }
 
-  private async putVectors(c: pg.PoolClient, { embedderId, byHash }: NewVectors): Promise<void> {
-    if (byHash.size === 0) return;
-    await c.query(
-      `INSERT INTO embeddings (embedder_id, chunk_hash, vector) SELECT $1, * FROM unnest($2::text[], $3::bytea[])
-       ON CONFLICT (embedder_id, chunk_hash) DO UPDATE SET vector = excluded.vector`,
-      [embedderId, [...byHash.keys()], [...byHash.values()].map(toBlob)],
-    );
+  private async putVectors(c: pg.PoolClient, vectors: NewVectors): Promise<void> {
+    if (vectors.byHash.size > 0) await c.query(UPSERT_VECTORS, vectorColumns([vectors]));
   }
 
   /**
-   * Inside the caller's transaction: the document and its cleared tombstones first, then, under LOCK.changes (so the
-   * change log's seqs follow commit order), its old chunks out and the new ones in with their change rows, in one
-   * statement, so the lock is held for one round trip and the commit.
+   * Several documents as one step of the caller's transaction, a statement per table whatever their number (group
+   * commit's batch: a round trip per table rather than per document). Their (workspace, source_path) are distinct.
+   * Under LOCK.changes (so the change log's seqs follow commit order), taken by the first statement after its writes
+   * of vectors, documents and cleared tombstones, the second takes their old chunks out and the new ones in with their
+   * change rows, so the lock is held for one round trip and the commit.
    */
-  private async replace(
-    c: pg.PoolClient,
-    workspaceId: string,
-    doc: DocumentRecord,
-    chunks: readonly ChunkInput[],
-  ): Promise<void> {
+  async writeMany(c: pg.PoolClient, writes: readonly DocumentWriteIn[]): Promise<void> {
+    const docs = writes.map((w) => ({ ws: w.workspaceId, ...w.document.doc }));
+    const column = <K extends keyof (typeof docs)[number]>(k: K) => docs.map((d) => d[k]);
+    // The tombstones a write clears: its source path's and each of its chunk hashes'.
+    const cleared = writes.flatMap(({ workspaceId, document: { doc, chunks } }) => [
+      [workspaceId, "source_path", doc.sourcePath],
+      ...[...new Set(chunks.map((k) => k.chunkHash))].map((h) => [workspaceId, "chunk_hash", h]),
+    ]);
     await c.query(
-      `INSERT INTO documents (workspace_id, source_path, document_hash, kind, authored_at, ingested_at, content) VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (workspace_id, source_path) DO UPDATE SET document_hash = excluded.document_hash, kind = excluded.kind,
-         authored_at = excluded.authored_at, ingested_at = excluded.ingested_at, content = excluded.content`,
-      [workspaceId, doc.sourcePath, doc.documentHash, doc.kind, doc.authoredAt, doc.ingestedAt, doc.content],
+      `WITH vectors AS (${UPSERT_VECTORS}),
+       docs AS (
+         INSERT INTO documents (workspace_id, source_path, document_hash, kind, authored_at, ingested_at, content)
+         SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::text[])
+         ON CONFLICT (workspace_id, source_path) DO UPDATE SET document_hash = excluded.document_hash, kind = excluded.kind,
+           authored_at = excluded.authored_at, ingested_at = excluded.ingested_at, content = excluded.content),
+       cleared AS (
+         DELETE FROM forgotten f USING unnest($11::text[], $12::text[], $13::text[]) AS d(ws, kind, key)
+         WHERE f.workspace_id = d.ws AND f.kind = d.kind AND f.key = d.key)
+       SELECT pg_advisory_xact_lock($14, hashtext(''))`,
+      [
+        ...vectorColumns(writes.flatMap((w) => (w.document.vectors ? [w.document.vectors] : []))),
+        column("ws"),
+        column("sourcePath"),
+        column("documentHash"),
+        column("kind"),
+        column("authoredAt"),
+        column("ingestedAt"),
+        column("content"),
+        cleared.map((r) => r[0]),
+        cleared.map((r) => r[1]),
+        cleared.map((r) => r[2]),
+        LOCK.changes,
+      ],
     );
-    const hashes = [...new Set(chunks.map((k) => k.chunkHash))];
-    await c.query(
-      "DELETE FROM forgotten WHERE workspace_id = $1 AND ((kind = 'chunk_hash' AND key = ANY($2::text[])) OR (kind = 'source_path' AND key = $3))",
-      [workspaceId, hashes, doc.sourcePath],
+    const chunks = writes.flatMap(({ workspaceId, document: { doc, chunks } }) =>
+      chunks.map((k, ord) => ({ ws: workspaceId, path: doc.sourcePath, ord, k, at: k.occurredAt ?? doc.authoredAt })),
     );
-    await lock(c, LOCK.changes);
-    // The delete and the insert see the same snapshot: only the old rows go. Removals are logged before additions.
+    // The delete and the insert see the same snapshot: only the old rows go. Removals are logged before additions;
+    // new chunks take their ids in the order of the writes and, within one, of their ord.
     const { rows } = await c.query<{ id: number }>(
-      `WITH gone AS (DELETE FROM chunks WHERE workspace_id = $1 AND source_path = $2 RETURNING id),
+      `WITH gone AS (
+         DELETE FROM chunks k USING unnest($1::text[], $2::text[]) AS d(ws, path)
+         WHERE k.workspace_id = d.ws AND k.source_path = d.path RETURNING k.workspace_id, k.id),
        added AS (
          INSERT INTO chunks (workspace_id, source_path, ord, chunk_hash, anchor, start_offset, end_offset, text, terms, authored_at, undated)
-         SELECT $1, $2, t.ord, t.chunk_hash, t.anchor, t.start_offset, t.end_offset, t.text, t.terms, COALESCE(t.occurred_at, $3), t.undated
-         FROM unnest($4::int[], $5::text[], $6::text[], $7::int[], $8::int[], $9::text[], $10::text[], $11::bigint[], $12::int[])
-           AS t(ord, chunk_hash, anchor, start_offset, end_offset, text, terms, occurred_at, undated)
-         ORDER BY t.ord
-         RETURNING id),
+         SELECT t.ws, t.path, t.ord, t.chunk_hash, t.anchor, t.start_offset, t.end_offset, t.text, t.terms, t.authored_at, t.undated
+         FROM unnest($3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::int[], $9::int[], $10::text[], $11::text[], $12::bigint[], $13::int[])
+           WITH ORDINALITY AS t(ws, path, ord, chunk_hash, anchor, start_offset, end_offset, text, terms, authored_at, undated, n)
+         ORDER BY t.n
+         RETURNING workspace_id, id),
        logged AS (
          INSERT INTO changes (workspace_id, chunk_id, op)
-         SELECT $1, id, op FROM (SELECT id, ${OP_REMOVE} AS op FROM gone UNION ALL SELECT id, ${OP_ADD} FROM added) AS x ORDER BY op, id)
+         SELECT workspace_id, id, op FROM (
+           SELECT workspace_id, id, ${OP_REMOVE} AS op FROM gone UNION ALL SELECT workspace_id, id, ${OP_ADD} FROM added
+         ) AS x ORDER BY op, id)
        SELECT id FROM gone`,
       [
-        workspaceId,
-        doc.sourcePath,
-        doc.authoredAt,
-        chunks.map((_, i) => i),
-        chunks.map((k) => k.chunkHash),
-        chunks.map((k) => k.anchor),
-        chunks.map((k) => k.start),
-        chunks.map((k) => k.end),
-        chunks.map((k) => k.text),
-        chunks.map((k) => k.terms),
-        chunks.map((k) => k.occurredAt ?? null),
-        chunks.map((k) => (k.undated ? 1 : 0)),
+        column("ws"),
+        column("sourcePath"),
+        chunks.map((r) => r.ws),
+        chunks.map((r) => r.path),
+        chunks.map((r) => r.ord),
+        chunks.map((r) => r.k.chunkHash),
+        chunks.map((r) => r.k.anchor),
+        chunks.map((r) => r.k.start),
+        chunks.map((r) => r.k.end),
+        chunks.map((r) => r.k.text),
+        chunks.map((r) => r.k.terms),
+        chunks.map((r) => r.at),
+        chunks.map((r) => (r.k.undated ? 1 : 0)),
       ],
     );
     for (const r of rows) this.hot.delete(r.id);
@@ -316,4 +343,18 @@ export class DocumentRepo implements DocumentStore {
       [workspaceId, chunks.map((k) => k.id)],
     );
   }
+}
+
+/** Vectors by (embedder, chunk hash) from $1-$3 (vectorColumns). */
+const UPSERT_VECTORS = `INSERT INTO embeddings (embedder_id, chunk_hash, vector)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::bytea[])
+  ON CONFLICT (embedder_id, chunk_hash) DO UPDATE SET vector = excluded.vector`;
+
+/** The vectors as UPSERT_VECTORS' three columns, one row a (embedder, chunk hash): a statement cannot update a row twice. */
+function vectorColumns(sets: readonly NewVectors[]): [string[], string[], Buffer[]] {
+  const rows = new Map<string, [string, string, Float32Array]>();
+  for (const { embedderId, byHash } of sets)
+    for (const [hash, vector] of byHash) rows.set(`${embedderId}\0${hash}`, [embedderId, hash, vector]);
+  const all = [...rows.values()];
+  return [all.map((r) => r[0]), all.map((r) => r[1]), all.map((r) => toBlob(r[2]))];
 }

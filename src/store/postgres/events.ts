@@ -3,7 +3,7 @@
 import type { AuditLog, EventDraft, EventQuery, StoredEvent } from "../../ports/audit-log.ts";
 import { chainEvents } from "../audit-chain.ts";
 import { toEvent, type EventRow } from "../rows.ts";
-import { lock, transaction, type Db } from "./open.ts";
+import { transaction, type Db } from "./open.ts";
 import { LOCK } from "./schema.ts";
 import type pg from "pg";
 
@@ -16,19 +16,44 @@ export class AuditRepo implements AuditLog {
 
   /** Inside the caller's transaction, so a write and its event land together. */
   async append(c: pg.PoolClient, workspaceId: string, drafts: readonly EventDraft[]): Promise<StoredEvent[]> {
-    if (drafts.length === 0) return [];
-    await lock(c, LOCK.audit, workspaceId);
-    const { rows } = await c.query<{ seq: number; hash: string }>(
-      "SELECT seq, hash FROM events WHERE workspace_id = $1 ORDER BY seq DESC LIMIT 1",
-      [workspaceId],
-    );
-    const events = chainEvents(workspaceId, drafts, rows[0]);
-    const column = <K extends keyof (typeof events)[number]>(k: K) => events.map((e) => e[k]);
+    return this.appendMany(c, [{ workspaceId, drafts }]);
+  }
+
+  /**
+   * Several workspaces' drafts inside the caller's transaction (group commit's batch), one statement each for the
+   * locks, the heads, and the events with the new heads: each workspace's chain is extended once, in the drafts' order.
+   */
+  async appendMany(
+    c: pg.PoolClient,
+    appends: readonly { workspaceId: string; drafts: readonly EventDraft[] }[],
+  ): Promise<StoredEvent[]> {
+    const byWorkspace = new Map<string, EventDraft[]>();
+    for (const { workspaceId, drafts } of appends)
+      if (drafts.length > 0) byWorkspace.set(workspaceId, [...(byWorkspace.get(workspaceId) ?? []), ...drafts]);
+    if (byWorkspace.size === 0) return [];
+    const workspaces = [...byWorkspace.keys()].sort(); // every writer locks workspaces in one order
+    // Locked in a statement of their own: a statement reads the snapshot of its start, so the heads come after.
     await c.query(
-      `INSERT INTO events (workspace_id, seq, id, type, actor_id, token_id, at, trajectory_id, payload, prev_hash, hash)
-       SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[])`,
+      "SELECT pg_advisory_xact_lock($1, hashtext(ws)) FROM unnest($2::text[]) WITH ORDINALITY AS w(ws, n) ORDER BY n",
+      [LOCK.audit, workspaces],
+    );
+    const { rows } = await c.query<{ ws: string; seq: number; hash: string }>(
+      `SELECT w.ws, e.seq, e.hash FROM unnest($1::text[]) AS w(ws)
+       CROSS JOIN LATERAL (SELECT seq, hash FROM events WHERE workspace_id = w.ws ORDER BY seq DESC LIMIT 1) AS e`,
+      [workspaces],
+    );
+    const heads = new Map(rows.map((r) => [r.ws, { seq: Number(r.seq), hash: r.hash }]));
+    const events = workspaces.flatMap((ws) => chainEvents(ws, byWorkspace.get(ws)!, heads.get(ws)));
+    const column = <K extends keyof (typeof events)[number]>(k: K) => events.map((e) => e[k]);
+    const last = workspaces.map((ws) => events.findLast((e) => e.workspaceId === ws)!); // each has a draft
+    await c.query(
+      `WITH added AS (
+         INSERT INTO events (workspace_id, seq, id, type, actor_id, token_id, at, trajectory_id, payload, prev_hash, hash)
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[]))
+       INSERT INTO event_heads (workspace_id, seq, hash) SELECT * FROM unnest($12::text[], $13::bigint[], $14::text[])
+       ON CONFLICT (workspace_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash`,
       [
-        workspaceId,
+        column("workspaceId"),
         column("seq"),
         column("id"),
         column("type"),
@@ -39,11 +64,10 @@ export class AuditRepo implements AuditLog {
         column("payload"),
         column("prevHash"),
         column("hash"),
+        last.map((e) => e.workspaceId),
+        last.map((e) => e.seq),
+        last.map((e) => e.hash),
       ],
-    );
-    await c.query(
-      "INSERT INTO event_heads (workspace_id, seq, hash) VALUES ($1, $2, $3) ON CONFLICT (workspace_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
-      [workspaceId, events.at(-1)!.seq, events.at(-1)!.hash], // drafts is not empty: returned early above
     );
     return events;
   }

@@ -158,6 +158,56 @@ export function runDocumentStoreSuite(name: string, makeStore: StoreFactory): vo
         }
         for (const i of refused) expect(await other.documents.getDocument(a, `notes/${i}.md`)).toBeUndefined();
       });
+
+      it("a burst of replaces over stored and forgotten documents, with vectors, commits each as if written alone", async () => {
+        const { store, a, b } = await twoWorkspaces();
+        const note = (i: number, day: number) =>
+          prepare(
+            `notes/${i}.md`,
+            `The ${day === 1 ? "egret" : "heron"} count on day ${day} of survey ${i} was ${i * 3 + day}.\n`,
+          );
+        const wsOf = (i: number) => (i % 3 ? a : b);
+        for (let i = 0; i < 12; i++) await put(store, wsOf(i), `notes/${i}.md`, note(i, 1).doc.content);
+        await store.documents.forgetSource(a, "notes/1.md", T0);
+        const vector = (i: number) => Float32Array.from([i, 1, 0]);
+        // 24 at once: the 12 stored (the forgotten one among them) replaced, 10 new, and one path written twice.
+        const ids = [...Array(22).keys(), 2];
+        const writes = ids.map((i, n) => {
+          const { doc, chunks } = note(i, n === 22 ? 3 : 2);
+          const byHash = new Map(chunks.map((c) => [c.chunkHash, vector(i)]));
+          return store.documents.replaceDocument(wsOf(i), doc, chunks, draft("memory.ingest", { i, n }), {
+            embedderId: "unit-3d",
+            byHash,
+          });
+        });
+        await Promise.all(writes);
+        const other = await fresh(store);
+        for (let i = 0; i < 22; i++) {
+          const { doc, chunks } = note(i, i === 2 ? 3 : 2);
+          expect(await other.documents.getDocument(wsOf(i), doc.sourcePath)).toEqual(doc);
+          const stored = await other.documents.documentChunks(wsOf(i), doc.sourcePath);
+          expect(stored.map((c) => c.text)).toEqual(chunks.map((c) => c.text));
+          const vectors = await other.documents.getEmbeddings("unit-3d", [chunks[0]!.chunkHash]);
+          expect([...(vectors.get(chunks[0]!.chunkHash) ?? [])]).toEqual([...vector(i)]);
+        }
+        expect(await other.documents.wasForgotten(a, { sourcePath: "notes/1.md" })).toBe(false);
+        // The old versions are gone from search, the new ones found, on the other handle too.
+        expect(await lexical(other, a, tokenize("egret"), 50, {})).toHaveLength(0);
+        expect(await lexical(other, a, tokenize("heron"), 50, {})).toHaveLength(
+          [...Array(22).keys()].filter((i) => i % 3).length,
+        );
+        for (const ws of [a, b]) {
+          const events = await other.audit.listEvents(ws, { limit: 100 });
+          expect(verifyChain(events)).toBeNull();
+        }
+        const nOf = async (ws: string) =>
+          (await other.audit.listEvents(ws, { limit: 100 }))
+            .map((e) => JSON.parse(e.payload) as { n?: number })
+            .flatMap((p) => (p.n === undefined ? [] : [p.n]));
+        // Each workspace's events in the order the writes were asked for.
+        expect(await nOf(a)).toEqual(ids.flatMap((i, n) => (i % 3 ? [n] : [])));
+        expect(await nOf(b)).toEqual(ids.flatMap((i, n) => (i % 3 ? [] : [n])));
+      });
     });
 
     describe("workspace scoping", () => {
