@@ -104,6 +104,26 @@ export function runDocumentStoreSuite(name: string, makeStore: StoreFactory): vo
         expect((await store.documents.listDocuments(b)).map((d) => d.sourcePath)).toEqual(["notes/z.md"]);
       });
 
+      it("re-ingests and forgets of one source at once all complete, and the last word stands", async () => {
+        const { store, a } = await twoWorkspaces();
+        const other = await fresh(store); // another process on the same store (a replica), with its own connections
+        // Each round: replaces and a forget race; they must take the document's row and the change log's lock in one order.
+        for (let round = 0; round < 10; round++) {
+          const { doc, chunks } = prepare("race.md", round % 2 ? v1 : v2);
+          await Promise.all([
+            store.documents.replaceDocument(a, doc, chunks),
+            other.documents.forgetSource(a, "race.md", T0 + round),
+            other.documents.replaceDocument(a, doc, chunks),
+            store.documents.forgetSource(a, "race.md", T0 + round),
+          ]);
+        }
+        const { doc, chunks } = prepare("race.md", v1);
+        await store.documents.replaceDocument(a, doc, chunks);
+        expect((await store.documents.documentChunks(a, "race.md")).map((c) => c.text)).toEqual(
+          chunks.map((c) => c.text),
+        );
+      });
+
       it("appends the audit draft of a replace in the same write", async () => {
         const { store, a } = await twoWorkspaces();
         const { doc, chunks } = prepare("ops.md", v1);
