@@ -31,9 +31,9 @@ describe("sse()", () => {
       { id: "run/0", event: "run_started", data: '{"trajectory_id":"run"}' },
       { id: "run/1", event: "step", data: '{"name":"retrieve","ms":1.5}' },
     ]);
-    // The README's stream sample shows the fields in the order the writer sends them.
+    // The stream sample of docs/api.md shows the fields in the order the writer sends them.
     const order = (block: string) => block.split("\n").map((l) => l.slice(0, l.indexOf(":")));
-    const sample = readFileSync(new URL("../../README.md", import.meta.url), "utf8").match(
+    const sample = readFileSync(new URL("../../docs/api.md", import.meta.url), "utf8").match(
       /^event: run_started\n(?:.+\n)+/m,
     )?.[0];
     expect(sample && order(sample.trim())).toEqual(order(blocks[0]!));
