@@ -20,7 +20,13 @@ import {
 import type { Db } from "./open.ts";
 import type { PostgresTransactions } from "./transactions.ts";
 
+/** How long a workspace read to hold no supersession is taken to hold none: another process's first one shows within it. */
+const NONE_RECHECK_MS = 1_000;
+
 export class RecordRepo implements RecordStore {
+  /** Workspaces last read to hold no supersession, and when: most hold none, so a recall skips a round trip. */
+  private readonly noSupersessions = new Map<string, number>();
+
   constructor(
     private readonly db: Db,
     private readonly tx: PostgresTransactions,
@@ -31,7 +37,9 @@ export class RecordRepo implements RecordStore {
     record: RecordRow,
     also?: RecordSideEffects,
   ): Promise<{ record: StoredRecord; created: boolean }> {
-    return this.tx.runStep((tx) => insertRecord(tx, workspaceId, record, also));
+    const written = await this.tx.runStep((tx) => insertRecord(tx, workspaceId, record, also));
+    if (also?.supersede) this.noSupersessions.delete(workspaceId);
+    return written;
   }
 
   async transitionRecord(
@@ -75,12 +83,26 @@ export class RecordRepo implements RecordStore {
   }
 
   async supersessions(workspaceId: string, sourcePaths: readonly string[]): Promise<SupersessionLink[]> {
-    if (sourcePaths.length === 0) return [];
+    if (sourcePaths.length === 0 || (await this.holdsNone(workspaceId))) return [];
     const { rows } = await this.db.query<SupersessionTableRow>(
       `SELECT * FROM supersessions WHERE workspace_id = $1 AND (old_path = ANY($2::text[]) OR new_path = ANY($2::text[]))`,
       [workspaceId, [...new Set(sourcePaths)]],
     );
     return rows.map(toSupersession);
+  }
+
+  /** True when the workspace held no supersession at its last look, at most NONE_RECHECK_MS ago (else it looks again). */
+  private async holdsNone(workspaceId: string): Promise<boolean> {
+    const seen = this.noSupersessions.get(workspaceId);
+    if (seen !== undefined && performance.now() - seen < NONE_RECHECK_MS) return true;
+    const { rows } = await this.db.query<{ any: boolean }>(
+      "SELECT EXISTS (SELECT 1 FROM supersessions WHERE workspace_id = $1) AS any",
+      [workspaceId],
+    );
+    const none = !rows[0]?.any;
+    if (none) this.noSupersessions.set(workspaceId, performance.now());
+    else this.noSupersessions.delete(workspaceId);
+    return none;
   }
 
   async countRecords(

@@ -7,7 +7,7 @@ import { draft, storeHandles, type StoreFactory } from "./support.ts";
 
 export function runRecordStoreSuite(name: string, makeStore: StoreFactory): void {
   describe(`RecordStore conformance: ${name}`, () => {
-    const { twoWorkspaces } = storeHandles(makeStore);
+    const { fresh, twoWorkspaces } = storeHandles(makeStore);
     describe("knowledge records", () => {
       const rec = (id: string, over: Partial<RecordRow> = {}): RecordRow => ({
         id,
@@ -125,6 +125,27 @@ export function runRecordStoreSuite(name: string, makeStore: StoreFactory): void
         ).toBeUndefined();
         expect((await store.audit.listEvents(a, { limit: 10 })).map((e) => e.type)).toEqual(["proposal.approved"]);
         expect((await store.documents.getDocument(a, "knowledge/p1.md"))?.content).toContain("Always test.");
+      });
+
+      it("a supersession shows at once on the handle that wrote it, and on another (a replica) within a second", async () => {
+        const { store, a } = await twoWorkspaces();
+        const other = await fresh(store);
+        const path = (id: string) => `decisions/eng/${id}.md`;
+        const body = (id: string) => ({ id, source_path: path(id), superseded_by: null });
+        // Both handles first read "none here" (PostgreSQL then skips the lookup for a while).
+        expect(await store.records.supersessions(a, [path("d1")])).toEqual([]);
+        expect(await other.records.supersessions(a, [path("d1")])).toEqual([]);
+        await store.records.insertRecord(a, rec("d1", { body: body("d1") }));
+        const supersede = {
+          kind: "decision" as const,
+          oldId: "d1",
+          newId: "d2",
+          oldPath: path("d1"),
+          newPath: path("d2"),
+        };
+        await store.records.insertRecord(a, rec("d2", { body: body("d2") }), { supersede: { ...supersede, at: T0 } });
+        expect(await store.records.supersessions(a, [path("d1")])).toHaveLength(1);
+        await expect.poll(() => other.records.supersessions(a, [path("d1")]), { timeout: 5_000 }).toHaveLength(1);
       });
 
       it("supersedes a record once, with the new record, in one write: a chain reads back by either note's path", async () => {
