@@ -9,12 +9,16 @@ export const RIVAL_SHARE = 0.8;
 /** Rivals are counted among this many best sentences (the service keeps 8), so the confidence does not depend on how many a caller keeps. */
 const RIVALS_AMONG = 8;
 
-/** Share of the question's names (capitalized words not opening it) that occur in `text`, also as the start of a longer word; 1 when it names nothing. */
-export function namesFound(question: string, text: string): number {
-  const names = [...question.matchAll(WORD)]
+/** The question's names as written: its capitalized words, less the first (capitalized by position). */
+export const questionNames = (question: string): string[] =>
+  [...question.matchAll(WORD)]
     .slice(1)
-    .filter((m) => /^\p{Lu}/u.test(m[0]))
-    .flatMap((m) => tokenize(m[0]));
+    .map((m) => m[0])
+    .filter((w) => /^\p{Lu}/u.test(w));
+
+/** Share of the question's names that occur in `text`, also as the start of a longer word; 1 when it names nothing. */
+export function namesFound(question: string, text: string): number {
+  const names = questionNames(question).flatMap((w) => tokenize(w));
   if (names.length === 0) return 1;
   const terms = new Set(tokenize(text));
   const prefixes = new Set([...terms].filter((t) => t.length >= NAME_PREFIX).map((t) => t.slice(0, NAME_PREFIX)));

@@ -1,6 +1,7 @@
 // Whose words the answer sentence is: in a chat log or transcript ("Caroline: I ran a charity race"), a first-person
 // statement is about its speaker, so it answers a question about that person and not one about the other participant.
 import { labelAt } from "../meetings/speaker-label.ts";
+import { questionNames } from "./answer-confidence.ts";
 
 const POSSESSIVE = /['’]s$/u;
 const FIRST_PERSON = /\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b/i;
@@ -17,16 +18,9 @@ function labelOf(text: string, lineStart: number): string | null {
   return l?.speaker ? text.slice(l.speaker.start, l.speaker.end).toLowerCase() : null;
 }
 
-/** The question's names (capitalized words after its first), lowercased, without a possessive "'s". */
-function namesOf(question: string): Set<string> {
-  const words = question.match(/[\p{L}\p{N}'’-]+/gu) ?? [];
-  return new Set(
-    words
-      .slice(1)
-      .filter((w) => /^\p{Lu}/u.test(w))
-      .map((w) => w.replace(POSSESSIVE, "").toLowerCase()),
-  );
-}
+/** The question's names, lowercased, without a possessive "'s" ("Melanie's" names Melanie). */
+const namesOf = (question: string): Set<string> =>
+  new Set(questionNames(question).map((w) => w.replace(POSSESSIVE, "").toLowerCase()));
 
 /** A speaker is named when the question holds every word of the label or its first word ("Caroline" for "Caroline Lee"). */
 const named = (speaker: string, names: ReadonlySet<string>) =>
