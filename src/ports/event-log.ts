@@ -32,9 +32,28 @@ export interface AppendNotices {
   follow?(workspaceId: string, stream: string): () => void;
 }
 
+/** An append made on condition that the stream ended at a seq found it had moved on: nothing was written. */
+export class StreamMoved extends Error {
+  constructor(
+    readonly stream: string,
+    readonly expected: number,
+    readonly found: number,
+  ) {
+    super(`stream ${stream} ends at ${found}, not ${expected}`);
+  }
+}
+
 export interface EventLog {
-  /** Appends to the workspace's stream in one write, after its last event. */
-  appendStream(workspaceId: string, stream: string, drafts: readonly StreamEventDraft[]): Promise<StreamEvent[]>;
+  /**
+   * Appends to the workspace's stream in one write, after its last event. With `afterSeq`, only while that is still its
+   * last event (otherwise StreamMoved, nothing written): a writer that decided on what it read is not overtaken.
+   */
+  appendStream(
+    workspaceId: string,
+    stream: string,
+    drafts: readonly StreamEventDraft[],
+    afterSeq?: number,
+  ): Promise<StreamEvent[]>;
   /** The stream's events after `afterSeq`, oldest first, at most `limit`; none for an unknown stream or another workspace's. */
   readStream(workspaceId: string, stream: string, afterSeq: number, limit: number): Promise<StreamEvent[]>;
   /**

@@ -1,9 +1,12 @@
 // The supervisor's leases around a run that ends while the next run of the same session begins (an approval decided at
-// once). The store is real; only the timing of two of its calls is held, to open the window a slow database opens.
+// once), and around a run another process took over while this one could not reach the store. The store is real; only
+// the timing of its calls is held, to open the window a slow or restarting database opens.
 import { afterEach, describe, expect, it } from "vitest";
+import { systemClock } from "../../src/ports/clock.ts";
 import type { SessionKey } from "../../src/ports/session-index.ts";
+import { SessionLog } from "../../src/sessions/log/session-log.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
-import { act, startBackground, waitFor } from "./background-support.ts";
+import { act, detailOf, startBackground, waitFor } from "./background-support.ts";
 import { dataOf, logOf } from "./support.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -83,5 +86,67 @@ describe("supervisor leases", () => {
     expect(((await res.json()) as { session: { status: string } }).session.status).toBe("cancelled");
     await sleep(400);
     expect((await waitFor(svc, sid, ["cancelled", "completed", "failed"])).session.status).toBe("cancelled");
+  });
+
+  it("a run another process took over and ended while this one was cut off from the store logs no second end", async () => {
+    svc = await startTestService({ env: { SMRITI_SESSION_HEARTBEAT_MS: "50" } });
+    const index = svc.runtime.store.sessions;
+    // This process's heartbeats do not reach the store (a restart under way): to other processes its run looks dead.
+    index.heartbeatSessions = () => Promise.reject(new Error("Connection terminated unexpectedly"));
+    const s = await startBackground(svc, {
+      engine: "command",
+      command: ["sh", "-c", "sleep 0.6; exit 3"],
+      task: "t",
+      approval_mode: "never",
+    });
+    const sid = s.session.session_id;
+    await waitFor(svc, sid, ["running"]);
+    // Another replica's scan finds the run stale and, with no retries left, ends it: failed, and its error.
+    const elsewhere = new SessionLog(svc.runtime.store.streams, index, systemClock);
+    const state = dataOf(await logOf(svc, sid), "session_state").at(-1)!;
+    const at = new Date().toISOString();
+    await elsewhere.appendAll(svc.workspaceId, sid, [
+      {
+        type: "session_state",
+        data: { ...state, status: "failed", last_error: "taken over", updated_at: at, ended_at: at },
+      },
+      { type: "error", data: { code: "retries_exhausted", message: "taken over", turn_id: null } },
+    ]);
+    // The command exits (a failure of its own); this process settles the run it still holds.
+    for (let i = 0; i < 200 && svc.runtime.supervisor.isLive(svc.workspaceId, sid); i++) await sleep(20);
+    expect(svc.runtime.supervisor.isLive(svc.workspaceId, sid)).toBe(false);
+    const log = await logOf(svc, sid);
+    expect(dataOf(log, "session_state").map((x) => x.status)).toEqual(["queued", "running", "failed"]);
+    expect(dataOf(log, "error").map((e) => e.message)).toEqual(["taken over"]);
+    expect((await detailOf(svc, sid)).session).toMatchObject({ status: "failed", last_error: "taken over" });
+  });
+
+  it("a cancel decided on a run that ended elsewhere meanwhile is refused, not logged as a second end", async () => {
+    svc = await startTestService({ env: { SMRITI_SESSION_HEARTBEAT_MS: "50" } });
+    const s = await startBackground(svc, {
+      engine: "command",
+      command: ["sh", "-c", "sleep 0.6; echo done"],
+      task: "t",
+      approval_mode: "never",
+    });
+    const sid = s.session.session_id;
+    await waitFor(svc, sid, ["running"]);
+    // The run is not this process's to stop (another replica's), and it completes as the cancel is decided.
+    const supervisor = svc.runtime.supervisor;
+    const elsewhere = new SessionLog(svc.runtime.store.streams, svc.runtime.store.sessions, systemClock);
+    supervisor.stop = async (workspaceId: string, sessionId: string) => {
+      const state = dataOf(await logOf(svc, sessionId), "session_state").at(-1)!;
+      const at = new Date().toISOString();
+      await elsewhere.appendAll(workspaceId, sessionId, [
+        { type: "session_state", data: { ...state, status: "completed", updated_at: at, ended_at: at } },
+      ]);
+      return false;
+    };
+    const res = await act(svc, sid, "cancel");
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("invalid_transition");
+    for (let i = 0; i < 200 && supervisor.isLive(svc.workspaceId, sid); i++) await sleep(20);
+    const states = dataOf(await logOf(svc, sid), "session_state").map((x) => x.status);
+    expect(states).toEqual(["queued", "running", "completed"]);
   });
 });

@@ -9,7 +9,7 @@ import type { BackgroundSessionDetail, SessionList, StartBackgroundSession } fro
 import type { SessionEventData, SessionEventType } from "../../contract/events.ts";
 import type { HealthSnapshot } from "../../contract/health.ts";
 import type { StreamMessage } from "../../contract/route.ts";
-import type { StreamEvent } from "../../ports/event-log.ts";
+import { StreamMoved, type StreamEvent } from "../../ports/event-log.ts";
 import { requireScope } from "../../services/auth.ts";
 import type { CallContext } from "../../ports/call-context.ts";
 import { channelOf } from "../log/channel.ts";
@@ -193,9 +193,10 @@ export class BackgroundSessions {
     reason: StopReason & { kind: "pause" | "cancel" },
     from: ReadonlySet<string>,
   ): Promise<BackgroundSessionDetail> {
-    const { state } = await this.current(call, sessionId);
-    if (!from.has(state.status)) throw transition(state.status, reason.kind, from);
-    if (!(await this.supervisor.stop(call.workspaceId, sessionId, reason))) {
+    for (let attempt = 1; ; attempt++) {
+      const { events, state } = await this.current(call, sessionId);
+      if (!from.has(state.status)) throw transition(state.status, reason.kind, from);
+      if (await this.supervisor.stop(call.workspaceId, sessionId, reason)) break;
       this.supervisor.dequeue(call.workspaceId, sessionId);
       const at = new Date().toISOString();
       const job = { workspaceId: call.workspaceId, sessionId };
@@ -207,14 +208,19 @@ export class BackgroundSessions {
         updated_at: at,
         ...(status === "cancelled" ? { ended_at: at } : {}),
       };
-      await this.supervisor.checkpoint(
-        job,
-        status,
-        status,
-        `${status} by an operator while ${state.status}`,
-        {},
-        { type: "session_state", data: next },
-      );
+      const summary = `${status} by an operator while ${state.status}`;
+      // Written after the state it was decided on: a run that ended elsewhere meanwhile is read again, not overwritten.
+      try {
+        await this.supervisor.checkpointAfter(job, events, status, status, summary, {
+          type: "session_state",
+          data: next,
+        });
+        break;
+      } catch (err) {
+        if (!(err instanceof StreamMoved)) throw err;
+        if (attempt === 10)
+          throw new AppError("conflict", `session '${sessionId}' kept changing; ${reason.kind} again`);
+      }
     }
     return this.detail(call, sessionId);
   }

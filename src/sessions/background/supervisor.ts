@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { SessionEventData, SessionEventType } from "../../contract/events.ts";
 import { HealthPolicy } from "../../contract/health.ts";
 import type { Clock } from "../../ports/clock.ts";
-import type { StreamEvent } from "../../ports/event-log.ts";
+import { StreamMoved, type StreamEvent } from "../../ports/event-log.ts";
 import type { StoredSessionRow } from "../../ports/session-index.ts";
 import { newRequestId, resumeCursor, sessionKey } from "../ids.ts";
 import { deadOnThisHost, PROCESS_ID } from "../lease-holder.ts";
@@ -37,6 +37,8 @@ export type StopReason =
 /** Statuses a supervisor runs (or goes on running after a restart). */
 const RUNNABLE = new Set(["queued", "running", "recovering"]);
 export const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+/** Statuses a run leaves its session in while it is live (waiting for an approval it asked for is one). */
+const LIVE = new Set(["running", "awaiting_approval"]);
 /** Retries wait 250 ms, 500 ms, ... up to 30 s. */
 const backoff = (attempt: number) => Math.min(30_000, 250 * 2 ** Math.max(0, attempt - 1));
 
@@ -286,15 +288,13 @@ export class Supervisor {
     if (outcome.status === "completed") {
       const artifact = { type: "final_output", text: outcome.output, citations: outcome.citations };
       const ended = { ...running, status: "completed", approval_request_id: null, updated_at: at, ended_at: at };
-      await this.checkpoint(
-        job,
-        "final_output",
-        "completed",
-        clip(outcome.output || "(no output)", 200),
-        { artifact },
+      await this.conclude(job, runOf(running), (events) => [
+        this.checkpointItem(job, events, "final_output", "completed", clip(outcome.output || "(no output)", 200), {
+          artifact,
+        }),
         { type: "session_state", data: ended },
         { type: "completed", data: { session_id: job.sessionId } },
-      );
+      ]);
     } else if (outcome.status === "stopped") await this.stopped(job, running, run.reason ?? { kind: "shutdown" });
     // An operator paused or cancelled it as it began to wait: that decision stands over the wait.
     else if (outcome.status === "awaiting_approval" && (run.reason?.kind === "pause" || run.reason?.kind === "cancel"))
@@ -302,10 +302,11 @@ export class Supervisor {
     else if (outcome.status === "error") {
       if (outcome.transient && !this.running) return this.handBack(job, running, outcome.message);
       if (outcome.transient && running.attempt_count! <= running.max_retries!)
-        return this.recovering(job, running, outcome.message);
+        return void (await this.recovering(job, running, runOf(running), outcome.message));
       await this.fail(
         job,
         running,
+        runOf(running),
         outcome.code,
         outcome.transient
           ? `${outcome.message} (no retries left after ${running.attempt_count} runs)`
@@ -316,6 +317,8 @@ export class Supervisor {
   }
 
   private async stopped(job: Job, running: State, reason: StopReason): Promise<void> {
+    if (reason.kind === "lease_lost") return;
+    if (reason.kind === "shutdown") return this.handBack(job, running, "the service shut down during the run");
     const at = this.iso();
     const state = (status: string) => ({
       type: "session_state" as const,
@@ -327,17 +330,26 @@ export class Supervisor {
         ...(status === "cancelled" ? { ended_at: at } : {}),
       },
     });
-    if (reason.kind === "lease_lost") return;
-    if (reason.kind === "shutdown") return this.handBack(job, running, "the service shut down during the run");
+    const checkpointed =
+      (type: string, status: string, summary: string, opts: CheckpointExtras = {}) =>
+      (events: readonly StreamEvent[]) => [
+        this.checkpointItem(job, events, type, status, summary, opts),
+        state(status),
+      ];
+    const ours = runOf(running);
     if (reason.kind === "cancel")
-      return this.checkpoint(job, "cancelled", "cancelled", "cancelled by an operator", {}, state("cancelled"));
+      return void (await this.conclude(job, ours, checkpointed("cancelled", "cancelled", "cancelled by an operator")));
     if (reason.kind === "pause")
-      return this.checkpoint(job, "paused", "paused", "paused by an operator", {}, state("paused"));
+      return void (await this.conclude(job, ours, checkpointed("paused", "paused", "paused by an operator")));
     const why = `health budget crossed: ${reason.budgets.join(", ")}`;
     if (reason.action === "pause")
-      return this.checkpoint(job, "health_pause", "paused", why, { budgets: reason.budgets }, state("paused"));
+      return void (await this.conclude(
+        job,
+        ours,
+        checkpointed("health_pause", "paused", why, { budgets: reason.budgets }),
+      ));
     const requestId = newRequestId();
-    await this.deps.log.appendAll(job.workspaceId, job.sessionId, [
+    await this.conclude(job, ours, () => [
       {
         type: "approval_required",
         data: {
@@ -354,42 +366,65 @@ export class Supervisor {
     ]);
   }
 
+  /**
+   * Logs what a run's end (or a crashed run's recovery) leaves the session in, unless the session moved on without this
+   * process: another took the run over while this one could not reach the store and ended it, or an operator did. The
+   * write lands only after the last event read; a race reads again and decides again. False when nothing was written.
+   */
+  private async conclude(
+    job: Job,
+    stillOurs: (latest: State) => boolean,
+    items: (events: StreamEvent[]) => Items,
+  ): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      const events = await this.deps.log.all(job.workspaceId, job.sessionId);
+      const latest = latestState(events);
+      if (!latest || !stillOurs(latest)) return false;
+      try {
+        await this.deps.log.appendAll(job.workspaceId, job.sessionId, items(events), events.at(-1)?.seq ?? 0);
+        return true;
+      } catch (err) {
+        if (!(err instanceof StreamMoved) || attempt === 5) throw err;
+      }
+    }
+  }
+
   /** A transient failure with retries left: recovering now, running again after a backoff. */
-  private async recovering(job: Job, state: State, why: string): Promise<void> {
+  private async recovering(
+    job: Job,
+    state: State,
+    stillOurs: (latest: State) => boolean,
+    why: string,
+  ): Promise<boolean> {
     const recovering = { ...state, status: "recovering", last_error: why, updated_at: this.iso() };
-    await this.checkpoint(
-      job,
-      "recovery",
-      "recovering",
-      `attempt ${state.attempt_count} failed (${clip(why, 120)}); retrying`,
-      {},
+    const summary = `attempt ${state.attempt_count} failed (${clip(why, 120)}); retrying`;
+    const logged = await this.conclude(job, stillOurs, (events) => [
+      this.checkpointItem(job, events, "recovery", "recovering", summary),
       { type: "session_state", data: recovering },
-    );
-    setTimeout(() => this.enqueue(job.workspaceId, job.sessionId), backoff(state.attempt_count ?? 1)).unref();
+    ]);
+    if (logged)
+      setTimeout(() => this.enqueue(job.workspaceId, job.sessionId), backoff(state.attempt_count ?? 1)).unref();
+    return logged;
   }
 
   /** A shutdown hands the run back: recovering, for the next start to go on with (a restart is not the run's fault). */
-  private async handBack(job: Job, state: State, why: string): Promise<void> {
-    await this.deps.log.append(job.workspaceId, job.sessionId, "session_state", {
-      ...state,
-      status: "recovering",
-      last_error: why,
-      updated_at: this.iso(),
-    });
+  private async handBack(job: Job, running: State, why: string): Promise<void> {
+    const recovering = { ...running, status: "recovering", last_error: why, updated_at: this.iso() };
+    await this.conclude(job, runOf(running), () => [{ type: "session_state", data: recovering }]);
   }
 
   /** failed with last_error, then `error`, in one write. */
-  private async fail(job: Job, state: State, code: string, message: string): Promise<void> {
-    const at = this.iso();
-    await this.deps.log.appendAll(job.workspaceId, job.sessionId, this.failure(state, code, message, at));
-  }
-
-  private failure(
+  private async fail(
+    job: Job,
     state: State,
+    stillOurs: (latest: State) => boolean,
     code: string,
     message: string,
-    at: string,
-  ): { type: SessionEventType; data: unknown }[] {
+  ): Promise<boolean> {
+    return this.conclude(job, stillOurs, () => this.failure(state, code, message, this.iso()));
+  }
+
+  private failure(state: State, code: string, message: string, at: string): Items {
     return [
       {
         type: "session_state",
@@ -411,17 +446,14 @@ export class Supervisor {
     return state.expires_at != null && Date.parse(state.expires_at) <= this.deps.clock.now().getTime();
   }
 
-  /** Fails an expired session with an expired checkpoint (spec, errors rule 4). */
+  /** Fails an expired session with an expired checkpoint (spec, errors rule 4), unless it moved on since `state`. */
   async expire(job: Job, state: State): Promise<void> {
     const failure = this.failure(state, "session_expired", `the session expired at ${state.expires_at!}`, this.iso());
-    await this.checkpoint(
-      job,
-      "expired",
-      "failed",
-      `expired at ${state.expires_at!} before it could run`,
-      {},
+    const summary = `expired at ${state.expires_at!} before it could run`;
+    await this.conclude(job, unchanged(state), (events) => [
+      this.checkpointItem(job, events, "expired", "failed", summary),
       ...failure,
-    );
+    ]);
   }
 
   /** A checkpoint at the log's end (its cursor resumes or branches from there), with a typed artifact when it persists one. */
@@ -436,9 +468,33 @@ export class Supervisor {
   ): Promise<void> {
     const events = await this.deps.log.all(job.workspaceId, job.sessionId);
     await this.deps.log.appendAll(job.workspaceId, job.sessionId, [
-      { type: "session_checkpoint", data: this.checkpointData(job, events, type, status, summary, opts) },
+      this.checkpointItem(job, events, type, status, summary, opts),
       ...also,
     ]);
+  }
+
+  /** As `checkpoint`, on the events the caller read: only while the last of them ends the log (StreamMoved otherwise). */
+  async checkpointAfter(
+    job: Job,
+    events: readonly StreamEvent[],
+    type: string,
+    status: string,
+    summary: string,
+    ...also: { type: SessionEventType; data: unknown }[]
+  ): Promise<void> {
+    const item = this.checkpointItem(job, events, type, status, summary);
+    await this.deps.log.appendAll(job.workspaceId, job.sessionId, [item, ...also], events.at(-1)?.seq ?? 0);
+  }
+
+  private checkpointItem(
+    job: Job,
+    events: readonly StreamEvent[],
+    type: string,
+    status: string,
+    summary: string,
+    opts: CheckpointExtras = {},
+  ): { type: "session_checkpoint"; data: Checkpoint } {
+    return { type: "session_checkpoint", data: this.checkpointData(job, events, type, status, summary, opts) };
   }
 
   /**
@@ -583,25 +639,44 @@ export class Supervisor {
       const takeOverFrom = holderGone && row.owner !== null ? row.owner : undefined;
       if (!(await this.deps.log.index.claimSession(job, this.processId, now, now - this.staleMs, takeOverFrom)))
         continue;
-      if (state.status === "running") await this.crashed(job, state);
-      else this.enqueue(job.workspaceId, job.sessionId);
+      if (state.status !== "running") this.enqueue(job.workspaceId, job.sessionId);
+      // Its holder logged the run's end after all: the lease just taken goes back.
+      else if (!(await this.crashed(job, state))) await this.deps.log.index.releaseSessions(this.processId, [job]);
     }
   }
 
   /** A run cut off (its process died): a transient failure, so recovering while retries are left, else failed. */
-  private async crashed(job: Job, state: State): Promise<void> {
+  private async crashed(job: Job, state: State): Promise<boolean> {
     const why = `the service stopped during run ${state.attempt_count ?? 0}`;
-    if ((state.attempt_count ?? 0) <= (state.max_retries ?? 0)) {
-      await this.recovering(job, state, why);
-      return;
-    }
-    await this.fail(job, state, "retries_exhausted", `${why}; no retries left after ${state.attempt_count} runs`);
+    // Its holder may yet log the run's end itself (cut off from the store, not dead): only one of the two ends it.
+    if ((state.attempt_count ?? 0) <= (state.max_retries ?? 0))
+      return this.recovering(job, state, unchanged(state), why);
+    const message = `${why}; no retries left after ${state.attempt_count} runs`;
+    return this.fail(job, state, unchanged(state), "retries_exhausted", message);
   }
 
   private iso(): string {
     return this.deps.clock.now().toISOString();
   }
 }
+
+type Items = { type: SessionEventType; data: unknown }[];
+
+/** The session is still where the run left it: its attempt, in this process, running or waiting on its own approval. */
+const runOf =
+  (running: State) =>
+  (latest: State): boolean =>
+    LIVE.has(latest.status) &&
+    latest.process_id === running.process_id &&
+    latest.attempt_count === running.attempt_count;
+
+/** The session's status, attempt and holder are still those of `state`. */
+const unchanged =
+  (state: State) =>
+  (latest: State): boolean =>
+    latest.status === state.status &&
+    latest.process_id === state.process_id &&
+    latest.attempt_count === state.attempt_count;
 
 /** The health policy in a background session's state (defaults when it has none). */
 export const policyOf = (state: State): HealthPolicy =>

@@ -45,15 +45,19 @@ export class SessionLog {
     return logged!;
   }
 
-  /** Logs several persisted events in one write: all or none of them (a run's start is its state and its run record together). */
+  /**
+   * Logs several persisted events in one write: all or none of them (a run's start is its state and its run record
+   * together). With `afterSeq`, only while that is the log's last event (StreamMoved otherwise).
+   */
   async appendAll(
     workspaceId: string,
     sessionId: string,
     items: readonly { type: SessionEventType; data: unknown }[],
+    afterSeq?: number,
   ): Promise<StreamEvent[]> {
     const at = this.clock.now().getTime();
     const drafts = items.map(({ type, data }) => ({ type, at, data: sessionEvents[type].data.parse(data) as unknown }));
-    const logged = await this.log.appendStream(workspaceId, sessionId, drafts);
+    const logged = await this.log.appendStream(workspaceId, sessionId, drafts, afterSeq);
     const state = drafts.findLast((d) => d.type === "session_state");
     if (state) await this.mirror(workspaceId, sessionId, state.data as SessionEventData<"session_state">, at);
     return logged;

@@ -1,6 +1,6 @@
 // The event log's streams in PostgreSQL: one row per event, numbered per stream under the stream's advisory lock (writers
 // on any replica); an append wakes this replica's followers at once and, by NOTIFY at its commit, every other's.
-import type { EventLog, StreamEvent, StreamEventDraft, Wake } from "../../ports/event-log.ts";
+import { StreamMoved, type EventLog, type StreamEvent, type StreamEventDraft, type Wake } from "../../ports/event-log.ts";
 import { toStreamEvent, type StreamEventRow } from "../rows.ts";
 import type { StreamFollowers } from "../stream-followers.ts";
 import { lock, transaction, type Db } from "./open.ts";
@@ -15,14 +15,21 @@ export class EventLogRepo implements EventLog {
     private readonly listener: StreamListener,
   ) {}
 
-  async appendStream(workspaceId: string, stream: string, drafts: readonly StreamEventDraft[]): Promise<StreamEvent[]> {
+  async appendStream(
+    workspaceId: string,
+    stream: string,
+    drafts: readonly StreamEventDraft[],
+    afterSeq?: number,
+  ): Promise<StreamEvent[]> {
     const events = await transaction(this.db, async (c) => {
       await lock(c, LOCK.stream, `${workspaceId}/${stream}`);
       const { rows } = await c.query<{ seq: number }>(
         "SELECT COALESCE(MAX(seq), 0)::bigint AS seq FROM stream_events WHERE workspace_id = $1 AND stream = $2",
         [workspaceId, stream],
       );
-      const first = rows[0]!.seq + 1;
+      const last = Number(rows[0]!.seq);
+      if (afterSeq !== undefined && last !== afterSeq) throw new StreamMoved(stream, afterSeq, last);
+      const first = last + 1;
       const out = drafts.map((d, i) => ({ stream, seq: first + i, type: d.type, at: d.at, data: d.data }));
       const notice: StreamNotice = [workspaceId, stream, this.listener.origin];
       await c.query("SELECT pg_notify($1, $2)", [STREAM_CHANNEL, JSON.stringify(notice)]); // sent at commit

@@ -1,5 +1,12 @@
 // The event log's streams in SQLite: one row per event, numbered per stream; appends wake this handle's followers.
-import type { AppendNotices, EventLog, StreamEvent, StreamEventDraft, Wake } from "../../ports/event-log.ts";
+import {
+  StreamMoved,
+  type AppendNotices,
+  type EventLog,
+  type StreamEvent,
+  type StreamEventDraft,
+  type Wake,
+} from "../../ports/event-log.ts";
 import { toStreamEvent, type StreamEventRow } from "../rows.ts";
 import { StreamFollowers } from "../stream-followers.ts";
 import type { Db } from "./open.ts";
@@ -24,10 +31,16 @@ export class EventLogRepo implements EventLog {
     };
   }
 
-  async appendStream(workspaceId: string, stream: string, drafts: readonly StreamEventDraft[]): Promise<StreamEvent[]> {
+  async appendStream(
+    workspaceId: string,
+    stream: string,
+    drafts: readonly StreamEventDraft[],
+    afterSeq?: number,
+  ): Promise<StreamEvent[]> {
     const events = this.db
       .transaction(() => {
         let seq = this.s.last.get(workspaceId, stream) as number;
+        if (afterSeq !== undefined && seq !== afterSeq) throw new StreamMoved(stream, afterSeq, seq);
         return drafts.map((d) => {
           this.s.insert.run(workspaceId, stream, ++seq, d.type, d.at, JSON.stringify(d.data ?? null));
           return { stream, seq, type: d.type, at: d.at, data: d.data };

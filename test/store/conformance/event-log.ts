@@ -1,5 +1,6 @@
 // The EventLog port: streams numbered per workspace and stream, read after a seq, woken on append, seen by another handle.
 import { describe, expect, it } from "vitest";
+import { StreamMoved } from "../../../src/ports/event-log.ts";
 import { T0 } from "../../helpers/documents.ts";
 import { storeHandles, type StoreFactory } from "./support.ts";
 
@@ -49,6 +50,21 @@ export function runEventLogSuite(name: string, makeStore: StoreFactory): void {
       stop();
       await store.streams.appendStream(a, "run", [ev("three", 3)]);
       expect(wakes).toBe(1);
+    });
+
+    it("appends on condition of the stream's last seq: a stream that moved on refuses with StreamMoved, writing nothing", async () => {
+      const one = await fresh();
+      const ws = (await one.workspaces.ensureWorkspace("alpha", T0)).id;
+      expect((await one.streams.appendStream(ws, "run", [ev("a", 1)], 0)).map((e) => e.seq)).toEqual([1]);
+      const two = await fresh(one); // another replica, deciding on what it read
+      await two.streams.appendStream(ws, "run", [ev("b", 2), ev("c", 3)], 1);
+      const late = one.streams.appendStream(ws, "run", [ev("late", 4), ev("later", 5)], 1);
+      await expect(late).rejects.toBeInstanceOf(StreamMoved);
+      await expect(late).rejects.toMatchObject({ expected: 1, found: 3 });
+      await expect(one.streams.appendStream(ws, "fresh", [ev("x", 0)], 2)).rejects.toMatchObject({ found: 0 });
+      expect((await one.streams.readStream(ws, "run", 0, 10)).map((e) => e.type)).toEqual(["a", "b", "c"]);
+      expect(await one.streams.readStream(ws, "fresh", 0, 10)).toEqual([]);
+      expect((await one.streams.appendStream(ws, "run", [ev("d", 4)], 3))[0]!.seq).toBe(4);
     });
 
     it("continues a stream another handle wrote, and reads what it appends", async () => {
