@@ -1,6 +1,12 @@
 // The event log's streams in PostgreSQL: one row per event, numbered per stream under the stream's advisory lock (writers
 // on any replica); an append wakes this replica's followers at once and, by NOTIFY at its commit, every other's.
-import { StreamMoved, type EventLog, type StreamEvent, type StreamEventDraft, type Wake } from "../../ports/event-log.ts";
+import {
+  StreamMoved,
+  type EventLog,
+  type StreamEvent,
+  type StreamEventDraft,
+  type Wake,
+} from "../../ports/event-log.ts";
 import { toStreamEvent, type StreamEventRow } from "../rows.ts";
 import type { StreamFollowers } from "../stream-followers.ts";
 import { lock, transaction, type Db } from "./open.ts";
