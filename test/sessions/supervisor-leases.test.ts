@@ -149,4 +149,38 @@ describe("supervisor leases", () => {
     const states = dataOf(await logOf(svc, sid), "session_state").map((x) => x.status);
     expect(states).toEqual(["queued", "running", "completed"]);
   });
+
+  it("of two operators deciding one approval at once, one decides and the other is told it is settled", async () => {
+    svc = await startTestService({ env: { SMRITI_SESSION_HEARTBEAT_MS: "50" } });
+    const s = await startBackground(svc, {
+      engine: "command",
+      command: ["sh", "-c", "echo approved"],
+      task: "t",
+      approval_mode: "always",
+    });
+    const sid = s.session.session_id;
+    const waiting = await waitFor(svc, sid, ["awaiting_approval"]);
+    // Each conditional write waits a moment, so both decisions have read the waiting session before either writes.
+    const streams = svc.runtime.store.streams;
+    const append = streams.appendStream.bind(streams);
+    streams.appendStream = async (...args: Parameters<typeof append>) => {
+      if (args[1] === sid && args[3] !== undefined) await sleep(150);
+      return append(...args);
+    };
+    const decide = (decision: string) =>
+      svc.post(`/sessions/${sid}/approvals/${waiting.session.approval_request_id}`, { decision });
+    const answers = await Promise.all([decide("approve"), decide("deny")]);
+    const codes = await Promise.all(
+      answers.map(async (r) => (r.status === 200 ? 200 : ((await r.json()) as { error: { code: string } }).error.code)),
+    );
+    expect(codes.sort()).toEqual([200, "approval_settled"]);
+    streams.appendStream = append;
+    const done = await waitFor(svc, sid, ["completed", "failed"]);
+    const log = await logOf(svc, sid);
+    expect(dataOf(log, "approval_applied")).toHaveLength(1);
+    expect(dataOf(log, "session_state").filter((x) => x.status === "queued")).toHaveLength(2); // the start, the decision
+    expect(done.session.status).toBe(
+      dataOf(log, "approval_applied")[0]!.decision === "approve" ? "completed" : "failed",
+    );
+  });
 });

@@ -21,7 +21,7 @@ import { delegatedBy, TITLE_EVENTS, titleOf } from "../log/session-summary.ts";
 import { newSessionState, type SessionSetup } from "../session-state.ts";
 import type { ResumeContext, State } from "./engine.ts";
 import { healthOf } from "./health.ts";
-import { policyOf, TERMINAL, type StopReason, type Supervisor } from "./supervisor.ts";
+import { policyOf, TERMINAL, type Items, type StopReason, type Supervisor } from "./supervisor.ts";
 import { taskGraph, type TaskGraph } from "./task-graph.ts";
 
 type Approval = SessionEventData<"approval_required">;
@@ -193,10 +193,10 @@ export class BackgroundSessions {
     reason: StopReason & { kind: "pause" | "cancel" },
     from: ReadonlySet<string>,
   ): Promise<BackgroundSessionDetail> {
-    for (let attempt = 1; ; attempt++) {
+    await this.onFreshRead(sessionId, reason.kind, async () => {
       const { events, state } = await this.current(call, sessionId);
       if (!from.has(state.status)) throw transition(state.status, reason.kind, from);
-      if (await this.supervisor.stop(call.workspaceId, sessionId, reason)) break;
+      if (await this.supervisor.stop(call.workspaceId, sessionId, reason)) return;
       this.supervisor.dequeue(call.workspaceId, sessionId);
       const at = new Date().toISOString();
       const job = { workspaceId: call.workspaceId, sessionId };
@@ -209,20 +209,27 @@ export class BackgroundSessions {
         ...(status === "cancelled" ? { ended_at: at } : {}),
       };
       const summary = `${status} by an operator while ${state.status}`;
-      // Written after the state it was decided on: a run that ended elsewhere meanwhile is read again, not overwritten.
+      await this.supervisor.checkpointAfter(job, events, [], status, status, summary, {
+        type: "session_state",
+        data: next,
+      });
+    });
+    return this.detail(call, sessionId);
+  }
+
+  /**
+   * Runs a step that reads the session, decides and writes after what it read, again when the log moved on in between
+   * (a run ending elsewhere, another operator's decision): what it decided on is read afresh, never overwritten.
+   */
+  private async onFreshRead(sessionId: string, action: string, step: () => Promise<void>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
       try {
-        await this.supervisor.checkpointAfter(job, events, status, status, summary, {
-          type: "session_state",
-          data: next,
-        });
-        break;
+        return await step();
       } catch (err) {
         if (!(err instanceof StreamMoved)) throw err;
-        if (attempt === 10)
-          throw new AppError("conflict", `session '${sessionId}' kept changing; ${reason.kind} again`);
+        if (attempt === 10) throw new AppError("conflict", `session '${sessionId}' kept changing; ${action} again`);
       }
     }
-    return this.detail(call, sessionId);
   }
 
   /** No point: a paused session is requeued. With from_event_id or resume_cursor: a new session branched from that point. */
@@ -342,6 +349,14 @@ export class BackgroundSessions {
     call: CallContext,
     input: { session_id: string; request_id: string; decision: "approve" | "deny" },
   ): Promise<BackgroundSessionDetail> {
+    await this.onFreshRead(input.session_id, "decide", () => this.decideOnce(call, input));
+    return this.detail(call, input.session_id);
+  }
+
+  private async decideOnce(
+    call: CallContext,
+    input: { session_id: string; request_id: string; decision: "approve" | "deny" },
+  ): Promise<void> {
     const { events, state } = await this.current(call, input.session_id);
     const pending = pendingOf(events, state);
     if (pending?.request_id !== input.request_id) {
@@ -354,7 +369,8 @@ export class BackgroundSessions {
         `approval request '${input.request_id}' no longer waits (the session is ${state.status})`,
       );
     }
-    // Decided before a restart cut the rest short: the decision stands, only the requeue is left to do.
+    // Decided before a restart cut the rest short (a log from before the decision and its state were one write): the
+    // decision stands, only the requeue is left to do.
     const decided = events.find(
       (e) => e.type === "approval_applied" && (e.data as Data).request_id === input.request_id,
     );
@@ -363,34 +379,35 @@ export class BackgroundSessions {
         "approval_settled",
         `approval request '${input.request_id}' was already decided: ${String((decided.data as Data).decision)}`,
       );
-    if (!decided)
-      await this.log.append(call.workspaceId, input.session_id, "approval_applied", {
-        request_id: input.request_id,
-        tool_name: pending.tool_name,
-        decision: input.decision,
-      });
+    // The decision and what it leaves the session in, in one write after what was read: of two operators deciding at
+    // once, one decides and the other reads again and is told it is settled.
+    const applied: Items = decided
+      ? []
+      : [
+          {
+            type: "approval_applied",
+            data: { request_id: input.request_id, tool_name: pending.tool_name, decision: input.decision },
+          },
+        ];
     const at = new Date().toISOString();
     if (pending.tool_name === "health_policy" && input.decision === "deny") {
       const cancelled = { ...state, status: "cancelled", approval_request_id: null, updated_at: at, ended_at: at };
-      await this.supervisor.checkpoint(
+      await this.supervisor.checkpointAfter(
         { workspaceId: call.workspaceId, sessionId: input.session_id },
+        events,
+        applied,
         "cancelled",
         "cancelled",
         "an operator denied going on past the health budget",
-        {},
         { type: "session_state", data: cancelled },
       );
     } else {
       // A denied tool call still goes on: the turn hears it was denied and answers without it.
-      await this.log.append(call.workspaceId, input.session_id, "session_state", {
-        ...state,
-        status: "queued",
-        approval_request_id: null,
-        updated_at: at,
-      });
+      const queued = { ...state, status: "queued", approval_request_id: null, updated_at: at };
+      const items: Items = [...applied, { type: "session_state", data: queued }];
+      await this.log.appendAll(call.workspaceId, input.session_id, items, events.at(-1)?.seq ?? 0);
       this.supervisor.enqueue(call.workspaceId, input.session_id);
     }
-    return this.detail(call, input.session_id);
   }
 
   /** The snapshot now, and again each time it changes; ends after a terminal status. The id is the snapshot's hash. */

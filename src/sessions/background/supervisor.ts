@@ -473,17 +473,29 @@ export class Supervisor {
     ]);
   }
 
-  /** As `checkpoint`, on the events the caller read: only while the last of them ends the log (StreamMoved otherwise). */
+  /**
+   * As `checkpoint`, on the events the caller read, and only while the last of them ends the log (StreamMoved
+   * otherwise); `before` goes in the same write ahead of the checkpoint, numbered as if appended on its own.
+   */
   async checkpointAfter(
     job: Job,
     events: readonly StreamEvent[],
+    before: Items,
     type: string,
     status: string,
     summary: string,
-    ...also: { type: SessionEventType; data: unknown }[]
+    ...also: Items
   ): Promise<void> {
-    const item = this.checkpointItem(job, events, type, status, summary);
-    await this.deps.log.appendAll(job.workspaceId, job.sessionId, [item, ...also], events.at(-1)?.seq ?? 0);
+    const last = events.at(-1)?.seq ?? 0;
+    const ahead = before.map((b, i) => ({
+      type: b.type,
+      at: 0,
+      data: b.data,
+      stream: job.sessionId,
+      seq: last + i + 1,
+    }));
+    const item = this.checkpointItem(job, [...events, ...ahead], type, status, summary);
+    await this.deps.log.appendAll(job.workspaceId, job.sessionId, [...before, item, ...also], last);
   }
 
   private checkpointItem(
@@ -660,7 +672,7 @@ export class Supervisor {
   }
 }
 
-type Items = { type: SessionEventType; data: unknown }[];
+export type Items = { type: SessionEventType; data: unknown }[];
 
 /** The session is still where the run left it: its attempt, in this process, running or waiting on its own approval. */
 const runOf =
