@@ -21,7 +21,9 @@ import { delegatedBy, TITLE_EVENTS, titleOf } from "../log/session-summary.ts";
 import { newSessionState, type SessionSetup } from "../session-state.ts";
 import type { ResumeContext, State } from "./engine.ts";
 import { healthOf } from "./health.ts";
-import { policyOf, TERMINAL, type Items, type StopReason, type Supervisor } from "./supervisor.ts";
+import { checkpointsAfter, type Items } from "./checkpoints.ts";
+import type { StopReason } from "./run-ends.ts";
+import { policyOf, TERMINAL, type Supervisor } from "./supervisor.ts";
 import { taskGraph, type TaskGraph } from "./task-graph.ts";
 
 type Approval = SessionEventData<"approval_required">;
@@ -87,10 +89,10 @@ export class BackgroundSessions {
       ...(raised ? [{ type: "policy_decision" as const, data: raised }] : []),
     ];
     // Already past its expiry: it fails before execution with an expired checkpoint, as a queued one would (spec, errors rule 4).
-    const expired = this.supervisor.expired(state);
+    const expired = this.supervisor.ends.expired(state);
     const prepared = expired ? [] : await this.prepare(job, graph, state, opening);
     await this.log.appendAll(call.workspaceId, sessionId, [...opening, ...prepared]);
-    if (expired) await this.supervisor.expire(job, state);
+    if (expired) await this.supervisor.ends.expire(job, state);
     else this.supervisor.enqueue(call.workspaceId, sessionId);
     return this.detail(call, sessionId);
   }
@@ -209,7 +211,7 @@ export class BackgroundSessions {
         ...(status === "cancelled" ? { ended_at: at } : {}),
       };
       const summary = `${status} by an operator while ${state.status}`;
-      await this.supervisor.checkpointAfter(job, events, [], status, status, summary, {
+      await this.supervisor.checkpoints.writeAfter(job, events, [], status, status, summary, {
         type: "session_state",
         data: next,
       });
@@ -298,7 +300,7 @@ export class BackgroundSessions {
     // The seed's cursor is the source's point (the harness reads the source's conversation up to it), not the branch's own end.
     const opening = [
       { type: "session_state" as const, data: seeded },
-      ...this.supervisor.checkpointsAfter(
+      ...checkpointsAfter(
         job,
         [{ type: "session_state" }],
         [
@@ -333,7 +335,7 @@ export class BackgroundSessions {
     const dir = join(this.taskRoot, job.workspaceId, job.sessionId);
     await mkdir(dir, { recursive: true });
     const tasks = `${graph.nodes.length} task${graph.nodes.length === 1 ? "" : "s"}`;
-    return this.supervisor.checkpointsAfter(job, opening, [
+    return checkpointsAfter(job, opening, [
       { type: "task_graph", status: "prepared", summary: tasks, opts: { artifact: { type: "task_graph", ...graph } } },
       {
         type: "task_workspace",
@@ -392,7 +394,7 @@ export class BackgroundSessions {
     const at = new Date().toISOString();
     if (pending.tool_name === "health_policy" && input.decision === "deny") {
       const cancelled = { ...state, status: "cancelled", approval_request_id: null, updated_at: at, ended_at: at };
-      await this.supervisor.checkpointAfter(
+      await this.supervisor.checkpoints.writeAfter(
         { workspaceId: call.workspaceId, sessionId: input.session_id },
         events,
         applied,

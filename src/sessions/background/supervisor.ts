@@ -1,46 +1,24 @@
 // The supervisor: runs background sessions (at most maxRunning at once, the rest queued), keeps their heartbeats,
-// watches their health budgets, stops them when asked, and decides what a run's end means for the session: completed,
-// recovering (a transient failure with retries left), failed, expired, paused, cancelled or awaiting an approval.
+// watches their health budgets and stops them when asked; what a run's end means for the session is `run-ends.ts`'s.
 // At start it recovers what a crash cut off; every tick it picks up stale runs and sessions queued by another process.
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
-import type { SessionEventData, SessionEventType } from "../../contract/events.ts";
 import { HealthPolicy } from "../../contract/health.ts";
 import type { Clock } from "../../ports/clock.ts";
-import { StreamMoved, type StreamEvent } from "../../ports/event-log.ts";
-import type { StoredSessionRow } from "../../ports/session-index.ts";
-import { newRequestId, resumeCursor, sessionKey } from "../ids.ts";
+import type { StreamEvent } from "../../ports/event-log.ts";
+import type { SessionKey, StoredSessionRow } from "../../ports/session-index.ts";
+import { sessionKey } from "../ids.ts";
 import { deadOnThisHost, PROCESS_ID } from "../lease-holder.ts";
-import { clip, latestState } from "../log/projection.ts";
+import { latestState } from "../log/projection.ts";
 import type { SessionLog } from "../log/session-log.ts";
-import {
-  callOf,
-  resumeContextOf,
-  type BackgroundEngine,
-  type CheckpointExtras,
-  type RunOutcome,
-  type State,
-} from "./engine.ts";
+import { checkpointItem, Checkpoints } from "./checkpoints.ts";
+import { callOf, resumeContextOf, type BackgroundEngine, type RunOutcome, type State } from "./engine.ts";
 import { healthOf, tripped } from "./health.ts";
-
-type Checkpoint = SessionEventData<"session_checkpoint">;
-
-/** What a stopped run becomes. */
-export type StopReason =
-  | { kind: "pause" }
-  | { kind: "cancel" }
-  | { kind: "shutdown" }
-  | { kind: "health"; action: "approval" | "pause"; budgets: string[] }
-  // Another supervisor took the run over (this one looked dead): it writes nothing more, the new holder goes on.
-  | { kind: "lease_lost" };
+import { RunEnds, type StopReason } from "./run-ends.ts";
 
 /** Statuses a supervisor runs (or goes on running after a restart). */
 const RUNNABLE = new Set(["queued", "running", "recovering"]);
 export const TERMINAL = new Set(["completed", "failed", "cancelled"]);
-/** Statuses a run leaves its session in while it is live (waiting for an approval it asked for is one). */
-const LIVE = new Set(["running", "awaiting_approval"]);
-/** Retries wait 250 ms, 500 ms, ... up to 30 s. */
-const backoff = (attempt: number) => Math.min(30_000, 250 * 2 ** Math.max(0, attempt - 1));
 
 export interface SupervisorDeps {
   log: SessionLog;
@@ -54,10 +32,7 @@ export interface SupervisorDeps {
   queuedElsewhere?: ((workspaceId: string, sessionId: string) => void) | undefined;
 }
 
-interface Job {
-  workspaceId: string;
-  sessionId: string;
-}
+type Job = SessionKey;
 
 interface LiveRun {
   controller: AbortController;
@@ -80,9 +55,18 @@ export class Supervisor {
   private readonly queue = new Map<string, Job>();
   private timer: NodeJS.Timeout | null = null;
   private running = false;
+  readonly checkpoints: Checkpoints;
+  /** What a run's end (or a crashed run's recovery) leaves the session in. */
+  readonly ends: RunEnds;
 
   constructor(private readonly deps: SupervisorDeps) {
     this.staleMs = 3 * deps.heartbeatMs;
+    this.checkpoints = new Checkpoints(deps.log);
+    this.ends = new RunEnds({
+      log: deps.log,
+      clock: deps.clock,
+      requeue: (job, afterMs) => setTimeout(() => this.enqueue(job.workspaceId, job.sessionId), afterMs).unref(),
+    });
   }
 
   /** Recovers what a restart cut off, then ticks (heartbeats, budgets, stale runs, sessions queued elsewhere). */
@@ -222,7 +206,7 @@ export class Supervisor {
       return;
     }
     run.phase = "leased";
-    if (this.expired(state)) return this.expire(run.job, state);
+    if (this.ends.expired(state)) return this.ends.expire(run.job, state);
     const resume = resumeContextOf(state);
     run.policy = policyOf(state);
     const running: State = {
@@ -244,7 +228,7 @@ export class Supervisor {
       attempt: running.attempt_count,
       process_id: this.processId,
     };
-    const record = this.checkpointData(
+    const record = checkpointItem(
       run.job,
       events,
       "run_record",
@@ -254,10 +238,7 @@ export class Supervisor {
     );
     run.events = [
       ...events,
-      ...(await this.deps.log.appendAll(workspaceId, sessionId, [
-        { type: "session_state", data: running },
-        { type: "session_checkpoint", data: record },
-      ])),
+      ...(await this.deps.log.appendAll(workspaceId, sessionId, [{ type: "session_state", data: running }, record])),
     ];
     const unsubscribe = this.deps.log.log.subscribeStream(workspaceId, sessionId, (appended) =>
       this.watch(run, appended),
@@ -273,281 +254,12 @@ export class Supervisor {
         emit,
         signal: run.controller.signal,
         taskDir: join(this.deps.taskRoot, workspaceId, sessionId),
-        checkpoint: (type, status, summary, extras) => this.checkpoint(run.job, type, status, summary, extras),
+        checkpoint: (type, status, summary, extras) => this.checkpoints.write(run.job, type, status, summary, extras),
       });
     } finally {
       unsubscribe();
     }
-    await this.settle(run, running, outcome);
-  }
-
-  /** What the run's end means for the session. */
-  private async settle(run: LiveRun, running: State, outcome: RunOutcome): Promise<void> {
-    const job = run.job;
-    const at = this.iso();
-    if (outcome.status === "completed") {
-      const artifact = { type: "final_output", text: outcome.output, citations: outcome.citations };
-      const ended = { ...running, status: "completed", approval_request_id: null, updated_at: at, ended_at: at };
-      await this.conclude(job, runOf(running), (events) => [
-        this.checkpointItem(job, events, "final_output", "completed", clip(outcome.output || "(no output)", 200), {
-          artifact,
-        }),
-        { type: "session_state", data: ended },
-        { type: "completed", data: { session_id: job.sessionId } },
-      ]);
-    } else if (outcome.status === "stopped") await this.stopped(job, running, run.reason ?? { kind: "shutdown" });
-    // An operator paused or cancelled it as it began to wait: that decision stands over the wait.
-    else if (outcome.status === "awaiting_approval" && (run.reason?.kind === "pause" || run.reason?.kind === "cancel"))
-      await this.stopped(job, running, run.reason);
-    else if (outcome.status === "error") {
-      if (outcome.transient && !this.running) return this.handBack(job, running, outcome.message);
-      if (outcome.transient && running.attempt_count! <= running.max_retries!)
-        return void (await this.recovering(job, running, runOf(running), outcome.message));
-      await this.fail(
-        job,
-        running,
-        runOf(running),
-        outcome.code,
-        outcome.transient
-          ? `${outcome.message} (no retries left after ${running.attempt_count} runs)`
-          : outcome.message,
-      );
-    }
-    // awaiting_approval: the engine logged the request and the waiting state.
-  }
-
-  private async stopped(job: Job, running: State, reason: StopReason): Promise<void> {
-    if (reason.kind === "lease_lost") return;
-    if (reason.kind === "shutdown") return this.handBack(job, running, "the service shut down during the run");
-    const at = this.iso();
-    const state = (status: string) => ({
-      type: "session_state" as const,
-      data: {
-        ...running,
-        status,
-        approval_request_id: null,
-        updated_at: at,
-        ...(status === "cancelled" ? { ended_at: at } : {}),
-      },
-    });
-    const checkpointed =
-      (type: string, status: string, summary: string, opts: CheckpointExtras = {}) =>
-      (events: readonly StreamEvent[]) => [
-        this.checkpointItem(job, events, type, status, summary, opts),
-        state(status),
-      ];
-    const ours = runOf(running);
-    if (reason.kind === "cancel")
-      return void (await this.conclude(job, ours, checkpointed("cancelled", "cancelled", "cancelled by an operator")));
-    if (reason.kind === "pause")
-      return void (await this.conclude(job, ours, checkpointed("paused", "paused", "paused by an operator")));
-    const why = `health budget crossed: ${reason.budgets.join(", ")}`;
-    if (reason.action === "pause")
-      return void (await this.conclude(
-        job,
-        ours,
-        checkpointed("health_pause", "paused", why, { budgets: reason.budgets }),
-      ));
-    const requestId = newRequestId();
-    await this.conclude(job, ours, () => [
-      {
-        type: "approval_required",
-        data: {
-          request_id: requestId,
-          tool_name: "health_policy",
-          reason: `${why}; approve to go on past it`,
-          budgets: reason.budgets,
-        },
-      },
-      {
-        type: "session_state",
-        data: { ...running, status: "awaiting_approval", approval_request_id: requestId, updated_at: at },
-      },
-    ]);
-  }
-
-  /**
-   * Logs what a run's end (or a crashed run's recovery) leaves the session in, unless the session moved on without this
-   * process: another took the run over while this one could not reach the store and ended it, or an operator did. The
-   * write lands only after the last event read; a race reads again and decides again. False when nothing was written.
-   */
-  private async conclude(
-    job: Job,
-    stillOurs: (latest: State) => boolean,
-    items: (events: StreamEvent[]) => Items,
-  ): Promise<boolean> {
-    for (let attempt = 1; ; attempt++) {
-      const events = await this.deps.log.all(job.workspaceId, job.sessionId);
-      const latest = latestState(events);
-      if (!latest || !stillOurs(latest)) return false;
-      try {
-        await this.deps.log.appendAll(job.workspaceId, job.sessionId, items(events), events.at(-1)?.seq ?? 0);
-        return true;
-      } catch (err) {
-        if (!(err instanceof StreamMoved) || attempt === 5) throw err;
-      }
-    }
-  }
-
-  /** A transient failure with retries left: recovering now, running again after a backoff. */
-  private async recovering(
-    job: Job,
-    state: State,
-    stillOurs: (latest: State) => boolean,
-    why: string,
-  ): Promise<boolean> {
-    const recovering = { ...state, status: "recovering", last_error: why, updated_at: this.iso() };
-    const summary = `attempt ${state.attempt_count} failed (${clip(why, 120)}); retrying`;
-    const logged = await this.conclude(job, stillOurs, (events) => [
-      this.checkpointItem(job, events, "recovery", "recovering", summary),
-      { type: "session_state", data: recovering },
-    ]);
-    if (logged)
-      setTimeout(() => this.enqueue(job.workspaceId, job.sessionId), backoff(state.attempt_count ?? 1)).unref();
-    return logged;
-  }
-
-  /** A shutdown hands the run back: recovering, for the next start to go on with (a restart is not the run's fault). */
-  private async handBack(job: Job, running: State, why: string): Promise<void> {
-    const recovering = { ...running, status: "recovering", last_error: why, updated_at: this.iso() };
-    await this.conclude(job, runOf(running), () => [{ type: "session_state", data: recovering }]);
-  }
-
-  /** failed with last_error, then `error`, in one write. */
-  private async fail(
-    job: Job,
-    state: State,
-    stillOurs: (latest: State) => boolean,
-    code: string,
-    message: string,
-  ): Promise<boolean> {
-    return this.conclude(job, stillOurs, () => this.failure(state, code, message, this.iso()));
-  }
-
-  private failure(state: State, code: string, message: string, at: string): Items {
-    return [
-      {
-        type: "session_state",
-        data: {
-          ...state,
-          status: "failed",
-          approval_request_id: null,
-          last_error: message,
-          updated_at: at,
-          ended_at: at,
-        },
-      },
-      { type: "error", data: { code, message, turn_id: null } },
-    ];
-  }
-
-  /** Whether the session's expires_at has passed (the expiry check before execution or recovery). */
-  expired(state: State): boolean {
-    return state.expires_at != null && Date.parse(state.expires_at) <= this.deps.clock.now().getTime();
-  }
-
-  /** Fails an expired session with an expired checkpoint (spec, errors rule 4), unless it moved on since `state`. */
-  async expire(job: Job, state: State): Promise<void> {
-    const failure = this.failure(state, "session_expired", `the session expired at ${state.expires_at!}`, this.iso());
-    const summary = `expired at ${state.expires_at!} before it could run`;
-    await this.conclude(job, unchanged(state), (events) => [
-      this.checkpointItem(job, events, "expired", "failed", summary),
-      ...failure,
-    ]);
-  }
-
-  /** A checkpoint at the log's end (its cursor resumes or branches from there), with a typed artifact when it persists one. */
-  /** Logs a checkpoint and, in the same write, the events that go with it (the state it leaves the session in). */
-  async checkpoint(
-    job: Job,
-    type: string,
-    status: string,
-    summary: string,
-    opts: CheckpointExtras = {},
-    ...also: { type: SessionEventType; data: unknown }[]
-  ): Promise<void> {
-    const events = await this.deps.log.all(job.workspaceId, job.sessionId);
-    await this.deps.log.appendAll(job.workspaceId, job.sessionId, [
-      this.checkpointItem(job, events, type, status, summary, opts),
-      ...also,
-    ]);
-  }
-
-  /**
-   * As `checkpoint`, on the events the caller read, and only while the last of them ends the log (StreamMoved
-   * otherwise); `before` goes in the same write ahead of the checkpoint, numbered as if appended on its own.
-   */
-  async checkpointAfter(
-    job: Job,
-    events: readonly StreamEvent[],
-    before: Items,
-    type: string,
-    status: string,
-    summary: string,
-    ...also: Items
-  ): Promise<void> {
-    const last = events.at(-1)?.seq ?? 0;
-    const ahead = before.map((b, i) => ({
-      type: b.type,
-      at: 0,
-      data: b.data,
-      stream: job.sessionId,
-      seq: last + i + 1,
-    }));
-    const item = this.checkpointItem(job, [...events, ...ahead], type, status, summary);
-    await this.deps.log.appendAll(job.workspaceId, job.sessionId, [...before, item, ...also], last);
-  }
-
-  private checkpointItem(
-    job: Job,
-    events: readonly StreamEvent[],
-    type: string,
-    status: string,
-    summary: string,
-    opts: CheckpointExtras = {},
-  ): { type: "session_checkpoint"; data: Checkpoint } {
-    return { type: "session_checkpoint", data: this.checkpointData(job, events, type, status, summary, opts) };
-  }
-
-  /**
-   * Checkpoints logged in the same write as `before`, the events that open a new session's stream: numbered and with
-   * cursors as if each had been appended on its own after them.
-   */
-  checkpointsAfter(
-    job: Job,
-    before: readonly { type: SessionEventType }[],
-    checkpoints: readonly { type: string; status: string; summary: string; opts?: CheckpointExtras }[],
-  ): { type: "session_checkpoint"; data: Checkpoint }[] {
-    const events: StreamEvent[] = before.map(({ type }, i) => ({ type, at: 0, data: null, stream: "", seq: i + 1 }));
-    return checkpoints.map(({ type, status, summary, opts }) => {
-      const data = this.checkpointData(job, events, type, status, summary, opts ?? {});
-      events.push({ type: "session_checkpoint", at: 0, data, stream: "", seq: events.length + 1 });
-      return { type: "session_checkpoint" as const, data };
-    });
-  }
-
-  private checkpointData(
-    job: Job,
-    events: readonly StreamEvent[],
-    type: string,
-    status: string,
-    summary: string,
-    opts: CheckpointExtras,
-  ): Checkpoint {
-    const sequence = events.filter((e) => e.type === "session_checkpoint").length + 1;
-    const cursor =
-      opts.cursor ?? (events.length ? resumeCursor({ sessionId: job.sessionId, seq: events.at(-1)!.seq }) : null);
-    const { artifact, budgets } = opts;
-    return {
-      session_id: job.sessionId,
-      sequence,
-      checkpoint_type: type,
-      status,
-      summary_text: summary,
-      resume_cursor: cursor,
-      ...(artifact ? { artifact } : {}),
-      ...(budgets ? { budgets } : {}),
-    };
+    await this.ends.settle(run.job, running, outcome, run.reason, this.running);
   }
 
   /**
@@ -653,42 +365,10 @@ export class Supervisor {
         continue;
       if (state.status !== "running") this.enqueue(job.workspaceId, job.sessionId);
       // Its holder logged the run's end after all: the lease just taken goes back.
-      else if (!(await this.crashed(job, state))) await this.deps.log.index.releaseSessions(this.processId, [job]);
+      else if (!(await this.ends.crashed(job, state))) await this.deps.log.index.releaseSessions(this.processId, [job]);
     }
   }
-
-  /** A run cut off (its process died): a transient failure, so recovering while retries are left, else failed. */
-  private async crashed(job: Job, state: State): Promise<boolean> {
-    const why = `the service stopped during run ${state.attempt_count ?? 0}`;
-    // Its holder may yet log the run's end itself (cut off from the store, not dead): only one of the two ends it.
-    if ((state.attempt_count ?? 0) <= (state.max_retries ?? 0))
-      return this.recovering(job, state, unchanged(state), why);
-    const message = `${why}; no retries left after ${state.attempt_count} runs`;
-    return this.fail(job, state, unchanged(state), "retries_exhausted", message);
-  }
-
-  private iso(): string {
-    return this.deps.clock.now().toISOString();
-  }
 }
-
-export type Items = { type: SessionEventType; data: unknown }[];
-
-/** The session is still where the run left it: its attempt, in this process, running or waiting on its own approval. */
-const runOf =
-  (running: State) =>
-  (latest: State): boolean =>
-    LIVE.has(latest.status) &&
-    latest.process_id === running.process_id &&
-    latest.attempt_count === running.attempt_count;
-
-/** The session's status, attempt and holder are still those of `state`. */
-const unchanged =
-  (state: State) =>
-  (latest: State): boolean =>
-    latest.status === state.status &&
-    latest.process_id === state.process_id &&
-    latest.attempt_count === state.attempt_count;
 
 /** The health policy in a background session's state (defaults when it has none). */
 export const policyOf = (state: State): HealthPolicy =>
