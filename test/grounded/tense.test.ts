@@ -22,7 +22,11 @@ describe("the grounded answer to a when-question", () => {
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService();
-    await ingestCorpus(svc, { "chat/s1/t1.md": "Melanie: We're thinking about going camping at the lake next month." });
+    await ingestCorpus(svc, {
+      "chat/s1/t1.md": "Melanie: We're thinking about going camping at the lake next month.",
+      "chat/s2/t1.md": "Gina: Unfortunately, I also lost my job at Door Dash this month.",
+      "chat/s3/t1.md": "Melanie: Last month I got hurt and had to take a break from pottery.",
+    });
   });
   afterAll(() => svc.cleanup());
 
@@ -36,5 +40,16 @@ describe("the grounded answer to a when-question", () => {
     });
     expect(ahead.status, await ahead.clone().text()).toBe(200);
     expect(((await ahead.json()) as GroundedAnswerResponse).answer).toMatch(/next month/);
+  });
+
+  it("is a relative time with its first word: 'this month', and 'Last month' opening the sentence", async () => {
+    for (const [question, words] of [
+      ["When did Gina lose her job at Door Dash?", /this month/],
+      ["When did Melanie get hurt?", /Last month/],
+    ] as const) {
+      const res = await svc.post("/v1/grounded/answer", { question, min_confidence: 0 });
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect(((await res.json()) as GroundedAnswerResponse).answer).toMatch(words);
+    }
   });
 });

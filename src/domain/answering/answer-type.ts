@@ -45,7 +45,7 @@ const NAME_START = "(?<![\\p{L}\\p{N}])";
 const NAME_END = "(?![\\p{L}\\p{N}])";
 const PATTERNS: Record<Exclude<AnswerType, "sentence" | "entity">, RegExp> = {
   date: new RegExp(
-    `\\b(?:\\d{1,2}\\s+${MONTH}(?:,?\\s+\\d{4})?|${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|${MONTH}\\s+\\d{4}|(?:early |late |mid-?)?\\d{4}s?|\\d{1,2}(?:st|nd|rd|th) century|\\d{4}-\\d{2}-\\d{2}|(?:last|next|this) (?:week|month|year|weekend|\\w+day)|yesterday|today|tonight|tomorrow|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\\d+) (?:days?|weeks?|weekends?|months?|years?) ago)\\b`,
+    `\\b(?:\\d{1,2}\\s+${MONTH}(?:,?\\s+\\d{4})?|${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|${MONTH}\\s+\\d{4}|(?:early |late |mid-?)?\\d{4}s?|\\d{1,2}(?:st|nd|rd|th) century|\\d{4}-\\d{2}-\\d{2}|(?:[Ll]ast|[Nn]ext|[Tt]his) (?:week|month|year|weekend|\\w+day)|[Yy]esterday|[Tt]oday|[Tt]onight|[Tt]omorrow|(?:[Aa]n?|[Oo]ne|[Tt]wo|[Tt]hree|[Ff]our|[Ff]ive|[Ss]ix|[Ss]even|[Ee]ight|[Nn]ine|[Tt]en|\\d+) (?:days?|weeks?|weekends?|months?|years?) ago)\\b`,
     "g",
   ),
   number:
