@@ -53,3 +53,41 @@ describe("the grounded answer to a when-question", () => {
     }
   });
 });
+
+describe("a when-question over dated words that name no time", () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService();
+    for (const [source_path, content, occurred_at] of [
+      ["chat/s4/t1.md", "Gina: I just launched an ad campaign for my clothing store.", "2023-01-29T14:00:00Z"],
+      ["chat/s5/t1.md", "Jon: I'm going to open a dance studio downtown.", "2023-01-29T14:00:00Z"],
+      ["notes/garden.md", "We planted the apple trees behind the shed.", undefined],
+    ] as const) {
+      const res = await svc.post("/v1/memory/ingest", {
+        source_path,
+        content,
+        ...(occurred_at ? { occurred_at } : {}),
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+    }
+  });
+  afterAll(() => svc.cleanup());
+
+  const ask = (question: string) => svc.post("/v1/grounded/answer", { question, min_confidence: 0 });
+
+  it("answers with the day they were said, saying so, and cites them", async () => {
+    const res = await ask("When did Gina launch an ad campaign?");
+    expect(res.status, await res.clone().text()).toBe(200);
+    const body = (await res.json()) as GroundedAnswerResponse;
+    expect(body.answer).toMatch(/^on or before 29 January 2023 \(when it was said/);
+    expect(body.citations[0]!.text_span).toMatch(/launched an ad campaign/);
+  });
+
+  it("abstains for a plan, and for undated words (their time is only the ingest time)", async () => {
+    for (const question of ["When did Jon open a dance studio?", "When did we plant the apple trees?"]) {
+      const res = await ask(question);
+      expect(res.status, `${question}: ${await res.clone().text()}`).toBe(422);
+      expect(((await res.json()) as ErrorEnvelope).error.code).toBe("insufficient_evidence");
+    }
+  });
+});
