@@ -90,25 +90,25 @@ export interface AnswerPlan {
  * Confidence (P(right)) below this is not an answer (eval/README.md "Grounded answers"): the lowest floor at which the tune split's
  * cross-validated LoCoMo adversarial questions still abstain >= 80% (eval/answers/README.md, sixth round).
  */
-export const ANSWER_THRESHOLD = 0.15;
+export const ANSWER_THRESHOLD = 0.14;
 const HEADING = /^#{1,6}\s/;
 /** Logistic weights over ConfidenceFeatures for P(token F1 >= 0.5); fitted by eval/answers/tune.ts --fit on the tune split (eval/answers/README.md). */
 export const CONFIDENCE = {
-  overlap: 0.29,
-  chunk: 1.03,
-  typed: 0.12,
-  names: 1.24,
-  terms: 0.83,
-  span: 3.07,
-  margin: 1.12,
-  whole: -1.32,
-  alone: 0.42,
-  personal: -0.57,
-  brief: 0.87,
-  dated: 1.92,
-  said: 0,
-  speakerOther: -1.42,
-  bias: -5.27,
+  overlap: 0.31,
+  chunk: 1.01,
+  typed: 0.22,
+  names: 1.46,
+  terms: 0.79,
+  span: 2.98,
+  margin: 0.84,
+  whole: -1.12,
+  alone: 0.61,
+  personal: -0.65,
+  brief: 0.91,
+  dated: 1.91,
+  said: 0.67,
+  speakerOther: -1.47,
+  bias: -5.6,
 };
 /**
  * The answer sentence is the one of the JOINT_TOP best whose score x P(its best span)^JOINT_SPAN is highest: a sentence
