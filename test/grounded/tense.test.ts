@@ -2,7 +2,7 @@
 // say when something happened, and a report ("last week") does not say when something will.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GroundedAnswerResponse } from "../../src/contract/grounded.ts";
-import { fitsTense } from "../../src/domain/answering/answer-kind.ts";
+import { fitsTense, saidThen } from "../../src/domain/answering/answer-kind.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
 import { ingestCorpus, type ErrorEnvelope } from "./support.ts";
 
@@ -15,6 +15,17 @@ describe("fitsTense", () => {
     expect(fitsTense("When is Bob going to ship it?", "yesterday")).toBe(false);
     expect(fitsTense("When will the cluster move?", "next Monday")).toBe(true);
     expect(fitsTense("When is the review?", "next month")).toBe(true);
+  });
+});
+
+describe("saidThen", () => {
+  it("reads a report with no time of its own as of when it was said, not a plan, a question or a future ask", () => {
+    expect(saidThen("When did Gina launch a campaign?", "I just launched an ad campaign.")).toBe(true);
+    expect(saidThen("When did Caroline speak?", "I wanted to tell you about my talk at the school.")).toBe(true);
+    expect(saidThen("When did Jon open a studio?", "I'm going to open a studio.")).toBe(false);
+    expect(saidThen("When did Jon open a studio?", "We'll open it soon.")).toBe(false);
+    expect(saidThen("When did Jon open a studio?", "Did you open the studio?")).toBe(false);
+    expect(saidThen("When will Jon open a studio?", "The studio is open.")).toBe(false);
   });
 });
 

@@ -58,7 +58,7 @@ const BACK = /\b(?:last|yesterday|ago|previous|earlier\s+(?:this|today))\b/i;
 
 /** A sentence that states an intention or a plan: it does not report something that has happened. */
 const PLAN =
-  /\b(?:will|shall|going\s+to|gonna|plan(?:s|ning)?\s+to|thinking\s+(?:about|of)|hop(?:e|ing)\s+to|want(?:s|ed)?\s+to|would\s+like\s+to)\b|['’]ll\b/i;
+  /\b(?:will|shall|going\s+to|gonna|plan(?:s|ning)?\s+to|thinking\s+(?:about|of)|hop(?:e|ing)\s+to|wants?\s+to|would\s+like\s+to)\b|['’]ll\b/i;
 
 /**
  * A sentence with no time of its own reports its event as of when it was said ("I just launched an ad campaign", "My
