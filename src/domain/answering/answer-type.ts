@@ -12,7 +12,11 @@ const PERSON_NOUNS =
   "person|man|woman|player|quarterback|coach|scientist|researcher|inventor|author|writer|poet|artist|actor|actress|singer|musician|king|queen|emperor|president|leader|minister|pope|theologian|philosopher|engineer|physicist|chemist|architect|composer|founder|director";
 const PLACE_NOUNS =
   "city|country|state|place|region|continent|town|county|area|location|island|river|colony|province|street|neighbou?rhood|site|nation|village|district|territory|ocean|sea|mountain|stadium|venue";
-const kindOf = (nouns: string) => new RegExp(`^(?:what|which)\\s+(?:[\\w'-]+\\s+){0,2}?(?:${nouns})s?\\b`);
+// "what German poet", and the copula's "what was the final score", "what is the name of the leader": the noun names the kind.
+const kindOf = (nouns: string) =>
+  new RegExp(
+    `^(?:what|which)\\s+(?:(?:is|was|are|were)\\s+(?:the|a|an)\\s+)?(?:[\\w'-]+\\s+){0,2}?(?:(?:last\\s+|first\\s+|full\\s+)?names?\\s+of\\s+(?:the|a|an)\\s+(?:[\\w'-]+\\s+){0,2}?)?(?:${nouns})s?\\b`,
+  );
 // Tested on the question from its first wh-word on: a later clause ("who led them when ...") does not decide the kind.
 const ASKS = {
   date: new RegExp(`^when\\b|${kindOf(DATE_NOUNS).source}|^what time\\b`),
@@ -49,7 +53,7 @@ const PATTERNS: Record<Exclude<AnswerType, "sentence" | "entity">, RegExp> = {
     "g",
   ),
   number:
-    /\b\d{1,2}:\d{2}\b|(?<!\p{L}[-–])(?:[$£€]\s?)?\b\d[\d,]*(?:\.\d+)?(?![-–]\p{L})(?:%|\s?(?:percent|million|billion|thousand|hundred|km|miles|years?|days?|hours?|minutes?|seconds?|people|times)\b|(?:m|bn)\b|\b)|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|(?:hundred|thousand|million|billion)s?)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine|hundred|thousand|million|billion))*\b/giu, // "3:08" before "3"; "19.3%" keeps its sign; no "4" of "MPEG-4" or "24" of "24-hour"
+    /\b\d{1,2}:\d{2}\b|(?<!\p{L}[-–])(?:[$£€]\s?)?\b\d[\d,]*(?:\.\d+)?(?:–\d[\d,]*)?(?![-–]\p{L})(?:%|\s?(?:percent|million|billion|thousand|hundred|km|miles|years?|days?|hours?|minutes?|seconds?|people|times)\b|(?:m|bn)\b|\b)|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|(?:hundred|thousand|million|billion)s?)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine|hundred|thousand|million|billion))*\b/giu, // "3:08" before "3"; "19.3%" keeps its sign; a score or range "20–18" is one; no "4" of "MPEG-4" or "24" of "24-hour"
   person: new RegExp(
     `${NAME_START}${INITIALS}${NAME_WORD}(?:\\s+(?:(?:de|van|von|der|da|di|la|le|of)\\s+)?${INITIALS}${NAME_WORD})*${NAME_END}`,
     "gu",

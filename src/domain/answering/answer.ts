@@ -94,21 +94,21 @@ export const ANSWER_THRESHOLD = 0.14;
 const HEADING = /^#{1,6}\s/;
 /** Logistic weights over ConfidenceFeatures for P(token F1 >= 0.5); fitted by eval/answers/tune.ts --fit on the tune split (eval/answers/README.md). */
 export const CONFIDENCE = {
-  overlap: 0.31,
-  chunk: 1.01,
-  typed: 0.22,
+  overlap: 0.33,
+  chunk: 1.07,
+  typed: 0.24,
   names: 1.46,
-  terms: 0.79,
-  span: 2.98,
-  margin: 0.84,
-  whole: -1.12,
-  alone: 0.61,
+  terms: 0.77,
+  span: 2.91,
+  margin: 0.76,
+  whole: -1.17,
+  alone: 0.64,
   personal: -0.65,
-  brief: 0.91,
+  brief: 0.81,
   dated: 1.91,
-  said: 0.67,
+  said: 0.68,
   speakerOther: -1.47,
-  bias: -5.6,
+  bias: -5.51,
 };
 /**
  * The answer sentence is the one of the JOINT_TOP best whose score x P(its best span)^JOINT_SPAN is highest: a sentence

@@ -21,7 +21,7 @@ const MAX_JOINED = 3;
 const QUOTED = /["“]([^"“”]+)["”]/g;
 /** A capitalized word that opens a sentence without naming anything ("Although", "The"): not the start of a name. */
 const OPENER =
-  /^(?:although|though|while|since|after|before|during|despite|however|when|where|because|if|the|a|an|this|these|those|it|he|she|they|we|in|on|at|for|from|with|by|as)\s+/i;
+  /^(?:although|though|while|since|after|before|during|despite|however|when|where|because|if|the|a|an|this|these|those|it|he|she|they|we|in|on|at|for|from|with|by|as|then|thus|later|finally|meanwhile)\s+/i;
 
 /** The kinds whose typed spans are capitalized names, which a capitalized sentence opener can run into. */
 const NAME_KINDS: ReadonlySet<AnswerType> = new Set(["person", "place"]);
