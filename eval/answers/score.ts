@@ -19,14 +19,15 @@ const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((a, b) =>
 
 /**
  * Right (what `confidence` estimates, issue 40): token F1 >= 0.5 against a gold answer; with no gold (LoCoMo category 5)
- * no answer is right. A when-answer resolved to a period against a dated gold is right when the periods are equal: its
- * words ("7 May 2023 ('yesterday', said on 8 May 2023)") state the date and where it came from, which F1 would count against it.
+ * no answer is right. A when-answer resolved to a period (or stating one: "on or before 8 May 2023 (when it was said ...)")
+ * against a dated gold is right when the periods are equal: its words ("7 May 2023 ('yesterday', said on 8 May 2023)")
+ * state the date and where it came from, which F1 would count against it.
  */
 export const RIGHT_F1 = 0.5;
 export function isRight(r: Row): boolean {
   if (r.o.answer === null || r.q.golds.length === 0) return false;
   const t = temporalScores(r);
-  if (t.dated && r.o.resolved) return t.equal;
+  if (t.dated && (r.o.resolved || absolutePeriod(r.o.answer))) return t.equal; // a day it states, resolved or as said
   return maxOver(tokenF1, r.o.answer, r.q.golds) >= RIGHT_F1;
 }
 

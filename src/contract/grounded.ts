@@ -21,7 +21,7 @@ export const GroundedAnswerRequest = z
       .max(1)
       .optional()
       .describe(
-        "Abstain (422 insufficient_evidence) below this confidence, the probability that the answer is right (default 0.15; 0.9 gives answers right at least 90% of the time on the eval sets).",
+        "Abstain (422 insufficient_evidence) below this confidence, the probability that the answer is right (default 0.14; 0.9 gives answers right at least 90% of the time on the eval sets).",
       ),
   })
   .describe("Closed-corpus question answering: the answer is extracted from cited evidence, never synthesized.");

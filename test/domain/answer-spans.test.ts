@@ -36,6 +36,9 @@ describe("answerType", () => {
     ["In what year did the lighthouse open?", "date"],
     ["The time required is expressed as what?", "entity"],
     ["Why did the keeper leave?", "sentence"],
+    ["What was the final score of the cup final?", "number"], // the copula's noun names the kind
+    ["What is the last name of the player who left in 1962?", "person"],
+    ["What was the name of the river the keeper crossed?", "place"],
   ])("'%s' asks for a %s", (question, type) => {
     expect(answerType(question)).toBe(type);
   });
@@ -81,6 +84,11 @@ describe("number spans", () => {
     expect(typedSpans("The archive keeps MPEG-4 files from a 24-hour feed.", "number")).toEqual([]);
     expect(texts("It fell 7 times.", typedSpans("It fell 7 times.", "number"))).toEqual(["7 times"]);
   });
+
+  it("keep a score or a range written with an en dash whole", () => {
+    const text = "They won the final, 20–18, and held the title from 1500–1550.";
+    expect(texts(text, typedSpans(text, "number"))).toEqual(["20–18", "1500–1550"]);
+  });
 });
 
 describe("candidateSpans", () => {
@@ -104,6 +112,13 @@ describe("candidateSpans", () => {
     );
     expect(spans).toContain("Solberg");
     expect(spans).not.toContain("Although");
+    const then = "Then Anderson scored on a short run.";
+    expect(
+      texts(
+        then,
+        candidatesOf("Who scored on a short run?", then).map((c) => c.span),
+      ),
+    ).toContain("Anderson");
   });
 
   it("offers a quoted title whole, phrases joined by 'of', and typed spans marked typed", () => {

@@ -125,7 +125,7 @@ describe("insufficient evidence", () => {
 
   it("refuses an on-topic question the vault cannot answer, listing the candidates it rejected", async () => {
     // The vault knows the lighthouse but says nothing about its roof.
-    // At the default floor (P(right) >= 0.15) a wrong guess at ~0.2 is given with that confidence; a caller who wants likelier-right-than-wrong asks for 0.5.
+    // At the default floor (P(right) >= 0.14) a wrong guess at ~0.2 is given with that confidence; a caller who wants likelier-right-than-wrong asks for 0.5.
     const res = await json<ErrorEnvelope<InsufficientDetails>>(
       ask({ question: "What colour is the lighthouse roof painted?", min_confidence: 0.5 }),
       422,

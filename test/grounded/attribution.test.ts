@@ -41,6 +41,19 @@ describe("speakerOther", () => {
     expect(speakerOther("What did Melanie run?", RACE, 0, "Caroline: Thanks, Melanie!", chunks)).toBe(0);
     expect(speakerOther("What did Melanie run?", "I ran a race.", 0, "I ran a race.", ["I ran a race."])).toBe(0);
   });
+
+  it("reads a sentence continuing a first-person turn as the speaker's, unless it turns to the listener", () => {
+    const trip = "Caroline: I took the kids on a road trip. Thankfully, they enjoyed the Grand Canyon a lot!";
+    const later = trip.indexOf("Thankfully");
+    const ask = "What did Melanie's kids enjoy?";
+    expect(speakerOther(ask, trip, later, trip.slice(later), [trip, LAKE])).toBe(1);
+    const toYou = "Caroline: I took the kids out. Your kids enjoyed the Grand Canyon!";
+    expect(speakerOther(ask, toYou, toYou.indexOf("Your"), "Your kids enjoyed the Grand Canyon!", [toYou, LAKE])).toBe(
+      0,
+    );
+    const plain = "Caroline: The kids enjoyed the Grand Canyon.";
+    expect(speakerOther(ask, plain, 0, plain, [plain, LAKE])).toBe(0);
+  });
 });
 
 describe("the grounded answer weighs whose words it cites", () => {

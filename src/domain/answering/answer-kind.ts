@@ -56,6 +56,18 @@ const AHEAD =
   /\b(?:next|tomorrow|upcoming|coming|in\s+(?:a|an|one|two|three|four|five|six|few|couple\s+of|\d+)\s+(?:days?|weeks?|weekends?|months?|years?))\b/i;
 const BACK = /\b(?:last|yesterday|ago|previous|earlier\s+(?:this|today))\b/i;
 
+/** A sentence that states an intention or a plan: it does not report something that has happened. */
+const PLAN =
+  /\b(?:will|shall|going\s+to|gonna|plan(?:s|ning)?\s+to|thinking\s+(?:about|of)|hop(?:e|ing)\s+to|wants?\s+to|would\s+like\s+to)\b|['’]ll\b/i;
+
+/**
+ * A sentence with no time of its own reports its event as of when it was said ("I just launched an ad campaign", "My
+ * store is open!"): it answers "When did ..." (not "When will ...") unless it is a plan or a question.
+ */
+export function saidThen(question: string, sentence: string): boolean {
+  return !ASKS_FUTURE.test(question) && !PLAN.test(sentence) && !AHEAD.test(sentence) && !/\?\s*$/.test(sentence);
+}
+
 /**
  * A time span answers a when-question only in the question's direction: "next month" in "we're thinking of camping next
  * month" is a plan, not when the camping happened, and "last week" does not say when something will happen.

@@ -12,7 +12,11 @@ const PERSON_NOUNS =
   "person|man|woman|player|quarterback|coach|scientist|researcher|inventor|author|writer|poet|artist|actor|actress|singer|musician|king|queen|emperor|president|leader|minister|pope|theologian|philosopher|engineer|physicist|chemist|architect|composer|founder|director";
 const PLACE_NOUNS =
   "city|country|state|place|region|continent|town|county|area|location|island|river|colony|province|street|neighbou?rhood|site|nation|village|district|territory|ocean|sea|mountain|stadium|venue";
-const kindOf = (nouns: string) => new RegExp(`^(?:what|which)\\s+(?:[\\w'-]+\\s+){0,2}?(?:${nouns})s?\\b`);
+// "what German poet", and the copula's "what was the final score", "what is the name of the leader": the noun names the kind.
+const kindOf = (nouns: string) =>
+  new RegExp(
+    `^(?:what|which)\\s+(?:(?:is|was|are|were)\\s+(?:the|a|an)\\s+)?(?:[\\w'-]+\\s+){0,2}?(?:(?:last\\s+|first\\s+|full\\s+)?names?\\s+of\\s+(?:the|a|an)\\s+(?:[\\w'-]+\\s+){0,2}?)?(?:${nouns})s?\\b`,
+  );
 // Tested on the question from its first wh-word on: a later clause ("who led them when ...") does not decide the kind.
 const ASKS = {
   date: new RegExp(`^when\\b|${kindOf(DATE_NOUNS).source}|^what time\\b`),
@@ -45,11 +49,11 @@ const NAME_START = "(?<![\\p{L}\\p{N}])";
 const NAME_END = "(?![\\p{L}\\p{N}])";
 const PATTERNS: Record<Exclude<AnswerType, "sentence" | "entity">, RegExp> = {
   date: new RegExp(
-    `\\b(?:\\d{1,2}\\s+${MONTH}(?:,?\\s+\\d{4})?|${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|${MONTH}\\s+\\d{4}|(?:early |late |mid-?)?\\d{4}s?|\\d{1,2}(?:st|nd|rd|th) century|\\d{4}-\\d{2}-\\d{2}|(?:last|next|this) (?:week|month|year|weekend|\\w+day)|yesterday|today|tonight|tomorrow|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\\d+) (?:days?|weeks?|weekends?|months?|years?) ago)\\b`,
+    `\\b(?:\\d{1,2}\\s+${MONTH}(?:,?\\s+\\d{4})?|${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|${MONTH}\\s+\\d{4}|(?:early |late |mid-?)?\\d{4}s?|\\d{1,2}(?:st|nd|rd|th) century|\\d{4}-\\d{2}-\\d{2}|(?:[Ll]ast|[Nn]ext|[Tt]his) (?:week|month|year|weekend|\\w+day)|[Yy]esterday|[Tt]oday|[Tt]onight|[Tt]omorrow|(?:[Aa]n?|[Oo]ne|[Tt]wo|[Tt]hree|[Ff]our|[Ff]ive|[Ss]ix|[Ss]even|[Ee]ight|[Nn]ine|[Tt]en|\\d+) (?:days?|weeks?|weekends?|months?|years?) ago)\\b`,
     "g",
   ),
   number:
-    /\b\d{1,2}:\d{2}\b|(?<!\p{L}[-–])(?:[$£€]\s?)?\b\d[\d,]*(?:\.\d+)?(?![-–]\p{L})(?:%|\s?(?:percent|million|billion|thousand|hundred|km|miles|years?|days?|hours?|minutes?|seconds?|people|times)\b|(?:m|bn)\b|\b)|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|(?:hundred|thousand|million|billion)s?)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine|hundred|thousand|million|billion))*\b/giu, // "3:08" before "3"; "19.3%" keeps its sign; no "4" of "MPEG-4" or "24" of "24-hour"
+    /\b\d{1,2}:\d{2}\b|(?<!\p{L}[-–])(?:[$£€]\s?)?\b\d[\d,]*(?:\.\d+)?(?:–\d[\d,]*)?(?![-–]\p{L})(?:%|\s?(?:percent|million|billion|thousand|hundred|km|miles|years?|days?|hours?|minutes?|seconds?|people|times)\b|(?:m|bn)\b|\b)|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|(?:hundred|thousand|million|billion)s?)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine|hundred|thousand|million|billion))*\b/giu, // "3:08" before "3"; "19.3%" keeps its sign; a score or range "20–18" is one; no "4" of "MPEG-4" or "24" of "24-hour"
   person: new RegExp(
     `${NAME_START}${INITIALS}${NAME_WORD}(?:\\s+(?:(?:de|van|von|der|da|di|la|le|of)\\s+)?${INITIALS}${NAME_WORD})*${NAME_END}`,
     "gu",

@@ -1,7 +1,7 @@
 // Extractive answering: score evidence sentences against the question, pick the best, cut its most likely answer span.
 import { namesFound, personal, RIVAL_SHARE, standsAlone } from "./answer-confidence.ts";
 import { speakerOther } from "./attribution.ts";
-import { CHECKED_KINDS, fitsTense, hasAskedKind, namedByPosition } from "./answer-kind.ts";
+import { CHECKED_KINDS, fitsTense, hasAskedKind, namedByPosition, saidThen } from "./answer-kind.ts";
 import { answerType, typedSpans, type AnswerType } from "./answer-type.ts";
 import { sigmoid } from "../retrieval/fusion.ts";
 import { splitSentences, type Span } from "../text/sentences.ts";
@@ -19,6 +19,8 @@ export interface EvidenceChunk {
   text: string;
   /** Calibrated retrieval score in [0, 1]. */
   score: number;
+  /** It has an event time of its own (occurred_at given, a session's date, a dated line): when its words were said is known. */
+  dated?: boolean | undefined;
 }
 
 export interface ScoredSentence {
@@ -59,6 +61,8 @@ export interface ConfidenceFeatures {
   speakerOther: number;
   /** 1 when a when-question is answered by a time expression: dates are stated or resolved, so the answer is rarely a guess. */
   dated: number;
+  /** 1 when a when-question is answered by when the sentence was said (AnswerPlan.saidThen): it names no time of its own. */
+  said: number;
 }
 
 export interface AnswerPlan {
@@ -75,30 +79,36 @@ export interface AnswerPlan {
   spans: SpanCandidate[];
   /** The question asks for a checked kind (person, place, date, number) and no span of that kind was found: confidence 0, never given. */
   kindMissing: boolean;
+  /**
+   * A when-question whose best sentence, in dated evidence, names no time but reports the event as of when it was said
+   * ("I just launched an ad campaign"): the answer is that time (the service words it), not a span.
+   */
+  saidThen: boolean;
 }
 
 /**
  * Confidence (P(right)) below this is not an answer (eval/README.md "Grounded answers"): the lowest floor at which the tune split's
  * cross-validated LoCoMo adversarial questions still abstain >= 80% (eval/answers/README.md, sixth round).
  */
-export const ANSWER_THRESHOLD = 0.15;
+export const ANSWER_THRESHOLD = 0.14;
 const HEADING = /^#{1,6}\s/;
 /** Logistic weights over ConfidenceFeatures for P(token F1 >= 0.5); fitted by eval/answers/tune.ts --fit on the tune split (eval/answers/README.md). */
 export const CONFIDENCE = {
-  overlap: 0.29,
-  chunk: 1.03,
-  typed: 0.12,
-  names: 1.24,
-  terms: 0.83,
-  span: 3.07,
-  margin: 1.12,
-  whole: -1.32,
-  alone: 0.42,
-  personal: -0.57,
-  brief: 0.87,
-  dated: 1.92,
-  speakerOther: -1.42,
-  bias: -5.27,
+  overlap: 0.33,
+  chunk: 1.07,
+  typed: 0.24,
+  names: 1.46,
+  terms: 0.77,
+  span: 2.91,
+  margin: 0.76,
+  whole: -1.17,
+  alone: 0.64,
+  personal: -0.65,
+  brief: 0.81,
+  dated: 1.91,
+  said: 0.68,
+  speakerOther: -1.47,
+  bias: -5.51,
 };
 /**
  * The answer sentence is the one of the JOINT_TOP best whose score x P(its best span)^JOINT_SPAN is highest: a sentence
@@ -212,6 +222,7 @@ export function planAnswer(
     personal: 0,
     speakerOther: 0,
     dated: 0,
+    said: 0,
   };
   if (!best)
     return {
@@ -223,6 +234,7 @@ export function planAnswer(
       features: none,
       spans: [],
       kindMissing: false,
+      saidThen: false,
     };
   const second = ranked.find((s) => s !== best && s.score >= best.score * 0.9 && s.features.overlap > 0);
   const spans = chosen!.spans;
@@ -230,7 +242,15 @@ export function planAnswer(
   const bestTerms = new Set(tokenize(best.text));
   const rival = ranked.find((s) => s.key !== best.key);
   const answer = top && (type !== "entity" || top.score >= SPAN_MIN) ? top.span : null;
-  const bestChunk = chunks.find((c) => c.key === best.key)!.text;
+  const bestEvidence = chunks.find((c) => c.key === best.key)!;
+  const bestChunk = bestEvidence.text;
+  // No time in the sentences that rival the best: a dated report answers with when it was said ("I just launched ...").
+  const said =
+    type === "date" &&
+    !answer &&
+    bestEvidence.dated === true &&
+    best.features.overlap > 0 &&
+    saidThen(question, best.text);
   const features: ConfidenceFeatures = {
     overlap: best.features.overlap,
     chunk: best.features.chunk,
@@ -239,17 +259,17 @@ export function planAnswer(
     terms: qTerms.size ? [...qTerms].filter((t) => bestTerms.has(t)).length / qTerms.size : 0,
     span: top?.score ?? 0,
     margin: best.score <= 0 ? 0 : rival ? Math.max(0, Math.min(1, 1 - Math.max(0, rival.score) / best.score)) : 1, // 0 when the joint choice passed over a higher-scored sentence
-    whole: answer ? 0 : 1,
+    whole: answer || said ? 0 : 1,
     alone: standsAlone(
       best.score,
       ranked.map((s) => s.score),
     ),
     personal: personal(best.text),
-    brief: Math.min(
-      1,
-      3 / Math.max(1, tokenize(answer ? best.text.slice(answer.start, answer.end) : best.text).length),
-    ),
+    brief: said
+      ? 1 // a day, in a few words
+      : Math.min(1, 3 / Math.max(1, tokenize(answer ? best.text.slice(answer.start, answer.end) : best.text).length)),
     dated: type === "date" && answer ? 1 : 0,
+    said: said ? 1 : 0,
     speakerOther: speakerOther(
       question,
       bestChunk,
@@ -259,7 +279,7 @@ export function planAnswer(
     ),
   };
   const { bias, ...w } = CONFIDENCE;
-  const kindMissing = checked && !answer;
+  const kindMissing = checked && !answer && !said;
   // Confidence 0 is no answer, withheld at any floor: no span of the asked kind, or a sentence holding none of the question's terms (nothing anchors it).
   const confidence =
     kindMissing || features.terms === 0
@@ -268,12 +288,13 @@ export function planAnswer(
   return {
     answerType: type,
     ranked: ranked.slice(0, keep),
-    selected: second && !answer ? [best, second] : [best],
+    selected: second && !answer && !said ? [best, second] : [best],
     answer,
     confidence,
     features,
     spans,
     kindMissing,
+    saidThen: said,
   };
 }
 

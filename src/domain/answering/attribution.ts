@@ -38,9 +38,32 @@ export function speakerOther(
   chunks: readonly string[],
 ): number {
   const speaker = speakerAt(chunk, at);
-  if (!speaker || !FIRST_PERSON.test(sentence)) return 0;
+  if (!speaker) return 0;
   const names = namesOf(question);
+  if (!ownAccount(chunk, at, sentence, names)) return 0;
   if (named(speaker, names)) return 0;
   const participants = new Set(chunks.map((c) => speakerAt(c, 0)).filter((s): s is string => s !== null));
   return [...participants].some((p) => p !== speaker && named(p, names)) ? 1 : 0;
+}
+
+const SECOND_PERSON = /\b(?:you|you're|you've|you'd|you'll|your|yours|yourself)\b/i;
+const WORDS = /[\p{L}\p{N}]+/gu;
+/**
+ * The sentence tells its speaker's own account: it speaks in the first person, or it continues a first-person turn
+ * without turning to the listener, by "you" or by a name the question asks about ("I took the kids out. Thankfully,
+ * they enjoyed the Grand Canyon a lot!" is the speaker's; "Thanks, Melanie!" is to Melanie).
+ */
+function ownAccount(chunk: string, at: number, sentence: string, names: ReadonlySet<string>): boolean {
+  if (FIRST_PERSON.test(sentence)) return true;
+  if (SECOND_PERSON.test(sentence)) return false;
+  const lineStart = chunk.lastIndexOf("\n", Math.max(0, at - 1)) + 1;
+  const line = labelAt(chunk, lineStart, lineEnd(chunk, lineStart));
+  const spoken = sentence.slice(line && lineStart === at ? line.textStart - at : 0);
+  if ([...spoken.matchAll(WORDS)].some((m) => names.has(m[0].toLowerCase()))) return false;
+  return FIRST_PERSON.test(chunk.slice(lineStart, lineEnd(chunk, at)));
+}
+
+function lineEnd(text: string, from: number): number {
+  const end = text.indexOf("\n", from);
+  return end < 0 ? text.length : end;
 }

@@ -21,7 +21,10 @@ const MAX_JOINED = 3;
 const QUOTED = /["“]([^"“”]+)["”]/g;
 /** A capitalized word that opens a sentence without naming anything ("Although", "The"): not the start of a name. */
 const OPENER =
-  /^(?:although|though|while|since|after|before|during|despite|however|when|where|because|if|the|a|an|this|these|those|it|he|she|they|we|in|on|at|for|from|with|by|as)\s+/i;
+  /^(?:although|though|while|since|after|before|during|despite|however|when|where|because|if|the|a|an|this|these|those|it|he|she|they|we|in|on|at|for|from|with|by|as|then|thus|later|finally|meanwhile)\s+/i;
+
+/** The kinds whose typed spans are capitalized names, which a capitalized sentence opener can run into. */
+const NAME_KINDS: ReadonlySet<AnswerType> = new Set(["person", "place"]);
 
 /** The word before offset `at` is an auxiliary: an adjective there is a predicate ("the sky is [green]"). */
 export function followsAuxiliary(tags: readonly Tagged[], at: number): boolean {
@@ -53,7 +56,8 @@ export function candidateSpans(
       out.set(key, { span, typed: isTyped, joined });
   };
   for (const s of typed) {
-    const opener = OPENER.exec(`${text.slice(s.start, s.end)} `); // "Although Solberg" -> "Solberg"; a lone "Although" is nothing
+    // "Although Solberg" -> "Solberg"; a lone "Although" is nothing. Only names: "this month" is a date with its "this".
+    const opener = NAME_KINDS.has(type) ? OPENER.exec(`${text.slice(s.start, s.end)} `) : null;
     if (!opener) add(s, true, false);
     else if (s.start + opener[0].length < s.end) add({ start: s.start + opener[0].length, end: s.end }, true, false);
   }

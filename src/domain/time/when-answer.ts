@@ -30,3 +30,7 @@ export function whenAnswer(
   const said = formatDay(localDay(ref.instant, ref.offsetMinutes ?? 0));
   return { mention, answer: `${mention.label} ('${mention.text}', said on ${said})` };
 }
+
+/** The answer when the sentence names no time and reports its event as of when it was said: that day, and why. */
+export const saidOn = (instant: number, offsetMinutes = 0): string =>
+  `on or before ${formatDay(localDay(instant, offsetMinutes))} (when it was said; the words give no time of their own)`;

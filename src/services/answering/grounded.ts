@@ -32,7 +32,7 @@ import type { OpenLoop } from "../../contract/open-loops.ts";
 import { asksWhatIsOpen } from "../../domain/text/question-intent.ts";
 import { LOOP_CONFIDENCE, loopAnswer, loopsFor } from "./loop-answer.ts";
 import { toMention, withTimes } from "./time-mentions.ts";
-import { whenAnswer } from "../../domain/time/when-answer.ts";
+import { saidOn, whenAnswer } from "../../domain/time/when-answer.ts";
 import { chrono } from "../../domain/time/chrono.ts";
 import type { TimeMention } from "../../contract/time.ts";
 
@@ -111,7 +111,7 @@ export class GroundedService {
     const scoreOf = new Map(evidence.items.map((i) => [i.chunk.id, i.score]));
     const plan = await this.planner.answer(
       req.question,
-      chunks.map((c) => ({ key: c.id, text: c.text, score: scoreOf.get(c.id) ?? 0 })),
+      chunks.map((c) => ({ key: c.id, text: c.text, score: scoreOf.get(c.id) ?? 0, dated: !c.undated })),
       8,
     );
     const decision = this.cognition.decide(thought, {
@@ -209,7 +209,9 @@ export class GroundedService {
     }
     const best = plan.selected[0]!;
     const when = plan.answerType === "date" ? resolveWhen(byId.get(best.key)!, best, plan.answer) : null;
-    const answer = when?.answer ?? (plan.answer ? best.text.slice(plan.answer.start, plan.answer.end) : best.text);
+    const answer = plan.saidThen
+      ? saidOn(byId.get(best.key)!.authoredAt)
+      : (when?.answer ?? (plan.answer ? best.text.slice(plan.answer.start, plan.answer.end) : best.text));
     const citations = plan.selected.map((s) => withTimes(cite(s, plan.confidence), byId.get(s.key)!.undated));
     step("answer", performance.now(), {
       answer,
