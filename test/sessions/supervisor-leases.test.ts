@@ -183,4 +183,51 @@ describe("supervisor leases", () => {
       dataOf(log, "approval_applied")[0]!.decision === "approve" ? "completed" : "failed",
     );
   });
+
+  it("a run whose session another replica cancelled stops within a few beats and logs nothing more", async () => {
+    svc = await startTestService({ env: { SMRITI_SESSION_HEARTBEAT_MS: "50" } });
+    const s = await startBackground(svc, {
+      engine: "command",
+      command: ["sh", "-c", "sleep 30; echo never"],
+      task: "t",
+      approval_mode: "never",
+    });
+    const sid = s.session.session_id;
+    await waitFor(svc, sid, ["running"]);
+    // The operator's cancel, as a replica where the run is not live logs it.
+    const elsewhere = new SessionLog(svc.runtime.store.streams, svc.runtime.store.sessions, systemClock);
+    const state = dataOf(await logOf(svc, sid), "session_state").at(-1)!;
+    const at = new Date().toISOString();
+    await elsewhere.appendAll(svc.workspaceId, sid, [
+      { type: "session_state", data: { ...state, status: "cancelled", updated_at: at, ended_at: at } },
+    ]);
+    const supervisor = svc.runtime.supervisor;
+    await expect.poll(() => supervisor.isLive(svc.workspaceId, sid), { timeout: 10_000 }).toBe(false);
+    const log = await logOf(svc, sid);
+    expect(dataOf(log, "session_state").map((x) => x.status)).toEqual(["queued", "running", "cancelled"]);
+    expect((await detailOf(svc, sid)).session.status).toBe("cancelled");
+  });
+
+  it("a run whose start is slow to be logged is not taken for a session ended elsewhere", async () => {
+    svc = await startTestService({ env: { SMRITI_SESSION_HEARTBEAT_MS: "50" } });
+    // The run's state and record take a while to be logged: heartbeats and budget checks come in between.
+    const streams = svc.runtime.store.streams;
+    const append = streams.appendStream.bind(streams);
+    streams.appendStream = async (...args: Parameters<typeof append>) => {
+      const drafts = args[2];
+      if (drafts.some((d) => d.type === "session_state" && (d.data as { status: string }).status === "running"))
+        await sleep(300);
+      return append(...args);
+    };
+    const s = await startBackground(svc, {
+      engine: "command",
+      command: ["sh", "-c", "sleep 0.3; echo once"],
+      task: "t",
+      approval_mode: "never",
+    });
+    const done = await waitFor(svc, s.session.session_id, ["completed", "failed"]);
+    expect(done.session).toMatchObject({ status: "completed", attempt_count: 1 });
+    const states = dataOf(await logOf(svc, s.session.session_id), "session_state").map((x) => x.status);
+    expect(states).toEqual(["queued", "running", "completed"]);
+  });
 });

@@ -18,7 +18,9 @@ export type StopReason =
   | { kind: "shutdown" }
   | { kind: "health"; action: "approval" | "pause"; budgets: string[] }
   // Another supervisor took the run over (this one looked dead): it writes nothing more, the new holder goes on.
-  | { kind: "lease_lost" };
+  | { kind: "lease_lost" }
+  // Another process logged the session's end or pause while it ran here: that stands, this run writes nothing more.
+  | { kind: "ended_elsewhere" };
 
 /** Statuses a run leaves its session in while it is live (waiting for an approval it asked for is one). */
 const LIVE = new Set(["running", "awaiting_approval"]);
@@ -76,7 +78,7 @@ export class RunEnds {
   }
 
   private async stopped(job: SessionKey, running: State, reason: StopReason): Promise<void> {
-    if (reason.kind === "lease_lost") return;
+    if (reason.kind === "lease_lost" || reason.kind === "ended_elsewhere") return;
     if (reason.kind === "shutdown") return this.handBack(job, running, "the service shut down during the run");
     const at = this.iso();
     const state = (status: string) => ({
@@ -227,7 +229,7 @@ export class RunEnds {
 }
 
 /** The session is still where the run left it: its attempt, in its process, running or waiting on its own approval. */
-const runOf =
+export const runOf =
   (running: State) =>
   (latest: State): boolean =>
     LIVE.has(latest.status) &&

@@ -14,7 +14,7 @@ import type { SessionLog } from "../log/session-log.ts";
 import { checkpointItem, Checkpoints } from "./checkpoints.ts";
 import { callOf, resumeContextOf, type BackgroundEngine, type RunOutcome, type State } from "./engine.ts";
 import { healthOf, tripped } from "./health.ts";
-import { RunEnds, type StopReason } from "./run-ends.ts";
+import { RunEnds, runOf, type StopReason } from "./run-ends.ts";
 
 /** Statuses a supervisor runs (or goes on running after a restart). */
 const RUNNABLE = new Set(["queued", "running", "recovering"]);
@@ -44,6 +44,8 @@ interface LiveRun {
   watching: boolean;
   /** The session's health policy, read once per run (it is fixed when the session starts). */
   policy: HealthPolicy | null;
+  /** Whether a state is still this run's (set once it runs): another is the end another process logged for it. */
+  ours: ((latest: State) => boolean) | null;
   /** starting until it holds the lease, ended once its outcome is logged (its release may still be under way). */
   phase: "starting" | "leased" | "ended";
 }
@@ -169,6 +171,7 @@ export class Supervisor {
       events: [],
       watching: false,
       policy: null,
+      ours: null,
       phase: "starting",
     };
     this.live.set(key, run);
@@ -240,6 +243,8 @@ export class Supervisor {
       ...events,
       ...(await this.deps.log.appendAll(workspaceId, sessionId, [{ type: "session_state", data: running }, record])),
     ];
+    // Only now: a budget check the tick began before this run's state was logged reads the queued state before it.
+    run.ours = runOf(running);
     const unsubscribe = this.deps.log.log.subscribeStream(workspaceId, sessionId, (appended) =>
       this.watch(run, appended),
     );
@@ -294,12 +299,19 @@ export class Supervisor {
     this.judge(run);
   }
 
-  /** Stops the run when its events so far cross a budget of its health policy. */
+  /**
+   * Stops the run when its events so far cross a budget of its health policy, or when another process ended or paused
+   * the session meanwhile (an operator on another replica): then it stops and writes nothing.
+   */
   private judge(run: LiveRun): void {
     if (run.reason) return;
     const state = latestState(run.events);
     const policy = run.policy;
     if (!state || !policy) return;
+    if (run.ours && !run.ours(state)) {
+      run.reason = { kind: "ended_elsewhere" };
+      return run.controller.abort();
+    }
     const now = this.deps.clock.now().getTime();
     const crossed = tripped(
       healthOf({ events: run.events, state, policy, heartbeatAt: now, now, staleMs: this.staleMs }),
