@@ -39,6 +39,8 @@ export interface SearchHit {
   neighbours: number[];
   /** Its soft-match score (0 without `soft`). */
   soft: number;
+  /** With `threads`: who speaks it when it is a named turn of a conversation, as a query term ("bob" of "Bob Lee: ..."). */
+  speaker: string | null;
 }
 
 export interface SearchResult {
@@ -96,6 +98,7 @@ export function runSearch(index: WorkspaceIndex, vectors: VectorIndex | null, re
       terms: index.bm25.termIdsOf(id),
       neighbours: neighbours.get(id) ?? [],
       soft: soft ? soft.score(id) : 0,
+      speaker: req.threads ? index.speakerOf(id, req.threads.windowMs) : null,
     };
   });
   return {

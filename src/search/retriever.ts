@@ -6,6 +6,7 @@ import type { ChunkRecord, DocumentStore } from "../ports/documents.ts";
 import type { Embedder, WordNeighbours } from "../ports/embedding.ts";
 import type { SearchEngine } from "./engine.ts";
 import { checkRetrievalConfig, fixedDense, type DenseSource, type RetrievalConfig } from "./retrieval-config.ts";
+import { liftNamedSpeakers } from "./speakers.ts";
 import { liftThreadNeighbours } from "./threads.ts";
 import { yieldToIo } from "../threads/loop-yield.ts";
 import type { Candidate, RetrievalQuery } from "./types.ts";
@@ -90,6 +91,9 @@ export class Retriever {
       };
     });
     if (q.mode === "hybrid" && config.threads) liftThreadNeighbours(out, (c) => c.neighbours ?? [], config.threads);
+    // After the thread lift: a named speaker's turn does not pull the other speaker's replies up with it.
+    if (q.mode === "hybrid" && config.speakers && terms.length > 0)
+      liftNamedSpeakers(out, (_, i) => found.hits[i]!.speaker, new Set(terms), config.speakers);
     out.sort((a, b) => b.base - a.base || a.id - b.id);
     // Stage 2 is monotone in the base logit, so the order above stands.
     const calibrated = calibrateQuery(

@@ -1,5 +1,6 @@
 // One workspace's in-memory indexes: BM25 over every chunk, a vector index per embedder, and the metadata filters read.
-import { readsAsTurn } from "../domain/meetings/speaker-label.ts";
+import { turnSpeaker } from "../domain/meetings/speaker-label.ts";
+import { tokenize } from "../domain/text/tokenize.ts";
 import type { IndexedChunk } from "../ports/search-feed.ts";
 import { Bm25Index, ENTRY_BYTES, grow, restoredRoom, type Bm25State } from "./bm25.ts";
 import { isOfType, materialize, type ArraySource, type Packed, type Saved, type Typed } from "./snapshot.ts";
@@ -17,8 +18,14 @@ export class WorkspaceIndex {
    */
   private pathOf = new Int32Array(1024);
   private authoredAt = new Float64Array(1024);
-  /** 1 when the chunk reads as a conversation turn ("Alice: ..."): only turns have thread neighbours. */
-  private turn = new Uint8Array(1024);
+  /**
+   * Whether the chunk reads as a conversation turn ("Alice: ..."; only turns have thread neighbours) and who speaks it:
+   * 0 not a turn, 1 a turn without a name (a role label), 2 + n the speaker `speakers[n]`.
+   */
+  private turn = new Int32Array(1024);
+  /** Each speaker once, as the first query term of the label's name ("bob" for "Bob Lee"), and its number. */
+  private readonly speakers: string[] = [];
+  private readonly speakerIds = new Map<string, number>();
   /** Each source path once (a document's chunks share it), and its id. */
   private readonly paths: string[] = [];
   private readonly pathIds = new Map<string, number>();
@@ -33,7 +40,7 @@ export class WorkspaceIndex {
       this.pathOf.byteLength +
       this.authoredAt.byteLength +
       this.turn.byteLength +
-      this.paths.length * ENTRY_BYTES
+      (this.paths.length + this.speakers.length) * ENTRY_BYTES
     );
   }
 
@@ -43,7 +50,7 @@ export class WorkspaceIndex {
     const ids = new Float64Array(this.bm25.size);
     const pathOf = new Int32Array(this.bm25.size);
     const authoredAt = new Float64Array(this.bm25.size);
-    const turn = new Uint8Array(this.bm25.size);
+    const turn = new Int32Array(this.bm25.size);
     // Only the paths of chunks still held, renumbered: nothing of a removed document is saved.
     const paths: string[] = [];
     const savedId = new Map<number, number>();
@@ -69,7 +76,7 @@ export class WorkspaceIndex {
       for (const [name, a] of Object.entries(va)) if (a) arrays[`vec${n}.${name}`] = a;
       return { embedderId, ...rest, mean: va.mean !== null };
     });
-    return { header: { bm25: bm25.counts, terms: bm25.terms, paths, vectors }, arrays };
+    return { header: { bm25: bm25.counts, terms: bm25.terms, paths, speakers: this.speakers, vectors }, arrays };
   }
 
   /** The index toPacked() was taken from; throws when the parts do not fit together. */
@@ -78,6 +85,7 @@ export class WorkspaceIndex {
       bm25: Bm25State["counts"];
       terms: string[];
       paths: string[];
+      speakers: string[];
       vectors: { embedderId: string; dimensions: number; slots: number; mean: boolean }[];
     };
     const take = (name: string, type: { name: string }): ArraySource => {
@@ -104,20 +112,29 @@ export class WorkspaceIndex {
     const ids = materialize(take("meta.ids", Float64Array), Float64Array);
     const pathOf = materialize(take("meta.path", Int32Array), Int32Array);
     const authoredAt = materialize(take("meta.authoredAt", Float64Array), Float64Array);
-    const turn = materialize(take("meta.turn", Uint8Array), Uint8Array);
+    const turn = materialize(take("meta.turn", Int32Array), Int32Array);
     for (const p of h.paths) index.path(p);
+    for (const name of h.speakers) index.speaker(name);
     if (ids.length !== bm25.size) throw new Error("index snapshot: metadata and BM25 disagree");
     index.roomForSlots(restoredRoom(h.bm25.slots));
     const placed = new Uint8Array(h.bm25.slots);
     for (let i = 0; i < ids.length; i++) {
       const slot = bm25.slot(ids[i]!);
       const path = pathOf[i]!;
-      if (slot === undefined || placed[slot] || path < 0 || path >= h.paths.length)
+      const turnOf = turn[i]!;
+      if (
+        slot === undefined ||
+        placed[slot] ||
+        path < 0 ||
+        path >= h.paths.length ||
+        turnOf < 0 ||
+        turnOf >= h.speakers.length + 2
+      )
         throw new Error("index snapshot: metadata and BM25 disagree");
       placed[slot] = 1;
       index.pathOf[slot] = path;
       index.authoredAt[slot] = authoredAt[i]!;
-      index.turn[slot] = turn[i]!;
+      index.turn[slot] = turnOf;
     }
     h.vectors.forEach((v, n) => {
       const state: Parameters<typeof VectorIndex.fromState>[0] = {
@@ -145,7 +162,9 @@ export class WorkspaceIndex {
     if (slot >= this.pathOf.length) this.roomForSlots(Math.max(slot + 1, this.pathOf.length * 2)); // as BM25's slots grow
     this.pathOf[slot] = this.path(chunk.sourcePath);
     this.authoredAt[slot] = chunk.authoredAt;
-    this.turn[slot] = readsAsTurn(chunk.opening) ? 1 : 0;
+    const speaker = turnSpeaker(chunk.opening);
+    const key = speaker ? tokenize(speaker)[0] : undefined;
+    this.turn[slot] = speaker === null ? 0 : key === undefined ? 1 : 2 + this.speaker(key);
   }
 
   remove(chunkId: number): void {
@@ -212,6 +231,24 @@ export class WorkspaceIndex {
     return cut > 0 && right.length > cut && right.startsWith(left.slice(0, cut + 1)) && !right.includes("/", cut + 1);
   }
 
+  /**
+   * Who speaks the chunk, as a query term ("bob" for "Bob Lee: ..."), when it is a named turn of a conversation (it has
+   * a thread neighbour, so a paper titled "Vitamin D: ..." is no turn of Vitamin's); else null.
+   */
+  speakerOf(id: number, windowMs: number): string | null {
+    const slot = this.bm25.slot(id);
+    const turn = slot === undefined ? 0 : this.turn[slot]!;
+    return turn >= 2 && this.threadNeighbours(id, windowMs).length > 0 ? this.speakers[turn - 2]! : null;
+  }
+
+  /** The number of a speaker, given one the first time it is seen. */
+  private speaker(key: string): number {
+    const known = this.speakerIds.get(key);
+    if (known !== undefined) return known;
+    this.speakerIds.set(key, this.speakers.length);
+    return this.speakers.push(key) - 1;
+  }
+
   /** The id of a source path, given one the first time it is seen. */
   private path(sourcePath: string): number {
     const known = this.pathIds.get(sourcePath);
@@ -224,6 +261,6 @@ export class WorkspaceIndex {
     if (n <= this.pathOf.length) return;
     this.pathOf = grow(this.pathOf, new Int32Array(n));
     this.authoredAt = grow(this.authoredAt, new Float64Array(n));
-    this.turn = grow(this.turn, new Uint8Array(n));
+    this.turn = grow(this.turn, new Int32Array(n));
   }
 }
