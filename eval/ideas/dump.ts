@@ -1,17 +1,20 @@
 // Diagnosis aid: every query of a set through memory.recall (k 100, explain) with the default, as JSON lines, and the
-// set's documents beside them: `node --import tsx eval/ideas/dump.ts locomo [out.jsonl]` (default: the temp dir).
+// set's documents beside them: `node --import tsx eval/ideas/dump.ts locomo [out.jsonl]` (default: the temp dir);
+// SMRITI_IDEA=<name> dumps that idea of eval/ideas/variants.ts instead.
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultRetrievalConfig } from "../../src/search/retrieval-config.ts";
 import { SETS } from "../data/index.ts";
 import { prepareSet } from "../run-set.ts";
+import { IDEAS } from "./variants.ts";
 
 const name = process.argv[2] ?? "locomo";
 const out = process.argv[3] ?? join(tmpdir(), `${name}-recall.jsonl`);
 const set = SETS[name]!();
 const run = await prepareSet(set);
-const rt = await run.harness.runtime(defaultRetrievalConfig);
+const idea = process.env["SMRITI_IDEA"];
+const rt = await run.harness.runtime(idea ? IDEAS.find((i) => i.name === idea)!.retrieval : defaultRetrievalConfig);
 const lines: string[] = [];
 for (const q of set.queries) {
   const res = await rt.memory.recall(run.workspaces.get(q.vault)!, {

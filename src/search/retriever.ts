@@ -6,6 +6,7 @@ import type { ChunkRecord, DocumentStore } from "../ports/documents.ts";
 import type { Embedder, WordNeighbours } from "../ports/embedding.ts";
 import type { SearchEngine } from "./engine.ts";
 import { checkRetrievalConfig, fixedDense, type DenseSource, type RetrievalConfig } from "./retrieval-config.ts";
+import { weighSessions } from "./sessions.ts";
 import { liftNamedSpeakers } from "./speakers.ts";
 import { liftThreadNeighbours } from "./threads.ts";
 import { yieldToIo } from "../threads/loop-yield.ts";
@@ -50,6 +51,7 @@ export class Retriever {
       // Their own candidates join the pool (a quarter of it): that is how a vocabulary mismatch gets bridged.
       expansion: exp.length > 0 ? { terms: exp.map((e) => e.term), k: Math.ceil(pool / 4) } : null,
       threads: q.mode === "hybrid" && config.threads ? config.threads : null,
+      sessions: q.mode === "hybrid" && config.threads && config.sessions ? config.threads : null,
       soft: softTerms ? { query: q.query, lexicon: lexicon!, config: softTerms } : null,
       filter: q.filter,
     });
@@ -94,6 +96,8 @@ export class Retriever {
     // After the thread lift: a named speaker's turn does not pull the other speaker's replies up with it.
     if (q.mode === "hybrid" && config.speakers && terms.length > 0)
       liftNamedSpeakers(out, (_, i) => found.hits[i]!.speaker, new Set(terms), config.speakers);
+    if (q.mode === "hybrid" && config.threads && config.sessions)
+      weighSessions(out, (_, i) => found.hits[i]!.session, config.sessions);
     out.sort((a, b) => b.base - a.base || a.id - b.id);
     // Stage 2 is monotone in the base logit, so the order above stands.
     const calibrated = calibrateQuery(

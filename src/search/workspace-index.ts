@@ -7,6 +7,9 @@ import { isOfType, materialize, type ArraySource, type Packed, type Saved, type 
 import type { ChunkFilter } from "./types.ts";
 import { VectorIndex } from "./vector-index.ts";
 
+/** How many turns back a session is followed at most (sessionOf). */
+const SESSION_REACH = 64;
+
 export class WorkspaceIndex {
   constructor(readonly bm25 = new Bm25Index()) {}
 
@@ -29,6 +32,9 @@ export class WorkspaceIndex {
   /** Each source path once (a document's chunks share it), and its id. */
   private readonly paths: string[] = [];
   private readonly pathIds = new Map<string, number>();
+  /** Per path id, its folder's number ("chat/" of "chat/7"; -1 for a path without a folder): conversations compare these. */
+  private readonly folderOf: number[] = [];
+  private readonly folderIds = new Map<string, number>();
 
   /** Bytes held, estimated: the BM25 index, every vector index, and the metadata. */
   approxBytes(): number {
@@ -200,12 +206,53 @@ export class WorkspaceIndex {
     if (slot === undefined || !this.turn[slot] || !this.alone(id, slot)) return [];
     const out: number[] = [];
     for (const step of [-1, 1]) {
-      const n = this.writtenBeside(id, step);
-      const s = n === undefined ? undefined : this.bm25.slot(n);
-      if (s !== undefined && this.turn[s] && this.alone(n!, s) && this.sameConversation(slot, s, windowMs))
-        out.push(n!);
+      const n = this.turnBeside(id, slot, step, windowMs);
+      if (n !== undefined) out.push(n);
     }
     return out;
+  }
+
+  /**
+   * The session of a conversation turn, as the id of its first turn: the run of turns each a thread neighbour of the
+   * next (no gap over `windowMs`). A run longer than SESSION_REACH turns back is cut there (a log that never pauses is
+   * no session). Null for a chunk that is no turn of a conversation. `memo` carries what one search has walked.
+   */
+  sessionOf(id: number, windowMs: number, memo: Map<number, number | null>): number | null {
+    const known = memo.get(id);
+    if (known !== undefined) return known;
+    const slot = this.bm25.slot(id);
+    const walked: number[] = [];
+    let first: number | null = null;
+    if (slot !== undefined && this.turn[slot] && this.alone(id, slot)) {
+      let at = id;
+      let atSlot = slot;
+      for (let n = 0; n < SESSION_REACH; n++) {
+        walked.push(at);
+        const before = this.turnBeside(at, atSlot, -1, windowMs);
+        const seen = before === undefined ? undefined : memo.get(before);
+        if (before === undefined || seen !== undefined) {
+          first = seen ?? at;
+          break;
+        }
+        at = before;
+        atSlot = this.bm25.slot(before)!;
+      }
+      // Alone and without a neighbour either side: a single turn is no conversation.
+      first ??= at;
+      if (first === id && this.turnBeside(id, slot, 1, windowMs) === undefined) first = null;
+    }
+    for (const w of walked) memo.set(w, first);
+    memo.set(id, first);
+    return first;
+  }
+
+  /** The turn of the same conversation written just before (`step` -1) or after (+1) a turn that is `alone`. */
+  private turnBeside(id: number, slot: number, step: number, windowMs: number): number | undefined {
+    const n = this.writtenBeside(id, step);
+    const s = n === undefined ? undefined : this.bm25.slot(n);
+    return s !== undefined && this.turn[s] && this.alone(n!, s) && this.sameConversation(slot, s, windowMs)
+      ? n
+      : undefined;
   }
 
   /** The chunk of this workspace written next before (`step` -1) or after (+1) this one, looking a few ids away. */
@@ -225,10 +272,8 @@ export class WorkspaceIndex {
 
   private sameConversation(a: number, b: number, windowMs: number): boolean {
     if (Math.abs(this.authoredAt[a]! - this.authoredAt[b]!) > windowMs) return false;
-    const left = this.paths[this.pathOf[a]!]!;
-    const right = this.paths[this.pathOf[b]!]!;
-    const cut = left.lastIndexOf("/");
-    return cut > 0 && right.length > cut && right.startsWith(left.slice(0, cut + 1)) && !right.includes("/", cut + 1);
+    const folder = this.folderOf[this.pathOf[a]!]!;
+    return folder >= 0 && folder === this.folderOf[this.pathOf[b]!];
   }
 
   /**
@@ -254,6 +299,11 @@ export class WorkspaceIndex {
     const known = this.pathIds.get(sourcePath);
     if (known !== undefined) return known;
     this.pathIds.set(sourcePath, this.paths.length);
+    const cut = sourcePath.lastIndexOf("/");
+    const folder = cut > 0 ? sourcePath.slice(0, cut) : null;
+    let folderId = folder === null ? -1 : this.folderIds.get(folder);
+    if (folderId === undefined) this.folderIds.set(folder!, (folderId = this.folderIds.size));
+    this.folderOf.push(folderId);
     return this.paths.push(sourcePath) - 1;
   }
 

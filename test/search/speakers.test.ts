@@ -10,16 +10,10 @@ import { loadGloveEmbedder } from "../../src/embed/glove.ts";
 import { createRuntime } from "../../src/main.ts";
 import { defaultRetrievalConfig } from "../../src/search/retrieval-config.ts";
 import { WorkspaceIndex } from "../../src/search/workspace-index.ts";
+import { turnChunk } from "./turn-chunk.ts";
 
 const HOUR = 3600_000;
-const chunk = (id: number, sourcePath: string, opening: string) => ({
-  id,
-  terms: `alpha w${id}`,
-  sourcePath,
-  authoredAt: 0,
-  chunkHash: `h${id}`,
-  opening,
-});
+const chunk = (id: number, sourcePath: string, opening: string) => turnChunk(id, sourcePath, 0, opening);
 
 describe("turnSpeaker", () => {
   it("reads the name a label gives, an unnamed turn as empty, and anything else as no turn", () => {

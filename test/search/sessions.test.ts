@@ -1,0 +1,57 @@
+// Session context: which turns the index reads as one session, and that a turn of a session whose best candidate is
+// weak is lowered against the query's best session, while chunks that are no turn keep their logit.
+import { describe, expect, it } from "vitest";
+import { weighSessions } from "../../src/search/sessions.ts";
+import { WorkspaceIndex } from "../../src/search/workspace-index.ts";
+import { turnChunk } from "./turn-chunk.ts";
+
+const HOUR = 3600_000;
+const chunk = turnChunk;
+
+describe("WorkspaceIndex.sessionOf", () => {
+  it("names a session by its first turn: turns of one folder with no gap over the window, in write order", () => {
+    const index = new WorkspaceIndex();
+    [1, 2, 3].forEach((id) => index.add(chunk(id, `chat/${id}`, id * HOUR)));
+    [4, 5].forEach((id) => index.add(chunk(id, `chat/${id}`, 40 * HOUR + id))); // the next day: another session
+    index.add(chunk(6, "chat/6", 80 * HOUR)); // a turn alone in its session
+    index.add(chunk(7, "notes/a.md", 80 * HOUR, "A paragraph of notes."));
+    const memo = new Map<number, number | null>();
+    expect([5, 1, 2, 3, 4, 6, 7, 99].map((id) => index.sessionOf(id, 6 * HOUR, memo))).toEqual([
+      4,
+      1,
+      1,
+      1,
+      4,
+      null,
+      null,
+      null,
+    ]);
+    // The same answers without what the first calls walked.
+    expect(index.sessionOf(3, 6 * HOUR, new Map())).toBe(1);
+  });
+
+  it("cuts a session that never pauses 64 turns back", () => {
+    const index = new WorkspaceIndex();
+    for (let id = 1; id <= 100; id++) index.add(chunk(id, `chat/${id}`, id * 60_000));
+    expect(index.sessionOf(100, 6 * HOUR, new Map())).toBe(36);
+    expect(index.sessionOf(50, 6 * HOUR, new Map())).toBe(1);
+  });
+});
+
+describe("weighSessions", () => {
+  const candidate = (base: number) => ({ base, contributions: {} as Record<string, number> });
+
+  it("lowers turns by the weight times their session's gap to the best session, and leaves other chunks alone", () => {
+    const cs = [candidate(2), candidate(0), candidate(1), candidate(-1), candidate(0.5)];
+    const sessions = [10, 10, 20, 20, null];
+    weighSessions(cs, (_, i) => sessions[i]!, { weight: 0.5 });
+    expect(cs.map((c) => c.base)).toEqual([2, 0, 0.5, -1.5, 0.5]);
+    expect(cs.map((c) => c.contributions["session"])).toEqual([undefined, undefined, -0.5, -0.5, undefined]);
+  });
+
+  it("changes nothing with one session", () => {
+    const cs = [candidate(2), candidate(0), candidate(1)];
+    weighSessions(cs, (_, i) => (i < 2 ? 7 : null), { weight: 0.5 });
+    expect(cs.map((c) => c.base)).toEqual([2, 0, 1]);
+  });
+});
