@@ -88,7 +88,6 @@ export function runSearch(index: WorkspaceIndex, vectors: VectorIndex | null, re
   const ids = [...new Set([...found, ...[...neighbours.values()].flat()])];
   const query = req.dense?.vector;
   const bm25Of = index.bm25.scorer(req.terms);
-  const walked = new Map<number, number | null>();
   const expansionOf = expansionHits.length > 0 ? expTerms.map((t) => index.bm25.scorer([t])) : [];
   const hits = ids.map((id): SearchHit => {
     const lex = lexRank.get(id);
@@ -104,7 +103,7 @@ export function runSearch(index: WorkspaceIndex, vectors: VectorIndex | null, re
       neighbours: neighbours.get(id) ?? [],
       soft: soft ? soft.score(id) : 0,
       speaker: req.threads ? index.speakerOf(id, req.threads.windowMs) : null,
-      session: req.sessions ? index.sessionOf(id, req.sessions.windowMs, walked) : null,
+      session: req.sessions ? index.sessionOf(id, req.sessions.windowMs) : null,
     };
   });
   return {

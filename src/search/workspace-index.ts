@@ -7,8 +7,10 @@ import { isOfType, materialize, type ArraySource, type Packed, type Saved, type 
 import type { ChunkFilter } from "./types.ts";
 import { VectorIndex } from "./vector-index.ts";
 
-/** How many turns back a session is followed at most (sessionOf). */
+/** How many turns after its session's start a turn still has one (sessionOf). */
 const SESSION_REACH = 64;
+/** Sessions remembered at most between two changes of the index. */
+const SESSION_CACHE = 200_000;
 
 export class WorkspaceIndex {
   constructor(readonly bm25 = new Bm25Index()) {}
@@ -29,6 +31,10 @@ export class WorkspaceIndex {
   /** Each speaker once, as the first query term of the label's name ("bob" for "Bob Lee"), and its number. */
   private readonly speakers: string[] = [];
   private readonly speakerIds = new Map<string, number>();
+  /** Per turn id walked by sessionOf since the last change: its session's first turn (null: none) and how far after it. */
+  private readonly sessionFirst = new Map<number, number | null>();
+  private readonly sessionDepth = new Map<number, number>();
+  private sessionWindow = 0;
   /** Each source path once (a document's chunks share it), and its id. */
   private readonly paths: string[] = [];
   private readonly pathIds = new Map<string, number>();
@@ -171,10 +177,12 @@ export class WorkspaceIndex {
     const speaker = turnSpeaker(chunk.opening);
     const key = speaker ? tokenize(speaker)[0] : undefined;
     this.turn[slot] = speaker === null ? 0 : key === undefined ? 1 : 2 + this.speaker(key);
+    this.forgetSessions();
   }
 
   remove(chunkId: number): void {
     this.bm25.remove(chunkId);
+    this.forgetSessions();
     for (const vectors of this.vectors.values()) vectors.remove(chunkId);
   }
 
@@ -214,36 +222,56 @@ export class WorkspaceIndex {
 
   /**
    * The session of a conversation turn, as the id of its first turn: the run of turns each a thread neighbour of the
-   * next (no gap over `windowMs`). A run longer than SESSION_REACH turns back is cut there (a log that never pauses is
-   * no session). Null for a chunk that is no turn of a conversation. `memo` carries what one search has walked.
+   * next (no gap over `windowMs`). Null for a chunk that is no turn of a conversation, for a turn alone in its session,
+   * and for a turn more than SESSION_REACH turns after its session's start (a log that never pauses has no sessions).
+   * What one search walks is kept for the next until the index changes.
    */
-  sessionOf(id: number, windowMs: number, memo: Map<number, number | null>): number | null {
-    const known = memo.get(id);
+  sessionOf(id: number, windowMs: number): number | null {
+    if (windowMs !== this.sessionWindow || this.sessionFirst.size > SESSION_CACHE) {
+      this.sessionWindow = windowMs;
+      this.forgetSessions();
+    }
+    const known = this.sessionFirst.get(id);
     if (known !== undefined) return known;
     const slot = this.bm25.slot(id);
-    const walked: number[] = [];
-    let first: number | null = null;
-    if (slot !== undefined && this.turn[slot] && this.alone(id, slot)) {
-      let at = id;
-      let atSlot = slot;
-      for (let n = 0; n < SESSION_REACH; n++) {
-        walked.push(at);
-        const before = this.turnBeside(at, atSlot, -1, windowMs);
-        const seen = before === undefined ? undefined : memo.get(before);
-        if (before === undefined || seen !== undefined) {
-          first = seen ?? at;
-          break;
-        }
-        at = before;
-        atSlot = this.bm25.slot(before)!;
+    if (slot === undefined || !this.turn[slot] || !this.alone(id, slot)) return this.keepSession([id], null, 0);
+    // Back to the session's first turn, or to a turn whose session is known.
+    const walked = [id];
+    let at = id;
+    let atSlot = slot;
+    for (;;) {
+      const before = this.turnBeside(at, atSlot, -1, windowMs);
+      if (before === undefined) {
+        if (at === id && this.turnBeside(id, slot, 1, windowMs) === undefined) return this.keepSession(walked, null, 0);
+        return this.keepSession(walked, at, 0);
       }
-      // Alone and without a neighbour either side: a single turn is no conversation.
-      first ??= at;
-      if (first === id && this.turnBeside(id, slot, 1, windowMs) === undefined) first = null;
+      const first = this.sessionFirst.get(before);
+      if (first !== undefined)
+        return this.keepSession(walked, first, first === null ? 0 : this.sessionDepth.get(before)! + 1);
+      if (walked.length > SESSION_REACH) return this.keepSession([id], null, 0);
+      walked.push(before);
+      at = before;
+      atSlot = this.bm25.slot(before)!;
     }
-    for (const w of walked) memo.set(w, first);
-    memo.set(id, first);
-    return first;
+  }
+
+  /** Records the session of the walked turns (`walked[i]` is `depth + walked.length - 1 - i` turns after `first`). */
+  private keepSession(walked: readonly number[], first: number | null, depth: number): number | null {
+    // A turn beyond the reach has no session; the turns walked to it may still have one, so only it is kept.
+    const tooFar = first !== null && depth + walked.length - 1 > SESSION_REACH;
+    if (tooFar) walked = walked.slice(0, 1);
+    walked.forEach((id, i) => {
+      this.sessionFirst.set(id, tooFar ? null : first);
+      this.sessionDepth.set(id, depth + walked.length - 1 - i);
+    });
+    return tooFar ? null : first;
+  }
+
+  /** Any change of the chunks can join or split sessions. */
+  private forgetSessions(): void {
+    if (this.sessionFirst.size === 0) return;
+    this.sessionFirst.clear();
+    this.sessionDepth.clear();
   }
 
   /** The turn of the same conversation written just before (`step` -1) or after (+1) a turn that is `alone`. */

@@ -15,8 +15,7 @@ describe("WorkspaceIndex.sessionOf", () => {
     [4, 5].forEach((id) => index.add(chunk(id, `chat/${id}`, 40 * HOUR + id))); // the next day: another session
     index.add(chunk(6, "chat/6", 80 * HOUR)); // a turn alone in its session
     index.add(chunk(7, "notes/a.md", 80 * HOUR, "A paragraph of notes."));
-    const memo = new Map<number, number | null>();
-    expect([5, 1, 2, 3, 4, 6, 7, 99].map((id) => index.sessionOf(id, 6 * HOUR, memo))).toEqual([
+    expect([5, 1, 2, 3, 4, 6, 7, 99].map((id) => index.sessionOf(id, 6 * HOUR))).toEqual([
       4,
       1,
       1,
@@ -26,15 +25,28 @@ describe("WorkspaceIndex.sessionOf", () => {
       null,
       null,
     ]);
-    // The same answers without what the first calls walked.
-    expect(index.sessionOf(3, 6 * HOUR, new Map())).toBe(1);
   });
 
-  it("cuts a session that never pauses 64 turns back", () => {
+  it("gives a turn more than 64 turns after its session's start none, whatever was asked before", () => {
+    const turns = (index: WorkspaceIndex) => {
+      for (let id = 1; id <= 100; id++) index.add(chunk(id, `chat/${id}`, id * 60_000));
+      return index;
+    };
+    const late = turns(new WorkspaceIndex());
+    expect([100, 50, 65, 66, 100].map((id) => late.sessionOf(id, 6 * HOUR))).toEqual([null, 1, 1, null, null]);
+    const early = turns(new WorkspaceIndex());
+    expect([50, 65, 66, 100].map((id) => early.sessionOf(id, 6 * HOUR))).toEqual([1, 1, null, null]);
+  });
+
+  it("reads the sessions again after the index changes", () => {
     const index = new WorkspaceIndex();
-    for (let id = 1; id <= 100; id++) index.add(chunk(id, `chat/${id}`, id * 60_000));
-    expect(index.sessionOf(100, 6 * HOUR, new Map())).toBe(36);
-    expect(index.sessionOf(50, 6 * HOUR, new Map())).toBe(1);
+    index.add(chunk(1, "chat/1", 0));
+    index.add(chunk(2, "chat/2", 0, "A note between two turns."));
+    index.add(chunk(3, "chat/3", 0));
+    index.add(chunk(4, "chat/4", 0));
+    expect([1, 3, 4].map((id) => index.sessionOf(id, HOUR))).toEqual([null, 3, 3]);
+    index.remove(2);
+    expect([1, 3, 4].map((id) => index.sessionOf(id, HOUR))).toEqual([1, 1, 1]);
   });
 });
 
