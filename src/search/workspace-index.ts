@@ -10,7 +10,7 @@ import { VectorIndex } from "./vector-index.ts";
 /** How many turns after its session's start a turn still has one (sessionOf). */
 const SESSION_REACH = 64;
 /** Sessions remembered at most between two changes of the index. */
-const SESSION_CACHE = 200_000;
+const SESSION_CACHE = 50_000;
 
 export class WorkspaceIndex {
   constructor(readonly bm25 = new Bm25Index()) {}
@@ -52,7 +52,7 @@ export class WorkspaceIndex {
       this.pathOf.byteLength +
       this.authoredAt.byteLength +
       this.turn.byteLength +
-      (this.paths.length + this.speakers.length) * ENTRY_BYTES
+      (this.paths.length + this.speakers.length + 2 * this.sessionFirst.size) * ENTRY_BYTES
     );
   }
 
