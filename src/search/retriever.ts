@@ -6,9 +6,7 @@ import type { ChunkRecord, DocumentStore } from "../ports/documents.ts";
 import type { Embedder, WordNeighbours } from "../ports/embedding.ts";
 import type { SearchEngine } from "./engine.ts";
 import { checkRetrievalConfig, fixedDense, type DenseSource, type RetrievalConfig } from "./retrieval-config.ts";
-import { weighSessions } from "./sessions.ts";
-import { liftNamedSpeakers } from "./speakers.ts";
-import { liftThreadNeighbours } from "./threads.ts";
+import { weighConversation } from "./conversation.ts";
 import { yieldToIo } from "../threads/loop-yield.ts";
 import type { Candidate, RetrievalQuery } from "./types.ts";
 
@@ -90,14 +88,11 @@ export class Retriever {
         contributions: fused.contributions,
         terms: hit.terms,
         ...(hit.neighbours.length > 0 ? { neighbours: hit.neighbours } : {}),
+        ...(hit.speaker !== null ? { speaker: hit.speaker } : {}),
+        ...(hit.session !== null ? { session: hit.session } : {}),
       };
     });
-    if (q.mode === "hybrid" && config.threads) liftThreadNeighbours(out, (c) => c.neighbours ?? [], config.threads);
-    // After the thread lift: a named speaker's turn does not pull the other speaker's replies up with it.
-    if (q.mode === "hybrid" && config.speakers && terms.length > 0)
-      liftNamedSpeakers(out, (_, i) => found.hits[i]!.speaker, new Set(terms), config.speakers);
-    if (q.mode === "hybrid" && config.threads && config.sessions)
-      weighSessions(out, (_, i) => found.hits[i]!.session, config.sessions);
+    if (q.mode === "hybrid") weighConversation(out, new Set(terms), config);
     out.sort((a, b) => b.base - a.base || a.id - b.id);
     // Stage 2 is monotone in the base logit, so the order above stands.
     const calibrated = calibrateQuery(

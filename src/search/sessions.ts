@@ -13,18 +13,18 @@ export interface SessionConfig {
 /** Lowers each turn by `weight` x (best session's best base - its session's best base); `sessionOf` null = no turn. */
 export function weighSessions<T extends Pick<Candidate, "base" | "contributions">>(
   candidates: readonly T[],
-  sessionOf: (c: T, i: number) => number | null,
+  sessionOf: (c: T) => number | null,
   config: SessionConfig,
 ): void {
   const best = new Map<number, number>();
-  candidates.forEach((c, i) => {
-    const s = sessionOf(c, i);
+  candidates.forEach((c) => {
+    const s = sessionOf(c);
     if (s !== null) best.set(s, Math.max(best.get(s) ?? -Infinity, c.base));
   });
   if (best.size < 2) return;
   const top = Math.max(...best.values());
-  candidates.forEach((c, i) => {
-    const s = sessionOf(c, i);
+  candidates.forEach((c) => {
+    const s = sessionOf(c);
     const gap = s === null ? 0 : top - best.get(s)!;
     if (gap <= 0) return;
     c.contributions.session = -config.weight * gap;

@@ -12,12 +12,12 @@ export interface SpeakerConfig {
 /** Adds `weight` to the base logit of each candidate whose speaker (a query term, or null) is among `terms`. */
 export function liftNamedSpeakers<T extends Pick<Candidate, "base" | "contributions">>(
   candidates: readonly T[],
-  speakerOf: (c: T, i: number) => string | null,
+  speakerOf: (c: T) => string | null,
   terms: ReadonlySet<string>,
   config: SpeakerConfig,
 ): void {
-  candidates.forEach((c, i) => {
-    const speaker = speakerOf(c, i);
+  candidates.forEach((c) => {
+    const speaker = speakerOf(c);
     if (speaker === null || !terms.has(speaker)) return;
     c.contributions.speaker = config.weight;
     c.base += config.weight;

@@ -51,19 +51,22 @@ describe("WorkspaceIndex.sessionOf", () => {
 });
 
 describe("weighSessions", () => {
-  const candidate = (base: number) => ({ base, contributions: {} as Record<string, number> });
+  const candidate = (base: number, session: number | null) => ({
+    base,
+    session,
+    contributions: {} as Record<string, number>,
+  });
 
   it("lowers turns by the weight times their session's gap to the best session, and leaves other chunks alone", () => {
-    const cs = [candidate(2), candidate(0), candidate(1), candidate(-1), candidate(0.5)];
-    const sessions = [10, 10, 20, 20, null];
-    weighSessions(cs, (_, i) => sessions[i]!, { weight: 0.5 });
+    const cs = [candidate(2, 10), candidate(0, 10), candidate(1, 20), candidate(-1, 20), candidate(0.5, null)];
+    weighSessions(cs, (c) => c.session, { weight: 0.5 });
     expect(cs.map((c) => c.base)).toEqual([2, 0, 0.5, -1.5, 0.5]);
     expect(cs.map((c) => c.contributions["session"])).toEqual([undefined, undefined, -0.5, -0.5, undefined]);
   });
 
   it("changes nothing with one session", () => {
-    const cs = [candidate(2), candidate(0), candidate(1)];
-    weighSessions(cs, (_, i) => (i < 2 ? 7 : null), { weight: 0.5 });
+    const cs = [candidate(2, 7), candidate(0, 7), candidate(1, null)];
+    weighSessions(cs, (c) => c.session, { weight: 0.5 });
     expect(cs.map((c) => c.base)).toEqual([2, 0, 1]);
   });
 });
