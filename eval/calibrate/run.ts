@@ -1,6 +1,7 @@
 // `npm run eval -- calibrate`: fit the fusion and query-relative calibration weights of every mode, choose the hybrid
 // dense/lexical ratio on all sets, report held-out calibration before/after, write eval/results/calibration.json.
-import { liftThreadNeighbours } from "../../src/search/threads.ts";
+import { weighConversation } from "../../src/search/conversation.ts";
+import { tokenize } from "../../src/domain/text/tokenize.ts";
 import { fuse, type ModeWeights } from "../../src/domain/retrieval/fusion.ts";
 import { defaultRetrievalConfig, type RetrievalConfig } from "../../src/search/retrieval-config.ts";
 import { existsSync, readFileSync } from "node:fs";
@@ -364,10 +365,12 @@ export async function calibrate(): Promise<void> {
             id: x.id,
             base: fuse({ lexical: x.lexical, dense: x.dense }, recommended[key].fusion).logit,
             contributions: {},
-            neighbours: x.neighbours ?? [],
+            neighbours: x.neighbours,
+            speaker: x.speaker,
+            session: x.session,
           }));
-          // The retriever lifts thread neighbours after stage 1: so does the check.
-          if (mode === "hybrid" && base.threads) liftThreadNeighbours(re, (x) => x.neighbours, base.threads);
+          // The retriever weighs conversation turns after stage 1 (threads, speakers, sessions): so does the check.
+          if (mode === "hybrid") weighConversation(re, new Set(tokenize(q.text)), base);
           re.sort((a, b) => b.base - a.base || a.id - b.id);
           if (re.some((x, i) => x.id !== c[i]!.id)) differentOrder++;
         }

@@ -15,6 +15,14 @@ const soft = (name: string, label: string, change: Partial<SoftTermConfig>): Var
   hybrid(`soft-${name}`, `soft term matching, ${label}`, { softTerms: { ...SOFT, ...change } });
 
 export const IDEAS: Variant[] = [
+  ...[0.2, 0.3, 0.4, 0.5, 0.7].map((weight) =>
+    hybrid(`sessions-${weight}`, `turns lowered by ${weight} x their session's gap to the best session`, {
+      sessions: { weight },
+    }),
+  ),
+  ...[0.5, 1, 1.5, 2].map((weight) =>
+    hybrid(`speaker-${weight}`, `a turn whose speaker the query names lifted by ${weight}`, { speakers: { weight } }),
+  ),
   soft("absent", "only query words the workspace lacks (SMRITI_SOFT_TERMS=1)", softTermsSetting),
   soft("absent-w1", "only query words the workspace lacks, weight 1", { absentOnly: true, weight: 1 }),
   soft("base", "20 GloVe neighbours, cosine >= 0.6, 3 per word, 15 candidates, weight 0.5", {}),

@@ -122,6 +122,8 @@ export const SignalExplain = z.object({
         "rank (weight x ln of the hit's rank by base logit among the query's candidates) and calibration_bias. " +
         "expansion: the query-expansion terms' weighted BM25 share (when manas expanded the query); layers: the logit change the cognitive layers made (demotions, boosts); " +
         "thread: the lift a hybrid hit got for being the turn just before or after a stronger hit in its conversation (that hit's base logit less one); " +
+        "speaker: the lift a hybrid hit got for being a turn of the speaker the query names; " +
+        "session: the logit a hybrid hit lost because the best candidate of its conversation session is below the query's best session's; " +
         "soft: the query words a hit lacks but has a near word of by meaning (soft term matching, when on), weighted on the query's BM25 scale; " +
         "time: the lift for being about a time the query names; superseded: the logit taken from a statement a later one replaced (see the hit's superseded_by).",
     ),

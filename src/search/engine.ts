@@ -39,7 +39,7 @@ export interface EngineOptions {
 }
 
 /** Bumped whenever what a snapshot holds changes: an older one is rebuilt from the rows. */
-const SNAPSHOT_VERSION = 2;
+const SNAPSHOT_VERSION = 3;
 
 /** What a snapshot says about the history it reflects: every change up to `seq`, the last of which was `last`. */
 interface SnapshotMark {

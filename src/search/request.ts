@@ -18,6 +18,8 @@ export interface SearchRequest {
   expansion: { terms: readonly string[]; k: number } | null;
   /** Thread neighbours (WorkspaceIndex.threadNeighbours) of the first `hits` lexical hits join the candidates; hits name theirs. */
   threads?: { windowMs: number; hits: number } | null | undefined;
+  /** Each hit's session (WorkspaceIndex.sessionOf) with this window; absent = not looked up. */
+  sessions?: { windowMs: number } | null | undefined;
   /** Soft term matching (Bm25Index.softScorer): its top `k` join the candidates and every candidate gets its score. */
   soft?: { query: string; lexicon: WordNeighbours; config: SoftTermConfig } | null | undefined;
   filter: ChunkFilter;
@@ -39,6 +41,10 @@ export interface SearchHit {
   neighbours: number[];
   /** Its soft-match score (0 without `soft`). */
   soft: number;
+  /** With `threads`: who speaks it when it is a named turn of a conversation, as a query term ("bob" of "Bob Lee: ..."). */
+  speaker: string | null;
+  /** With `sessions`: the id of the first turn of its session when it is a conversation turn; else null. */
+  session: number | null;
 }
 
 export interface SearchResult {
@@ -96,6 +102,8 @@ export function runSearch(index: WorkspaceIndex, vectors: VectorIndex | null, re
       terms: index.bm25.termIdsOf(id),
       neighbours: neighbours.get(id) ?? [],
       soft: soft ? soft.score(id) : 0,
+      speaker: req.threads ? index.speakerOf(id, req.threads.windowMs) : null,
+      session: req.sessions ? index.sessionOf(id, req.sessions.windowMs) : null,
     };
   });
   return {

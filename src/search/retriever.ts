@@ -6,7 +6,7 @@ import type { ChunkRecord, DocumentStore } from "../ports/documents.ts";
 import type { Embedder, WordNeighbours } from "../ports/embedding.ts";
 import type { SearchEngine } from "./engine.ts";
 import { checkRetrievalConfig, fixedDense, type DenseSource, type RetrievalConfig } from "./retrieval-config.ts";
-import { liftThreadNeighbours } from "./threads.ts";
+import { weighConversation } from "./conversation.ts";
 import { yieldToIo } from "../threads/loop-yield.ts";
 import type { Candidate, RetrievalQuery } from "./types.ts";
 
@@ -49,6 +49,7 @@ export class Retriever {
       // Their own candidates join the pool (a quarter of it): that is how a vocabulary mismatch gets bridged.
       expansion: exp.length > 0 ? { terms: exp.map((e) => e.term), k: Math.ceil(pool / 4) } : null,
       threads: q.mode === "hybrid" && config.threads ? config.threads : null,
+      sessions: q.mode === "hybrid" && config.threads && config.sessions ? config.threads : null,
       soft: softTerms ? { query: q.query, lexicon: lexicon!, config: softTerms } : null,
       filter: q.filter,
     });
@@ -87,9 +88,11 @@ export class Retriever {
         contributions: fused.contributions,
         terms: hit.terms,
         ...(hit.neighbours.length > 0 ? { neighbours: hit.neighbours } : {}),
+        ...(hit.speaker !== null ? { speaker: hit.speaker } : {}),
+        ...(hit.session !== null ? { session: hit.session } : {}),
       };
     });
-    if (q.mode === "hybrid" && config.threads) liftThreadNeighbours(out, (c) => c.neighbours ?? [], config.threads);
+    if (q.mode === "hybrid") weighConversation(out, new Set(terms), config);
     out.sort((a, b) => b.base - a.base || a.id - b.id);
     // Stage 2 is monotone in the base logit, so the order above stands.
     const calibrated = calibrateQuery(

@@ -30,6 +30,10 @@ export interface Candidate {
   terms: Int32Array;
   /** Hybrid: the turns beside it in its conversation that the thread lift raised toward it (absent: none looked up). */
   neighbours?: readonly number[] | undefined;
+  /** Hybrid: who speaks it, as a query term, when it is a named turn of a conversation. */
+  speaker?: string | undefined;
+  /** Hybrid with sessions: the id of its session's first turn, when it is a turn of one. */
+  session?: number | undefined;
 }
 
 export interface RetrievalQuery {

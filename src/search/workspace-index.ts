@@ -1,10 +1,16 @@
 // One workspace's in-memory indexes: BM25 over every chunk, a vector index per embedder, and the metadata filters read.
-import { readsAsTurn } from "../domain/meetings/speaker-label.ts";
+import { turnSpeaker } from "../domain/meetings/speaker-label.ts";
+import { tokenize } from "../domain/text/tokenize.ts";
 import type { IndexedChunk } from "../ports/search-feed.ts";
 import { Bm25Index, ENTRY_BYTES, grow, restoredRoom, type Bm25State } from "./bm25.ts";
 import { isOfType, materialize, type ArraySource, type Packed, type Saved, type Typed } from "./snapshot.ts";
 import type { ChunkFilter } from "./types.ts";
 import { VectorIndex } from "./vector-index.ts";
+
+/** How many turns after its session's start a turn still has one (sessionOf). */
+const SESSION_REACH = 64;
+/** Sessions remembered at most between two changes of the index. */
+const SESSION_CACHE = 50_000;
 
 export class WorkspaceIndex {
   constructor(readonly bm25 = new Bm25Index()) {}
@@ -17,11 +23,24 @@ export class WorkspaceIndex {
    */
   private pathOf = new Int32Array(1024);
   private authoredAt = new Float64Array(1024);
-  /** 1 when the chunk reads as a conversation turn ("Alice: ..."): only turns have thread neighbours. */
-  private turn = new Uint8Array(1024);
+  /**
+   * Whether the chunk reads as a conversation turn ("Alice: ..."; only turns have thread neighbours) and who speaks it:
+   * 0 not a turn, 1 a turn without a name (a role label), 2 + n the speaker `speakers[n]`.
+   */
+  private turn = new Int32Array(1024);
+  /** Each speaker once, as the first query term of the label's name ("bob" for "Bob Lee"), and its number. */
+  private readonly speakers: string[] = [];
+  private readonly speakerIds = new Map<string, number>();
+  /** Per turn id walked by sessionOf since the last change: its session's first turn (null: none) and how far after it. */
+  private readonly sessionFirst = new Map<number, number | null>();
+  private readonly sessionDepth = new Map<number, number>();
+  private sessionWindow = 0;
   /** Each source path once (a document's chunks share it), and its id. */
   private readonly paths: string[] = [];
   private readonly pathIds = new Map<string, number>();
+  /** Per path id, its folder's number ("chat/" of "chat/7"; -1 for a path without a folder): conversations compare these. */
+  private readonly folderOf: number[] = [];
+  private readonly folderIds = new Map<string, number>();
 
   /** Bytes held, estimated: the BM25 index, every vector index, and the metadata. */
   approxBytes(): number {
@@ -33,7 +52,7 @@ export class WorkspaceIndex {
       this.pathOf.byteLength +
       this.authoredAt.byteLength +
       this.turn.byteLength +
-      this.paths.length * ENTRY_BYTES
+      (this.paths.length + this.speakers.length + 2 * this.sessionFirst.size) * ENTRY_BYTES
     );
   }
 
@@ -43,7 +62,7 @@ export class WorkspaceIndex {
     const ids = new Float64Array(this.bm25.size);
     const pathOf = new Int32Array(this.bm25.size);
     const authoredAt = new Float64Array(this.bm25.size);
-    const turn = new Uint8Array(this.bm25.size);
+    const turn = new Int32Array(this.bm25.size);
     // Only the paths of chunks still held, renumbered: nothing of a removed document is saved.
     const paths: string[] = [];
     const savedId = new Map<number, number>();
@@ -69,7 +88,7 @@ export class WorkspaceIndex {
       for (const [name, a] of Object.entries(va)) if (a) arrays[`vec${n}.${name}`] = a;
       return { embedderId, ...rest, mean: va.mean !== null };
     });
-    return { header: { bm25: bm25.counts, terms: bm25.terms, paths, vectors }, arrays };
+    return { header: { bm25: bm25.counts, terms: bm25.terms, paths, speakers: this.speakers, vectors }, arrays };
   }
 
   /** The index toPacked() was taken from; throws when the parts do not fit together. */
@@ -78,6 +97,7 @@ export class WorkspaceIndex {
       bm25: Bm25State["counts"];
       terms: string[];
       paths: string[];
+      speakers: string[];
       vectors: { embedderId: string; dimensions: number; slots: number; mean: boolean }[];
     };
     const take = (name: string, type: { name: string }): ArraySource => {
@@ -104,20 +124,29 @@ export class WorkspaceIndex {
     const ids = materialize(take("meta.ids", Float64Array), Float64Array);
     const pathOf = materialize(take("meta.path", Int32Array), Int32Array);
     const authoredAt = materialize(take("meta.authoredAt", Float64Array), Float64Array);
-    const turn = materialize(take("meta.turn", Uint8Array), Uint8Array);
+    const turn = materialize(take("meta.turn", Int32Array), Int32Array);
     for (const p of h.paths) index.path(p);
+    for (const name of h.speakers) index.speaker(name);
     if (ids.length !== bm25.size) throw new Error("index snapshot: metadata and BM25 disagree");
     index.roomForSlots(restoredRoom(h.bm25.slots));
     const placed = new Uint8Array(h.bm25.slots);
     for (let i = 0; i < ids.length; i++) {
       const slot = bm25.slot(ids[i]!);
       const path = pathOf[i]!;
-      if (slot === undefined || placed[slot] || path < 0 || path >= h.paths.length)
+      const turnOf = turn[i]!;
+      if (
+        slot === undefined ||
+        placed[slot] ||
+        path < 0 ||
+        path >= h.paths.length ||
+        turnOf < 0 ||
+        turnOf >= h.speakers.length + 2
+      )
         throw new Error("index snapshot: metadata and BM25 disagree");
       placed[slot] = 1;
       index.pathOf[slot] = path;
       index.authoredAt[slot] = authoredAt[i]!;
-      index.turn[slot] = turn[i]!;
+      index.turn[slot] = turnOf;
     }
     h.vectors.forEach((v, n) => {
       const state: Parameters<typeof VectorIndex.fromState>[0] = {
@@ -145,11 +174,15 @@ export class WorkspaceIndex {
     if (slot >= this.pathOf.length) this.roomForSlots(Math.max(slot + 1, this.pathOf.length * 2)); // as BM25's slots grow
     this.pathOf[slot] = this.path(chunk.sourcePath);
     this.authoredAt[slot] = chunk.authoredAt;
-    this.turn[slot] = readsAsTurn(chunk.opening) ? 1 : 0;
+    const speaker = turnSpeaker(chunk.opening);
+    const key = speaker ? tokenize(speaker)[0] : undefined;
+    this.turn[slot] = speaker === null ? 0 : key === undefined ? 1 : 2 + this.speaker(key);
+    this.forgetSessions();
   }
 
   remove(chunkId: number): void {
     this.bm25.remove(chunkId);
+    this.forgetSessions();
     for (const vectors of this.vectors.values()) vectors.remove(chunkId);
   }
 
@@ -181,12 +214,73 @@ export class WorkspaceIndex {
     if (slot === undefined || !this.turn[slot] || !this.alone(id, slot)) return [];
     const out: number[] = [];
     for (const step of [-1, 1]) {
-      const n = this.writtenBeside(id, step);
-      const s = n === undefined ? undefined : this.bm25.slot(n);
-      if (s !== undefined && this.turn[s] && this.alone(n!, s) && this.sameConversation(slot, s, windowMs))
-        out.push(n!);
+      const n = this.turnBeside(id, slot, step, windowMs);
+      if (n !== undefined) out.push(n);
     }
     return out;
+  }
+
+  /**
+   * The session of a conversation turn, as the id of its first turn: the run of turns each a thread neighbour of the
+   * next (no gap over `windowMs`). Null for a chunk that is no turn of a conversation, for a turn alone in its session,
+   * and for a turn more than SESSION_REACH turns after its session's start (a log that never pauses has no sessions).
+   * What one search walks is kept for the next until the index changes.
+   */
+  sessionOf(id: number, windowMs: number): number | null {
+    if (windowMs !== this.sessionWindow || this.sessionFirst.size > SESSION_CACHE) {
+      this.sessionWindow = windowMs;
+      this.forgetSessions();
+    }
+    const known = this.sessionFirst.get(id);
+    if (known !== undefined) return known;
+    const slot = this.bm25.slot(id);
+    if (slot === undefined || !this.turn[slot] || !this.alone(id, slot)) return this.keepSession([id], null, 0);
+    // Back to the session's first turn, or to a turn whose session is known.
+    const walked = [id];
+    let at = id;
+    let atSlot = slot;
+    for (;;) {
+      const before = this.turnBeside(at, atSlot, -1, windowMs);
+      if (before === undefined) {
+        if (at === id && this.turnBeside(id, slot, 1, windowMs) === undefined) return this.keepSession(walked, null, 0);
+        return this.keepSession(walked, at, 0);
+      }
+      const first = this.sessionFirst.get(before);
+      if (first !== undefined)
+        return this.keepSession(walked, first, first === null ? 0 : this.sessionDepth.get(before)! + 1);
+      if (walked.length > SESSION_REACH) return this.keepSession([id], null, 0);
+      walked.push(before);
+      at = before;
+      atSlot = this.bm25.slot(before)!;
+    }
+  }
+
+  /** Records the session of the walked turns (`walked[i]` is `depth + walked.length - 1 - i` turns after `first`). */
+  private keepSession(walked: readonly number[], first: number | null, depth: number): number | null {
+    // A turn beyond the reach has no session; the turns walked to it may still have one, so only it is kept.
+    const tooFar = first !== null && depth + walked.length - 1 > SESSION_REACH;
+    if (tooFar) walked = walked.slice(0, 1);
+    walked.forEach((id, i) => {
+      this.sessionFirst.set(id, tooFar ? null : first);
+      this.sessionDepth.set(id, depth + walked.length - 1 - i);
+    });
+    return tooFar ? null : first;
+  }
+
+  /** Any change of the chunks can join or split sessions. */
+  private forgetSessions(): void {
+    if (this.sessionFirst.size === 0) return;
+    this.sessionFirst.clear();
+    this.sessionDepth.clear();
+  }
+
+  /** The turn of the same conversation written just before (`step` -1) or after (+1) a turn that is `alone`. */
+  private turnBeside(id: number, slot: number, step: number, windowMs: number): number | undefined {
+    const n = this.writtenBeside(id, step);
+    const s = n === undefined ? undefined : this.bm25.slot(n);
+    return s !== undefined && this.turn[s] && this.alone(n!, s) && this.sameConversation(slot, s, windowMs)
+      ? n
+      : undefined;
   }
 
   /** The chunk of this workspace written next before (`step` -1) or after (+1) this one, looking a few ids away. */
@@ -206,10 +300,26 @@ export class WorkspaceIndex {
 
   private sameConversation(a: number, b: number, windowMs: number): boolean {
     if (Math.abs(this.authoredAt[a]! - this.authoredAt[b]!) > windowMs) return false;
-    const left = this.paths[this.pathOf[a]!]!;
-    const right = this.paths[this.pathOf[b]!]!;
-    const cut = left.lastIndexOf("/");
-    return cut > 0 && right.length > cut && right.startsWith(left.slice(0, cut + 1)) && !right.includes("/", cut + 1);
+    const folder = this.folderOf[this.pathOf[a]!]!;
+    return folder >= 0 && folder === this.folderOf[this.pathOf[b]!];
+  }
+
+  /**
+   * Who speaks the chunk, as a query term ("bob" for "Bob Lee: ..."), when it is a named turn of a conversation (it has
+   * a thread neighbour, so a paper titled "Vitamin D: ..." is no turn of Vitamin's); else null.
+   */
+  speakerOf(id: number, windowMs: number): string | null {
+    const slot = this.bm25.slot(id);
+    const turn = slot === undefined ? 0 : this.turn[slot]!;
+    return turn >= 2 && this.threadNeighbours(id, windowMs).length > 0 ? this.speakers[turn - 2]! : null;
+  }
+
+  /** The number of a speaker, given one the first time it is seen. */
+  private speaker(key: string): number {
+    const known = this.speakerIds.get(key);
+    if (known !== undefined) return known;
+    this.speakerIds.set(key, this.speakers.length);
+    return this.speakers.push(key) - 1;
   }
 
   /** The id of a source path, given one the first time it is seen. */
@@ -217,6 +327,11 @@ export class WorkspaceIndex {
     const known = this.pathIds.get(sourcePath);
     if (known !== undefined) return known;
     this.pathIds.set(sourcePath, this.paths.length);
+    const cut = sourcePath.lastIndexOf("/");
+    const folder = cut > 0 ? sourcePath.slice(0, cut) : null;
+    let folderId = folder === null ? -1 : this.folderIds.get(folder);
+    if (folderId === undefined) this.folderIds.set(folder!, (folderId = this.folderIds.size));
+    this.folderOf.push(folderId);
     return this.paths.push(sourcePath) - 1;
   }
 
@@ -224,6 +339,6 @@ export class WorkspaceIndex {
     if (n <= this.pathOf.length) return;
     this.pathOf = grow(this.pathOf, new Int32Array(n));
     this.authoredAt = grow(this.authoredAt, new Float64Array(n));
-    this.turn = grow(this.turn, new Uint8Array(n));
+    this.turn = grow(this.turn, new Int32Array(n));
   }
 }

@@ -8,16 +8,10 @@ import { loadConfig } from "../../src/config.ts";
 import { loadGloveEmbedder } from "../../src/embed/glove.ts";
 import { createRuntime } from "../../src/main.ts";
 import { WorkspaceIndex } from "../../src/search/workspace-index.ts";
+import { turnChunk } from "./turn-chunk.ts";
 
 const HOUR = 3600_000;
-const chunk = (id: number, sourcePath: string, authoredAt: number, opening = `Ann: turn ${id}`) => ({
-  id,
-  terms: `alpha w${id}`,
-  sourcePath,
-  authoredAt,
-  chunkHash: `h${id}`,
-  opening,
-});
+const chunk = turnChunk;
 
 describe("WorkspaceIndex.threadNeighbours", () => {
   it("pairs one-chunk documents written one after another in one path folder within the window", () => {

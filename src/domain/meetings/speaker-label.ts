@@ -69,6 +69,16 @@ const ROLE = /^[ \t]*(?:user|assistant|human|system|bot)[ \t]*:/i;
 
 /** True when the text opens as a turn of a conversation: a speaker or role label, or a transcript's timestamp. */
 export function readsAsTurn(text: string): boolean {
+  return turnSpeaker(text) !== null;
+}
+
+/**
+ * Who speaks a turn: the name its label gives ("Bob Lee" of "[00:01:02] Bob Lee: ..."), "" for a turn without a name
+ * (a role label or a bare timestamp), null when the text does not open as a turn.
+ */
+export function turnSpeaker(text: string): string | null {
   const end = text.indexOf("\n");
-  return ROLE.test(text) || labelAt(text, 0, end < 0 ? text.length : end) !== null;
+  const label = labelAt(text, 0, end < 0 ? text.length : end);
+  if (label?.speaker) return text.slice(label.speaker.start, label.speaker.end);
+  return label !== null || ROLE.test(text) ? "" : null;
 }
