@@ -1,4 +1,5 @@
-// Recall latency from a separate client process, idle and while another client ingests 10k chunks over HTTP.
+// Recall latency from a separate client process, idle and while another client ingests over HTTP (10k chunks in 50-chunk
+// documents one at a time, or one-chunk documents from several writers: bench:small-writes --recall).
 import { forkClient, isType, nextMessage } from "../workers/ipc.ts";
 import { forkIngester, ingestFigures, type HttpIngest } from "./http-ingest.ts";
 import type { IngestClientDone, RecallClientSamples } from "../workers/protocol.ts";
@@ -18,10 +19,19 @@ const WARMUP = 500;
 export async function benchContention(
   srv: BenchServer,
   queries: string[],
-  opts: { idleQueries: number; documents: number; chunksPerDocument: number; seed: number; maxSeconds: number },
+  opts: {
+    idleQueries: number;
+    documents: number;
+    chunksPerDocument: number;
+    seed: number;
+    maxSeconds: number;
+    /** Documents the ingest client keeps in flight (1 unless given). */
+    inFlight?: number;
+  },
 ): Promise<ContentionResult> {
+  const inFlight = opts.inFlight ?? 1;
   const recaller = forkClient("./recall-client.ts", { url: srv.url, token: srv.token, queries, mode: "hybrid" });
-  const ingester = forkIngester(srv, { ...opts, pathPrefix: "contention", inFlight: 1 });
+  const ingester = forkIngester(srv, { ...opts, pathPrefix: "contention", inFlight });
   try {
     await Promise.all([nextMessage(recaller, isType("ready")), nextMessage(ingester, isType("ready"))]);
     const recalls = async (count: number) => {
@@ -43,7 +53,7 @@ export async function benchContention(
       idle: summarize(idle),
       duringIngest: summarize(busy.latencies),
       queriesRepeated: busy.wrapped,
-      ingest: ingestFigures(ingest, opts.documents, 1),
+      ingest: ingestFigures(ingest, opts.documents, inFlight),
     };
   } finally {
     recaller.kill();

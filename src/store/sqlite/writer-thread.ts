@@ -34,6 +34,9 @@ serveThread<WireBatch, BatchReply>(async (batch, data) => {
 
 function openWriter(init: WriterInit): { db: Db; repos: ReturnType<typeof sqliteRepos> } {
   const { db, log } = openFiles(init.file, { synchronous: init.synchronous ?? "normal" });
+  // Each write of a batch runs in savepoints; their journal of the pages they change is kept in memory rather than
+  // spilled to a temporary file past 64 KiB (which cost a one-chunk document a file write per page it changed).
+  db.pragma("temp_store = MEMORY");
   checkpointElsewhere(db); // the serving process's checkpointer copies the WAL back, never a commit here
   return { db, repos: sqliteRepos(db, log, { notices: null, writer: null }) };
 }

@@ -44,6 +44,18 @@ export function runAuditLogSuite(name: string, makeStore: StoreFactory): void {
         ]);
       });
 
+      it("names events with version 7 UUIDs, a later millisecond's after an earlier one's", async () => {
+        const { store, a } = await twoWorkspaces();
+        const [first] = await store.audit.appendEvents(a, [draft("one", 1)]);
+        const since = Date.now();
+        await expect.poll(() => Date.now()).toBeGreaterThan(since);
+        const [second] = await store.audit.appendEvents(a, [draft("two", 2)]);
+        const v7 = /^evt_[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+        expect(first!.id).toMatch(v7);
+        expect(second!.id).toMatch(v7);
+        expect(second!.id > first!.id).toBe(true);
+      });
+
       it("continues the audit chain written by the other handle", async () => {
         const one = await fresh();
         const ws = (await one.workspaces.ensureWorkspace("alpha", T0)).id;
