@@ -4,7 +4,7 @@ import { AppError, STORE_RETRY_SECONDS } from "../contract/errors.ts";
 import type { SessionEventData } from "../contract/events.ts";
 import type { StreamMessage } from "../contract/route.ts";
 import { CreateChatSession, type ChatSessionDetail } from "../contract/sessions.ts";
-import type { StreamEvent } from "../ports/event-log.ts";
+import { StreamMoved, type StreamEvent } from "../ports/event-log.ts";
 import type { CallContext } from "../ports/call-context.ts";
 import { followStream } from "../services/streams/follow.ts";
 import { channelOf } from "./log/channel.ts";
@@ -48,10 +48,12 @@ export class ChatSessions {
 
   async create(call: CallContext, body: CreateChatSession, sessionId = newSessionId()): Promise<State> {
     const { state, raised } = await newSessionState(this.setup, call, body, sessionId, "idle");
-    await this.log.appendAll(call.workspaceId, state.session_id, [
-      { type: "session_state", data: state },
+    // Only into an empty log (StreamMoved otherwise): a session is opened once, whoever else opens the same id.
+    const items = [
+      { type: "session_state" as const, data: state },
       ...(raised ? [{ type: "policy_decision" as const, data: raised }] : []),
-    ]);
+    ];
+    await this.log.appendAll(call.workspaceId, state.session_id, items, 0);
     return state;
   }
 
@@ -63,7 +65,12 @@ export class ChatSessions {
     if (isSessionId(threadId)) return (await this.current(call, threadId)).state.session_id;
     const sessionId = threadSessionId(call.workspaceId, threadId);
     if (latestState(await this.log.all(call.workspaceId, sessionId))) return sessionId;
-    return (await this.create(call, CreateChatSession.parse({}), sessionId)).session_id;
+    try {
+      return (await this.create(call, CreateChatSession.parse({}), sessionId)).session_id;
+    } catch (err) {
+      if (err instanceof StreamMoved) return sessionId; // another first run of the thread opened it just now
+      throw err;
+    }
   }
 
   /** Starts a turn and streams it: `session` first (not logged), then the turn's events until it ends or pauses. */

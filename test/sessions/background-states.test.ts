@@ -241,6 +241,9 @@ describe("background session states", () => {
       "service_grounded_answer",
     );
     expect((await logOf(svc, src.session.session_id)).length).toBe(before);
+    // Its checkpoints, the ones opening it (seed, task graph, task workspace) and its runs', are numbered 1, 2, 3, ...
+    const sequences = dataOf(await logOf(svc, branch.session.session_id), "session_checkpoint").map((c) => c.sequence);
+    expect(sequences).toEqual(sequences.map((_, i) => i + 1));
     // A cursor of another session is refused, and nothing is created.
     const other = await act(svc, branch.session.session_id, "resume", { resume_cursor: step.resume_cursor });
     expect(await errorCode(other)).toEqual([400, "event_not_in_session"]);

@@ -239,14 +239,16 @@ export class BackgroundSessions {
     call: CallContext,
     input: { session_id: string; from_event_id?: string | undefined; resume_cursor?: string | undefined },
   ): Promise<BackgroundSessionDetail> {
-    const { events, state } = await this.current(call, input.session_id);
-    if (input.from_event_id !== undefined || input.resume_cursor !== undefined)
+    if (input.from_event_id !== undefined || input.resume_cursor !== undefined) {
+      const { events, state } = await this.current(call, input.session_id);
       return this.branch(call, input, events, state);
-    if (state.status !== "paused") throw transition(state.status, "resume", new Set(["paused"]));
-    await this.log.append(call.workspaceId, input.session_id, "session_state", {
-      ...state,
-      status: "queued",
-      updated_at: new Date().toISOString(),
+    }
+    await this.onFreshRead(input.session_id, "resume", async () => {
+      const { events, state } = await this.current(call, input.session_id);
+      if (state.status !== "paused") throw transition(state.status, "resume", new Set(["paused"]));
+      const queued = { ...state, status: "queued", updated_at: new Date().toISOString() };
+      const items: Items = [{ type: "session_state", data: queued }];
+      await this.log.appendAll(call.workspaceId, input.session_id, items, events.at(-1)?.seq ?? 0);
     });
     this.supervisor.enqueue(call.workspaceId, input.session_id);
     return this.detail(call, input.session_id);

@@ -56,14 +56,17 @@ export async function gate(
     return { status: "error", code: "policy_denied", message: `${subject}: ${d.reason}`, transient: false };
   if (d.outcome === "allow") return null;
   const requestId = newRequestId();
-  await emit("approval_required", { request_id: requestId, tool_name: subject, reason: d.reason });
-  await emit("session_state", {
+  const waiting = {
     ...state,
     status: "awaiting_approval",
     approval_request_id: requestId,
     updated_at: new Date().toISOString(),
-  });
-  return { status: "awaiting_approval" };
+  };
+  const logged = await ctx.awaitApproval([
+    { type: "approval_required", data: { request_id: requestId, tool_name: subject, reason: d.reason } },
+    { type: "session_state", data: waiting },
+  ]);
+  return { status: logged ? "awaiting_approval" : "stopped" };
 }
 
 /**

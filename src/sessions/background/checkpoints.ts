@@ -47,10 +47,10 @@ export function checkpointsAfter(
   before: readonly { type: SessionEventType }[],
   checkpoints: readonly { type: string; status: string; summary: string; opts?: CheckpointExtras }[],
 ): CheckpointItem[] {
-  const events = followedBy(job, [], before);
+  let events = followedBy(job, [], before);
   return checkpoints.map(({ type, status, summary, opts }) => {
     const item = checkpointItem(job, events, type, status, summary, opts);
-    events.push(...followedBy(job, events, [item]));
+    events = followedBy(job, events, [item]);
     return item;
   });
 }

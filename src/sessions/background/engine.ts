@@ -5,7 +5,7 @@ import type { StreamEvent } from "../../ports/event-log.ts";
 import { MIGRATED_TOKEN_SCOPES, type Scope } from "../../contract/scopes.ts";
 import type { CallContext } from "../../ports/call-context.ts";
 import type { TurnOutcome } from "../turn/turn-state.ts";
-import type { Emit } from "../log/session-log.ts";
+import type { Emit, SessionEventItem } from "../log/session-log.ts";
 
 export type State = SessionEventData<"session_state">;
 
@@ -43,6 +43,11 @@ export interface RunContext {
   taskDir: string;
   /** Logs a checkpoint at the log's end (a bridge keeps its remote run id this way). */
   checkpoint(type: string, status: string, summary: string, extras?: CheckpointExtras): Promise<void>;
+  /**
+   * Logs the run's wait for an approval (the request and the waiting state, in one write) while the session is still
+   * this run's; false when another process ended or paused it meanwhile (the run then stops, writing nothing more).
+   */
+  awaitApproval(items: SessionEventItem[]): Promise<boolean>;
 }
 
 export interface CheckpointExtras {

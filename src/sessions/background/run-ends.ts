@@ -3,10 +3,10 @@
 // recovers it. Each is logged only while the session is where the run (or the crash) left it, after the events it was
 // decided on: a holder that was only cut off from the store and the process that took its run over never both end it.
 import type { Clock } from "../../ports/clock.ts";
-import { StreamMoved, type StreamEvent } from "../../ports/event-log.ts";
+import type { StreamEvent } from "../../ports/event-log.ts";
 import type { SessionKey } from "../../ports/session-index.ts";
 import { newRequestId } from "../ids.ts";
-import { clip, latestState } from "../log/projection.ts";
+import { clip, heldByRun } from "../log/projection.ts";
 import type { SessionLog } from "../log/session-log.ts";
 import { checkpointItem, type Items } from "./checkpoints.ts";
 import type { CheckpointExtras, RunOutcome, State } from "./engine.ts";
@@ -22,8 +22,6 @@ export type StopReason =
   // Another process logged the session's end or pause while it ran here: that stands, this run writes nothing more.
   | { kind: "ended_elsewhere" };
 
-/** Statuses a run leaves its session in while it is live (waiting for an approval it asked for is one). */
-const LIVE = new Set(["running", "awaiting_approval"]);
 /** Retries wait 250 ms, 500 ms, ... up to 30 s. */
 const backoff = (attempt: number) => Math.min(30_000, 250 * 2 ** Math.max(0, attempt - 1));
 
@@ -49,7 +47,7 @@ export class RunEnds {
     if (outcome.status === "completed") {
       const artifact = { type: "final_output", text: outcome.output, citations: outcome.citations };
       const ended = { ...running, status: "completed", approval_request_id: null, updated_at: at, ended_at: at };
-      await this.conclude(job, runOf(running), (events) => [
+      await this.conclude(job, heldByRun(running), (events) => [
         checkpointItem(job, events, "final_output", "completed", clip(outcome.output || "(no output)", 200), {
           artifact,
         }),
@@ -63,11 +61,11 @@ export class RunEnds {
     else if (outcome.status === "error") {
       if (outcome.transient && !serving) return this.handBack(job, running, outcome.message);
       if (outcome.transient && running.attempt_count! <= running.max_retries!)
-        return void (await this.recovering(job, running, runOf(running), outcome.message));
+        return void (await this.recovering(job, running, heldByRun(running), outcome.message));
       await this.fail(
         job,
         running,
-        runOf(running),
+        heldByRun(running),
         outcome.code,
         outcome.transient
           ? `${outcome.message} (no retries left after ${running.attempt_count} runs)`
@@ -75,6 +73,11 @@ export class RunEnds {
       );
     }
     // awaiting_approval: the engine logged the request and the waiting state.
+  }
+
+  /** Logs `items` (a run's wait for an approval) while the session is still the run's; false when it no longer is. */
+  whileHeld(job: SessionKey, running: State, items: Items): Promise<boolean> {
+    return this.conclude(job, heldByRun(running), () => items);
   }
 
   private async stopped(job: SessionKey, running: State, reason: StopReason): Promise<void> {
@@ -94,7 +97,7 @@ export class RunEnds {
     const checkpointed =
       (type: string, status: string, summary: string, opts: CheckpointExtras = {}) =>
       (events: readonly StreamEvent[]) => [checkpointItem(job, events, type, status, summary, opts), state(status)];
-    const ours = runOf(running);
+    const ours = heldByRun(running);
     if (reason.kind === "cancel")
       return void (await this.conclude(job, ours, checkpointed("cancelled", "cancelled", "cancelled by an operator")));
     if (reason.kind === "pause")
@@ -134,17 +137,7 @@ export class RunEnds {
     stillOurs: (latest: State) => boolean,
     items: (events: StreamEvent[]) => Items,
   ): Promise<boolean> {
-    for (let attempt = 1; ; attempt++) {
-      const events = await this.deps.log.all(job.workspaceId, job.sessionId);
-      const latest = latestState(events);
-      if (!latest || !stillOurs(latest)) return false;
-      try {
-        await this.deps.log.appendAll(job.workspaceId, job.sessionId, items(events), events.at(-1)?.seq ?? 0);
-        return true;
-      } catch (err) {
-        if (!(err instanceof StreamMoved) || attempt === 5) throw err;
-      }
-    }
+    return (await this.deps.log.appendWhile(job.workspaceId, job.sessionId, stillOurs, items)) !== null;
   }
 
   /** A transient failure with retries left: recovering now, running again after a backoff. */
@@ -167,7 +160,7 @@ export class RunEnds {
   /** A shutdown hands the run back: recovering, for the next start to go on with (a restart is not the run's fault). */
   private async handBack(job: SessionKey, running: State, why: string): Promise<void> {
     const recovering = { ...running, status: "recovering", last_error: why, updated_at: this.iso() };
-    await this.conclude(job, runOf(running), () => [{ type: "session_state", data: recovering }]);
+    await this.conclude(job, heldByRun(running), () => [{ type: "session_state", data: recovering }]);
   }
 
   /** failed with last_error, then `error`, in one write. */
@@ -227,14 +220,6 @@ export class RunEnds {
     return this.deps.clock.now().toISOString();
   }
 }
-
-/** The session is still where the run left it: its attempt, in its process, running or waiting on its own approval. */
-export const runOf =
-  (running: State) =>
-  (latest: State): boolean =>
-    LIVE.has(latest.status) &&
-    latest.process_id === running.process_id &&
-    latest.attempt_count === running.attempt_count;
 
 /** The session's status, attempt and holder are still those of `state`. */
 const unchanged =

@@ -5,16 +5,16 @@ import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { HealthPolicy } from "../../contract/health.ts";
 import type { Clock } from "../../ports/clock.ts";
-import type { StreamEvent } from "../../ports/event-log.ts";
+import { StreamMoved, type StreamEvent } from "../../ports/event-log.ts";
 import type { SessionKey, StoredSessionRow } from "../../ports/session-index.ts";
 import { sessionKey } from "../ids.ts";
 import { deadOnThisHost, PROCESS_ID } from "../lease-holder.ts";
-import { latestState } from "../log/projection.ts";
+import { heldByRun, latestState } from "../log/projection.ts";
 import type { SessionLog } from "../log/session-log.ts";
 import { checkpointItem, Checkpoints } from "./checkpoints.ts";
 import { callOf, resumeContextOf, type BackgroundEngine, type RunOutcome, type State } from "./engine.ts";
 import { healthOf, tripped } from "./health.ts";
-import { RunEnds, runOf, type StopReason } from "./run-ends.ts";
+import { RunEnds, type StopReason } from "./run-ends.ts";
 
 /** Statuses a supervisor runs (or goes on running after a restart). */
 const RUNNABLE = new Set(["queued", "running", "recovering"]);
@@ -133,7 +133,10 @@ export class Supervisor {
     return this.queue.delete(sessionKey(workspaceId, sessionId));
   }
 
-  /** Stops a live run and waits until its end is logged; false when it does not run here. */
+  /**
+   * Stops a live run for `reason` and waits until its end is logged; false when it does not run here, or was already
+   * stopping for another reason (then the caller logs its own decision, if it still applies).
+   */
   stop(workspaceId: string, sessionId: string, reason: StopReason): Promise<boolean> {
     return this.stopKey(sessionKey(workspaceId, sessionId), reason);
   }
@@ -148,7 +151,7 @@ export class Supervisor {
     run.reason ??= reason;
     run.controller.abort();
     await run.done;
-    return true;
+    return run.reason === reason; // a run already stopping for another reason (its lease lost, say) logged not this one
   }
 
   private pump(): void {
@@ -198,53 +201,12 @@ export class Supervisor {
 
   private async run(run: LiveRun): Promise<void> {
     const { workspaceId, sessionId } = run.job;
-    const events = await this.deps.log.all(workspaceId, sessionId);
-    const state = latestState(events);
-    if (!state || !RUNNABLE.has(state.status)) return; // paused or cancelled while it waited
-    const now = this.deps.clock.now();
-    if (
-      !(await this.deps.log.index.claimSession(run.job, this.processId, now.getTime(), now.getTime() - this.staleMs))
-    ) {
-      run.reason = { kind: "lease_lost" }; // another process runs it
-      return;
-    }
-    run.phase = "leased";
-    if (this.ends.expired(state)) return this.ends.expire(run.job, state);
+    const begun = await this.begin(run);
+    if (!begun) return;
+    const { state, running } = begun;
     const resume = resumeContextOf(state);
-    run.policy = policyOf(state);
-    const running: State = {
-      ...state,
-      status: "running",
-      attempt_count: (state.attempt_count ?? 0) + 1,
-      process_id: this.processId,
-      last_heartbeat_at: now.toISOString(),
-      last_error: null,
-      ended_at: null,
-    };
     const engine = this.deps.engines[state.engine ?? "native"]!;
     const emit = this.deps.log.emitter(workspaceId, sessionId);
-    // The running state and the run's record in one write: attempt_count always equals the run records.
-    const artifact = {
-      type: "run_record",
-      run_id: `run_${randomUUID()}`,
-      engine: engine.id,
-      attempt: running.attempt_count,
-      process_id: this.processId,
-    };
-    const record = checkpointItem(
-      run.job,
-      events,
-      "run_record",
-      "started",
-      `run ${running.attempt_count} (${engine.id}) in ${this.processId}`,
-      { artifact },
-    );
-    run.events = [
-      ...events,
-      ...(await this.deps.log.appendAll(workspaceId, sessionId, [{ type: "session_state", data: running }, record])),
-    ];
-    // Only now: a budget check the tick began before this run's state was logged reads the queued state before it.
-    run.ours = runOf(running);
     const unsubscribe = this.deps.log.log.subscribeStream(workspaceId, sessionId, (appended) =>
       this.watch(run, appended),
     );
@@ -260,11 +222,71 @@ export class Supervisor {
         signal: run.controller.signal,
         taskDir: join(this.deps.taskRoot, workspaceId, sessionId),
         checkpoint: (type, status, summary, extras) => this.checkpoints.write(run.job, type, status, summary, extras),
+        awaitApproval: (items) => this.ends.whileHeld(run.job, running, items),
       });
     } finally {
       unsubscribe();
     }
     await this.ends.settle(run.job, running, outcome, run.reason, this.running);
+  }
+
+  /**
+   * Takes the lease and logs the run's start, its running state and run record in one write (attempt_count always
+   * equals the run records), after the state it was decided on: an operator's pause or cancel logged elsewhere
+   * meanwhile stands, and the run does not start. Null when it does not (not runnable, another holder, expired).
+   */
+  private async begin(run: LiveRun): Promise<{ state: State; running: State } | null> {
+    const { workspaceId, sessionId } = run.job;
+    for (let attempt = 1; ; attempt++) {
+      const events = await this.deps.log.all(workspaceId, sessionId);
+      const state = latestState(events);
+      if (!state || !RUNNABLE.has(state.status)) return null; // paused or cancelled while it waited
+      const now = this.deps.clock.now();
+      const claim = () =>
+        this.deps.log.index.claimSession(run.job, this.processId, now.getTime(), now.getTime() - this.staleMs);
+      if (attempt === 1 && !(await claim())) {
+        run.reason = { kind: "lease_lost" }; // another process runs it
+        return null;
+      }
+      run.phase = "leased";
+      if (this.ends.expired(state)) {
+        await this.ends.expire(run.job, state);
+        return null;
+      }
+      run.policy = policyOf(state);
+      const running: State = {
+        ...state,
+        status: "running",
+        attempt_count: (state.attempt_count ?? 0) + 1,
+        process_id: this.processId,
+        last_heartbeat_at: now.toISOString(),
+        last_error: null,
+        ended_at: null,
+      };
+      const engine = this.deps.engines[state.engine ?? "native"]!;
+      const artifact = {
+        type: "run_record",
+        run_id: `run_${randomUUID()}`,
+        engine: engine.id,
+        attempt: running.attempt_count,
+        process_id: this.processId,
+      };
+      const summary = `run ${running.attempt_count} (${engine.id}) in ${this.processId}`;
+      const record = checkpointItem(run.job, events, "run_record", "started", summary, { artifact });
+      const items = [{ type: "session_state" as const, data: running }, record];
+      try {
+        run.events = [
+          ...events,
+          ...(await this.deps.log.appendAll(workspaceId, sessionId, items, events.at(-1)?.seq ?? 0)),
+        ];
+      } catch (err) {
+        if (err instanceof StreamMoved && attempt < 10) continue;
+        throw err;
+      }
+      // Only now: a budget check the tick began before this run's state was logged reads the queued state before it.
+      run.ours = heldByRun(running);
+      return { state, running };
+    }
   }
 
   /**

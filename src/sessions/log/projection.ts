@@ -26,6 +26,18 @@ export const latestState = (events: readonly StreamEvent[]): State | null => {
   return e ? data<State>(e) : null;
 };
 
+/** Statuses a background run leaves its session in while it is live (waiting for an approval it asked for is one). */
+const LIVE = new Set(["running", "awaiting_approval"]);
+
+/**
+ * Whether `latest` is still the run's whose state is `run`: its attempt, in its process, running or waiting on its own
+ * approval. Another is what another process logged meanwhile (a takeover's recovery, an operator's pause or cancel).
+ */
+export const heldByRun =
+  (run: State) =>
+  (latest: State): boolean =>
+    LIVE.has(latest.status) && latest.process_id === run.process_id && latest.attempt_count === run.attempt_count;
+
 /** The turn that started (or was resumed by a decision) and has not ended. */
 export function openTurn(events: readonly StreamEvent[]): { turnId: string } | null {
   let turnId: string | null = null;

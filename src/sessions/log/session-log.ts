@@ -3,9 +3,10 @@
 import { sessionEvents, type SessionEventData, type SessionEventType } from "../../contract/events.ts";
 import type { StreamMessage } from "../../contract/route.ts";
 import type { Clock } from "../../ports/clock.ts";
-import type { EventLog, StreamEvent } from "../../ports/event-log.ts";
+import { StreamMoved, type EventLog, type StreamEvent } from "../../ports/event-log.ts";
 import type { SessionIndex } from "../../ports/session-index.ts";
 import { eventId, sessionKey } from "../ids.ts";
+import { latestState } from "./projection.ts";
 import { SessionTails } from "./session-tails.ts";
 
 const PAGE = 1_000;
@@ -61,6 +62,29 @@ export class SessionLog {
     const state = drafts.findLast((d) => d.type === "session_state");
     if (state) await this.mirror(workspaceId, sessionId, state.data as SessionEventData<"session_state">, at);
     return logged;
+  }
+
+  /**
+   * Logs what `items` makes of the log (read afresh) in one write, while the session's latest state `holds`, and only
+   * after the events it was made from: a write that lost a race reads again and decides again (five times at most).
+   * Null when the state no longer holds: another process moved the session on, and nothing was written.
+   */
+  async appendWhile(
+    workspaceId: string,
+    sessionId: string,
+    holds: (latest: SessionEventData<"session_state">) => boolean,
+    items: (events: StreamEvent[]) => readonly { type: SessionEventType; data: unknown }[],
+  ): Promise<StreamEvent[] | null> {
+    for (let attempt = 1; ; attempt++) {
+      const events = await this.all(workspaceId, sessionId);
+      const latest = latestState(events);
+      if (!latest || !holds(latest)) return null;
+      try {
+        return await this.appendAll(workspaceId, sessionId, items(events), events.at(-1)?.seq ?? 0);
+      } catch (err) {
+        if (!(err instanceof StreamMoved) || attempt === 5) throw err;
+      }
+    }
   }
 
   /** The row of a session as its state says (a background session has an engine); creation time is kept on update. */

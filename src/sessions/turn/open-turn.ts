@@ -8,6 +8,7 @@ import type { CallContext } from "../../ports/call-context.ts";
 import { sandboxFor } from "../policy/rules.ts";
 import type { Sandbox, SandboxMode } from "../policy/sandbox.ts";
 import { parseResumeCursor } from "../ids.ts";
+import { heldByRun } from "../log/projection.ts";
 import type { PolicyFile } from "../policy/policy.ts";
 import type { CallScope } from "../tools/tool-runner.ts";
 import { messagesOf } from "./history.ts";
@@ -42,6 +43,7 @@ export async function openTurn(
   const writer = new TurnWriter(deps.log, call.workspaceId, sessionId, events, prefix, {
     eventsPerWrite: deps.eventsPerWrite,
     lost: isBackground(state) ? undefined : signal,
+    held: isBackground(state) ? heldByRun(state) : undefined,
   });
   let policy: PolicyFile | null = null;
   let blocked: AppError | null = null;

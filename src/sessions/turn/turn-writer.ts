@@ -20,6 +20,11 @@ export interface TurnWriterOptions {
   eventsPerWrite: number;
   /** Aborted when another process took a chat turn's lease: then this one writes nothing more (that process ends the turn). */
   lost: AbortSignal | undefined;
+  /**
+   * A background run's turn: whether a state is still the run's. Its state changes (a wait for an approval) are logged
+   * only while it is; else the run stops (another process ended or paused the session meanwhile).
+   */
+  held?: ((latest: SessionEventData<"session_state">) => boolean) | undefined;
 }
 
 export class TurnWriter {
@@ -49,13 +54,24 @@ export class TurnWriter {
 
   /** Logs events that are ready together, `eventsPerWrite` to a write, letting the loop serve others after each. */
   async writeAll(items: readonly SessionEventItem[]): Promise<void> {
-    const per = this.opts.eventsPerWrite;
+    // A background run's change of state goes in one write with what comes with it (the approval it waits for).
+    const together = this.opts.held && items.some((it) => it.type === "session_state");
+    const per = together ? items.length : this.opts.eventsPerWrite;
     for (let i = 0; i < items.length; i += per) {
       this.mayWrite();
-      const written = await this.log.appendAll(this.workspaceId, this.sessionId, items.slice(i, i + per));
+      const written = await this.append(items.slice(i, i + per));
       this.events.push(...written);
       await this.yieldAfter(written.at(-1));
     }
+  }
+
+  private async append(items: readonly SessionEventItem[]): Promise<StreamEvent[]> {
+    const held = this.opts.held;
+    if (!held || !items.some((it) => it.type === "session_state"))
+      return this.log.appendAll(this.workspaceId, this.sessionId, items);
+    const logged = await this.log.appendWhile(this.workspaceId, this.sessionId, held, () => items);
+    if (!logged) throw new RunStopped();
+    return logged;
   }
 
   /** The conversation the provider sees, folded up to the last event logged. */
