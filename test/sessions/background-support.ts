@@ -15,6 +15,10 @@ export async function startBackground(
   return (await res.json()) as BackgroundSessionDetail;
 }
 
+/** A `command` session running `sh -c script` on task "t". */
+export const startScript = (svc: TestService, script: string, approvalMode: "never" | "always") =>
+  startBackground(svc, { engine: "command", command: ["sh", "-c", script], task: "t", approval_mode: approvalMode });
+
 export async function detailOf(svc: TestService, sessionId: string): Promise<BackgroundSessionDetail> {
   const res = await svc.get(`/sessions/${sessionId}`);
   expect(res.status).toBe(200);

@@ -7,7 +7,7 @@ import type { StreamEventDraft } from "../../src/ports/event-log.ts";
 import { systemClock } from "../../src/ports/clock.ts";
 import { SessionLog } from "../../src/sessions/log/session-log.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
-import { act, detailOf, startBackground, waitFor } from "./background-support.ts";
+import { act, detailOf, startBackground, startScript, waitFor } from "./background-support.ts";
 import { dataOf, logOf } from "./support.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -45,12 +45,7 @@ describe("an operator's cancel from another process", () => {
   it("as the run starts: the run does not start", async () => {
     svc = await startTestService({ env: { SMRITI_SESSION_HEARTBEAT_MS: "50" } });
     cancelBefore(svc, has("session_state", "running"));
-    const s = await startBackground(svc, {
-      engine: "command",
-      command: ["echo", "ran"],
-      task: "t",
-      approval_mode: "never",
-    });
+    const s = await startScript(svc, "echo ran", "never");
     const sid = s.session.session_id;
     expect(await settled(svc, sid)).toEqual(["queued", "cancelled"]);
     expect(dataOf(await logOf(svc, sid), "session_checkpoint").map((c) => c.checkpoint_type)).not.toContain(
@@ -61,12 +56,7 @@ describe("an operator's cancel from another process", () => {
   it("as a bridged command begins to wait for approval: it does not wait", async () => {
     svc = await startTestService({ env: { SMRITI_SESSION_HEARTBEAT_MS: "50" } });
     cancelBefore(svc, has("approval_required"));
-    const s = await startBackground(svc, {
-      engine: "command",
-      command: ["echo", "ran"],
-      task: "t",
-      approval_mode: "always",
-    });
+    const s = await startScript(svc, "echo ran", "always");
     const sid = s.session.session_id;
     expect(await settled(svc, sid)).toEqual(["queued", "running", "cancelled"]);
     expect(dataOf(await logOf(svc, sid), "approval_required")).toEqual([]);
@@ -89,12 +79,7 @@ describe("an operator's cancel from another process", () => {
 
   it("as a paused session is resumed: the resume is refused and the session stays cancelled", async () => {
     svc = await startTestService({ env: { SMRITI_SESSION_HEARTBEAT_MS: "50" } });
-    const s = await startBackground(svc, {
-      engine: "command",
-      command: ["sleep", "20"],
-      task: "t",
-      approval_mode: "never",
-    });
+    const s = await startScript(svc, "sleep 20", "never");
     const sid = s.session.session_id;
     await waitFor(svc, sid, ["running"]);
     expect((await act(svc, sid, "pause")).status).toBe(200);

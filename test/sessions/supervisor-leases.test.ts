@@ -6,7 +6,7 @@ import { systemClock } from "../../src/ports/clock.ts";
 import type { SessionKey } from "../../src/ports/session-index.ts";
 import { SessionLog } from "../../src/sessions/log/session-log.ts";
 import { startTestService, type TestService } from "../helpers/runtime.ts";
-import { act, detailOf, startBackground, waitFor } from "./background-support.ts";
+import { act, detailOf, startScript, waitFor } from "./background-support.ts";
 import { dataOf, logOf } from "./support.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -39,12 +39,7 @@ describe("supervisor leases", () => {
         for (let i = 0; i < 100 && (await runs(svc, sid)) < 2; i++) await sleep(20);
       return lost;
     };
-    const s = await startBackground(svc, {
-      engine: "command",
-      command: ["sh", "-c", "sleep 0.3; echo approved"],
-      task: "t",
-      approval_mode: "always",
-    });
+    const s = await startScript(svc, "sleep 0.3; echo approved", "always");
     sid = s.session.session_id;
     const waiting = await waitFor(svc, sid, ["awaiting_approval"]);
     await svc.post(`/sessions/${sid}/approvals/${waiting.session.approval_request_id}`, { decision: "approve" });
@@ -73,12 +68,7 @@ describe("supervisor leases", () => {
       await sleep(300); // the run has logged its wait but not yet left the supervisor
       await release(owner, keys);
     };
-    const s = await startBackground(svc, {
-      engine: "command",
-      command: ["sh", "-c", "echo never"],
-      task: "t",
-      approval_mode: "always",
-    });
+    const s = await startScript(svc, "echo never", "always");
     const sid = s.session.session_id;
     await waitFor(svc, sid, ["awaiting_approval"]);
     const res = await act(svc, sid, "cancel");
@@ -93,12 +83,7 @@ describe("supervisor leases", () => {
     const index = svc.runtime.store.sessions;
     // This process's heartbeats do not reach the store (a restart under way): to other processes its run looks dead.
     index.heartbeatSessions = () => Promise.reject(new Error("Connection terminated unexpectedly"));
-    const s = await startBackground(svc, {
-      engine: "command",
-      command: ["sh", "-c", "sleep 0.6; exit 3"],
-      task: "t",
-      approval_mode: "never",
-    });
+    const s = await startScript(svc, "sleep 0.6; exit 3", "never");
     const sid = s.session.session_id;
     await waitFor(svc, sid, ["running"]);
     // Another replica's scan finds the run stale and, with no retries left, ends it: failed, and its error.
@@ -123,12 +108,7 @@ describe("supervisor leases", () => {
 
   it("a cancel decided on a run that ended elsewhere meanwhile is refused, not logged as a second end", async () => {
     svc = await startTestService({ env: { SMRITI_SESSION_HEARTBEAT_MS: "50" } });
-    const s = await startBackground(svc, {
-      engine: "command",
-      command: ["sh", "-c", "sleep 0.6; echo done"],
-      task: "t",
-      approval_mode: "never",
-    });
+    const s = await startScript(svc, "sleep 0.6; echo done", "never");
     const sid = s.session.session_id;
     await waitFor(svc, sid, ["running"]);
     // The run is not this process's to stop (another replica's), and it completes as the cancel is decided.
@@ -152,12 +132,7 @@ describe("supervisor leases", () => {
 
   it("of two operators deciding one approval at once, one decides and the other is told it is settled", async () => {
     svc = await startTestService({ env: { SMRITI_SESSION_HEARTBEAT_MS: "50" } });
-    const s = await startBackground(svc, {
-      engine: "command",
-      command: ["sh", "-c", "echo approved"],
-      task: "t",
-      approval_mode: "always",
-    });
+    const s = await startScript(svc, "echo approved", "always");
     const sid = s.session.session_id;
     const waiting = await waitFor(svc, sid, ["awaiting_approval"]);
     // Each conditional write waits a moment, so both decisions have read the waiting session before either writes.
@@ -186,12 +161,7 @@ describe("supervisor leases", () => {
 
   it("a run whose session another replica cancelled stops within a few beats and logs nothing more", async () => {
     svc = await startTestService({ env: { SMRITI_SESSION_HEARTBEAT_MS: "50" } });
-    const s = await startBackground(svc, {
-      engine: "command",
-      command: ["sh", "-c", "sleep 30; echo never"],
-      task: "t",
-      approval_mode: "never",
-    });
+    const s = await startScript(svc, "sleep 30; echo never", "never");
     const sid = s.session.session_id;
     await waitFor(svc, sid, ["running"]);
     // The operator's cancel, as a replica where the run is not live logs it.
@@ -219,12 +189,7 @@ describe("supervisor leases", () => {
         await sleep(300);
       return append(...args);
     };
-    const s = await startBackground(svc, {
-      engine: "command",
-      command: ["sh", "-c", "sleep 0.3; echo once"],
-      task: "t",
-      approval_mode: "never",
-    });
+    const s = await startScript(svc, "sleep 0.3; echo once", "never");
     const done = await waitFor(svc, s.session.session_id, ["completed", "failed"]);
     expect(done.session).toMatchObject({ status: "completed", attempt_count: 1 });
     const states = dataOf(await logOf(svc, s.session.session_id), "session_state").map((x) => x.status);
