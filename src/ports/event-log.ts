@@ -41,6 +41,11 @@ export class StreamMoved extends Error {
   ) {
     super(`stream ${stream} ends at ${found}, not ${expected}`);
   }
+
+  /** Throws when an append on condition of `afterSeq` finds the stream ending at `last` instead (none: no condition). */
+  static check(stream: string, afterSeq: number | undefined, last: number): void {
+    if (afterSeq !== undefined && last !== afterSeq) throw new StreamMoved(stream, afterSeq, last);
+  }
 }
 
 export interface EventLog {

@@ -34,7 +34,7 @@ export class EventLogRepo implements EventLog {
         [workspaceId, stream],
       );
       const last = Number(rows[0]!.seq);
-      if (afterSeq !== undefined && last !== afterSeq) throw new StreamMoved(stream, afterSeq, last);
+      StreamMoved.check(stream, afterSeq, last);
       const first = last + 1;
       const out = drafts.map((d, i) => ({ stream, seq: first + i, type: d.type, at: d.at, data: d.data }));
       const notice: StreamNotice = [workspaceId, stream, this.listener.origin];

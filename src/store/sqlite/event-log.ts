@@ -40,7 +40,7 @@ export class EventLogRepo implements EventLog {
     const events = this.db
       .transaction(() => {
         let seq = this.s.last.get(workspaceId, stream) as number;
-        if (afterSeq !== undefined && seq !== afterSeq) throw new StreamMoved(stream, afterSeq, seq);
+        StreamMoved.check(stream, afterSeq, seq);
         return drafts.map((d) => {
           this.s.insert.run(workspaceId, stream, ++seq, d.type, d.at, JSON.stringify(d.data ?? null));
           return { stream, seq, type: d.type, at: d.at, data: d.data };
