@@ -6,7 +6,7 @@ import type { Clock } from "../../ports/clock.ts";
 import { StreamMoved, type EventLog, type StreamEvent } from "../../ports/event-log.ts";
 import type { SessionIndex } from "../../ports/session-index.ts";
 import { eventId, sessionKey } from "../ids.ts";
-import { latestState } from "./projection.ts";
+import { latestState, latestStateEvent } from "./projection.ts";
 import { SessionTails } from "./session-tails.ts";
 
 const PAGE = 1_000;
@@ -41,8 +41,7 @@ export class SessionLog {
     if (!def.persisted) return null;
     const at = this.clock.now().getTime();
     const [logged] = await this.log.appendStream(workspaceId, sessionId, [{ type, at, data: checked }]);
-    if (type === "session_state")
-      await this.mirror(workspaceId, sessionId, checked as SessionEventData<"session_state">, at);
+    if (type === "session_state") await this.mirror(workspaceId, sessionId, logged!);
     return logged!;
   }
 
@@ -59,8 +58,8 @@ export class SessionLog {
     const at = this.clock.now().getTime();
     const drafts = items.map(({ type, data }) => ({ type, at, data: sessionEvents[type].data.parse(data) as unknown }));
     const logged = await this.log.appendStream(workspaceId, sessionId, drafts, afterSeq);
-    const state = drafts.findLast((d) => d.type === "session_state");
-    if (state) await this.mirror(workspaceId, sessionId, state.data as SessionEventData<"session_state">, at);
+    const state = latestStateEvent(logged);
+    if (state) await this.mirror(workspaceId, sessionId, state);
     return logged;
   }
 
@@ -87,17 +86,21 @@ export class SessionLog {
     }
   }
 
-  /** The row of a session as its state says (a background session has an engine); creation time is kept on update. */
-  mirror(workspaceId: string, sessionId: string, state: SessionEventData<"session_state">, at: number): Promise<void> {
-    const kind = state.engine === undefined ? "chat" : "background";
+  /**
+   * The row of a session as its logged state says (a background session has an engine); creation time is kept on
+   * update, and a row already mirroring a later state stays (another process's mirror can land first).
+   */
+  mirror(workspaceId: string, sessionId: string, logged: StreamEvent): Promise<void> {
+    const state = logged.data as SessionEventData<"session_state">;
     return this.index.upsertSession({
       workspaceId,
       sessionId,
-      kind,
+      kind: state.engine === undefined ? "chat" : "background",
       status: state.status,
       state,
-      createdAt: at,
-      updatedAt: at,
+      stateSeq: logged.seq,
+      createdAt: logged.at,
+      updatedAt: logged.at,
       heartbeatAt: null,
     });
   }
