@@ -11,6 +11,13 @@ import { SessionTails } from "./session-tails.ts";
 
 const PAGE = 1_000;
 
+/**
+ * What a decision on a session reads: its states, approvals and checkpoints. A conditional write is overtaken only by
+ * these; a run's streamed output logged meanwhile (on another replica) is no reason to decide again, and a run writing
+ * without pause would otherwise keep an operator's cancel from ever landing.
+ */
+const DECISIVE = ["session_state", "session_checkpoint", "approval_required", "approval_applied"] as const;
+
 export type Emit = <K extends SessionEventType>(type: K, data: SessionEventData<K>) => Promise<StreamEvent | null>;
 
 /** One event to log, its data checked against its type. */
@@ -47,7 +54,7 @@ export class SessionLog {
 
   /**
    * Logs several persisted events in one write: all or none of them (a run's start is its state and its run record
-   * together). With `afterSeq`, only while that is the log's last event (StreamMoved otherwise).
+   * together). With `afterSeq`, only while no state, approval or checkpoint follows it (StreamMoved otherwise).
    */
   async appendAll(
     workspaceId: string,
@@ -57,7 +64,8 @@ export class SessionLog {
   ): Promise<StreamEvent[]> {
     const at = this.clock.now().getTime();
     const drafts = items.map(({ type, data }) => ({ type, at, data: sessionEvents[type].data.parse(data) as unknown }));
-    const logged = await this.log.appendStream(workspaceId, sessionId, drafts, afterSeq);
+    const condition = afterSeq === undefined ? undefined : { afterSeq, types: DECISIVE };
+    const logged = await this.log.appendStream(workspaceId, sessionId, drafts, condition);
     const state = latestStateEvent(logged);
     if (state) await this.mirror(workspaceId, sessionId, state);
     return logged;
@@ -65,7 +73,8 @@ export class SessionLog {
 
   /**
    * Logs what `items` makes of the log (read afresh) in one write, while the session's latest state `holds`, and only
-   * after the events it was made from: a write that lost a race reads again and decides again (five times at most).
+   * while no state, approval or checkpoint has followed what it was made from: a write that lost a race reads again and
+   * decides again (five times at most).
    * Null when the state no longer holds: another process moved the session on, and nothing was written.
    */
   async appendWhile(
