@@ -1,4 +1,5 @@
 // The shapes of retrieval, shared by the search engine, the cognitive layers and the services above them.
+import type { ChunkRecord } from "../ports/documents.ts";
 
 export type Mode = "hybrid" | "lexical" | "vector";
 
@@ -34,6 +35,14 @@ export interface Candidate {
   speaker?: string | undefined;
   /** Hybrid with sessions: the id of its session's first turn, when it is a turn of one. */
   session?: number | undefined;
+}
+
+/** A rule that reads the best candidates' rows and raises their base logits, before stage 2 (as the speaker lift does). */
+export interface BaseLift {
+  /** Its name among explain's contributions. */
+  term: string;
+  /** The logit added to the base of the `index`-th best candidate, whose row is `chunk` (0: none; only raises count). */
+  of(chunk: ChunkRecord, index: number): number;
 }
 
 export interface RetrievalQuery {
