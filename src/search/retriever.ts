@@ -107,12 +107,13 @@ export class Retriever {
    * Candidates with their stored chunks: all of them, or with `rows` only the best `rows` (and `floor`, the best score
    * of those left out). Index and rows are two reads; when another process replaced a document between them some ids
    * have no row, so the search runs once more on the index that has caught up. `yields`: the loop serves waiting
-   * requests before each read. `lift`: a rule that reads those rows adds to their base logits before stage 2.
+   * requests before each read. `lifts`: rules that read those rows and move their base logits before stage 2, in turn;
+   * the rows read are the ones returned, and `floor` the best score of the others, wherever the lifts moved them.
    */
   async retrieveChunks(
     q: RetrievalQuery,
     rows = Infinity,
-    opts: { yields?: boolean | undefined; lift?: BaseLift | undefined } = {},
+    opts: { yields?: boolean | undefined; lifts?: readonly BaseLift[] | undefined } = {},
   ): Promise<{ candidates: Candidate[]; chunks: Map<number, ChunkRecord>; floor?: number }> {
     for (let attempt = 0; ; attempt++) {
       if (opts.yields) await yieldToIo();
@@ -128,13 +129,13 @@ export class Retriever {
         ).map((c) => [c.id, c]),
       );
       if (chunks.size < head.length && attempt === 0) continue;
-      // A lift only raises the head's bases, so the head stays the best `rows` after the re-sort.
-      if (opts.lift && liftBases(head, chunks, opts.lift)) ranked.candidates.sort(byBase);
+      const read = head.filter((c) => chunks.has(c.id));
+      for (const lift of opts.lifts ?? []) if (liftBases(read, chunks, lift)) read.sort(byBase);
+      if (opts.lifts?.length) ranked.candidates.sort(byBase);
       const all = calibrate(ranked.candidates, ranked.calibration);
-      const candidates = all.slice(0, head.length).filter((c) => chunks.has(c.id));
-      return head.length === all.length
-        ? { candidates, chunks }
-        : { candidates, chunks, floor: all[head.length]!.score };
+      if (head.length === all.length) return { candidates: read, chunks };
+      const inHead = new Set(head.map((c) => c.id));
+      return { candidates: read, chunks, floor: all.find((c) => !inHead.has(c.id))!.score };
     }
   }
 
@@ -177,15 +178,15 @@ function calibrate(candidates: Candidate[], calibration: QueryCalibration): Cand
   return candidates;
 }
 
-/** Adds the lift's (positive) logit to each head candidate's base and contributions; true when any moved. */
-function liftBases(head: readonly Candidate[], chunks: ReadonlyMap<number, ChunkRecord>, lift: BaseLift): boolean {
+/** Adds the lift's logits to the rows' bases (and contributions); true when any moved. */
+function liftBases(rows: Candidate[], chunks: ReadonlyMap<number, ChunkRecord>, lift: BaseLift): boolean {
+  const deltas = lift.deltas(rows.map((c) => ({ chunk: chunks.get(c.id)!, base: c.base })));
   let moved = false;
-  head.forEach((c, i) => {
-    const chunk = chunks.get(c.id);
-    const delta = chunk ? lift.of(chunk, i) : 0;
-    if (!(delta > 0)) return;
+  rows.forEach((c, i) => {
+    const delta = deltas[i] ?? 0;
+    if (delta === 0) return;
     c.base += delta;
-    c.contributions[lift.term] = delta;
+    c.contributions[lift.term] = (c.contributions[lift.term] ?? 0) + delta;
     moved = true;
   });
   return moved;

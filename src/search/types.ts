@@ -37,12 +37,14 @@ export interface Candidate {
   session?: number | undefined;
 }
 
-/** A rule that reads the best candidates' rows and raises their base logits, before stage 2 (as the speaker lift does). */
+/**
+ * A rule that reads the best candidates' rows and moves their base logits before stage 2, where the speaker and session
+ * rules act: `deltas` gets the rows best first with their bases and returns the logit to add to each (0: none).
+ */
 export interface BaseLift {
   /** Its name among explain's contributions. */
   term: string;
-  /** The logit added to the base of the `index`-th best candidate, whose row is `chunk` (0: none; only raises count). */
-  of(chunk: ChunkRecord, index: number): number;
+  deltas(rows: readonly { chunk: ChunkRecord; base: number }[]): readonly number[];
 }
 
 export interface RetrievalQuery {

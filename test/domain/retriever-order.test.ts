@@ -89,13 +89,17 @@ describe("retriever ranking under query-relative calibration", () => {
   }
 
   it("a base lift acts before stage 2: bases rise by it, the order and floor follow, contributions still sum", async () => {
-    const lift = { term: "ferry", of: (chunk: { text: string }) => (chunk.text.includes("ferry") ? 1 : 0) };
+    const lift = {
+      term: "ferry",
+      deltas: (rows: readonly { chunk: { text: string } }[]) =>
+        rows.map((r) => (r.chunk.text.includes("ferry") ? 1 : 0)),
+    };
     let lifted = 0;
     for (const query of queries) {
       const q = { workspaceId, query, k: 100, mode: "hybrid" as Mode, filter: {} };
       const before = new Map((await calibrated.retriever.retrieve(q)).map((c) => [c.id, c.base]));
       const rows = 8;
-      const found = await calibrated.retriever.retrieveChunks(q, rows, { lift });
+      const found = await calibrated.retriever.retrieveChunks(q, rows, { lifts: [lift] });
       for (const [i, c] of found.candidates.entries()) {
         const raised = found.chunks.get(c.id)!.text.includes("ferry");
         expect(c.base).toBeCloseTo(before.get(c.id)! + (raised ? 1 : 0), 12);

@@ -19,7 +19,7 @@ import { citationOf } from "../memory/citations.ts";
 import { localPlanner, type Planner } from "../planning/planner.ts";
 import type { CallContext } from "../../ports/call-context.ts";
 import { supersessionOptions, timeNotes, toFilter } from "../memory/time-filter.ts";
-import { timeFocus } from "../memory/time-focus.ts";
+import { recallLifts } from "../memory/recall-lifts.ts";
 import {
   currentEvidence,
   preferCurrent,
@@ -95,7 +95,7 @@ export class GroundedService {
     );
     const retrieved = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, req.k), Infinity, {
       yields: call.yieldsToRequests,
-      lift: timeFocus(req.question),
+      lifts: recallLifts(req.question),
     });
     const current = supersessionOptions(req.filters);
     const { found, marks } = this.supersessions

@@ -13,6 +13,7 @@ export function timeFocus(query: string, weight = TIME_WEIGHT): BaseLift | undef
   if (targets.length === 0) return undefined;
   return {
     term: "time",
-    of: (chunk, index) => (index < READ && aboutTimes(targets, chunk.text, chunk.authoredAt) ? weight : 0),
+    deltas: (rows) =>
+      rows.map(({ chunk }, i) => (i < READ && aboutTimes(targets, chunk.text, chunk.authoredAt) ? weight : 0)),
   };
 }
