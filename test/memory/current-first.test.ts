@@ -26,8 +26,8 @@ beforeAll(async () => {
 });
 afterAll(async () => svc.cleanup());
 
-async function recall(query: string): Promise<RecallResponse> {
-  const res = await svc.post("/v1/memory/recall", { query, explain: true });
+async function recall(query: string, filters: Record<string, unknown> = {}): Promise<RecallResponse> {
+  const res = await svc.post("/v1/memory/recall", { query, filters, explain: true });
   const json = (await res.json()) as RecallResponse;
   expect(res.status, JSON.stringify(json)).toBe(200);
   return json;
@@ -49,5 +49,13 @@ describe("current value first", () => {
     expect(second!.contributions["current"]).toBeCloseTo(-first!.contributions["current"]!, 9);
     expect(new Set(res.hits.map((h) => h.source_path))).toEqual(new Set(before.hits.map((h) => h.source_path)));
     expect(res.hits.some((h) => h.superseded_by)).toBe(false); // an order, not a recorded replacement
+  });
+
+  it("with detect_supersession, a statement it already put below its replacement is marked, not lowered again", async () => {
+    const res = await recall("How many tops have I bought from H&M so far?", { detect_supersession: true });
+    expect(res.hits.slice(0, 2).map((h) => h.source_path)).toEqual([NEW, OLD]);
+    expect(res.hits[1]!.superseded_by?.source_path).toBe(NEW);
+    expect(res.explain![1]!.contributions["current"]).toBeLessThan(0);
+    expect(res.explain![1]!.contributions["superseded"]).toBeUndefined();
   });
 });
