@@ -2,7 +2,7 @@
 // bench` (scenarios/small-ingest.ts), for measuring a change to the write path without the whole bench. Prints the rounds.
 // --postgres: on PostgreSQL (SMRITI_BENCH_DATABASE_URL, else a throwaway cluster of the installed server).
 // --recall: instead, recall p50 / p99 over HTTP idle and while 8 writers send --documents one-chunk documents, on a vault
-// of --chunks (10,000) chunks (scenarios/small-contention.ts).
+// of --chunks (10,000) chunks, in --cycles (3) idle-then-busy windows (scenarios/small-contention.ts).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,13 +33,16 @@ async function recallUnderWrites(): Promise<void> {
     seed: 42,
     vaultChunks: Number(value("chunks") ?? 10_000),
     documents: Number(value("documents") ?? 3000),
+    cycles: Number(value("cycles") ?? 3),
     ...env,
   });
   const line = (name: string, l: LatencySummary) => `${name}: ${l.n} recalls, p50 ${l.p50} ms, p99 ${l.p99} ms`;
   const ingest = `${res.ingest.documents} documents in ${res.ingest.seconds} s (${Math.round(res.ingest.documents / res.ingest.seconds)}/s)`;
   process.stdout.write(
     `${database ? `${database.version}\n` : ""}${line("idle", res.idle)}\n${line("during the ingest", res.duringIngest)}` +
-      `\np99 during / idle: x${(res.duringIngest.p99 / res.idle.p99).toFixed(2)}; ingest ${ingest}` +
+      `\np99 during / idle: x${(res.duringIngest.p99 / res.idle.p99).toFixed(2)}` +
+      `${res.cycleRatios ? ` (each busy window over the idle one before it: ${res.cycleRatios.map((r) => `x${r}`).join(" / ")})` : ""}` +
+      `; ingest ${ingest}` +
       `${res.queriesRepeated ? "; some queries repeated" : ""}\nload avg ${loadAtStart} -> ${load1()}\n`,
   );
 }

@@ -14,7 +14,7 @@ export async function benchRecallUnderSmallWrites(
   dir: string,
   vocab: readonly string[],
   embedder: Embedder,
-  opts: { seed: number; vaultChunks: number; documents: number; env?: Record<string, string> },
+  opts: { seed: number; vaultChunks: number; documents: number; cycles: number; env?: Record<string, string> },
 ): Promise<ContentionResult> {
   const rt = await openRuntime(dir, embedder, opts.env);
   try {
@@ -43,6 +43,7 @@ export async function benchRecallUnderSmallWrites(
         seed: opts.seed + 2,
         maxSeconds: 30,
         inFlight: SMALL_WRITERS,
+        cycles: opts.cycles,
       });
     } finally {
       await srv.server.close();

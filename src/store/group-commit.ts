@@ -2,7 +2,8 @@
 // transaction for all of them (a commit's cost, the WAL pages or the fsync, is paid once per batch rather than per
 // write). Each write runs in a savepoint of its own, so one that fails is rolled back alone and rejects its caller; the
 // others commit. A caller hears back only once its batch has committed. One batch at a time: writes commit in the order
-// they were asked for, and a write asked for when nothing is committing goes at once, waiting for no timer.
+// they were asked for, and a write asked for when nothing is committing goes at the end of the loop's turn (no timer),
+// with the writes asked for in the same turn (a turn's small ingests end together: threads/turn-gate.ts).
 
 /** What one write of a batch came to. */
 export type Outcome<R> = { ok: R } | { error: Error };
@@ -29,12 +30,13 @@ export class GroupCommit<W, R> {
   submit(write: W): Promise<R> {
     return new Promise((resolve, reject) => {
       this.queue.push({ write, resolve, reject });
-      if (!this.committing) void this.drain();
+      if (this.committing) return;
+      this.committing = true;
+      setImmediate(() => void this.drain());
     });
   }
 
   private async drain(): Promise<void> {
-    this.committing = true;
     try {
       while (this.queue.length > 0) {
         const batch = this.take();

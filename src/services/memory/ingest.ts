@@ -14,9 +14,10 @@ import { analyseDocument } from "./analyse.ts";
 import { frontMatterDate } from "../../domain/time/front-matter.ts";
 import { chunkStamp, datedLines } from "../../domain/time/dated-lines.ts";
 import { looksBinary } from "./binary.ts";
-import type { Analysis, IngestPool } from "./ingest-pool.ts";
+import type { IngestPool } from "./ingest-pool.ts";
 import { draftEvent } from "../audit/audit.ts";
 import { citationOf } from "./citations.ts";
+import { TurnGate } from "../../threads/turn-gate.ts";
 import type { Citation } from "../../contract/citation.ts";
 import type { CallContext } from "../../ports/call-context.ts";
 
@@ -26,6 +27,9 @@ const SLICE = 256;
 const POOL_MIN_CHARS = 4096;
 
 export class IngestService {
+  /** Analysis on this loop takes turns with requests: a recall is not held behind every queued write's analysis. */
+  private readonly turns = new TurnGate();
+
   constructor(
     private readonly store: { documents: DocumentStore; audit: Pick<AuditLog, "appendEvents"> },
     private readonly embedder: Embedder | null,
@@ -106,19 +110,16 @@ export class IngestService {
       return { result, write: null, audit: event(result) || undefined };
     }
 
-    const { chunks, vectors: computed } = await this.analyse(req.content, kind);
+    const oldHashes = new Set(oldChunks.map((c) => c.chunkHash));
+    const { chunks, computed } = await this.analyse(req.content, kind, oldHashes);
     if (kind !== "code") dateChunks(chunks, req.content);
     if (stated === null) for (const c of chunks) if (c.occurredAt === undefined) c.undated = true;
-    const oldHashes = new Set(oldChunks.map((c) => c.chunkHash));
     const newHashes = new Set(chunks.map((c) => c.chunkHash));
     const added = chunks.filter((c) => !oldHashes.has(c.chunkHash));
     const deduplicated = (
       await this.store.documents.storedChunkHashes(workspaceId, [...new Set(added.map((c) => c.chunkHash))])
     ).size;
-    const vectors = await this.embedMissing(
-      added,
-      computed && new Map(chunks.map((c, i) => [c.chunkHash, computed[i]!])),
-    );
+    const vectors = await this.embedMissing(added, computed);
     const result: IngestResponse = {
       source_path: sourcePath,
       document_hash: documentHash,
@@ -153,23 +154,36 @@ export class IngestService {
     return { write: write ?? undefined, citations: chunks.map((c) => citationOf({ ...c, sourcePath }, 1, now)) };
   }
 
-  /** Chunks and terms (and vectors, when the pool embeds) from a worker, or from this loop in slices. */
-  private async analyse(content: string, kind: DocumentKind): Promise<Analysis> {
+  /** Chunks and terms, and vectors by hash when computed with them: from a worker, or from this loop in its turn. */
+  private async analyse(content: string, kind: DocumentKind, stored: ReadonlySet<string>): Promise<Analysed> {
     if (this.pool && content.length >= POOL_MIN_CHARS) {
       try {
-        return await this.pool.analyse(content, kind);
+        const { chunks, vectors } = await this.pool.analyse(content, kind);
+        return { chunks, computed: vectors && new Map(chunks.map((c, i) => [c.chunkHash, vectors[i]!])) };
       } catch (err) {
         this.log(`ingest workers failed, analysing on the request loop from now on: ${(err as Error).message}`);
         void this.pool.close();
         this.pool = null;
       }
     }
+    return this.turns.run(() => this.analyseHere(content, kind, stored));
+  }
+
+  /** On this loop, in slices: chunks and terms, and a cheap embedder's vectors of the chunks not `stored` already. */
+  private async analyseHere(content: string, kind: DocumentKind, stored: ReadonlySet<string>): Promise<Analysed> {
     const chunks: ChunkInput[] = [];
     for (const chunk of analyseDocument(content, kind)) {
       if (chunks.length > 0 && chunks.length % SLICE === 0) await yieldToLoop();
       chunks.push(chunk);
     }
-    return { chunks, vectors: null };
+    // Only CPU work waits for the turn: a store read or a remote embedder's call is made after it (embedMissing).
+    if (!this.embedder?.cheap) return { chunks, computed: null };
+    try {
+      const fresh = new Map(chunks.filter((c) => !stored.has(c.chunkHash)).map((c) => [c.chunkHash, c.text]));
+      return { chunks, computed: await this.embedInSlices([...fresh]) };
+    } catch {
+      return { chunks, computed: null }; // embedMissing tries again and defers to the background job
+    }
   }
 
   /**
@@ -181,8 +195,9 @@ export class IngestService {
     computed: ReadonlyMap<string, Float32Array> | null,
   ): Promise<NewVectors | undefined> {
     if (!this.embedder || chunks.length === 0) return undefined;
-    // A worker's vectors are the loop embedder's (GloVe's to the bit, an ONNX model's to float rounding), so one already
-    // stored for a hash is the same vector: writing it again is cheaper than looking it up first.
+    // Vectors computed with the analysis (a worker's: GloVe's to the bit, an ONNX model's to float rounding; or a cheap
+    // embedder's on this loop) are the loop embedder's, so one already stored for a hash is the same vector: writing it
+    // again is cheaper than looking it up first.
     if (computed)
       return {
         embedderId: this.embedder.id,
@@ -195,20 +210,33 @@ export class IngestService {
           chunks.map((c) => c.chunkHash),
         );
     const todo = [...new Map(chunks.filter((c) => !have.has(c.chunkHash)).map((c) => [c.chunkHash, c.text])).entries()];
-    const byHash = new Map<string, Float32Array>();
+    let byHash = new Map<string, Float32Array>();
     try {
-      for (let i = 0; i < todo.length; i += SLICE) {
-        const slice = todo.slice(i, i + SLICE);
-        const vectors = await this.embedder.embed(slice.map(([, text]) => text));
-        slice.forEach(([hash], j) => byHash.set(hash, vectors[j]!));
-        await yieldToLoop();
-      }
+      byHash = await this.embedInSlices(todo);
     } catch (err) {
       this.log(`embedding deferred to the background job: ${(err as Error).message}`);
       setImmediate(this.onDeferred); // after this ingest's transaction commits, so the job sees its chunks
     }
     return { embedderId: this.embedder.id, byHash };
   }
+
+  /** Vectors of [hash, text] pairs by hash, SLICE texts at a time with the loop given back between slices. */
+  private async embedInSlices(todo: readonly (readonly [string, string])[]): Promise<Map<string, Float32Array>> {
+    const byHash = new Map<string, Float32Array>();
+    for (let i = 0; i < todo.length; i += SLICE) {
+      if (i > 0) await yieldToLoop();
+      const slice = todo.slice(i, i + SLICE);
+      const vectors = await this.embedder!.embed(slice.map(([, text]) => text));
+      slice.forEach(([hash], j) => byHash.set(hash, vectors[j]!));
+    }
+    return byHash;
+  }
+}
+
+/** A document's chunks, with the vectors computed alongside by chunk hash (null: none, embedMissing embeds). */
+interface Analysed {
+  chunks: ChunkInput[];
+  computed: ReadonlyMap<string, Float32Array> | null;
 }
 
 /** A chunk below a dated line (a session header, a turn stamp) occurred then; others keep the document's time. */
