@@ -37,6 +37,7 @@ import {
   type TopOne,
 } from "./fit.ts";
 import { evaluateVariant, ratioGrid } from "./grid.ts";
+import { splitOf } from "../splits.ts";
 import { harvest, harvestUnanswerable, POOL, type Sample } from "./harvest.ts";
 import {
   BEFORE_AFTER_HEADER,
@@ -51,10 +52,8 @@ import {
 } from "./print.ts";
 import type { Calibration } from "./reliability.ts";
 
-/** Held-out split: LoCoMo conv-26, -30, -41 and SciFact even query ids fit; conv-42, -43 and odd ids test. */
-const FIT_CONVERSATIONS = new Set(["conv-26", "conv-30", "conv-41"]);
-const split = (queryId: string, vault: string): "fit" | "test" =>
-  vault === "scifact" ? (Number(queryId) % 2 === 0 ? "fit" : "test") : FIT_CONVERSATIONS.has(vault) ? "fit" : "test";
+/** Held-out split (eval/splits.ts): LoCoMo conv-26, -30, -41 and SciFact even query ids fit; conv-42, -43 and odd ids test. */
+const split = (queryId: string, vault: string): "fit" | "test" => splitOf(queryId, vault);
 
 /**
  * Unanswerable queries per LoCoMo/LongMemEval question in the fitted mix (each asked against that many other vaults of

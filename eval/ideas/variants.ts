@@ -23,6 +23,15 @@ export const IDEAS: Variant[] = [
   ...[0.5, 1, 1.5, 2].map((weight) =>
     hybrid(`speaker-${weight}`, `a turn whose speaker the query names lifted by ${weight}`, { speakers: { weight } }),
   ),
+  // The two weights together, to choose them on the fit split and report the held-out one.
+  ...[0.5, 1, 1.5, 2].flatMap((speaker) =>
+    [0.2, 0.3, 0.5, 0.7].map((session) =>
+      hybrid(`speaker-${speaker}-sessions-${session}`, `speaker lift ${speaker}, session weight ${session}`, {
+        speakers: { weight: speaker },
+        sessions: { weight: session },
+      }),
+    ),
+  ),
   soft("absent", "only query words the workspace lacks (SMRITI_SOFT_TERMS=1)", softTermsSetting),
   soft("absent-w1", "only query words the workspace lacks, weight 1", { absentOnly: true, weight: 1 }),
   soft("base", "20 GloVe neighbours, cosine >= 0.6, 3 per word, 15 candidates, weight 0.5", {}),
