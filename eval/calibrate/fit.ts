@@ -218,6 +218,19 @@ export function fitMode(
   return { fusion, calibration: cal, logLoss: { absolute, relative }, atBound };
 }
 
+/** Stage 2 alone, fitted over a stage 1 that stays exactly as given (`calibrate` with SMRITI_CALIBRATE_STAGE1=keep). */
+export function fitOver(
+  samples: readonly Sample[],
+  model: Model,
+  fusion: FusionWeights,
+  use: readonly Feature[] = FEATURES,
+): ModeWeights & { logLoss: { absolute: number; relative: number }; atBound: Feature[] } {
+  const { logLoss: relative, atBound, ...cal } = fitCalibration(scoreRows(samples, model, fusion), use);
+  const rows = predictions(samples, model, fusion);
+  const absolute = -rows.reduce((a, r) => a + Math.log(r.y ? r.p : 1 - r.p), 0) / Math.max(1, rows.length);
+  return { fusion, calibration: cal, logLoss: { absolute, relative }, atBound };
+}
+
 export interface HeldOut {
   /** Weights fitted on the fit split only. */
   fitted: ModeWeights;

@@ -41,7 +41,7 @@ export async function runIdeas(): Promise<void> {
     const set = SETS[name]!();
     const run = await prepareSet(set);
     try {
-      const results = await runVariants(run, [base, ...ideas]);
+      const results = await runVariants(run, [base, ...ideas.filter((i) => !i.sets || i.sets.includes(name))]);
       const ref = results[0]!;
       for (const r of results) {
         const p = paired(ref.perQuery, r.perQuery);
