@@ -125,7 +125,9 @@ export const SignalExplain = z.object({
         "speaker: the lift a hybrid hit got for being a turn of the speaker the query names; " +
         "session: the logit a hybrid hit lost because the best candidate of its conversation session is below the query's best session's; " +
         "soft: the query words a hit lacks but has a near word of by meaning (soft term matching, when on), weighted on the query's BM25 scale; " +
-        "time: the lift for being about a time the query names; superseded: the logit taken from a statement a later one replaced (see the hit's superseded_by).",
+        "time: the base-logit lift for being about a time the query names; " +
+        "current: for a question about a value's present state, the base-logit change that ranks the statements of that value newest first in the places they held; " +
+        "superseded: the logit taken from a statement a later one replaced (see the hit's superseded_by).",
     ),
   score: z.number().min(0).max(1).describe("Calibrated P(relevant): sigmoid of the sum of contributions."),
 });

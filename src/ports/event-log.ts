@@ -42,22 +42,33 @@ export class StreamMoved extends Error {
     super(`stream ${stream} ends at ${found}, not ${expected}`);
   }
 
-  /** Throws when an append on condition of `afterSeq` finds the stream ending at `last` instead (none: no condition). */
-  static check(stream: string, afterSeq: number | undefined, last: number): void {
-    if (afterSeq !== undefined && last !== afterSeq) throw new StreamMoved(stream, afterSeq, last);
+  /**
+   * Throws when an append on condition of `afterSeq` (none: no condition) finds the stream ending before it, or an event
+   * that counts after it: `lastCounted` is the last seq of the condition's types (the stream's last without types).
+   */
+  static check(stream: string, afterSeq: number | undefined, last: number, lastCounted = last): void {
+    if (afterSeq !== undefined && (last < afterSeq || lastCounted > afterSeq))
+      throw new StreamMoved(stream, afterSeq, last);
   }
+}
+
+/** The condition of an append: the stream still ends at `afterSeq`, or no event of one of `types` follows it. */
+export interface AppendCondition {
+  afterSeq: number;
+  /** Only these types count as moving the stream on (a decision read from states is not undone by streamed text). */
+  types?: readonly string[];
 }
 
 export interface EventLog {
   /**
-   * Appends to the workspace's stream in one write, after its last event. With `afterSeq`, only while that is still its
-   * last event (otherwise StreamMoved, nothing written): a writer that decided on what it read is not overtaken.
+   * Appends to the workspace's stream in one write, after its last event. With a condition, only while it holds
+   * (otherwise StreamMoved, nothing written): a writer that decided on what it read is not overtaken.
    */
   appendStream(
     workspaceId: string,
     stream: string,
     drafts: readonly StreamEventDraft[],
-    afterSeq?: number,
+    condition?: AppendCondition,
   ): Promise<StreamEvent[]>;
   /** The stream's events after `afterSeq`, oldest first, at most `limit`; none for an unknown stream or another workspace's. */
   readStream(workspaceId: string, stream: string, afterSeq: number, limit: number): Promise<StreamEvent[]>;

@@ -10,6 +10,8 @@ export interface SessionRow {
   status: string;
   /** The latest session_state as logged. */
   state: Record<string, unknown>;
+  /** That state's seq in the session's log: a row only moves forward (a late mirror of an older state is dropped). */
+  stateSeq: number;
   createdAt: number;
   updatedAt: number;
   /** Last time a supervisor said the run is alive (background runs); null when none runs. */
@@ -37,7 +39,7 @@ export interface SessionQuery {
 }
 
 export interface SessionIndex {
-  /** Inserts the row, or updates its status, state and time (creation time and order kept). */
+  /** Inserts the row, or updates its status, state and time when its stateSeq is newer (creation time and order kept). */
   upsertSession(row: SessionRow): Promise<void>;
   getSession(workspaceId: string, sessionId: string): Promise<StoredSessionRow | undefined>;
   listSessions(workspaceId: string, q: SessionQuery): Promise<StoredSessionRow[]>;

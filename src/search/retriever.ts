@@ -1,6 +1,6 @@
 // Candidate generation: BM25 candidates (plus dense neighbours when configured or in vector mode), each scored on every
 // signal, fused into a base logit that orders them, then calibrated against the query's other candidates.
-import { calibrateQuery, fuse } from "../domain/retrieval/fusion.ts";
+import { calibrateQuery, fuse, type QueryCalibration } from "../domain/retrieval/fusion.ts";
 import { tokenize } from "../domain/text/tokenize.ts";
 import type { ChunkRecord, DocumentStore } from "../ports/documents.ts";
 import type { Embedder, WordNeighbours } from "../ports/embedding.ts";
@@ -8,7 +8,7 @@ import type { SearchEngine } from "./engine.ts";
 import { checkRetrievalConfig, fixedDense, type DenseSource, type RetrievalConfig } from "./retrieval-config.ts";
 import { weighConversation } from "./conversation.ts";
 import { yieldToIo } from "../threads/loop-yield.ts";
-import type { Candidate, RetrievalQuery } from "./types.ts";
+import type { BaseLift, Candidate, RetrievalQuery } from "./types.ts";
 
 export class Retriever {
   private readonly queryVectors = new Map<string, Float32Array>();
@@ -28,6 +28,12 @@ export class Retriever {
 
   /** Candidates best first (by base logit; the calibrated score follows that order), with every signal kept for `explain`. */
   async retrieve(q: RetrievalQuery): Promise<Candidate[]> {
+    const { candidates, calibration } = await this.rank(q);
+    return calibrate(candidates, calibration);
+  }
+
+  /** Stage 1: the candidates ordered by base logit (scores still 0), and the stage 2 weights of the query's mode. */
+  private async rank(q: RetrievalQuery): Promise<{ candidates: Candidate[]; calibration: QueryCalibration }> {
     // One model for the whole query: a handover between its steps must not mix two embedders' vectors.
     const { embedder, config } = this.dense.current();
     const terms = tokenize(q.query);
@@ -93,37 +99,27 @@ export class Retriever {
       };
     });
     if (q.mode === "hybrid") weighConversation(out, new Set(terms), config);
-    out.sort((a, b) => b.base - a.base || a.id - b.id);
-    // Stage 2 is monotone in the base logit, so the order above stands.
-    const calibrated = calibrateQuery(
-      out.map((c) => c.base),
-      weights.calibration,
-    );
-    for (let i = 0; i < out.length; i++) {
-      const c = out[i]!;
-      const s = calibrated[i]!;
-      c.score = s.score;
-      Object.assign(c.contributions, s.contributions);
-    }
-    return out;
+    out.sort(byBase);
+    return { candidates: out, calibration: weights.calibration };
   }
 
   /**
    * Candidates with their stored chunks: all of them, or with `rows` only the best `rows` (and `floor`, the best score
    * of those left out). Index and rows are two reads; when another process replaced a document between them some ids
    * have no row, so the search runs once more on the index that has caught up. `yields`: the loop serves waiting
-   * requests before each read.
+   * requests before each read. `lifts`: rules that read those rows and move their base logits before stage 2, in turn;
+   * the rows read are the ones returned, and `floor` the best score of the others, wherever the lifts moved them.
    */
   async retrieveChunks(
     q: RetrievalQuery,
     rows = Infinity,
-    opts: { yields?: boolean | undefined } = {},
+    opts: { yields?: boolean | undefined; lifts?: readonly BaseLift[] | undefined } = {},
   ): Promise<{ candidates: Candidate[]; chunks: Map<number, ChunkRecord>; floor?: number }> {
     for (let attempt = 0; ; attempt++) {
       if (opts.yields) await yieldToIo();
-      const all = await this.retrieve(q);
+      const ranked = await this.rank(q);
       if (opts.yields) await yieldToIo();
-      const head = all.length > rows ? all.slice(0, rows) : all;
+      const head = ranked.candidates.length > rows ? ranked.candidates.slice(0, rows) : ranked.candidates;
       const chunks = new Map(
         (
           await this.documents.getChunks(
@@ -133,8 +129,13 @@ export class Retriever {
         ).map((c) => [c.id, c]),
       );
       if (chunks.size < head.length && attempt === 0) continue;
-      const candidates = head.filter((c) => chunks.has(c.id));
-      return head === all ? { candidates, chunks } : { candidates, chunks, floor: all[head.length]!.score };
+      const read = head.filter((c) => chunks.has(c.id));
+      for (const lift of opts.lifts ?? []) if (liftBases(read, chunks, lift)) read.sort(byBase);
+      if (opts.lifts?.length) ranked.candidates.sort(byBase);
+      const all = calibrate(ranked.candidates, ranked.calibration);
+      if (head.length === all.length) return { candidates: read, chunks };
+      const inHead = new Set(head.map((c) => c.id));
+      return { candidates: read, chunks, floor: all.find((c) => !inHead.has(c.id))!.score };
     }
   }
 
@@ -158,4 +159,35 @@ export class Retriever {
       return null; // a failing embedding service degrades recall to lexical instead of failing it
     }
   }
+}
+
+const byBase = (a: Candidate, b: Candidate) => b.base - a.base || a.id - b.id;
+
+/** Stage 2 over candidates sorted by base logit: it is monotone in the base logit, so their order stands. */
+function calibrate(candidates: Candidate[], calibration: QueryCalibration): Candidate[] {
+  const calibrated = calibrateQuery(
+    candidates.map((c) => c.base),
+    calibration,
+  );
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i]!;
+    const s = calibrated[i]!;
+    c.score = s.score;
+    Object.assign(c.contributions, s.contributions);
+  }
+  return candidates;
+}
+
+/** Adds the lift's logits to the rows' bases (and contributions); true when any moved. */
+function liftBases(rows: Candidate[], chunks: ReadonlyMap<number, ChunkRecord>, lift: BaseLift): boolean {
+  const deltas = lift.deltas(rows.map((c) => ({ chunk: chunks.get(c.id)!, base: c.base })));
+  let moved = false;
+  rows.forEach((c, i) => {
+    const delta = deltas[i] ?? 0;
+    if (delta === 0) return;
+    c.base += delta;
+    c.contributions[lift.term] = (c.contributions[lift.term] ?? 0) + delta;
+    moved = true;
+  });
+  return moved;
 }

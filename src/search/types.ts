@@ -1,4 +1,5 @@
 // The shapes of retrieval, shared by the search engine, the cognitive layers and the services above them.
+import type { ChunkRecord } from "../ports/documents.ts";
 
 export type Mode = "hybrid" | "lexical" | "vector";
 
@@ -34,6 +35,16 @@ export interface Candidate {
   speaker?: string | undefined;
   /** Hybrid with sessions: the id of its session's first turn, when it is a turn of one. */
   session?: number | undefined;
+}
+
+/**
+ * A rule that reads the best candidates' rows and moves their base logits before stage 2, where the speaker and session
+ * rules act: `deltas` gets the rows best first with their bases and returns the logit to add to each (0: none).
+ */
+export interface BaseLift {
+  /** Its name among explain's contributions. */
+  term: string;
+  deltas(rows: readonly { chunk: ChunkRecord; base: number }[]): readonly number[];
 }
 
 export interface RetrievalQuery {

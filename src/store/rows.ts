@@ -209,6 +209,7 @@ export interface SessionTableRow {
   kind: SessionKind;
   status: string;
   state: string;
+  state_seq: number;
   created_at: number;
   updated_at: number;
   heartbeat_at: number | null;
@@ -222,6 +223,7 @@ export const toSession = (r: SessionTableRow): StoredSessionRow => ({
   kind: r.kind,
   status: r.status,
   state: JSON.parse(r.state) as Record<string, unknown>,
+  stateSeq: Number(r.state_seq),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   heartbeatAt: r.heartbeat_at,

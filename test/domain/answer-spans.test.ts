@@ -135,6 +135,25 @@ describe("candidateSpans", () => {
     expect(dated.filter((c) => c.typed).map((c) => text.slice(c.span.start, c.span.end))).toEqual(["1923"]);
   });
 
+  it("cuts no candidate inside a word, and keeps a currency sign with its amount", () => {
+    const text = "With 4:51 left, the keeper lit a water-cooled lamp that cost £30m to build.";
+    const spans = texts(
+      text,
+      candidatesOf("What did the keeper light with time left?", text).map((c) => c.span),
+    );
+    expect(spans).toEqual(expect.arrayContaining(["4:51", "water-cooled lamp", "£30m"]));
+    expect(spans.filter((s) => /^(?:51\b|cooled|30m)/.test(s) || /(?:water|4)$/.test(s))).toEqual([]);
+    const six = "The six-time winner kept four lamps.";
+    expect(
+      texts(
+        six,
+        candidatesOf("How many times did she win?", six)
+          .filter((c) => c.typed)
+          .map((c) => c.span),
+      ),
+    ).toEqual(["six", "four"]); // a kind's pattern keeps its bounds
+  });
+
   it("offers nothing made only of question words, and nothing for a why-question", () => {
     const text = "The Varenholm lighthouse was designed by Ingrid Solberg.";
     const spans = texts(

@@ -87,4 +87,30 @@ describe("retriever ranking under query-relative calibration", () => {
       expect(compared).toBeGreaterThan(100);
     });
   }
+
+  it("a base lift acts before stage 2: bases rise by it, the order and floor follow, contributions still sum", async () => {
+    const lift = {
+      term: "ferry",
+      deltas: (rows: readonly { chunk: { text: string } }[]) =>
+        rows.map((r) => (r.chunk.text.includes("ferry") ? 1 : 0)),
+    };
+    let lifted = 0;
+    for (const query of queries) {
+      const q = { workspaceId, query, k: 100, mode: "hybrid" as Mode, filter: {} };
+      const before = new Map((await calibrated.retriever.retrieve(q)).map((c) => [c.id, c.base]));
+      const rows = 8;
+      const found = await calibrated.retriever.retrieveChunks(q, rows, { lifts: [lift] });
+      for (const [i, c] of found.candidates.entries()) {
+        const raised = found.chunks.get(c.id)!.text.includes("ferry");
+        expect(c.base).toBeCloseTo(before.get(c.id)! + (raised ? 1 : 0), 12);
+        expect(c.contributions.ferry).toBe(raised ? 1 : undefined);
+        expect(sigmoid(Object.values(c.contributions).reduce((x, y) => x + y, 0))).toBeCloseTo(c.score, 9);
+        if (i > 0) expect(c.base).toBeLessThanOrEqual(found.candidates[i - 1]!.base);
+        lifted += raised ? 1 : 0;
+      }
+      // The lift only raises, so the rows read stay the best: what was left out scores no higher than the last of them.
+      if (found.floor !== undefined) expect(found.floor).toBeLessThanOrEqual(found.candidates.at(-1)!.score);
+    }
+    expect(lifted).toBeGreaterThan(5);
+  });
 });

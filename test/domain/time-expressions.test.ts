@@ -63,6 +63,32 @@ describe("time expressions", () => {
     expect(read("we met in March 2021", MONDAY)[0]!.slice(1, 3)).toEqual(["month", "March 2021"]);
   });
 
+  it("reads abbreviated weekdays and months after relative words, as their full names", () => {
+    expect(read("I joined a new activist group last Tues.", MONDAY)).toEqual([
+      ["last Tues", "day", "2 May 2023", "2023-05-02T00:00:00.000Z", "2023-05-03T00:00:00.000Z"],
+    ]);
+    expect(read("see you next Weds", MONDAY)[0]!.slice(2)).toEqual(read("see you next Wednesday", MONDAY)[0]!.slice(2));
+    // A month after "last" is the latest one before the reference's month, after "next" the first after it.
+    expect(read("We met last Sept at the fair.", MONDAY)).toEqual([
+      ["last Sept", "month", "September 2022", "2022-09-01T00:00:00.000Z", "2022-10-01T00:00:00.000Z"],
+    ]);
+    expect(read("Last August I told you", MONDAY)[0]![2]).toBe("August 2022");
+    expect(read("last March", MONDAY)[0]![2]).toBe("March 2023");
+    expect(read("last May", MONDAY)[0]![2]).toBe("May 2022");
+    expect(read("next May", MONDAY)[0]![2]).toBe("May 2024");
+    expect(read("next Jan", at("2023-12-31T20:00:00Z"))[0]!.slice(2)).toEqual([
+      "January 2024",
+      "2024-01-01T00:00:00.000Z",
+      "2024-02-01T00:00:00.000Z",
+    ]);
+    expect(read("last Feb", at("2024-03-01T09:00:00Z"))[0]![4]).toBe("2024-03-01T00:00:00.000Z"); // 29 days
+    // The reference's month is the speaker's: 1 January in UTC is still December in UTC-5.
+    expect(read("last Dec", at("2024-01-01T01:30:00Z", -300))[0]![2]).toBe("December 2022");
+    expect(read("last Dec", at("2024-01-01T01:30:00Z"))[0]![2]).toBe("December 2023");
+    // The modal verb is not a month.
+    expect(read("This may take a while, at last may it end", MONDAY)).toEqual([]);
+  });
+
   it("gets month ends and leap days right", () => {
     expect(read("by the end of the month", at("2024-02-10T09:00:00Z"))[0]![2]).toBe("29 February 2024");
     expect(read("by the end of the month", at("2023-02-10T09:00:00Z"))[0]![2]).toBe("28 February 2023");

@@ -30,7 +30,8 @@ async function ok<T>(path: string, body: unknown): Promise<T> {
   expect(res.status, JSON.stringify(json)).toBe(200);
   return json;
 }
-const query = "how many tops have I bought from H&M";
+// Not a question about the present state, so the detector's own lowering shows (the current-value order: current-first.test.ts).
+const query = "the tops I bought from H&M";
 const recall = (filters: Record<string, unknown>) =>
   ok<RecallResponse>("/v1/memory/recall", { query, filters, explain: true });
 const byPath = (cs: Citation[]) => new Map(cs.map((c) => [c.source_path, c]));

@@ -159,6 +159,35 @@ describe("supervisor leases", () => {
     );
   });
 
+  it("an operator's cancel lands while the run streams output on another replica without pause", async () => {
+    svc = await startTestService({ env: { SMRITI_SESSION_HEARTBEAT_MS: "50" } });
+    const s = await startScript(svc, "sleep 30; echo never", "never");
+    const sid = s.session.session_id;
+    await waitFor(svc, sid, ["running"]);
+    const supervisor = svc.runtime.supervisor;
+    supervisor.stop = async () => false; // the run is another replica's
+    // That replica logs output between every read and write of the cancel: each would find the log moved on.
+    const elsewhere = new SessionLog(svc.runtime.store.streams, svc.runtime.store.sessions, systemClock);
+    const streams = svc.runtime.store.streams;
+    const append = streams.appendStream.bind(streams);
+    let streamed = 0;
+    streams.appendStream = async (...args: Parameters<typeof append>) => {
+      if (args[1] === sid && args[3] !== undefined) {
+        await elsewhere.append(svc.workspaceId, sid, "token", { turn_id: "turn_elsewhere", text: "output " });
+        streamed++;
+      }
+      return append(...args);
+    };
+    const res = await act(svc, sid, "cancel");
+    expect(res.status).toBe(200);
+    streams.appendStream = append;
+    expect(streamed).toBe(1);
+    await expect.poll(() => supervisor.isLive(svc.workspaceId, sid), { timeout: 10_000 }).toBe(false);
+    const log = await logOf(svc, sid);
+    expect(dataOf(log, "session_state").map((x) => x.status)).toEqual(["queued", "running", "cancelled"]);
+    expect(log.findIndex((e) => e.event === "token")).toBeLessThan(log.length - 1);
+  });
+
   it("a run whose session another replica cancelled stops within a few beats and logs nothing more", async () => {
     svc = await startTestService({ env: { SMRITI_SESSION_HEARTBEAT_MS: "50" } });
     const s = await startScript(svc, "sleep 30; echo never", "never");

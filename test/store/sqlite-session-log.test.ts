@@ -20,6 +20,7 @@ const row = (sessionId: string, at: number): SessionRow => ({
   kind: "background",
   status: "running",
   state: { at },
+  stateSeq: at,
   createdAt: at,
   updatedAt: at,
   heartbeatAt: null,
@@ -152,8 +153,10 @@ describe("sqlite: a memory file made before the session log had its own file", (
     const log = new Database(sessionLogFileOf(file)); // the rows are in the log's file already, the memory file still has them
     for (const m of logMigrations) log.exec(m);
     log.pragma(`user_version = ${logMigrations.length}`);
+    const columns = "seq, workspace_id, session_id, kind, status, state, created_at, updated_at, heartbeat_at, owner";
     log.exec(
-      `ATTACH DATABASE '${file}' AS old; INSERT INTO stream_events SELECT * FROM old.stream_events; INSERT INTO sessions SELECT * FROM old.sessions; DETACH DATABASE old;`,
+      `ATTACH DATABASE '${file}' AS old; INSERT INTO stream_events SELECT * FROM old.stream_events;
+       INSERT INTO sessions (${columns}) SELECT ${columns} FROM old.sessions; DETACH DATABASE old;`,
     );
     log.close();
     const store = openSqliteStore(file);

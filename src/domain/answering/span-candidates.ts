@@ -23,6 +23,29 @@ const QUOTED = /["“]([^"“”]+)["”]/g;
 const OPENER =
   /^(?:although|though|while|since|after|before|during|despite|however|when|where|because|if|the|a|an|this|these|those|it|he|she|they|we|in|on|at|for|from|with|by|as|then|thus|later|finally|meanwhile)\s+/i;
 
+/** Marks that join two letters or digits into one word ("4:51", "water-cooled", "28.5", "north/south"): no candidate ends or starts between them. */
+const INNER_JOIN = /[-–:./'’]/u;
+const ALNUM = /[\p{L}\p{N}]/u;
+
+/**
+ * `span` widened to whole words of `text`: the phrase splitter and the tagger cut inside "4:51" ("[51] left") and
+ * "water-cooled" ("[water]"), and a currency sign belongs to its amount ("[£30m]"). A possessive stays outside ("Denver['s]").
+ */
+export function wholeWords(text: string, span: Span): Span {
+  let { start, end } = span;
+  const at = (i: number) => text.charAt(i);
+  while (start > 0 && (ALNUM.test(at(start - 1)) || (INNER_JOIN.test(at(start - 1)) && ALNUM.test(at(start - 2)))))
+    start--;
+  if (start > 0 && /[$£€]/u.test(at(start - 1)) && /\p{N}/u.test(at(start))) start--;
+  while (
+    end < text.length &&
+    (ALNUM.test(at(end)) || (INNER_JOIN.test(at(end)) && ALNUM.test(at(end + 1)))) &&
+    !/^['’]s(?![\p{L}\p{N}])/u.test(text.slice(end, end + 3))
+  )
+    end++;
+  return { start, end };
+}
+
 /** The kinds whose typed spans are capitalized names, which a capitalized sentence opener can run into. */
 const NAME_KINDS: ReadonlySet<AnswerType> = new Set(["person", "place"]);
 
@@ -48,7 +71,8 @@ export function candidateSpans(
   const numbers = type === "number" || type === "date" ? [] : typedSpans(text, "number"); // "what score": "3–1", "£30m"
   const phrases = phraseSpans(text, inQuestion);
   const out = new Map<string, Candidate>();
-  const add = (span: Span, isTyped: boolean, joined: boolean) => {
+  const add = (cut: Span, isTyped: boolean, joined: boolean) => {
+    const span = isTyped ? cut : wholeWords(text, cut); // a kind's pattern sets its own bounds ("[Six]-time")
     const key = `${span.start}:${span.end}`;
     const seen = out.get(key);
     if (seen) seen.typed ||= isTyped;

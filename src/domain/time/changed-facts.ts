@@ -62,7 +62,7 @@ const WEAK = new Set(
 const SPEAKER = /^([A-Z][\w.' -]{0,40}):\s/;
 
 /** One value a sentence states: its kind, the word it counts (a number's unit), and the sentence's other content words. */
-interface Claim extends Span {
+export interface Claim extends Span {
   speaker: string | null;
   kind: string;
   value: string;
@@ -106,7 +106,7 @@ function replaces(a: Claim, b: Claim, newer: readonly Claim[]): boolean {
 }
 
 /** Each value a sentence states, with its speaker, unit and content words. */
-function claimsOf(text: string): Claim[] {
+export function claimsOf(text: string): Claim[] {
   const out: Claim[] = [];
   let speaker: string | null = null;
   let lineStart = -1;
@@ -130,8 +130,13 @@ function claimsOf(text: string): Claim[] {
       rest = rest.replace(re, " ");
     }
     if (found.length === 0) continue;
-    const words = tokenize(rest).filter((w) => !WEAK.has(w) && !/^\d/.test(w));
+    const words = contentWords(rest);
     for (const f of found) out.push({ start, end, speaker, ...f, key: new Set(words.filter((w) => w !== f.unit)) });
   }
   return out;
+}
+
+/** The terms of a text that can say what it is about (not chat's filler words, not numbers). */
+export function contentWords(text: string): string[] {
+  return tokenize(text).filter((w) => !WEAK.has(w) && !/^\d/.test(w));
 }

@@ -19,7 +19,7 @@ import { citationOf } from "../memory/citations.ts";
 import { localPlanner, type Planner } from "../planning/planner.ts";
 import type { CallContext } from "../../ports/call-context.ts";
 import { supersessionOptions, timeNotes, toFilter } from "../memory/time-filter.ts";
-import { focusOnTime } from "../memory/time-focus.ts";
+import { recallLifts } from "../memory/recall-lifts.ts";
 import {
   currentEvidence,
   preferCurrent,
@@ -95,12 +95,12 @@ export class GroundedService {
     );
     const retrieved = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, req.k), Infinity, {
       yields: call.yieldsToRequests,
+      lifts: recallLifts(req.question),
     });
-    const focused = focusOnTime(retrieved, req.question);
     const current = supersessionOptions(req.filters);
     const { found, marks } = this.supersessions
-      ? await preferCurrent(this.supersessions, call.workspaceId, focused, current)
-      : { found: focused, marks: new Map() as SupersessionMarks };
+      ? await preferCurrent(this.supersessions, call.workspaceId, retrieved, current)
+      : { found: retrieved, marks: new Map() as SupersessionMarks };
     await yieldToIo(); // each stage is a slice of the loop: requests that came in meanwhile go first
     const evidence = this.cognition.weigh(thought, found, { need: req.k, diversity: 0 });
     const chunks = currentEvidence(

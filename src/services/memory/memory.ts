@@ -14,7 +14,7 @@ import { PackRequest as PackRequestSchema, RecallRequest as RecallRequestSchema 
 import { localPlanner, type Planner } from "../planning/planner.ts";
 import { supersessionOptions, timeNotes, toFilter } from "./time-filter.ts";
 import { preferCurrent, type SupersessionReader } from "./prefer-current.ts";
-import { focusOnTime } from "./time-focus.ts";
+import { recallLifts } from "./recall-lifts.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentStore } from "../../ports/documents.ts";
 import type { Evidence } from "../../cognitive/types.ts";
@@ -68,11 +68,15 @@ export class MemoryService {
     // Over-fetch so collapsing identical texts and min_score still leave k hits.
     const query = this.cognition.retrievalQuery(thought, req.k * 2);
     const weighing = { need: req.k, diversity: 0 };
-    const slices = { yields: opts.call?.yieldsToRequests };
+    const slices = { yields: opts.call?.yieldsToRequests, lifts: recallLifts(req.query) };
     const reading = supersessionOptions(req.filters);
     const candidates = async (limit: number) => {
-      const focused = focusOnTime(await this.retriever.retrieveChunks(query, limit, slices), req.query);
-      const current = await preferCurrent(this.supersessions, workspaceId, focused, reading);
+      const current = await preferCurrent(
+        this.supersessions,
+        workspaceId,
+        await this.retriever.retrieveChunks(query, limit, slices),
+        reading,
+      );
       return { found: distinctTexts(current.found), marks: current.marks };
     };
     // Rows for the head the layers weigh (2k) and k more for what their demotions bring up; for all only when that fell short.

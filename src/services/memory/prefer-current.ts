@@ -42,6 +42,8 @@ export async function preferCurrent(
   if (![...marks.values()].some((m) => m.superseded_by)) return { found, marks };
   const candidates = found.candidates.map((c) => {
     if (!marks.get(c.id)?.superseded_by) return c;
+    // The current-value order already put it below a newer statement of the value: lowering it again would bury it.
+    if ((c.contributions["current"] ?? 0) < 0) return c;
     const contributions = { ...c.contributions, superseded: SUPERSEDED_WEIGHT };
     return { ...c, score: nudgeScore(c.score, SUPERSEDED_WEIGHT), contributions };
   });

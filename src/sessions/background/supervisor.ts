@@ -9,7 +9,7 @@ import { StreamMoved, type StreamEvent } from "../../ports/event-log.ts";
 import type { SessionKey, StoredSessionRow } from "../../ports/session-index.ts";
 import { sessionKey } from "../ids.ts";
 import { deadOnThisHost, PROCESS_ID } from "../lease-holder.ts";
-import { heldByRun, latestState } from "../log/projection.ts";
+import { heldByRun, latestState, latestStateEvent } from "../log/projection.ts";
 import type { SessionLog } from "../log/session-log.ts";
 import { checkpointItem, Checkpoints } from "./checkpoints.ts";
 import { callOf, resumeContextOf, type BackgroundEngine, type RunOutcome, type State } from "./engine.ts";
@@ -387,10 +387,10 @@ export class Supervisor {
           ? now - row.updatedAt > this.staleMs
           : row.heartbeatAt === null || now - row.heartbeatAt > this.staleMs;
       if (!stale && !(atStart && holderGone)) continue;
-      const events = await this.deps.log.all(row.workspaceId, row.sessionId);
-      const state = latestState(events);
-      if (!state) continue;
-      if (state.status !== row.status) await this.deps.log.mirror(row.workspaceId, row.sessionId, state, now);
+      const logged = latestStateEvent(await this.deps.log.all(row.workspaceId, row.sessionId));
+      if (!logged) continue;
+      const state = logged.data as State;
+      if (state.status !== row.status) await this.deps.log.mirror(row.workspaceId, row.sessionId, logged);
       const job = { workspaceId: row.workspaceId, sessionId: row.sessionId };
       if (!RUNNABLE.has(state.status)) continue;
       // A dead holder's lease is taken at once, but only from that holder: if another replica took it first, it stays.

@@ -21,8 +21,10 @@ export const currentTurn = (events: readonly StreamEvent[]) =>
     ),
   );
 
+export const latestStateEvent = (events: readonly StreamEvent[]) => events.findLast((x) => x.type === "session_state");
+
 export const latestState = (events: readonly StreamEvent[]): State | null => {
-  const e = events.findLast((x) => x.type === "session_state");
+  const e = latestStateEvent(events);
   return e ? data<State>(e) : null;
 };
 

@@ -6,10 +6,17 @@ import type { Clock } from "../../ports/clock.ts";
 import { StreamMoved, type EventLog, type StreamEvent } from "../../ports/event-log.ts";
 import type { SessionIndex } from "../../ports/session-index.ts";
 import { eventId, sessionKey } from "../ids.ts";
-import { latestState } from "./projection.ts";
+import { latestState, latestStateEvent } from "./projection.ts";
 import { SessionTails } from "./session-tails.ts";
 
 const PAGE = 1_000;
+
+/**
+ * What a decision on a session reads: its states, approvals and checkpoints. A conditional write is overtaken only by
+ * these; a run's streamed output logged meanwhile (on another replica) is no reason to decide again, and a run writing
+ * without pause would otherwise keep an operator's cancel from ever landing.
+ */
+const DECISIVE = ["session_state", "session_checkpoint", "approval_required", "approval_applied"] as const;
 
 export type Emit = <K extends SessionEventType>(type: K, data: SessionEventData<K>) => Promise<StreamEvent | null>;
 
@@ -41,14 +48,13 @@ export class SessionLog {
     if (!def.persisted) return null;
     const at = this.clock.now().getTime();
     const [logged] = await this.log.appendStream(workspaceId, sessionId, [{ type, at, data: checked }]);
-    if (type === "session_state")
-      await this.mirror(workspaceId, sessionId, checked as SessionEventData<"session_state">, at);
+    if (type === "session_state") await this.mirror(workspaceId, sessionId, logged!);
     return logged!;
   }
 
   /**
    * Logs several persisted events in one write: all or none of them (a run's start is its state and its run record
-   * together). With `afterSeq`, only while that is the log's last event (StreamMoved otherwise).
+   * together). With `afterSeq`, only while no state, approval or checkpoint follows it (StreamMoved otherwise).
    */
   async appendAll(
     workspaceId: string,
@@ -58,15 +64,17 @@ export class SessionLog {
   ): Promise<StreamEvent[]> {
     const at = this.clock.now().getTime();
     const drafts = items.map(({ type, data }) => ({ type, at, data: sessionEvents[type].data.parse(data) as unknown }));
-    const logged = await this.log.appendStream(workspaceId, sessionId, drafts, afterSeq);
-    const state = drafts.findLast((d) => d.type === "session_state");
-    if (state) await this.mirror(workspaceId, sessionId, state.data as SessionEventData<"session_state">, at);
+    const condition = afterSeq === undefined ? undefined : { afterSeq, types: DECISIVE };
+    const logged = await this.log.appendStream(workspaceId, sessionId, drafts, condition);
+    const state = latestStateEvent(logged);
+    if (state) await this.mirror(workspaceId, sessionId, state);
     return logged;
   }
 
   /**
    * Logs what `items` makes of the log (read afresh) in one write, while the session's latest state `holds`, and only
-   * after the events it was made from: a write that lost a race reads again and decides again (five times at most).
+   * while no state, approval or checkpoint has followed what it was made from: a write that lost a race reads again and
+   * decides again (five times at most).
    * Null when the state no longer holds: another process moved the session on, and nothing was written.
    */
   async appendWhile(
@@ -87,17 +95,21 @@ export class SessionLog {
     }
   }
 
-  /** The row of a session as its state says (a background session has an engine); creation time is kept on update. */
-  mirror(workspaceId: string, sessionId: string, state: SessionEventData<"session_state">, at: number): Promise<void> {
-    const kind = state.engine === undefined ? "chat" : "background";
+  /**
+   * The row of a session as its logged state says (a background session has an engine); creation time is kept on
+   * update, and a row already mirroring a later state stays (another process's mirror can land first).
+   */
+  mirror(workspaceId: string, sessionId: string, logged: StreamEvent): Promise<void> {
+    const state = logged.data as SessionEventData<"session_state">;
     return this.index.upsertSession({
       workspaceId,
       sessionId,
-      kind,
+      kind: state.engine === undefined ? "chat" : "background",
       status: state.status,
       state,
-      createdAt: at,
-      updatedAt: at,
+      stateSeq: logged.seq,
+      createdAt: logged.at,
+      updatedAt: logged.at,
       heartbeatAt: null,
     });
   }

@@ -2,6 +2,7 @@
 // on any replica); an append wakes this replica's followers at once and, by NOTIFY at its commit, every other's.
 import {
   StreamMoved,
+  type AppendCondition,
   type EventLog,
   type StreamEvent,
   type StreamEventDraft,
@@ -9,7 +10,7 @@ import {
 } from "../../ports/event-log.ts";
 import { toStreamEvent, type StreamEventRow } from "../rows.ts";
 import type { StreamFollowers } from "../stream-followers.ts";
-import { lock, transaction, type Db } from "./open.ts";
+import { lock, transaction, type Conn, type Db } from "./open.ts";
 import { LOCK } from "./schema.ts";
 import { STREAM_CHANNEL, type StreamListener, type StreamNotice } from "./stream-listener.ts";
 
@@ -25,7 +26,7 @@ export class EventLogRepo implements EventLog {
     workspaceId: string,
     stream: string,
     drafts: readonly StreamEventDraft[],
-    afterSeq?: number,
+    condition?: AppendCondition,
   ): Promise<StreamEvent[]> {
     const events = await transaction(this.db, async (c) => {
       await lock(c, LOCK.stream, `${workspaceId}/${stream}`);
@@ -34,7 +35,7 @@ export class EventLogRepo implements EventLog {
         [workspaceId, stream],
       );
       const last = Number(rows[0]!.seq);
-      StreamMoved.check(stream, afterSeq, last);
+      StreamMoved.check(stream, condition?.afterSeq, last, await lastOf(c, workspaceId, stream, condition, last));
       const first = last + 1;
       const out = drafts.map((d, i) => ({ stream, seq: first + i, type: d.type, at: d.at, data: d.data }));
       const notice: StreamNotice = [workspaceId, stream, this.listener.origin];
@@ -69,4 +70,21 @@ export class EventLogRepo implements EventLog {
     });
     return rows.map(toStreamEvent);
   }
+}
+
+/** The last seq of the condition's types after its seq (the stream's `last` when every type counts). */
+async function lastOf(
+  c: Conn,
+  workspaceId: string,
+  stream: string,
+  condition: AppendCondition | undefined,
+  last: number,
+): Promise<number> {
+  if (!condition?.types) return last;
+  const { rows } = await c.query<{ seq: string }>(
+    `SELECT COALESCE(MAX(seq), 0)::bigint AS seq FROM stream_events
+       WHERE workspace_id = $1 AND stream = $2 AND seq > $3 AND type = ANY($4::text[])`,
+    [workspaceId, stream, condition.afterSeq, condition.types],
+  );
+  return Number(rows[0]!.seq);
 }

@@ -106,6 +106,8 @@ export const migrations: readonly string[] = [
    CREATE INDEX supersessions_by_new_path ON supersessions (workspace_id, new_path);`,
   // A chunk nothing dated (issue 45): its event time is the ingest time, so its relative words are not resolved against it.
   `ALTER TABLE chunks ADD COLUMN undated INTEGER NOT NULL DEFAULT 0;`,
+  // The seq of the state a session row mirrors: two processes' mirrors landing out of order must not move a row back.
+  `ALTER TABLE sessions ADD COLUMN state_seq BIGINT NOT NULL DEFAULT 0;`,
 ];
 
 /** Advisory lock keys (first int of pg_advisory_xact_lock(int, int)); always taken in this order within a transaction. */

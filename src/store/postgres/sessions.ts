@@ -15,10 +15,23 @@ export class SessionRepo implements SessionIndex {
 
   async upsertSession(r: SessionRow): Promise<void> {
     await this.db.query(
-      `INSERT INTO sessions (workspace_id, session_id, kind, status, state, created_at, updated_at, heartbeat_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (workspace_id, session_id) DO UPDATE SET status = excluded.status, state = excluded.state, updated_at = excluded.updated_at,
-         heartbeat_at = COALESCE(excluded.heartbeat_at, sessions.heartbeat_at)`,
-      [r.workspaceId, r.sessionId, r.kind, r.status, JSON.stringify(r.state), r.createdAt, r.updatedAt, r.heartbeatAt],
+      `INSERT INTO sessions (workspace_id, session_id, kind, status, state, state_seq, created_at, updated_at, heartbeat_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (workspace_id, session_id) DO UPDATE SET status = excluded.status, state = excluded.state,
+         state_seq = excluded.state_seq, updated_at = excluded.updated_at,
+         heartbeat_at = COALESCE(excluded.heartbeat_at, sessions.heartbeat_at)
+       WHERE excluded.state_seq > sessions.state_seq`,
+      [
+        r.workspaceId,
+        r.sessionId,
+        r.kind,
+        r.status,
+        JSON.stringify(r.state),
+        r.stateSeq,
+        r.createdAt,
+        r.updatedAt,
+        r.heartbeatAt,
+      ],
     );
   }
 

@@ -1,6 +1,7 @@
 // The event log's streams in SQLite: one row per event, numbered per stream; appends wake this handle's followers.
 import {
   StreamMoved,
+  type AppendCondition,
   type AppendNotices,
   type EventLog,
   type StreamEvent,
@@ -22,6 +23,12 @@ export class EventLogRepo implements EventLog {
     notices?.listen((workspaceId, stream) => this.followers.wake(workspaceId, stream, null));
     this.s = {
       last: db.prepare("SELECT COALESCE(MAX(seq), 0) FROM stream_events WHERE workspace_id = ? AND stream = ?").pluck(),
+      lastOf: db
+        .prepare(
+          `SELECT COALESCE(MAX(seq), 0) FROM stream_events WHERE workspace_id = ? AND stream = ? AND seq > ?
+             AND type IN (SELECT value FROM json_each(?))`,
+        )
+        .pluck(),
       insert: db.prepare(
         "INSERT INTO stream_events (workspace_id, stream, seq, type, at, data) VALUES (?, ?, ?, ?, ?, ?)",
       ),
@@ -35,12 +42,16 @@ export class EventLogRepo implements EventLog {
     workspaceId: string,
     stream: string,
     drafts: readonly StreamEventDraft[],
-    afterSeq?: number,
+    condition?: AppendCondition,
   ): Promise<StreamEvent[]> {
     const events = this.db
       .transaction(() => {
         let seq = this.s.last.get(workspaceId, stream) as number;
-        StreamMoved.check(stream, afterSeq, seq);
+        const types = condition?.types;
+        const counted = types
+          ? (this.s.lastOf.get(workspaceId, stream, condition!.afterSeq, JSON.stringify(types)) as number)
+          : seq;
+        StreamMoved.check(stream, condition?.afterSeq, seq, counted);
         return drafts.map((d) => {
           this.s.insert.run(workspaceId, stream, ++seq, d.type, d.at, JSON.stringify(d.data ?? null));
           return { stream, seq, type: d.type, at: d.at, data: d.data };

@@ -139,4 +139,6 @@ export const logMigrations: readonly string[] = [
    CREATE TABLE sessions (seq INTEGER PRIMARY KEY AUTOINCREMENT, workspace_id TEXT NOT NULL, session_id TEXT NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL,
      state TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, heartbeat_at INTEGER, owner TEXT, UNIQUE (workspace_id, session_id));
    CREATE INDEX sessions_by_status ON sessions (kind, status);`,
+  // The seq of the state a row mirrors: two processes' mirrors landing out of order must not move a row back.
+  `ALTER TABLE sessions ADD COLUMN state_seq INTEGER NOT NULL DEFAULT 0;`,
 ];

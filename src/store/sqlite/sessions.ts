@@ -16,9 +16,11 @@ export class SessionRepo implements SessionIndex {
   constructor(private readonly db: Db) {
     this.s = {
       upsert: db.prepare(
-        `INSERT INTO sessions (workspace_id, session_id, kind, status, state, created_at, updated_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (workspace_id, session_id) DO UPDATE SET status = excluded.status, state = excluded.state, updated_at = excluded.updated_at,
-           heartbeat_at = COALESCE(excluded.heartbeat_at, heartbeat_at)`,
+        `INSERT INTO sessions (workspace_id, session_id, kind, status, state, state_seq, created_at, updated_at, heartbeat_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (workspace_id, session_id) DO UPDATE SET status = excluded.status, state = excluded.state,
+           state_seq = excluded.state_seq, updated_at = excluded.updated_at, heartbeat_at = COALESCE(excluded.heartbeat_at, heartbeat_at)
+         WHERE excluded.state_seq > state_seq`,
       ),
       get: db.prepare("SELECT * FROM sessions WHERE workspace_id = ? AND session_id = ?"),
       list: db.prepare(
@@ -44,6 +46,7 @@ export class SessionRepo implements SessionIndex {
       r.kind,
       r.status,
       JSON.stringify(r.state),
+      r.stateSeq,
       r.createdAt,
       r.updatedAt,
       r.heartbeatAt,

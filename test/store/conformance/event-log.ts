@@ -55,16 +55,40 @@ export function runEventLogSuite(name: string, makeStore: StoreFactory): void {
     it("appends on condition of the stream's last seq: a stream that moved on refuses with StreamMoved, writing nothing", async () => {
       const one = await fresh();
       const ws = (await one.workspaces.ensureWorkspace("alpha", T0)).id;
-      expect((await one.streams.appendStream(ws, "run", [ev("a", 1)], 0)).map((e) => e.seq)).toEqual([1]);
+      const after = (afterSeq: number) => ({ afterSeq });
+      expect((await one.streams.appendStream(ws, "run", [ev("a", 1)], after(0))).map((e) => e.seq)).toEqual([1]);
       const two = await fresh(one); // another replica, deciding on what it read
-      await two.streams.appendStream(ws, "run", [ev("b", 2), ev("c", 3)], 1);
-      const late = one.streams.appendStream(ws, "run", [ev("late", 4), ev("later", 5)], 1);
+      await two.streams.appendStream(ws, "run", [ev("b", 2), ev("c", 3)], after(1));
+      const late = one.streams.appendStream(ws, "run", [ev("late", 4), ev("later", 5)], after(1));
       await expect(late).rejects.toBeInstanceOf(StreamMoved);
       await expect(late).rejects.toMatchObject({ expected: 1, found: 3 });
-      await expect(one.streams.appendStream(ws, "fresh", [ev("x", 0)], 2)).rejects.toMatchObject({ found: 0 });
+      await expect(one.streams.appendStream(ws, "fresh", [ev("x", 0)], after(2))).rejects.toMatchObject({ found: 0 });
       expect((await one.streams.readStream(ws, "run", 0, 10)).map((e) => e.type)).toEqual(["a", "b", "c"]);
       expect(await one.streams.readStream(ws, "fresh", 0, 10)).toEqual([]);
-      expect((await one.streams.appendStream(ws, "run", [ev("d", 4)], 3))[0]!.seq).toBe(4);
+      expect((await one.streams.appendStream(ws, "run", [ev("d", 4)], after(3)))[0]!.seq).toBe(4);
+    });
+
+    it("appends on condition of some types: only an event of those after the seq refuses it", async () => {
+      const one = await fresh();
+      const ws = (await one.workspaces.ensureWorkspace("alpha", T0)).id;
+      await one.streams.appendStream(ws, "run", [ev("state", 1), ev("token", 2)]);
+      const two = await fresh(one);
+      await two.streams.appendStream(ws, "run", [ev("token", 3), ev("token", 4)]);
+      const states = (afterSeq: number) => ({ afterSeq, types: ["state", "approval"] });
+      const decided = await one.streams.appendStream(ws, "run", [ev("state", 5)], states(2));
+      expect(decided.map((e) => e.seq)).toEqual([5]);
+      await expect(two.streams.appendStream(ws, "run", [ev("approval", 6)], states(4))).rejects.toMatchObject({
+        expected: 4,
+        found: 5,
+      });
+      await expect(two.streams.appendStream(ws, "run", [ev("state", 6)], states(9))).rejects.toBeInstanceOf(
+        StreamMoved,
+      );
+      await expect(two.streams.appendStream(ws, "empty", [ev("state", 0)], states(1))).rejects.toBeInstanceOf(
+        StreamMoved,
+      );
+      expect((await one.streams.readStream(ws, "run", 0, 10)).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+      expect((await two.streams.appendStream(ws, "run", [ev("approval", 6)], states(5)))[0]!.seq).toBe(6);
     });
 
     it("continues a stream another handle wrote, and reads what it appends", async () => {

@@ -17,6 +17,7 @@ const row = (
   kind,
   status,
   state: { session_id: sessionId, status },
+  stateSeq: at,
   createdAt: at,
   updatedAt: at,
   heartbeatAt: null,
@@ -48,6 +49,21 @@ export function runSessionIndexSuite(name: string, makeStore: StoreFactory): voi
       expect(
         (await store.sessions.listSessions(a, { limit: 2, beforeSeq: first.at(-1)!.seq })).map((r) => r.sessionId),
       ).toEqual(["s1"]);
+    });
+
+    it("moves a row only forward: a mirror of an older state that lands late changes nothing", async () => {
+      const { store, a } = await twoWorkspaces();
+      await store.sessions.upsertSession(row(a, "s", "background", "running", T0 + 5));
+      await store.sessions.upsertSession(row(a, "s", "background", "completed", T0 + 7));
+      await store.sessions.upsertSession(row(a, "s", "background", "paused", T0 + 6));
+      await store.sessions.upsertSession(row(a, "s", "background", "failed", T0 + 7));
+      expect(await store.sessions.getSession(a, "s")).toMatchObject({
+        status: "completed",
+        stateSeq: T0 + 7,
+        updatedAt: T0 + 7,
+        state: { status: "completed" },
+      });
+      expect(await store.sessions.sessionsInStatus("background", ["paused", "failed"])).toEqual([]);
     });
 
     it("keeps heartbeats (an upsert without one keeps the last), scans by kind and status across workspaces, and keeps workspaces apart", async () => {
