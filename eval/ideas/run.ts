@@ -46,12 +46,13 @@ export async function runIdeas(): Promise<void> {
       for (const r of results) {
         const p = paired(ref.perQuery, r.perQuery);
         const groups = Object.fromEntries(Object.entries(r.groups).map(([g, m]) => [g, { ...m }]));
+        const splits = bySplit(set, r.perQuery);
         rows.push({
           set: name,
           idea: r.name,
           overall: r.overall,
           groups,
-          splits: bySplit(set, r.perQuery),
+          splits,
           meanMs: r.meanMs,
           better: p.better,
           worse: p.worse,
@@ -63,7 +64,7 @@ export async function runIdeas(): Promise<void> {
           .map(([g, m]) => `${g} ${(m[set.headline] ?? 0).toFixed(3)}`)
           .join(", ");
         progress(
-          `${name}\t${r.name}\t${set.headline} ${head.toFixed(4)} [fit ${rows.at(-1)!.splits.fit.toFixed(4)}, test ${rows.at(-1)!.splits.test.toFixed(4)}] (${p.meanDelta >= 0 ? "+" : ""}${p.meanDelta.toFixed(4)}, +${p.better}/-${p.worse}; ${grp}) ${r.meanMs.toFixed(2)} ms`,
+          `${name}\t${r.name}\t${set.headline} ${head.toFixed(4)} [fit ${splits.fit.toFixed(4)}, test ${splits.test.toFixed(4)}] (${p.meanDelta >= 0 ? "+" : ""}${p.meanDelta.toFixed(4)}, +${p.better}/-${p.worse}; ${grp}) ${r.meanMs.toFixed(2)} ms`,
         );
       }
     } finally {
