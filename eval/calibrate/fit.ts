@@ -8,6 +8,7 @@ import {
   type ModeWeights,
   type QueryCalibration,
 } from "../../src/domain/retrieval/fusion.ts";
+import { weighConversation } from "../../src/search/conversation.ts";
 import { defaultRetrievalConfig } from "../../src/search/retrieval-config.ts";
 import type { Sample } from "./harvest.ts";
 import { fitLogistic } from "./logistic.ts";
@@ -71,17 +72,22 @@ export interface Scored {
 /** Groups the model's rows by query and scores them as the retriever does (lexical mode has no dense signal). */
 export function scoreRows(samples: readonly Sample[], model: Model, fusion: FusionWeights): Scored[][] {
   const byQuery = new Map<string, Sample[]>();
-  // Stage 1 fits the signals of the pool's rows; the ranked list also holds the thread neighbours the lift brought in.
-  const ranked = model === "hybrid" ? samples.filter((s) => s.liftedBy.length > 0 && !rowsOf([s], model).length) : [];
-  for (const s of [...rowsOf(samples, model), ...ranked]) {
+  for (const s of samples) {
     const key = `${s.set}\u0000${s.query}`;
     const list = byQuery.get(key);
     if (list) list.push(s);
     else byQuery.set(key, [s]);
   }
   const out: Scored[][] = [];
-  for (const rows of byQuery.values()) {
-    const scored = rows.map((s) => ({ sample: s, base: baseOf(s, model, fusion) }));
+  for (const all of byQuery.values()) {
+    const pool = rowsOf(all, model);
+    if (pool.length === 0) continue;
+    const rows = model === "hybrid" ? [...pool, ...liftedIn(all, pool)] : pool;
+    const scored = rows.map((s) => ({
+      sample: s,
+      base: fuse({ lexical: s.lexical, dense: model === "lexicalOnly" ? null : s.dense }, fusion).logit,
+    }));
+    if (model === "hybrid") weighTurns(scored);
     scored.sort((a, b) => b.base - a.base);
     const best = scored[0]!.base;
     let rank = 0;
@@ -95,12 +101,28 @@ export function scoreRows(samples: readonly Sample[], model: Model, fusion: Fusi
   return out;
 }
 
-/** A row's base logit as the retriever computes it: hybrid lifts a thread neighbour to its hit's less the step. */
-function baseOf(s: Sample, model: Model, fusion: FusionWeights): number {
-  const own = fuse({ lexical: s.lexical, dense: model === "lexicalOnly" ? null : s.dense }, fusion).logit;
-  const step = defaultRetrievalConfig.threads?.step;
-  if (model !== "hybrid" || step === undefined) return own;
-  return s.liftedBy.reduce((b, h) => Math.max(b, fuse(h, fusion).logit - step), own);
+/** Stage 1 fits the pool's rows; the ranked list also holds the thread neighbours of pool rows outside the pool. */
+function liftedIn(all: readonly Sample[], pool: readonly Sample[]): Sample[] {
+  const inPool = new Set(pool);
+  const wanted = new Set(pool.flatMap((s) => s.neighbours));
+  return all.filter((s) => !inPool.has(s) && wanted.has(s.id));
+}
+
+/** The speaker rule's query term for the rows that are a named speaker's turns (harvest matched the real names). */
+const NAMED = "\u0000named";
+
+/** The retriever's conversation rules over one query's hybrid rows (thread lift, named speaker, session context). */
+function weighTurns(rows: { sample: Sample; base: number }[]): void {
+  const turns = rows.map((r) => ({
+    id: r.sample.id,
+    base: r.base,
+    contributions: {},
+    neighbours: r.sample.neighbours,
+    speaker: r.sample.namedSpeaker ? NAMED : undefined,
+    session: r.sample.session ?? undefined,
+  }));
+  weighConversation(turns, new Set([NAMED]), defaultRetrievalConfig);
+  turns.forEach((t, i) => (rows[i]!.base = t.base));
 }
 
 export type Feature = "gap" | "best" | "rank";
@@ -193,6 +215,19 @@ export function fitMode(
 ): ModeWeights & { logLoss: { absolute: number; relative: number }; atBound: Feature[] } {
   const { logLoss: absolute, ...fusion } = fitFusion(samples, model, ratio);
   const { logLoss: relative, atBound, ...cal } = fitCalibration(scoreRows(samples, model, fusion), use);
+  return { fusion, calibration: cal, logLoss: { absolute, relative }, atBound };
+}
+
+/** Stage 2 alone, fitted over a stage 1 that stays exactly as given (`calibrate` with SMRITI_CALIBRATE_STAGE1=keep). */
+export function fitOver(
+  samples: readonly Sample[],
+  model: Model,
+  fusion: FusionWeights,
+  use: readonly Feature[] = FEATURES,
+): ModeWeights & { logLoss: { absolute: number; relative: number }; atBound: Feature[] } {
+  const { logLoss: relative, atBound, ...cal } = fitCalibration(scoreRows(samples, model, fusion), use);
+  const rows = predictions(samples, model, fusion);
+  const absolute = -rows.reduce((a, r) => a + Math.log(r.y ? r.p : 1 - r.p), 0) / Math.max(1, rows.length);
   return { fusion, calibration: cal, logLoss: { absolute, relative }, atBound };
 }
 

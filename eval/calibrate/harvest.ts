@@ -1,5 +1,6 @@
 // Harvests (signals, pool, relevant?) rows from the service's own candidate pools: top-60 of BM25 ∪ top-60 dense per query.
 import type { FullRuntime } from "../../src/main.ts";
+import { tokenize } from "../../src/domain/text/tokenize.ts";
 import type { Candidate } from "../../src/search/types.ts";
 import { ticker } from "../progress.ts";
 import type { SetRun } from "../run-set.ts";
@@ -16,8 +17,14 @@ export interface Sample {
   /** The candidate came from the dense top-60 (the vector-only pool). */
   inDensePool: boolean;
   relevant: 0 | 1;
-  /** The signals of the hits whose thread neighbour it is (the service lifts it to their base logit less a step). */
-  liftedBy: { lexical: number; dense: number }[];
+  /** The chunk, and what the conversation rules read of it (`src/search/conversation.ts`, applied after stage 1). */
+  id: number;
+  /** Its thread neighbours when it is one of the first lexical hits (they are lifted toward it). */
+  neighbours: readonly number[];
+  /** It is a turn of a speaker the query names. */
+  namedSpeaker: boolean;
+  /** Its session's first turn, when it is a turn of one. */
+  session: number | null;
   /**
    * Unanswerable rows: the query asked against another vault (nothing there is relevant); which of the query's
    * foreign vaults (0, 1, ...), so a mix can take the first k. Absent on answerable rows.
@@ -58,7 +65,7 @@ export async function harvest(
       ).map((c) => [c.id, c.sourcePath]),
     );
     const s = split(q.id, q.vault);
-    const lifts = liftsOf(candidates);
+    const terms = new Set(tokenize(q.text));
     for (const c of candidates) {
       const path = paths.get(c.id);
       if (path === undefined) continue;
@@ -71,7 +78,7 @@ export async function harvest(
         inLexicalPool: c.lexicalRank !== null,
         inDensePool: c.denseRank !== null,
         relevant: q.gold.has(set.unitOf(path)) ? 1 : 0,
-        liftedBy: lifts.get(c.id) ?? [],
+        ...turnOf(c, terms),
       });
     }
     tick(++done);
@@ -93,6 +100,7 @@ export async function harvestUnanswerable(
   const tick = ticker(`harvest ${set.name} unanswerable`, set.queries.length);
   let done = 0;
   for (const q of set.queries) {
+    const terms = new Set(tokenize(q.text));
     for (const [i, t] of targets(q.id, q.vault).entries()) {
       const workspaceId = run.workspaces.get(t.vault)!;
       const candidates = await runtime.retriever.retrieve({
@@ -102,7 +110,6 @@ export async function harvestUnanswerable(
         mode: "hybrid",
         filter: {},
       });
-      const lifts = liftsOf(candidates);
       for (const c of candidates)
         out.push({
           set: set.name,
@@ -113,7 +120,7 @@ export async function harvestUnanswerable(
           inLexicalPool: c.lexicalRank !== null,
           inDensePool: c.denseRank !== null,
           relevant: 0,
-          liftedBy: lifts.get(c.id) ?? [],
+          ...turnOf(c, terms),
           foreign: i,
         });
     }
@@ -122,14 +129,15 @@ export async function harvestUnanswerable(
   return out;
 }
 
-/** Per candidate, the signals of the candidates whose thread neighbour it is. */
-function liftsOf(candidates: readonly Candidate[]): Map<number, { lexical: number; dense: number }[]> {
-  const out = new Map<number, { lexical: number; dense: number }[]>();
-  for (const c of candidates)
-    for (const n of c.neighbours ?? []) {
-      const list = out.get(n) ?? [];
-      list.push({ lexical: c.lexical, dense: c.dense ?? 0 });
-      out.set(n, list);
-    }
-  return out;
+/** What the conversation rules read of a candidate, as its row keeps it. */
+function turnOf(
+  c: Candidate,
+  terms: ReadonlySet<string>,
+): Pick<Sample, "id" | "neighbours" | "namedSpeaker" | "session"> {
+  return {
+    id: c.id,
+    neighbours: c.neighbours ?? [],
+    namedSpeaker: c.speaker !== undefined && terms.has(c.speaker),
+    session: c.session ?? null,
+  };
 }

@@ -26,6 +26,7 @@ import {
   hybridPool,
   fitFusion,
   fitMode,
+  fitOver,
   heldOut,
   liftedReliability,
   L2,
@@ -37,6 +38,7 @@ import {
   type TopOne,
 } from "./fit.ts";
 import { evaluateVariant, ratioGrid } from "./grid.ts";
+import { splitOf } from "../splits.ts";
 import { harvest, harvestUnanswerable, POOL, type Sample } from "./harvest.ts";
 import {
   BEFORE_AFTER_HEADER,
@@ -51,10 +53,8 @@ import {
 } from "./print.ts";
 import type { Calibration } from "./reliability.ts";
 
-/** Held-out split: LoCoMo conv-26, -30, -41 and SciFact even query ids fit; conv-42, -43 and odd ids test. */
-const FIT_CONVERSATIONS = new Set(["conv-26", "conv-30", "conv-41"]);
-const split = (queryId: string, vault: string): "fit" | "test" =>
-  vault === "scifact" ? (Number(queryId) % 2 === 0 ? "fit" : "test") : FIT_CONVERSATIONS.has(vault) ? "fit" : "test";
+/** Held-out split (eval/splits.ts): LoCoMo conv-26, -30, -41 and SciFact even query ids fit; conv-42, -43 and odd ids test. */
+const split = (queryId: string, vault: string): "fit" | "test" => splitOf(queryId, vault);
 
 /**
  * Unanswerable queries per LoCoMo/LongMemEval question in the fitted mix (each asked against that many other vaults of
@@ -233,19 +233,25 @@ export async function calibrate(): Promise<void> {
     //    (query-relative: gap to the query's best base logit, that best, ln(rank)) fitted over it.
     const ratioOf = (m: Model) => (m === "hybrid" ? ratio : undefined);
     //    Fitted on the fit split of the chosen mix, so the held-out figures below describe the shipped weights.
-    const finals = Object.fromEntries(MODELS.map((m) => [m, fitMode(fitRows, m, ratioOf(m))])) as Record<
-      Model,
-      ReturnType<typeof fitMode>
-    >;
+    // SMRITI_CALIBRATE_STAGE1=keep: stage 1 stays the base's to the digit (a rescale moves the conversation rules' fixed
+    // logit steps against it, so the ranking changes), only stage 2 is refitted.
+    const keepStage1 = process.env.SMRITI_CALIBRATE_STAGE1 === "keep" && !gridRun;
+    const finals = Object.fromEntries(
+      MODELS.map((m) => [m, keepStage1 ? fitOver(fitRows, m, base[m].fusion) : fitMode(fitRows, m, ratioOf(m))]),
+    ) as Record<Model, ReturnType<typeof fitMode>>;
+    // Everything but the weights as the base has it: the conversation rules and the other switches stay on.
     const recommended: RetrievalConfig = {
-      lexicalOnly: roundMode(finals.lexicalOnly),
-      vectorOnly: roundMode(finals.vectorOnly),
+      ...base,
+      lexicalOnly: keepStage1 ? keptMode(finals.lexicalOnly) : roundMode(finals.lexicalOnly),
+      vectorOnly: keepStage1 ? keptMode(finals.vectorOnly) : roundMode(finals.vectorOnly),
       // With the ratio kept, the current hybrid weights are scaled (by a 3-decimal factor, so the rounded weights keep the
       // ratio exactly): rounding the two weights separately moves the ratio by ~1e-4, enough to swap near-tied
       // candidates in ~3% of the queries.
-      hybrid: gridRun ? roundMode(finals.hybrid, ratio) : scaledMode(finals.hybrid, base.hybrid.fusion),
-      candidates: base.candidates,
-      ...(base.denseCandidates === undefined ? {} : { denseCandidates: base.denseCandidates }),
+      hybrid: gridRun
+        ? roundMode(finals.hybrid, ratio)
+        : keepStage1
+          ? keptMode(finals.hybrid)
+          : scaledMode(finals.hybrid, base.hybrid.fusion),
     };
     out.push("\nrecommended defaultRetrievalConfig:");
     for (const m of MODELS)
@@ -524,6 +530,11 @@ function scaledMode(w: ModeWeights, current: { lexical: number; dense: number })
     fusion: { lexical: r6(current.lexical * t), dense: r6(current.dense * t), bias: rounded.fusion.bias },
     calibration: rounded.calibration,
   };
+}
+
+/** Stage 1 as given, stage 2 rounded. */
+function keptMode(w: ModeWeights): ModeWeights {
+  return { fusion: w.fusion, calibration: roundMode(w).calibration };
 }
 
 function stripFit(w: ModeWeights): ModeWeights {

@@ -3,18 +3,24 @@ import { defaultRetrievalConfig, softTermsSetting, type RetrievalConfig } from "
 import type { SoftTermConfig } from "../../src/search/soft-terms.ts";
 import type { Variant } from "../variants.ts";
 
-const hybrid = (name: string, label: string, retrieval: Partial<RetrievalConfig>): Variant => ({
+/** An idea; `sets`: only on these sets (a conversation rule moves nothing elsewhere, so its grid runs on LoCoMo alone). */
+export interface Idea extends Variant {
+  sets?: readonly string[];
+}
+
+const hybrid = (name: string, label: string, retrieval: Partial<RetrievalConfig>, sets?: string[]): Idea => ({
   name,
   label,
   mode: "hybrid",
   retrieval: { ...defaultRetrievalConfig, ...retrieval },
+  ...(sets ? { sets } : {}),
 });
 
 const SOFT: SoftTermConfig = { neighbours: 20, floor: 0.6, perTerm: 3, maxShare: 0.05, k: 15, weight: 0.5 };
 const soft = (name: string, label: string, change: Partial<SoftTermConfig>): Variant =>
   hybrid(`soft-${name}`, `soft term matching, ${label}`, { softTerms: { ...SOFT, ...change } });
 
-export const IDEAS: Variant[] = [
+export const IDEAS: Idea[] = [
   ...[0.2, 0.3, 0.4, 0.5, 0.7].map((weight) =>
     hybrid(`sessions-${weight}`, `turns lowered by ${weight} x their session's gap to the best session`, {
       sessions: { weight },
@@ -22,6 +28,17 @@ export const IDEAS: Variant[] = [
   ),
   ...[0.5, 1, 1.5, 2].map((weight) =>
     hybrid(`speaker-${weight}`, `a turn whose speaker the query names lifted by ${weight}`, { speakers: { weight } }),
+  ),
+  // The two weights together, to choose them on the fit split and report the held-out one.
+  ...[0.5, 1, 1.5, 2].flatMap((speaker) =>
+    [0.2, 0.3, 0.5, 0.7].map((session) =>
+      hybrid(
+        `speaker-${speaker}-sessions-${session}`,
+        `speaker lift ${speaker}, session weight ${session}`,
+        { speakers: { weight: speaker }, sessions: { weight: session } },
+        ["locomo"],
+      ),
+    ),
   ),
   soft("absent", "only query words the workspace lacks (SMRITI_SOFT_TERMS=1)", softTermsSetting),
   soft("absent-w1", "only query words the workspace lacks, weight 1", { absentOnly: true, weight: 1 }),

@@ -56,6 +56,8 @@ export const defaultRetrievalConfig: RetrievalConfig = {
   threads: { windowMs: 6 * 3600_000, step: 1, hits: 5 },
   // Measured (eval/README.md, "Recall ideas"): a turn whose speaker the question names, lifted by 1, adds 0.031 LoCoMo
   // recall@10 on the dev set (50 questions better, 9 worse; multi-hop 0.399 -> 0.477); 0.5 and 1.5 give 0.028 / 0.029.
+  // Chosen on the fit conversations alone it would be 1.5 (+0.007 there), held out the same as 1 (0.722 vs 0.721), and
+  // it costs adversarial abstention (82.5% -> 80.7%): 1 stays (eval/README.md, "Fourth round").
   speakers: { weight: 1 },
   // Measured (eval/README.md, "Recall ideas"): a turn lowered by 0.4 x its session's gap to the query's best session
   // adds 0.023 LoCoMo recall@10 on the dev set (31 questions better, 13 worse); 0.3 / 0.5 give 0.018 / 0.023.
