@@ -20,14 +20,15 @@ export const noLayers: CognitiveConfig = withSwitches(
 );
 
 /**
- * plain BM25 = mode "lexical" with no cognitive layer (the score is monotone in BM25, so the order is BM25's);
- * GloVe only = mode "vector" with no layer (dense cosine alone);
+ * plain BM25 = mode "lexical" with no cognitive layer and no query lifts (the score is monotone in BM25, so the order
+ * is BM25's); GloVe only = mode "vector" with neither (dense cosine alone);
  * Smriti default = mode "hybrid" (the service default) with the given weights and the shipped layers.
  */
 export function standardVariants(config: RetrievalConfig, hybridLabel = "Smriti default (hybrid)"): Variant[] {
+  const plain = { ...config, queryLifts: false };
   return [
-    { name: "bm25", label: "plain BM25", mode: "lexical", retrieval: config, cognitive: noLayers },
-    { name: "glove", label: "GloVe-SIF only", mode: "vector", retrieval: config, cognitive: noLayers },
+    { name: "bm25", label: "plain BM25", mode: "lexical", retrieval: plain, cognitive: noLayers },
+    { name: "glove", label: "GloVe-SIF only", mode: "vector", retrieval: plain, cognitive: noLayers },
     { name: "hybrid", label: hybridLabel, mode: "hybrid", retrieval: config },
   ];
 }

@@ -26,6 +26,11 @@ export interface RetrievalConfig {
   sessions?: SessionConfig | undefined;
   /** Hybrid with word vectors (GloVe): soft term matching joins the candidates (src/search/soft-terms.ts); absent = off. */
   softTerms?: SoftTermConfig | undefined;
+  /**
+   * Every mode: the lifts a query brings (a time it names, the current value first; services/memory/recall-lifts.ts)
+   * move its best candidates; absent = on, false = the retriever's own order (the eval's plain baselines).
+   */
+  queryLifts?: boolean | undefined;
 }
 
 // Fitted by `npm run eval -- calibrate` (GloVe-SIF; re-run when the embedder or signals change); fits and held-out reliability: eval/results/calibration.json.

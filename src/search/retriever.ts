@@ -130,8 +130,9 @@ export class Retriever {
       );
       if (chunks.size < head.length && attempt === 0) continue;
       const read = head.filter((c) => chunks.has(c.id));
-      for (const lift of opts.lifts ?? []) if (liftBases(read, chunks, lift)) read.sort(byBase);
-      if (opts.lifts?.length) ranked.candidates.sort(byBase);
+      const lifts = this.dense.current().config.queryLifts === false ? [] : (opts.lifts ?? []);
+      for (const lift of lifts) if (liftBases(read, chunks, lift)) read.sort(byBase);
+      if (lifts.length) ranked.candidates.sort(byBase);
       const all = calibrate(ranked.candidates, ranked.calibration);
       if (head.length === all.length) return { candidates: read, chunks };
       const inHead = new Set(head.map((c) => c.id));

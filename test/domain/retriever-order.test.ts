@@ -27,6 +27,8 @@ const withoutStage2: RetrievalConfig = {
 let dir: string;
 let calibrated: FullRuntime;
 let plain: FullRuntime;
+/** The default config with the query's lifts off (the eval's plain baselines). */
+let unlifted: FullRuntime;
 let workspaceId: string;
 const queries: string[] = [];
 
@@ -38,6 +40,12 @@ beforeAll(async () => {
     embedder: toyEmbedder,
     log: () => {},
     retrieval: withoutStage2,
+    store: calibrated.store,
+  });
+  unlifted = await createRuntime(config, {
+    embedder: toyEmbedder,
+    log: () => {},
+    retrieval: { ...defaultRetrievalConfig, queryLifts: false },
     store: calibrated.store,
   });
   workspaceId = (await calibrated.store.workspaces.ensureWorkspace("order", Date.now())).id;
@@ -112,5 +120,18 @@ describe("retriever ranking under query-relative calibration", () => {
       if (found.floor !== undefined) expect(found.floor).toBeLessThanOrEqual(found.candidates.at(-1)!.score);
     }
     expect(lifted).toBeGreaterThan(5);
+  });
+
+  it("with queryLifts false, a query's lifts move nothing (the eval's plain baselines)", async () => {
+    const lift = { term: "all", deltas: (rows: readonly unknown[]) => rows.map((_, i) => i) };
+    for (const query of queries.slice(0, 5)) {
+      const q = { workspaceId, query, k: 100, mode: "lexical" as Mode, filter: {} };
+      const found = await unlifted.retriever.retrieveChunks(q, 8, { lifts: [lift] });
+      const order = (await unlifted.retriever.retrieve(q)).slice(0, found.candidates.length);
+      expect(found.candidates.map((c) => [c.id, c.base])).toEqual(order.map((c) => [c.id, c.base]));
+      expect(found.candidates.every((c) => c.contributions.all === undefined)).toBe(true);
+      const lifted = await calibrated.retriever.retrieveChunks(q, 8, { lifts: [lift] });
+      if (lifted.candidates.length > 1) expect(lifted.candidates.some((c) => c.contributions.all)).toBe(true);
+    }
   });
 });
