@@ -31,6 +31,20 @@ describe("contentHash", () => {
     expect(contentHash("line\n  indented")).not.toBe(contentHash("line\nindented"));
   });
 
+  it("trims line ends exactly as the pattern it replaced did, and in linear time over a long run of blanks", () => {
+    const byPattern = (t: string) => t.replace(/[ \t\f\v]+$/gm, "");
+    const alphabet = [" ", "\t", "\f", "\v", "a", "\n", "\u2028", "\u2029", "\u00a0"];
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    for (let i = 0; i < 500; i++) {
+      const text = Array.from({ length: next() % 40 }, () => alphabet[next() % alphabet.length]).join("");
+      expect(normalizeText(text)).toBe(normalizeText(byPattern(text)));
+    }
+    // 200,000 blanks inside a line: the pattern took minutes (quadratic backtracking); this is one pass.
+    const blanks = `a${" ".repeat(200_000)}b\n`;
+    expect(normalizeText(blanks)).toBe(blanks.trimEnd());
+  });
+
   it("normalizeText is idempotent", () => {
     const messy = "  a \r\n\r\n\r\n b\u0301\t\r\n";
     expect(normalizeText(normalizeText(messy))).toBe(normalizeText(messy));
