@@ -15,7 +15,7 @@ export interface MemorySources {
 
 /**
  * The best `rows` candidates (all with Infinity) for `q`: the lifts of `question` (the caller's words, as asked) move
- * their base logits before calibration, then what a later statement replaced (as of `filters.as_of`) ranks lower.
+ * their base logits before calibration, then, on the same logit, what a later statement replaced (as of `filters.as_of`) ranks lower.
  */
 export async function rankMemory(
   sources: MemorySources,
@@ -23,10 +23,12 @@ export async function rankMemory(
   question: string,
   opts: { rows: number; filters: RecallFilters | undefined; yields: boolean | undefined },
 ): Promise<{ found: Found; marks: SupersessionMarks }> {
-  const retrieved = await sources.retriever.retrieveChunks(q, opts.rows, {
+  const current = sources.supersessions
+    ? preferCurrent(sources.supersessions, q.workspaceId, supersessionOptions(opts.filters))
+    : undefined;
+  const found = await sources.retriever.retrieveChunks(q, opts.rows, {
     yields: opts.yields,
-    lifts: recallLifts(question),
+    lifts: [...recallLifts(question), ...(current ? [current.lift] : [])],
   });
-  if (!sources.supersessions) return { found: retrieved, marks: new Map() };
-  return preferCurrent(sources.supersessions, q.workspaceId, retrieved, supersessionOptions(opts.filters));
+  return { found, marks: current?.marks ?? new Map() };
 }
