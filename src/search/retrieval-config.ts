@@ -28,7 +28,8 @@ export interface RetrievalConfig {
   softTerms?: SoftTermConfig | undefined;
   /**
    * Every mode: the lifts a query brings (a time it names, the current value first; services/memory/recall-lifts.ts)
-   * move its best candidates; absent = on, false = the retriever's own order (the eval's plain baselines).
+   * move its best candidates; absent = on, false = the retriever's own order (the eval's plain baselines). A lift marked
+   * `always` (a replaced statement ranked lower) still acts.
    */
   queryLifts?: boolean | undefined;
 }

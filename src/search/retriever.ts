@@ -130,8 +130,9 @@ export class Retriever {
       );
       if (chunks.size < head.length && attempt === 0) continue;
       const read = head.filter((c) => chunks.has(c.id));
-      const lifts = this.dense.current().config.queryLifts === false ? [] : (opts.lifts ?? []);
-      for (const lift of lifts) if (liftBases(read, chunks, lift)) read.sort(byBase);
+      const queryLifts = this.dense.current().config.queryLifts !== false;
+      const lifts = (opts.lifts ?? []).filter((l) => queryLifts || l.always);
+      for (const lift of lifts) if (await liftBases(read, chunks, lift)) read.sort(byBase);
       if (lifts.length) ranked.candidates.sort(byBase);
       const all = calibrate(ranked.candidates, ranked.calibration);
       if (head.length === all.length) return { candidates: read, chunks };
@@ -180,8 +181,14 @@ function calibrate(candidates: Candidate[], calibration: QueryCalibration): Cand
 }
 
 /** Adds the lift's logits to the rows' bases (and contributions); true when any moved. */
-function liftBases(rows: Candidate[], chunks: ReadonlyMap<number, ChunkRecord>, lift: BaseLift): boolean {
-  const deltas = lift.deltas(rows.map((c) => ({ chunk: chunks.get(c.id)!, base: c.base })));
+async function liftBases(
+  rows: Candidate[],
+  chunks: ReadonlyMap<number, ChunkRecord>,
+  lift: BaseLift,
+): Promise<boolean> {
+  const deltas = await lift.deltas(
+    rows.map((c) => ({ chunk: chunks.get(c.id)!, base: c.base, contributions: c.contributions })),
+  );
   let moved = false;
   rows.forEach((c, i) => {
     const delta = deltas[i] ?? 0;

@@ -44,7 +44,16 @@ export interface Candidate {
 export interface BaseLift {
   /** Its name among explain's contributions. */
   term: string;
-  deltas(rows: readonly { chunk: ChunkRecord; base: number }[]): readonly number[];
+  /** A rule of what memory holds, not of the query's words: it acts even where `queryLifts` is off. */
+  always?: boolean | undefined;
+  deltas(rows: readonly LiftRow[]): readonly number[] | Promise<readonly number[]>;
+}
+
+/** A candidate as a lift reads it: its row, its base logit and what has moved that so far. */
+export interface LiftRow {
+  chunk: ChunkRecord;
+  base: number;
+  contributions: Readonly<Record<string, number>>;
 }
 
 export interface RetrievalQuery {

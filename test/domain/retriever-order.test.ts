@@ -122,7 +122,7 @@ describe("retriever ranking under query-relative calibration", () => {
     expect(lifted).toBeGreaterThan(5);
   });
 
-  it("with queryLifts false, a query's lifts move nothing (the eval's plain baselines)", async () => {
+  it("with queryLifts false, a query's lifts move nothing (the eval's plain baselines), a lift marked always still acts", async () => {
     const lift = { term: "all", deltas: (rows: readonly unknown[]) => rows.map((_, i) => i) };
     for (const query of queries.slice(0, 5)) {
       const q = { workspaceId, query, k: 100, mode: "lexical" as Mode, filter: {} };
@@ -132,6 +132,9 @@ describe("retriever ranking under query-relative calibration", () => {
       expect(found.candidates.every((c) => c.contributions.all === undefined)).toBe(true);
       const lifted = await calibrated.retriever.retrieveChunks(q, 8, { lifts: [lift] });
       if (lifted.candidates.length > 1) expect(lifted.candidates.some((c) => c.contributions.all)).toBe(true);
+      // A rule of what memory holds (a replaced statement lowered) is no query lift: it acts there too.
+      const held = await unlifted.retriever.retrieveChunks(q, 8, { lifts: [{ ...lift, always: true }] });
+      if (held.candidates.length > 1) expect(held.candidates.some((c) => c.contributions.all)).toBe(true);
     }
   });
 });

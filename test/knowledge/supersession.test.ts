@@ -99,6 +99,33 @@ describe("a chain of decisions: A superseded by B superseded by C", () => {
     expect((await at(T0 + 3 * DAY))[0]).toEqual([c.source_path, null]);
   });
 
+  it("lowers a replaced note before calibration, so its replacement is scored as the best candidate it now is", async () => {
+    const billing = (decision: string, supersedes?: string) =>
+      post<DecisionRecord>("/v1/decisions", {
+        namespace: "billing",
+        title: "Billing store",
+        decision,
+        ...(supersedes ? { supersedes } : {}),
+      });
+    clock.set(T0);
+    const old = (await billing("The billing database for invoices is MySQL: every invoice of billing lives there."))
+      .body;
+    clock.set(T0 + DAY);
+    const now = (await billing("Invoices moved to PostgreSQL.", old.ref)).body;
+    const { hits, explain } = (
+      await post<{ hits: Citation[]; explain: { contributions: Record<string, number> }[] }>("/v1/memory/recall", {
+        query: "billing database for invoices",
+        k: 5,
+        explain: true,
+        filters: { source_path_prefix: "decisions/billing/" },
+      })
+    ).body;
+    const at = (path: string) => hits.findIndex((h) => h.source_path === path);
+    expect(at(now.source_path)).toBe(0);
+    expect(explain[0]!.contributions["rank"]).toBe(0);
+    expect(explain[at(old.source_path)]!.contributions).toMatchObject({ superseded: -2 });
+  });
+
   it("refuses to supersede an unknown, foreign or already superseded decision, and writes nothing", async () => {
     const other = await svc.issueToken("elsewhere");
     const foreign = (await decide("The ledger uses SQLite.", undefined, { authorization: `Bearer ${other.token}` }))

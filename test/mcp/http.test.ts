@@ -144,6 +144,20 @@ describe("MCP over Streamable HTTP", () => {
     expect(pack.dropped.over_budget).toBeGreaterThan(0);
   });
 
+  it("packs evidence about a time the intent names first, as recall ranks it", async () => {
+    const client = await connect(s.server.url, auth);
+    for (const [path, content, occurred_at] of [
+      ["log/may.txt", "We shipped the zorbic release to every customer.", "2023-05-10T09:00:00Z"],
+      ["log/august.txt", "We shipped the zorbic release to the customers.", "2023-08-10T09:00:00Z"],
+    ])
+      await call(client, "service_ingest", { source_path: path, content, occurred_at });
+    const first = async (intent: string) =>
+      (await call<{ items: { citation: Hit }[] }>(client, "service_pack", { intent, budget_tokens: 200 })).items[0]!
+        .citation.source_path;
+    expect(await first("zorbic release shipped in May 2023")).toBe("log/may.txt");
+    expect(await first("zorbic release shipped in August")).toBe("log/august.txt");
+  });
+
   it("answers invalid arguments with isError and the invalid_request envelope, like HTTP", async () => {
     const client = await connect(s.server.url, auth);
     expect(toolError(await client.callTool({ name: "service_recall", arguments: { query: "" } })).code).toBe(

@@ -159,7 +159,7 @@ describe("event time", () => {
     expect(dated.resolved_time?.resolved).toBe("7 May 2023");
   });
 
-  it("ranks evidence about a time the query names first", async () => {
+  const ingestReleases = async () => {
     await ok("/v1/memory/ingest", {
       source_path: "log/a.txt",
       content: "We shipped the glarbon release to every customer.",
@@ -170,12 +170,24 @@ describe("event time", () => {
       content: "We shipped the glarbon release to the customers.",
       occurred_at: "2023-08-10T09:00:00Z",
     });
+  };
+
+  it("ranks evidence about a time the query names first", async () => {
+    await ingestReleases();
     const first = async (query: string) => {
       const r = await ok<RecallResponse>("/v1/memory/recall", { query, mode: "lexical", explain: true });
       return [r.hits[0]!.source_path, r.explain![0]!.contributions["time"]];
     };
     expect(await first("glarbon release shipped in May 2023")).toEqual(["log/a.txt", 1]);
     expect(await first("glarbon release shipped in August")).toEqual(["log/b.txt", 1]);
+  });
+
+  it("packs evidence about a time the intent names first, as recall ranks it", async () => {
+    await ingestReleases();
+    const first = async (intent: string) =>
+      (await ok<PackResponse>("/v1/memory/pack", { intent, budget_tokens: 200 })).items[0]!.citation.source_path;
+    expect(await first("glarbon release shipped in May 2023")).toBe("log/a.txt");
+    expect(await first("glarbon release shipped in August")).toBe("log/b.txt");
   });
 
   it("rejects an unparseable occurred_at with a 400 naming the field", async () => {

@@ -18,14 +18,9 @@ import type { AuditService } from "../audit/audit.ts";
 import { citationOf } from "../memory/citations.ts";
 import { localPlanner, type Planner } from "../planning/planner.ts";
 import type { CallContext } from "../../ports/call-context.ts";
-import { supersessionOptions, timeNotes, toFilter } from "../memory/time-filter.ts";
-import { recallLifts } from "../memory/recall-lifts.ts";
-import {
-  currentEvidence,
-  preferCurrent,
-  type SupersessionMarks,
-  type SupersessionReader,
-} from "../memory/prefer-current.ts";
+import { timeNotes, toFilter } from "../memory/time-filter.ts";
+import { currentEvidence, type SupersessionMarks, type SupersessionReader } from "../memory/prefer-current.ts";
+import { rankMemory } from "../memory/rank-memory.ts";
 import type { Retriever } from "../../search/retriever.ts";
 import { yieldToIo } from "../../threads/loop-yield.ts";
 import type { OpenLoop } from "../../contract/open-loops.ts";
@@ -93,14 +88,12 @@ export class GroundedService {
       },
       layers,
     );
-    const retrieved = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, req.k), Infinity, {
-      yields: call.yieldsToRequests,
-      lifts: recallLifts(req.question),
-    });
-    const current = supersessionOptions(req.filters);
-    const { found, marks } = this.supersessions
-      ? await preferCurrent(this.supersessions, call.workspaceId, retrieved, current)
-      : { found: retrieved, marks: new Map() as SupersessionMarks };
+    const { found, marks } = await rankMemory(
+      { retriever: this.retriever, supersessions: this.supersessions },
+      this.cognition.retrievalQuery(thought, req.k),
+      req.question,
+      { rows: Infinity, filters: req.filters, yields: call.yieldsToRequests },
+    );
     await yieldToIo(); // each stage is a slice of the loop: requests that came in meanwhile go first
     const evidence = this.cognition.weigh(thought, found, { need: req.k, diversity: 0 });
     const chunks = currentEvidence(

@@ -12,9 +12,9 @@ import type {
 } from "../../contract/memory.ts";
 import { PackRequest as PackRequestSchema, RecallRequest as RecallRequestSchema } from "../../contract/memory.ts";
 import { localPlanner, type Planner } from "../planning/planner.ts";
-import { supersessionOptions, timeNotes, toFilter } from "./time-filter.ts";
-import { preferCurrent, type SupersessionReader } from "./prefer-current.ts";
-import { recallLifts } from "./recall-lifts.ts";
+import { timeNotes, toFilter } from "./time-filter.ts";
+import type { SupersessionReader } from "./prefer-current.ts";
+import { rankMemory, type MemorySources } from "./rank-memory.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentStore } from "../../ports/documents.ts";
 import type { Evidence } from "../../cognitive/types.ts";
@@ -49,6 +49,10 @@ export class MemoryService {
     private readonly planner: Planner = localPlanner(),
   ) {}
 
+  private get sources(): MemorySources {
+    return { retriever: this.retriever, supersessions: this.supersessions };
+  }
+
   async recall(workspaceId: string, input: RecallRequest, opts: ThinkOptions = {}): Promise<RecallResponse> {
     const started = performance.now();
     const req = RecallRequestSchema.parse(input);
@@ -68,15 +72,12 @@ export class MemoryService {
     // Over-fetch so collapsing identical texts and min_score still leave k hits.
     const query = this.cognition.retrievalQuery(thought, req.k * 2);
     const weighing = { need: req.k, diversity: 0 };
-    const slices = { yields: opts.call?.yieldsToRequests, lifts: recallLifts(req.query) };
-    const reading = supersessionOptions(req.filters);
-    const candidates = async (limit: number) => {
-      const current = await preferCurrent(
-        this.supersessions,
-        workspaceId,
-        await this.retriever.retrieveChunks(query, limit, slices),
-        reading,
-      );
+    const candidates = async (rows: number) => {
+      const current = await rankMemory(this.sources, query, req.query, {
+        rows,
+        filters: req.filters,
+        yields: opts.call?.yieldsToRequests,
+      });
       return { found: distinctTexts(current.found), marks: current.marks };
     };
     // Rows for the head the layers weigh (2k) and k more for what their demotions bring up; for all only when that fell short.
@@ -167,15 +168,11 @@ export class MemoryService {
       },
       opts.layers,
     );
-    const retrieved = await this.retriever.retrieveChunks(this.cognition.retrievalQuery(thought, pool), Infinity, {
+    const { found, marks } = await rankMemory(this.sources, this.cognition.retrievalQuery(thought, pool), req.intent, {
+      rows: Infinity,
+      filters: req.filters,
       yields: opts.call?.yieldsToRequests,
     });
-    const { found, marks } = await preferCurrent(
-      this.supersessions,
-      workspaceId,
-      retrieved,
-      supersessionOptions(req.filters),
-    );
     await yieldToIo(); // the pool's weighing and planning is a slice of its own
     // dhyana orders (MMR) and viveka drops near-duplicates before the budget is spent.
     const evidence = this.cognition.weigh(thought, found, { need: req.max_items * 2, diversity: req.diversity });

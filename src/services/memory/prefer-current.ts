@@ -1,9 +1,8 @@
 // Recall prefers what is current (issue 45 item 4): a statement a later one replaced is kept, marked and ranked lower.
 import type { SupersessionRef } from "../../contract/citation.ts";
-import { nudgeScore } from "../../cognitive/evidence.ts";
-import type { Found } from "../../cognitive/pipeline.ts";
 import type { RecordStore, SupersessionLink } from "../../ports/records.ts";
 import type { ChunkRecord } from "../../ports/documents.ts";
+import type { BaseLift } from "../../search/types.ts";
 import { detectReplacements } from "../../domain/time/changed-facts.ts";
 
 /** Logit taken from a superseded candidate (the `superseded` term of explain's contributions). */
@@ -15,44 +14,45 @@ export type SupersessionMarks = Map<number, { superseded_by?: SupersessionRef; s
 export type SupersessionReader = Pick<RecordStore, "supersessions">;
 
 /**
- * Marks candidates whose note was replaced by `asOf` (or ever, without one) and lowers them; marks replacements too.
- * A replacement recorded after `asOf` leaves the old note current, as it was then.
+ * A lift that marks the rows whose note was replaced by `asOf` (or ever, without one) and lowers them on the base
+ * logit, where the query's lifts act, so calibration ranks the replacement as the best it now is; marks replacements
+ * too (into `marks`). A replacement recorded after `asOf` leaves the old note current, as it was then.
  */
-export async function preferCurrent(
+export function preferCurrent(
   reader: SupersessionReader,
   workspaceId: string,
-  found: Found,
   opts: { asOf: number | undefined; detect: boolean },
-): Promise<{ found: Found; marks: SupersessionMarks }> {
+): { lift: BaseLift; marks: SupersessionMarks } {
   const marks: SupersessionMarks = new Map();
-  const paths = [...new Set([...found.chunks.values()].map((c) => c.sourcePath))];
-  const links = (await reader.supersessions(workspaceId, paths)).filter(
-    (l) => opts.asOf === undefined || l.at <= opts.asOf,
-  );
-  const replacedBy = new Map(links.map((l) => [l.oldPath, l]));
-  const replacing = new Map(links.map((l) => [l.newPath, l]));
-  for (const c of found.candidates) {
-    const chunk = found.chunks.get(c.id);
-    const by = chunk && replacedBy.get(chunk.sourcePath);
-    const of = chunk && replacing.get(chunk.sourcePath);
-    if (of) marks.set(c.id, { supersedes: recorded(of.oldPath, of.oldId, of) });
-    if (by) marks.set(c.id, { ...marks.get(c.id), superseded_by: recorded(by.newPath, by.newId, by) });
-  }
-  if (opts.detect) markDetected(found, marks);
-  if (![...marks.values()].some((m) => m.superseded_by)) return { found, marks };
-  const candidates = found.candidates.map((c) => {
-    if (!marks.get(c.id)?.superseded_by) return c;
-    // The current-value order already put it below a newer statement of the value: lowering it again would bury it.
-    if ((c.contributions["current"] ?? 0) < 0) return c;
-    const contributions = { ...c.contributions, superseded: SUPERSEDED_WEIGHT };
-    return { ...c, score: nudgeScore(c.score, SUPERSEDED_WEIGHT), contributions };
-  });
-  return { found: { ...found, candidates: candidates.sort((a, b) => b.score - a.score) }, marks };
+  const lift: BaseLift = {
+    term: "superseded",
+    always: true,
+    async deltas(rows) {
+      const chunks = rows.map((r) => r.chunk);
+      const paths = [...new Set(chunks.map((c) => c.sourcePath))];
+      const links = (await reader.supersessions(workspaceId, paths)).filter(
+        (l) => opts.asOf === undefined || l.at <= opts.asOf,
+      );
+      const replacedBy = new Map(links.map((l) => [l.oldPath, l]));
+      const replacing = new Map(links.map((l) => [l.newPath, l]));
+      for (const chunk of chunks) {
+        const by = replacedBy.get(chunk.sourcePath);
+        const of = replacing.get(chunk.sourcePath);
+        if (of) marks.set(chunk.id, { supersedes: recorded(of.oldPath, of.oldId, of) });
+        if (by) marks.set(chunk.id, { ...marks.get(chunk.id), superseded_by: recorded(by.newPath, by.newId, by) });
+      }
+      if (opts.detect) markDetected(chunks.slice(0, DETECT_AMONG), marks);
+      // The current-value order already put it below a newer statement of the value: lowering it again would bury it.
+      return rows.map((r) =>
+        marks.get(r.chunk.id)?.superseded_by && (r.contributions["current"] ?? 0) >= 0 ? SUPERSEDED_WEIGHT : 0,
+      );
+    },
+  };
+  return { lift, marks };
 }
 
 /** Statements among the best candidates that a later one replaced; a recorded replacement is left as it is. */
-function markDetected(found: Found, marks: SupersessionMarks): void {
-  const chunks = found.candidates.slice(0, DETECT_AMONG).flatMap((c) => found.chunks.get(c.id) ?? []);
+function markDetected(chunks: readonly ChunkRecord[], marks: SupersessionMarks): void {
   const byId = new Map(chunks.map((c) => [c.id, c]));
   for (const r of detectReplacements(chunks.map((c) => ({ id: c.id, text: c.text, at: c.authoredAt })))) {
     const [older, newer] = [byId.get(r.oldId)!, byId.get(r.newId)!];
