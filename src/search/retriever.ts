@@ -8,7 +8,7 @@ import type { SearchEngine } from "./engine.ts";
 import { checkRetrievalConfig, fixedDense, type DenseSource, type RetrievalConfig } from "./retrieval-config.ts";
 import { weighConversation } from "./conversation.ts";
 import { yieldToIo } from "../threads/loop-yield.ts";
-import type { BaseLift, Candidate, RetrievalQuery } from "./types.ts";
+import { LIFTED_ROWS, type BaseLift, type Candidate, type RetrievalQuery } from "./types.ts";
 
 export class Retriever {
   private readonly queryVectors = new Map<string, Float32Array>();
@@ -107,19 +107,25 @@ export class Retriever {
    * Candidates with their stored chunks: all of them, or with `rows` only the best `rows` (and `floor`, the best score
    * of those left out). Index and rows are two reads; when another process replaced a document between them some ids
    * have no row, so the search runs once more on the index that has caught up. `yields`: the loop serves waiting
-   * requests before each read. `lifts`: rules that read those rows and move their base logits before stage 2, in turn;
-   * the rows read are the ones returned, and `floor` the best score of the others, wherever the lifts moved them.
+   * requests before each read. `lifts`: rules that read the best rows (LIFTED_ROWS at least, whatever `rows` is) and
+   * move their base logits before stage 2, in turn; the best `rows` of them are returned, and `floor` the best score
+   * of the others, wherever the lifts moved them.
    */
   async retrieveChunks(
     q: RetrievalQuery,
     rows = Infinity,
     opts: { yields?: boolean | undefined; lifts?: readonly BaseLift[] | undefined } = {},
   ): Promise<{ candidates: Candidate[]; chunks: Map<number, ChunkRecord>; floor?: number }> {
+    const queryLifts = this.dense.current().config.queryLifts !== false;
+    const lifts = (opts.lifts ?? []).filter((l) => queryLifts || l.always);
+    // A lift reads as many candidates whatever k and rows ask: a lexical pool of k could not hold what it would lift.
+    const pooled = lifts.length && q.k < LIFTED_ROWS ? { ...q, k: LIFTED_ROWS } : q;
+    const reading = lifts.length ? Math.max(rows, LIFTED_ROWS) : rows;
     for (let attempt = 0; ; attempt++) {
       if (opts.yields) await yieldToIo();
-      const ranked = await this.rank(q);
+      const ranked = await this.rank(pooled);
       if (opts.yields) await yieldToIo();
-      const head = ranked.candidates.length > rows ? ranked.candidates.slice(0, rows) : ranked.candidates;
+      const head = ranked.candidates.length > reading ? ranked.candidates.slice(0, reading) : ranked.candidates;
       const chunks = new Map(
         (
           await this.documents.getChunks(
@@ -130,14 +136,14 @@ export class Retriever {
       );
       if (chunks.size < head.length && attempt === 0) continue;
       const read = head.filter((c) => chunks.has(c.id));
-      const queryLifts = this.dense.current().config.queryLifts !== false;
-      const lifts = (opts.lifts ?? []).filter((l) => queryLifts || l.always);
       for (const lift of lifts) if (await liftBases(read, chunks, lift)) read.sort(byBase);
       if (lifts.length) ranked.candidates.sort(byBase);
       const all = calibrate(ranked.candidates, ranked.calibration);
-      if (head.length === all.length) return { candidates: read, chunks };
-      const inHead = new Set(head.map((c) => c.id));
-      return { candidates: read, chunks, floor: all.find((c) => !inHead.has(c.id))!.score };
+      const kept = read.length > rows ? read.slice(0, rows) : read;
+      if (kept.length === read.length && head.length === all.length) return { candidates: kept, chunks };
+      // The others: what was not read, and what the lifts read beyond `rows` (a row gone meanwhile is none).
+      const passed = new Set([...kept, ...head.filter((c) => !chunks.has(c.id))].map((c) => c.id));
+      return { candidates: kept, chunks, floor: all.find((c) => !passed.has(c.id))!.score };
     }
   }
 

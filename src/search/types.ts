@@ -41,6 +41,9 @@ export interface Candidate {
  * A rule that reads the best candidates' rows and moves their base logits before stage 2, where the speaker and session
  * rules act: `deltas` gets the rows best first with their bases and returns the logit to add to each (0: none).
  */
+/** The best candidates a query's lifts read, whatever rows a caller asks for: what they move must not depend on k. */
+export const LIFTED_ROWS = 50;
+
 export interface BaseLift {
   /** Its name among explain's contributions. */
   term: string;

@@ -59,3 +59,37 @@ describe("current value first", () => {
     expect(res.explain![1]!.contributions["superseded"]).toBeUndefined();
   });
 });
+
+describe("current value first, whatever k asks", () => {
+  let many: TestService;
+  beforeAll(async () => {
+    many = await startTestService();
+    const notes = [
+      { source_path: OLD, occurred_at: "2023-08-11T03:18:00Z", content: "I've bought three tops from H&M so far." },
+      {
+        source_path: NEW,
+        occurred_at: "2023-09-30T06:40:00Z",
+        content: "By the way, I've got five tops from H&M now.",
+      },
+      // Closer matches that state no count: the newer statement sits below the rows a small k reads.
+      ...Array.from({ length: 20 }, (_, i) => ({
+        source_path: `chat/2023-08-${String(12 + i).padStart(2, "0")}.txt`,
+        occurred_at: `2023-08-${String(12 + i).padStart(2, "0")}T10:00:00Z`,
+        content: `Tops from H&M, tops I have bought so far: H&M tops, note ${i}.`,
+      })),
+    ];
+    for (const note of notes) expect((await many.post("/v1/memory/ingest", note)).status).toBe(200);
+  });
+  afterAll(async () => many.cleanup());
+
+  it("puts the newest statement in the same place for k = 3 as for k = 30", async () => {
+    const ask = async (k: number) => {
+      const res = await many.post("/v1/memory/recall", { query: "How many tops have I bought from H&M so far?", k });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as RecallResponse).hits.map((h) => h.source_path);
+    };
+    const all = await ask(30);
+    expect(all.indexOf(NEW)).toBeLessThan(all.indexOf(OLD));
+    expect(await ask(3)).toEqual(all.slice(0, 3));
+  });
+});

@@ -1,11 +1,8 @@
 // Recall prefers what is current (issue 45 item 4) without a replacement being recorded or detected: for a question
 // about the present state, the best candidates that give its value, by one speaker, are put newest first in the places
 // they already held, so the set a recall returns stays the same and only their order changes.
-import type { BaseLift } from "../../search/types.ts";
+import { LIFTED_ROWS, type BaseLift } from "../../search/types.ts";
 import { askedValue } from "../../domain/time/current-values.ts";
-
-/** Only the best candidates are read for the value they state. */
-const READ = 50;
 
 /** The lift for a question about the present state (the `current` term of explain); none for any other question. */
 export function currentFirst(question: string): BaseLift | undefined {
@@ -16,7 +13,7 @@ export function currentFirst(question: string): BaseLift | undefined {
     deltas: (rows) => {
       const deltas = rows.map(() => 0);
       const bySpeaker = new Map<string | null, { i: number; at: number; value: string; base: number }[]>();
-      rows.slice(0, READ).forEach(({ chunk, base }, i) => {
+      rows.slice(0, LIFTED_ROWS).forEach(({ chunk, base }, i) => {
         const stated = valueOf(chunk.text);
         if (!stated) return;
         const group = bySpeaker.get(stated.speaker) ?? [];

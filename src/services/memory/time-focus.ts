@@ -1,12 +1,9 @@
 // A query that names a time ("in May 2023", "on October 13") lifts the evidence about that time (issue 45 item 3).
-import type { BaseLift } from "../../search/types.ts";
+import { LIFTED_ROWS, type BaseLift } from "../../search/types.ts";
 import { aboutTimes, questionTimes } from "../../domain/time/question-time.ts";
 
 /** Base logit added to a candidate about the named time (the `time` term of explain), as much as a named speaker's. */
 export const TIME_WEIGHT = 1;
-/** Only the best candidates are read for the times they name (a chrono-node pass each). */
-const READ = 50;
-
 /** The lift for a query that names a time: `weight` for each of the best candidates about it; none without one. */
 export function timeFocus(query: string, weight = TIME_WEIGHT): BaseLift | undefined {
   const targets = weight === 0 ? [] : questionTimes(query);
@@ -14,6 +11,6 @@ export function timeFocus(query: string, weight = TIME_WEIGHT): BaseLift | undef
   return {
     term: "time",
     deltas: (rows) =>
-      rows.map(({ chunk }, i) => (i < READ && aboutTimes(targets, chunk.text, chunk.authoredAt) ? weight : 0)),
+      rows.map(({ chunk }, i) => (i < LIFTED_ROWS && aboutTimes(targets, chunk.text, chunk.authoredAt) ? weight : 0)),
   };
 }
