@@ -118,9 +118,11 @@ export class Retriever {
   ): Promise<{ candidates: Candidate[]; chunks: Map<number, ChunkRecord>; floor?: number }> {
     const queryLifts = this.dense.current().config.queryLifts !== false;
     const lifts = (opts.lifts ?? []).filter((l) => queryLifts || l.always);
-    // A lift reads as many candidates whatever k and rows ask: a lexical pool of k could not hold what it would lift.
-    const pooled = lifts.length && q.k < LIFTED_ROWS ? { ...q, k: LIFTED_ROWS } : q;
-    const reading = lifts.length ? Math.max(rows, LIFTED_ROWS) : rows;
+    // A query's lift reads as many candidates whatever k and rows ask (a lexical pool of k could not hold what it
+    // would lift); a rule of what memory holds (`always`) reads the rows read anyway, so a plain recall reads no more.
+    const widen = lifts.some((l) => !l.always);
+    const pooled = widen && q.k < LIFTED_ROWS ? { ...q, k: LIFTED_ROWS } : q;
+    const reading = widen ? Math.max(rows, LIFTED_ROWS) : rows;
     for (let attempt = 0; ; attempt++) {
       if (opts.yields) await yieldToIo();
       const ranked = await this.rank(pooled);
