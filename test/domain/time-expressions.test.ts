@@ -87,6 +87,10 @@ describe("time expressions", () => {
     expect(read("last Dec", at("2024-01-01T01:30:00Z"))[0]![2]).toBe("December 2023");
     // The modal verb is not a month.
     expect(read("This may take a while, at last may it end", MONDAY)).toEqual([]);
+    // Nor is the noun "march"; the month is still read capitalised or with a day.
+    expect(read("the last march of the season, their next march", MONDAY)).toEqual([]);
+    expect(read("next March", MONDAY)[0]![2]).toBe("March 2024");
+    expect(read("we met on march 3, 2023", MONDAY)[0]![2]).toContain("March 2023");
   });
 
   it("gets month ends and leap days right", () => {

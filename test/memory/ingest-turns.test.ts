@@ -1,4 +1,4 @@
-// Small writes wait for their turn of the event loop before they are analysed (src/threads/loop-share.ts): a recall
+// Small writes wait for their turn of the event loop before they are analysed (src/threads/turn-gate.ts): a recall
 // that arrives while writes are queued is answered first, not after every queued write's analysis and embedding.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecallResponse } from "../../src/contract/memory.ts";

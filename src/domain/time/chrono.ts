@@ -13,8 +13,12 @@ export function chrono(): English {
   return (loaded ??= configured(createRequire(import.meta.url)("chrono-node/en") as English));
 }
 
+/** The noun "march" in lower case, alone or after a relative word ("the last march of the season"), is no month. */
+const MARCH_NOUN = /^(?:(?:last|past|next|this)\s+)?march(?:\s+of)?$/;
+
 function configured(en: English): English {
   const casual = en.casual.clone();
   casual.parsers.push(weekdayAliases(en.casual), relativeMonths());
+  casual.refiners.push({ refine: (_context, results) => results.filter((r) => !MARCH_NOUN.test(r.text)) });
   return { casual };
 }

@@ -49,7 +49,8 @@ export function weekdayAliases(base: Casual): Parser {
 /**
  * "last/past September" is the latest September before the reference's month, "next September" the first after it,
  * "this September" the one in the reference's year; a month day after it ("next Jan 5") is left to chrono. The modal
- * "may" is not a month: "May" counts only capitalised and not after "this" ("This may take a while").
+ * "may" is not a month: "May" counts only capitalised and not after "this" ("This may take a while"); nor is the noun
+ * "march" ("the last march of the season"): "March" counts only capitalised.
  */
 export function relativeMonths(): Parser {
   const words = Object.keys(MONTHS).join("|");
@@ -59,6 +60,7 @@ export function relativeMonths(): Parser {
       const which = match[1]!.toLowerCase();
       const word = match[2]!;
       if (word.toLowerCase() === "may" && (word !== "May" || which === "this")) return null;
+      if (word.toLowerCase() === "march" && word !== "March") return null;
       const month = MONTHS[word.toLowerCase()]!;
       const now = context.reference.getDateWithAdjustedTimezone(); // the reference's local fields, as chrono reads them
       const [year, current] = [now.getFullYear(), now.getMonth() + 1];

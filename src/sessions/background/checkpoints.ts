@@ -1,5 +1,6 @@
-// A background session's checkpoints: numbered in its log, each with the resume cursor of the log's end where it was
-// taken (its cursor resumes or branches from there), logged with the events that go with it in one write.
+// A background session's checkpoints: numbered in its log, each with the resume cursor of the last event read when it
+// was decided (its cursor resumes or branches from there: a run's output logged meanwhile elsewhere is after it),
+// logged with the events that go with it in one write.
 import type { SessionEventData, SessionEventType } from "../../contract/events.ts";
 import type { StreamEvent } from "../../ports/event-log.ts";
 import type { SessionKey } from "../../ports/session-index.ts";
@@ -92,8 +93,8 @@ export class Checkpoints {
   }
 
   /**
-   * As `write`, on the events the caller read, and only while the last of them ends the log (StreamMoved otherwise);
-   * `before` goes in the same write ahead of the checkpoint.
+   * As `write`, on the events the caller read, and only while no state, approval or checkpoint has followed the last of
+   * them (StreamMoved otherwise; SessionLog.appendAll); `before` goes in the same write ahead of the checkpoint.
    */
   async writeAfter(
     job: SessionKey,
