@@ -17,6 +17,7 @@ interface Waiting<W, R> {
 export class GroupCommit<W, R> {
   private readonly queue: Waiting<W, R>[] = [];
   private committing = false;
+  private readonly onSettled: (() => void)[] = [];
 
   constructor(
     /** Commits the batch in one transaction; answers an outcome per write, in order (rejects: all of them failed). */
@@ -36,6 +37,11 @@ export class GroupCommit<W, R> {
     });
   }
 
+  /** Resolves once every write asked for so far has been answered (a store closes after, not under, its last batch). */
+  settled(): Promise<void> {
+    return this.committing ? new Promise((resolve) => this.onSettled.push(resolve)) : Promise.resolve();
+  }
+
   private async drain(): Promise<void> {
     try {
       while (this.queue.length > 0) {
@@ -53,6 +59,7 @@ export class GroupCommit<W, R> {
       }
     } finally {
       this.committing = false;
+      for (const resolve of this.onSettled.splice(0)) resolve();
     }
   }
 

@@ -34,6 +34,17 @@ describe("GroupCommit", () => {
     expect(batches).toEqual([[-1], [6, 7]]);
   });
 
+  it("is settled only once every write asked for so far has been answered", async () => {
+    const { group, release } = recorder();
+    const answered: number[] = [];
+    for (const w of [-1, 2]) void group.submit(w).then((r) => answered.push(r));
+    const settled = group.settled().then(() => [...answered]);
+    await new Promise(setImmediate);
+    release();
+    expect(await settled).toEqual([-10, 20]);
+    await expect(group.settled()).resolves.toBeUndefined();
+  });
+
   it("rejects only the caller of a refused write; the others of its batch commit", async () => {
     const { group } = recorder();
     const results = await Promise.allSettled([12, 13, 14].map((w) => group.submit(w)));

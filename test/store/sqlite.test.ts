@@ -106,6 +106,26 @@ describe("sqlite: a writer thread beside the loop's own writes", () => {
     }
   });
 
+  it("closes after the writes asked for before it have committed, and refuses writes after it", async () => {
+    const store = await threaded();
+    const ws = (await store.workspaces.ensureWorkspace("default", 0)).id;
+    const draft = { type: "memory.note", actorId: null, tokenId: null, at: 1, trajectoryId: null, payload: {} };
+    let committed = false;
+    const asked = store.audit.appendEvents(ws, [draft]).then(() => (committed = true));
+    await store.close(); // in the same turn: the write's batch has not begun
+    expect(committed).toBe(true);
+    await asked;
+    await expect(store.audit.appendEvents(ws, [draft])).rejects.toThrow("closed");
+    const again = openSqliteStore(fileOf.get(store)!);
+    try {
+      expect((await again.audit.listEvents(ws, { afterSeq: 0, limit: 10 })).map((e) => e.type)).toEqual([
+        "memory.note",
+      ]);
+    } finally {
+      await again.close();
+    }
+  });
+
   it("audit records commit on the thread: it extends the chain the loop's connection began, and answers with the events", async () => {
     const file = join(dir, `writer-${n++}.db`);
     const store = openSqliteStore(file);

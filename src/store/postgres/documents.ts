@@ -49,6 +49,11 @@ export class DocumentRepo implements DocumentStore {
     private readonly tx: PostgresTransactions,
   ) {}
 
+  /** Resolves once the replaces asked for so far have committed or failed (the store closes its pool after). */
+  settled(): Promise<void> {
+    return this.replaces.settled();
+  }
+
   async getDocument(workspaceId: string, sourcePath: string, c: Conn = this.db): Promise<DocumentRecord | undefined> {
     const { rows } = await c.query<DocRow>({
       name: "doc_get",

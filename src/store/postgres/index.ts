@@ -48,7 +48,10 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
     sessions: new SessionRepo(db),
     /** Idempotent, as SQLite's: runtimes sharing one store may each close it. */
     close() {
-      closing ??= listener.close().then(() => db.end());
+      closing ??= documents
+        .settled()
+        .then(() => listener.close())
+        .then(() => db.end());
       return closing;
     },
   });

@@ -31,6 +31,7 @@ export class SqliteWriter {
     BATCH_ROWS,
   );
   private failed = false;
+  private closed = false;
 
   /** `idleMs`: the thread exits after that long without a write (never by default: the next answer would wait for a new one). */
   constructor(init: WriterInit, idleMs = Infinity) {
@@ -59,6 +60,7 @@ export class SqliteWriter {
 
   /** Writes are committed in the order they were asked for, each acknowledged once its batch has committed. */
   private write(req: WriteRequest): Promise<WriteReply> {
+    if (this.closed) return Promise.reject(new Error("the store is closed"));
     return this.batches.submit(req);
   }
 
@@ -88,7 +90,10 @@ export class SqliteWriter {
     }
   }
 
-  close(): Promise<void> {
-    return this.thread.close();
+  /** After the writes asked for so far have committed: a batch waiting for the loop's turn would start a new thread. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.batches.settled();
+    await this.thread.close();
   }
 }
