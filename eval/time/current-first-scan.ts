@@ -1,7 +1,7 @@
 // Where recall's current-value preference (src/services/memory/current-first.ts) acts on the dev sets, for labelling:
 // every question it reorders, with the statements it put newest first (date, speaker, the value's sentence) and
 // whether gold evidence is among them. `node --import tsx eval/time/current-first-scan.ts`; labels: current-first-labels.json.
-import { readFileSync } from "node:fs";
+import { labelVerdicts } from "./labels.ts";
 import { askedValue, asksPresentState } from "../../src/domain/time/current-values.ts";
 import { claimsOf } from "../../src/domain/time/changed-facts.ts";
 import { defaultRetrievalConfig } from "../../src/search/retrieval-config.ts";
@@ -16,10 +16,12 @@ interface Label {
   right: boolean | null;
   why: string;
 }
-const labels = (
-  JSON.parse(readFileSync(new URL("current-first-labels.json", import.meta.url), "utf8")) as { orders: Label[] }
-).orders;
-const labelOf = new Map(labels.map((l) => [`${l.set} ${l.query}`, l.right]));
+const labelOf = labelVerdicts<Label>(
+  "current-first-labels.json",
+  "orders",
+  (l) => `${l.set} ${l.query}`,
+  (l) => l.right,
+);
 
 const tally = { present: 0, valued: 0, asked: 0, moved: 0, right: 0, wrong: 0, unclear: 0, unlabelled: 0 };
 for (const set of [loadLongMemEval(), loadLocomo()]) {

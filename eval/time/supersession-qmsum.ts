@@ -1,7 +1,7 @@
 // The statement detector (src/domain/time/changed-facts.ts) on data it was not written on: the QMSum train meetings,
 // each turn a statement and turn order its time. `node --import tsx eval/time/supersession-qmsum.ts`: every find, the
 // hand-labelled ones marked (supersession-qmsum-labels.json, a random 40), and the precision over those.
-import { readFileSync } from "node:fs";
+import { labelVerdicts } from "./labels.ts";
 import { detectReplacements } from "../../src/domain/time/changed-facts.ts";
 import { loadQmsum } from "../qmsum/data.ts";
 
@@ -11,10 +11,12 @@ interface Label {
   new: number;
   right: boolean | null;
 }
-const labels = (
-  JSON.parse(readFileSync(new URL("supersession-qmsum-labels.json", import.meta.url), "utf8")) as { finds: Label[] }
-).finds;
-const labelOf = new Map(labels.map((l) => [`${l.meeting} ${l.old} ${l.new}`, l.right]));
+const labelOf = labelVerdicts<Label>(
+  "supersession-qmsum-labels.json",
+  "finds",
+  (l) => `${l.meeting} ${l.old} ${l.new}`,
+  (l) => l.right,
+);
 
 const tally = { finds: 0, labelled: 0, right: 0, unclear: 0 };
 for (const meeting of loadQmsum()) {

@@ -1,7 +1,7 @@
 // Precision of the statement detector (issue 45 item 4): every replacement it finds between the documents of each dev
 // vault (LongMemEval sessions, LoCoMo turns), scored against hand labels (supersession-labels.json).
 // `node --import tsx eval/time/supersession-scan.ts`: one line per find, then the precision; unlabelled finds are listed.
-import { readFileSync } from "node:fs";
+import { labelVerdicts } from "./labels.ts";
 import { detectReplacements } from "../../src/domain/time/changed-facts.ts";
 import { loadLocomo } from "../data/locomo.ts";
 import { loadLongMemEval } from "../data/longmemeval.ts";
@@ -12,10 +12,12 @@ interface Label {
   new: string;
   correct: boolean | null;
 }
-const labels = (
-  JSON.parse(readFileSync(new URL("supersession-labels.json", import.meta.url), "utf8")) as { pairs: Label[] }
-).pairs;
-const labelOf = new Map(labels.map((l) => [`${l.vault} ${l.old} ${l.new}`, l.correct]));
+const labelOf = labelVerdicts<Label>(
+  "supersession-labels.json",
+  "pairs",
+  (l) => `${l.vault} ${l.old} ${l.new}`,
+  (l) => l.correct,
+);
 
 let found = 0;
 let right = 0;
