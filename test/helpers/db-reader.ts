@@ -24,7 +24,13 @@ export async function openDbReader(config: Config): Promise<DbReader> {
   }
   const client = new pg.Client(config.databaseUrl);
   await client.connect();
-  const all = async (sql: string) => (await client.query(sql)).rows as Record<string, unknown>[];
+  // One query at a time: a pg client given a second while the first runs queues it with a deprecation (an error in pg 9).
+  let last: Promise<unknown> = Promise.resolve();
+  const all = (sql: string): Promise<Record<string, unknown>[]> => {
+    const rows = last.then(() => client.query(sql)).then((r) => r.rows as Record<string, unknown>[]);
+    last = rows.catch(() => undefined);
+    return rows;
+  };
   return {
     all,
     number: async (sql) => Number(Object.values((await all(sql))[0] ?? {})[0]),
