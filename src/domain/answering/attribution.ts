@@ -4,7 +4,8 @@ import { labelAt } from "../meetings/speaker-label.ts";
 import { questionNames } from "./answer-confidence.ts";
 
 const POSSESSIVE = /['’]s$/u;
-const FIRST_PERSON = /\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b/i;
+export const FIRST_PERSON = /\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b/i;
+export const SECOND_PERSON = /\b(?:you|you're|you've|you'd|you'll|your|yours|yourself)\b/i;
 
 /** The speaker labelling the line `at` is on, else the chunk's first line (a turn's continuation); lowercased, or null. */
 export function speakerAt(text: string, at: number): string | null {
@@ -19,11 +20,11 @@ function labelOf(text: string, lineStart: number): string | null {
 }
 
 /** The question's names, lowercased, without a possessive "'s" ("Melanie's" names Melanie). */
-const namesOf = (question: string): Set<string> =>
+export const namesOf = (question: string): Set<string> =>
   new Set(questionNames(question).map((w) => w.replace(POSSESSIVE, "").toLowerCase()));
 
 /** A speaker is named when the question holds every word of the label or its first word ("Caroline" for "Caroline Lee"). */
-const named = (speaker: string, names: ReadonlySet<string>) =>
+export const named = (speaker: string, names: ReadonlySet<string>) =>
   names.has(speaker.split(/\s+/)[0]!) || speaker.split(/\s+/).every((w) => names.has(w));
 
 /**
@@ -46,7 +47,6 @@ export function speakerOther(
   return [...participants].some((p) => p !== speaker && named(p, names)) ? 1 : 0;
 }
 
-const SECOND_PERSON = /\b(?:you|you're|you've|you'd|you'll|your|yours|yourself)\b/i;
 const WORDS = /[\p{L}\p{N}]+/gu;
 /**
  * The sentence tells its speaker's own account: it speaks in the first person, or it continues a first-person turn
