@@ -64,21 +64,17 @@ describe("the grounded answer weighs whose words it cites", () => {
   });
   afterAll(() => svc.cleanup());
 
-  const ask = (question: string) => svc.post("/v1/grounded/answer", { question, min_confidence: 0 });
+  const ask = async (question: string) => {
+    const res = await svc.post("/v1/grounded/answer", { question, min_confidence: 0 });
+    expect(res.status, await res.clone().text()).toBe(200);
+    return (await res.json()) as GroundedAnswerResponse;
+  };
 
-  it("answers about the person whose turn it is, and withholds the same words asked about the other one", async () => {
+  it("cites the same turn for both people but is less sure when the turn is the other one's", async () => {
     const own = await ask("What did Caroline run for mental health?");
-    expect(own.status, await own.clone().text()).toBe(200);
-    const body = (await own.json()) as GroundedAnswerResponse;
-    expect(body.citations[0]!.source_path).toBe("chat/s1/t1.md");
-    expect(body.answer).toMatch(/charity race/);
-    // Caroline ran it: asked about Melanie, even a floor of 0 withholds it and cites the turn it rests on.
     const other = await ask("What did Melanie run for mental health?");
-    expect(other.status).toBe(422);
-    const error = (
-      (await other.json()) as { error: { code: string; details: { rejected: { source_path: string }[] } } }
-    ).error;
-    expect(error.code).toBe("insufficient_evidence");
-    expect(error.details.rejected[0]!.source_path).toBe("chat/s1/t1.md");
+    expect(own.citations[0]!.source_path).toBe("chat/s1/t1.md");
+    expect(other.citations[0]!.source_path).toBe("chat/s1/t1.md");
+    expect(other.confidence).toBeLessThan(own.confidence * 0.6);
   });
 });

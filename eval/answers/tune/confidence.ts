@@ -1,13 +1,12 @@
 // Tuning CONFIDENCE (src/domain/answering/answer.ts): --fit fits it on the tune rows, --cv-confidence cross-validates it over the tune vaults.
-import { NOT_THEIRS } from "../../../src/domain/answering/answer.ts";
 import { fitLogistic, logLoss, predict } from "../../calibrate/logistic.ts";
 import { textTable } from "../../table.ts";
 import { CONFIDENT, reliability } from "../trust.ts";
 import { maxOver, tokenF1 } from "../squad.ts";
 import { isLocomo, pct, type Harvested } from "./harvest.ts";
 
-export function fitConfidence(all: Harvested[], only: string[] | null, gate: readonly string[] = NOT_THEIRS): void {
-  // A gated row is withheld at any floor whatever the weights (answer.ts NOT_THEIRS): not fitted.
+export function fitConfidence(all: Harvested[], only: string[] | null, gate: readonly string[] = []): void {
+  // A gated row (one of the `gate` features is 1) would be withheld at any floor whatever the weights: not fitted.
   const rows = all.filter((r) => !gate.some((g) => r.features[g] === 1));
   const names = Object.keys(rows[0]!.features).filter((n) => (!only || only.includes(n)) && !gate.includes(n));
   // XQuAD and LoCoMo rows pooled (325 and 304 tune questions: about equal weight); L2 1 as in eval/calibrate.
@@ -39,11 +38,7 @@ export function fitConfidence(all: Harvested[], only: string[] | null, gate: rea
  * the level), and at each threshold decision accuracy, XQuAD abstention and F1, LoCoMo false abstention (1-4) and
  * category-5 correct abstention. A row without evidence abstains at any threshold, as in the service.
  */
-export function crossValidateConfidence(
-  rows: Harvested[],
-  only: string[] | null,
-  gate: readonly string[] = NOT_THEIRS,
-): void {
+export function crossValidateConfidence(rows: Harvested[], only: string[] | null, gate: readonly string[] = []): void {
   const vaults = [...new Set(rows.map((r) => r.q.vault))].sort();
   const names = Object.keys(rows[0]!.features).filter((n) => (!only || only.includes(n)) && !gate.includes(n));
   // A gated row (one of the `gate` features is 1) is withheld at any floor, as "no evidence" is: not fitted, never scored.

@@ -1,8 +1,6 @@
 // Extractive answering: score evidence sentences against the question, pick the best, cut its most likely answer span.
 import { namesFound, personal, RIVAL_SHARE, standsAlone } from "./answer-confidence.ts";
 import { speakerOther } from "./attribution.ts";
-import { eventElsewhere } from "./event-owner.ts";
-import { termWeights } from "./term-weights.ts";
 import { CHECKED_KINDS, fitsTense, hasAskedKind, namedByPosition, saidThen } from "./answer-kind.ts";
 import { answerType, typedSpans, type AnswerType } from "./answer-type.ts";
 import { sigmoid } from "../retrieval/fusion.ts";
@@ -61,8 +59,6 @@ export interface ConfidenceFeatures {
   personal: number;
   /** 1 when the question names another participant and the best sentence is its speaker's own first-person statement (attribution.ts). */
   speakerOther: number;
-  /** 1 when the evidence tells the question's event as the other participant's, not the one it names (event-owner.ts). */
-  eventOther: number;
   /** 1 when a when-question is answered by a time expression: dates are stated or resolved, so the answer is rarely a guess. */
   dated: number;
   /** 1 when a when-question is answered by when the sentence was said (AnswerPlan.saidThen): it names no time of its own. */
@@ -92,33 +88,27 @@ export interface AnswerPlan {
 
 /**
  * Confidence (P(right)) below this is not an answer (eval/README.md "Grounded answers"): the lowest floor at which the tune split's
- * cross-validated LoCoMo adversarial questions still abstain >= 80% (eval/answers/README.md, sixth round; eleventh round
- * with NOT_THEIRS withheld: 0.08).
+ * cross-validated LoCoMo adversarial questions still abstain >= 80% (eval/answers/README.md, sixth round).
  */
-export const ANSWER_THRESHOLD = 0.08;
+export const ANSWER_THRESHOLD = 0.14;
 const HEADING = /^#{1,6}\s/;
-/**
- * Evidence that the answer is another person's ("no evidence, no answer"): the cited sentence is the other participant's
- * own account, or the evidence tells the asked event as theirs (attribution.ts, event-owner.ts). Such a plan is withheld
- * at any floor: its words may be right, but not about whom the question asks (LoCoMo's adversarial questions).
- */
-export const NOT_THEIRS: readonly (keyof ConfidenceFeatures)[] = ["speakerOther", "eventOther"];
-/** Logistic weights over ConfidenceFeatures (those of NOT_THEIRS aside) for P(token F1 >= 0.5); fitted by eval/answers/tune.ts --fit on the tune split (eval/answers/README.md). */
+/** Logistic weights over ConfidenceFeatures for P(token F1 >= 0.5); fitted by eval/answers/tune.ts --fit on the tune split (eval/answers/README.md). */
 export const CONFIDENCE = {
-  overlap: 0.41,
-  chunk: 0.81,
-  typed: 0.06,
-  names: 1.21,
-  terms: 0.87,
-  span: 2.81,
-  margin: 0.93,
-  whole: -1.5,
-  alone: 0.71,
-  personal: -0.72,
-  brief: 1.09,
-  dated: 1.86,
-  said: 0.69,
-  bias: -5.42,
+  overlap: 0.33,
+  chunk: 1.07,
+  typed: 0.24,
+  names: 1.46,
+  terms: 0.77,
+  span: 2.91,
+  margin: 0.76,
+  whole: -1.17,
+  alone: 0.64,
+  personal: -0.65,
+  brief: 0.81,
+  dated: 1.91,
+  said: 0.68,
+  speakerOther: -1.47,
+  bias: -5.51,
 };
 /**
  * The answer sentence is the one of the JOINT_TOP best whose score x P(its best span)^JOINT_SPAN is highest: a sentence
@@ -231,7 +221,6 @@ export function planAnswer(
     brief: 0,
     personal: 0,
     speakerOther: 0,
-    eventOther: 0,
     dated: 0,
     said: 0,
   };
@@ -288,17 +277,12 @@ export function planAnswer(
       best.text,
       chunks.map((c) => c.text),
     ),
-    eventOther: eventElsewhere(
-      question,
-      chunks.map((c) => c.text),
-    ),
   };
   const { bias, ...w } = CONFIDENCE;
   const kindMissing = checked && !answer && !said;
-  // Confidence 0 is no answer, withheld at any floor: no span of the asked kind, a sentence holding none of the question's
-  // terms (nothing anchors it), or evidence that the answer is another person's.
+  // Confidence 0 is no answer, withheld at any floor: no span of the asked kind, or a sentence holding none of the question's terms (nothing anchors it).
   const confidence =
-    kindMissing || features.terms === 0 || NOT_THEIRS.some((k) => features[k] === 1)
+    kindMissing || features.terms === 0
       ? 0
       : sigmoid(bias + (Object.keys(w) as (keyof typeof w)[]).reduce((z, k) => z + w[k] * features[k], 0));
   return {
@@ -326,6 +310,14 @@ function sentencesOf(text: string): Span[] {
       prev.end = s.end;
     else out.push({ ...s });
   }
+  return out;
+}
+
+/** Question-term weights: idf over the evidence sentences, so a term every sentence shares counts little and an absent one a lot. */
+function termWeights(qTerms: ReadonlySet<string>, sentences: readonly ReadonlySet<string>[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of qTerms)
+    out.set(t, Math.log(1 + (sentences.length + 1) / (sentences.filter((s) => s.has(t)).length + 0.5)));
   return out;
 }
 

@@ -4,8 +4,7 @@ import { labelAt } from "../meetings/speaker-label.ts";
 import { questionNames } from "./answer-confidence.ts";
 
 const POSSESSIVE = /['’]s$/u;
-export const FIRST_PERSON = /\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b/i;
-export const SECOND_PERSON = /\b(?:you|you're|you've|you'd|you'll|your|yours|yourself)\b/i;
+const FIRST_PERSON = /\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b/i;
 
 /** The speaker labelling the line `at` is on, else the chunk's first line (a turn's continuation); lowercased, or null. */
 export function speakerAt(text: string, at: number): string | null {
@@ -20,11 +19,11 @@ function labelOf(text: string, lineStart: number): string | null {
 }
 
 /** The question's names, lowercased, without a possessive "'s" ("Melanie's" names Melanie). */
-export const namesOf = (question: string): Set<string> =>
+const namesOf = (question: string): Set<string> =>
   new Set(questionNames(question).map((w) => w.replace(POSSESSIVE, "").toLowerCase()));
 
 /** A speaker is named when the question holds every word of the label or its first word ("Caroline" for "Caroline Lee"). */
-export const named = (speaker: string, names: ReadonlySet<string>) =>
+const named = (speaker: string, names: ReadonlySet<string>) =>
   names.has(speaker.split(/\s+/)[0]!) || speaker.split(/\s+/).every((w) => names.has(w));
 
 /**
@@ -47,6 +46,7 @@ export function speakerOther(
   return [...participants].some((p) => p !== speaker && named(p, names)) ? 1 : 0;
 }
 
+const SECOND_PERSON = /\b(?:you|you're|you've|you'd|you'll|your|yours|yourself)\b/i;
 const WORDS = /[\p{L}\p{N}]+/gu;
 /**
  * The sentence tells its speaker's own account: it speaks in the first person, or it continues a first-person turn
