@@ -1,7 +1,7 @@
-// `node --import tsx eval/answers/tune.ts [--cv] [--cv-sentences] [--fit-spans [--binary]] [--fit] [--cv-confidence] [--features=a,b]`: the TUNE
+// `node --import tsx eval/answers/tune.ts [--cv] [--cv-sentences] [--fit-spans [--binary]] [--fit] [--cv-confidence] [--gate=a,b] [--features=a,b]`: the TUNE
 // split only (XQuAD even articles, LoCoMo conv-26/30). Prints answer quality by question kind; --cv cross-validates the span
 // scorer over the tune vaults, --cv-sentences the weight of SENTENCE's indirect matches; --fit-spans fits SPAN (src/domain/answering/span-score.ts; a ranking, see ranking.ts) and scans SPAN_MIN;
-// --fit fits CONFIDENCE (src/domain/answering/answer.ts), optionally on a subset of its features; --cv-confidence cross-validates it; --ablate gives each span feature's paired change. The modes live in tune/. Never reads the test split.
+// --fit fits CONFIDENCE (src/domain/answering/answer.ts), optionally on a subset of its features; --cv-confidence cross-validates it (--gate=a,b: as if a row with one of these features at 1 were withheld at any floor, for --fit too; eleventh round in eval/answers/README.md); --ablate gives each span feature's paired change. The modes live in tune/. Never reads the test split.
 import { ANSWER_THRESHOLD, CONFIDENCE } from "../../src/domain/answering/answer.ts";
 import { answerType } from "../../src/domain/answering/answer-type.ts";
 import { progress } from "../progress.ts";
@@ -67,8 +67,12 @@ const only =
     .find((a) => a.startsWith("--features="))
     ?.slice("--features=".length)
     .split(",") ?? null;
-if (args.includes("--fit")) fitConfidence([...xq, ...lo], only);
-if (args.includes("--cv-confidence")) crossValidateConfidence([...xq, ...lo], only);
+const gate = args
+  .find((a) => a.startsWith("--gate="))
+  ?.slice("--gate=".length)
+  .split(",");
+if (args.includes("--fit")) fitConfidence([...xq, ...lo], only, gate);
+if (args.includes("--cv-confidence")) crossValidateConfidence([...xq, ...lo], only, gate);
 if (args.includes("--cv")) crossValidate([...xq, ...lo.filter((r) => r.q.extractable)], only);
 if (args.includes("--cv")) crossValidateEndToEnd([...xq, ...lo.filter((r) => r.q.extractable)], only);
 if (args.includes("--ablate")) ablate([...xq, ...lo.filter((r) => r.q.extractable)]);

@@ -5,8 +5,10 @@ import { CONFIDENT, reliability } from "../trust.ts";
 import { maxOver, tokenF1 } from "../squad.ts";
 import { isLocomo, pct, type Harvested } from "./harvest.ts";
 
-export function fitConfidence(rows: Harvested[], only: string[] | null): void {
-  const names = Object.keys(rows[0]!.features).filter((n) => !only || only.includes(n));
+export function fitConfidence(all: Harvested[], only: string[] | null, gate: readonly string[] = []): void {
+  // A gated row (one of the `gate` features is 1) would be withheld at any floor whatever the weights: not fitted.
+  const rows = all.filter((r) => !gate.some((g) => r.features[g] === 1));
+  const names = Object.keys(rows[0]!.features).filter((n) => (!only || only.includes(n)) && !gate.includes(n));
   // XQuAD and LoCoMo rows pooled (325 and 304 tune questions: about equal weight); L2 1 as in eval/calibrate.
   const xs = rows.map((r) => names.map((n) => r.features[n]!));
   const ys = rows.map((r) => (r.correct ? 1 : 0));
@@ -16,7 +18,7 @@ export function fitConfidence(rows: Harvested[], only: string[] | null): void {
     ["bias", Number(f.bias.toFixed(2))],
   ]);
   process.stdout.write(
-    `\nfitted CONFIDENCE (tune split, ${rows.length} rows, ${ys.filter(Boolean).length} correct, log-loss ${f.logLoss.toFixed(4)}):\n  ${JSON.stringify(weights)}\n`,
+    `\nfitted CONFIDENCE (tune split, ${rows.length} rows (${all.length - rows.length} gated by ${gate.join(",")}), ${ys.filter(Boolean).length} correct, log-loss ${f.logLoss.toFixed(4)}):\n  ${JSON.stringify(weights)}\n`,
   );
   const p = rows.map((r, i) => predict(f, xs[i]!));
   for (const t of [0.3, 0.4, 0.5, 0.6]) {
@@ -36,20 +38,24 @@ export function fitConfidence(rows: Harvested[], only: string[] | null): void {
  * the level), and at each threshold decision accuracy, XQuAD abstention and F1, LoCoMo false abstention (1-4) and
  * category-5 correct abstention. A row without evidence abstains at any threshold, as in the service.
  */
-export function crossValidateConfidence(rows: Harvested[], only: string[] | null): void {
+export function crossValidateConfidence(rows: Harvested[], only: string[] | null, gate: readonly string[] = []): void {
   const vaults = [...new Set(rows.map((r) => r.q.vault))].sort();
-  const names = Object.keys(rows[0]!.features).filter((n) => !only || only.includes(n));
+  const names = Object.keys(rows[0]!.features).filter((n) => (!only || only.includes(n)) && !gate.includes(n));
+  // A gated row (one of the `gate` features is 1) is withheld at any floor, as "no evidence" is: not fitted, never scored.
+  const gated = (i: number) => gate.some((g) => rows[i]!.features[g] === 1);
   const xs = rows.map((r) => names.map((n) => r.features[n]!));
   const ys = rows.map((r) => (r.correct ? 1 : 0));
   const p = rows.map(() => 0);
   for (const fold of [0, 1, 2, 3]) {
-    const train = rows.map((_, i) => i).filter((i) => vaults.indexOf(rows[i]!.q.vault) % 4 !== fold);
+    const train = rows.map((_, i) => i).filter((i) => vaults.indexOf(rows[i]!.q.vault) % 4 !== fold && !gated(i));
     const f = fitLogistic(
       train.map((i) => xs[i]!),
       train.map((i) => ys[i]!),
       1,
     );
-    rows.forEach((r, i) => vaults.indexOf(r.q.vault) % 4 === fold && (p[i] = r.o.evidence ? predict(f, xs[i]!) : 0));
+    rows.forEach(
+      (r, i) => vaults.indexOf(r.q.vault) % 4 === fold && (p[i] = r.o.evidence && !gated(i) ? predict(f, xs[i]!) : 0),
+    );
   }
   const idx = (keep: (r: Harvested) => boolean) => rows.map((_, i) => i).filter((i) => keep(rows[i]!));
   const xq = idx((r) => !isLocomo(r));
@@ -64,21 +70,24 @@ export function crossValidateConfidence(rows: Harvested[], only: string[] | null
     return (wins / Math.max(1, pos.length * neg.length)).toFixed(3);
   };
   process.stdout.write(
-    `\ncv CONFIDENCE (${names.join(",")}): held-out log-loss ${logLoss(p, ys).toFixed(4)}, AUC xquad ${auc(xq)}, locomo ${auc(lo)}\n`,
+    `\ncv CONFIDENCE (${names.join(",")}${gate.length ? `; gate ${gate.join(",")}` : ""}): held-out log-loss ${logLoss(p, ys).toFixed(4)}, AUC xquad ${auc(xq)}, locomo ${auc(lo)}\n`,
   );
   for (const [label, ix] of [
     ["xquad", xq],
     ["locomo", lo],
   ] as const) {
-    const pairs = ix.filter((i) => rows[i]!.o.evidence).map((i) => ({ confidence: p[i]!, right: ys[i] === 1 }));
+    const pairs = ix
+      .filter((i) => rows[i]!.o.evidence && !gated(i))
+      .map((i) => ({ confidence: p[i]!, right: ys[i] === 1 }));
     const r = reliability(pairs);
     const sure = pairs.filter((x) => x.confidence >= CONFIDENT);
     process.stdout.write(
       `  ${label}: ECE ${pct(r.ece)}, confidence >= 0.9: ${sure.length} answers, ${pct(sure.filter((x) => x.right).length / sure.length)} right; bins ${r.bins.map((b) => `${b.n}:${pct(b.meanConfidence)}/${pct(b.right)}`).join(" ")}\n`,
     );
   }
-  const rowsOut = [0.1, 0.12, 0.14, 0.15, 0.16, 0.17, 0.18, 0.19, 0.2, 0.25, 0.3, 0.5].map((t) => {
-    const ans = (i: number) => rows[i]!.o.evidence && p[i]! >= t;
+  const rowsOut = [0.06, 0.08, 0.1, 0.12, 0.14, 0.15, 0.16, 0.17, 0.18, 0.19, 0.2, 0.25, 0.3, 0.5].map((t) => {
+    const ans = (i: number) => rows[i]!.o.evidence && !gated(i) && p[i]! >= t;
+    const answerable = idx((r) => isLocomo(r) && r.q.golds.length > 0);
     const share = (ix: number[], keep: (i: number) => boolean) => pct(ix.filter(keep).length / ix.length);
     const f1 = xq.reduce((s, i) => s + (ans(i) ? tokenF1Of(rows[i]!) : 0), 0) / xq.length;
     return [
@@ -89,10 +98,9 @@ export function crossValidateConfidence(rows: Harvested[], only: string[] | null
       ),
       share(xq, (i) => !ans(i)),
       pct(f1),
-      share(
-        idx((r) => isLocomo(r) && r.q.golds.length > 0),
-        (i) => !ans(i),
-      ),
+      share(answerable, (i) => !ans(i)),
+      share(answerable, (i) => ans(i) && rows[i]!.correct),
+      pct(answerable.filter((i) => ans(i) && rows[i]!.correct).length / answerable.filter(ans).length),
       share(
         idx((r) => isLocomo(r) && r.q.golds.length === 0),
         (i) => !ans(i),
@@ -100,7 +108,7 @@ export function crossValidateConfidence(rows: Harvested[], only: string[] | null
     ];
   });
   process.stdout.write(
-    `${textTable(["t", "decision acc", "xq abstain", "xq f1", "lo false abst", "lo cat5 abst"], rowsOut)}\n`,
+    `${textTable(["t", "decision acc", "xq abstain", "xq f1", "lo false abst", "lo right", "lo right|ans", "lo cat5 abst"], rowsOut)}\n`,
   );
 }
 
