@@ -43,3 +43,8 @@ export const nextMonthStart = (year: number, month: number): number =>
 export const formatDay = (d: Day): string => `${d.day} ${MONTHS[d.month - 1]} ${d.year}`;
 export const formatMonth = (year: number, month: number): string => `${MONTHS[month - 1]} ${year}`;
 export const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
+/** The UTC offset an ISO 8601 time is written at, in minutes east ("Z" and no offset are 0). */
+export function offsetMinutesOf(iso: string): number {
+  const m = /([+-])(\d{2}):?(\d{2})$/.exec(iso);
+  return m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
+}

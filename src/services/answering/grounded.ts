@@ -21,6 +21,7 @@ import type { CallContext } from "../../ports/call-context.ts";
 import { timeNotes, toFilter } from "../memory/time-filter.ts";
 import { currentEvidence, type SupersessionMarks, type SupersessionReader } from "../memory/prefer-current.ts";
 import { rankMemory } from "../memory/rank-memory.ts";
+import { askedAt } from "../memory/asked-at.ts";
 import type { Retriever } from "../../search/retriever.ts";
 import { yieldToIo } from "../../threads/loop-yield.ts";
 import type { OpenLoop } from "../../contract/open-loops.ts";
@@ -72,6 +73,7 @@ export class GroundedService {
       question: string;
       k: number;
       filters?: GroundedAnswerRequest["filters"];
+      asked_at?: string | undefined;
       min_confidence?: number | undefined;
     },
     layers?: LayerSwitches,
@@ -92,7 +94,12 @@ export class GroundedService {
       { retriever: this.retriever, supersessions: this.supersessions },
       this.cognition.retrievalQuery(thought, req.k),
       req.question,
-      { rows: Infinity, filters: req.filters, yields: call.yieldsToRequests },
+      {
+        rows: Infinity,
+        filters: req.filters,
+        askedAt: askedAt(req.asked_at, this.clock.now()),
+        yields: call.yieldsToRequests,
+      },
     );
     await yieldToIo(); // each stage is a slice of the loop: requests that came in meanwhile go first
     const evidence = this.cognition.weigh(thought, found, { need: req.k, diversity: 0 });

@@ -13,6 +13,7 @@ import type {
 import { PackRequest as PackRequestSchema, RecallRequest as RecallRequestSchema } from "../../contract/memory.ts";
 import { localPlanner, type Planner } from "../planning/planner.ts";
 import { timeNotes, toFilter } from "./time-filter.ts";
+import { askedAt } from "./asked-at.ts";
 import type { SupersessionReader } from "./prefer-current.ts";
 import { rankMemory, type MemorySources } from "./rank-memory.ts";
 import type { Clock } from "../../ports/clock.ts";
@@ -72,10 +73,12 @@ export class MemoryService {
     // Over-fetch so collapsing identical texts and min_score still leave k hits.
     const query = this.cognition.retrievalQuery(thought, req.k * 2);
     const weighing = { need: req.k, diversity: 0 };
+    const asked = askedAt(req.asked_at, this.clock.now());
     const candidates = async (rows: number) => {
       const current = await rankMemory(this.sources, query, req.query, {
         rows,
         filters: req.filters,
+        askedAt: asked,
         yields: opts.call?.yieldsToRequests,
       });
       return { found: distinctTexts(current.found), marks: current.marks };
@@ -171,6 +174,7 @@ export class MemoryService {
     const { found, marks } = await rankMemory(this.sources, this.cognition.retrievalQuery(thought, pool), req.intent, {
       rows: Infinity,
       filters: req.filters,
+      askedAt: askedAt(req.asked_at, this.clock.now()),
       yields: opts.call?.yieldsToRequests,
     });
     await yieldToIo(); // the pool's weighing and planning is a slice of its own
