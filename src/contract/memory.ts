@@ -94,7 +94,9 @@ export const AskedAt = OccurredAt.optional().describe(
 export const RequestNotes = z
   .array(z.string())
   .optional()
-  .describe("How the request was read when that needs saying, e.g. that its as_of lies in the future.");
+  .describe(
+    "How the request was read when that needs saying: that its as_of lies in the future, what the question's relative time words ('last week') were read as against asked_at.",
+  );
 
 export const RetrievalMode = z
   .enum(["hybrid", "lexical", "vector"])

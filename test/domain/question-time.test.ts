@@ -1,7 +1,7 @@
 // The times a question names, read against when it is asked, and which evidence is about them (said then, or naming a
 // time that falls then).
 import { describe, expect, it } from "vitest";
-import { aboutTimes, questionTimes } from "../../src/domain/time/question-time.ts";
+import { aboutTimes, askedReadings, questionTimes } from "../../src/domain/time/question-time.ts";
 
 const at = (iso: string) => Date.parse(iso);
 const asked = (iso: string, offsetMinutes = 0) => ({ instant: at(iso), offsetMinutes });
@@ -79,6 +79,16 @@ describe("question times", () => {
     const east = questionTimes("what did I do yesterday", asked("2023-05-07T23:30:00Z", 120));
     expect(east).toEqual([{ from: at("2023-05-05T22:00:00Z"), to: at("2023-05-08T22:00:00Z") }]);
     expect(period("what did I do yesterday", asked("2023-05-07T23:30:00Z"))).toEqual(["2023-05-05", "2023-05-08"]);
+  });
+
+  it("says in words what the relative words were read as", () => {
+    expect(askedReadings("what did I eat yesterday", asked("2024-03-01T12:00:00Z"))).toEqual([
+      "'yesterday' read as 28 February 2024 - 1 March 2024 (asked on 1 March 2024; see asked_at)",
+    ]);
+    expect(askedReadings("the art event two weeks ago, in 2023", wednesday)).toEqual([
+      "'two weeks ago' read as 11-25 January 2023 (asked on 1 February 2023; see asked_at)",
+    ]);
+    expect(askedReadings("What did I do in June 2023?", wednesday)).toEqual([]);
   });
 
   it("counts evidence said within the period, and naming a time within it", () => {

@@ -52,10 +52,17 @@ describe("asked_at", () => {
       min_confidence: 0,
     });
     expect(answer.citations[0]!.source_path).toBe("log/may.txt");
+    // Each response says how the words were read: the week before the asking day, and a day either side.
+    const read = ["'last week' read as 8-16 May 2023 (asked on 16 May 2023; see asked_at)"];
+    expect([pack.notes, answer.notes]).toEqual([read, read]);
   });
 
   it("defaults to when the request arrives (the service's clock)", async () => {
     expect(await first({})).toEqual(["log/august.txt", 1]);
+    const r = await ok<RecallResponse>("/v1/memory/recall", { query, mode: "lexical" });
+    expect(r.notes).toEqual(["'last week' read as 8-16 August 2023 (asked on 16 August 2023; see asked_at)"]);
+    const plain = await ok<RecallResponse>("/v1/memory/recall", { query: "glarbon release", mode: "lexical" });
+    expect(plain.notes).toBeUndefined();
   });
 
   it("reads the asking day at its offset", async () => {

@@ -2,6 +2,7 @@
 // evidence is about them: said then, or naming a time that falls then.
 import { askedPeriod, readsFromAskingTime } from "./asked-period.ts";
 import { findTimeExpressions, type Reference } from "./expressions.ts";
+import { formatDay, formatDays, localDay } from "./calendar.ts";
 
 /** An absolute period, or a month (and day) of no stated year ("in June", "on May 3"). */
 export type TimeTarget = { from: number; to: number } | { month: number; day?: number };
@@ -23,6 +24,19 @@ export function questionTimes(question: string, asked: Reference): TimeTarget[] 
     }
   }
   return targets;
+}
+
+/** How the question's words relative to its asking time were read, in words: "'two weeks ago': 11-25 January 2023 ...". */
+export function askedReadings(question: string, asked: Reference): string[] {
+  const offset = asked.offsetMinutes ?? 0;
+  const on = formatDay(localDay(asked.instant, offset));
+  return findTimeExpressions(question, asked)
+    .filter(readsFromAskingTime)
+    .map((a) => {
+      const p = askedPeriod(a, asked);
+      const days = formatDays(localDay(p.from, offset), localDay(p.to - 1, offset));
+      return `'${a.text}' read as ${days} (asked on ${on}; see asked_at)`;
+    });
 }
 
 const hits = (t: TimeTarget, from: number, to: number): boolean => {

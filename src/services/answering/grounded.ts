@@ -148,7 +148,13 @@ export class GroundedService {
       });
       return routed;
     }
-    const { thought, chunks, scoreOf, plan, decision, marks } = await this.deliberate(call, req, layers);
+    // Asked when it arrived unless it says otherwise: the evidence and the notes read its relative words alike.
+    const asked_at = req.asked_at ?? now.toISOString();
+    const { thought, chunks, scoreOf, plan, decision, marks } = await this.deliberate(
+      call,
+      { ...req, asked_at },
+      layers,
+    );
     await yieldToIo(); // before the trajectory's record, a slice of its own
     this.cognition.commit(thought, call.onCounter);
     const threshold = decision.threshold;
@@ -225,7 +231,7 @@ export class GroundedService {
       citations,
       ...(when ? { resolved_time: when.resolved } : {}),
       trajectory_id: trajectoryId,
-      ...timeNotes(req.filters, now),
+      ...timeNotes(req.filters, now, { text: req.question, asked: askedAt(asked_at, now) }),
       steps,
     };
     await this.record(call, trajectoryId, req, steps, {

@@ -98,7 +98,7 @@ export class MemoryService {
       mode: req.mode,
       hits: picked.map((item) => ({ ...citationOf(item.chunk, item.score, now), ...marks.get(item.chunk.id) })),
       ...(req.explain ? { explain: picked.map(explainOf) } : {}),
-      ...timeNotes(req.filters, now),
+      ...timeNotes(req.filters, now, { text: req.query, asked }),
       took_ms: Number((performance.now() - started).toFixed(3)),
     };
   }
@@ -171,10 +171,11 @@ export class MemoryService {
       },
       opts.layers,
     );
+    const asked = askedAt(req.asked_at, this.clock.now());
     const { found, marks } = await rankMemory(this.sources, this.cognition.retrievalQuery(thought, pool), req.intent, {
       rows: Infinity,
       filters: req.filters,
-      askedAt: askedAt(req.asked_at, this.clock.now()),
+      askedAt: asked,
       yields: opts.call?.yieldsToRequests,
     });
     await yieldToIo(); // the pool's weighing and planning is a slice of its own
@@ -207,7 +208,7 @@ export class MemoryService {
         citation: citationOf(s.candidate.chunk, s.candidate.relevance, now, s.span),
       })),
       dropped: { near_duplicates: evidence.droppedDuplicates, over_budget: plan.dropped.overBudget },
-      ...timeNotes(req.filters, now),
+      ...timeNotes(req.filters, now, { text: req.intent, asked }),
     };
   }
 }
