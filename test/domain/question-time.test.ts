@@ -68,6 +68,12 @@ describe("question times", () => {
       "2022-12-31",
       "2023-02-16",
     ]);
+    expect(period("what did I buy in the last month", asked("2023-02-15T10:00:00Z"))).toEqual([
+      "2022-12-31",
+      "2023-02-16",
+    ]);
+    expect(period("what did I buy last month", asked("2023-02-15T10:00:00Z"))).toEqual(["2022-12-31", "2023-02-02"]);
+    expect(period("the last month of the season", asked("2023-02-15T10:00:00Z"))).toEqual(["2022-12-31", "2023-02-02"]);
     expect(period("jewelry I got in the last two months", asked("2023-02-15T10:00:00Z"))).toEqual([
       "2022-11-30",
       "2023-02-16",

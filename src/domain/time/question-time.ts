@@ -15,7 +15,7 @@ export function questionTimes(question: string, asked: Reference): TimeTarget[] 
   const targets: TimeTarget[] = [];
   for (const a of findTimeExpressions(question, asked)) {
     if (!a.relative) targets.push({ from: a.from, to: a.to });
-    else if (readsFromAskingTime(a)) targets.push(askedPeriod(a, asked));
+    else if (readsFromAskingTime(a)) targets.push(askedPeriod(a, asked, question));
     else if (/\b[A-Za-z]{3,}\b/.test(a.text)) {
       const d = new Date(a.from + (asked.offsetMinutes ?? 0) * 60_000);
       if (a.granularity === "month") targets.push({ month: d.getUTCMonth() + 1 });
@@ -33,7 +33,7 @@ export function askedReadings(question: string, asked: Reference): string[] {
   return findTimeExpressions(question, asked)
     .filter(readsFromAskingTime)
     .map((a) => {
-      const p = askedPeriod(a, asked);
+      const p = askedPeriod(a, asked, question);
       const days = formatDays(localDay(p.from, offset), localDay(p.to - 1, offset));
       return `'${a.text}' read as ${days} (asked on ${on}; see asked_at)`;
     });
