@@ -49,8 +49,12 @@ const hits = (t: TimeTarget, from: number, to: number): boolean => {
  * How much evidence is about the targets: 1 for being said within one, 1 more for naming a time (resolved against when
  * it was said) within one; a session of a busy day is said then, the turn that tells of an event then also names it.
  */
-export function aboutTimes(targets: readonly TimeTarget[], text: string, occurredAt: number): number {
+export function aboutTimes(
+  targets: readonly TimeTarget[],
+  text: string,
+  occurredAt: number,
+  named: readonly { from: number; to: number }[] = findTimeExpressions(text, { instant: occurredAt }),
+): number {
   const said = targets.some((t) => hits(t, occurredAt, occurredAt + 1)) ? 1 : 0;
-  const named = findTimeExpressions(text, { instant: occurredAt });
   return said + (named.some((a) => targets.some((t) => hits(t, a.from, a.to))) ? 1 : 0);
 }
