@@ -21,6 +21,7 @@ import type { CallContext } from "../../ports/call-context.ts";
 import { timeNotes, toFilter } from "../memory/time-filter.ts";
 import { currentEvidence, type SupersessionMarks, type SupersessionReader } from "../memory/prefer-current.ts";
 import { rankMemory } from "../memory/rank-memory.ts";
+import { askedAt } from "../memory/asked-at.ts";
 import type { Retriever } from "../../search/retriever.ts";
 import { yieldToIo } from "../../threads/loop-yield.ts";
 import type { OpenLoop } from "../../contract/open-loops.ts";
@@ -72,6 +73,7 @@ export class GroundedService {
       question: string;
       k: number;
       filters?: GroundedAnswerRequest["filters"];
+      asked_at?: string | undefined;
       min_confidence?: number | undefined;
     },
     layers?: LayerSwitches,
@@ -92,7 +94,12 @@ export class GroundedService {
       { retriever: this.retriever, supersessions: this.supersessions },
       this.cognition.retrievalQuery(thought, req.k),
       req.question,
-      { rows: Infinity, filters: req.filters, yields: call.yieldsToRequests },
+      {
+        rows: Infinity,
+        filters: req.filters,
+        askedAt: askedAt(req.asked_at, this.clock.now()),
+        yields: call.yieldsToRequests,
+      },
     );
     await yieldToIo(); // each stage is a slice of the loop: requests that came in meanwhile go first
     const evidence = this.cognition.weigh(thought, found, { need: req.k, diversity: 0 });
@@ -141,7 +148,13 @@ export class GroundedService {
       });
       return routed;
     }
-    const { thought, chunks, scoreOf, plan, decision, marks } = await this.deliberate(call, req, layers);
+    // Asked when it arrived unless it says otherwise: the evidence and the notes read its relative words alike.
+    const asked_at = req.asked_at ?? now.toISOString();
+    const { thought, chunks, scoreOf, plan, decision, marks } = await this.deliberate(
+      call,
+      { ...req, asked_at },
+      layers,
+    );
     await yieldToIo(); // before the trajectory's record, a slice of its own
     this.cognition.commit(thought, call.onCounter);
     const threshold = decision.threshold;
@@ -218,7 +231,7 @@ export class GroundedService {
       citations,
       ...(when ? { resolved_time: when.resolved } : {}),
       trajectory_id: trajectoryId,
-      ...timeNotes(req.filters, now),
+      ...timeNotes(req.filters, now, { text: req.question, asked: askedAt(asked_at, now) }),
       steps,
     };
     await this.record(call, trajectoryId, req, steps, {
