@@ -44,7 +44,9 @@ export const IngestResponse = z.object({
   kind: DocumentKind,
   unchanged: z
     .boolean()
-    .describe("True when the stored document already had exactly this content; nothing was rewritten."),
+    .describe(
+      "True when the stored document already had exactly this content, analysed by this version of the service; nothing was rewritten.",
+    ),
   chunks: z.number().int().describe("Chunks the document now has."),
   added: z.array(ChunkRef).describe("Chunks new to this document."),
   kept: z.array(ChunkRef).describe("Chunks the previous version already had (not re-embedded)."),
