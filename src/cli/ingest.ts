@@ -137,7 +137,7 @@ async function ingestFile(rt: FullRuntime, call: CallContext, file: WalkedFile):
       stored &&
       stored.documentHash === contentHash(content) &&
       stored.kind === inferKind(file.sourcePath) &&
-      stored.analysis === ANALYSIS_VERSION
+      stored.analysis >= ANALYSIS_VERSION
     )
       return { status: "unchanged" };
     const res = await rt.handlers.ingest(call, IngestRequest.parse({ content, source_path: file.sourcePath }));

@@ -70,8 +70,13 @@ export class IngestService {
     const now = this.clock.now().getTime();
     const given = req.occurred_at ?? req.timestamp;
     const stated = given ? Date.parse(given) : kind === "markdown" ? frontMatterDate(req.content) : null;
-    const authoredAt = stated ?? now;
     const previous = await this.store.documents.getDocument(workspaceId, sourcePath);
+    const same =
+      previous?.documentHash === documentHash && previous.kind === kind && (!given || previous.authoredAt === stated)
+        ? previous
+        : null;
+    // The same document again keeps the event time it was stored with (an undated one is not re-dated to now).
+    const authoredAt = same ? same.authoredAt : (stated ?? now);
     const oldChunks = previous ? await this.store.documents.documentChunks(workspaceId, sourcePath) : [];
     const ref = (c: { chunkHash: string; anchor: string }) => ({ chunk_hash: c.chunkHash, anchor: c.anchor });
     const event = (r: IngestResponse) =>
@@ -90,13 +95,8 @@ export class IngestService {
         },
         now,
       );
-    if (
-      previous &&
-      previous.documentHash === documentHash &&
-      previous.kind === kind &&
-      previous.analysis === ANALYSIS_VERSION &&
-      (!given || previous.authoredAt === authoredAt)
-    ) {
+    // Unchanged, unless an older analysis made its chunks' terms (a newer one's are kept: replicas mid-upgrade).
+    if (same && same.analysis >= ANALYSIS_VERSION) {
       const result = {
         source_path: sourcePath,
         document_hash: documentHash,
@@ -112,7 +112,10 @@ export class IngestService {
     }
 
     const oldHashes = new Set(oldChunks.map((c) => c.chunkHash));
-    const { chunks, computed } = await this.analyse(req.content, kind, oldHashes);
+    const analysed = await this.analyse(req.content, kind, oldHashes);
+    const computed = analysed.computed;
+    // Analysed again, the same content does not bring back a chunk the caller forgot (a changed document may).
+    const chunks = same ? await this.unforgotten(workspaceId, analysed.chunks) : analysed.chunks;
     if (kind !== "code") dateChunks(chunks, req.content);
     if (stated === null) for (const c of chunks) if (c.occurredAt === undefined) c.undated = true;
     const newHashes = new Set(chunks.map((c) => c.chunkHash));
@@ -161,6 +164,14 @@ export class IngestService {
     const { write } = await this.prepare(workspaceId, { content, source_path: sourcePath, kind: "markdown" });
     const chunks = write?.chunks ?? (await this.store.documents.documentChunks(workspaceId, sourcePath));
     return { write: write ?? undefined, citations: chunks.map((c) => citationOf({ ...c, sourcePath }, 1, now)) };
+  }
+
+  /** The chunks whose hash the caller has not forgotten in this workspace. */
+  private async unforgotten(workspaceId: string, chunks: ChunkInput[]): Promise<ChunkInput[]> {
+    const forgotten = new Set<string>();
+    for (const hash of new Set(chunks.map((c) => c.chunkHash)))
+      if (await this.store.documents.wasForgotten(workspaceId, { chunkHash: hash })) forgotten.add(hash);
+    return chunks.filter((c) => !forgotten.has(c.chunkHash));
   }
 
   /** Chunks and terms, and vectors by hash when computed with them: from a worker, or from this loop in its turn. */
