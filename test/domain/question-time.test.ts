@@ -63,21 +63,44 @@ describe("question times", () => {
     expect(period("what did I do last year", wednesday)).toEqual(["2021-12-31", "2023-01-02"]);
   });
 
-  it("runs a span back up to the end of the asking day", () => {
+  it("runs a span back as far as its words count, up to the end of the asking day", () => {
     expect(period("Which store did I spend most at in the past month?", asked("2023-02-15T10:00:00Z"))).toEqual([
-      "2022-12-31",
+      "2023-01-14",
       "2023-02-16",
     ]);
     expect(period("what did I buy in the last month", asked("2023-02-15T10:00:00Z"))).toEqual([
-      "2022-12-31",
+      "2023-01-14",
       "2023-02-16",
     ]);
     expect(period("what did I buy last month", asked("2023-02-15T10:00:00Z"))).toEqual(["2022-12-31", "2023-02-02"]);
-    expect(period("the last month of the season", asked("2023-02-15T10:00:00Z"))).toEqual(["2022-12-31", "2023-02-02"]);
     expect(period("jewelry I got in the last two months", asked("2023-02-15T10:00:00Z"))).toEqual([
-      "2022-11-30",
+      "2022-12-14",
       "2023-02-16",
     ]);
+    // A month back from a month's last day is the last day of the shorter month, not the calendar month before it.
+    expect(period("what did I read in the last month", asked("2023-05-31T10:00:00Z"))).toEqual([
+      "2023-04-29",
+      "2023-06-01",
+    ]);
+    expect(period("what did I do in the past year", asked("2024-02-29T10:00:00Z"))).toEqual([
+      "2023-02-27",
+      "2024-03-01",
+    ]);
+  });
+
+  it("names no period for a part of another period, nor more than a few for words said again and again", () => {
+    expect(questionTimes("the last month of the season", asked("2023-02-15T10:00:00Z"))).toEqual([]);
+    expect(questionTimes("what happened in the last week of May?", asked("2023-06-05T10:00:00Z"))).toEqual([]);
+    expect(askedReadings("the last week of May", asked("2023-06-05T10:00:00Z"))).toEqual([]);
+    const repeated = "yesterday ".repeat(400);
+    expect(questionTimes(repeated, wednesday)).toHaveLength(1);
+    expect(askedReadings(repeated, wednesday)).toHaveLength(1);
+    const many = Array.from({ length: 20 }, (_, i) => `${i + 2} days ago`).join(", ");
+    expect(questionTimes(many, wednesday)).toHaveLength(8);
+  });
+
+  it("reads an asking time of a year below 100 as that year", () => {
+    expect(period("what did I eat yesterday", asked("0050-06-01T12:00:00Z"))).toEqual(["0050-05-30", "0050-06-02"]);
   });
 
   it("reads days at the asking time's offset", () => {
@@ -105,6 +128,9 @@ describe("question times", () => {
     expect(aboutTimes(june, "We went camping two weeks ago.", at("2023-07-12T10:00:00Z"))).toBe(1);
     expect(aboutTimes([{ month: 6 }], "We went camping.", at("2023-06-02T10:00:00Z"))).toBe(1);
     expect(aboutTimes([{ month: 6 }], "We went camping.", at("2021-07-02T10:00:00Z"))).toBe(0);
+    // Evidence of no known time: its ingest time is not when it was said, nor what its own "yesterday" counts from.
+    expect(aboutTimes(june, "We went camping yesterday.", null)).toBe(0);
+    expect(aboutTimes(june, "We went camping on 20 June 2023.", null)).toBe(1);
     const art = questionTimes("the art-related event two weeks ago", wednesday);
     expect(aboutTimes(art, "I was at the Metropolitan Museum of Art today.", at("2023-01-15T14:00:00Z"))).toBe(2);
     expect(aboutTimes(art, "I was at the Metropolitan Museum of Art.", at("2023-01-15T14:00:00Z"))).toBe(1);

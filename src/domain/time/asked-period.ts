@@ -1,6 +1,6 @@
 // The period a question's relative time words point at, read against when the question is asked and widened by how
 // vague the words are (issue 45): "two weeks ago" is a rounded count, "last month" names a month.
-import { localDay, startOf } from "./calendar.ts";
+import { epochDay, isoWeekday, localDay, monthStart, nextMonthStart, startOf, type Day } from "./calendar.ts";
 import type { Reference, TimeAnnotation } from "./expressions.ts";
 
 const DAY = 86_400_000;
@@ -8,9 +8,11 @@ const DAY = 86_400_000;
 const RELATIVE = /\b(?:last|past|next|this|ago|yesterday|today|tonight|tomorrow)\b/i;
 /** A span that runs up to the asking time: "the past month", "the last two weeks", "last few days". */
 const SPAN = /^(?:past\s|last\s.*\b(?:days|weeks|weekends|months|years)$)/i;
-/** "last month" after "the" ("in the last month", "over the last week") is a span back too, unless "of" follows ("the last week of May"). */
+/** "last month" after "the" ("in the last month", "over the last week") is a span back too. */
 const spanInContext = (a: TimeAnnotation, text: string): boolean =>
-  /^last\s/i.test(a.text) && /\bthe\s+$/i.test(text.slice(0, a.start)) && !/^\s+of\b/i.test(text.slice(a.end));
+  /^last\s/i.test(a.text) && /\bthe\s+$/i.test(text.slice(0, a.start));
+/** "the last week of May", "the last month of the season": a part of another period, not one relative to the asking. */
+export const partOfAnother = (a: TimeAnnotation, text: string): boolean => /^\s+of\b/i.test(text.slice(a.end));
 const COUNTED = /\bago$/i;
 
 /** True when the words are relative to when they are said, so they need an asking time ("last week", "two days ago"). */
@@ -28,7 +30,8 @@ export function askedPeriod(a: TimeAnnotation, asked: Reference, text = ""): { f
   const offset = asked.offsetMinutes ?? 0;
   const askedDay = localDay(asked.instant, offset);
   const dayStart = startOf(askedDay, offset);
-  if (SPAN.test(a.text) || spanInContext(a, text)) return { from: a.from - DAY, to: dayStart + DAY };
+  if (SPAN.test(a.text) || spanInContext(a, text))
+    return { from: spanStart(a, askedDay, offset) - DAY, to: dayStart + DAY };
   if (!COUNTED.test(a.text)) return { from: a.from - DAY, to: a.to + DAY };
   // How far back the count reaches: whole days, or whole months or years from the asking day's own month or year.
   const own =
@@ -41,4 +44,28 @@ export function askedPeriod(a: TimeAnnotation, asked: Reference, text = ""): { f
   const point = dayStart - distance;
   const slack = Math.max(1, Math.round(distance / DAY / 2)) * DAY;
   return { from: point - slack, to: point + DAY + slack };
+}
+
+/**
+ * Where a span back starts: as many weeks, months or years before the asking day as its words count ("the past month"
+ * asked on 31 May starts on 30 April, not on 1 April: chrono names the calendar period), a day of the month clamped to
+ * the month's end. A count of days ("the last two weeks") chrono already counts back from the asking day.
+ */
+function spanStart(a: TimeAnnotation, askedDay: Day, offset: number): number {
+  const from = localDay(a.from, offset);
+  if (a.granularity === "week") {
+    const weekStart = epochDay(askedDay) - isoWeekday(epochDay(askedDay));
+    const weeks = Math.round((weekStart - epochDay(from)) / 7);
+    return startOf(askedDay, offset) - weeks * 7 * DAY;
+  }
+  if (a.granularity !== "month" && a.granularity !== "year") return a.from;
+  const months = 12 * (askedDay.year - from.year) + (a.granularity === "month" ? askedDay.month - from.month : 0);
+  return startOf(monthsBefore(askedDay, months), offset);
+}
+
+/** The day `months` months before `d`, on the same day of the month or the month's last. */
+function monthsBefore(d: Day, months: number): Day {
+  const index = d.year * 12 + d.month - 1 - months;
+  const [year, month] = [Math.floor(index / 12), (index % 12) + 1];
+  return { year, month, day: Math.min(d.day, nextMonthStart(year, month) - monthStart(year, month)) };
 }

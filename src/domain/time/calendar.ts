@@ -22,7 +22,12 @@ export interface Day {
   day: number;
 }
 
-export const epochDay = (d: Day): number => Date.UTC(d.year, d.month - 1, d.day) / DAY;
+/** Days since 1970-01-01; setUTCFullYear because Date.UTC reads a year below 100 as 19xx. */
+export function epochDay(d: Day): number {
+  const t = new Date(0);
+  t.setUTCFullYear(d.year, d.month - 1, d.day);
+  return t.getTime() / DAY;
+}
 export function dayOf(epoch: number): Day {
   const t = new Date(epoch * DAY);
   return { year: t.getUTCFullYear(), month: t.getUTCMonth() + 1, day: t.getUTCDate() };
