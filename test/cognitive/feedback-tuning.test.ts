@@ -49,7 +49,11 @@ describe("feedback cases", () => {
   it("come from reports with a query or an answer's trajectory, merged per query; reports with neither are skipped", async () => {
     const { s, used } = await serviceWithFeedback();
     const answer = (await (
-      await s.post("/v1/grounded/answer", { question: "What keeps committed transactions durable?", min_confidence: 0 })
+      await s.post("/v1/grounded/answer", {
+        question: "What keeps committed transactions durable?",
+        min_confidence: 0,
+        asked_at: "2026-03-02T09:00:00+01:00",
+      })
     ).json()) as { trajectory_id: string; citations: { chunk_hash: string }[] };
     const other = answer.citations[0]!.chunk_hash;
     await s.post("/v1/memory/feedback", {
@@ -65,11 +69,13 @@ describe("feedback cases", () => {
     expect([...first.used]).toEqual([used]);
     expect([...first.unhelpful]).toEqual([other]);
     expect([...cases.find((c) => c.query.startsWith("What keeps"))!.unhelpful]).toEqual([other]);
+    // A replay asks when the answer was asked: its trajectory recorded the time.
+    expect(cases.find((c) => c.query.startsWith("What keeps"))!.askedAt).toBe("2026-03-02T09:00:00+01:00");
     expect(await feedbackCases(s.runtime.store.audit, ["another-workspace"])).toEqual([]);
   });
 
   it("score the reciprocal rank of used citations minus that of unhelpful ones", () => {
-    const c = { workspaceId: "w", query: "q", used: new Set(["x", "y"]), unhelpful: new Set(["z"]) };
+    const c = { workspaceId: "w", query: "q", askedAt: "", used: new Set(["x", "y"]), unhelpful: new Set(["z"]) };
     expect(caseScore(["x", "z", "y"], c)).toBeCloseTo((1 + 1 / 3) / 2 - 1 / 2, 9);
     expect(caseScore([], c)).toBe(0);
     expect(caseScore(["z"], { ...c, unhelpful: new Set() })).toBe(0);

@@ -11,11 +11,15 @@ import { trajectoryRequest } from "../audit/audit.ts";
 import { FEEDBACK_EVENT } from "./feedback.ts";
 import type { MemoryService } from "../memory/memory.ts";
 import { yieldToIo } from "../../threads/loop-yield.ts";
+import { findTimeExpressions } from "../../domain/time/expressions.ts";
+import { readsFromAskingTime } from "../../domain/time/asked-period.ts";
 
 /** One replayable query and what callers said about its citations. */
 export interface FeedbackCase {
   workspaceId: string;
   query: string;
+  /** When it was asked (its trajectory's asked_at, else the report's time): a replay reads "last week" against it. */
+  askedAt: string;
   used: ReadonlySet<string>;
   unhelpful: ReadonlySet<string>;
 }
@@ -27,17 +31,27 @@ const MIN_GAIN = 0.005;
 
 /** Reports with a query (their own, or their grounded answer's question), merged per workspace and query, ordered by query. */
 export async function feedbackCases(store: AuditLog, workspaceIds: readonly string[]): Promise<FeedbackCase[]> {
-  const byKey = new Map<string, { workspaceId: string; query: string; used: Set<string>; unhelpful: Set<string> }>();
+  const byKey = new Map<string, FeedbackCase & { used: Set<string>; unhelpful: Set<string> }>();
   for (const workspaceId of workspaceIds)
     for (let after = 0; ;) {
       const page = await store.listEvents(workspaceId, { afterSeq: after, limit: 1000, types: [FEEDBACK_EVENT] });
       for (const e of page) {
         const p = JSON.parse(e.payload) as { chunk_hashes: string[]; outcome: string; query?: string };
-        const query = p.query ?? (e.trajectoryId ? await questionOf(store, workspaceId, e.trajectoryId) : undefined);
+        const asked = e.trajectoryId ? await questionOf(store, workspaceId, e.trajectoryId) : undefined;
+        const query = p.query ?? asked?.question;
         if (!query) continue;
-        // By query first: workspace ids are random, and the held-in split should not depend on them.
-        const key = `${query}\u0000${workspaceId}`;
-        const c = byKey.get(key) ?? { workspaceId, query, used: new Set<string>(), unhelpful: new Set<string>() };
+        const askedAt = asked?.asked_at ?? new Date(e.at).toISOString();
+        // By query first: workspace ids are random, and the held-in split should not depend on them. A query whose
+        // words count from when it is asked ("last week") is a case a day.
+        const day = findTimeExpressions(query, { instant: e.at }).some(readsFromAskingTime) ? askedAt.slice(0, 10) : "";
+        const key = `${query}\u0000${day}\u0000${workspaceId}`;
+        const c = byKey.get(key) ?? {
+          workspaceId,
+          query,
+          askedAt,
+          used: new Set<string>(),
+          unhelpful: new Set<string>(),
+        };
         for (const h of p.chunk_hashes) (p.outcome === "used" ? c.used : c.unhelpful).add(h);
         byKey.set(key, c);
       }
@@ -48,9 +62,10 @@ export async function feedbackCases(store: AuditLog, workspaceIds: readonly stri
   return [...byKey.keys()].sort().map((k) => byKey.get(k)!);
 }
 
-async function questionOf(store: AuditLog, workspaceId: string, trajectoryId: string): Promise<string | undefined> {
+type AskedQuestion = { question?: string; asked_at?: string };
+async function questionOf(store: AuditLog, workspaceId: string, trajectoryId: string): Promise<AskedQuestion> {
   const request = await trajectoryRequest(store, workspaceId, trajectoryId);
-  return request ? (JSON.parse(request.payload) as { request?: { question?: string } }).request?.question : undefined;
+  return request ? ((JSON.parse(request.payload) as { request?: AskedQuestion }).request ?? {}) : {};
 }
 
 /** Mean reciprocal rank of the used citations minus that of the unhelpful ones (0 for one not in the top K). */
@@ -87,7 +102,7 @@ export async function tuneFromFeedback(
     deps.pipeline.configure(withSwitches(config, { karma: false }));
     const scores: number[] = [];
     for (const c of cases) {
-      const res = await deps.memory.recall(c.workspaceId, { query: c.query, k: K }, { dry: true });
+      const res = await deps.memory.recall(c.workspaceId, { query: c.query, k: K, asked_at: c.askedAt }, { dry: true });
       scores.push(
         caseScore(
           res.hits.map((h) => h.chunk_hash),
