@@ -43,6 +43,7 @@ it("keeps a title that names its subject, a question or a numeral 'I' included",
     "EB virus-encoded RNAs are recognized by RIG-I and activate signaling to induce type I IFN.",
     "A phase I study of PF-04449913 in patients with advanced solid tumors.",
     "What is the ratio of males to females in Buckinghamshire's population?",
+    "Hi-Fi amplifier build log",
   ])
     expect(documentTitle(`${title}\n\nThe abstract.`)?.text).toBe(title);
 });

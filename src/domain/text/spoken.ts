@@ -18,8 +18,8 @@ const SUBJECT_I =
 /** A lone lower-case "i" is the pronoun as people type it; no title writes a numeral so. */
 const TYPED_I = /(?:^|\s)i\s+[a-z]/;
 
-/** Greetings and the words a message opens with when it answers or asks someone. */
-const OPENER = /^(?:hi|hello|hey|dear|thanks|thank you|ok|okay|please)\b/i;
+/** Greetings and the words a message opens with when it answers or asks someone (a word of its own: not "Hi-Fi"). */
+const OPENER = /^(?:hi|hello|hey|dear|thanks|thank you|ok|okay|please)(?=[\s,.!:;]|$)/i;
 
 /**
  * True when the line speaks as someone (first person), to someone (second person) or opens with a greeting: a
