@@ -67,11 +67,12 @@ describe("trajectory replay", () => {
     const events = await trajectory(original.trajectory_id);
     const { request, retrieve, outcome } = recorded(events);
 
-    // The log holds the full request (defaults applied), every step as returned, and the response.
+    // The log holds the full request (defaults applied: the asking time too), every step as returned, and the response.
     expect(request).toEqual({
       question: "Who designed the Varenholm lighthouse?",
       k: 5,
       filters: { source_path_prefix: "history/" },
+      asked_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
     });
     expect(events.slice(1, -1).map((e) => e.payload)).toEqual(original.steps);
     expect(outcome.outcome).toBe("answered");

@@ -124,7 +124,7 @@ describe.runIf(usable.path)("a catalog command under bubblewrap", () => {
       const s = await startBackground(svc, { task: "t", engine: "command", agent, approval_mode: "never" });
       await until(() => processesWith(marker).length > 0, `${marker} running`);
       expect((await act(svc, s.session.session_id, action)).status).toBe(200);
-      await until(() => processesWith(marker).length === 0, `no ${marker} left`, 3_000);
+      await until(() => processesWith(marker).length === 0, `no ${marker} left`);
     });
   }
 
@@ -134,7 +134,7 @@ describe.runIf(usable.path)("a catalog command under bubblewrap", () => {
     const done = await waitFor(svc, s.session.session_id, ["completed", "failed"], 10_000);
     expect(done.session).toMatchObject({ status: "failed", last_error: expect.stringMatching(/past its 1 s limit/) });
     // SIGKILL lands a moment after the run is failed: the tree must be gone soon, not at once.
-    await until(() => processesWith(sleep(5)).length === 0, `no ${sleep(5)} left`, 3_000);
+    await until(() => processesWith(sleep(5)).length === 0, `no ${sleep(5)} left`);
   });
 });
 

@@ -250,8 +250,10 @@ export class BackgroundSessions {
       const items: Items = [{ type: "session_state", data: queued }];
       await this.log.appendAll(call.workspaceId, input.session_id, items, events.at(-1)?.seq ?? 0);
     });
+    // Read before it is queued: the answer says what resume did, not how far a run that began meanwhile has got.
+    const resumed = await this.detail(call, input.session_id);
     this.supervisor.enqueue(call.workspaceId, input.session_id);
-    return this.detail(call, input.session_id);
+    return resumed;
   }
 
   private async branch(
