@@ -1,5 +1,6 @@
 // The SearchFeed of the SQLite store: chunk pages, vector pages and the changes log, read by the search engine.
-import type { ChunkChange, IndexedChunk, Page, SearchFeed } from "../../ports/search-feed.ts";
+import type { ChunkChange, CommittedChanges, IndexedChunk, Page, SearchFeed } from "../../ports/search-feed.ts";
+import { committedChanges, type LoggedReplace } from "../committed-changes.ts";
 import type { Db } from "./open.ts";
 import { after, nextCursor, opening, toChange, toIndexed, type ChangeRow, type IndexedRow } from "../rows.ts";
 import { fromBlob } from "../vector-blob.ts";
@@ -8,6 +9,7 @@ export class SearchFeedRepo implements SearchFeed {
   private readonly s;
   private marker = 0;
   private dataVersion = -1;
+  private readonly listeners: ((committed: CommittedChanges) => void)[] = [];
 
   constructor(db: Db) {
     // Prepared once: db.pragma() re-prepares on every call, and the engine asks before every search.
@@ -47,6 +49,17 @@ export class SearchFeedRepo implements SearchFeed {
   /** Own commits do not move data_version, so every write transaction of this connection calls this. */
   wrote(): void {
     this.marker++;
+  }
+
+  onCommitted(listener: (committed: CommittedChanges) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** The replaces a transaction of this process committed (on this connection or the writer thread's). */
+  committed(replaces: readonly LoggedReplace[]): void {
+    if (replaces.length === 0 || this.listeners.length === 0) return;
+    const committed = committedChanges(replaces);
+    for (const listener of this.listeners) listener(committed);
   }
 
   async latestChange(): Promise<number> {
