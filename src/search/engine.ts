@@ -112,7 +112,7 @@ export class SearchEngine {
     ticket: number,
   ): Promise<WorkspaceIndex> {
     const run = this.queue.then(async () => {
-      if (this.marker === null || this.marker < ticket) await this.catchUp();
+      if (this.marker === null || this.marker < ticket) await this.catchUp(ticket);
       const loaded = this.workspaces.get(workspaceId);
       const started = performance.now();
       const index = loaded ?? (await this.load(workspaceId));
@@ -148,9 +148,11 @@ export class SearchEngine {
     }
   }
 
-  /** Replays every change committed since the last look on the loaded workspaces, all at once. */
-  private async catchUp(): Promise<void> {
-    const marker = this.feed.changeMarker();
+  /**
+   * Replays every change committed since the last look on the loaded workspaces, all at once. `marker` is one read
+   * before the changes (an older one only makes a later search look again).
+   */
+  private async catchUp(marker = this.feed.changeMarker()): Promise<void> {
     if (marker === this.marker) return;
     if (this.workspaces.size === 0) this.lastSeq = await this.feed.latestChange();
     else {

@@ -67,6 +67,7 @@ export class SearchFeedRepo implements SearchFeed {
   }
 
   async changesSince(seq: number, limit: number): Promise<ChunkChange[]> {
+    if ((this.s.maxSeq.get() as number) <= seq) return [];
     return (this.s.changes.all(seq, limit) as ChangeRow[]).map(toChange);
   }
 
