@@ -11,7 +11,26 @@ export interface LoggedReplace {
   logged: number[];
 }
 
-/** The changes of committed replaces, each added chunk taken, in order, from the chunks its write held. */
+/** Tells its listeners of the replaces this process committed (a store's SearchFeed.onCommitted). */
+export class CommitAnnouncer {
+  private readonly listeners: ((committed: CommittedChanges) => void)[] = [];
+
+  onCommitted(listener: (committed: CommittedChanges) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Called once the replaces' transaction has committed. */
+  committed(replaces: readonly LoggedReplace[]): void {
+    if (replaces.length === 0 || this.listeners.length === 0) return;
+    const committed = committedChanges(replaces);
+    for (const listener of this.listeners) listener(committed);
+  }
+}
+
+/**
+ * The changes of committed replaces in seq order, each added chunk taken from the chunks its write held (a write's
+ * adds are logged in the order of its chunks).
+ */
 export function committedChanges(replaces: readonly LoggedReplace[]): CommittedChanges {
   const changes: ChunkChange[] = [];
   const vectors = [];
@@ -33,7 +52,7 @@ export function committedChanges(replaces: readonly LoggedReplace[]): CommittedC
     }
     if (write.vectors) vectors.push(write.vectors);
   }
-  return { changes, vectors };
+  return { changes: changes.sort((a, b) => a.seq - b.seq), vectors };
 }
 
 /** The first OPENING_CHARS characters, counted as the stores' substr() counts them: code points, not UTF-16 units. */

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tokenize } from "../../src/domain/text/tokenize.ts";
-import type { ChunkChange, SearchFeed } from "../../src/ports/search-feed.ts";
+import type { SearchFeed } from "../../src/ports/search-feed.ts";
 import { SearchEngine } from "../../src/search/engine.ts";
 import { openSqliteStore } from "../../src/store/sqlite/index.ts";
 import { prepareDocument, T0 } from "../helpers/documents.ts";
@@ -130,30 +130,6 @@ describe("this process's own writes", () => {
     } finally {
       await other.close();
       await store.close();
-    }
-  });
-});
-
-describe("a store's announced commits", () => {
-  it("equal the changes read back from its log (on the writer thread and on the loop's connection)", async () => {
-    for (const writerThread of [true, false]) {
-      const store = openSqliteStore(join(dir, `announced-${writerThread}.db`), { writerThread });
-      try {
-        const ws = (await store.workspaces.ensureWorkspace("alpha", T0)).id;
-        const heard: ChunkChange[] = [];
-        store.feed.onCommitted?.((c) => heard.push(...c.changes));
-        const astral = "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ".repeat(30); // code points past U+FFFF: two UTF-16 units each
-        const texts = [`# A\n\n${astral}heron.\n\n## B\n\nBob: a turn about é and ß.\n`, `# A\n\n${astral}kestrel.\n`];
-        for (const [i, text] of texts.entries()) {
-          const { doc, chunks } = prepareDocument("a.md", text, { authoredAt: T0 + i });
-          const before = heard.length;
-          await store.documents.replaceDocument(ws, doc, chunks);
-          expect(heard.length).toBeGreaterThan(before); // the second write's removals, then its add
-          expect(heard.slice(before)).toEqual(await store.feed.changesSince(heard[before - 1]?.seq ?? 0, 100));
-        }
-      } finally {
-        await store.close();
-      }
     }
   });
 });

@@ -1,6 +1,6 @@
 // The SearchFeed of the SQLite store: chunk pages, vector pages and the changes log, read by the search engine.
 import type { ChunkChange, CommittedChanges, IndexedChunk, Page, SearchFeed } from "../../ports/search-feed.ts";
-import { committedChanges, type LoggedReplace } from "../committed-changes.ts";
+import { CommitAnnouncer, type LoggedReplace } from "../committed-changes.ts";
 import type { Db } from "./open.ts";
 import { after, nextCursor, opening, toChange, toIndexed, type ChangeRow, type IndexedRow } from "../rows.ts";
 import { fromBlob } from "../vector-blob.ts";
@@ -9,7 +9,7 @@ export class SearchFeedRepo implements SearchFeed {
   private readonly s;
   private marker = 0;
   private dataVersion = -1;
-  private readonly listeners: ((committed: CommittedChanges) => void)[] = [];
+  private readonly announcer = new CommitAnnouncer();
 
   constructor(db: Db) {
     // Prepared once: db.pragma() re-prepares on every call, and the engine asks before every search.
@@ -52,14 +52,12 @@ export class SearchFeedRepo implements SearchFeed {
   }
 
   onCommitted(listener: (committed: CommittedChanges) => void): void {
-    this.listeners.push(listener);
+    this.announcer.onCommitted(listener);
   }
 
   /** The replaces a transaction of this process committed (on this connection or the writer thread's). */
   committed(replaces: readonly LoggedReplace[]): void {
-    if (replaces.length === 0 || this.listeners.length === 0) return;
-    const committed = committedChanges(replaces);
-    for (const listener of this.listeners) listener(committed);
+    this.announcer.committed(replaces);
   }
 
   async latestChange(): Promise<number> {
