@@ -51,7 +51,8 @@ export interface SearchFeed {
   changeMarker(): number;
   /**
    * Hands `listener` the changes this process commits, once committed, so an index can apply them without reading
-   * them back. The log stays the truth: a store may announce some changes or none, never one it did not commit.
+   * them back. The log stays the truth: a store may announce some changes or none, never one it did not commit. The
+   * listener may be held weakly: its owner keeps a reference to it for as long as it listens.
    */
   onCommitted?(listener: (committed: CommittedChanges) => void): void;
   /** The seq of the latest change (a fresh reader starts after it). */

@@ -62,6 +62,8 @@ export class SearchEngine {
   private readonly outdated = new Set<string>();
 
   private readonly feed: SearchFeed;
+  /** This engine's listener for the store's announced commits, held here: the store holds it weakly. */
+  private readonly heard = (committed: CommittedChanges) => this.committed(committed);
   private readonly documents: Pick<DocumentStore, "getEmbeddings">;
 
   /** Reads the store's feed, and the vectors of changed chunks from its documents. */
@@ -71,7 +73,7 @@ export class SearchEngine {
   ) {
     this.feed = store.feed;
     this.documents = store.documents;
-    this.feed.onCommitted?.((committed) => this.committed(committed));
+    this.feed.onCommitted?.(this.heard);
   }
 
   stats(): IndexStats {

@@ -11,19 +11,28 @@ export interface LoggedReplace {
   logged: number[];
 }
 
-/** Tells its listeners of the replaces this process committed (a store's SearchFeed.onCommitted). */
-export class CommitAnnouncer {
-  private readonly listeners: ((committed: CommittedChanges) => void)[] = [];
+type Listener = (committed: CommittedChanges) => void;
 
-  onCommitted(listener: (committed: CommittedChanges) => void): void {
-    this.listeners.push(listener);
+/**
+ * Tells its listeners of the replaces this process committed (a store's SearchFeed.onCommitted). Held weakly: a runtime
+ * dropped without closing over a store others share (the eval's variants) leaves its engine to the collector.
+ */
+export class CommitAnnouncer {
+  private readonly listeners = new Set<WeakRef<Listener>>();
+
+  onCommitted(listener: Listener): void {
+    this.listeners.add(new WeakRef(listener));
   }
 
   /** Called once the replaces' transaction has committed. */
   committed(replaces: readonly LoggedReplace[]): void {
-    if (replaces.length === 0 || this.listeners.length === 0) return;
+    if (replaces.length === 0 || this.listeners.size === 0) return;
     const committed = committedChanges(replaces);
-    for (const listener of this.listeners) listener(committed);
+    for (const ref of this.listeners) {
+      const listener = ref.deref();
+      if (listener) listener(committed);
+      else this.listeners.delete(ref);
+    }
   }
 }
 

@@ -3,6 +3,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { tokenize } from "../../src/domain/text/tokenize.ts";
 import type { SearchFeed } from "../../src/ports/search-feed.ts";
@@ -131,6 +133,15 @@ describe("this process's own writes", () => {
       await other.close();
       await store.close();
     }
+  });
+});
+
+describe("an engine nobody holds any more", () => {
+  it("is not kept alive by the store it listened to (a runtime dropped over a store others share)", () => {
+    const fixture = fileURLToPath(new URL("./fixtures/dropped-engine.ts", import.meta.url));
+    const run = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", fixture], { encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("collected\n");
   });
 });
 

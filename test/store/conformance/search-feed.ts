@@ -1,7 +1,7 @@
 // The SearchFeed port: what the search engine loads and catches up on, seen through searches.
 import { describe, expect, it } from "vitest";
 import { tokenize } from "../../../src/domain/text/tokenize.ts";
-import { OPENING_CHARS, type ChunkChange, type Page } from "../../../src/ports/search-feed.ts";
+import { OPENING_CHARS, type ChunkChange, type CommittedChanges, type Page } from "../../../src/ports/search-feed.ts";
 import type { ChunkFilter } from "../../../src/search/types.ts";
 import { prepareDocument, T0 } from "../../helpers/documents.ts";
 import { DAY, dense, draft, engineOf, lexical, put, storeHandles, unit, type StoreFactory } from "./support.ts";
@@ -71,7 +71,8 @@ export function runSearchFeedSuite(name: string, makeStore: StoreFactory): void 
       it("are announced as the change log holds them, for replaces sent at once and with a refused one among them", async () => {
         const { store, a, b } = await twoWorkspaces();
         const heard: ChunkChange[] = [];
-        store.feed.onCommitted?.((c) => heard.push(...c.changes));
+        const listener = (c: CommittedChanges) => heard.push(...c.changes); // the store holds it weakly: kept to the end
+        store.feed.onCommitted?.(listener);
         const astral = "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ".repeat(30); // code points past U+FFFF, two UTF-16 units each, cut by the opening
         const write = (i: number, word: string, refused: boolean) => {
           const text = `# N${i}\n\n${astral}${word} ${i}.\n\n## More\n\nBob: a turn about é and ß ${i}.\n`;
@@ -88,6 +89,7 @@ export function runSearchFeedSuite(name: string, makeStore: StoreFactory): void 
           expect(heard.length).toBeGreaterThan(from);
           expect(heard.slice(from)).toEqual(await store.feed.changesSince(before, 1000));
         }
+        expect(listener).toBeTypeOf("function");
       });
     });
 
