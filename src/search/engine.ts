@@ -38,6 +38,12 @@ export interface EngineOptions {
   snapshots?: IndexSnapshots | undefined;
 }
 
+/**
+ * Announced commits of at most this many changes are applied as they commit (a note, a message, a batch of them); larger
+ * ones (a bulk import) are left to the next search's catch-up, which applies them once instead of slowing the import.
+ */
+const APPLY_AT_COMMIT = 32;
+
 /** Bumped whenever what a snapshot holds changes: an older one is rebuilt from the rows. */
 const SNAPSHOT_VERSION = 3;
 
@@ -168,11 +174,12 @@ export class SearchEngine {
   }
 
   /**
-   * This process's own commits, applied in the queue's turn when they follow the last change the indexes hold, so the
-   * search after a write reads nothing back and applies nothing; what does not follow (another process committed in
-   * between, or a catch-up got there first) is left to the catch-up, which reads it from the log.
+   * This process's own small commits, applied in the queue's turn when they follow the last change the indexes hold,
+   * so the search after a write reads nothing back and applies nothing; what does not follow (another process committed
+   * in between, or a catch-up got there first) or is large is left to the catch-up, which reads it from the log.
    */
   private committed({ changes, vectors }: CommittedChanges): void {
+    if (changes.length > APPLY_AT_COMMIT) return;
     const run = this.queue.then(async () => {
       if (this.marker === null) return;
       let n = 0;

@@ -125,6 +125,12 @@ describe("this process's own writes", () => {
         pages: loaded.pages,
       });
 
+      const bulk = Array.from({ length: 40 }, (_, i) => `## P${i}\n\nPart ${i} of a bulk import.\n`).join("\n");
+      await put(store, "bulk.md", `# Bulk\n\n${bulk}`); // more than a commit applies at once: the catch-up reads it
+      expect(await paths("bulk import")).toHaveLength(10);
+      expect(calls.changesRead).toBe(loaded.changesRead + 40);
+      loaded.changesRead = calls.changesRead;
+
       await put(other, "c.md", "# C\n\nA third heron, from another process.\n");
       await put(store, "d.md", "# D\n\nA fourth heron, ours again.\n");
       expect(await paths("heron")).toEqual(["b.md", "c.md", "d.md"]);
