@@ -1,4 +1,6 @@
 // What a store hands the search module (src/search/): the chunks to index and the log of changes to catch up on.
+import type { NewVectors } from "./documents.ts";
+
 /** A stored chunk as the in-memory indexes hold it: no text, only what scoring and filters read. */
 export interface IndexedChunk {
   id: number;
@@ -20,8 +22,17 @@ export interface ChunkChange {
   workspaceId: string;
   chunkId: number;
   removed: boolean;
-  /** The chunk as added (or announced again when its vector arrived); null when removed, or removed again since. */
+  /**
+   * The chunk as added (or announced again when its vector arrived); null when removed. Read from the log, also null
+   * when removed again since.
+   */
   chunk: IndexedChunk | null;
+}
+
+/** Changes this process committed, in seq order, with the vectors written with them. */
+export interface CommittedChanges {
+  changes: ChunkChange[];
+  vectors: readonly NewVectors[];
 }
 
 /** Rows of one page and where the next starts (null after the last); the cursor is the adapter's own keyset. */
@@ -38,6 +49,12 @@ export interface SearchFeed {
    * and a catch-up that read it at least as high as a request's saw every commit before that request.
    */
   changeMarker(): number;
+  /**
+   * Hands `listener` the changes this process commits, once committed, so an index can apply them without reading
+   * them back. The log stays the truth: a store may announce some changes or none, never one it did not commit. The
+   * listener may be held weakly: its owner keeps a reference to it for as long as it listens.
+   */
+  onCommitted?(listener: (committed: CommittedChanges) => void): void;
   /** The seq of the latest change (a fresh reader starts after it). */
   latestChange(): Promise<number>;
   /** Changes after `seq`, oldest first, at most `limit`. */

@@ -1,7 +1,7 @@
 // The search engine: per-workspace in-memory indexes fed by any store's SearchFeed, kept current by its change log.
 import type { IndexSnapshots } from "../ports/index-snapshots.ts";
-import type { DocumentStore } from "../ports/documents.ts";
-import type { ChunkChange, Page, SearchFeed } from "../ports/search-feed.ts";
+import type { DocumentStore, NewVectors } from "../ports/documents.ts";
+import type { ChunkChange, CommittedChanges, Page, SearchFeed } from "../ports/search-feed.ts";
 import { runSearch, type SearchRequest, type SearchResult } from "./request.ts";
 import { openSnapshot, pack } from "./snapshot.ts";
 import { VectorIndex } from "./vector-index.ts";
@@ -38,6 +38,12 @@ export interface EngineOptions {
   snapshots?: IndexSnapshots | undefined;
 }
 
+/**
+ * Announced commits of at most this many changes are applied as they commit (a note, a message, a batch of them); larger
+ * ones (a bulk import) are left to the next search's catch-up, which applies them once instead of slowing the import.
+ */
+const APPLY_AT_COMMIT = 32;
+
 /** Bumped whenever what a snapshot holds changes: an older one is rebuilt from the rows. */
 const SNAPSHOT_VERSION = 3;
 
@@ -62,6 +68,8 @@ export class SearchEngine {
   private readonly outdated = new Set<string>();
 
   private readonly feed: SearchFeed;
+  /** This engine's listener for the store's announced commits, held here: the store holds it weakly. */
+  private readonly heard = (committed: CommittedChanges) => this.committed(committed);
   private readonly documents: Pick<DocumentStore, "getEmbeddings">;
 
   /** Reads the store's feed, and the vectors of changed chunks from its documents. */
@@ -71,6 +79,7 @@ export class SearchEngine {
   ) {
     this.feed = store.feed;
     this.documents = store.documents;
+    this.feed.onCommitted?.(this.heard);
   }
 
   stats(): IndexStats {
@@ -111,7 +120,7 @@ export class SearchEngine {
     ticket: number,
   ): Promise<WorkspaceIndex> {
     const run = this.queue.then(async () => {
-      if (this.marker === null || this.marker < ticket) await this.catchUp();
+      if (this.marker === null || this.marker < ticket) await this.catchUp(ticket);
       const loaded = this.workspaces.get(workspaceId);
       const started = performance.now();
       const index = loaded ?? (await this.load(workspaceId));
@@ -147,9 +156,11 @@ export class SearchEngine {
     }
   }
 
-  /** Replays every change committed since the last look on the loaded workspaces, all at once. */
-  private async catchUp(): Promise<void> {
-    const marker = this.feed.changeMarker();
+  /**
+   * Replays every change committed since the last look on the loaded workspaces, all at once. `marker` is one read
+   * before the changes (an older one only makes a later search look again).
+   */
+  private async catchUp(marker = this.feed.changeMarker()): Promise<void> {
     if (marker === this.marker) return;
     if (this.workspaces.size === 0) this.lastSeq = await this.feed.latestChange();
     else {
@@ -160,6 +171,27 @@ export class SearchEngine {
       this.lastSeq = changes.at(-1)?.seq ?? this.lastSeq;
     }
     this.marker = marker;
+  }
+
+  /**
+   * This process's own small commits, applied in the queue's turn when they follow the last change the indexes hold,
+   * so the search after a write reads nothing back and applies nothing; what does not follow (another process committed
+   * in between, or a catch-up got there first) or is large is left to the catch-up, which reads it from the log.
+   */
+  private committed({ changes, vectors }: CommittedChanges): void {
+    if (changes.length > APPLY_AT_COMMIT) return;
+    const run = this.queue.then(async () => {
+      if (this.marker === null) return;
+      let n = 0;
+      while (n < changes.length && changes[n]!.seq === this.lastSeq + 1 + n) n++;
+      if (n === 0) return;
+      const next = changes.slice(0, n);
+      const known = await this.vectorsOf(next, (ws) => this.workspaces.get(ws)?.vectors.keys() ?? [], vectors);
+      for (const change of next) this.apply(this.workspaces.get(change.workspaceId), change, known);
+      this.lastSeq = next.at(-1)!.seq;
+      await this.dropOutdated();
+    });
+    this.queue = run.catch(() => {});
   }
 
   /**
@@ -294,22 +326,29 @@ export class SearchEngine {
     }
   }
 
-  /** Vectors of the added chunks from the embedders each workspace needs (by embedder id, then chunk hash). */
+  /**
+   * Vectors of the added chunks from the embedders each workspace needs (by embedder id, then chunk hash): those
+   * `given` (written with the changes) as they are, the others read from the store.
+   */
   private async vectorsOf(
     changes: readonly ChunkChange[],
     embeddersOf: (ws: string) => Iterable<string>,
+    given: readonly NewVectors[] = [],
   ): Promise<Map<string, Map<string, Float32Array>>> {
+    const out = new Map<string, Map<string, Float32Array>>();
     const wanted = new Map<string, string[]>();
     for (const c of changes) {
       if (!c.chunk) continue;
       for (const embedderId of embeddersOf(c.workspaceId)) {
-        const hashes = wanted.get(embedderId) ?? [];
-        if (hashes.push(c.chunk!.chunkHash) === 1) wanted.set(embedderId, hashes);
+        const vector = given.find((v) => v.embedderId === embedderId)?.byHash.get(c.chunk.chunkHash);
+        if (vector) entry(out, embedderId, () => new Map()).set(c.chunk.chunkHash, vector);
+        else entry(wanted, embedderId, () => []).push(c.chunk.chunkHash);
       }
     }
-    const out = new Map<string, Map<string, Float32Array>>();
-    for (const [embedderId, hashes] of wanted)
-      out.set(embedderId, await this.documents.getEmbeddings(embedderId, hashes));
+    for (const [embedderId, hashes] of wanted) {
+      const into = entry(out, embedderId, () => new Map());
+      for (const [hash, vector] of await this.documents.getEmbeddings(embedderId, hashes)) into.set(hash, vector);
+    }
     return out;
   }
 
@@ -330,6 +369,13 @@ export class SearchEngine {
       if (vector) vectorIndex.add(change.chunkId, vector);
     }
   }
+}
+
+/** The map's value at `key`, made by `make` when there is none yet. */
+function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) map.set(key, (value = make()));
+  return value;
 }
 
 /** Walks a feed's pages from the first, handing each row to `take`. */

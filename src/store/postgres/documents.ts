@@ -223,23 +223,26 @@ export class DocumentRepo implements DocumentStore {
     );
     // The delete and the insert see the same snapshot: only the old rows go. Removals are logged before additions;
     // new chunks take their ids in the order of the writes and, within one, of their ord.
-    const { rows } = await c.query<{ id: number }>(
+    const { rows } = await c.query<{ seq: number; chunk_id: number; op: number; ws: string; path: string }>(
       `WITH gone AS (
          DELETE FROM chunks k USING unnest($1::text[], $2::text[]) AS d(ws, path)
-         WHERE k.workspace_id = d.ws AND k.source_path = d.path RETURNING k.workspace_id, k.id),
+         WHERE k.workspace_id = d.ws AND k.source_path = d.path RETURNING k.workspace_id, k.id, k.source_path),
        added AS (
          INSERT INTO chunks (workspace_id, source_path, ord, chunk_hash, anchor, start_offset, end_offset, text, terms, authored_at, undated)
          SELECT t.ws, t.path, t.ord, t.chunk_hash, t.anchor, t.start_offset, t.end_offset, t.text, t.terms, t.authored_at, t.undated
          FROM unnest($3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::int[], $9::int[], $10::text[], $11::text[], $12::bigint[], $13::int[])
            WITH ORDINALITY AS t(ws, path, ord, chunk_hash, anchor, start_offset, end_offset, text, terms, authored_at, undated, n)
          ORDER BY t.n
-         RETURNING workspace_id, id),
+         RETURNING workspace_id, id, source_path),
        logged AS (
          INSERT INTO changes (workspace_id, chunk_id, op)
          SELECT workspace_id, id, op FROM (
            SELECT workspace_id, id, ${OP_REMOVE} AS op FROM gone UNION ALL SELECT workspace_id, id, ${OP_ADD} FROM added
-         ) AS x ORDER BY op, id)
-       SELECT id FROM gone`,
+         ) AS x ORDER BY op, id
+         RETURNING seq, chunk_id, op)
+       SELECT l.seq, l.chunk_id, l.op, COALESCE(g.workspace_id, a.workspace_id) AS ws, COALESCE(g.source_path, a.source_path) AS path
+       FROM logged l LEFT JOIN gone g ON g.id = l.chunk_id AND l.op = ${OP_REMOVE} LEFT JOIN added a ON a.id = l.chunk_id AND l.op = ${OP_ADD}
+       ORDER BY l.seq`,
       [
         column("ws"),
         column("sourcePath"),
@@ -256,7 +259,19 @@ export class DocumentRepo implements DocumentStore {
         chunks.map((r) => (r.k.undated ? 1 : 0)),
       ],
     );
-    for (const r of rows) this.hot.delete(r.id);
+    const byDocument = new Map(writes.map((w) => [`${w.workspaceId}\0${w.document.doc.sourcePath}`, [] as number[]]));
+    for (const r of rows) {
+      if (r.op === OP_REMOVE) this.hot.delete(r.chunk_id);
+      byDocument.get(`${r.ws}\0${r.path}`)?.push(r.seq, r.chunk_id, r.op);
+    }
+    this.tx.logged(
+      c,
+      writes.map((w) => ({
+        workspaceId: w.workspaceId,
+        write: w.document,
+        logged: byDocument.get(`${w.workspaceId}\0${w.document.doc.sourcePath}`) ?? [],
+      })),
+    );
   }
 
   /** Under LOCK.changes, so the change log's order is commit order (as every chunk writer). */

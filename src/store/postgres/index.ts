@@ -31,7 +31,8 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
   });
   const followers = new StreamFollowers();
   const listener = new StreamListener(url, followers);
-  const tx = new PostgresTransactions(db);
+  const feed = new SearchFeedRepo(db);
+  const tx = new PostgresTransactions(db, feed);
   const documents = new DocumentRepo(db, tx);
   const records = new RecordRepo(db, tx);
   const audit = new AuditRepo(db);
@@ -44,7 +45,7 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
     streams: new EventLogRepo(db, followers, listener),
     records,
     cognitive: new CognitiveRepo(db),
-    feed: new SearchFeedRepo(db),
+    feed,
     sessions: new SessionRepo(db),
     /** Idempotent, as SQLite's: runtimes sharing one store may each close it. */
     close() {

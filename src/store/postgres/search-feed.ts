@@ -2,15 +2,26 @@
 // Another replica's commit is not announced to this process, so the marker moves on every call: each search first asks
 // the log for changes after the last seq it applied (one indexed query), which is what makes an acknowledged write on
 // any replica visible to the next request on every other.
-import type { ChunkChange, IndexedChunk, Page, SearchFeed } from "../../ports/search-feed.ts";
+import type { ChunkChange, CommittedChanges, IndexedChunk, Page, SearchFeed } from "../../ports/search-feed.ts";
+import { CommitAnnouncer, type LoggedReplace } from "../committed-changes.ts";
 import { fromBlob } from "../vector-blob.ts";
 import { after, nextCursor, opening, toChange, toIndexed, type ChangeRow, type IndexedRow } from "../rows.ts";
 import type { Db } from "./open.ts";
 
 export class SearchFeedRepo implements SearchFeed {
   private marker = 0;
+  private readonly announcer = new CommitAnnouncer();
 
   constructor(private readonly db: Db) {}
+
+  onCommitted(listener: (committed: CommittedChanges) => void): void {
+    this.announcer.onCommitted(listener);
+  }
+
+  /** The replaces a transaction of this process committed. */
+  committed(replaces: readonly LoggedReplace[]): void {
+    this.announcer.committed(replaces);
+  }
 
   changeMarker(): number {
     return ++this.marker;

@@ -5,6 +5,7 @@ import type { EventDraft } from "../../ports/audit-log.ts";
 import type { DocumentWrite } from "../../ports/documents.ts";
 import { runAwaiting, type ForgetKey, type Step, type TxEngine } from "../write-steps.ts";
 import type { Outcome } from "../group-commit.ts";
+import type { LoggedReplace } from "../committed-changes.ts";
 import { transaction, type Conn, type Db } from "./open.ts";
 import type pg from "pg";
 
@@ -31,6 +32,7 @@ function distinctRuns(writes: readonly BatchedWrite[]): BatchedWrite[][] {
 export interface WriteSteps {
   documents: {
     write(c: pg.PoolClient, workspaceId: string, write: DocumentWrite): Promise<void>;
+    /** Logs its replaces' change rows with tx.logged(c, ...). */
     writeMany(c: pg.PoolClient, writes: readonly { workspaceId: string; document: DocumentWrite }[]): Promise<void>;
     wasForgotten(workspaceId: string, key: ForgetKey, c: Conn): Promise<boolean>;
   };
@@ -45,8 +47,14 @@ export interface WriteSteps {
 
 export class PostgresTransactions {
   private steps: WriteSteps | null = null;
+  /** Per open transaction, the replaces it wrote that still stand (a rolled-back savepoint's are taken out). */
+  private readonly journals = new WeakMap<pg.PoolClient, LoggedReplace[]>();
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Told of the replaces each transaction held, once it has committed (SearchFeedRepo.committed). */
+    private readonly feed: { committed(replaces: readonly LoggedReplace[]): void },
+  ) {}
 
   /** The repositories' steps, once they are built (they are built with this object, so after it). */
   join(steps: WriteSteps): void {
@@ -54,8 +62,39 @@ export class PostgresTransactions {
   }
 
   /** Runs fn in one transaction on one pooled connection; rolls back on any error. */
-  run<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    return transaction(this.db, fn);
+  async run<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    const journal: LoggedReplace[] = [];
+    const result = await transaction(this.db, async (c) => {
+      this.journals.set(c, journal);
+      try {
+        return await fn(c);
+      } finally {
+        this.journals.delete(c);
+      }
+    });
+    this.feed.committed(journal);
+    return result;
+  }
+
+  /** Replaces a write step made on the transaction's client `c` (told to the feed if the transaction commits). */
+  logged(c: pg.PoolClient, replaces: readonly LoggedReplace[]): void {
+    this.journals.get(c)?.push(...replaces);
+  }
+
+  /** `fn` in a savepoint of the transaction on `c`: its answer, or its error once rolled back (its logged replaces too). */
+  private async savepoint<T>(c: pg.PoolClient, name: string, fn: () => Promise<T>): Promise<Outcome<T>> {
+    const journal = this.journals.get(c);
+    const mark = journal?.length ?? 0;
+    await c.query(`SAVEPOINT ${name}`);
+    try {
+      const ok = await fn();
+      await c.query(`RELEASE SAVEPOINT ${name}`);
+      return { ok };
+    } catch (err) {
+      await c.query(`ROLLBACK TO SAVEPOINT ${name}`);
+      journal?.splice(mark);
+      return { error: err as Error };
+    }
   }
 
   /** A shared step (write-steps.ts) as one transaction; `c` is its client, for the caller's own calls. */
@@ -75,27 +114,12 @@ export class PostgresTransactions {
   ): Promise<Outcome<T>[]> {
     return this.run(async (c) => {
       if (together) {
-        await c.query("SAVEPOINT together");
-        try {
-          const answers = await together(c);
-          await c.query("RELEASE SAVEPOINT together");
-          return answers.map((ok) => ({ ok }));
-        } catch {
-          await c.query("ROLLBACK TO SAVEPOINT together");
-        }
+        const all = await this.savepoint(c, "together", () => together(c));
+        if ("ok" in all) return all.ok.map((ok) => ({ ok }));
       }
       const tx = this.engine(c);
       const outcomes: Outcome<T>[] = [];
-      for (const step of steps) {
-        await c.query("SAVEPOINT write");
-        try {
-          outcomes.push({ ok: await runAwaiting(step(tx, c)) });
-          await c.query("RELEASE SAVEPOINT write");
-        } catch (err) {
-          await c.query("ROLLBACK TO SAVEPOINT write");
-          outcomes.push({ error: err as Error });
-        }
-      }
+      for (const step of steps) outcomes.push(await this.savepoint(c, "write", () => runAwaiting(step(tx, c))));
       return outcomes;
     });
   }

@@ -24,12 +24,15 @@ import {
 } from "../rows.ts";
 import { fromBlob, toBlob } from "../vector-blob.ts";
 import { applySideEffects, forget } from "../write-steps.ts";
+import type { LoggedReplace } from "../committed-changes.ts";
 import type { SqliteTransactions } from "./transactions.ts";
 import type { SqliteWriter } from "./writer.ts";
 
 export class DocumentRepo implements DocumentStore {
   private readonly s;
   private readonly hot = new ChunkCache();
+  /** The replaces of the transaction being recorded (recordReplaces), each with the change rows it logged. */
+  private replaces: LoggedReplace[] | null = null;
 
   constructor(
     private readonly db: Db,
@@ -112,10 +115,25 @@ export class DocumentRepo implements DocumentStore {
     vectors?: NewVectors,
   ): Promise<void> {
     if (!this.writer?.usable) return this.replaceNow(workspaceId, doc, chunks, audit, vectors);
+    let logged: number[] | undefined;
     try {
-      await this.writer.replace({ workspaceId, doc, chunks, audit, vectors });
+      logged = await this.writer.replace({ workspaceId, doc, chunks, audit, vectors });
     } finally {
-      this.tx.committedElsewhere();
+      this.tx.committedElsewhere(logged ? [{ workspaceId, write: { doc, chunks, vectors }, logged }] : []);
+    }
+  }
+
+  /** Runs `fn` (a transaction, or a write in its savepoint) and returns the replaces it wrote, each with its change rows. */
+  recordReplaces<T>(fn: () => T): { result: T; replaces: LoggedReplace[] } {
+    const outer = this.replaces;
+    const replaces: LoggedReplace[] = [];
+    this.replaces = replaces;
+    try {
+      const result = fn();
+      outer?.push(...replaces);
+      return { result, replaces };
+    } finally {
+      this.replaces = outer;
     }
   }
 
@@ -185,9 +203,10 @@ export class DocumentRepo implements DocumentStore {
   }
 
   /** A step of the caller's transaction: the vectors first, then the document's chunks in place of its old ones. */
-  write(workspaceId: string, { doc, chunks, vectors }: DocumentWrite): void {
-    if (vectors) this.putVectors(vectors);
-    this.replace(workspaceId, doc, chunks);
+  write(workspaceId: string, write: DocumentWrite): void {
+    if (write.vectors) this.putVectors(write.vectors);
+    const logged = this.replace(workspaceId, write.doc, write.chunks);
+    this.replaces?.push({ workspaceId, write, logged });
   }
 
   private chunksOf(workspaceId: string, sourcePath: string): ChunkRecord[] {
@@ -202,10 +221,12 @@ export class DocumentRepo implements DocumentStore {
     for (const [hash, vector] of byHash) this.s.putVector.run(embedderId, hash, toBlob(vector));
   }
 
-  private replace(workspaceId: string, doc: DocumentRecord, chunks: readonly ChunkInput[]): void {
+  /** Returns the change rows it logged, as flat (seq, chunk id, op) triples. */
+  private replace(workspaceId: string, doc: DocumentRecord, chunks: readonly ChunkInput[]): number[] {
+    const logged: number[] = [];
     this.db
       .transaction(() => {
-        for (const old of this.chunksOf(workspaceId, doc.sourcePath)) this.removeChunk(workspaceId, old.id);
+        for (const old of this.chunksOf(workspaceId, doc.sourcePath)) this.removeChunk(workspaceId, old.id, logged);
         this.s.upsertDoc.run(
           workspaceId,
           doc.sourcePath,
@@ -231,12 +252,14 @@ export class DocumentRepo implements DocumentStore {
             c.occurredAt ?? doc.authoredAt,
             c.undated ? 1 : 0,
           );
-          this.s.logChange.run(workspaceId, lastInsertRowid, OP_ADD);
+          const seq = this.s.logChange.run(workspaceId, lastInsertRowid, OP_ADD).lastInsertRowid;
+          logged.push(Number(seq), Number(lastInsertRowid), OP_ADD);
           if (tombstones) this.s.unTombstone.run(workspaceId, "chunk_hash", c.chunkHash);
         });
         if (tombstones) this.s.unTombstone.run(workspaceId, "source_path", doc.sourcePath);
       })
       .immediate();
+    return logged;
   }
 
   private removeSource(workspaceId: string, sourcePath: string, now: number): RemovedChunk[] {
@@ -296,9 +319,10 @@ export class DocumentRepo implements DocumentStore {
     });
   }
 
-  private removeChunk(workspaceId: string, id: number): void {
+  private removeChunk(workspaceId: string, id: number, logged?: number[]): void {
     this.hot.delete(id);
     this.s.deleteChunk.run(id);
-    this.s.logChange.run(workspaceId, id, OP_REMOVE);
+    const seq = this.s.logChange.run(workspaceId, id, OP_REMOVE).lastInsertRowid;
+    logged?.push(Number(seq), id, OP_REMOVE);
   }
 }

@@ -1,5 +1,6 @@
 // The SearchFeed of the SQLite store: chunk pages, vector pages and the changes log, read by the search engine.
-import type { ChunkChange, IndexedChunk, Page, SearchFeed } from "../../ports/search-feed.ts";
+import type { ChunkChange, CommittedChanges, IndexedChunk, Page, SearchFeed } from "../../ports/search-feed.ts";
+import { CommitAnnouncer, type LoggedReplace } from "../committed-changes.ts";
 import type { Db } from "./open.ts";
 import { after, nextCursor, opening, toChange, toIndexed, type ChangeRow, type IndexedRow } from "../rows.ts";
 import { fromBlob } from "../vector-blob.ts";
@@ -8,6 +9,7 @@ export class SearchFeedRepo implements SearchFeed {
   private readonly s;
   private marker = 0;
   private dataVersion = -1;
+  private readonly announcer = new CommitAnnouncer();
 
   constructor(db: Db) {
     // Prepared once: db.pragma() re-prepares on every call, and the engine asks before every search.
@@ -49,11 +51,21 @@ export class SearchFeedRepo implements SearchFeed {
     this.marker++;
   }
 
+  onCommitted(listener: (committed: CommittedChanges) => void): void {
+    this.announcer.onCommitted(listener);
+  }
+
+  /** The replaces a transaction of this process committed (on this connection or the writer thread's). */
+  committed(replaces: readonly LoggedReplace[]): void {
+    this.announcer.committed(replaces);
+  }
+
   async latestChange(): Promise<number> {
     return this.s.maxSeq.get() as number;
   }
 
   async changesSince(seq: number, limit: number): Promise<ChunkChange[]> {
+    if ((this.s.maxSeq.get() as number) <= seq) return [];
     return (this.s.changes.all(seq, limit) as ChangeRow[]).map(toChange);
   }
 

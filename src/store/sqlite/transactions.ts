@@ -3,6 +3,7 @@
 // with PostgreSQL (../write-steps.ts); here they run to their end in one tick, each call answered at once.
 import type { EventDraft } from "../../ports/audit-log.ts";
 import type { DocumentWrite } from "../../ports/documents.ts";
+import type { LoggedReplace } from "../committed-changes.ts";
 import { runNow, type ForgetKey, type Step, type TxEngine } from "../write-steps.ts";
 import type { Db } from "./open.ts";
 import type Database from "better-sqlite3";
@@ -12,6 +13,7 @@ export interface WriteSteps {
   documents: {
     write(workspaceId: string, write: DocumentWrite): void;
     forgotten(workspaceId: string, key: ForgetKey): boolean;
+    recordReplaces<T>(fn: () => T): { result: T; replaces: LoggedReplace[] };
   };
   audit: { append(workspaceId: string, drafts: readonly EventDraft[]): unknown };
 }
@@ -22,8 +24,8 @@ export class SqliteTransactions implements TxEngine {
 
   constructor(
     private readonly db: Db,
-    /** Told of every write this connection commits (SearchFeedRepo.wrote). */
-    private readonly feed: { wrote(): void },
+    /** Told of every write this connection commits, with the replaces it held (SearchFeedRepo). */
+    private readonly feed: { wrote(): void; committed(replaces: readonly LoggedReplace[]): void },
   ) {}
 
   /** The repositories' steps, once they are built (they are built with this object, so after it). */
@@ -33,10 +35,15 @@ export class SqliteTransactions implements TxEngine {
 
   /** One write transaction around a change and its audit event; the search engine sees it at its next change check. */
   run<T>(fn: () => T): T {
+    if (this.db.inTransaction) return this.db.transaction(fn).immediate(); // a savepoint: the outer one tells the feed
+    let replaces: readonly LoggedReplace[] = [];
     try {
-      return this.db.transaction(fn).immediate();
+      const recorded = this.joined().documents.recordReplaces(() => this.db.transaction(fn).immediate());
+      replaces = recorded.replaces;
+      return recorded.result;
     } finally {
       this.feed.wrote();
+      this.feed.committed(replaces);
     }
   }
 
@@ -45,9 +52,10 @@ export class SqliteTransactions implements TxEngine {
     return this.run(() => runNow(step(this)));
   }
 
-  /** A write committed on another connection of this process (the writer thread). */
-  committedElsewhere(): void {
+  /** A write committed on another connection of this process (the writer thread), with the replaces it held. */
+  committedElsewhere(replaces: readonly LoggedReplace[]): void {
     this.feed.wrote();
+    this.feed.committed(replaces);
   }
 
   execute(sql: string, params: readonly unknown[]): number {

@@ -15,8 +15,10 @@ serveThread<WireBatch, BatchReply>(async (batch, data) => {
   const { db, repos } = (writer ??= openWriter(data as WriterInit));
   const apply = (w: WriteRequest): WriteReply => {
     if (w.kind === "audit") return repos.audit.append(w.workspaceId, w.drafts);
-    repos.documents.replaceNow(w.workspaceId, w.doc, w.chunks, w.audit, w.vectors);
-    return null;
+    const { replaces } = repos.documents.recordReplaces(() =>
+      repos.documents.replaceNow(w.workspaceId, w.doc, w.chunks, w.audit, w.vectors),
+    );
+    return { logged: replaces.flatMap((r) => r.logged) }; // the loop holds the rest of each change (committed-changes.ts)
   };
   const body = db
     .transaction(() =>

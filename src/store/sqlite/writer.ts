@@ -8,8 +8,8 @@ import { ThreadGone, ThreadPool, threadModule } from "../../threads/pool.ts";
 import { GroupCommit, type Outcome } from "../group-commit.ts";
 import { encodeBatch, type DocumentReplace, type WireBatch, type WriteRequest } from "./writer-wire.ts";
 
-/** A replace answers null, an audit append the events as stored. */
-export type WriteReply = null | StoredEvent[];
+/** A replace answers the change rows it logged (flat seq, chunk id, op triples), an audit append the events as stored. */
+export type WriteReply = { logged: number[] } | StoredEvent[];
 
 /** Per write of a batch, in order: its reply, or why it was rolled back. */
 export type BatchReply = ({ ok: WriteReply } | { error: string })[];
@@ -48,9 +48,9 @@ export class SqliteWriter {
     return !this.failed;
   }
 
-  /** Resolves once committed. */
-  async replace(req: DocumentReplace): Promise<void> {
-    await this.write({ kind: "replace", ...req });
+  /** Resolves once committed, to the change rows it logged (flat seq, chunk id, op triples). */
+  async replace(req: DocumentReplace): Promise<number[]> {
+    return ((await this.write({ kind: "replace", ...req })) as { logged: number[] }).logged;
   }
 
   /** Extends the workspace's audit chain; resolves to the events as stored once committed. */

@@ -1,9 +1,9 @@
 // The SearchFeed port: what the search engine loads and catches up on, seen through searches.
 import { describe, expect, it } from "vitest";
 import { tokenize } from "../../../src/domain/text/tokenize.ts";
-import { OPENING_CHARS, type Page } from "../../../src/ports/search-feed.ts";
+import { OPENING_CHARS, type ChunkChange, type CommittedChanges, type Page } from "../../../src/ports/search-feed.ts";
 import type { ChunkFilter } from "../../../src/search/types.ts";
-import { T0 } from "../../helpers/documents.ts";
+import { prepareDocument, T0 } from "../../helpers/documents.ts";
 import { DAY, dense, draft, engineOf, lexical, put, storeHandles, unit, type StoreFactory } from "./support.ts";
 
 export function runSearchFeedSuite(name: string, makeStore: StoreFactory): void {
@@ -64,6 +64,32 @@ export function runSearchFeedSuite(name: string, makeStore: StoreFactory): void 
         }
         for (const h of hits) expect(h.score).toBeLessThanOrEqual(byExpansion.maxBm25);
         expect(byExpansion.expansionMax[0]).toBeGreaterThan(0);
+      });
+    });
+
+    describe("this process's commits", () => {
+      it("are announced as the change log holds them, for replaces sent at once and with a refused one among them", async () => {
+        const { store, a, b } = await twoWorkspaces();
+        const heard: ChunkChange[] = [];
+        const listener = (c: CommittedChanges) => heard.push(...c.changes); // the store holds it weakly: kept to the end
+        store.feed.onCommitted?.(listener);
+        const astral = "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ".repeat(30); // code points past U+FFFF, two UTF-16 units each, cut by the opening
+        const write = (i: number, word: string, refused: boolean) => {
+          const text = `# N${i}\n\n${astral}${word} ${i}.\n\n## More\n\nBob: a turn about é and ß ${i}.\n`;
+          const { doc, chunks } = prepareDocument(`n/${i}.md`, text, { authoredAt: T0 + i });
+          const sent = refused ? chunks.map((c) => ({ ...c, text: null as unknown as string })) : chunks;
+          return store.documents.replaceDocument(i % 2 ? a : b, doc, sent);
+        };
+        for (const word of ["heron", "kestrel"]) {
+          const before = await store.feed.latestChange();
+          const from = heard.length;
+          const refused = word === "kestrel" ? 3 : -1; // the second round replaces the first's documents, but one
+          const settled = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => write(i, word, i === refused)));
+          expect(settled.map((r) => r.status === "rejected")).toEqual(settled.map((_, i) => i === refused));
+          expect(heard.length).toBeGreaterThan(from);
+          expect(heard.slice(from)).toEqual(await store.feed.changesSince(before, 1000));
+        }
+        expect(listener).toBeTypeOf("function");
       });
     });
 
