@@ -311,8 +311,9 @@ export class Bm25Index {
           if (score > best) best = score;
         }
       }
-      // The k-th partial score only bounds what unseen documents must beat; computing it pays off once it can prune.
-      if (remaining[i + 1]! < best) {
+      // The k-th partial score only bounds what unseen documents must beat; computing it pays off once it can prune
+      // (and only while a term is left: after the last one the top k below reads every score anyway).
+      if (i + 1 < plan.length && remaining[i + 1]! < best) {
         threshold = this.kthScore(seen, k, accept);
         if (remaining[i + 1]! < threshold) seen = this.dropHopeless(seen, remaining[i + 1]!, threshold);
       }
