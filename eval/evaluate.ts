@@ -2,6 +2,7 @@
 import type { FullRuntime } from "../src/main.ts";
 import { mean, uniqueInOrder } from "./metrics.ts";
 import { ticker } from "./progress.ts";
+import { askedAtOf } from "./asked-at.ts";
 import type { EvalSet, Metrics } from "./types.ts";
 import type { Variant } from "./variants.ts";
 
@@ -32,7 +33,7 @@ export async function evaluate(
     const ws = workspaces.get(q.vault);
     if (!ws) throw new Error(`no workspace for vault ${q.vault}`);
     const t = performance.now();
-    const res = await runtime.memory.recall(ws, { query: q.text, k: set.k, mode: variant.mode });
+    const res = await runtime.memory.recall(ws, { query: q.text, k: set.k, mode: variant.mode, ...askedAtOf(q) });
     ms += performance.now() - t;
     const ranked = uniqueInOrder(res.hits.map((h) => set.unitOf(h.source_path)));
     perQuery.push({ group: q.group, m: set.score(ranked, q) });

@@ -20,6 +20,8 @@ export interface EvalQuery {
   group: string;
   /** Gold units (dia_ids, session ids, doc ids). */
   gold: ReadonlySet<string>;
+  /** When the question was asked (ISO 8601), when the data set says: recall reads its relative words against it. */
+  askedAt?: string;
 }
 
 export type Metrics = Record<string, number>;

@@ -1,4 +1,5 @@
 // The ablation/tuner sets: each ingested once, then measured per query under any cognitive config through the real service.
+import { askedAtOf } from "../asked-at.ts";
 import type { CognitiveConfig } from "../../src/cognitive/params.ts";
 import type { FullRuntime } from "../../src/main.ts";
 import { defaultRetrievalConfig } from "../../src/search/retrieval-config.ts";
@@ -48,7 +49,7 @@ async function retrievalSet(name: string, withPack: boolean): Promise<MeasuredSe
       const tick = ticker(`${name}`, set.queries.length);
       for (const q of set.queries) {
         const ws = run.workspaces.get(q.vault)!;
-        const res = await runtime.memory.recall(ws, { query: q.text, k: set.k, mode: "hybrid" });
+        const res = await runtime.memory.recall(ws, { query: q.text, k: set.k, mode: "hybrid", ...askedAtOf(q) });
         out[headline]!.push(
           set.score(uniqueInOrder(res.hits.map((h) => set.unitOf(h.source_path))), q)[set.headline] ?? 0,
         );

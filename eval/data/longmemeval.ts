@@ -9,6 +9,7 @@ interface Item {
   question_id: string;
   question_type: string;
   question: string;
+  question_date: string;
   haystack_session_ids: string[];
   haystack_dates: string[];
   haystack_sessions: { role: string; content: string; has_answer?: boolean }[][];
@@ -59,7 +60,8 @@ export function loadLongMemEval(): EvalSet {
       continue;
     }
     vaults.push({ name: `lme-${item.question_id}`, docs });
-    queries.push({ id: item.question_id, vault: `lme-${item.question_id}`, text: item.question, group: item.question_type, gold });
+    const askedAt = parseLongMemEvalDate(item.question_date);
+    queries.push({ id: item.question_id, vault: `lme-${item.question_id}`, text: item.question, group: item.question_type, gold, askedAt });
   }
   return {
     name: "longmemeval",
@@ -77,6 +79,7 @@ export function loadLongMemEval(): EvalSet {
     references: [],
     notes: [
       "one vault per question; a session document = its user turns joined by blank lines; timestamp = haystack date",
+      "asked_at = question_date (the question's own asking time: its relative words are read against it)",
       `skipped ${abstention} '_abs' question(s) and ${noGold} question(s) whose answer sessions have no has_answer user turn`,
       "gold = answer_session_ids with a has_answer user turn; a session's rank = rank of its best chunk (50 chunks requested)",
       `${repeated} repeated haystack session id(s) ingested as separate documents and scored as one session`,

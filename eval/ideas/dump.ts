@@ -1,6 +1,7 @@
 // Diagnosis aid: every query of a set through memory.recall (k 100, explain) with the default, as JSON lines, and the
 // set's documents beside them: `node --import tsx eval/ideas/dump.ts locomo [out.jsonl]` (default: the temp dir);
 // SMRITI_IDEA=<name> dumps that idea of eval/ideas/variants.ts instead.
+import { askedAtOf } from "../asked-at.ts";
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,6 +23,7 @@ for (const q of set.queries) {
     k: 100,
     mode: "hybrid",
     explain: true,
+    ...askedAtOf(q),
   });
   lines.push(
     JSON.stringify({

@@ -1,6 +1,7 @@
 // The ideas measured by `npm run eval -- ideas`: the shipped default with one change each.
 import { defaultRetrievalConfig, softTermsSetting, type RetrievalConfig } from "../../src/search/retrieval-config.ts";
 import type { SoftTermConfig } from "../../src/search/soft-terms.ts";
+import { defaultCognitiveConfig, withSwitches } from "../../src/cognitive/params.ts";
 import type { Variant } from "../variants.ts";
 
 /** An idea; `sets`: only on these sets (a conversation rule moves nothing elsewhere, so its grid runs on LoCoMo alone). */
@@ -15,6 +16,25 @@ const hybrid = (name: string, label: string, retrieval: Partial<RetrievalConfig>
   retrieval: { ...defaultRetrievalConfig, ...retrieval },
   ...(sets ? { sets } : {}),
 });
+
+/** The default with sabha's dense scale and manas' expansion weight (0: manas off) refitted (eval/README.md, "Fifth round"). */
+const refit = (scale: number, manas: number): Idea => {
+  const params = defaultCognitiveConfig.params;
+  return {
+    name: `refit-s${scale}-m${manas}`,
+    label: `dense scale ${scale} (default 1.25), manas weight ${manas} (default 0.5; 0 = off)`,
+    mode: "hybrid",
+    retrieval: defaultRetrievalConfig,
+    cognitive: {
+      ...withSwitches(defaultCognitiveConfig, manas === 0 ? { manas: false } : {}),
+      params: {
+        ...params,
+        sabha: { denseScale: scale },
+        manas: { ...params.manas, weight: manas || params.manas.weight },
+      },
+    },
+  };
+};
 
 const SOFT: SoftTermConfig = { neighbours: 20, floor: 0.6, perTerm: 3, maxShare: 0.05, k: 15, weight: 0.5 };
 const soft = (name: string, label: string, change: Partial<SoftTermConfig>): Variant =>
@@ -52,6 +72,10 @@ export const IDEAS: Idea[] = [
       threads: { windowMs: 6 * 3600_000, step, hits: 5 },
     }),
   ),
+  ...[0, 0.5, 0.75, 1, 1.25]
+    .flatMap((scale) => [0, 0.25, 0.5].map((manas) => [scale, manas] as const))
+    .filter(([scale, manas]) => scale !== 1.25 || manas !== 0.5) // the default
+    .map(([scale, manas]) => refit(scale, manas)),
   ...[3, 20].map((hits) =>
     hybrid(`threads-hits-${hits}`, `neighbours of the first ${hits} lexical hits only (default: 5)`, {
       threads: { windowMs: 6 * 3600_000, step: 1, hits },

@@ -9,6 +9,7 @@ import { loadLocomo } from "../data/locomo.ts";
 import { loadLongMemEval } from "../data/longmemeval.ts";
 import { openHarness } from "../harness.ts";
 import { ingestSet } from "../ingest.ts";
+import { askedAtOf } from "../asked-at.ts";
 
 interface Label {
   set: string;
@@ -32,7 +33,12 @@ for (const set of [loadLongMemEval(), loadLocomo()]) {
       tally.asked++;
       if (asksPresentState(q.text)) tally.present++;
       if (askedValue(q.text)) tally.valued++;
-      const res = await primary.memory.recall(workspaces.get(q.vault)!, { query: q.text, k: set.k, explain: true });
+      const res = await primary.memory.recall(workspaces.get(q.vault)!, {
+        query: q.text,
+        k: set.k,
+        explain: true,
+        ...askedAtOf(q),
+      });
       const moved = res.hits.flatMap((h, i) =>
         res.explain?.[i]?.contributions["current"] ? [{ h, rank: i + 1 }] : [],
       );

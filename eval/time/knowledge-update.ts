@@ -6,6 +6,7 @@ import { defaultRetrievalConfig } from "../../src/search/retrieval-config.ts";
 import { loadLongMemEval } from "../data/longmemeval.ts";
 import { openHarness } from "../harness.ts";
 import { ingestSet } from "../ingest.ts";
+import { askedAtOf } from "../asked-at.ts";
 import { recallAll, uniqueInOrder } from "../metrics.ts";
 
 const set = loadLongMemEval();
@@ -22,7 +23,12 @@ try {
     let latestFirst = 0;
     for (const q of set.queries) {
       const filters = detect ? { detect_supersession: true } : {};
-      const res = await primary.memory.recall(workspaces.get(q.vault)!, { query: q.text, k: set.k, filters });
+      const res = await primary.memory.recall(workspaces.get(q.vault)!, {
+        query: q.text,
+        k: set.k,
+        filters,
+        ...askedAtOf(q),
+      });
       const ranked = uniqueInOrder(res.hits.map((h) => set.unitOf(h.source_path)));
       const group = byGroup.get(q.group) ?? { n: 0, all: 0 };
       byGroup.set(q.group, { n: group.n + 1, all: group.all + recallAll(ranked, q.gold, 5) });

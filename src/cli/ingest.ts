@@ -12,6 +12,7 @@ import type { CallContext } from "../ports/call-context.ts";
 import { addDataOption, configFrom, printJson, withRuntime, workspaceCall, type DataOptions } from "./shared.ts";
 import { mapLimited } from "./map-limited.ts";
 import { walk, type WalkedFile, type WalkOptions } from "./walk.ts";
+import { ANALYSIS_VERSION } from "../services/memory/analyse.ts";
 
 /** Files over this many bytes are skipped: limits.maxContentChars (4 MB), so any file under the cap fits the API's content limit. */
 export const MAX_FILE_BYTES = limits.maxContentChars;
@@ -132,7 +133,12 @@ async function ingestFile(rt: FullRuntime, call: CallContext, file: WalkedFile):
     if (content.trim() === "") return { status: "skipped", reason: "empty" };
     // Cheap pre-check: hashing is far cheaper than chunking, tokenizing and embedding an unchanged file.
     const stored = await rt.store.documents.getDocument(call.workspaceId, file.sourcePath);
-    if (stored && stored.documentHash === contentHash(content) && stored.kind === inferKind(file.sourcePath))
+    if (
+      stored &&
+      stored.documentHash === contentHash(content) &&
+      stored.kind === inferKind(file.sourcePath) &&
+      stored.analysis === ANALYSIS_VERSION
+    )
       return { status: "unchanged" };
     const res = await rt.handlers.ingest(call, IngestRequest.parse({ content, source_path: file.sourcePath }));
     if (res.unchanged) return { status: "unchanged" };

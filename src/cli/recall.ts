@@ -15,6 +15,7 @@ export function registerRecall(program: Command): void {
     .option("--since <iso>", "only what occurred at or after this time (ISO 8601)")
     .option("--until <iso>", "only what occurred before this time (ISO 8601)")
     .option("--as-of <iso>", "memory as it stood at this time: only what had occurred by then")
+    .option("--asked-at <iso>", "when the question is asked, for its relative words ('last week'); default now")
     .option(
       "--detect-supersession",
       "also rank statements a later one replaced lower (found without a model; off by default)",
@@ -23,7 +24,8 @@ export function registerRecall(program: Command): void {
     .action(
       async (
         query: string,
-        opts: DataOptions & RecallOptions & { k: number; workspace: string; mode: string; json?: boolean },
+        opts: DataOptions &
+          RecallOptions & { k: number; workspace: string; mode: string; askedAt?: string; json?: boolean },
       ) => {
         await withRuntime(opts, async (rt) => {
           const call = await workspaceCall(rt, opts.workspace);
@@ -32,6 +34,7 @@ export function registerRecall(program: Command): void {
             k: opts.k,
             mode: opts.mode,
             ...recallFilters(opts),
+            ...(opts.askedAt ? { asked_at: opts.askedAt } : {}),
           });
           const res = await rt.handlers.recall(call, req);
           if (opts.json) return printJson(res);

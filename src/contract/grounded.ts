@@ -3,7 +3,7 @@ import { z } from "zod";
 import { Citation } from "./citation.ts";
 import { TimeMention } from "./time.ts";
 import { limits } from "./limits.ts";
-import { RecallFilters, RequestNotes } from "./memory.ts";
+import { AskedAt, RecallFilters, RequestNotes } from "./memory.ts";
 
 export const GroundedAnswerRequest = z
   .strictObject({
@@ -15,6 +15,7 @@ export const GroundedAnswerRequest = z
       .describe("The question to answer from this workspace's vault only."),
     k: z.number().int().min(1).max(50).default(8).describe("Evidence chunks to consider (1-50)."),
     filters: RecallFilters.optional(),
+    asked_at: AskedAt,
     min_confidence: z
       .number()
       .min(0)

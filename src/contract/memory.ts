@@ -44,7 +44,9 @@ export const IngestResponse = z.object({
   kind: DocumentKind,
   unchanged: z
     .boolean()
-    .describe("True when the stored document already had exactly this content; nothing was rewritten."),
+    .describe(
+      "True when the stored document already had exactly this content, analysed by this version of the service; nothing was rewritten.",
+    ),
   chunks: z.number().int().describe("Chunks the document now has."),
   added: z.array(ChunkRef).describe("Chunks new to this document."),
   kept: z.array(ChunkRef).describe("Chunks the previous version already had (not re-embedded)."),
@@ -83,11 +85,20 @@ export const RecallFilters = z
   .describe("Narrow the search.");
 export type RecallFilters = z.infer<typeof RecallFilters>;
 
+/** When a question is asked: what its relative time words are read against (not a filter; as_of is). */
+export const AskedAt = OccurredAt.optional().describe(
+  "When the question is asked (ISO 8601 with offset; default: when the request arrives, in UTC). Its relative time words are read against it, " +
+    "at its offset: 'two weeks ago', 'last weekend', 'yesterday' rank evidence from about then higher. " +
+    "Unlike filters.as_of it hides nothing: give it when replaying a question asked earlier, or to set the asker's time zone.",
+);
+
 /** Remarks on how a request was read; absent when there are none. */
 export const RequestNotes = z
   .array(z.string())
   .optional()
-  .describe("How the request was read when that needs saying, e.g. that its as_of lies in the future.");
+  .describe(
+    "How the request was read when that needs saying: that its as_of lies in the future, what the question's relative time words ('last week') were read as against asked_at.",
+  );
 
 export const RetrievalMode = z
   .enum(["hybrid", "lexical", "vector"])
@@ -102,6 +113,7 @@ export const RecallRequest = z
     query: Query.describe("What to look for, in natural language or keywords."),
     k: z.number().int().min(1).max(limits.maxK).default(limits.defaultK).describe(`How many hits (1-${limits.maxK}).`),
     filters: RecallFilters.optional(),
+    asked_at: AskedAt,
     mode: RetrievalMode.default("hybrid"),
     explain: z.boolean().default(false).describe("Add per-hit signal contributions in 'explain'."),
   })
@@ -194,6 +206,7 @@ export const PackRequest = z
         "MMR trade-off: 0 = pure relevance, 1 = pure novelty. Applied by the dhyana cognitive layer, which is off by default (measured to lower evidence recall; see docs/cognitive.md).",
       ),
     filters: RecallFilters.optional(),
+    asked_at: AskedAt,
   })
   .describe("Build a bounded, de-duplicated, reading-ordered ContextPack for an intent.");
 export type PackRequest = z.input<typeof PackRequest>;

@@ -58,7 +58,7 @@ export const operations = {
     description:
       "Search this workspace's memory (notes, docs, code, transcripts you or others ingested) and get the best matching passages as citations. " +
       "Each hit has the literal text_span to quote, its source_path and anchor, and a calibrated score in [0, 1] (about the chance it is relevant; 0.5+ is usually on topic). " +
-      "Use filters.source_path_prefix to stay inside a folder, occurred_after/occurred_before for a window of when things happened, as_of for memory as it stood then, and k for how many hits.",
+      "Use filters.source_path_prefix to stay inside a folder, occurred_after/occurred_before for a window of when things happened, as_of for memory as it stood then, asked_at (with your UTC offset) for when the question is asked, which its 'yesterday' or 'last week' is read against, and k for how many hits.",
     input: RecallRequest,
     output: RecallResponse,
   }),

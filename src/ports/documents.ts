@@ -10,6 +10,8 @@ export interface DocumentRecord {
   authoredAt: number;
   ingestedAt: number;
   content: string;
+  /** The analysis its chunks' terms were made by (ANALYSIS_VERSION); an older one is re-analysed on the next ingest. */
+  analysis: number;
 }
 
 export interface ChunkRecord {

@@ -83,6 +83,7 @@ export interface DocRow {
   authored_at: number;
   ingested_at: number;
   content: string;
+  analysis: number;
 }
 
 export const toDocument = (r: DocRow): DocumentRecord => ({
@@ -92,6 +93,7 @@ export const toDocument = (r: DocRow): DocumentRecord => ({
   authoredAt: r.authored_at,
   ingestedAt: r.ingested_at,
   content: r.content,
+  analysis: Number(r.analysis),
 });
 
 /** The select-list column IndexedRow.opening is read from (SQLite and PostgreSQL alike), `alias` the chunks table's. */

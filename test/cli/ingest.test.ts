@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IngestSummary } from "../../src/cli/ingest.ts";
 import { cliEnv, runCli, runCliHere, runJson, runJsonHere, startServe, type RunningServe } from "./cli-helpers.ts";
@@ -82,6 +83,16 @@ describe("smriti ingest", { timeout: 120_000 }, () => {
     const edited = await ingest(".");
     expect(names(edited.ingested)).toEqual(["notes/guide.md"]);
     expect(edited.counts).toMatchObject({ ingested: 1, unchanged: 1 });
+  });
+
+  it("re-ingests an unchanged file an older analysis stored (its terms are made again)", async () => {
+    const db = new Database(join(data, "smriti.db"));
+    db.prepare("UPDATE documents SET analysis = 0 WHERE source_path = 'src/app.ts'").run();
+    db.close();
+    const again = await ingest(".");
+    expect(names(again.ingested)).toEqual(["src/app.ts"]);
+    expect(again.counts).toMatchObject({ ingested: 1, unchanged: 1 });
+    expect((await ingest(".")).counts).toMatchObject({ ingested: 0, unchanged: 2 });
   });
 
   it("prints a plain summary without a progress bar when stderr is not a TTY", async () => {

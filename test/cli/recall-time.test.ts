@@ -1,4 +1,4 @@
-// `smriti recall --since / --until / --as-of` over notes dated by their front matter (issue 45 item 5).
+// `smriti recall --since / --until / --as-of / --asked-at` over notes dated by their front matter (issue 45 item 5).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -49,6 +49,31 @@ describe("smriti recall time filters", { timeout: 120_000 }, () => {
       ["notes/c.md", "notes/d.md"],
     ]);
     expect((await runCli(args, { cwd: root })).stdout).toContain("superseded by notes/d.md on 2023-08-01");
+  });
+
+  it("--asked-at reads the query's relative words against it", async () => {
+    const firstAsked = async (askedAt: string) =>
+      (
+        await runJsonHere<{ hits: { source_path: string }[] }>(
+          [
+            "recall",
+            "quokkaflux migration last month",
+            "--json",
+            "--mode",
+            "lexical",
+            "--data",
+            data,
+            "--asked-at",
+            askedAt,
+          ],
+          { cwd: root },
+        )
+      ).hits[0]?.source_path;
+    expect(await firstAsked("2023-05-20T09:00:00+02:00")).toBe("notes/a.md");
+    expect(await firstAsked("2023-07-10T09:00:00Z")).toBe("notes/b.md");
+    const bad = await runCli(["recall", "quokkaflux", "--data", data, "--asked-at", "yesterday"], { cwd: root });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain("asked_at");
   });
 
   it("refuses a time it cannot read, naming the option's field", async () => {

@@ -27,6 +27,8 @@ describe("smriti client", () => {
     expect(ingested.added.length).toBeGreaterThan(0);
     const recalled = await client.recall({ query: "who designed the lighthouse", k: 3 });
     expect(NOTE).toContain(recalled.hits[0]!.text_span);
+    const asked = await client.recall({ query: "the lighthouse yesterday", asked_at: "2023-05-08T12:00:00+02:00" });
+    expect(asked.notes).toEqual(["'yesterday' read as 6-8 May 2023 (asked on 8 May 2023; see asked_at)"]);
     const pack = await client.pack({ intent: "lighthouse history", budget_tokens: 200 });
     expect(pack.used_tokens).toBeLessThanOrEqual(200);
     const answer = await client.groundedAnswer({ question: "Who designed the Varenholm lighthouse?" });

@@ -1,5 +1,5 @@
 // Time in the console (issue 45): the answer tab says what relative words resolved to and from when, and a recalled
-// citation that a later decision replaced says so.
+// citation that a later decision replaced says so; a question is asked at the browser's own time and offset.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startRig, type ConsoleRig } from "./support.ts";
 
@@ -36,6 +36,30 @@ describe("time in the console", () => {
     await resolved.waitFor();
     expect(await resolved.textContent()).toMatch(/“yesterday” = 7 May 2023, resolved against 2023-05-08 13:56/);
     await page.close();
+  });
+
+  it("asks at the browser's local time, and says what the question's 'yesterday' was read as", async () => {
+    // 25 hours apart, these two zones are never on the same date: a console asking in UTC would show one date twice.
+    const asked: string[] = [];
+    for (const timezoneId of ["Pacific/Kiritimati", "Pacific/Pago_Pago"]) {
+      const today = () =>
+        new Intl.DateTimeFormat("en-GB", { timeZone: timezoneId, day: "numeric", month: "long", year: "numeric" })
+          .format(new Date())
+          .replace(",", "");
+      const before = today();
+      const page = await rig.page("#/memory/recall", { timezoneId });
+      await page.getByLabel("Query").fill("support group yesterday");
+      await page.getByRole("button", { name: "Run" }).click();
+      const notes = page.getByTestId("request-notes");
+      await notes.waitFor();
+      const on = /^'yesterday' read as .+ \(asked on (.+); see asked_at\)$/.exec(
+        (await notes.textContent()) ?? "",
+      )?.[1];
+      expect([before, today()]).toContain(on);
+      asked.push(on!);
+      await page.close();
+    }
+    expect(asked[0]).not.toBe(asked[1]);
   });
 
   it("a recalled decision that a later one replaced says by which and when", async () => {

@@ -111,6 +111,8 @@ describe("the audit log of one workspace", () => {
       [13, "memory.forget", "agent-1", iso(T0 + 7 * MIN)],
     ]);
     expect(all[0]!.payload).toMatchObject({ source_path: "a.md", unchanged: false, chunks: 1, added: 1 });
+    // The question's asking time defaulted to its arrival and is recorded, so a replay reads "last week" alike.
+    expect(all[5]!.payload).toMatchObject({ request: { asked_at: iso(T0 + 5 * MIN) } });
     expect(all[2]!.payload).toMatchObject({ source_path: "a.md", unchanged: true, added: 0 });
     expect(all[3]!.payload).toMatchObject({
       source_path: "b.md",

@@ -3,13 +3,14 @@ import { chunkDocument, type DocumentKind } from "../../src/domain/text/chunk.ts
 import { contentHash } from "../../src/domain/text/hash.ts";
 import { tokenize } from "../../src/domain/text/tokenize.ts";
 import type { ChunkInput, DocumentRecord } from "../../src/ports/documents.ts";
+import { ANALYSIS_VERSION } from "../../src/services/memory/analyse.ts";
 
 export const T0 = Date.UTC(2024, 0, 1);
 
 export function prepareDocument(
   sourcePath: string,
   content: string,
-  opts: { kind?: DocumentKind; authoredAt?: number } = {},
+  opts: { kind?: DocumentKind; authoredAt?: number; analysis?: number } = {},
 ): { doc: DocumentRecord; chunks: ChunkInput[] } {
   const kind = opts.kind ?? "markdown";
   const chunks = chunkDocument(content, kind).map((c) => ({
@@ -22,7 +23,15 @@ export function prepareDocument(
   }));
   const at = opts.authoredAt ?? T0;
   return {
-    doc: { sourcePath, documentHash: contentHash(content), kind, authoredAt: at, ingestedAt: at, content },
+    doc: {
+      sourcePath,
+      documentHash: contentHash(content),
+      kind,
+      authoredAt: at,
+      ingestedAt: at,
+      content,
+      analysis: opts.analysis ?? ANALYSIS_VERSION,
+    },
     chunks,
   };
 }

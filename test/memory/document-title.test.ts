@@ -15,6 +15,8 @@ beforeEach(async () => {
     ["papers/bones.txt", `Calciferol deficiency and hip fractures\n\n${filler("first")}\n\n${filler("second")}`],
     // No title: its first paragraph runs over several lines.
     ["papers/notes.txt", `Calciferol was measured\nin every patient\n\n${filler("third")}\n\n${filler("fourth")}`],
+    // A chat's first message is no title: it is someone asking, not what the rest is about.
+    ["chats/session.txt", `Can you tell me what calciferol does?\n\n${filler("fifth")}\n\n${filler("sixth")}`],
   ];
   for (const [source_path, content] of docs)
     expect((await svc.post("/v1/memory/ingest", { source_path, content })).status).toBe(200);
@@ -32,4 +34,5 @@ it("finds every chunk of a titled text document by its title's words, and only t
   expect(hits).toContainEqual(["papers/bones.txt", true]);
   expect(hits.filter(([path]) => path === "papers/bones.txt")).toHaveLength(2);
   expect(hits.filter(([path]) => path === "papers/notes.txt")).toHaveLength(1);
+  expect(hits.filter(([path]) => path === "chats/session.txt")).toHaveLength(1);
 });

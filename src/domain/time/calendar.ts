@@ -41,5 +41,17 @@ export const nextMonthStart = (year: number, month: number): number =>
   month === 12 ? monthStart(year + 1, 1) : monthStart(year, month + 1);
 
 export const formatDay = (d: Day): string => `${d.day} ${MONTHS[d.month - 1]} ${d.year}`;
+/** Days first to last, both included: "11-25 January 2023", "30 December 2022 - 2 January 2023". */
+export function formatDays(first: Day, last: Day): string {
+  if (epochDay(first) === epochDay(last)) return formatDay(first);
+  if (first.year === last.year && first.month === last.month)
+    return `${first.day}-${last.day} ${MONTHS[last.month - 1]} ${last.year}`;
+  return `${formatDay(first)} - ${formatDay(last)}`;
+}
 export const formatMonth = (year: number, month: number): string => `${MONTHS[month - 1]} ${year}`;
 export const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
+/** The UTC offset an ISO 8601 time is written at, in minutes east ("Z" and no offset are 0). */
+export function offsetMinutesOf(iso: string): number {
+  const m = /([+-])(\d{2}):?(\d{2})$/.exec(iso);
+  return m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
+}

@@ -21,6 +21,7 @@ import type { CallContext } from "../../ports/call-context.ts";
 import { timeNotes, toFilter } from "../memory/time-filter.ts";
 import { currentEvidence, type SupersessionMarks, type SupersessionReader } from "../memory/prefer-current.ts";
 import { rankMemory } from "../memory/rank-memory.ts";
+import { askedAt } from "../memory/asked-at.ts";
 import type { Retriever } from "../../search/retriever.ts";
 import { yieldToIo } from "../../threads/loop-yield.ts";
 import type { OpenLoop } from "../../contract/open-loops.ts";
@@ -72,6 +73,7 @@ export class GroundedService {
       question: string;
       k: number;
       filters?: GroundedAnswerRequest["filters"];
+      asked_at?: string | undefined;
       min_confidence?: number | undefined;
     },
     layers?: LayerSwitches,
@@ -92,7 +94,12 @@ export class GroundedService {
       { retriever: this.retriever, supersessions: this.supersessions },
       this.cognition.retrievalQuery(thought, req.k),
       req.question,
-      { rows: Infinity, filters: req.filters, yields: call.yieldsToRequests },
+      {
+        rows: Infinity,
+        filters: req.filters,
+        askedAt: askedAt(req.asked_at, this.clock.now()),
+        yields: call.yieldsToRequests,
+      },
     );
     await yieldToIo(); // each stage is a slice of the loop: requests that came in meanwhile go first
     const evidence = this.cognition.weigh(thought, found, { need: req.k, diversity: 0 });
@@ -130,18 +137,21 @@ export class GroundedService {
       hooks.onStep?.(s);
     };
     const now = this.clock.now();
+    // Asked when it arrived unless it says otherwise: the evidence and the notes read its relative words alike, and the
+    // trajectory records the time it was read against, so a replay asks the same question.
+    const asked = { ...req, asked_at: req.asked_at ?? now.toISOString() };
 
     let t = performance.now();
     const routed = await this.loopRoute(call, req, trajectoryId, t);
     if (routed) {
       routed.steps.forEach((s) => hooks.onStep?.(s));
-      await this.record(call, trajectoryId, req, routed.steps, {
+      await this.record(call, trajectoryId, asked, routed.steps, {
         outcome: "answered",
         response: { ...routed, steps: undefined },
       });
       return routed;
     }
-    const { thought, chunks, scoreOf, plan, decision, marks } = await this.deliberate(call, req, layers);
+    const { thought, chunks, scoreOf, plan, decision, marks } = await this.deliberate(call, asked, layers);
     await yieldToIo(); // before the trajectory's record, a slice of its own
     this.cognition.commit(thought, call.onCounter);
     const threshold = decision.threshold;
@@ -194,7 +204,7 @@ export class GroundedService {
       const rejected = plan.ranked.slice(0, 3).map((s) => cite(s, s.score));
       step("abstain", performance.now(), { reason: decision.reason });
       const details = { trajectory_id: trajectoryId, confidence: round(plan.confidence), threshold, rejected, steps };
-      await this.record(call, trajectoryId, req, steps, {
+      await this.record(call, trajectoryId, asked, steps, {
         outcome: "insufficient_evidence",
         error: { code: "insufficient_evidence", message: INSUFFICIENT, details: { ...details, steps: undefined } },
       });
@@ -218,10 +228,10 @@ export class GroundedService {
       citations,
       ...(when ? { resolved_time: when.resolved } : {}),
       trajectory_id: trajectoryId,
-      ...timeNotes(req.filters, now),
+      ...timeNotes(req.filters, now, { text: req.question, asked: askedAt(asked.asked_at, now) }),
       steps,
     };
-    await this.record(call, trajectoryId, req, steps, {
+    await this.record(call, trajectoryId, asked, steps, {
       outcome: "answered",
       response: { ...response, steps: undefined },
     });

@@ -6,6 +6,12 @@ import type { DocumentKind } from "../../domain/text/chunk.ts";
 import type { ChunkInput } from "../../ports/documents.ts";
 
 /**
+ * The version of what analyseDocument makes of a text: raise it when a chunk's terms change for the same content, so an
+ * unchanged document stored before is re-analysed on its next ingest (1: titles, a message being no title).
+ */
+export const ANALYSIS_VERSION = 1;
+
+/**
  * A title weighs twice in every chunk of a text document (a field weight as in BM25F; the chunk holding it adds it
  * once more): a chunk far from the title is about what it names (measured in eval/README.md, "Fourth round").
  */

@@ -10,7 +10,7 @@ import type { Embedder } from "../../ports/embedding.ts";
 import type { EventDraft } from "../../ports/audit-log.ts";
 import type { AuditLog } from "../../ports/audit-log.ts";
 import type { DocumentStore } from "../../ports/documents.ts";
-import { analyseDocument } from "./analyse.ts";
+import { ANALYSIS_VERSION, analyseDocument } from "./analyse.ts";
 import { frontMatterDate } from "../../domain/time/front-matter.ts";
 import { chunkStamp, datedLines } from "../../domain/time/dated-lines.ts";
 import { looksBinary } from "./binary.ts";
@@ -94,6 +94,7 @@ export class IngestService {
       previous &&
       previous.documentHash === documentHash &&
       previous.kind === kind &&
+      previous.analysis === ANALYSIS_VERSION &&
       (!given || previous.authoredAt === authoredAt)
     ) {
       const result = {
@@ -132,7 +133,15 @@ export class IngestService {
       deduplicated,
     };
     const write = {
-      doc: { sourcePath, documentHash, kind, authoredAt, ingestedAt: now, content: req.content },
+      doc: {
+        sourcePath,
+        documentHash,
+        kind,
+        authoredAt,
+        ingestedAt: now,
+        content: req.content,
+        analysis: ANALYSIS_VERSION,
+      },
       chunks,
       vectors,
     };

@@ -13,6 +13,7 @@ import type {
 import { PackRequest as PackRequestSchema, RecallRequest as RecallRequestSchema } from "../../contract/memory.ts";
 import { localPlanner, type Planner } from "../planning/planner.ts";
 import { timeNotes, toFilter } from "./time-filter.ts";
+import { askedAt } from "./asked-at.ts";
 import type { SupersessionReader } from "./prefer-current.ts";
 import { rankMemory, type MemorySources } from "./rank-memory.ts";
 import type { Clock } from "../../ports/clock.ts";
@@ -72,10 +73,12 @@ export class MemoryService {
     // Over-fetch so collapsing identical texts and min_score still leave k hits.
     const query = this.cognition.retrievalQuery(thought, req.k * 2);
     const weighing = { need: req.k, diversity: 0 };
+    const asked = askedAt(req.asked_at, this.clock.now());
     const candidates = async (rows: number) => {
       const current = await rankMemory(this.sources, query, req.query, {
         rows,
         filters: req.filters,
+        askedAt: asked,
         yields: opts.call?.yieldsToRequests,
       });
       return { found: distinctTexts(current.found), marks: current.marks };
@@ -95,7 +98,7 @@ export class MemoryService {
       mode: req.mode,
       hits: picked.map((item) => ({ ...citationOf(item.chunk, item.score, now), ...marks.get(item.chunk.id) })),
       ...(req.explain ? { explain: picked.map(explainOf) } : {}),
-      ...timeNotes(req.filters, now),
+      ...timeNotes(req.filters, now, { text: req.query, asked }),
       took_ms: Number((performance.now() - started).toFixed(3)),
     };
   }
@@ -168,9 +171,11 @@ export class MemoryService {
       },
       opts.layers,
     );
+    const asked = askedAt(req.asked_at, this.clock.now());
     const { found, marks } = await rankMemory(this.sources, this.cognition.retrievalQuery(thought, pool), req.intent, {
       rows: Infinity,
       filters: req.filters,
+      askedAt: asked,
       yields: opts.call?.yieldsToRequests,
     });
     await yieldToIo(); // the pool's weighing and planning is a slice of its own
@@ -203,7 +208,7 @@ export class MemoryService {
         citation: citationOf(s.candidate.chunk, s.candidate.relevance, now, s.span),
       })),
       dropped: { near_duplicates: evidence.droppedDuplicates, over_budget: plan.dropped.overBudget },
-      ...timeNotes(req.filters, now),
+      ...timeNotes(req.filters, now, { text: req.intent, asked }),
     };
   }
 }

@@ -1,6 +1,9 @@
-// A request's filters as the search index reads them: the event-time window (occurred_after, occurred_before, as_of).
+// A request's filters as the search index reads them (the event-time window: occurred_after, occurred_before, as_of),
+// and what its response says of how its times were read.
 import type { RecallFilters } from "../../contract/memory.ts";
 import type { ChunkFilter } from "../../search/types.ts";
+import type { Reference } from "../../domain/time/expressions.ts";
+import { askedReadings } from "../../domain/time/question-time.ts";
 
 const parse = (iso: string | undefined): number | undefined => (iso === undefined ? undefined : Date.parse(iso));
 const latest = (...xs: (number | undefined)[]) => pick(xs, Math.max);
@@ -26,11 +29,18 @@ export function toFilter(filters: RecallFilters | undefined): ChunkFilter {
   };
 }
 
-/** What a response says about how its time filters were read (a future as_of is allowed, and said). */
-export function timeNotes(filters: RecallFilters | undefined, now: Date): { notes?: string[] } {
+/** What a response says about how its times were read: a future as_of (allowed, and said), the question's relative words. */
+export function timeNotes(
+  filters: RecallFilters | undefined,
+  now: Date,
+  question: { text: string; asked: Reference },
+): { notes?: string[] } {
   const asOf = parse(filters?.as_of);
-  if (asOf === undefined || asOf <= now.getTime()) return {};
-  return {
-    notes: [`as_of ${filters!.as_of} is in the future: memory as it stands now (${now.toISOString()}) is used`],
-  };
+  const notes = [
+    ...(asOf !== undefined && asOf > now.getTime()
+      ? [`as_of ${filters!.as_of} is in the future: memory as it stands now (${now.toISOString()}) is used`]
+      : []),
+    ...askedReadings(question.text, question.asked),
+  ];
+  return notes.length ? { notes } : {};
 }

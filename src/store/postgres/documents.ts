@@ -193,14 +193,15 @@ export class DocumentRepo implements DocumentStore {
     await c.query(
       `WITH vectors AS (${UPSERT_VECTORS}),
        docs AS (
-         INSERT INTO documents (workspace_id, source_path, document_hash, kind, authored_at, ingested_at, content)
-         SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::text[])
+         INSERT INTO documents (workspace_id, source_path, document_hash, kind, authored_at, ingested_at, content, analysis)
+         SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::text[], $11::int[])
          ON CONFLICT (workspace_id, source_path) DO UPDATE SET document_hash = excluded.document_hash, kind = excluded.kind,
-           authored_at = excluded.authored_at, ingested_at = excluded.ingested_at, content = excluded.content),
+           authored_at = excluded.authored_at, ingested_at = excluded.ingested_at, content = excluded.content,
+           analysis = excluded.analysis),
        cleared AS (
-         DELETE FROM forgotten f USING unnest($11::text[], $12::text[], $13::text[]) AS d(ws, kind, key)
+         DELETE FROM forgotten f USING unnest($12::text[], $13::text[], $14::text[]) AS d(ws, kind, key)
          WHERE f.workspace_id = d.ws AND f.kind = d.kind AND f.key = d.key)
-       SELECT pg_advisory_xact_lock($14, hashtext(''))`,
+       SELECT pg_advisory_xact_lock($15, hashtext(''))`,
       [
         ...vectorColumns(writes.flatMap((w) => (w.document.vectors ? [w.document.vectors] : []))),
         column("ws"),
@@ -210,6 +211,7 @@ export class DocumentRepo implements DocumentStore {
         column("authoredAt"),
         column("ingestedAt"),
         column("content"),
+        column("analysis"),
         cleared.map((r) => r[0]),
         cleared.map((r) => r[1]),
         cleared.map((r) => r[2]),

@@ -108,6 +108,8 @@ export const migrations: readonly string[] = [
   `ALTER TABLE chunks ADD COLUMN undated INTEGER NOT NULL DEFAULT 0;`,
   // The seq of the state a session row mirrors: two processes' mirrors landing out of order must not move a row back.
   `ALTER TABLE sessions ADD COLUMN state_seq BIGINT NOT NULL DEFAULT 0;`,
+  // The analysis a document's chunk terms were made by: 0, before versions, is re-analysed on an unchanged re-ingest.
+  `ALTER TABLE documents ADD COLUMN analysis INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 /** Advisory lock keys (first int of pg_advisory_xact_lock(int, int)); always taken in this order within a transaction. */

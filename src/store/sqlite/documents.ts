@@ -46,9 +46,9 @@ export class DocumentRepo implements DocumentStore {
         `SELECT ${CHUNK_COLUMNS} FROM chunks WHERE workspace_id = ? AND source_path = ? ORDER BY ord`,
       ),
       upsertDoc: db.prepare(
-        `INSERT INTO documents (workspace_id, source_path, document_hash, kind, authored_at, ingested_at, content) VALUES (?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO documents (workspace_id, source_path, document_hash, kind, authored_at, ingested_at, content, analysis) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (workspace_id, source_path) DO UPDATE SET document_hash = excluded.document_hash, kind = excluded.kind,
-           authored_at = excluded.authored_at, ingested_at = excluded.ingested_at, content = excluded.content`,
+           authored_at = excluded.authored_at, ingested_at = excluded.ingested_at, content = excluded.content, analysis = excluded.analysis`,
       ),
       deleteDoc: db.prepare("DELETE FROM documents WHERE workspace_id = ? AND source_path = ?"),
       insertChunk: db.prepare(
@@ -214,6 +214,7 @@ export class DocumentRepo implements DocumentStore {
           doc.authoredAt,
           doc.ingestedAt,
           doc.content,
+          doc.analysis,
         );
         const tombstones = this.s.anyTombstone.get(workspaceId) !== undefined;
         chunks.forEach((c, ord) => {

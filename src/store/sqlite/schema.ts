@@ -123,6 +123,8 @@ export const migrations: readonly string[] = [
    CREATE INDEX supersessions_by_new_path ON supersessions (workspace_id, new_path);`,
   // A chunk nothing dated (issue 45): its event time is the ingest time, so its relative words are not resolved against it.
   `ALTER TABLE chunks ADD COLUMN undated INTEGER NOT NULL DEFAULT 0;`,
+  // The analysis a document's chunk terms were made by: 0, before versions, is re-analysed on an unchanged re-ingest.
+  `ALTER TABLE documents ADD COLUMN analysis INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 /**

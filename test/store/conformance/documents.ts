@@ -71,6 +71,21 @@ export function runDocumentStoreSuite(name: string, makeStore: StoreFactory): vo
         expect((await store.documents.getChunks(a, ids)).every((c) => c.authoredAt === T0 + DAY)).toBe(true);
       });
 
+      it("keeps the analysis version a document's terms were made by, and the same content re-analysed replaces them", async () => {
+        const { store, a } = await twoWorkspaces();
+        // Terms made by an older analysis: a word the text does not hold.
+        const old = prepare("ops.md", v1, { analysis: 0 });
+        const stale = old.chunks.map((c) => ({ ...c, terms: `${c.terms} wombat` }));
+        await store.documents.replaceDocument(a, old.doc, stale);
+        expect((await store.documents.getDocument(a, "ops.md"))?.analysis).toBe(0);
+        expect(await lexical(store, a, tokenize("wombat"), 10, {})).toHaveLength(stale.length);
+        const current = prepare("ops.md", v1, { analysis: 5 });
+        await store.documents.replaceDocument(a, current.doc, current.chunks);
+        expect(await store.documents.getDocument(a, "ops.md")).toEqual(current.doc);
+        expect((await store.documents.listDocuments(a)).map((d) => d.analysis)).toEqual([5]);
+        expect(await lexical(store, a, tokenize("wombat"), 10, {})).toEqual([]);
+      });
+
       it("replacing with zero chunks keeps the document but drops its chunks", async () => {
         const { store, a } = await twoWorkspaces();
         await put(store, a, "ops.md", v1);

@@ -5,11 +5,13 @@ import { Citations } from "../ui/citations.tsx";
 import { ErrorNote } from "../ui/error-note.tsx";
 import { JsonBlock } from "../ui/json-block.tsx";
 import { useAction } from "../ui/use-action.ts";
+import { RequestNotes } from "../ui/request-notes.tsx";
+import { askedNow } from "./asked-now.ts";
 import { QueryForm } from "./query-form.tsx";
 
 export function AnswerTab() {
   const client = useClient();
-  const answer = useAction((question: string) => client.groundedAnswer({ question }));
+  const answer = useAction((question: string) => client.groundedAnswer({ question, asked_at: askedNow() }));
   const replay = useAction((trajectoryId: string) => client.auditLog({ trajectory_id: trajectoryId, limit: 200 }));
   // A withheld answer (insufficient_evidence) still has a trajectory to replay.
   const withheld =
@@ -38,6 +40,7 @@ export function AnswerTab() {
               ({answer.data.resolved_time.from.slice(0, 10)} to {answer.data.resolved_time.to.slice(0, 10)}, exclusive)
             </p>
           )}
+          <RequestNotes notes={answer.data.notes} />
           <Citations citations={answer.data.citations} />
         </div>
       )}

@@ -4,6 +4,8 @@ import { useClient } from "../api.ts";
 import { Citations } from "../ui/citations.tsx";
 import { ErrorNote } from "../ui/error-note.tsx";
 import { useAction } from "../ui/use-action.ts";
+import { RequestNotes } from "../ui/request-notes.tsx";
+import { askedNow } from "./asked-now.ts";
 import { QueryForm } from "./query-form.tsx";
 
 export function RecallTab() {
@@ -16,7 +18,7 @@ export function RecallTab() {
     ...(from ? { occurred_after: `${from}T00:00:00Z` } : {}),
     ...(until ? { occurred_before: nextDay(until) } : {}),
   };
-  const recall = useAction((query: string) => client.recall({ query, mode, k: 10, filters }));
+  const recall = useAction((query: string) => client.recall({ query, mode, k: 10, filters, asked_at: askedNow() }));
   return (
     <div>
       <QueryForm label="Query" onRun={recall.start} busy={recall.busy}>
@@ -41,6 +43,7 @@ export function RecallTab() {
           <p className="muted">
             {recall.data.hits.length} hit(s) in {recall.data.took_ms} ms
           </p>
+          <RequestNotes notes={recall.data.notes} />
           <Citations citations={recall.data.hits} />
         </>
       )}
