@@ -296,16 +296,24 @@ export class Bm25Index {
           if (j >= 0) acc[slot]! += this.termScore(w, tfs[j]!, slot, avg);
         }
       } else {
+        // A list whose every posting is live (df counts live ones) skips the removed-document check, a random read each.
+        const clean = p.df === p.length;
         for (let j = at, end = at + p.length; j < end; j++) {
           const slot = docs[j]!;
-          if (this.termCount[slot]! < 0 || (addOnlySeen && acc[slot] === 0)) continue;
-          if (acc[slot] === 0) touched[seen++] = slot;
-          acc[slot]! += this.termScore(w, tfs[j]!, slot, avg);
-          if (acc[slot]! > best) best = acc[slot]!;
+          if (!clean && this.termCount[slot]! < 0) continue;
+          const sofar = acc[slot]!;
+          if (sofar === 0) {
+            if (addOnlySeen) continue;
+            touched[seen++] = slot;
+          }
+          const score = sofar + this.termScore(w, tfs[j]!, slot, avg);
+          acc[slot] = score;
+          if (score > best) best = score;
         }
       }
-      // The k-th partial score only bounds what unseen documents must beat; computing it pays off once it can prune.
-      if (remaining[i + 1]! < best) {
+      // The k-th partial score only bounds what unseen documents must beat; computing it pays off once it can prune
+      // (and only while a term is left: after the last one the top k below reads every score anyway).
+      if (i + 1 < plan.length && remaining[i + 1]! < best) {
         threshold = this.kthScore(seen, k, accept);
         if (remaining[i + 1]! < threshold) seen = this.dropHopeless(seen, remaining[i + 1]!, threshold);
       }
@@ -436,12 +444,16 @@ export class Bm25Index {
       .filter((g) => g.near.length > 0);
   }
 
-  /** A document's distinct term ids, ascending (a copy; empty when absent): how chunks compare for near-duplicates. */
+  /**
+   * A document's distinct term ids, ascending (empty when absent): how chunks compare for near-duplicates. A view of the
+   * arena, not a copy (a copy per candidate was a recall's largest allocation): the arena's written ranges never change
+   * (growth and compaction move to a new array), so the view stays right while a request holds it.
+   */
   termIdsOf(id: number): Int32Array {
     const slot = this.slotOf.get(id);
-    if (slot === undefined) return new Int32Array(0);
+    if (slot === undefined) return NO_TERMS;
     const start = this.termStart[slot]!;
-    return this.terms.slice(start, start + this.termCount[slot]!);
+    return this.terms.subarray(start, start + this.termCount[slot]!);
   }
 
   /** Live documents with the term. */
@@ -499,13 +511,16 @@ export class Bm25Index {
   /** Drops postings and arena entries of removed documents once they dominate. */
   private compact(): void {
     let used = 0;
+    // Into a new arena: termIdsOf's views of the old one stay as they were.
+    const terms = new Int32Array(this.terms.length);
     for (let slot = 0; slot < this.slots; slot++) {
       const count = this.termCount[slot]!;
       if (count < 0) continue;
-      this.terms.copyWithin(used, this.termStart[slot]!, this.termStart[slot]! + count);
+      terms.set(this.terms.subarray(this.termStart[slot]!, this.termStart[slot]! + count), used);
       this.termStart[slot] = used;
       used += count;
     }
+    this.terms = terms;
     this.termsUsed = used;
     for (const p of this.postings) {
       let w = p.at;
@@ -544,6 +559,8 @@ export interface SoftScorer {
   score(id: number): number;
   top(k: number, accept?: (id: number) => boolean): Scored[];
 }
+
+const NO_TERMS = new Int32Array(0);
 
 function queryTerms(terms: readonly string[]): Map<string, number> {
   const counts = new Map<string, number>();

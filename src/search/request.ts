@@ -34,11 +34,11 @@ export interface SearchHit {
   dense: number | null;
   denseRank: number | null;
   /** BM25 of each expansion term, in the request's order (empty when the expansion terms hit nothing). */
-  expansion: number[];
+  expansion: readonly number[];
   /** Its distinct term ids, ascending, in this index's numbering (what near-duplicate checks compare). */
   terms: Int32Array;
   /** Ids of the turns written just before and after it in its conversation (only with `threads`; else empty). */
-  neighbours: number[];
+  neighbours: readonly number[];
   /** Its soft-match score (0 without `soft`). */
   soft: number;
   /** With `threads`: who speaks it when it is a named turn of a conversation, as a query term ("bob" of "Bob Lee: ..."). */
@@ -58,6 +58,9 @@ export interface SearchResult {
   softMax: number;
 }
 
+/** What a hit without expansion terms or thread neighbours shares (one empty list, not one per hit). */
+const NONE: readonly number[] = Object.freeze([]);
+
 /** Runs the request over a current index (and its vector index when the request is dense). */
 export function runSearch(index: WorkspaceIndex, vectors: VectorIndex | null, req: SearchRequest): SearchResult {
   const accept = index.accept(req.filter);
@@ -69,14 +72,11 @@ export function runSearch(index: WorkspaceIndex, vectors: VectorIndex | null, re
   const softHits = soft && req.soft!.config.k > 0 ? soft.top(req.soft!.config.k, accept) : [];
   const lexRank = new Map(lexical.map((h, i) => [h.id, { rank: i + 1, score: h.score }]));
   const denseRank = new Map(dense.map((h, i) => [h.id, { rank: i + 1, score: h.score }]));
-  const found = [
-    ...new Set([
-      ...lexRank.keys(),
-      ...denseRank.keys(),
-      ...expansionHits.map((h) => h.id),
-      ...softHits.map((h) => h.id),
-    ]),
-  ];
+  // Every leg's ids in that order, each once, then the thread neighbours (one set: the order the legs give).
+  const ids = new Set(lexRank.keys());
+  for (const h of dense) ids.add(h.id);
+  for (const h of expansionHits) ids.add(h.id);
+  for (const h of softHits) ids.add(h.id);
   const neighbours = new Map<number, number[]>();
   // Only the best lexical hits' neighbours: a neighbour is lifted below its hit, so a weak hit's cannot reach the top.
   if (req.threads)
@@ -85,11 +85,11 @@ export function runSearch(index: WorkspaceIndex, vectors: VectorIndex | null, re
         id,
         index.threadNeighbours(id, req.threads.windowMs).filter((n) => !accept || accept(n)),
       );
-  const ids = [...new Set([...found, ...[...neighbours.values()].flat()])];
+  for (const list of neighbours.values()) for (const n of list) ids.add(n);
   const query = req.dense?.vector;
   const bm25Of = index.bm25.scorer(req.terms);
   const expansionOf = expansionHits.length > 0 ? expTerms.map((t) => index.bm25.scorer([t])) : [];
-  const hits = ids.map((id): SearchHit => {
+  const hits = Array.from(ids, (id): SearchHit => {
     const lex = lexRank.get(id);
     const den = denseRank.get(id);
     return {
@@ -98,9 +98,9 @@ export function runSearch(index: WorkspaceIndex, vectors: VectorIndex | null, re
       lexicalRank: lex?.rank ?? null,
       dense: den?.score ?? (query && vectors ? vectors.similarity(query, id) : null),
       denseRank: den?.rank ?? null,
-      expansion: expansionOf.map((score) => score(id)),
+      expansion: expansionOf.length > 0 ? expansionOf.map((score) => score(id)) : NONE,
       terms: index.bm25.termIdsOf(id),
-      neighbours: neighbours.get(id) ?? [],
+      neighbours: neighbours.get(id) ?? NONE,
       soft: soft ? soft.score(id) : 0,
       speaker: req.threads ? index.speakerOf(id, req.threads.windowMs) : null,
       session: req.sessions ? index.sessionOf(id, req.sessions.windowMs) : null,

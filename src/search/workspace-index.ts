@@ -227,14 +227,16 @@ export class WorkspaceIndex {
    * What one search walks is kept for the next until the index changes.
    */
   sessionOf(id: number, windowMs: number): number | null {
+    const slot = this.bm25.slot(id);
+    // No turn, no session: answered without the cache (most chunks of most vaults are none; walks never pass them).
+    if (slot === undefined || !this.turn[slot]) return null;
     if (windowMs !== this.sessionWindow || this.sessionFirst.size > SESSION_CACHE) {
       this.sessionWindow = windowMs;
       this.forgetSessions();
     }
     const known = this.sessionFirst.get(id);
     if (known !== undefined) return known;
-    const slot = this.bm25.slot(id);
-    if (slot === undefined || !this.turn[slot] || !this.alone(id, slot)) return this.keepSession([id], null, 0);
+    if (!this.alone(id, slot)) return this.keepSession([id], null, 0);
     // Back to the session's first turn, or to a turn whose session is known.
     const walked = [id];
     let at = id;

@@ -210,4 +210,29 @@ describe("Bm25Index", () => {
       }
     }
   });
+  it("skips removed documents still in posting lists, and term id views taken before a compaction keep their terms", () => {
+    const rand = prng(9);
+    const vocab = Array.from({ length: 200 }, (_, i) => `t${i}`);
+    const zipf = () => vocab[Math.min(vocab.length - 1, Math.floor(Math.pow(vocab.length, rand.next())) - 1)]!;
+    const index = new Bm25Index();
+    const docs = new Map<number, string[]>();
+    for (let id = 1; id <= 3000; id++) docs.set(id, Array.from({ length: rand.int(5, 40) }, zipf));
+    for (const [id, terms] of docs) index.add(id, terms);
+    const views = [5, 6, 2999].map((id) => ({ id, terms: index.termIdsOf(id), copy: index.termIdsOf(id).slice() }));
+    // Every third document removed: too few for a compaction, so their postings stay in the lists.
+    for (let id = 3; id <= 3000; id += 3) index.remove(id);
+    for (let q = 0; q < 20; q++) {
+      const query = Array.from({ length: rand.int(1, 6) }, zipf);
+      const brute = [...docs.keys()]
+        .filter((id) => index.has(id))
+        .map((id) => ({ id, score: index.score(query, id) }))
+        .filter((d) => d.score > 0)
+        .sort((a, b) => b.score - a.score || a.id - b.id)
+        .slice(0, 10);
+      expect(index.search(query, 10).map((d) => d.id)).toEqual(brute.map((d) => d.id));
+    }
+    for (let id = 1; id <= 3000; id++) if (id % 3 !== 0) index.remove(id);
+    index.add(4000, ["t1", "t2"]); // the removals above compacted the arena
+    for (const v of views) expect([...v.terms], `view of ${v.id}`).toEqual([...v.copy]);
+  });
 });
