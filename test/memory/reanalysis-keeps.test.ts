@@ -43,3 +43,14 @@ it("keeps the event time the document was stored with (an undated one is not re-
   const hits = await recall("calciferol", { as_of: asOf });
   expect(hits.length).toBeGreaterThan(0);
 });
+
+it("keeps a document dated when it is sent again without its time, as the CLI sends it", async () => {
+  const dated = "papers/dated.txt";
+  const { doc, chunks } = prepareDocument(dated, content, { kind: "text", analysis: 0, authoredAt: T0 });
+  await svc.runtime.store.documents.replaceDocument(svc.workspaceId, doc, chunks);
+  const res = await svc.post("/v1/memory/ingest", { source_path: dated, content, kind: "text" });
+  expect(res.status).toBe(200);
+  const stored = await svc.runtime.store.documents.documentChunks(svc.workspaceId, dated);
+  expect(stored.length).toBeGreaterThan(0);
+  for (const c of stored) expect([c.authoredAt, c.undated ?? false]).toEqual([T0, false]);
+});

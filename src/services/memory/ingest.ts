@@ -117,7 +117,9 @@ export class IngestService {
     // Analysed again, the same content does not bring back a chunk the caller forgot (a changed document may).
     const chunks = same ? await this.unforgotten(workspaceId, analysed.chunks) : analysed.chunks;
     if (kind !== "code") dateChunks(chunks, req.content);
-    if (stated === null) for (const c of chunks) if (c.occurredAt === undefined) c.undated = true;
+    // Undated where nothing dates it: the same document again keeps what its first ingest said (the CLI sends no time).
+    const dated = stated !== null || (same !== null && !oldChunks.some((c) => c.undated));
+    if (!dated) for (const c of chunks) if (c.occurredAt === undefined) c.undated = true;
     const newHashes = new Set(chunks.map((c) => c.chunkHash));
     const added = chunks.filter((c) => !oldHashes.has(c.chunkHash));
     const deduplicated = (
